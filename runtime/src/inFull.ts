@@ -1,0 +1,99 @@
+import { systemError } from './errno';
+import { asWriteFailure } from './errors';
+import { advance, pendingViews, START, totalLength } from './iovec';
+import { defaultAsyncSys, defaultSys } from './nodeSys';
+import { resolveLimits, type AsyncWriteOptions, type ResolvedLimits, type WriteOptions } from './options';
+import { runAsync, runSync, type Steps } from './syscall';
+import { xwriteSteps, xwritevSteps } from './xwrite';
+
+/** A call that wrote nothing although bytes were pending: the disk is full, as Git treats it. */
+function nothingWritten(syscall: string): Error {
+  return systemError('ENOSPC', syscall);
+}
+
+/** The steps of {@link writeInFull}. */
+export function* writeInFullSteps(fd: number, buf: Uint8Array, limits: ResolvedLimits): Steps<number> {
+  let written = 0;
+  while (written < buf.length) {
+    let n: number;
+    try {
+      n = yield* xwriteSteps(fd, buf.subarray(written), limits);
+      if (n === 0) throw nothingWritten('write');
+    } catch (err) {
+      throw asWriteFailure(err, fd, written);
+    }
+    written += n;
+  }
+  return written;
+}
+
+/** The steps of {@link writevInFull}. */
+export function* writevInFullSteps(
+  fd: number,
+  bufs: readonly Uint8Array[],
+  limits: ResolvedLimits,
+): Steps<number> {
+  const total = totalLength(bufs);
+  let written = 0;
+  let at = START;
+  while (written < total) {
+    // Only what one call can take is laid out: xwritev passes at most iovMax buffers anyway, and
+    // building the whole remainder on every short write would be quadratic in the buffer count.
+    const views = pendingViews(bufs, at, limits.iovMax);
+    let n: number;
+    try {
+      n = yield* xwritevSteps(fd, views, limits);
+      if (n === 0) throw nothingWritten('writev');
+    } catch (err) {
+      throw asWriteFailure(err, fd, written);
+    }
+    written += n;
+    at = advance(bufs, at, n);
+  }
+  return written;
+}
+
+/**
+ * Writes all of `buf` to `fd`, looping over short writes; a call that writes nothing becomes
+ * ENOSPC, as in Git.
+ *
+ * @returns `buf.length`. On failure throws the system error (with `code`), carrying `fd` and
+ * `bytesWritten`: that many leading bytes were written, none after them.
+ */
+export function writeInFull(fd: number, buf: Uint8Array, options: WriteOptions = {}): number {
+  return runSync(writeInFullSteps(fd, buf, resolveLimits(options)), options.sys ?? defaultSys());
+}
+
+/**
+ * Writes the concatenation of `bufs` to `fd`, in order, with as few `writev(2)` calls as the limits
+ * allow, looping over short writes: fully written buffers are skipped and a partly written one
+ * continues from a `subarray` view, so no payload byte is copied. A call that writes nothing
+ * becomes ENOSPC, as in Git.
+ *
+ * Unlike Git's writev_in_full, the caller's array and buffers are never modified, so they can be
+ * reused or written again.
+ *
+ * @returns the total length of `bufs`. On failure throws the system error (with `code`), carrying
+ * `fd` and `bytesWritten`.
+ */
+export function writevInFull(fd: number, bufs: readonly Uint8Array[], options: WriteOptions = {}): number {
+  return runSync(writevInFullSteps(fd, bufs, resolveLimits(options)), options.sys ?? defaultSys());
+}
+
+/** The promise-based twin of {@link writeInFull}. */
+export function writeInFullAsync(
+  fd: number,
+  buf: Uint8Array,
+  options: AsyncWriteOptions = {},
+): Promise<number> {
+  return runAsync(writeInFullSteps(fd, buf, resolveLimits(options)), options.sys ?? defaultAsyncSys());
+}
+
+/** The promise-based twin of {@link writevInFull}. */
+export function writevInFullAsync(
+  fd: number,
+  bufs: readonly Uint8Array[],
+  options: AsyncWriteOptions = {},
+): Promise<number> {
+  return runAsync(writevInFullSteps(fd, bufs, resolveLimits(options)), options.sys ?? defaultAsyncSys());
+}

@@ -1,0 +1,19 @@
+/**
+ * `@writev/runtime`: gathered writes for Node, layered as in Git. Each layer adds one guarantee:
+ * `xwritev` restarts, `writevInFull` loops until every byte is out, `writevOrDie` turns failure
+ * into a typed error with Git's wording.
+ *
+ * @packageDocumentation
+ */
+export { DEFAULT_IO_BUFFER_SIZE, IOV_MAX, LARGE_PACKET_MAX, MAX_IO_SIZE, SSIZE_MAX } from './constants';
+export { describeErrno, isSystemError, systemError, type SystemError } from './errno';
+export { BrokenPipeError, WriteError, type WriteFailure } from './errors';
+export { EXIT_BROKEN_PIPE, EXIT_FATAL, exitLikeGit, gitExit } from './exit';
+export { compatWritev, type CompatLimits } from './compatWritev';
+export { createAsyncSys, createSys, defaultAsyncSys, defaultSys, type NodeSysOptions } from './nodeSys';
+export type { AsyncWriteOptions, WriteLimits, WriteOptions } from './options';
+export { newCounts, type AsyncSys, type Sys, type Syscall, type SyscallCounts } from './syscall';
+export { backoffDelay, type WaitStrategy } from './waitWritable';
+export { xwrite, xwriteAsync, xwritev, xwritevAsync } from './xwrite';
+export { writeInFull, writeInFullAsync, writevInFull, writevInFullAsync } from './inFull';
+export { writeOrDie, writeOrDieAsync, writevOrDie, writevOrDieAsync } from './orDie';
