@@ -17,3 +17,13 @@ export { backoffDelay, type WaitStrategy } from './waitWritable';
 export { xwrite, xwriteAsync, xwritev, xwritevAsync } from './xwrite';
 export { writeInFull, writeInFullAsync, writevInFull, writevInFullAsync } from './inFull';
 export { writeOrDie, writeOrDieAsync, writevOrDie, writevOrDieAsync } from './orDie';
+// object database and cat-blob
+export { InvalidObjectIdError, ObjectCorruptError, RepositoryError } from './odb/errors';
+export { hashObject, parseObjectId, type HashAlgorithm } from './odb/objectId';
+export type { GitObject, ObjectHeader, ObjectType } from './odb/objectType';
+export {
+  DEFAULT_DELTA_BASE_CACHE_LIMIT,
+  openRepository,
+  Repository,
+  type OpenRepositoryOptions,
+} from './odb/repository';
