@@ -1,0 +1,6 @@
+import type { Suite } from '../suite';
+import { inputBufferSuite } from './inputBuffer';
+import { writeVsWritevSuite } from './writeVsWritev';
+
+/** Every benchmark suite, in the order they run by default. Add new suites here. */
+export const SUITES: readonly Suite[] = [writeVsWritevSuite, inputBufferSuite];
