@@ -37,9 +37,9 @@ export function* writevInFullSteps(
   let written = 0;
   let at = START;
   while (written < total) {
-    // Only what one call can take is laid out: xwritev passes at most iovMax buffers anyway, and
-    // building the whole remainder on every short write would be quadratic in the buffer count.
-    const views = pendingViews(bufs, at, limits.iovMax);
+    // Only what one call can take is laid out: building the whole remainder after every short
+    // write would be quadratic in the number of buffers.
+    const views = pendingViews(bufs, at, limits.iovMax, limits.maxIoSize);
     let n: number;
     try {
       n = yield* xwritevSteps(fd, views, limits);
