@@ -21,9 +21,17 @@ const POOL = randomBytes(2 * MiB);
 
 const faultArb: fc.Arbitrary<ScheduledFault> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'ok' as const }), weight: 4 },
-  { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((fraction) => ({ kind: 'short' as const, fraction })), weight: 3 },
+  {
+    arbitrary: fc
+      .double({ min: 0, max: 1, noNaN: true })
+      .map((fraction) => ({ kind: 'short' as const, fraction })),
+    weight: 3,
+  },
   { arbitrary: fc.constant({ kind: 'EINTR' as const }), weight: 1 },
-  { arbitrary: fc.integer({ min: 1, max: 30 }).map((burst) => ({ kind: 'EAGAIN' as const, burst })), weight: 1 },
+  {
+    arbitrary: fc.integer({ min: 1, max: 30 }).map((burst) => ({ kind: 'EAGAIN' as const, burst })),
+    weight: 1,
+  },
 );
 
 /** Buffer sizes: mostly small, empty ones included, rarely up to `largest`. */

@@ -53,7 +53,8 @@ export class CheckingSys implements Sys {
 
   private accept(bufs: readonly Uint8Array[]): number {
     const requested = bufs.reduce((sum, b) => sum + b.length, 0);
-    if (requested > this.maxIoSize) throw new Error(`a call asked for ${requested} bytes, over ${this.maxIoSize}`);
+    if (requested > this.maxIoSize)
+      throw new Error(`a call asked for ${requested} bytes, over ${this.maxIoSize}`);
     if (this.burstLeft > 0) {
       this.burstLeft--;
       this.failed++;
