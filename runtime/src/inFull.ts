@@ -73,6 +73,11 @@ export function writeInFull(fd: number, buf: Uint8Array, options: WriteOptions =
  * Unlike Git's writev_in_full, the caller's array and buffers are never modified, so they can be
  * reused or written again.
  *
+ * Calls made, for T bytes in N non-empty buffers and a limit of M bytes per call: one when the
+ * kernel takes everything (T <= M, N <= IOV_MAX); in general at most
+ * 2·⌈T/M⌉ + ⌈N/(IOV_MAX − 1)⌉ + 2·(short writes) + 1 successful calls, plus one per EINTR or EAGAIN
+ * (the property tests check this bound).
+ *
  * @returns the total length of `bufs`. On failure throws the system error (with `code`), carrying
  * `fd` and `bytesWritten`.
  */
