@@ -25,6 +25,12 @@ await Promise.all([
     external: ['vscode'],
   }),
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
+  // The cat-blob responder as one file: a frontend may start it often, so it loads no module graph.
+  build({
+    ...common,
+    entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
+    outfile: 'runtime/dist/bundle/writev-cat-blob.js',
+  }),
 ]);
 // The C grammar is loaded at run time from beside the bundled server.
 copyFileSync('node_modules/tree-sitter-c/tree-sitter-c.wasm', 'dist/tree-sitter-c.wasm');
