@@ -15,7 +15,7 @@ export interface CachedBase {
  * Entries are shared: callers must not modify a cached `data` buffer (hand out copies).
  */
 export class DeltaBaseCache {
-  private readonly entries = new Map<string, CachedBase>();
+  private readonly entries = new Map<number, CachedBase>();
   private bytes = 0;
 
   constructor(
@@ -29,7 +29,7 @@ export class DeltaBaseCache {
   }
 
   /** The cached base for `key`, marked as most recently used, or undefined. */
-  get(key: string): CachedBase | undefined {
+  get(key: number): CachedBase | undefined {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       this.entries.delete(key);
@@ -39,7 +39,7 @@ export class DeltaBaseCache {
   }
 
   /** Caches `base` under `key`, evicting the least recently used entries to stay within the limit. */
-  set(key: string, base: CachedBase): void {
+  set(key: number, base: CachedBase): void {
     if (base.data.length > this.limit) return;
     const old = this.entries.get(key);
     if (old !== undefined) {

@@ -247,9 +247,10 @@ export class Repository {
     return inflateExact(entry.bytes.subarray(at), size, { file: pack.file, offset: entry.offset + at });
   }
 
-  private keyOf(pack: PackFile, offset: number): string {
+  /** The cache key of an entry: the pack's serial number above the offset's 41 bits (2 TiB packs). */
+  private keyOf(pack: PackFile, offset: number): number {
     let serial = this.packSerial.get(pack);
     if (serial === undefined) this.packSerial.set(pack, (serial = this.packSerial.size));
-    return `${serial}:${offset}`;
+    return serial * 2 ** 41 + offset;
   }
 }

@@ -41,7 +41,14 @@ export function inflateExact(
   try {
     // With `info`, Node returns the engine too; its bytesWritten is the input consumed up to the
     // stream's end (the type declarations do not model this overload).
-    const result = inflateSync(input, { info: true, maxOutputLength: expectedSize + 1 }) as unknown as {
+    // One output chunk of the expected size (plus one byte to notice excess) spares Node from
+    // inflating into 16 KiB pieces and concatenating them: a copy and an allocation per piece.
+    const chunkSize = Math.max(64, expectedSize + 1);
+    const result = inflateSync(input, {
+      info: true,
+      chunkSize,
+      maxOutputLength: expectedSize + 1,
+    }) as unknown as {
       buffer: Buffer;
       engine: { bytesWritten: number };
     };

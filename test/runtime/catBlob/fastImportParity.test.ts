@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { allObjects, git, GitFixtures } from '../odb/helpers/gitFixtures';
-import { fastImport, shuffled, writevCatBlob } from './helpers';
+import { CAT_BLOB_BIN, fastImport, shuffled, writevCatBlob } from './helpers';
 
 const fixtures = new GitFixtures();
 after(() => fixtures.dispose());
@@ -93,6 +94,23 @@ describe('writev-cat-blob and the rest of the fast-import language', () => {
     assert.equal(ours.status, 128);
     assert.equal(ours.stderr, 'fatal: Unsupported command: blob\n');
     assert.ok(ours.catBlob.equals(fastImport(fixtures.gc, `cat-blob ${blob}\n`).catBlob));
+  });
+
+  it('exits 141 without a message when the reader goes away, as Git does on SIGPIPE', () => {
+    const request = everyBlobRequest(fixtures.gc, 40);
+    const result = spawnSync(
+      'bash',
+      [
+        '-c',
+        '"$@" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"',
+        'pipe',
+        process.execPath,
+        CAT_BLOB_BIN,
+      ],
+      { cwd: fixtures.gc, input: request, encoding: 'utf8' },
+    );
+    assert.equal(result.stdout.trim(), '141');
+    assert.equal(result.stderr, '');
   });
 
   it('names a directory that is not a repository', () => {

@@ -84,19 +84,19 @@ describe('DeltaBaseCache', () => {
 
   it('evicts the least recently used entries to stay within its byte limit', () => {
     const cache = new DeltaBaseCache(100);
-    cache.set('a', entry(40));
-    cache.set('b', entry(40));
-    cache.get('a');
-    cache.set('c', entry(40));
-    assert.equal(cache.get('b'), undefined);
-    assert.ok(cache.get('a'));
-    assert.ok(cache.get('c'));
+    cache.set(1, entry(40));
+    cache.set(2, entry(40));
+    cache.get(1);
+    cache.set(3, entry(40));
+    assert.equal(cache.get(2), undefined);
+    assert.ok(cache.get(1));
+    assert.ok(cache.get(3));
     assert.equal(cache.size, 80);
   });
 
   it('never holds an object larger than the limit', () => {
     const cache = new DeltaBaseCache(10);
-    cache.set('a', entry(11));
+    cache.set(1, entry(11));
     assert.equal(cache.size, 0);
   });
 });
