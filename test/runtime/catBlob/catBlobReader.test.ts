@@ -2,8 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { CatBlobReader } from '@writev/runtime/dist/catBlob/catBlobReader';
-import { CatBlobProtocolError } from '@writev/runtime/dist/catBlob/errors';
+import { CatBlobProtocolError, CatBlobReader } from '@writev/runtime';
 import { allObjects, GIT_ENV, GitFixtures } from '../odb/helpers/gitFixtures';
 import { CAT_BLOB_BIN } from './helpers';
 

@@ -1,11 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { IOV_MAX, openRepository, systemError, type Repository } from '@writev/runtime';
+import {
+  catBlob,
+  CatBlobCommandError,
+  IOV_MAX,
+  LineInput,
+  NotABlobError,
+  openRepository,
+  serveCatBlob,
+  systemError,
+  type ReadFn,
+  type Repository,
+} from '@writev/runtime';
 import { parseCommand } from '@writev/runtime/dist/catBlob/commands';
-import { CatBlobCommandError, NotABlobError } from '@writev/runtime/dist/catBlob/errors';
-import { LineInput, type ReadFn } from '@writev/runtime/dist/catBlob/lineInput';
-import { catBlob } from '@writev/runtime/dist/catBlob/response';
-import { serveCatBlob } from '@writev/runtime/dist/catBlob/serve';
 import { SinkSys } from '../helpers/sinkSys';
 import { allObjects, git, GitFixtures } from '../odb/helpers/gitFixtures';
 
