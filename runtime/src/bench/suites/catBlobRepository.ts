@@ -41,12 +41,17 @@ export async function catBlobWorkload(
   const dir = join(cacheDir, name);
   const repo = join(dir, 'repo.git');
   const ready = join(dir, 'ready');
+  // Two steps, each marked done, so an interrupted build resumes after the long import.
+  const imported = join(dir, 'imported');
   if (!existsSync(ready)) {
-    rmSync(dir, { recursive: true, force: true });
-    log(`building ${name}: about ${blobsWritten(shape)} blobs, once (cached in ${dir})`);
     const env = gitEnv(repo);
-    execFileSync('git', ['init', '-q', '--bare', repo], { env });
-    await importHistory(repo, shape);
+    if (!existsSync(imported)) {
+      rmSync(dir, { recursive: true, force: true });
+      log(`building ${name}: about ${blobsWritten(shape)} blobs, once (cached in ${dir})`);
+      execFileSync('git', ['init', '-q', '--bare', repo], { env });
+      await importHistory(repo, shape);
+      writeFileSync(imported, `${new Date().toISOString()}\n`);
+    }
     log('repacking with deltas (window 10, depth 50)');
     execFileSync('git', ['repack', '-adf', '-q', '--window=10', '--depth=50'], { env, stdio: 'ignore' });
     writeRequests(repo, dir, maxBlobs);
