@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHistory, type HistoryShape } from '@writev/runtime/dist/bench/suites/catBlobHistory';
@@ -58,16 +69,36 @@ export function allObjects(dir: string): ListedObject[] {
   return objects;
 }
 
+/** Bump when a fixture's recipe changes, so stale shared fixtures are not reused. */
+const RECIPE_VERSION = 1;
+
 /**
- * Test repositories built with the installed git, in a fresh temporary directory, each made on
- * first use: the same history stored loose, packed with offset deltas, packed with reference
- * deltas, borrowed through an alternate, with a version 1 index, and in a SHA-256 repository.
+ * Test repositories built with the installed git, each made on first use: the same history stored
+ * loose, packed with offset deltas, packed with reference deltas, borrowed through an alternate,
+ * with a version 1 index, and in a SHA-256 repository.
+ *
+ * The test files run in parallel processes and need the same repositories, so these are shared
+ * through a folder of the system's temporary directory keyed by the recipe and the git version:
+ * each is built under a private name and renamed into place (a rename onto an existing folder
+ * fails, so concurrent builders never mix files). Tests never modify them; damage goes to
+ * {@link GitFixtures.copy}, in a private folder removed by {@link GitFixtures.dispose}.
  */
 export class GitFixtures {
+  /** The private folder of this process, for copies. */
   readonly root = mkdtempSync(join(tmpdir(), 'writev-odb-'));
+  private readonly shared: string;
   private readonly made = new Map<string, string>();
 
-  /** Removes every repository. */
+  constructor() {
+    const version = git(tmpdir(), ['version']).toString().trim();
+    const key = createHash('sha1')
+      .update(JSON.stringify([RECIPE_VERSION, SMALL_HISTORY, version]))
+      .digest('hex');
+    this.shared = join(tmpdir(), 'writev-odb-fixtures', key.slice(0, 12));
+    mkdirSync(this.shared, { recursive: true });
+  }
+
+  /** Removes this process's copies (the shared repositories stay for the next test file). */
   dispose(): void {
     rmSync(this.root, { recursive: true, force: true });
   }
@@ -156,8 +187,19 @@ export class GitFixtures {
   private once(name: string, make: (dir: string) => void): string {
     let dir = this.made.get(name);
     if (dir === undefined) {
-      dir = join(this.root, name);
-      make(dir);
+      dir = join(this.shared, name);
+      if (!existsSync(dir)) {
+        const building = join(this.shared, `${name}.building-${process.pid}`);
+        rmSync(building, { recursive: true, force: true });
+        make(building);
+        try {
+          renameSync(building, dir);
+        } catch (err) {
+          // Another test process finished the same repository first: use its copy.
+          rmSync(building, { recursive: true, force: true });
+          if (!existsSync(dir)) throw err;
+        }
+      }
       this.made.set(name, dir);
     }
     return dir;
