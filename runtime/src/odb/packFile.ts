@@ -1,10 +1,10 @@
-import { constants as bufferConstants } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { ObjectCorruptError } from './errors';
 import { rawLength, type HashAlgorithm } from './objectId';
 import { objectTypeFromPackNumber, type ObjectType } from './objectType';
 import type { PackIndex } from './packIndex';
+import { PackWindows } from './packWindows';
 
 const PACK_HEADER = 12;
 const PACK_SIGNATURE = 0x5041434b; // "PACK"
@@ -33,7 +33,8 @@ export interface RawEntry {
 }
 
 /**
- * A `.pack` file with its index, read with positioned reads (no mapping), one read per entry.
+ * A `.pack` file with its index, read through {@link PackWindows} (large positioned reads kept for
+ * reuse, as Git maps its packs in windows).
  *
  * Opening checks the pack's signature, version, object count and trailing checksum against the
  * index. An entry's extent comes from the next entry's offset (a reverse index built on first use),
@@ -44,6 +45,7 @@ export class PackFile {
   /** The pack's length in bytes. */
   readonly size: number;
   private readonly fd: number;
+  private readonly windows: PackWindows;
   private readonly idLength: number;
   private sortedOffsets: Float64Array | undefined;
   private positionsByOffset: Uint32Array | undefined;
@@ -59,6 +61,7 @@ export class PackFile {
     this.fd = openSync(file, 'r');
     try {
       this.size = fstatSync(this.fd).size;
+      this.windows = new PackWindows(this.fd, this.size, file);
       this.checkEnds();
     } catch (err) {
       closeSync(this.fd);
@@ -86,7 +89,7 @@ export class PackFile {
    */
   readEntry(offset: number, position?: number): RawEntry {
     const { end, position: at } = this.locate(offset, position);
-    const bytes = this.pread(offset, end - offset);
+    const bytes = this.windows.read(offset, end - offset);
     const expected = this.index.crcAt(at);
     if (expected !== undefined && crc32(bytes) !== expected) {
       this.fail(offset, 'entry does not match the CRC-32 in its index');
@@ -97,7 +100,7 @@ export class PackFile {
   /** Reads only the header of the entry at `offset` (no CRC check: the payload is not read). */
   readHeader(offset: number): EntryHeader {
     const { end } = this.locate(offset, undefined);
-    return this.parseHeader(this.pread(offset, Math.min(end - offset, 32 + this.idLength)), offset);
+    return this.parseHeader(this.windows.read(offset, Math.min(end - offset, 32 + this.idLength)), offset);
   }
 
   /** The entry's extent and index position, from the reverse index. */
@@ -195,7 +198,7 @@ export class PackFile {
   /** Checks the header and the trailer against the index. */
   private checkEnds(): void {
     if (this.size < PACK_HEADER + this.idLength) this.fail(0, `pack is truncated (${this.size} bytes)`);
-    const header = this.pread(0, PACK_HEADER);
+    const header = this.windows.read(0, PACK_HEADER);
     if (header.readUInt32BE(0) !== PACK_SIGNATURE) this.fail(0, 'not a pack file (no PACK signature)');
     const version = header.readUInt32BE(4);
     if (version !== 2 && version !== 3) this.fail(4, `unsupported pack version ${version}`);
@@ -204,23 +207,9 @@ export class PackFile {
       this.fail(8, `pack holds ${count} objects, its index ${this.index.count}`);
     }
     const trailerAt = this.size - this.idLength;
-    if (!this.pread(trailerAt, this.idLength).equals(this.index.packChecksum)) {
+    if (!this.windows.read(trailerAt, this.idLength).equals(this.index.packChecksum)) {
       this.fail(trailerAt, `pack checksum does not match the one in ${this.index.file}`);
     }
-  }
-
-  /** Reads exactly `length` bytes at `offset`; running into the end of the file is corruption. */
-  private pread(offset: number, length: number): Buffer {
-    if (length >= bufferConstants.MAX_LENGTH)
-      this.fail(offset, `entry of ${length} bytes is too large to read`);
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(this.fd, buf, done, length - done, offset + done);
-      if (n === 0) this.fail(offset + done, 'pack is truncated');
-      done += n;
-    }
-    return buf;
   }
 
   private fail(offset: number, problem: string): never {

@@ -18,7 +18,10 @@ const DELTA_HEADER_PROBE = 256;
 
 /** Options of {@link openRepository}. */
 export interface OpenRepositoryOptions {
-  /** The most bytes of delta bases kept for reuse (default {@link DEFAULT_DELTA_BASE_CACHE_LIMIT}). */
+  /**
+   * The most bytes of delta bases kept for reuse (default: the repository's
+   * `core.deltaBaseCacheLimit`, else {@link DEFAULT_DELTA_BASE_CACHE_LIMIT}, as in Git).
+   */
   deltaBaseCacheLimit?: number;
   /**
    * Hash every object read and compare with the requested id (default false). Packed objects are
@@ -82,7 +85,9 @@ export class Repository {
       throw err;
     }
     this.objectDirectories = opened;
-    this.cache = new DeltaBaseCache(options.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT);
+    this.cache = new DeltaBaseCache(
+      options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT,
+    );
     this.verifyHash = options.verifyHash ?? false;
   }
 

@@ -11,6 +11,8 @@ export interface RepositoryLayout {
   readonly objectsDir: string;
   /** The hash that names objects (`extensions.objectFormat`, SHA-1 by default). */
   readonly algorithm: HashAlgorithm;
+  /** `core.deltaBaseCacheLimit` in bytes, when the repository's config sets it. */
+  readonly deltaBaseCacheLimit?: number;
 }
 
 /**
@@ -75,7 +77,24 @@ function layoutOf(gitDir: string): RepositoryLayout {
   if (format !== 'sha1' && format !== 'sha256') {
     throw new RepositoryError('EUNSUPPORTED', configFile, `object format ${format} is not supported`);
   }
-  return { gitDir, objectsDir: join(commonDir, 'objects'), algorithm: format };
+  const limit = config.get('core.deltabasecachelimit');
+  const layout: RepositoryLayout = { gitDir, objectsDir: join(commonDir, 'objects'), algorithm: format };
+  return limit === undefined ? layout : { ...layout, deltaBaseCacheLimit: parseSize(limit, configFile) };
+}
+
+/** A git config size: an integer with an optional k, m or g suffix (powers of 1024). */
+function parseSize(text: string, configFile: string): number {
+  const match = /^(\d+)([kmg]?)$/i.exec(text.trim());
+  if (!match)
+    throw new RepositoryError(
+      'EUNSUPPORTED',
+      configFile,
+      `bad size ${JSON.stringify(text)} for core.deltaBaseCacheLimit`,
+    );
+  const scale = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[
+    match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'
+  ];
+  return Number(match[1]) * scale;
 }
 
 /**

@@ -149,3 +149,13 @@ describe('openRepository edge cases', () => {
     repo.close();
   });
 });
+
+describe('core.deltaBaseCacheLimit', () => {
+  it('is honoured from the repository config, as Git does, and a bad value is named', () => {
+    const dir = fixtures.copy(fixtures.gc, 'cache-limit');
+    git(dir, ['config', 'core.deltaBaseCacheLimit', '1k']);
+    assertReadsEverything(dir);
+    git(dir, ['config', 'core.deltaBaseCacheLimit', 'lots']);
+    assert.throws(() => openRepository(dir), /bad size "lots" for core.deltaBaseCacheLimit/);
+  });
+});
