@@ -28,9 +28,19 @@ interface Responder {
   request: 'cat-blob' | 'batch';
 }
 
-/** The bundled responder, as the package's bin runs it. */
+/**
+ * The responder's script: `$WRITEV_CAT_BLOB_BIN` when set (for a host that relocates the runtime),
+ * else the bundle the package's bin runs, else the compiled module.
+ */
 function catBlobBin(): string {
-  return join(__dirname, '..', '..', 'bundle', 'writev-cat-blob.js');
+  const candidates = [
+    process.env.WRITEV_CAT_BLOB_BIN,
+    join(__dirname, '..', '..', 'bundle', 'writev-cat-blob.js'),
+    join(__dirname, '..', '..', 'bin', 'writev-cat-blob.js'),
+  ].filter((c): c is string => c !== undefined && c !== '');
+  const found = candidates.find((c) => existsSync(c));
+  if (found === undefined) throw new Error(`writev-cat-blob not found (run npm run build): ${candidates.join(', ')}`);
+  return found;
 }
 
 function responders(repo: string): Responder[] {
@@ -148,7 +158,6 @@ export const catBlobSuite: Suite = {
     const shape = bySize(ctx.size, SHAPES);
     const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 3 });
     const log = (message: string): void => ctx.emit({ type: 'log', suite: this.id, message });
-    if (!existsSync(catBlobBin())) throw new Error(`${catBlobBin()} is missing: run npm run build first`);
     const work = await catBlobWorkload(ctx.cacheDir, shape, MAX_BLOBS, log);
     const counts = new Map<string, Record<string, number> | undefined>();
     const digests = new Map<string, string>();
