@@ -17,3 +17,27 @@ export { backoffDelay, type WaitStrategy } from './waitWritable';
 export { xwrite, xwriteAsync, xwritev, xwritevAsync } from './xwrite';
 export { writeInFull, writeInFullAsync, writevInFull, writevInFullAsync } from './inFull';
 export { writeOrDie, writeOrDieAsync, writevOrDie, writevOrDieAsync } from './orDie';
+// pkt-line and sideband
+export { ProtocolError, RemoteError } from './protocol/errors';
+export {
+  Band,
+  decodePktLines,
+  delimPkt,
+  encodePktLine,
+  flushPkt,
+  LARGE_PACKET_DATA_MAX,
+  packetText,
+  parsePktLength,
+  PKT_HEADER_SIZE,
+  responseEndPkt,
+  SIDEBAND_HEADER_SIZE,
+  SIDEBAND_PACKET_MAX,
+  specialKind,
+  writeHex4,
+  type Packet,
+} from './protocol/pktLine';
+export { sendSideband, sendSidebandTwoWrites, writeSidebandHeader } from './protocol/sideband';
+export { PktBatchWriter, type PktBatchWriterOptions } from './protocol/batchedWriter';
+export { ChunkSource, FdSource, type ByteSource } from './protocol/byteSource';
+export { PktReader } from './protocol/pktReader';
+export { demultiplexSideband, type SidebandHandlers } from './protocol/demultiplexer';
