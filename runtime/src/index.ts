@@ -17,6 +17,20 @@ export { backoffDelay, type WaitStrategy } from './waitWritable';
 export { xwrite, xwriteAsync, xwritev, xwritevAsync } from './xwrite';
 export { writeInFull, writeInFullAsync, writevInFull, writevInFullAsync } from './inFull';
 export { writeOrDie, writeOrDieAsync, writevOrDie, writevOrDieAsync } from './orDie';
+
+// benchmarks: the harness the suites and the editor's panel share
+export {
+  formatBytes,
+  formatCase,
+  formatCaseMarkdown,
+  formatMeasurement,
+  formatSyscalls,
+  formatTime,
+  ratiosAgainst,
+} from './bench/format';
+export type { BenchEvent, BenchSize, CaseResult, Measurement, RunSample } from './bench/result';
+export { median, speedRatio, summarize, type Ratio, type Summary } from './bench/stats';
+
 // pkt-line and sideband
 export { ProtocolError, RemoteError } from './protocol/errors';
 export {
