@@ -92,6 +92,14 @@ export class PktReader {
     return text;
   }
 
+  /**
+   * Whether the stream has ended with no bytes left, waiting for input if none is buffered: a peer
+   * that hangs up between messages is told apart from one that sends a truncated packet.
+   */
+  atEnd(): boolean {
+    return !this.fill(1);
+  }
+
   private consume(n: number): void {
     this.start += n;
     this.position += n;
