@@ -55,3 +55,18 @@ export { PktBatchWriter, type PktBatchWriterOptions } from './protocol/batchedWr
 export { ChunkSource, FdSource, type ByteSource } from './protocol/byteSource';
 export { PktReader } from './protocol/pktReader';
 export { demultiplexSideband, type SidebandHandlers } from './protocol/demultiplexer';
+export { UploadPackError } from './uploadPack/errors';
+export { parseOptions, UsageError, type UploadPackOptions } from './uploadPack/options';
+export {
+  cacheKey,
+  DEFAULT_CACHE_MAX_BYTES,
+  PackCache,
+  PackFill,
+  type CachedPack,
+  type PackRequest,
+} from './uploadPack/packCache';
+export { PackChecksum } from './uploadPack/packChecksum';
+export { PackSender, type Framing, type WriteMode } from './uploadPack/packSender';
+export { serveUploadPack, type ServeReport, type ServerIo } from './uploadPack/server';
+export { advertisementLines, AGENT, SERVER_CAPABILITIES } from './uploadPack/advertisement';
+export { negotiate, readWants, type WantRequest } from './uploadPack/negotiation';

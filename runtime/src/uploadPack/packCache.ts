@@ -14,7 +14,7 @@
  * - The directory stays under its size bound: after each fill the least recently served entries
  *   go first; a pack larger than the bound is not kept.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   fdatasyncSync,
@@ -95,6 +95,11 @@ export class PackCache {
     return join(this.dir, `${key}.stamp`);
   }
 
+  /** A temporary file name no other fill uses, in this process or another. */
+  private tempPath(ext: string): string {
+    return join(this.dir, `tmp-${process.pid}-${randomBytes(6).toString('hex')}.${ext}`);
+  }
+
   /** Opens the entry for `key`, or returns `undefined` on a miss. */
   open(key: string): CachedPack | undefined {
     const path = this.packPath(key);
@@ -151,7 +156,7 @@ export class PackCache {
   startFill(key: string, objectFormat: 'sha1' | 'sha256'): PackFill | undefined {
     try {
       mkdirSync(this.dir, { recursive: true });
-      const temp = join(this.dir, `tmp-${process.pid}-${Date.now()}-${key.slice(0, 8)}.pack`);
+      const temp = this.tempPath('pack');
       const fd = openSync(temp, 'wx', 0o444);
       return new PackFill(this, key, temp, fd, new PackChecksum(objectFormat));
     } catch {
@@ -169,7 +174,7 @@ export class PackCache {
   }
 
   private writeStamp(key: string, st: BigIntStats): void {
-    const temp = join(this.dir, `tmp-${process.pid}-${Date.now()}-${key.slice(0, 8)}.stamp`);
+    const temp = this.tempPath('stamp');
     writeFileSync(temp, stampOf(st));
     renameSync(temp, this.stampPath(key));
   }
