@@ -11,12 +11,27 @@ import { looksLikePack, PackChecksum } from './packChecksum';
 import { readSizeFor, type PackSender } from './packSender';
 
 /**
- * Streams a cache entry to the client. A trusted entry (its stamp matches) is sent as it is; any
- * other is hashed on the way with its trailer held back, and sent only if the hash matches, after
- * which it is stamped. A corrupt entry is removed and reported.
+ * Reads the whole entry and checks its header and trailer hash, before anything is sent: a client
+ * that received part of a bad pack would fail in its own words, or hang up before our message.
+ */
+function verifyEntry(entry: CachedPack, buffer: Buffer, objectFormat: 'sha1' | 'sha256'): string | undefined {
+  const checksum = new PackChecksum(objectFormat);
+  for (let at = 0; at < entry.size;) {
+    const n = readSync(entry.fd, buffer, 0, Math.min(buffer.length, entry.size - at), at);
+    if (n === 0) return `it ends at byte ${at} of ${entry.size}`;
+    if (at === 0 && !looksLikePack(buffer.subarray(0, n))) return 'it does not start with a pack header';
+    checksum.update(buffer.subarray(0, n));
+    at += n;
+  }
+  return checksum.matches() ? undefined : 'its trailer does not match its contents';
+}
+
+/**
+ * Streams a cache entry to the client through one reused buffer. A trusted entry (its stamp
+ * matches) is sent as it is. Any other is first read through and hashed; if the hash matches it
+ * is stamped and sent, otherwise it is removed and reported before a byte of it goes out.
  *
- * @throws {@link UploadPackError} for a corrupt entry (nothing of the trailer was sent, so the
- *   client cannot mistake the pack for complete).
+ * @throws {@link UploadPackError} for a corrupt entry.
  */
 export function serveCachedPack(
   entry: CachedPack,
@@ -25,34 +40,26 @@ export function serveCachedPack(
   objectFormat: 'sha1' | 'sha256',
 ): void {
   try {
-    const trailerSize = objectFormat === 'sha256' ? 32 : 20;
-    const checksum = entry.trusted ? undefined : new PackChecksum(objectFormat);
     const buffer = Buffer.allocUnsafe(readSizeFor(sender.framing));
-    // An untrusted entry's trailer is held back until the hash of everything before it is known.
-    const sendable = entry.trusted ? entry.size : Math.max(0, entry.size - trailerSize);
-    let at = 0;
-    let first = true;
-    const corrupt = (why: string): UploadPackError => {
-      cache.discard(entry);
-      return new UploadPackError(`cached pack ${entry.path} is corrupt (${why}); removed it, fetch again`);
-    };
-    while (at < entry.size) {
-      const limit = at < sendable ? sendable - at : entry.size - at;
-      const n = readSync(entry.fd, buffer, 0, Math.min(buffer.length, limit), at);
-      if (n === 0) throw corrupt(`it ends at byte ${at} of ${entry.size}`);
-      const chunk = buffer.subarray(0, n);
-      if (first && !looksLikePack(chunk)) throw corrupt('it does not start with a pack header');
-      first = false;
-      checksum?.update(chunk);
-      if (at >= sendable && checksum && !checksum.matches()) {
-        throw corrupt('its trailer does not match its contents');
+    if (!entry.trusted) {
+      const problem = verifyEntry(entry, buffer, objectFormat);
+      if (problem !== undefined) {
+        cache.discard(entry);
+        throw new UploadPackError(
+          `cached pack ${entry.path} is corrupt (${problem}); removed it, fetch again`,
+        );
       }
-      sender.data(chunk);
+      cache.trust(entry);
+    } else {
+      cache.touch(entry);
+    }
+    for (let at = 0; at < entry.size;) {
+      const n = readSync(entry.fd, buffer, 0, Math.min(buffer.length, entry.size - at), at);
+      if (n === 0) throw new UploadPackError(`cached pack ${entry.path} shrank while it was served`);
+      sender.data(buffer.subarray(0, n));
       sender.flush(); // the buffer is reused by the next read
       at += n;
     }
-    if (checksum) cache.trust(entry);
-    else cache.touch(entry);
   } finally {
     closeSync(entry.fd);
   }
