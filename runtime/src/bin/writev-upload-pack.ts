@@ -7,6 +7,7 @@
  * Imports only what serving needs, so the bundled file starts fast. Writes to stderr through the
  * fd-based stack too: `process.stderr` could make a terminal git shares non-blocking.
  */
+import { createSys } from '../nodeSys';
 import { writeOrDie } from '../orDie';
 import { BrokenPipeError } from '../errors';
 import { EXIT_BROKEN_PIPE, EXIT_FATAL } from '../exit';
@@ -35,7 +36,8 @@ async function main(): Promise<number> {
     return EXIT_USAGE;
   }
   try {
-    const report = await serveUploadPack(options, { input: 0, output: 1 });
+    // A Sys of its own, so the timing report can say what this serve cost in syscalls.
+    const report = await serveUploadPack(options, { input: 0, output: 1, sys: createSys() });
     if (options.timingFile) recordTiming(options.timingFile, report);
     return 0;
   } catch (err) {

@@ -39,6 +39,8 @@ export interface ServeReport {
   readonly requestAt?: number;
   /** Milliseconds since the process started, when the last byte was written. */
   readonly endAt: number;
+  /** The calls made through `io.sys`, when one was given: what the serve cost in syscalls. */
+  readonly syscalls?: { readonly write: number; readonly writev: number; readonly EAGAIN: number };
 }
 
 /**
@@ -49,6 +51,11 @@ export interface ServeReport {
  *   when the client's descriptor fails; `ProtocolError` when the client's bytes are not pkt-lines.
  */
 export async function serveUploadPack(options: UploadPackOptions, io: ServerIo): Promise<ServeReport> {
+  const report = (fields: Omit<ServeReport, 'syscalls'>): ServeReport => {
+    if (!io.sys) return fields;
+    const { write, writev, errors } = io.sys.counts;
+    return { ...fields, syscalls: { write, writev, EAGAIN: errors.EAGAIN ?? 0 } };
+  };
   const writeOptions = io.sys ? { sys: io.sys } : {};
   const sendLine = (packet: Uint8Array): void => writeOrDie(io.output, packet, writeOptions);
   let sender: PackSender | undefined;
@@ -65,7 +72,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = performance.now();
     const request = readWants(reader, advertisedTips(refs));
-    if (request === undefined) return { pack: 'none', requestAt, endAt: performance.now() };
+    if (request === undefined) return report({ pack: 'none', requestAt, endAt: performance.now() });
     const common = negotiate(reader, sendLine, (oids) => presentObjects(gitDir, oids));
 
     const caps = honoured(request);
@@ -96,7 +103,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       pack = cache ? 'cache-miss' : 'uncached';
     }
     sender.end();
-    return { pack, requestAt, endAt: performance.now() };
+    return report({ pack, requestAt, endAt: performance.now() });
   } catch (err) {
     if (err instanceof UploadPackError) {
       const message = `writev-upload-pack: ${err.message}`;
