@@ -34,6 +34,7 @@ export class PktBatchWriter {
   private readonly iov: Uint8Array[] = [];
   private headers: Buffer;
   private headerAt = 0;
+  private readonly fullHeaders = new Map<number, Uint8Array>();
   private bytes = 0;
 
   constructor(fd: number, options: PktBatchWriterOptions = {}) {
@@ -68,12 +69,17 @@ export class PktBatchWriter {
   sideband(band: number, data: Uint8Array): void {
     checkSidebandArgs(band, this.packetMax);
     const chunk = this.packetMax - SIDEBAND_HEADER_SIZE;
+    const headerSize = band < 0 ? PKT_HEADER_SIZE : SIDEBAND_HEADER_SIZE;
     for (let at = 0; at < data.length; at += chunk) {
       const payload = data.subarray(at, Math.min(at + chunk, data.length));
-      const headerSize = band < 0 ? PKT_HEADER_SIZE : SIDEBAND_HEADER_SIZE;
       this.makeRoom(2, headerSize + payload.length);
-      const header = this.takeHeader(headerSize);
-      writeSidebandHeader(header, 0, payload.length, band);
+      let header: Uint8Array;
+      if (payload.length === chunk) {
+        header = this.fullHeader(band);
+      } else {
+        header = this.takeHeader(headerSize);
+        writeSidebandHeader(header, 0, payload.length, band);
+      }
       this.iov.push(header, payload);
       this.bytes += header.length + payload.length;
     }
@@ -104,6 +110,21 @@ export class PktBatchWriter {
       this.headerAt = 0;
       this.bytes = 0;
     }
+  }
+
+  /**
+   * The header of a full-size packet on `band`, built once: every full packet on a band has the
+   * same header, so one buffer serves them all (writev may name it many times), sparing an
+   * allocation per packet. Never written to after it is built.
+   */
+  private fullHeader(band: number): Uint8Array {
+    let header = this.fullHeaders.get(band);
+    if (header === undefined) {
+      header = Buffer.allocUnsafe(band < 0 ? PKT_HEADER_SIZE : SIDEBAND_HEADER_SIZE);
+      writeSidebandHeader(header, 0, this.packetMax - SIDEBAND_HEADER_SIZE, band);
+      this.fullHeaders.set(band, header);
+    }
+    return header;
   }
 
   /** The next `size` bytes of the header arena; a full arena is replaced, never overwritten. */

@@ -54,7 +54,8 @@ export function benchGitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /**
  * Writes a `git fast-import` stream of one commit per file of random bytes (2 MiB each, the last
- * one smaller) to `path`, one file at a time so the generator never holds the whole history.
+ * one smaller) to `path`, one file at a time so the generator never holds the whole history. Each
+ * commit continues the branch: fast-import chains commits to the same ref by itself.
  */
 function writeHistory(path: string, bytes: number): void {
   const fd = openSync(path, 'w');
@@ -62,13 +63,12 @@ function writeHistory(path: string, bytes: number): void {
     const fileSize = 2 << 20;
     for (let i = 0, left = bytes; left > 0; i++, left -= fileSize) {
       const data = randomBytes(Math.min(fileSize, left));
-      const from = i === 0 ? '' : `from refs/heads/main^0\n`;
       writeSync(fd, `blob\nmark :${i + 1}\ndata ${data.length}\n`);
       writeSync(fd, data);
       writeSync(
         fd,
         `\ncommit refs/heads/main\ncommitter bench <bench@example.com> ${1_700_000_000 + i} +0000\n` +
-          `data 8\nfile ${String(i).padStart(3, '0')}\n${from}M 100644 :${i + 1} data/${i}.bin\n\n`,
+          `data 8\nfile ${String(i).padStart(3, '0')}\nM 100644 :${i + 1} data/${i}.bin\n\n`,
       );
     }
   } finally {
