@@ -89,6 +89,12 @@ describe('writevInFull on real descriptors (64 MiB, slow reader)', () => {
     });
   }
 
+  it('delivers every byte through a non-blocking pipe when told to sleep instead of reopening', async () => {
+    const { read, report } = await throughPipe(['--nonblocking', '--wait', 'sleep']);
+    assert.deepEqual(read, { bytes: SIZE, sha256: expected });
+    assert.ok(report.counts.waits > 0);
+  });
+
   it('delivers every byte through a non-blocking pipe with the promise twin', async () => {
     const { read, report } = await throughPipe(['--nonblocking', '--async']);
     assert.deepEqual(read, { bytes: SIZE, sha256: expected });

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { GIT_ENV } from '../odb/helpers/gitFixtures';
 
-/** The writev-cat-blob command as users run it (the bin shim, which loads the bundle). */
-export const CAT_BLOB_BIN = join(__dirname, '..', '..', '..', '..', 'runtime', 'bin', 'writev-cat-blob.js');
+/** The writev-cat-blob command as users run it (the package's bin: the esbuild bundle). */
+export const CAT_BLOB_BIN = join(__dirname, '..', '..', '..', '..', 'runtime', 'dist', 'writev-cat-blob.js');
 
 /** What a cat-blob responder process did with one request. */
 export interface Answered {

@@ -2,7 +2,14 @@
 // and writes a JSON report of what happened to the file named by --report.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAsyncSys, createSys, exitLikeGit, writevInFullAsync, writevOrDie } from '@writev/runtime';
+import {
+  createAsyncSys,
+  createSys,
+  exitLikeGit,
+  writevInFullAsync,
+  writevOrDie,
+  type WaitStrategy,
+} from '@writev/runtime';
 import { payloadLayout } from './payload';
 
 const { values } = parseArgs({
@@ -13,6 +20,7 @@ const { values } = parseArgs({
     async: { type: 'boolean', default: false },
     batch: { type: 'string', default: '64' },
     report: { type: 'string' },
+    wait: { type: 'string', default: 'auto' },
   },
 });
 
@@ -28,7 +36,8 @@ async function main(): Promise<void> {
   const bufs = payloadLayout(Number(values.bytes), Number(values.seed));
   const batch = Number(values.batch);
   const report: Record<string, unknown> = { nonblocking: isNonBlocking() };
-  const sys = values.async ? createAsyncSys() : createSys();
+  const options = { wait: values.wait as WaitStrategy };
+  const sys = values.async ? createAsyncSys(options) : createSys(options);
   report.counts = sys.counts;
   const save = (): void => {
     if (values.report) writeFileSync(values.report, JSON.stringify(report));

@@ -35,11 +35,12 @@ interface Responder {
 function catBlobBin(): string {
   const candidates = [
     process.env.WRITEV_CAT_BLOB_BIN,
-    join(__dirname, '..', '..', 'bundle', 'writev-cat-blob.js'),
+    join(__dirname, '..', '..', 'writev-cat-blob.js'),
     join(__dirname, '..', '..', 'bin', 'writev-cat-blob.js'),
   ].filter((c): c is string => c !== undefined && c !== '');
   const found = candidates.find((c) => existsSync(c));
-  if (found === undefined) throw new Error(`writev-cat-blob not found (run npm run build): ${candidates.join(', ')}`);
+  if (found === undefined)
+    throw new Error(`writev-cat-blob not found (run npm run build): ${candidates.join(', ')}`);
   return found;
 }
 
