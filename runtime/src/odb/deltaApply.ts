@@ -30,9 +30,15 @@ export function readDeltaSizes(delta: Uint8Array, place: Place): DeltaSizes {
  * result size the delta declares; the base must have the declared size and the result must be
  * filled exactly. Nothing out of range is ever read or written, so damage is reported, not obeyed.
  *
+ * @param allocate - makes the (uninitialised) result buffer; every byte of it is written.
  * @throws {@link ObjectCorruptError} naming `place` for any violation.
  */
-export function applyDelta(base: Uint8Array, delta: Uint8Array, place: Place): Buffer {
+export function applyDelta(
+  base: Uint8Array,
+  delta: Uint8Array,
+  place: Place,
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   const { baseSize, resultSize, instructionsAt } = readDeltaSizes(delta, place);
   const fail = (problem: string): never => {
     throw new ObjectCorruptError(place.file, place.offset, problem);
@@ -40,7 +46,7 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array, place: Place): B
   if (baseSize !== base.length)
     fail(`delta expects a base of ${baseSize} bytes, the base has ${base.length}`);
   if (resultSize >= 2 ** 32) fail(`delta result of ${resultSize} bytes is too large`);
-  const out = Buffer.allocUnsafe(resultSize);
+  const out = allocate(resultSize);
   let at = instructionsAt;
   let written = 0;
   while (at < delta.length) {

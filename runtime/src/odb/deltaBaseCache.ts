@@ -21,6 +21,8 @@ export class DeltaBaseCache {
   constructor(
     /** The most payload bytes held at once; an object larger than this is never cached. */
     readonly limit: number,
+    /** Called with each entry evicted to make room (not with entries replaced or cleared). */
+    private readonly onEvict: (base: CachedBase) => void = () => {},
   ) {}
 
   /** The payload bytes currently held. */
@@ -52,6 +54,7 @@ export class DeltaBaseCache {
       if (this.bytes <= this.limit) break;
       this.entries.delete(oldest);
       this.bytes -= entry.data.length;
+      this.onEvict(entry);
     }
   }
 

@@ -1,4 +1,5 @@
 import { readAlternates } from './alternates';
+import { BufferPool } from './bufferPool';
 import { applyDelta, readDeltaSizes } from './deltaApply';
 import { DeltaBaseCache, type CachedBase } from './deltaBaseCache';
 import { ObjectCorruptError } from './errors';
@@ -13,6 +14,8 @@ import { inflateExact, inflatePrefix } from './zlibInflate';
 export const DEFAULT_DELTA_BASE_CACHE_LIMIT = 96 * 1024 * 1024;
 /** The longest delta chain followed; longer means a loop of reference deltas (Git packs at most 4095). */
 const MAX_CHAIN = 10_000;
+/** The most bytes of evicted delta results kept for reuse. */
+const MAX_POOLED = 16 * 1024 * 1024;
 /** Compressed bytes inflated to read a delta's sizes. */
 const DELTA_HEADER_PROBE = 256;
 
@@ -68,6 +71,7 @@ export class Repository {
   /** The object directories searched, the repository's own first, then its alternates. */
   readonly objectDirectories: readonly ObjectDirectory[];
   private readonly cache: DeltaBaseCache;
+  private readonly pool: BufferPool;
   private readonly verifyHash: boolean;
   private readonly packSerial = new Map<PackFile, number>();
 
@@ -85,9 +89,9 @@ export class Repository {
       throw err;
     }
     this.objectDirectories = opened;
-    this.cache = new DeltaBaseCache(
-      options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT,
-    );
+    const limit = options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT;
+    this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED));
+    this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
     this.verifyHash = options.verifyHash ?? false;
   }
 
@@ -224,7 +228,7 @@ export class Repository {
     for (let i = chain.length - 1; i >= 0; i--) {
       const { pack, entry } = chain[i];
       const delta = this.inflateEntry(pack, entry, entry.header.size);
-      const data = applyDelta(base.data, delta, { file: pack.file, offset: entry.offset });
+      const data = applyDelta(base.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
       base = { type: base.type, data };
       if (i > 0) this.cache.set(this.keyOf(pack, entry.offset), base);
     }
@@ -246,6 +250,8 @@ export class Repository {
     if (loose === undefined) throw new ObjectCorruptError(pack.file, offset, `delta base ${hex} is missing`);
     return { loose };
   }
+
+  private readonly allocate = (size: number): Buffer => this.pool.take(size);
 
   private inflateEntry(pack: PackFile, entry: RawEntry, size: number): Buffer {
     const at = entry.header.dataAt;

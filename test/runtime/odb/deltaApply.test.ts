@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { ObjectCorruptError } from '@writev/runtime';
 import { applyDelta, readDeltaSizes } from '@writev/runtime/dist/odb/deltaApply';
+import { BufferPool } from '@writev/runtime/dist/odb/bufferPool';
 import { DeltaBaseCache } from '@writev/runtime/dist/odb/deltaBaseCache';
 
 const place = { file: 'pack-1a2b.pack', offset: 4096 };
@@ -98,5 +99,37 @@ describe('DeltaBaseCache', () => {
     const cache = new DeltaBaseCache(10);
     cache.set(1, entry(11));
     assert.equal(cache.size, 0);
+  });
+});
+
+describe('BufferPool', () => {
+  it('reuses memory released after eviction for a result of about the same size', () => {
+    const pool = new BufferPool(1 << 20);
+    const first = pool.take(40_000);
+    pool.release(first);
+    const second = pool.take(39_000);
+    assert.equal(second.buffer, first.buffer);
+    assert.equal(second.length, 39_000);
+  });
+
+  it('never takes back memory it did not allocate, nor more than its limit', () => {
+    const pool = new BufferPool(50_000);
+    const foreign = Buffer.alloc(40_000);
+    pool.release(foreign);
+    assert.notEqual(pool.take(40_000).buffer, foreign.buffer);
+    const a = pool.take(40_000);
+    const b = pool.take(40_000);
+    pool.release(a);
+    pool.release(b); // over the limit: dropped
+    assert.equal(pool.take(40_000).buffer, a.buffer);
+    assert.notEqual(pool.take(40_000).buffer, b.buffer);
+  });
+
+  it('is fed by the cache’s evictions', () => {
+    const evicted: number[] = [];
+    const cache = new DeltaBaseCache(100, (base) => evicted.push(base.data.length));
+    cache.set(1, { type: 'blob', data: Buffer.alloc(60) });
+    cache.set(2, { type: 'blob', data: Buffer.alloc(50) });
+    assert.deepEqual(evicted, [60]);
   });
 });
