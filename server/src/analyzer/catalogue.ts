@@ -142,11 +142,24 @@ export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
 ]);
 export const TS_FILE_HANDLE_TYPES: ReadonlySet<string> = new Set(['FileHandle', 'fsp.FileHandle']);
 
+/** Method names that only compute (`buf.subarray(0, 2)`), wherever they are called. */
+export const TS_PURE_METHODS: ReadonlySet<string> = new Set([
+  'subarray',
+  'slice',
+  'toString',
+  'padStart',
+  'padEnd',
+  'repeat',
+  'join',
+  'trim',
+]);
+
 /** TS/JS functions that only compute: allowed inside a loop that writes. */
 export const TS_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'Buffer.from',
   'Buffer.byteLength',
   'Buffer.alloc',
+  'Buffer.concat',
   'Math.min',
   'Math.max',
   'String',

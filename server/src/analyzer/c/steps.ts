@@ -145,10 +145,13 @@ class FunctionReader {
   }
 
   private loop(stmt: Node): Step {
-    const body = this.block(this.body(stmt.childForFieldName('body')));
+    const statements = this.body(stmt.childForFieldName('body'));
+    const body = this.block(statements);
     const header = namedKids(stmt).filter((n) => !n.equals(stmt.childForFieldName('body') as Node));
+    // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
     const varying = new Set<string>();
-    for (const part of [...header, stmt]) this.changed(part, varying);
+    for (const part of header) this.changed(part, varying);
+    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying));
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
     return { kind: 'loop', span: this.span(stmt), body, varying: [...varying] };

@@ -58,6 +58,11 @@ function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boole
   return nodes.every((node) => calls(node).every((call) => pure.has(calleeName(call) ?? '')));
 }
 
+/** True when evaluating `node` changes something (`fds[i++]`): the same text names another descriptor. */
+function hasEffects(node: Node): boolean {
+  return node.descendantsOfType(['update_expression', 'assignment_expression']).length > 0;
+}
+
 function template(stmt: Node, call: Node, text: string): Template {
   return {
     before: text.slice(stmt.startIndex, call.startIndex),
@@ -99,6 +104,7 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
     if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return undefined;
     if (fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
     const fd = args[fn.fd];
+    if (hasEffects(fd)) return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
       kind: 'write',
@@ -118,6 +124,7 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (wrapper.template && !isBare(site)) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
+  if (fd && hasEffects(fd)) return undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
   return {
     kind: 'write',

@@ -15,7 +15,12 @@ export function rebase(t: Template, indent: string): Template {
 
 /** Templates are alike when they differ only in whitespace (the same error handling). */
 export function sameTemplate(a: Template, b: Template): boolean {
-  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const squash = (s: string) =>
+    s
+      .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+      .replace(/^\s*\(void\)/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   return squash(a.before) === squash(b.before) && squash(a.after) === squash(b.after);
 }
 

@@ -23,6 +23,8 @@ export interface Bindings {
   readonly imports: ReadonlyMap<string, Binding>;
   /** Variables and parameters known to hold a FileHandle or a Writable stream. */
   readonly kinds: ReadonlyMap<string, 'handle' | 'stream'>;
+  /** Variables and parameters declared (or initialised) as a string or as bytes, where unambiguous. */
+  readonly types: ReadonlyMap<string, 'string' | 'bytes'>;
   /** The named-import declaration from the runtime, if any (a fix adds names to it). */
   readonly runtimeImport?: ts.ImportDeclaration;
   /** Where a new import goes: after the last import or require at the top, or at the start. */
@@ -116,6 +118,26 @@ function kindOfInit(init: ts.Expression | undefined, partial: Bindings): 'handle
   return undefined;
 }
 
+function typeOf(
+  type: ts.TypeNode | undefined,
+  init: ts.Expression | undefined,
+  partial: Bindings,
+): 'string' | 'bytes' | undefined {
+  const text = type?.getText();
+  if (text === 'string') return 'string';
+  if (text === 'Buffer' || text === 'Uint8Array') return 'bytes';
+  if (type || !init) return undefined;
+  if (ts.isStringLiteral(init) || ts.isTemplateExpression(init) || ts.isNoSubstitutionTemplateLiteral(init))
+    return 'string';
+  if (
+    ts.isCallExpression(init) &&
+    /^Buffer\.(from|alloc|allocUnsafe|concat)$/.test(qualify(init.expression, partial))
+  ) {
+    return 'bytes';
+  }
+  return undefined;
+}
+
 /** Reads the imports, requires and handle/stream variables of a source file. */
 export function readBindings(file: ts.SourceFile): Bindings {
   const imports = new Map<string, Binding>();
@@ -146,15 +168,23 @@ export function readBindings(file: ts.SourceFile): Bindings {
       }
     }
   }
-  const partial: Bindings = { imports, kinds: new Map(), importAt, commonJs };
+  const partial: Bindings = { imports, kinds: new Map(), types: new Map(), importAt, commonJs };
   const kinds = new Map<string, 'handle' | 'stream'>();
+  const types = new Map<string, 'string' | 'bytes'>();
+  const ambiguous = new Set<string>();
   const visit = (node: ts.Node): void => {
     if ((ts.isVariableDeclaration(node) || ts.isParameter(node)) && ts.isIdentifier(node.name)) {
+      const name = node.name.text;
       const kind = kindOfType(node.type) ?? kindOfInit(node.initializer, partial);
-      if (kind) kinds.set(node.name.text, kind);
+      if (kind) kinds.set(name, kind);
+      const type = typeOf(node.type, node.initializer, partial);
+      if (types.has(name) && types.get(name) !== type) ambiguous.add(name);
+      if (type) types.set(name, type);
+      else ambiguous.add(name);
     }
     ts.forEachChild(node, visit);
   };
   visit(file);
-  return { imports, kinds, runtimeImport, importAt, commonJs };
+  for (const name of ambiguous) types.delete(name);
+  return { imports, kinds, types, runtimeImport, importAt, commonJs };
 }

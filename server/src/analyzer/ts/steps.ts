@@ -112,9 +112,11 @@ class FunctionReader {
   }
 
   private loop(stmt: ts.IterationStatement): Step {
-    const body = this.block(this.body(stmt.statement));
+    const statements = this.body(stmt.statement);
+    const body = this.block(statements);
     const varying = new Set<string>();
-    this.changed(stmt, varying);
+    // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
+    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying));
     const header: ts.Node[] = [];
     if (ts.isForStatement(stmt)) {
       if (stmt.initializer) header.push(stmt.initializer);
@@ -127,6 +129,7 @@ class FunctionReader {
       }
       if (ts.isForOfStatement(stmt) && stmt.awaitModifier) return this.barrier(stmt);
     } else header.push((stmt as ts.WhileStatement | ts.DoStatement).expression);
+    for (const h of header) this.changed(h, varying);
     const impure = header.some(
       (h) => suspends(h) || callsIn(h).some((c) => !isPureCall(c, this.ctx.bindings)),
     );

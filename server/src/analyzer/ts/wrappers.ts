@@ -38,6 +38,7 @@ function wrapperOf(name: string, fn: FunctionNode, exported: boolean, ctx: TsCon
     if (used.some((n) => params.includes(n))) return undefined;
     fd = { text: write.fdText, names: used };
   }
+  const paramType = fn.parameters[buf]?.type?.getText();
   const isAsync = !!ts.getModifiers(fn)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
   return {
     name,
@@ -48,6 +49,7 @@ function wrapperOf(name: string, fn: FunctionNode, exported: boolean, ctx: TsCon
     async: found.awaited && isAsync,
     arity: params.length,
     stream: write.stream,
+    bytes: paramType === 'Uint8Array' || paramType === 'Buffer' || !write.pieces[0].isString,
   };
 }
 

@@ -2,7 +2,7 @@
 // (`fs.writeSync`, the runtime's `writeInFull`...), `await handle.write(buf)` on a FileHandle,
 // `stream.write(chunk)` on a Writable, or a call to a wrapper of one of these.
 import * as ts from 'typescript';
-import { TS_PURE_FUNCTIONS, type TsWriteFunction } from '../catalogue';
+import { TS_PURE_FUNCTIONS, TS_PURE_METHODS, type TsWriteFunction } from '../catalogue';
 import type { Piece, Template, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { qualify, type Bindings } from './bindings';
@@ -20,6 +20,8 @@ export interface TsWrapper {
   /** Calls must be awaited (the wrapper is async). */
   readonly async: boolean;
   readonly arity: number;
+  /** Its buffer parameter only takes bytes (a runtime function's, or declared `Uint8Array`/`Buffer`). */
+  readonly bytes?: boolean;
   /** It writes to a stream (`process.stdout.write`): calls are corked, not gathered. */
   readonly stream?: boolean;
 }
@@ -35,7 +37,9 @@ export interface TsContext {
 
 /** True when a call is to a function that only computes. */
 export function isPureCall(call: ts.CallExpression | ts.NewExpression, bindings: Bindings): boolean {
-  return ts.isCallExpression(call) && TS_PURE_FUNCTIONS.has(qualify(call.expression, bindings));
+  if (!ts.isCallExpression(call)) return false;
+  if (TS_PURE_FUNCTIONS.has(qualify(call.expression, bindings))) return true;
+  return ts.isPropertyAccessExpression(call.expression) && TS_PURE_METHODS.has(call.expression.name.text);
 }
 
 function names(nodes: readonly (ts.Node | undefined)[]): string[] {
@@ -48,10 +52,33 @@ function text(node: ts.Node, ctx: TsContext): string {
   return ctx.text.slice(node.getStart(ctx.file), node.end);
 }
 
-function piecesOf(arg: ts.Expression, gathered: boolean, ctx: TsContext): Piece[] | undefined {
-  if (!gathered) return [{ buf: text(arg, ctx), isString: isStringy(arg) }];
+/**
+ * A piece for the buffer `arg`. `bytes`: the callee takes only bytes (the runtime's functions), so no
+ * conversion is ever needed; otherwise anything not known to be bytes is encoded with `Buffer.from`.
+ */
+function pieceOf(arg: ts.Expression, bytes: boolean, ctx: TsContext): Piece {
+  return { buf: text(arg, ctx), isString: !bytes && !isBytes(arg, ctx) };
+}
+
+function isBytes(arg: ts.Expression, ctx: TsContext): boolean {
+  if (isStringy(arg)) return false;
+  if (ts.isIdentifier(arg)) return ctx.bindings.types.get(arg.text) === 'bytes';
+  if (ts.isCallExpression(arg) || ts.isNewExpression(arg)) {
+    const callee = qualify(arg.expression, ctx.bindings);
+    return /^Buffer\.(from|alloc|allocUnsafe|concat)$|^Uint8Array$|\.subarray$/.test(callee);
+  }
+  return false;
+}
+
+function piecesOf(
+  arg: ts.Expression,
+  gathered: boolean,
+  ctx: TsContext,
+  bytes: boolean,
+): Piece[] | undefined {
+  if (!gathered) return [pieceOf(arg, bytes, ctx)];
   if (!ts.isArrayLiteralExpression(arg) || arg.elements.some((e) => ts.isSpreadElement(e))) return undefined;
-  return arg.elements.map((e) => ({ buf: text(e, ctx), isString: isStringy(e) }));
+  return arg.elements.map((e) => pieceOf(e, bytes, ctx));
 }
 
 /** The statement's call (under `void` and `await`) and whether it is awaited. */
@@ -85,6 +112,8 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
   const base = { kind: 'write' as const, span: { start, end: stmt.end }, template };
   const qualified = qualify(call.expression, ctx.bindings);
   const fn = ctx.functions.get(qualified);
+  const fdArg = fn ? args[fn.fd] : undefined;
+  if (fdArg && /\+\+|--|[^=!<>]=[^=]/.test(text(fdArg, ctx))) return undefined;
   const target = (fd: ts.Expression) => ({
     target: canonicalTarget(text(fd, ctx)),
     fdText: text(fd, ctx),
@@ -100,7 +129,7 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
       ...target(args[fn.fd]),
       callee,
       family: fn.gatheredName ?? '',
-      pieces: piecesOf(args[fn.buf], !!fn.gathered, ctx),
+      pieces: piecesOf(args[fn.buf], !!fn.gathered, ctx, qualified.startsWith('runtime.')),
       reads: names([args[fn.buf]]),
     };
   }
@@ -124,7 +153,7 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
       ...target(receiver),
       callee: `${recvText}.write`,
       family: kind === 'handle' ? `${recvText}.writev` : 'cork',
-      pieces: piecesOf(args[0], false, ctx),
+      pieces: piecesOf(args[0], false, ctx, kind === 'stream'),
       reads: names([args[0]]),
       stream: kind === 'stream' ? true : undefined,
     };
@@ -143,7 +172,7 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
         }),
     callee: wrapper.name,
     family: wrapper.family,
-    pieces: piecesOf(args[wrapper.buf], false, ctx),
+    pieces: piecesOf(args[wrapper.buf], false, ctx, wrapper.bytes === true),
     reads: names([args[wrapper.buf]]),
     // A wrapper from another file may write to a descriptor this file cannot name (unless a number).
     template:
@@ -166,8 +195,7 @@ function fsWriteSync(
 ): WriteStep | undefined {
   const buf = args[1];
   const common = { ...base, ...fd, callee, reads: names(args.slice(1)) };
-  if (args.length === 2)
-    return { ...common, family: 'writevInFull', pieces: [{ buf: text(buf, ctx), isString: isStringy(buf) }] };
+  if (args.length === 2) return { ...common, family: 'writevInFull', pieces: [pieceOf(buf, false, ctx)] };
   if (args.length !== 4 && args.length !== 5) return undefined;
   if (isStringy(buf)) return undefined;
   const [off, len] = [text(args[2], ctx), text(args[3], ctx)];
