@@ -54,12 +54,31 @@ export class Analyzer {
    * unknown file types, and text {@link skipReason} refuses.
    */
   analyze(path: string, text: string, settings: AnalyzerSettings, options: AnalyzeOptions = {}): Finding[] {
-    if (!this.enabled(path, settings) || skipReason(text)) return [];
+    return this.inspect(path, text, settings, options).findings;
+  }
+
+  /** Like {@link Analyzer.analyze}, and also the wrappers the file defines, from the same parse. */
+  inspect(
+    path: string,
+    text: string,
+    settings: AnalyzerSettings,
+    options: AnalyzeOptions = {},
+  ): { findings: Finding[]; wrappers: FileWrappers } {
+    if (!this.enabled(path, settings) || skipReason(text))
+      return { findings: [], wrappers: { c: [], ts: [] } };
     if (languageOf(path) === 'c') {
-      return this.c.analyze(text, settings, options.key, options.index?.cWrappersFor(path));
+      const { findings, wrappers } = this.c.analyze(
+        text,
+        settings,
+        options.key,
+        options.index?.cWrappersFor(path),
+      );
+      return { findings, wrappers: { c: wrappers, ts: [] } };
     }
     const index = options.index;
-    return analyzeTs(path, text, settings, index ? (m, name) => index.tsWrapper(m, name) : undefined);
+    const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
+    const { findings, wrappers } = analyzeTs(path, text, settings, lookup);
+    return { findings, wrappers: { c: [], ts: wrappers } };
   }
 
   /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */

@@ -152,3 +152,6 @@ export interface Finding {
   /** The quick fix, when one that keeps the code's meaning could be built. */
   readonly fix?: Fix;
 }
+
+/** The documentation every finding links to: the README's linter section, anchored by code. */
+export const DOCS_URL = 'https://github.com/writev/writev';

@@ -25,5 +25,4 @@ export const LintWorkspaceRequest = new RequestType<LintWorkspaceParams, LintWor
   'writev/lintWorkspace',
 );
 
-/** The documentation page every diagnostic links to (the README's linter section, by code). */
-export const DOCS_URL = 'https://github.com/writev/writev';
+export { DOCS_URL } from '../analyzer/model';

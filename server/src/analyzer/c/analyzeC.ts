@@ -73,7 +73,7 @@ export class CAnalyzer {
   }
 
   /**
-   * The findings in `text`. `key` names the document whose tree is kept for an incremental reparse
+   * The findings in `text`, and the wrappers it defines. `key` names the document whose tree is kept for an incremental reparse
    * next time; `external` holds wrappers defined elsewhere (workspace, settings), which the file's own
    * definitions override.
    */
@@ -82,14 +82,15 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
-  ): Finding[] {
+  ): { findings: Finding[]; wrappers: CWrapper[] } {
     return this.withTree(text, settings, key, (tree) => {
       const wrappers = new Map(external);
       for (const w of settings.wrappers) {
         if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
       }
       const base = this.context(text, settings, wrappers);
-      for (const w of findWrappers(tree.rootNode, base)) wrappers.set(w.name, w);
+      const own = findWrappers(tree.rootNode, base);
+      for (const w of own) wrappers.set(w.name, w);
       const ctx = this.context(text, settings, wrappers);
       const findings: Finding[] = [];
       for (const block of readBlocks(tree.rootNode, ctx)) {
@@ -98,7 +99,7 @@ export class CAnalyzer {
         }
         for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
       }
-      return findings.sort((a, b) => a.span.start - b.span.start);
+      return { findings: findings.sort((a, b) => a.span.start - b.span.start), wrappers: own };
     });
   }
 

@@ -50,13 +50,13 @@ export function tsWrappers(path: string, text: string, settings: AnalyzerSetting
   return findWrappers(contextFor(path, text, settings));
 }
 
-/** The findings in a TS/JS file; `lookup` finds wrappers that other workspace files export. */
+/** The findings in a TS/JS file and the wrappers it defines; `lookup` finds other files' exported wrappers. */
 export function analyzeTs(
   path: string,
   text: string,
   settings: AnalyzerSettings,
   lookup?: TsWrapperLookup,
-): Finding[] {
+): { findings: Finding[]; wrappers: TsWrapper[] } {
   const base = contextFor(path, text, settings);
   const wrappers = new Map<string, TsWrapper>();
   for (const w of settings.wrappers) if (w.language === 'ts') wrappers.set(w.name, settingWrapper(w));
@@ -67,7 +67,8 @@ export function analyzeTs(
       if (found) wrappers.set(local, { ...found, name: local });
     }
   }
-  for (const w of findWrappers(base)) wrappers.set(w.name, w);
+  const own = findWrappers(base);
+  for (const w of own) wrappers.set(w.name, w);
   const ctx: TsContext = { ...base, wrappers };
   const fixCtx = { text, bindings: ctx.bindings, javascript: /\.[mc]?jsx?$/.test(path) };
   const findings: Finding[] = [];
@@ -76,5 +77,5 @@ export function analyzeTs(
       findings.push(sequenceFinding(run, settings, tsFix(run, fixCtx)));
     for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
   }
-  return findings.sort((a, b) => a.span.start - b.span.start);
+  return { findings: findings.sort((a, b) => a.span.start - b.span.start), wrappers: own };
 }
