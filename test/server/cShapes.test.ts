@@ -100,4 +100,25 @@ describe('C analysis', () => {
     assert.equal(a.analyze(key, text, DEFAULT_SETTINGS, { key }).length, 5);
     a.forget(key);
   });
+
+  it('gives the same findings after any sequence of edits as a fresh parse', async () => {
+    const a = await analyzer();
+    const key = 'edits.c';
+    let text = fixture('c/shape2.c') + fixture('c/shape1.c').replace('#include "git-style.h"', '');
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = ['write_or_die(fd, "x", 1);\n', '}', '{', ' ', '\n', 'fd', '/*', '*/', ';', 'if (x) '];
+    for (let i = 0; i < 60; i++) {
+      const at = random(text.length + 1);
+      const cut = random(4);
+      text = text.slice(0, at) + pieces[random(pieces.length)] + text.slice(at + cut);
+      const incremental = a.analyze(key, text, DEFAULT_SETTINGS, { key }).map((f) => [f.span, f.message]);
+      const fresh = a.analyze(key, text, DEFAULT_SETTINGS).map((f) => [f.span, f.message]);
+      assert.deepEqual(incremental, fresh, `after edit ${i}`);
+    }
+    a.forget(key);
+  });
 });

@@ -5,7 +5,15 @@ import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
 import type { Finding, Language } from './model';
 import type { AnalyzerSettings } from './settings';
-import { analyzeTs, tsWrappers } from './ts/analyzeTs';
+import type * as TsFrontEnd from './ts/analyzeTs';
+
+let tsFrontEnd: typeof TsFrontEnd | undefined;
+
+/** The TS/JS front end, loaded on first use: the TypeScript compiler takes a while to load. */
+function tsEnd(): typeof TsFrontEnd {
+  tsFrontEnd ??= require('./ts/analyzeTs') as typeof TsFrontEnd;
+  return tsFrontEnd;
+}
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 /** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
@@ -77,7 +85,7 @@ export class Analyzer {
     }
     const index = options.index;
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
-    const { findings, wrappers } = analyzeTs(path, text, settings, lookup);
+    const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup);
     return { findings, wrappers: { c: [], ts: wrappers } };
   }
 
@@ -85,7 +93,7 @@ export class Analyzer {
   wrappers(path: string, text: string, settings: AnalyzerSettings): FileWrappers {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
     if (languageOf(path) === 'c') return { c: this.c.wrappers(text, settings), ts: [] };
-    return { c: [], ts: tsWrappers(path, text, settings) };
+    return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
   }
 
   /** Drops what is kept for `key` (a closed document). */

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Edit, Language, Parser, type Tree } from 'web-tree-sitter';
-import { LineIndex } from '../positions';
 
 let loading: Promise<Language> | undefined;
 
@@ -89,11 +88,23 @@ export class CParser {
 /** The single edit that turns `before` into `after`, widened to whole lines. */
 export function lineEdit(before: string, after: string): Edit {
   const max = Math.min(before.length, after.length);
+  // Compare in chunks first (native string equality), then character by character.
+  const CHUNK = 512;
   let start = 0;
+  while (start + CHUNK <= max && before.slice(start, start + CHUNK) === after.slice(start, start + CHUNK))
+    start += CHUNK;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
+  const room = max - start;
   while (
-    tail < max - start &&
+    tail + CHUNK <= room &&
+    before.slice(before.length - tail - CHUNK, before.length - tail) ===
+      after.slice(after.length - tail - CHUNK, after.length - tail)
+  ) {
+    tail += CHUNK;
+  }
+  while (
+    tail < room &&
     before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
   ) {
     tail++;
@@ -105,18 +116,21 @@ export function lineEdit(before: string, after: string): Edit {
   const grow = lineEnd === -1 ? before.length - oldEnd : lineEnd - oldEnd;
   oldEnd += grow;
   newEnd += grow;
-  const oldLines = new LineIndex(before);
-  const newLines = new LineIndex(after);
-  const point = (lines: LineIndex, offset: number) => {
-    const { line, character } = lines.positionAt(offset);
-    return { row: line, column: character };
+  // Rows and columns by counting newlines in the prefix and in the two changed middles only.
+  const point = (text: string, from: number, row: number, to: number) => {
+    let r = row;
+    for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) r++;
+    return { row: r, column: to - (text.lastIndexOf('\n', to - 1) + 1) };
   };
+  const startPoint = point(before, 0, 0, start);
+  const oldEndPoint = point(before, start, startPoint.row, oldEnd);
+  const newEndPoint = point(after, start, startPoint.row, newEnd);
   return new Edit({
     startIndex: start,
     oldEndIndex: oldEnd,
     newEndIndex: newEnd,
-    startPosition: point(oldLines, start),
-    oldEndPosition: point(oldLines, oldEnd),
-    newEndPosition: point(newLines, newEnd),
+    startPosition: startPoint,
+    oldEndPosition: oldEndPoint,
+    newEndPosition: newEndPoint,
   });
 }

@@ -245,15 +245,11 @@ function localsOf(fn: Node): Set<string> {
   return locals;
 }
 
-/** Reads every function definition under `root` (a file, or an ERROR node holding some) into blocks. */
-export function readBlocks(root: Node, ctx: CContext): Block[] {
-  const blocks: Block[] = [];
-  for (const fn of root.descendantsOfType('function_definition')) {
-    const body = fn?.childForFieldName('body');
-    if (!fn || !body || body.type !== 'compound_statement') continue;
-    const reader = new FunctionReader(ctx, localsOf(fn));
-    reader.block(namedKids(body));
-    blocks.push(...reader.blocks);
-  }
-  return blocks;
+/** Reads one function definition into blocks (none for a declaration-like or body-less one). */
+export function readFunction(fn: Node, ctx: CContext): Block[] {
+  const body = fn.childForFieldName('body');
+  if (!body || body.type !== 'compound_statement') return [];
+  const reader = new FunctionReader(ctx, localsOf(fn));
+  reader.block(namedKids(body));
+  return reader.blocks;
 }

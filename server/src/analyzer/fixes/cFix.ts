@@ -15,7 +15,7 @@ function base(buf: string): string {
 }
 
 /** The edit that adds `#include <sys/uio.h>` (for `struct iovec`) when nothing in the file provides it. */
-function includeEdit(text: string): TextEdit | undefined {
+export function includeEdit(text: string): TextEdit | undefined {
   if (/sys\/uio\.h|git-compat-util\.h|struct\s+iovec/.test(text)) return undefined;
   const includes = [...text.matchAll(/^#\s*include\b.*$/gm)];
   const last = includes[includes.length - 1];
@@ -96,8 +96,7 @@ export function cFix(run: WriteRun, text: string): Fix | undefined {
       `${indent}}`,
     ].join('\n');
   }
+  // The include the array needs is added by the caller, once per file (see includeEdit).
   const edits: TextEdit[] = [{ span: run.span, newText: body + moved }];
-  const include = includeEdit(text);
-  if (include) edits.unshift(include);
   return { title: `Gather ${run.syscalls} writes into one ${lead.family}()`, edits };
 }

@@ -10,6 +10,7 @@ import { findLoopWrites } from '../shapes/loops';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { readBindings } from './bindings';
+import { moduleKey } from './moduleKey';
 import { readBlocks } from './steps';
 import { findWrappers, settingWrapper } from './wrappers';
 import type { TsContext, TsWrapper } from './writes';
@@ -19,10 +20,7 @@ export type { TsWrapper } from './writes';
 /** Looks up an exported wrapper of another workspace file: module path without extension, export name. */
 export type TsWrapperLookup = (modulePath: string, exportName: string) => TsWrapper | undefined;
 
-/** A module path without its extension, the key the wrapper index uses. */
-export function moduleKey(path: string): string {
-  return path.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
-}
+export { moduleKey };
 
 function scriptKind(path: string): ts.ScriptKind {
   if (/\.tsx$/.test(path)) return ts.ScriptKind.TSX;
