@@ -3,7 +3,7 @@
 // TypeScript compiler's checks with @writev/runtime's declarations. And the hints go away.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,19 +14,10 @@ import { analyzeFixture, analyzer, fixture, fixtures, FIXTURES, indexOf, REPO } 
 const work = mkdtempSync(join(tmpdir(), 'writev-fixed-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function gcc(file: string): string {
+function gcc(file: string, include = join(FIXTURES, 'c')): string {
   const result = spawnSync(
     'gcc',
-    [
-      '-fsyntax-only',
-      '-std=gnu11',
-      '-Wall',
-      '-Wno-unused-function',
-      '-Werror',
-      '-I',
-      join(FIXTURES, 'c'),
-      file,
-    ],
+    ['-fsyntax-only', '-std=gnu11', '-Wall', '-Wno-unused-function', '-Werror', '-I', include, file],
     {
       encoding: 'utf8',
     },
@@ -86,5 +77,26 @@ describe('fixed TS code type-checks', () => {
       files.push(out);
     }
     assert.deepEqual(typeErrors(files), []);
+  });
+});
+
+describe('the bundled examples', () => {
+  it('compile, and still compile once every hint in them is fixed', async () => {
+    const a = await analyzer();
+    const dir = join(REPO, 'examples');
+    const tsFiles: string[] = [];
+    for (const name of ['c/pkt-line.c', 'c/cat-blob.c', 'ts/http-response.ts', 'ts/log-writer.ts']) {
+      const path = join(dir, name);
+      const text = readFileSync(path, 'utf8');
+      const found = a.analyze(path, text, DEFAULT_SETTINGS);
+      assert.ok(found.length > 0, `${name} has hints to show`);
+      const out = join(work, `example-${name.replace('/', '-')}`);
+      writeFileSync(out, applyEdits(text, fixAllEdits(found)));
+      if (name.endsWith('.c')) {
+        assert.equal(gcc(path, join(dir, 'c')), '', `${name} compiles`);
+        assert.equal(gcc(out, join(dir, 'c')), '', `${name} fixed compiles`);
+      } else tsFiles.push(path, out);
+    }
+    assert.deepEqual(typeErrors(tsFiles), []);
   });
 });
