@@ -97,8 +97,8 @@ export async function lintFile(
     return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
   }
   if (names && !names.test(text)) return undefined;
-  let lines = new LineIndex(text);
-  const lineCount = lines.positionAt(text.length).line + 1;
+  let lineCount = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
   const first = analyzer.inspect(path, text, job.settings, { index });
   let findings = first.findings;
   const wrappers = index ? undefined : first.wrappers;
@@ -106,23 +106,25 @@ export async function lintFile(
   if (job.fix) {
     const edits = fixAllEdits(findings);
     if (edits.length > 0) {
+      const original = text;
       text = applyEdits(text, edits);
       try {
         await writeFile(path, text);
       } catch (error) {
         return {
           path,
-          findings: report(findings, lines),
+          findings: report(findings, new LineIndex(original)),
           lines: lineCount,
           error: `cannot write ${path}: ${(error as Error).message}`,
         };
       }
       fixed = true;
-      lines = new LineIndex(text);
       findings = analyzer.analyze(path, text, job.settings, { index });
     }
   }
-  return { path, findings: report(findings, lines), lines: lineCount, wrappers, fixed };
+  // Positions only where there is something to report: most files of a large tree have nothing.
+  const reported = findings.length > 0 ? report(findings, new LineIndex(text)) : [];
+  return { path, findings: reported, lines: lineCount, wrappers, fixed };
 }
 
 /** The pattern that finds a call to any of `names` (second pass), or undefined for none. */

@@ -105,6 +105,7 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
     if (fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
     const fd = args[fn.fd];
     if (hasEffects(fd)) return undefined;
+    if (fn.messages && !['1', '2'].includes(canonicalTarget(fd.text))) return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
       kind: 'write',
