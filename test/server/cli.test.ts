@@ -25,7 +25,7 @@ describe('writev-lint', () => {
     const { status, out } = await run(['test/server/fixtures/c/shape1.c']);
     assert.equal(status, 1);
     const lines = out.trim().split('\n');
-    assert.equal(lines.length, 5);
+    assert.equal(lines.length, 6);
     assert.equal(
       lines[0],
       'test/server/fixtures/c/shape1.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
@@ -160,6 +160,6 @@ describe('writev-lint', () => {
     });
     assert.equal(threaded.status, 1, threaded.stderr);
     assert.deepEqual(JSON.parse(threaded.stdout), JSON.parse(inline.stdout));
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 30);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 31);
   });
 });

@@ -68,7 +68,7 @@ describe('language server over stdio (push diagnostics)', () => {
   it('publishes diagnostics on open with code, link, source, range and related writes', async () => {
     const doc = new Doc(server, uriOf('shape1.c'), fixture('c/shape1.c'));
     const diags = await server.published(doc.uri, 1);
-    assert.equal(diags.length, 5);
+    assert.equal(diags.length, 6);
     const [first] = diags;
     assert.equal(first.code, 'adjacent-writes');
     assert.equal(first.source, 'writev');
