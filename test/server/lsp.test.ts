@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
-import { fixture, FIXTURES } from './helpers';
+import { fixture, FIXTURES, REPO } from './helpers';
 import { TestServer } from './lspClient';
 
 const C_DIR = join(FIXTURES, 'c');
@@ -196,5 +196,66 @@ describe('language server over stdio (pull diagnostics)', () => {
     );
     assert.equal((await ask(report.resultId)).kind, 'unchanged');
     assert.equal(server.diagnostics.size, 0, 'nothing is pushed in pull mode');
+  });
+});
+
+describe('language server: multi-root workspace, workspace lint, node IPC', () => {
+  let server: TestServer;
+  const TS_DIR = join(FIXTURES, 'ts');
+  before(async () => {
+    server = await TestServer.start([C_DIR, TS_DIR], {
+      workspace: { configuration: true, workspaceFolders: true },
+      window: { workDoneProgress: true },
+    });
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('indexes the wrappers of each folder: cross-file wrappers in C and in TS', async () => {
+    const c = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
+    const ts = new Doc(server, `file://${join(TS_DIR, 'shape4.ts')}`, fixture('ts/shape4.ts'), 'typescript');
+    for (const doc of [c, ts]) {
+      await server.until(`3 findings in ${doc.uri}`, () =>
+        server.diagnostics.get(doc.uri)?.diagnostics.length === 3 ? true : undefined,
+      );
+    }
+  });
+
+  it('writev/lintWorkspace analyses every file of every folder and publishes their diagnostics', async () => {
+    const result = (await server.connection.sendRequest('writev/lintWorkspace', {})) as {
+      files: number;
+      findings: number;
+      cancelled: boolean;
+    };
+    assert.equal(result.cancelled, false);
+    assert.ok(result.files >= 17, `files: ${result.files}`);
+    assert.ok(result.findings >= 28, `findings: ${result.findings}`);
+    const closed = server.diagnostics.get(`file://${join(TS_DIR, 'handles.ts')}`);
+    assert.equal(closed?.diagnostics.length, 2, 'a file never opened gets its diagnostics');
+  });
+
+  it('also speaks node IPC', async () => {
+    const { fork } = await import('node:child_process');
+    const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =
+      await import('vscode-languageserver-protocol/node');
+    const child = fork(join(REPO, 'server', 'out', 'server.js'), ['--node-ipc'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    const init = (await connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    })) as {
+      serverInfo: { name: string };
+    };
+    assert.equal(init.serverInfo.name, 'writev');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    connection.dispose();
   });
 });

@@ -47,7 +47,10 @@ export class TestServer {
   }
 
   /** Starts the compiled server (`server/out/server.js --stdio`) and initialises it. */
-  static async start(folder: string, capabilities: InitializeParams['capabilities']): Promise<TestServer> {
+  static async start(
+    folders: string | string[],
+    capabilities: InitializeParams['capabilities'],
+  ): Promise<TestServer> {
     const child = spawn(process.execPath, [join(REPO, 'server', 'out', 'server.js'), '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
@@ -56,7 +59,7 @@ export class TestServer {
       processId: process.pid,
       rootUri: null,
       capabilities,
-      workspaceFolders: [{ uri: `file://${folder}`, name: 'fixtures' }],
+      workspaceFolders: [folders].flat().map((f) => ({ uri: `file://${f}`, name: f })),
     });
     await server.connection.sendNotification('initialized', {});
     return server;
