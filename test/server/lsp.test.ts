@@ -2,6 +2,7 @@
 // diagnostics (pushed and pulled), code actions, applying their edits, configuration changes, the
 // workspace wrapper index, and junk that must not crash or stall it.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -258,4 +259,29 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     assert.equal(await exited, 0);
     connection.dispose();
   });
+});
+
+describe('the bundled server (dist/server.js, what the extension starts)', () => {
+  const bundle = join(REPO, 'dist', 'server.js');
+  it(
+    'loads the grammar and publishes diagnostics for C and TS',
+    { skip: !existsSync(bundle) && 'dist/server.js not built (npm run build)' },
+    async () => {
+      const server = await TestServer.start(C_DIR, { workspace: { configuration: true } }, bundle);
+      const c = new Doc(
+        server,
+        uriOf('bundle.c'),
+        'void f(int fd) { write_or_die(fd, "a", 1); write_or_die(fd, "b", 1); }\n',
+      );
+      const ts = new Doc(
+        server,
+        'file:///tmp/bundle.ts',
+        "import * as fs from 'fs';\nfs.writeSync(1, 'a');\nfs.writeSync(1, 'b');\n",
+        'typescript',
+      );
+      assert.equal((await server.published(c.uri, 1)).length, 1);
+      assert.equal((await server.published(ts.uri, 1)).length, 1);
+      assert.equal(await server.stop(), 0);
+    },
+  );
 });

@@ -46,12 +46,13 @@ export class TestServer {
     this.connection.listen();
   }
 
-  /** Starts the compiled server (`server/out/server.js --stdio`) and initialises it. */
+  /** Starts the server (by default the compiled `server/out/server.js`) with `--stdio`, and initialises it. */
   static async start(
     folders: string | string[],
     capabilities: InitializeParams['capabilities'],
+    script = join(REPO, 'server', 'out', 'server.js'),
   ): Promise<TestServer> {
-    const child = spawn(process.execPath, [join(REPO, 'server', 'out', 'server.js'), '--stdio'], {
+    const child = spawn(process.execPath, [script, '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const server = new TestServer(child);

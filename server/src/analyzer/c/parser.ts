@@ -2,7 +2,12 @@
 // tree per open document, reparsed incrementally on each change.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Edit, Language, Parser, type Tree } from 'web-tree-sitter';
+// A require, not an import: bundlers then pick the package's CommonJS build, which finds its files
+// from __filename (its ES module build needs import.meta.url, which a CommonJS bundle does not have).
+import TreeSitter = require('web-tree-sitter');
+import type { Edit, Language, Tree } from 'web-tree-sitter';
+
+const { Parser } = TreeSitter;
 
 let loading: Promise<Language> | undefined;
 
@@ -18,7 +23,7 @@ export function loadCLanguage(): Promise<Language> {
     await Parser.init({
       locateFile: (name: string) => locate(name, `web-tree-sitter/${name}`),
     });
-    return Language.load(locate('tree-sitter-c.wasm', 'tree-sitter-c/tree-sitter-c.wasm'));
+    return TreeSitter.Language.load(locate('tree-sitter-c.wasm', 'tree-sitter-c/tree-sitter-c.wasm'));
   })();
   return loading;
 }
@@ -49,7 +54,7 @@ interface Parsed {
  * the editor's change events.
  */
 export class CParser {
-  private readonly parser: Parser;
+  private readonly parser: InstanceType<typeof Parser>;
   private readonly trees = new Map<string, Parsed>();
 
   /** `language` comes from {@link loadCLanguage}. */
@@ -125,7 +130,7 @@ export function lineEdit(before: string, after: string): Edit {
   const startPoint = point(before, 0, 0, start);
   const oldEndPoint = point(before, start, startPoint.row, oldEnd);
   const newEndPoint = point(after, start, startPoint.row, newEnd);
-  return new Edit({
+  return new TreeSitter.Edit({
     startIndex: start,
     oldEndIndex: oldEnd,
     newEndIndex: newEnd,
