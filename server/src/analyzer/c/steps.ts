@@ -87,15 +87,8 @@ class FunctionReader {
       case 'case_statement':
         this.nested(stmt);
         return this.barrier(stmt);
-      case 'switch_statement': {
-        const body = stmt.childForFieldName('body');
-        for (const arm of body ? namedKids(body) : []) {
-          const value = arm.childForFieldName('value');
-          if (arm.type === 'case_statement')
-            this.block(namedKids(arm).filter((n) => !value || !n.equals(value)));
-        }
-        return this.barrier(stmt);
-      }
+      case 'switch_statement':
+        return this.switchBranch(stmt);
       default:
         this.nested(stmt);
         return this.barrier(stmt);
@@ -133,6 +126,33 @@ class FunctionReader {
     if (!exhaustive || stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) {
       return this.barrier(stmt);
     }
+    return { kind: 'branch', span: this.span(stmt), arms };
+  }
+
+  /**
+   * A switch: a branch step when it has a `default` and every case ends in `break` (or is the last),
+   * with no other `break` inside that could skip its end; empty cases fall through to the next.
+   */
+  private switchBranch(stmt: Node): Step {
+    const body = stmt.childForFieldName('body');
+    const cases = (body ? namedKids(body) : []).filter((n) => n.type === 'case_statement');
+    const arms: Arm[] = [];
+    let exhaustive = cases.some((c) => !c.childForFieldName('value'));
+    cases.forEach((c, i) => {
+      const value = c.childForFieldName('value');
+      const statements = namedKids(c).filter((n) => !value || !n.equals(value));
+      if (statements.length === 0) return;
+      const last = statements[statements.length - 1];
+      const ends = last.type === 'break_statement' ? statements.slice(0, -1) : statements;
+      if (last.type !== 'break_statement' && i !== cases.length - 1) exhaustive = false;
+      if (
+        ends.some((n) => n.type === 'break_statement' || n.descendantsOfType('break_statement').length > 0)
+      ) {
+        exhaustive = false;
+      }
+      arms.push(this.arm(ends));
+    });
+    if (!exhaustive || stmt.hasError || arms.length < 2) return this.barrier(stmt);
     return { kind: 'branch', span: this.span(stmt), arms };
   }
 

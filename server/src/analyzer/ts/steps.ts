@@ -78,9 +78,8 @@ class FunctionReader {
       this.block(stmt.tryBlock.statements);
       if (stmt.catchClause) this.block(stmt.catchClause.block.statements);
       if (stmt.finallyBlock) this.block(stmt.finallyBlock.statements);
-    } else if (ts.isSwitchStatement(stmt)) {
-      for (const clause of stmt.caseBlock.clauses) this.block(clause.statements);
-    } else if (ts.isLabeledStatement(stmt)) this.step(stmt.statement);
+    } else if (ts.isSwitchStatement(stmt)) return this.switchBranch(stmt);
+    else if (ts.isLabeledStatement(stmt)) this.step(stmt.statement);
     return this.barrier(stmt);
   }
 
@@ -101,6 +100,28 @@ class FunctionReader {
     }
     const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
     if (!exhaustive || impure || suspends(stmt.expression)) return this.barrier(stmt);
+    return { kind: 'branch', span: this.span(stmt), arms };
+  }
+
+  /** A switch with a `default` whose every clause ends in `break` (or is the last): a branch step. */
+  private switchBranch(stmt: ts.SwitchStatement): Step {
+    const clauses = stmt.caseBlock.clauses;
+    const arms: Arm[] = [];
+    let exhaustive = clauses.some((c) => ts.isDefaultClause(c));
+    const breaks = (n: ts.Node): boolean =>
+      ts.isBreakStatement(n) ||
+      (!ts.isFunctionLike(n) && !!ts.forEachChild(n, (c) => breaks(c) || undefined));
+    clauses.forEach((c, i) => {
+      const statements = c.statements;
+      if (statements.length === 0) return;
+      const last = statements[statements.length - 1];
+      const ends = ts.isBreakStatement(last) ? statements.slice(0, -1) : [...statements];
+      if (!ts.isBreakStatement(last) && i !== clauses.length - 1) exhaustive = false;
+      if (ends.some(breaks)) exhaustive = false;
+      arms.push(this.arm(ends));
+    });
+    const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
+    if (!exhaustive || impure || arms.length < 2) return this.barrier(stmt);
     return { kind: 'branch', span: this.span(stmt), arms };
   }
 
