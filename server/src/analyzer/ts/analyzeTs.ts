@@ -22,6 +22,27 @@ export type TsWrapperLookup = (modulePath: string, exportName: string) => TsWrap
 
 export { moduleKey };
 
+const firstLooks = new Map<string, RegExp>();
+
+/**
+ * Text that can hold a write: a catalogue function's name, `.write(`, or a user-declared name. Without
+ * one, a file has nothing to find and no wrapper to define. Over-approximates, never under.
+ */
+function mayWrite(settings: AnalyzerSettings): RegExp {
+  const names = [
+    ...TS_WRITE_FUNCTIONS.map((fn) => fn.qualified.replace(/^.*\./, '')),
+    ...settings.writeFunctions.filter((fn) => fn.language === 'ts').map((fn) => fn.name.replace(/^.*\./, '')),
+    ...settings.wrappers.filter((w) => w.language === 'ts').map((w) => w.name),
+  ].filter((n) => /^[\w$]+$/.test(n));
+  const key = names.join('|');
+  let pattern = firstLooks.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`\\.write\\s*\\(|\\b(?:${names.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\b`);
+    firstLooks.set(key, pattern);
+  }
+  return pattern;
+}
+
 function scriptKind(path: string): ts.ScriptKind {
   if (/\.tsx$/.test(path)) return ts.ScriptKind.TSX;
   if (/\.jsx$/.test(path)) return ts.ScriptKind.JSX;
@@ -55,6 +76,8 @@ export function analyzeTs(
   settings: AnalyzerSettings,
   lookup?: TsWrapperLookup,
 ): { findings: Finding[]; wrappers: TsWrapper[] } {
+  // Without a workspace index no name from elsewhere can write: a first look decides if parsing pays.
+  if (!lookup && !mayWrite(settings).test(text)) return { findings: [], wrappers: [] };
   const base = contextFor(path, text, settings);
   const wrappers = new Map<string, TsWrapper>();
   for (const w of settings.wrappers) if (w.language === 'ts') wrappers.set(w.name, settingWrapper(w));
