@@ -170,47 +170,49 @@ class FunctionReader {
     const header = namedKids(stmt).filter((n) => !n.equals(stmt.childForFieldName('body') as Node));
     // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
     const varying = new Set<string>();
-    for (const part of header) this.changed(part, varying);
-    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying));
+    const mutated = new Set<string>();
+    for (const part of header) this.changed(part, varying, undefined, mutated);
+    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying, undefined, mutated));
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying] };
+    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */
-  private changed(node: Node, into: Set<string>, callees?: string[]): void {
-    const add = (n: Node | null) => {
+  private changed(node: Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+    // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
+    const add = (n: Node | null, contents: boolean) => {
       const root = n ? rootName(n) : undefined;
-      if (root) into.add(root);
+      if (!root) return;
+      into.add(root);
+      if (contents || (n && unwrap(n).type !== 'identifier')) mutated?.add(root);
     };
-    for (const n of [
-      node,
-      ...node.descendantsOfType([
-        'assignment_expression',
-        'update_expression',
-        'pointer_expression',
-        'call_expression',
-        'init_declarator',
-      ]),
-    ]) {
+    const kinds = [
+      'assignment_expression',
+      'update_expression',
+      'pointer_expression',
+      'call_expression',
+      'init_declarator',
+    ];
+    for (const n of node.descendantsOfType(kinds)) {
       if (!n) continue;
       switch (n.type) {
         case 'assignment_expression':
-          add(n.childForFieldName('left'));
+          add(n.childForFieldName('left'), false);
           break;
         case 'update_expression':
-          add(n.childForFieldName('argument'));
+          add(n.childForFieldName('argument'), false);
           break;
         case 'pointer_expression':
-          if (n.child(0)?.type === '&') add(n.childForFieldName('argument'));
+          if (n.child(0)?.type === '&') add(n.childForFieldName('argument'), true);
           break;
         case 'init_declarator':
-          add(n.childForFieldName('declarator'));
+          add(n.childForFieldName('declarator'), false);
           break;
         case 'call_expression': {
           const name = calleeName(n);
           if (callees && !this.ctx.pure.has(name ?? '')) callees.push(name ?? '(call)');
-          for (const arg of namedKids(n.childForFieldName('arguments') as Node)) add(unwrap(arg));
+          for (const arg of namedKids(n.childForFieldName('arguments') as Node)) add(unwrap(arg), true);
           break;
         }
       }
