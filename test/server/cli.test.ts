@@ -32,6 +32,12 @@ describe('writev-lint', () => {
     );
   });
 
+  it('exits 0 with findings under --exit-zero', async () => {
+    const { status, out } = await run(['--exit-zero', 'test/server/fixtures/c/shape1.c']);
+    assert.equal(status, 0);
+    assert.equal(out.trim().split('\n').length, 6);
+  });
+
   it('exits 0 with no output when there is nothing to report', async () => {
     const { status, out } = await run([
       'test/server/fixtures/c/negatives.c',
