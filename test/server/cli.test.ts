@@ -154,6 +154,29 @@ describe('writev-lint', () => {
     assert.ok(paths.has('src/shape2.c'));
   });
 
+  it('reads junk without crashing: binary bytes, deep nesting, a half-typed file', async () => {
+    const dir = join(tmp, 'junk');
+    cpSync(join(FIXTURES, 'c', 'shape5.c'), join(dir, 'ok.c'));
+    writeFileSync(
+      join(dir, 'binary.c'),
+      Buffer.from(Array.from({ length: 65536 }, (_, i) => (i * 131) % 256)),
+    );
+    writeFileSync(
+      join(dir, 'nested.c'),
+      `int f(int x) { return ${'('.repeat(20000)}x${')'.repeat(20000)}; }\n`,
+    );
+    writeFileSync(
+      join(dir, 'half.ts'),
+      "import * as fs from 'fs';\nexport function f(fd: number) {\n  fs.writeSync(fd, 'a');\n  fs.wri",
+    );
+    const { status, out } = await run(['--format', 'json', dir]);
+    assert.equal(status, 1);
+    assert.deepEqual(
+      JSON.parse(out).findings.map((f: { path: string }) => f.path.replace(/^.*\/junk\//, '')),
+      ['ok.c', 'ok.c'],
+    );
+  });
+
   it('runs as the installed bin on worker threads with the same results', () => {
     const bin = join(REPO, 'node_modules', '.bin', 'writev-lint');
     const threaded = spawnSync(bin, ['--jobs', '2', '--format', 'json', 'test/server/fixtures'], {

@@ -236,6 +236,28 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     assert.equal(closed?.diagnostics.length, 2, 'a file never opened gets its diagnostics');
   });
 
+  it('honours cancellation of writev/lintWorkspace', async () => {
+    const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
+    const source = new CancellationTokenSource();
+    const pending = server.connection.sendRequest('writev/lintWorkspace', {}, source.token) as Promise<{
+      cancelled: boolean;
+      files: number;
+    }>;
+    source.cancel();
+    const outcome = await pending.then(
+      (result) => result,
+      (error: { code?: number }) => error,
+    );
+    // Either the server stopped early and said so, or the request ended as cancelled (-32800).
+    assert.ok('cancelled' in outcome ? outcome.cancelled : outcome.code === -32800, JSON.stringify(outcome));
+    const ping = await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: uriOf('shape4.c') },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
+    });
+    assert.ok(Array.isArray(ping), 'the server still answers');
+  });
+
   it('also speaks node IPC', async () => {
     const { fork } = await import('node:child_process');
     const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =

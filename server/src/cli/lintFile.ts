@@ -99,7 +99,18 @@ export async function lintFile(
   if (names && !names.test(text)) return undefined;
   let lineCount = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
-  const first = analyzer.inspect(path, text, job.settings, { index });
+  let first: ReturnType<Analyzer['inspect']>;
+  try {
+    first = analyzer.inspect(path, text, job.settings, { index });
+  } catch (error) {
+    // A bug in the analyzer must not stop the run: the file is reported as not analysed.
+    return {
+      path,
+      findings: [],
+      lines: lineCount,
+      error: `analysing ${path} failed: ${(error as Error).message}`,
+    };
+  }
   let findings = first.findings;
   const wrappers = index ? undefined : first.wrappers;
   let fixed = false;
