@@ -146,7 +146,7 @@ export const TS_STREAM_FACTORIES: ReadonlySet<string> = new Set([
   'stream.Writable',
 ]);
 
-/** Type names that mark a parameter or variable as a Writable stream or a FileHandle. */
+/** Type names that mark a parameter or variable as a Writable stream. */
 export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
   'Writable',
   'WriteStream',
@@ -155,6 +155,7 @@ export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
   'Duplex',
   'PassThrough',
 ]);
+/** Type names that mark a parameter or variable as a `FileHandle` (its `write` becomes `writev`). */
 export const TS_FILE_HANDLE_TYPES: ReadonlySet<string> = new Set(['FileHandle', 'fsp.FileHandle']);
 
 /** Method names that only compute (`buf.subarray(0, 2)`), wherever they are called. */
