@@ -6,8 +6,17 @@ import { CParser, loadCLanguage } from './c/parser';
 import type { Finding, Language } from './model';
 import type { AnalyzerSettings } from './settings';
 import type * as TsFrontEnd from './ts/analyzeTs';
+import type * as TsImports from './ts/imports';
+import { applyEdits, fixAllEdits } from './edits';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
+let tsImportsModule: typeof TsImports | undefined;
+
+/** The import tidier, loaded on first use (it needs the TypeScript compiler). */
+function tsImports(): typeof TsImports {
+  tsImportsModule ??= require('./ts/imports') as typeof TsImports;
+  return tsImportsModule;
+}
 
 /** The TS/JS front end, loaded on first use: the TypeScript compiler takes a while to load. */
 function tsEnd(): typeof TsFrontEnd {
@@ -94,6 +103,17 @@ export class Analyzer {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
     if (languageOf(path) === 'c') return { c: this.c.wrappers(text, settings), ts: [] };
     return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
+  }
+
+  /**
+   * `text` with every safe fix in `findings` applied (those of {@link fixAllEdits}), and, in TS/JS, the
+   * imports the fixes left unused removed. Undefined when there is nothing to fix.
+   */
+  fixAll(path: string, text: string, findings: readonly Finding[]): string | undefined {
+    const edits = fixAllEdits(findings);
+    if (edits.length === 0) return undefined;
+    const fixed = applyEdits(text, edits);
+    return languageOf(path) === 'c' ? fixed : tsImports().pruneImports(path, text, fixed);
   }
 
   /** Drops what is kept for `key` (a closed document). */

@@ -2,8 +2,6 @@
 // thread; results are plain data (positions computed here, so the text never travels).
 import { readFile, writeFile } from 'node:fs/promises';
 import {
-  applyEdits,
-  fixAllEdits,
   LineIndex,
   WrapperIndex,
   type Analyzer,
@@ -115,10 +113,10 @@ export async function lintFile(
   const wrappers = index ? undefined : first.wrappers;
   let fixed = false;
   if (job.fix) {
-    const edits = fixAllEdits(findings);
-    if (edits.length > 0) {
+    const fixedText = analyzer.fixAll(path, text, findings);
+    if (fixedText !== undefined) {
       const original = text;
-      text = applyEdits(text, edits);
+      text = fixedText;
       try {
         await writeFile(path, text);
       } catch (error) {
