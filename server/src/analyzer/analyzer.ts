@@ -3,7 +3,7 @@
 // tests all use this.
 import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
-import type { Finding, Language } from './model';
+import type { Finding, Language, TextEdit } from './model';
 import type { AnalyzerSettings } from './settings';
 import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
@@ -114,6 +114,37 @@ export class Analyzer {
     if (edits.length === 0) return undefined;
     const fixed = applyEdits(text, edits);
     return languageOf(path) === 'c' ? fixed : tsImports().pruneImports(path, text, fixed);
+  }
+
+  /**
+   * The edits of one finding's fix, and in TS/JS also the removal of imports it leaves unused.
+   * Undefined when the finding has no fix.
+   */
+  fixEdits(path: string, text: string, finding: Finding): readonly TextEdit[] | undefined {
+    const edits = finding.fix?.edits;
+    if (!edits || languageOf(path) === 'c') return edits;
+    const main = [...edits].sort((a, b) => b.span.start - a.span.start)[0];
+    const fixed = applyEdits(text, edits);
+    const pruned = tsImports().pruneImports(path, text, fixed);
+    if (pruned === fixed) return edits;
+    // Everything before the sequence (the imports) becomes one edit; the sequence keeps its own.
+    const before = text.slice(0, main.span.start);
+    const after = pruned.slice(0, pruned.length - (main.newText.length + text.length - main.span.end));
+    let start = 0;
+    while (start < before.length && start < after.length && before[start] === after[start]) start++;
+    let tail = 0;
+    while (
+      tail < before.length - start &&
+      tail < after.length - start &&
+      before[before.length - 1 - tail] === after[after.length - 1 - tail]
+    ) {
+      tail++;
+    }
+    const head = {
+      span: { start, end: before.length - tail },
+      newText: after.slice(start, after.length - tail),
+    };
+    return [head, main];
   }
 
   /** Drops what is kept for `key` (a closed document). */

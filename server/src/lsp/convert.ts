@@ -56,9 +56,10 @@ export function toWorkspaceEdit(
   return { documentChanges: [{ textDocument: { uri, version }, edits: toEdits(edits, lines) }] };
 }
 
-/** The quick fix for one finding, tied to its diagnostic. */
+/** The quick fix for one finding (its `edits`, see Analyzer.fixEdits), tied to its diagnostic. */
 export function quickFix(
   finding: Finding,
+  edits: readonly TextEdit[],
   diagnostic: Diagnostic,
   uri: string,
   version: number,
@@ -67,7 +68,7 @@ export function quickFix(
   if (!finding.fix) return undefined;
   const action = CodeAction.create(
     finding.fix.title,
-    toWorkspaceEdit(uri, version, finding.fix.edits, lines),
+    toWorkspaceEdit(uri, version, edits, lines),
     CodeActionKind.QuickFix,
   );
   action.diagnostics = [diagnostic];

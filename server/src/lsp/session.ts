@@ -259,7 +259,9 @@ export class Session {
       const end = lines.offsetAt(params.range.end);
       for (const f of findings) {
         if (!touches(f.span, start, end)) continue;
-        const action = quickFix(f, toDiagnostic(f, uri, lines), uri, version, lines);
+        const doc = this.documents.get(uri);
+        const edits = doc && this.analyzer.fixEdits(URI.toPath(uri), doc.getText(), f);
+        const action = edits && quickFix(f, edits, toDiagnostic(f, uri, lines), uri, version, lines);
         if (action) actions.push(action);
       }
     }
