@@ -8,7 +8,7 @@ import {
   StreamMessageWriter,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
-import { percentile } from './stats';
+import { percentile } from '@writev/runtime';
 
 /**
  * Generates `lines` lines of C: 12-line functions, one in `every` of which writes a header and a

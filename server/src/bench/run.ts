@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureIncremental } from './incremental';
-import { count, ms } from './stats';
+import { count, ms } from './format';
 import { measureFullParse, measureTree } from './tree';
 
 const KERNEL = '/tmp/linux/linux-source-6.1';
