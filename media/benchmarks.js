@@ -181,6 +181,14 @@
         options: {
           ...timeOptions,
           plugins: { ...timeOptions.plugins, ...{ whiskers: { stddev: view.chart.stddev } } },
+          // Leave room for the upper whiskers, which Chart.js does not know about.
+          scales: {
+            ...timeOptions.scales,
+            y: {
+              ...timeOptions.scales.y,
+              suggestedMax: Math.max(...view.chart.mean.map((m, i) => m + (view.chart.stddev[i] ?? 0))),
+            },
+          },
         },
         plugins: [whiskers],
       }),

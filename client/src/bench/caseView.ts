@@ -99,7 +99,10 @@ export function caseView(result: CaseResult): CaseView {
       timeUnit: unit,
       mean: result.results.map((m) => m.mean * SCALE[unit]),
       stddev: result.results.map((m) => m.stddev * SCALE[unit]),
-      syscalls: names.map((name) => ({ name, counts: result.results.map((m) => m.syscalls?.[name] ?? 0) })),
+      // Names every mode counted zero of (an EAGAIN tally that never happened) would only add legend noise.
+      syscalls: names
+        .map((name) => ({ name, counts: result.results.map((m) => m.syscalls?.[name] ?? 0) }))
+        .filter((s) => s.counts.some((n) => n > 0)),
     },
   };
 }
