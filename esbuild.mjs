@@ -23,8 +23,16 @@ await Promise.all([
     entryPoints: ['client/src/extension.ts'],
     outfile: 'dist/client.js',
     external: ['vscode'],
-    // The first statement of the bundle, so the activation log can include the bundle's load time.
+    // The bundle's first and last statements, so the activation log can include its load time.
     banner: { js: 'var __writevLoadStart = performance.now();' },
+    footer: { js: 'var __writevLoadEnd = performance.now();' },
+  }),
+  // The language client library, loaded by the extension just after activation (client/src/lsp).
+  build({
+    ...common,
+    entryPoints: ['client/src/lsp/index.ts'],
+    outfile: 'dist/lsp.js',
+    external: ['vscode'],
   }),
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
   // The benchmarks, run by the extension in a child process (and usable from an installed .vsix).

@@ -1,16 +1,6 @@
 import * as vscode from 'vscode';
-import {
-  CloseAction,
-  ErrorAction,
-  LanguageClient,
-  State,
-  TransportKind,
-  type ErrorHandler,
-  type LanguageClientOptions,
-  type ServerOptions,
-} from 'vscode-languageclient/node';
-import { DOCUMENT_SELECTOR } from './languages';
 import { CrashWindow } from './crashWindow';
+import type * as Lsp from './lsp';
 
 /** What the status item shows about the server. */
 export type ServerState = 'starting' | 'running' | 'stopped' | 'crashed';
@@ -24,7 +14,8 @@ export class WritevContext implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel('writev', { log: true });
   /** Disposed with the context; commands and views add themselves here. */
   readonly subscriptions: vscode.Disposable[] = [];
-  private client: LanguageClient | undefined;
+  private client: Lsp.WritevClient | undefined;
+  private starting: Promise<void> | undefined;
   private current: ServerState = 'stopped';
   private stopping = false;
   private readonly crashes = new CrashWindow();
@@ -44,35 +35,39 @@ export class WritevContext implements vscode.Disposable {
     return this.crashes.count();
   }
 
-  /** The running language client, or undefined while it is stopped. */
-  get languageClient(): LanguageClient | undefined {
-    return this.client?.state === State.Running ? this.client : undefined;
+  /** The running language client, or undefined while it is stopped or starting. */
+  get languageClient(): Lsp.WritevClient | undefined {
+    return this.client?.running ? this.client : undefined;
   }
 
-  /** Starts the server; resolves once it answered `initialize`. Safe to call when already running. */
-  async start(): Promise<void> {
-    if (this.client) return;
-    const module = this.extension.asAbsolutePath('dist/server.js');
-    const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--inspect=6009'] } },
-    };
-    const clientOptions: LanguageClientOptions = {
-      documentSelector: [...DOCUMENT_SELECTOR],
-      // Push the whole `writev` section on every change, so the server re-reads its settings at once.
-      synchronize: { configurationSection: 'writev' },
-      outputChannel: this.log,
-      diagnosticCollectionName: 'writev',
-      errorHandler: this.errorHandler(),
-    };
-    const client = new LanguageClient('writev', 'writev', serverOptions, clientOptions);
-    this.client = client;
-    client.onDidChangeState(({ newState }) => this.onClientState(newState));
+  /**
+   * The module holding the language client library (dist/lsp.js), loaded on first use. It is a bundle
+   * of its own so that loading the extension does not pay for compiling it.
+   */
+  lsp(): typeof Lsp {
+    return require(this.extension.asAbsolutePath('dist/lsp.js')) as typeof Lsp;
+  }
+
+  /** Starts the server; resolves once it answered `initialize`. Safe to call when started or starting. */
+  start(): Promise<void> {
+    if (this.client) return Promise.resolve();
+    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
     this.setState('starting');
     try {
-      await client.start();
+      this.client = await this.lsp().startClient(this.extension.asAbsolutePath('dist/server.js'), {
+        log: this.log,
+        closed: () => this.onClosed(),
+        stateChanged: (state) => {
+          if (state !== 'stopped') this.setState(state);
+          // A stop we did not ask for is a crash the error handler gave up on.
+          else if (!this.stopping) this.setState('crashed');
+        },
+      });
     } catch (err) {
-      this.client = undefined;
       this.setState('crashed');
       this.log.error(`the writev server did not start: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
@@ -81,12 +76,13 @@ export class WritevContext implements vscode.Disposable {
 
   /** Stops the server and waits for it to exit (at most 2 s, then it is killed). */
   async stop(): Promise<void> {
+    await this.starting?.catch(() => undefined);
     const client = this.client;
     this.client = undefined;
     if (!client) return;
     this.stopping = true;
     try {
-      if (client.state !== State.Stopped) await client.stop(2000);
+      await client.stop(2000);
     } finally {
       this.stopping = false;
       this.setState('stopped');
@@ -108,13 +104,6 @@ export class WritevContext implements vscode.Disposable {
     this.log.dispose();
   }
 
-  private onClientState(state: State): void {
-    if (state === State.Running) this.setState('running');
-    else if (state === State.Starting) this.setState('starting');
-    // A stop we did not ask for is a crash the error handler gave up on.
-    else if (!this.stopping) this.setState('crashed');
-  }
-
   private setState(state: ServerState): void {
     if (state === this.current) return;
     this.current = state;
@@ -126,27 +115,18 @@ export class WritevContext implements vscode.Disposable {
    * Restarts a crashed server a few times, as the default handler does, but when it gives up it says so
    * with a button, instead of leaving the editor quietly without hints.
    */
-  private errorHandler(): ErrorHandler {
-    return {
-      error: (_error, _message, count) => ({
-        action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
-      }),
-      closed: () => {
-        this.crashes.record();
-        if (!this.crashes.exhausted()) {
-          this.log.warn(
-            `the writev server stopped unexpectedly; restarting (${this.crashes.count()} recently)`,
-          );
-          return { action: CloseAction.Restart, handled: true };
-        }
-        const message = `The writev server crashed ${this.crashes.count()} times in ${CrashWindow.minutes} minutes and was not restarted.`;
-        this.log.error(message);
-        void vscode.window.showErrorMessage(message, 'Restart', 'Show Log').then((choice) => {
-          if (choice === 'Restart') void vscode.commands.executeCommand('writev.restartServer');
-          if (choice === 'Show Log') this.log.show();
-        });
-        return { action: CloseAction.DoNotRestart, handled: true };
-      },
-    };
+  private onClosed(): boolean {
+    this.crashes.record();
+    if (!this.crashes.exhausted()) {
+      this.log.warn(`the writev server stopped unexpectedly; restarting (${this.crashes.count()} recently)`);
+      return true;
+    }
+    const message = `The writev server crashed ${this.crashes.count()} times in ${CrashWindow.minutes} minutes and was not restarted.`;
+    this.log.error(message);
+    void vscode.window.showErrorMessage(message, 'Restart', 'Show Log').then((choice) => {
+      if (choice === 'Restart') void vscode.commands.executeCommand('writev.restartServer');
+      if (choice === 'Show Log') this.log.show();
+    });
+    return false;
   }
 }

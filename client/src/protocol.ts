@@ -1,9 +1,10 @@
 /**
  * The contract between this client and the writev language server, in one typed file: the names the
  * server's diagnostics and code actions carry (issue 5), and the one custom request the client adds.
- * It imports only protocol types, so the server can share it (or own a copy with the same names).
+ * It imports only types (erased at build), so the server can share it, and the extension's first
+ * bundle stays free of the language client library (see lsp/index.ts).
  */
-import { RequestType, type Diagnostic } from 'vscode-languageclient';
+import type { Diagnostic } from 'vscode-languageclient';
 
 /** `Diagnostic.source` of every writev finding. */
 export const DIAGNOSTIC_SOURCE = 'writev';
@@ -39,8 +40,10 @@ export interface LintFilesResult {
 }
 
 /**
- * `writev/lintFiles`: analyse files that need not be open (the `writev.lintWorkspace` command sends
- * the workspace's matching files in batches). The server honours cancellation between files; a file it
- * cannot read is reported in its log and returned with no diagnostics rather than failing the batch.
+ * `writev/lintFiles` (a request from client to server, {@link LintFilesParams} to {@link LintFilesResult}):
+ * analyse files that need not be open. The `writev.lintWorkspace` command sends the workspace's matching
+ * files in batches. The server honours cancellation between files; a file it cannot read is reported in
+ * its log and returned with no diagnostics rather than failing the batch. Servers without it answer
+ * MethodNotFound (-32601), which the client reports as such.
  */
-export const LintFilesRequest = new RequestType<LintFilesParams, LintFilesResult, void>('writev/lintFiles');
+export const LINT_FILES_METHOD = 'writev/lintFiles';

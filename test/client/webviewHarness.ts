@@ -1,39 +1,15 @@
 // Code passed to page.evaluate runs in the browser, so these files need the DOM types.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { makeNonce, panelHtml } from '@writev/client/out/bench/panelHtml';
 import { ROOT } from './helpers';
 
-/** Debian's chromium (apt-get install -y chromium), or CHROMIUM_PATH. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export function chromiumMissing(): string | undefined {
-  return existsSync(CHROMIUM)
-    ? undefined
-    : `no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-}
-
-/** Launches headless chromium with the flags that work as root in a container. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
+export { chromiumMissing, launchChromium } from '../e2e/browser';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
