@@ -37,9 +37,9 @@ export function* writevInFullSteps(
   let written = 0;
   let at = START;
   while (written < total) {
-    // Only what one call can take is laid out: xwritev passes at most iovMax buffers anyway, and
-    // building the whole remainder on every short write would be quadratic in the buffer count.
-    const views = pendingViews(bufs, at, limits.iovMax);
+    // Only what one call can take is laid out: building the whole remainder after every short
+    // write would be quadratic in the number of buffers.
+    const views = pendingViews(bufs, at, limits.iovMax, limits.maxIoSize);
     let n: number;
     try {
       n = yield* xwritevSteps(fd, views, limits);
@@ -72,6 +72,11 @@ export function writeInFull(fd: number, buf: Uint8Array, options: WriteOptions =
  *
  * Unlike Git's writev_in_full, the caller's array and buffers are never modified, so they can be
  * reused or written again.
+ *
+ * Calls made, for T bytes in N non-empty buffers and a limit of M bytes per call: one when the
+ * kernel takes everything (T <= M, N <= IOV_MAX); in general at most
+ * 2·⌈T/M⌉ + ⌈N/(IOV_MAX − 1)⌉ + 2·(short writes) + 1 successful calls, plus one per EINTR or EAGAIN
+ * (the property tests check this bound).
  *
  * @returns the total length of `bufs`. On failure throws the system error (with `code`), carrying
  * `fd` and `bytesWritten`.

@@ -33,15 +33,23 @@ export function advance(bufs: readonly Uint8Array[], at: Cursor, n: number): Cur
 }
 
 /**
- * Up to `max` non-empty views starting at `at`, the first one cut at the cursor. Empty buffers are
+ * The non-empty views starting at `at` that one call could take: at most `iovMax` of them, and
+ * no more once they reach `maxIoSize` bytes. The first view is cut at the cursor. Empty buffers are
  * skipped so that they do not use up the kernel's `IOV_MAX` slots.
  */
-export function pendingViews(bufs: readonly Uint8Array[], at: Cursor, max: number): Uint8Array[] {
+export function pendingViews(
+  bufs: readonly Uint8Array[],
+  at: Cursor,
+  iovMax: number,
+  maxIoSize: number,
+): Uint8Array[] {
   const views: Uint8Array[] = [];
-  for (let i = at.index; i < bufs.length && views.length < max; i++) {
+  let bytes = 0;
+  for (let i = at.index; i < bufs.length && views.length < iovMax && bytes < maxIoSize; i++) {
     const buf = bufs[i]!;
     const view = i === at.index && at.offset > 0 ? buf.subarray(at.offset) : buf;
     if (view.length > 0) views.push(view);
+    bytes += view.length;
   }
   return views;
 }

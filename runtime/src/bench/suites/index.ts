@@ -1,6 +1,7 @@
 import type { Suite } from '../suite';
+import { eagainWaitSuite } from './eagainWait';
 import { inputBufferSuite } from './inputBuffer';
 import { writeVsWritevSuite } from './writeVsWritev';
 
 /** Every benchmark suite, in the order they run by default. Add new suites here. */
-export const SUITES: readonly Suite[] = [writeVsWritevSuite, inputBufferSuite];
+export const SUITES: readonly Suite[] = [writeVsWritevSuite, inputBufferSuite, eagainWaitSuite];

@@ -1,0 +1,162 @@
+import { strict as assert } from 'node:assert';
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import {
+  IOV_MAX,
+  compatWritev,
+  newCounts,
+  writeInFull,
+  writevInFull,
+  writevInFullAsync,
+  type AsyncSys,
+  type Sys,
+} from '@writev/runtime';
+import { CheckingSys, type ScheduledFault } from './helpers/checkingSys';
+
+const RUNS = Number(process.env.WRITEV_PROPERTY_RUNS ?? 1000);
+const MiB = 1 << 20;
+/** All buffers are views of one random pool, so layouts cost no allocation. */
+const POOL = randomBytes(2 * MiB);
+
+const faultArb: fc.Arbitrary<ScheduledFault> = fc.oneof(
+  { arbitrary: fc.constant({ kind: 'ok' as const }), weight: 4 },
+  {
+    arbitrary: fc
+      .double({ min: 0, max: 1, noNaN: true })
+      .map((fraction) => ({ kind: 'short' as const, fraction })),
+    weight: 3,
+  },
+  { arbitrary: fc.constant({ kind: 'EINTR' as const }), weight: 1 },
+  {
+    arbitrary: fc.integer({ min: 1, max: 30 }).map((burst) => ({ kind: 'EAGAIN' as const, burst })),
+    weight: 1,
+  },
+);
+
+/** Buffer sizes: mostly small, empty ones included, rarely up to `largest`. */
+function sizeArb(largest: number): fc.Arbitrary<number> {
+  return fc.oneof(
+    { arbitrary: fc.constant(0), weight: 2 },
+    { arbitrary: fc.integer({ min: 1, max: Math.min(64, largest) }), weight: 10 },
+    { arbitrary: fc.integer({ min: 0, max: largest }), weight: 1 },
+  );
+}
+
+/** A view of the pool of a size drawn by `sizeArb`. */
+function viewArb(largest: number): fc.Arbitrary<Buffer> {
+  return fc.tuple(sizeArb(largest), fc.nat(MiB)).map(([size, at]) => POOL.subarray(at, at + size));
+}
+
+interface Scenario {
+  maxIoSize: number;
+  bufs: Buffer[];
+  faults: ScheduledFault[];
+}
+
+/**
+ * A random layout (0 to 2,000 buffers) for one of the MAX_IO_SIZE values the issue names, and a
+ * random fault schedule. Tiny limits get small buffers so a run stays within a few thousand calls.
+ */
+const scenarioArb: fc.Arbitrary<Scenario> = fc.constantFrom(1, 7, 4096, 8 * MiB).chain((maxIoSize) => {
+  const largest = maxIoSize === 1 ? 4 : maxIoSize === 7 ? 64 : MiB;
+  return fc.record({
+    maxIoSize: fc.constant(maxIoSize),
+    // Mostly short lists with buffers up to 1 MiB, but a third of the runs spread over the whole
+    // range of lengths, with buffers up to 4 KiB so that a run stays a few megabytes at most.
+    bufs: fc.oneof(
+      { arbitrary: fc.array(viewArb(largest), { maxLength: 2000 }), weight: 2 },
+      { arbitrary: fc.array(viewArb(Math.min(largest, 4096)), { maxLength: 2000, size: 'max' }), weight: 1 },
+    ),
+    faults: fc.array(faultArb, { maxLength: 60 }),
+  });
+});
+
+function sha256(bufs: readonly Uint8Array[]): string {
+  const h = createHash('sha256');
+  for (const b of bufs) h.update(b);
+  return h.digest('hex');
+}
+
+/**
+ * The bound documented on writevInFull: successful calls <= 2 * ceil(T / M) + ceil(N / (IOV_MAX - 1))
+ * + 2 * (short writes) + 1, for T bytes in N non-empty buffers; failed calls are exactly the
+ * injected EINTRs and EAGAINs.
+ */
+function assertCallBound(sys: CheckingSys, bufs: readonly Uint8Array[], maxIoSize: number): void {
+  const total = bufs.reduce((s, b) => s + b.length, 0);
+  const nonEmpty = bufs.filter((b) => b.length > 0).length;
+  const bound = 2 * Math.ceil(total / maxIoSize) + Math.ceil(nonEmpty / (IOV_MAX - 1)) + 2 * sys.shorts + 1;
+  assert.ok(sys.successful <= bound, `${sys.successful} successful calls, bound ${bound}`);
+  assert.equal(sys.counts.write + sys.counts.writev, sys.successful + sys.failed);
+}
+
+function checkDelivery(sys: CheckingSys, bufs: readonly Uint8Array[], returned: number): void {
+  const total = bufs.reduce((s, b) => s + b.length, 0);
+  assert.equal(returned, total);
+  assert.equal(sys.received, total);
+  assert.equal(sys.digest(), sha256(bufs), 'bytes reaching the sink differ from the concatenation');
+}
+
+function toAsync(sys: Sys): AsyncSys {
+  return {
+    counts: sys.counts,
+    write: async (fd, buf) => sys.write(fd, buf),
+    writev: async (fd, bufs) => sys.writev(fd, bufs),
+    waitWritable: async (fd, attempt) => sys.waitWritable(fd, attempt),
+    release: async (fd) => sys.release(fd),
+  };
+}
+
+describe('properties of the writev stack (fast-check)', () => {
+  it('writevInFull delivers every byte in order, nothing lost or doubled, within the call bound', () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ maxIoSize, bufs, faults }) => {
+        const sys = new CheckingSys(faults, maxIoSize);
+        checkDelivery(sys, bufs, writevInFull(3, bufs, { sys, maxIoSize }));
+        assertCallBound(sys, bufs, maxIoSize);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('writeInFull delivers one buffer whole under any fault schedule', () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ maxIoSize, bufs, faults }) => {
+        const buf = Buffer.concat(bufs.slice(0, 50));
+        const sys = new CheckingSys(faults, maxIoSize);
+        checkDelivery(sys, [buf], writeInFull(3, buf, { sys, maxIoSize }));
+        assertCallBound(sys, [buf], maxIoSize);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('the promise twin delivers the same bytes as the synchronous one', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArb, async ({ maxIoSize, bufs, faults }) => {
+        const sys = new CheckingSys(faults, maxIoSize);
+        checkDelivery(sys, bufs, await writevInFullAsync(3, bufs, { sys: toAsync(sys), maxIoSize }));
+        assertCallBound(sys, bufs, maxIoSize);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('through the emulation, every byte still arrives in order', () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ maxIoSize, bufs, faults }) => {
+        const inner = new CheckingSys(faults, maxIoSize);
+        const sys: Sys = {
+          counts: newCounts(),
+          write: (fd, buf) => inner.write(fd, buf),
+          writev: (fd, list) => compatWritev((f, b) => inner.write(f, b), fd, list),
+          waitWritable: () => undefined,
+          release: () => undefined,
+        };
+        checkDelivery(inner, bufs, writevInFull(3, bufs, { sys, maxIoSize }));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
