@@ -1,0 +1,95 @@
+// The analyzer's front door: pick the language from the path, refuse what is not source text, and run
+// the language's front end with the workspace's wrappers. No LSP here: the server, the CLI and the
+// tests all use this.
+import { CAnalyzer } from './c/analyzeC';
+import { CParser, loadCLanguage } from './c/parser';
+import type { Finding, Language } from './model';
+import type { AnalyzerSettings } from './settings';
+import { analyzeTs, tsWrappers } from './ts/analyzeTs';
+import type { FileWrappers, WrapperIndex } from './wrapperIndex';
+
+/** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
+export const MAX_TEXT_LENGTH = 4 * 1024 * 1024;
+
+/** The language of a file, from its name; undefined for files the analyzer does not read. */
+export function languageOf(path: string): Language | undefined {
+  if (/\.[ch]$/i.test(path)) return 'c';
+  if (/\.[mc]?tsx?$/i.test(path)) return 'typescript';
+  if (/\.[mc]?jsx?$/i.test(path)) return 'javascript';
+  return undefined;
+}
+
+/** Why a text is not analysed (too large, binary), or undefined when it is fine. */
+export function skipReason(text: string): string | undefined {
+  if (text.length > MAX_TEXT_LENGTH) return `larger than ${MAX_TEXT_LENGTH} characters`;
+  if (text.slice(0, 65536).includes('\u0000')) return 'binary (contains NUL bytes)';
+  return undefined;
+}
+
+/** Options for one analysis. */
+export interface AnalyzeOptions {
+  /** Keeps the C syntax tree under this key for an incremental reparse of the next version. */
+  readonly key?: string;
+  /** Wrappers defined elsewhere in the workspace. */
+  readonly index?: WrapperIndex;
+}
+
+/** Finds write sequences in C and TS/JS text. Create with {@link Analyzer.create}. */
+export class Analyzer {
+  private constructor(private readonly c: CAnalyzer) {}
+
+  /** Loads the C grammar (once per process) and returns a ready analyzer. */
+  static async create(): Promise<Analyzer> {
+    return new Analyzer(new CAnalyzer(new CParser(await loadCLanguage())));
+  }
+
+  /** Whether settings enable analysis of `path` (its language is known and switched on). */
+  enabled(path: string, settings: AnalyzerSettings): boolean {
+    const language = languageOf(path);
+    return language !== undefined && settings.languages[language];
+  }
+
+  /**
+   * The findings in `text` (the content of `path`), sorted by position. Empty for disabled languages,
+   * unknown file types, and text {@link skipReason} refuses.
+   */
+  analyze(path: string, text: string, settings: AnalyzerSettings, options: AnalyzeOptions = {}): Finding[] {
+    return this.inspect(path, text, settings, options).findings;
+  }
+
+  /** Like {@link Analyzer.analyze}, and also the wrappers the file defines, from the same parse. */
+  inspect(
+    path: string,
+    text: string,
+    settings: AnalyzerSettings,
+    options: AnalyzeOptions = {},
+  ): { findings: Finding[]; wrappers: FileWrappers } {
+    if (!this.enabled(path, settings) || skipReason(text))
+      return { findings: [], wrappers: { c: [], ts: [] } };
+    if (languageOf(path) === 'c') {
+      const { findings, wrappers } = this.c.analyze(
+        text,
+        settings,
+        options.key,
+        options.index?.cWrappersFor(path),
+      );
+      return { findings, wrappers: { c: wrappers, ts: [] } };
+    }
+    const index = options.index;
+    const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
+    const { findings, wrappers } = analyzeTs(path, text, settings, lookup);
+    return { findings, wrappers: { c: [], ts: wrappers } };
+  }
+
+  /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */
+  wrappers(path: string, text: string, settings: AnalyzerSettings): FileWrappers {
+    if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
+    if (languageOf(path) === 'c') return { c: this.c.wrappers(text, settings), ts: [] };
+    return { c: [], ts: tsWrappers(path, text, settings) };
+  }
+
+  /** Drops what is kept for `key` (a closed document). */
+  forget(key: string): void {
+    this.c.forget(key);
+  }
+}
