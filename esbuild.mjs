@@ -1,7 +1,7 @@
 // Bundles the extension's client and server, and the runtime's command-line tools, into dist/.
 // tsc -b type-checks and emits the libraries; esbuild makes the artefacts that start fast.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 
@@ -16,6 +16,8 @@ const common = {
   logLevel: 'warning',
 };
 
+// Start clean, so nothing a removed entry point left behind ends up in the .vsix.
+rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 await Promise.all([
   build({
@@ -34,11 +36,31 @@ await Promise.all([
     outfile: 'dist/lsp.js',
     external: ['vscode'],
   }),
-  build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
-  // The benchmarks, run by the extension in a child process (and usable from an installed .vsix).
-  build({ ...common, entryPoints: ['runtime/src/bench/cli.ts'], outfile: 'dist/bench.js' }),
+  build({
+    ...common,
+    entryPoints: ['server/src/server.ts'],
+    outfile: 'dist/server.js',
+    // web-tree-sitter's ESM build (what an `import` resolves to) needs import.meta.url, which a CommonJS
+    // bundle does not have: take its CommonJS build instead.
+    alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
+  }),
+  // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
+  // find their helper processes at join(__dirname, '..', 'children', ...), as in runtime/dist/bench, so
+  // the bundle sits one folder below dist/bench and the helpers in dist/bench/children.
+  build({ ...common, entryPoints: ['runtime/src/bench/cli.ts'], outfile: 'dist/bench/bin/writev-bench.js' }),
+  ...readdirSync('runtime/src/bench/children')
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) =>
+      build({
+        ...common,
+        entryPoints: [`runtime/src/bench/children/${name}`],
+        outfile: `dist/bench/children/${name.replace(/\.ts$/, '.js')}`,
+      }),
+    ),
 ]);
-// The C grammar is loaded at run time from beside the bundled server.
+// The C grammar and the tree-sitter runtime are loaded at run time from beside the bundled server
+// (an installed .vsix has no node_modules to fall back on).
 copyFileSync('node_modules/tree-sitter-c/tree-sitter-c.wasm', 'dist/tree-sitter-c.wasm');
+copyFileSync('node_modules/web-tree-sitter/web-tree-sitter.wasm', 'dist/web-tree-sitter.wasm');
 // The benchmark panel's chart library: the webview has no network, so it ships with the extension.
 copyFileSync('node_modules/chart.js/dist/chart.umd.min.js', 'dist/chart.umd.js');

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { WritevContext } from './context';
 import { fixAllInFile } from './fixAll';
-import type { WorkspaceLinter } from './lintWorkspace';
+import { lintWorkspace } from './lintWorkspace';
 import type { BenchmarkRunner } from './bench/runBenchmarks';
 
 /** Registers the extension's commands (contributed in package.json under category "writev"). */
-export function registerCommands(ctx: WritevContext, linter: WorkspaceLinter, bench: BenchmarkRunner): void {
+export function registerCommands(ctx: WritevContext, bench: BenchmarkRunner): void {
   const register = (id: string, run: (...args: unknown[]) => unknown): void => {
     ctx.subscriptions.push(vscode.commands.registerCommand(id, run));
   };
@@ -19,7 +19,7 @@ export function registerCommands(ctx: WritevContext, linter: WorkspaceLinter, be
   });
   register('writev.showOutput', () => ctx.log.show());
   register('writev.fixAllInFile', () => fixAllInFile());
-  register('writev.lintWorkspace', () => linter.run());
+  register('writev.lintWorkspace', () => lintWorkspace(ctx));
   // Scripts may pass the suite ids to skip the picker: executeCommand('writev.runBenchmarks', ['writev']).
   register('writev.runBenchmarks', (suites) =>
     bench.run(Array.isArray(suites) && suites.every((s) => typeof s === 'string') ? suites : undefined),

@@ -4,7 +4,6 @@ import { BenchmarkPanel } from './bench/benchmarkPanel';
 import { BenchmarkRunner } from './bench/runBenchmarks';
 import { registerCommands } from './commands';
 import { WritevContext } from './context';
-import { WorkspaceLinter } from './lintWorkspace';
 import { ServerStatus } from './status';
 
 let ctx: WritevContext | undefined;
@@ -21,10 +20,9 @@ declare const __writevLoadEnd: number | undefined;
 export function activate(extension: vscode.ExtensionContext): void {
   const started = performance.now();
   ctx = new WritevContext(extension);
-  const linter = new WorkspaceLinter(ctx);
   const bench = new BenchmarkRunner(ctx);
-  ctx.subscriptions.push(linter, new ServerStatus(ctx));
-  registerCommands(ctx, linter, bench);
+  ctx.subscriptions.push(new ServerStatus(ctx));
+  registerCommands(ctx, bench);
   ctx.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(BenchmarkPanel.viewType, {
       deserializeWebviewPanel: async (panel, state) =>

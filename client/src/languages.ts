@@ -21,6 +21,3 @@ export const DOCUMENT_SELECTOR: readonly WritevDocumentFilter[] = [
   ...['file', 'untitled'].flatMap((scheme) => LANGUAGE_IDS.map((language) => ({ scheme, language }))),
   { scheme: 'file', language: 'cpp', pattern: '**/*.h' },
 ];
-
-/** File extensions `writev.lintWorkspace` looks for (the analyzer's languages, issue 5). */
-export const LINTED_EXTENSIONS = ['c', 'h', 'ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'] as const;

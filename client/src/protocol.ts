@@ -1,10 +1,11 @@
 /**
  * The contract between this client and the writev language server, in one typed file: the names the
- * server's diagnostics and code actions carry (issue 5), and the one custom request the client adds.
- * It imports only types (erased at build), so the server can share it, and the extension's first
- * bundle stays free of the language client library (see lsp/index.ts).
+ * server's diagnostics and code actions carry (issue 5), and the server's one custom request. The
+ * server defines them (server/src/lsp); this file holds the client's copy of the names plus the types,
+ * imported as types only, so the extension's first bundle stays free of protocol libraries. A unit test
+ * (test/client/protocol.test.ts) checks that both sides agree.
  */
-import type { Diagnostic } from 'vscode-languageclient';
+export type { LintWorkspaceParams, LintWorkspaceResult } from '@writev/server/out/lsp/protocol';
 
 /** `Diagnostic.source` of every writev finding. */
 export const DIAGNOSTIC_SOURCE = 'writev';
@@ -18,32 +19,9 @@ export const DiagnosticCode = {
 /** The code action kind that applies every safe writev fix in a file (`source.fixAll.writev`). */
 export const FIX_ALL_KIND = 'source.fixAll.writev';
 
-/** Parameters of {@link LintFilesRequest}. */
-export interface LintFilesParams {
-  /**
-   * `file:` URIs to analyse. The server reads each from disk unless the editor has it open, in which
-   * case it uses the open document's text. Files the server's settings exclude (`writev.exclude`,
-   * disabled languages) come back with no diagnostics.
-   */
-  uris: string[];
-}
-
-/** The findings of one file, as the server would publish them for an open document. */
-export interface FileDiagnostics {
-  uri: string;
-  diagnostics: Diagnostic[];
-}
-
-/** Result of {@link LintFilesRequest}: one entry per requested URI, in request order. */
-export interface LintFilesResult {
-  files: FileDiagnostics[];
-}
-
 /**
- * `writev/lintFiles` (a request from client to server, {@link LintFilesParams} to {@link LintFilesResult}):
- * analyse files that need not be open. The `writev.lintWorkspace` command sends the workspace's matching
- * files in batches. The server honours cancellation between files; a file it cannot read is reported in
- * its log and returned with no diagnostics rather than failing the batch. Servers without it answer
- * MethodNotFound (-32601), which the client reports as such.
+ * `writev/lintWorkspace` (client to server): analyse every matching file of every workspace folder,
+ * open or not, and publish the diagnostics, reporting work-done progress the user can cancel.
+ * Answers a `LintWorkspaceResult` (files, findings, cancelled).
  */
-export const LINT_FILES_METHOD = 'writev/lintFiles';
+export const LINT_WORKSPACE_METHOD = 'writev/lintWorkspace';

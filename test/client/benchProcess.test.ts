@@ -19,7 +19,7 @@ import { ROOT } from './helpers';
 const scratch = mkdtempSync(join(tmpdir(), 'writev-benchproc-'));
 const command: BenchCommand = {
   node: process.execPath,
-  cli: join(ROOT, 'dist', 'bench.js'),
+  cli: join(ROOT, 'dist', 'bench', 'bin', 'writev-bench.js'),
   env: { TMPDIR: scratch },
 };
 after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -26,7 +26,7 @@ describe('exportJson', () => {
     const dir = mkdtempSync(join(tmpdir(), 'writev-export-'));
     try {
       const file = join(dir, 'bench.json');
-      const cli = join(ROOT, 'dist', 'bench.js');
+      const cli = join(ROOT, 'dist', 'bench', 'bin', 'writev-bench.js');
       const run = spawnSync(process.execPath, [
         cli,
         '--size',

@@ -75,7 +75,7 @@ describe('the extension manifest', () => {
     for (const file of [
       '!dist/client.js',
       '!dist/server.js',
-      '!dist/bench.js',
+      '!dist/bench/**/*.js',
       '!dist/chart.umd.js',
       '!media/benchmarks.js',
     ]) {

@@ -54,6 +54,9 @@ export const USER_SETTINGS = {
   'editor.minimap.enabled': false,
   'workbench.colorTheme': 'Default Dark Modern',
   'window.commandCenter': false,
+  // The fixture has no @types/node: keep TypeScript's own errors out of the Problems panel.
+  'typescript.validate.enable': false,
+  'javascript.validate.enable': false,
   'writev.benchmarks.size': 'tiny',
 };
 

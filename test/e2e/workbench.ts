@@ -1,5 +1,6 @@
 // Code passed to page.evaluate runs in the browser, so this file needs the DOM types.
 /// <reference lib="dom" />
+import { strict as assert } from 'node:assert';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
 /** How long a user-visible effect may take in a cold workbench on 2 cores. */
@@ -88,8 +89,35 @@ export class Workbench {
   /** Waits until no row of the Problems panel matches `text`. */
   async waitForNoProblem(text: string | RegExp): Promise<void> {
     const rows = (await this.problems()).filter({ hasText: text });
-    await this.page.waitForFunction(() => true); // let the panel settle on the current model
     await rows.first().waitFor({ state: 'detached', timeout: PATIENCE });
+  }
+
+  /**
+   * Opens the quick-fix menu (Ctrl+.) in the focused editor and moves the selection to the entry matching
+   * `title` (apply it with Enter: the menu blocks pointer events while it opens). The menu asks the
+   * language server, which may still be analysing: ask again until it offers the fix.
+   */
+  async quickFix(title: RegExp): Promise<void> {
+    await this.page
+      .locator('.editor-group-container.active .monaco-editor.focused')
+      .waitFor({ timeout: PATIENCE });
+    const entry = this.page.locator('.action-widget .monaco-list-row.action', { hasText: title }).first();
+    const deadline = Date.now() + PATIENCE;
+    for (;;) {
+      await this.page.keyboard.press('Control+.');
+      try {
+        await entry.waitFor({ timeout: 5000 });
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await this.page.keyboard.press('Escape');
+      }
+    }
+    const focused = this.page.locator('.action-widget .monaco-list-row.focused');
+    for (let i = 0; i < 10 && !title.test((await focused.getAttribute('aria-label')) ?? ''); i++) {
+      await this.page.keyboard.press('ArrowDown');
+    }
+    assert.match((await focused.getAttribute('aria-label')) ?? '', title);
   }
 
   /** The frame of the active webview's content (the benchmark panel). */

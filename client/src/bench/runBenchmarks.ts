@@ -59,7 +59,7 @@ export class BenchmarkRunner implements PanelActions {
   private command(): BenchCommand {
     return {
       node: process.execPath,
-      cli: this.ctx.extension.asAbsolutePath('dist/bench.js'),
+      cli: this.ctx.extension.asAbsolutePath('dist/bench/bin/writev-bench.js'),
       cwd: this.ctx.extension.extensionPath,
     };
   }

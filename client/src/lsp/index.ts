@@ -18,7 +18,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from '../languages';
-import { LINT_FILES_METHOD, type LintFilesParams, type LintFilesResult } from '../protocol';
+import { LINT_WORKSPACE_METHOD, type LintWorkspaceParams, type LintWorkspaceResult } from '../protocol';
 
 /** The client's state in the words the rest of the extension uses. */
 export type ClientState = 'starting' | 'running' | 'stopped';
@@ -37,11 +37,11 @@ export interface WritevClient {
   readonly running: boolean;
   /** Stops the server; kills it when it does not exit within `timeout` ms. */
   stop(timeout: number): Promise<void>;
-  /** Sends `writev/lintFiles` and converts the answer to VS Code's types. */
-  lintFiles(
-    uris: readonly vscode.Uri[],
-    token: vscode.CancellationToken,
-  ): Promise<Map<vscode.Uri, vscode.Diagnostic[]>>;
+  /**
+   * Sends `writev/lintWorkspace`: the server analyses every workspace file, publishes the findings and
+   * shows its own cancellable progress notification.
+   */
+  lintWorkspace(): Promise<LintWorkspaceResult>;
 }
 
 /**
@@ -84,17 +84,9 @@ export async function startClient(serverModule: string, hooks: ClientHooks): Pro
     stop: async (timeout) => {
       if (client.state !== State.Stopped) await client.stop(timeout);
     },
-    lintFiles: async (uris, token) => {
-      const params: LintFilesParams = { uris: uris.map((u) => client.code2ProtocolConverter.asUri(u)) };
-      const result = await client.sendRequest<LintFilesResult>(LINT_FILES_METHOD, params, token);
-      const byUri = new Map<vscode.Uri, vscode.Diagnostic[]>();
-      for (const file of result.files) {
-        byUri.set(
-          client.protocol2CodeConverter.asUri(file.uri),
-          await client.protocol2CodeConverter.asDiagnostics(file.diagnostics),
-        );
-      }
-      return byUri;
+    lintWorkspace: () => {
+      const params: LintWorkspaceParams = {};
+      return client.sendRequest<LintWorkspaceResult>(LINT_WORKSPACE_METHOD, params);
     },
   };
 }
