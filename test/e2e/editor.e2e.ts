@@ -189,6 +189,34 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
     });
   });
 
+  describe('commands', () => {
+    let wb: Workbench;
+    after(async () => wb?.close());
+
+    it('writev.fixAllInFile applies every fix of the active file', async (t) => {
+      if (hintsMissing) return t.skip(hintsMissing);
+      wb = await Workbench.open(browser, server.url, server.port, workspace);
+      await wb.openFile('record.ts');
+      await wb.waitForProblem(TS_HINT);
+      await wb.runCommand('writev: Fix All Write Sequences in File');
+      await wb.waitForNoProblem(TS_HINT);
+      await wb.page.keyboard.press('Control+S');
+      const fixed = await eventually('the fixed TS file on disk', () => {
+        const text = readFileSync(join(workspace, 'src', 'record.ts'), 'utf8');
+        return text.includes('writevInFull') ? text : undefined;
+      });
+      assert.match(fixed, /import \{[^}]*writevInFull[^}]*\} from '@writev\/runtime'/);
+    });
+
+    it('writev.lintWorkspace brings the hints of files that are not open into the Problems panel', async (t) => {
+      if (hintsMissing) return t.skip(hintsMissing);
+      assert.equal(await (await wb.problems()).filter({ hasText: 'unopened.c' }).count(), 0);
+      await wb.runCommand('writev: Lint Workspace');
+      await wb.waitForProblem('unopened.c');
+      await wb.waitForProblem(/adjacent-writes[\s\S]*Ln 6,/);
+    });
+  });
+
   describe('benchmarks', () => {
     let wb: Workbench;
     after(async () => wb?.close());

@@ -29,6 +29,16 @@ export function sendRecord(fd: number, header: Buffer, payload: Buffer): void {
   writeSync(fd, payload);
 }
 `,
+  // Never opened by the tests: only writev.lintWorkspace brings its hint into the Problems panel.
+  'lib/unopened.c': `#include <unistd.h>
+
+/* Greets the world, in two syscalls. */
+void greet(int fd)
+{
+\twrite(fd, "hello, ", 7);
+\twrite(fd, "world\\n", 6);
+}
+`,
   'src/clean.c': `#include <unistd.h>
 
 /* One write, nothing to gather: no hint. */

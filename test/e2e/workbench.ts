@@ -11,10 +11,7 @@ export const PATIENCE = 60_000;
  * selectors of VS Code 1.100 (see the shared notes). Every wait is for an element, never a sleep.
  */
 export class Workbench {
-  private constructor(
-    readonly page: Page,
-    private readonly url: string,
-  ) {}
+  private constructor(readonly page: Page) {}
 
   /** Opens the workbench on `folder`, optionally with `file` in an editor, and waits for the explorer. */
   static async open(
@@ -33,7 +30,7 @@ export class Workbench {
     await page.goto(target);
     await page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: PATIENCE });
-    return new Workbench(page, url);
+    return new Workbench(page);
   }
 
   /** The editor showing `name` (a tab title), once visible. */
@@ -128,10 +125,5 @@ export class Workbench {
   /** Closes the page. */
   async close(): Promise<void> {
     await this.page.close();
-  }
-
-  /** The workbench's address. */
-  get address(): string {
-    return this.url;
   }
 }

@@ -18,11 +18,6 @@ export class BenchmarkRunner implements PanelActions {
 
   constructor(private readonly ctx: WritevContext) {}
 
-  /** The panel's actions, also used to revive it after a reload. */
-  get actions(): PanelActions {
-    return this;
-  }
-
   /** Runs the given suites, or asks which. Refuses in an untrusted workspace: benchmarks run code. */
   async run(suites?: readonly string[]): Promise<void> {
     if (!vscode.workspace.isTrusted) {
