@@ -30,3 +30,43 @@ export {
 } from './bench/format';
 export type { BenchEvent, BenchSize, CaseResult, Measurement, RunSample } from './bench/result';
 export { median, speedRatio, summarize, type Ratio, type Summary } from './bench/stats';
+
+// pkt-line and sideband
+export { ProtocolError, RemoteError } from './protocol/errors';
+export {
+  Band,
+  decodePktLines,
+  delimPkt,
+  encodePktLine,
+  flushPkt,
+  LARGE_PACKET_DATA_MAX,
+  packetText,
+  parsePktLength,
+  PKT_HEADER_SIZE,
+  responseEndPkt,
+  SIDEBAND_HEADER_SIZE,
+  SIDEBAND_PACKET_MAX,
+  specialKind,
+  writeHex4,
+  type Packet,
+} from './protocol/pktLine';
+export { sendSideband, sendSidebandTwoWrites, writeSidebandHeader } from './protocol/sideband';
+export { PktBatchWriter, type PktBatchWriterOptions } from './protocol/batchedWriter';
+export { ChunkSource, FdSource, type ByteSource } from './protocol/byteSource';
+export { PktReader } from './protocol/pktReader';
+export { demultiplexSideband, type SidebandHandlers } from './protocol/demultiplexer';
+export { UploadPackError } from './uploadPack/errors';
+export { parseOptions, UsageError, type UploadPackOptions } from './uploadPack/options';
+export {
+  cacheKey,
+  DEFAULT_CACHE_MAX_BYTES,
+  PackCache,
+  PackFill,
+  type CachedPack,
+  type PackRequest,
+} from './uploadPack/packCache';
+export { PackChecksum } from './uploadPack/packChecksum';
+export { PackSender, type Framing, type WriteMode } from './uploadPack/packSender';
+export { serveUploadPack, type ServeReport, type ServerIo } from './uploadPack/server';
+export { advertisementLines, AGENT, SERVER_CAPABILITIES } from './uploadPack/advertisement';
+export { negotiate, readWants, type WantRequest } from './uploadPack/negotiation';

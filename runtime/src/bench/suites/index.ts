@@ -1,7 +1,13 @@
 import type { Suite } from '../suite';
 import { eagainWaitSuite } from './eagainWait';
 import { inputBufferSuite } from './inputBuffer';
+import { sidebandSuite } from './sideband';
 import { writeVsWritevSuite } from './writeVsWritev';
 
 /** Every benchmark suite, in the order they run by default. Add new suites here. */
-export const SUITES: readonly Suite[] = [writeVsWritevSuite, inputBufferSuite, eagainWaitSuite];
+export const SUITES: readonly Suite[] = [
+  writeVsWritevSuite,
+  inputBufferSuite,
+  eagainWaitSuite,
+  sidebandSuite,
+];

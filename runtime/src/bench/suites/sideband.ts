@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DrainedPipe } from '../fifo';
+import { measureProcess } from '../measure';
+import type { CaseResult, Measurement, RunSample } from '../result';
+import { runCase, type Mode } from '../runCase';
+import { median } from '../stats';
+import { bySize, type Suite, type SuiteContext } from '../suite';
+import { benchGitEnv, sidebandFixture, UPLOAD_PACK_BIN, type SidebandFixture } from './sidebandFixture';
+
+const STRACE = '/usr/bin/strace';
+
+/** The modes, by the names tables and charts show. */
+const GIT = 'git upload-pack (hook)';
+const TWO_WRITES = 'two writes';
+const ONE_WRITEV = 'one writev';
+const BATCHED = 'batched';
+const CAT = 'cat (floor)';
+
+type Framing = 'side-band' | 'side-band-64k';
+
+/** One mode as a command line. */
+interface Command {
+  name: string;
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** writev-upload-pack, which reports its timings and seam counts. */
+  ours: boolean;
+}
+
+function commands(fixture: SidebandFixture, timing: string): Command[] {
+  const ours = (name: string, mode: string): Command => ({
+    name,
+    file: process.execPath,
+    args: [UPLOAD_PACK_BIN, `--write-mode=${mode}`, `--cache-dir=${fixture.cacheDir}`, fixture.repo],
+    env: benchGitEnv({ WRITEV_UPLOAD_PACK_TIMING: timing }),
+    ours: true,
+  });
+  return [
+    {
+      name: GIT,
+      file: 'git',
+      args: ['-c', `uploadpack.packObjectsHook=${fixture.hook}`, 'upload-pack', fixture.repo],
+      env: benchGitEnv(),
+      ours: false,
+    },
+    ours(TWO_WRITES, 'write'),
+    ours(ONE_WRITEV, 'writev'),
+    ours(BATCHED, 'batched'),
+    { name: CAT, file: 'cat', args: [fixture.pack], env: benchGitEnv(), ours: false },
+  ];
+}
+
+/** What writev-upload-pack appended to its timing file. */
+interface Timing {
+  requestAt: number;
+  endAt: number;
+  pack: string;
+  syscalls: { write: number; writev: number; EAGAIN: number };
+}
+
+/** Runs one mode once: the request on stdin, stdout into the drained pipe. */
+async function runOnce(
+  command: Command,
+  request: string,
+  pipe: DrainedPipe,
+  timing: string,
+  straced: Record<string, number>,
+): Promise<RunSample> {
+  rmSync(timing, { force: true });
+  const input = openSync(request, 'r');
+  const { fd, drained } = pipe.openForChild();
+  const running = measureProcess(command.file, command.args, { stdio: [input, fd], env: command.env });
+  closeSync(fd);
+  closeSync(input);
+  const [run] = await Promise.all([running, drained]);
+  if (run.status !== 0) throw new Error(`${command.name} exited ${run.status}: ${run.stderr}`);
+  const { status: _status, stderr: _stderr, ...sample } = run;
+  if (!command.ours) return { ...sample, syscalls: { ...straced } };
+  const t = JSON.parse(readFileSync(timing, 'utf8').trim()) as Timing;
+  if (t.pack !== 'cache-hit') throw new Error(`${command.name} did not serve from the cache (${t.pack})`);
+  return {
+    ...sample,
+    syscalls: { ...t.syscalls, ...straced },
+    extra: { startup: t.requestAt / 1000, streaming: (t.endAt - t.requestAt) / 1000 },
+  };
+}
+
+/** Counts a mode's syscalls once under `strace -c -f` (its figures are per process tree). */
+async function straceCounts(
+  command: Command,
+  request: string,
+  pipe: DrainedPipe,
+  out: string,
+): Promise<Record<string, number>> {
+  const input = openSync(request, 'r');
+  const { fd, drained } = pipe.openForChild();
+  const child = spawn(STRACE, ['-f', '-c', '-o', out, command.file, ...command.args], {
+    stdio: [input, fd, 'ignore'],
+    env: command.env,
+  });
+  closeSync(fd);
+  closeSync(input);
+  await Promise.all([new Promise((resolve) => child.on('close', resolve)), drained]);
+  const counts: Record<string, number> = {};
+  for (const line of readFileSync(out, 'utf8').split('\n')) {
+    const cols = line.trim().split(/\s+/);
+    const name = cols.at(-1);
+    if (cols.length < 5 || !/^\d/.test(cols[0]!) || name === undefined) continue;
+    if (['write', 'writev', 'read', 'total'].includes(name)) counts[`strace ${name}`] = Number(cols[3]);
+  }
+  return counts;
+}
+
+const find = (result: CaseResult, name: string): Measurement =>
+  result.results.find((m) => m.command === name)!;
+const seamCalls = (m: Measurement): number => (m.syscalls?.write ?? 0) + (m.syscalls?.writev ?? 0);
+
+/** The issue's targets for a case, checked on medians: `[description, met]`. */
+export function checkTargets(framing: Framing, result: CaseResult): [string, boolean][] {
+  const git = find(result, GIT);
+  const two = find(result, TWO_WRITES);
+  const batched = find(result, BATCHED);
+  const cat = find(result, CAT);
+  const streaming = (m: Measurement): number => m.extra?.streaming ?? Number.NaN;
+  const x = (v: number): string => `${v.toFixed(2)}x`;
+  if (framing === 'side-band') {
+    const whole = git.median / batched.median;
+    const stream = streaming(two) / streaming(batched);
+    const calls = seamCalls(batched) / seamCalls(two);
+    return [
+      [`git upload-pack / batched, whole process: ${x(whole)} (target >= 1.5x)`, whole >= 1.5],
+      [`two writes / batched, streaming: ${x(stream)} (target >= 3x)`, stream >= 3],
+      [`batched syscalls / two writes' syscalls: ${(calls * 100).toFixed(2)}% (target <= 10%)`, calls <= 0.1],
+    ];
+  }
+  const vsGit = streaming(batched) / git.median;
+  const vsCat = streaming(batched) / cat.median;
+  return [
+    [`batched streaming / git upload-pack whole run: ${x(vsGit)} (target <= 1.15x)`, vsGit <= 1.15],
+    [`batched streaming / cat floor: ${x(vsCat)} (target <= 1.5x)`, vsCat <= 1.5],
+  ];
+}
+
+async function nodeStartup(ctx: SuiteContext): Promise<number> {
+  const walls: number[] = [];
+  for (let i = 0; i < bySize(ctx.size, { tiny: 1, quick: 5, full: 10 }); i++) {
+    walls.push((await measureProcess(process.execPath, ['-e', '0'])).wall);
+  }
+  return median(walls);
+}
+
+/**
+ * Git's sideband measurement, side by side: a cached pack served into a drained pipe over
+ * `side-band` (1000-byte packets) and `side-band-64k`, by git upload-pack (a hook cats the pack),
+ * by writev-upload-pack writing each pkt-line with two writes, with one writev, or batched, and by
+ * `cat` of the pack (the floor). Whole-process times; for writev-upload-pack also its start-up
+ * (Node's boot up to reading the request) and its streaming part (request to last byte).
+ */
+export const sidebandSuite: Suite = {
+  id: 'sideband',
+  title: 'sideband: serving a cached pack',
+  description:
+    'A cached pack over side-band and side-band-64k into a drained pipe: git upload-pack, two writes, one writev per pkt-line, batched, cat.',
+  async run(ctx) {
+    const bytes = bySize(ctx.size, { tiny: 1 << 20, quick: 16 << 20, full: 100 << 20 });
+    const runs = ctx.runs ?? bySize(ctx.size, { tiny: 1, quick: 5, full: 7 });
+    ctx.emit({
+      type: 'log',
+      suite: this.id,
+      message: `preparing a ${bytes / 2 ** 20} MiB repository and its cached pack`,
+    });
+    const fixture = sidebandFixture(ctx.cacheDir, bytes);
+    const startup = await nodeStartup(ctx);
+    const timing = join(fixture.cacheDir, '..', `timing-${process.pid}.jsonl`);
+    const pipe = new DrainedPipe();
+    const results: CaseResult[] = [];
+    try {
+      for (const framing of ['side-band', 'side-band-64k'] as const) {
+        const request = fixture.requests[framing];
+        const straced: Record<string, Record<string, number>> = {};
+        for (const command of commands(fixture, timing)) {
+          straced[command.name] =
+            existsSync(STRACE) && ctx.size !== 'tiny'
+              ? await straceCounts(command, request, pipe, `${timing}.strace`)
+              : {};
+        }
+        const modes: Mode[] = commands(fixture, timing).map((command) => ({
+          name: command.name,
+          run: () => runOnce(command, request, pipe, timing, straced[command.name]!),
+        }));
+        const packetMax = framing === 'side-band' ? 1000 : 65520;
+        const result = await runCase(
+          {
+            suite: this.id,
+            case: framing,
+            title: `${(fixture.packBytes / 2 ** 20).toFixed(0)} MiB cached pack over ${framing} (${packetMax}-byte packets)`,
+            modes,
+            runs,
+            warmup: 1,
+            references: [GIT, TWO_WRITES],
+            parameters: {
+              packBytes: fixture.packBytes,
+              packets: Math.ceil(fixture.packBytes / (packetMax - 5)),
+              nodeStartupSeconds: Number(startup.toFixed(4)),
+            },
+          },
+          ctx,
+        );
+        for (const [description, met] of checkTargets(framing, result)) {
+          const line = `${met ? 'met' : 'NOT met'}: ${description}`;
+          result.parameters![`target ${Object.keys(result.parameters!).length - 2}`] = line;
+          ctx.emit({ type: 'log', suite: this.id, message: `${framing}: ${line}` });
+        }
+        results.push(result);
+      }
+      return results;
+    } finally {
+      pipe.dispose();
+      rmSync(timing, { force: true });
+      rmSync(`${timing}.strace`, { force: true });
+    }
+  },
+};

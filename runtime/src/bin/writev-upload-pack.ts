@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * The `writev-upload-pack` command: an upload-pack server git can clone and fetch from,
+ *   git clone --no-local --upload-pack='node /path/to/writev-upload-pack.js' <repo> <dest>
+ * (`--no-local` or a `file://` URL, since git copies local paths without any upload-pack).
+ *
+ * Imports only what serving needs, so the bundled file starts fast. Writes to stderr through the
+ * fd-based stack too: `process.stderr` could make a terminal git shares non-blocking.
+ */
+import { createSys } from '../nodeSys';
+import { writeOrDie } from '../orDie';
+import { BrokenPipeError } from '../errors';
+import { EXIT_BROKEN_PIPE, EXIT_FATAL } from '../exit';
+import { USAGE, UsageError, parseOptions } from '../uploadPack/options';
+import { UploadPackError } from '../uploadPack/errors';
+import { recordTiming, serveUploadPack } from '../uploadPack/server';
+
+/** Git's exit status for a usage error. */
+const EXIT_USAGE = 129;
+
+function say(text: string): void {
+  try {
+    writeOrDie(2, Buffer.from(text, 'utf8'));
+  } catch {
+    // nowhere left to report to
+  }
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    say(`error: ${err.message}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  try {
+    // A Sys of its own, so the timing report can say what this serve cost in syscalls.
+    const report = await serveUploadPack(options, { input: 0, output: 1, sys: createSys() });
+    if (options.timingFile) recordTiming(options.timingFile, report);
+    return 0;
+  } catch (err) {
+    if (err instanceof BrokenPipeError) return EXIT_BROKEN_PIPE;
+    // The client has seen an UploadPackError already; stderr is for whoever runs the server.
+    const text = err instanceof Error ? err.message : String(err);
+    say(`fatal: ${err instanceof UploadPackError ? 'writev-upload-pack: ' : ''}${text}\n`);
+    return EXIT_FATAL;
+  }
+}
+
+void main().then((status) => process.exit(status));

@@ -1,0 +1,55 @@
+/**
+ * The protocol v0 ref advertisement: one pkt-line per ref (HEAD first, then every ref by name, each
+ * annotated tag followed by its peeled `^{}` line), capabilities after a NUL on the first line, and
+ * a flush. Only what this server implements is advertised.
+ */
+import type { RefList } from './repository';
+
+/** The agent string the server sends, as `agent=<this>`. */
+export const AGENT = 'writev-upload-pack/0.1.0';
+
+/**
+ * The capabilities this server implements, in the order Git lists them. Not advertised (so clients
+ * never ask): multi_ack and multi_ack_detailed (negotiation here is the basic one), thin-pack,
+ * shallow and deepen-*, include-tag, filter, allow-*-in-want.
+ */
+export const SERVER_CAPABILITIES = ['side-band', 'side-band-64k', 'ofs-delta', 'no-progress'] as const;
+
+/** The capability list of the first line, including HEAD's symref, the hash and the agent. */
+export function capabilityList(refs: RefList): string {
+  const caps: string[] = [...SERVER_CAPABILITIES];
+  if (refs.head?.target) caps.push(`symref=HEAD:${refs.head.target}`);
+  caps.push(`object-format=${refs.objectFormat}`, `agent=${AGENT}`);
+  return caps.join(' ');
+}
+
+/**
+ * The advertisement's lines, each ending in a newline, without the closing flush. An empty
+ * repository advertises the capabilities on a `capabilities^{}` line with the null object id, as
+ * Git does, so clients can still read them.
+ */
+export function advertisementLines(refs: RefList): string[] {
+  const entries: [string, string][] = [];
+  if (refs.head) entries.push([refs.head.oid, 'HEAD']);
+  for (const ref of refs.refs) {
+    entries.push([ref.oid, ref.name]);
+    if (ref.peeled) entries.push([ref.peeled, `${ref.name}^{}`]);
+  }
+  const caps = capabilityList(refs);
+  if (entries.length === 0) {
+    const zero = '0'.repeat(refs.objectFormat === 'sha256' ? 64 : 40);
+    return [`${zero} capabilities^{}\0${caps}\n`];
+  }
+  return entries.map(([oid, name], i) => (i === 0 ? `${oid} ${name}\0${caps}\n` : `${oid} ${name}\n`));
+}
+
+/** The object ids a client may ask for: every advertised ref and peeled tag. */
+export function advertisedTips(refs: RefList): Set<string> {
+  const tips = new Set<string>();
+  if (refs.head) tips.add(refs.head.oid);
+  for (const ref of refs.refs) {
+    tips.add(ref.oid);
+    if (ref.peeled) tips.add(ref.peeled);
+  }
+  return tips;
+}

@@ -1,0 +1,40 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import type { BenchEvent, CaseResult } from '@writev/runtime';
+import { sidebandSuite } from '@writev/runtime/dist/bench/suites/sideband';
+import { Scratch } from './helpers/gitRepo';
+
+describe('the sideband benchmark suite', () => {
+  it('runs at the tiny size: five modes per framing, streaming and syscalls for ours, targets checked', async () => {
+    const scratch = new Scratch();
+    try {
+      const events: BenchEvent[] = [];
+      const cases: CaseResult[] = await sidebandSuite.run({
+        size: 'tiny',
+        runs: 1,
+        cacheDir: scratch.dir,
+        emit: (e) => events.push(e),
+      });
+      assert.deepEqual(
+        cases.map((c) => c.case),
+        ['side-band', 'side-band-64k'],
+      );
+      for (const result of cases) {
+        assert.deepEqual(
+          result.results.map((m) => m.command),
+          ['git upload-pack (hook)', 'two writes', 'one writev', 'batched', 'cat (floor)'],
+        );
+        const [, two, one, batched] = result.results;
+        for (const ours of [two!, one!, batched!]) {
+          assert.ok(ours.extra!.streaming! > 0 && ours.extra!.startup! > 0);
+        }
+        const calls = (m: typeof two) => m!.syscalls!.write! + (m!.syscalls!.writev ?? 0);
+        assert.ok(calls(batched) < calls(one) && calls(one) < calls(two), 'batching saves syscalls');
+        assert.ok(Object.values(result.parameters!).some((v) => /^(met|NOT met): /.test(String(v))));
+      }
+      assert.ok(events.some((e) => e.type === 'log' && /target/.test(e.message)));
+    } finally {
+      scratch.dispose();
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The bundled server, as users run it (built by `npm run build`). */
+export const BIN = join(__dirname, '..', '..', '..', '..', '..', 'runtime', 'dist', 'writev-upload-pack.js');
+
+/**
+ * An environment that keeps the user's and the system's git configuration out of the tests, with
+ * fixed identities and dates so that object ids repeat from run to run.
+ */
+export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('GIT_') || name.startsWith('WRITEV_UPLOAD_PACK_')) delete env[name];
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.com',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.com',
+    GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+    GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+    ...extra,
+  };
+}
+
+/** Runs git and returns its standard output; a failure throws with git's stderr. */
+export function git(
+  cwd: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: Buffer } = {},
+): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: options.env ?? gitEnv(),
+    input: options.input,
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    maxBuffer: 1 << 28,
+  });
+}
+
+/** What a finished command did. */
+export interface Finished {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs a command to completion without blocking the event loop (servers and clients run at once). */
+export function run(
+  file: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: Buffer; timeoutMs?: number } = {},
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? gitEnv(), stdio: 'pipe' });
+    const out: Buffer[] = [];
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout: Buffer.concat(out), stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  });
+}
+
+/** A scratch folder, removed by `dispose`. */
+export class Scratch {
+  readonly dir = mkdtempSync(join(tmpdir(), 'writev-upload-pack-'));
+
+  path(...parts: string[]): string {
+    return join(this.dir, ...parts);
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function commit(repo: string, file: string, text: string, message: string): void {
+  writeFileSync(join(repo, file), text);
+  git(repo, ['add', file]);
+  git(repo, ['commit', '-q', '-m', message]);
+}
+
+/**
+ * A repository with history worth cloning: two branches with a merge, a lightweight and an
+ * annotated tag, a few hundred KiB of files (so packs have deltas and several packets), HEAD on
+ * `main`.
+ */
+export function makeRepository(dir: string): string {
+  git(dir, ['init', '-q', '-b', 'main', 'source']);
+  const repo = join(dir, 'source');
+  const big = Array.from({ length: 4000 }, (_, i) => `line ${i} ${(i * 7919) % 10007}\n`).join('');
+  commit(repo, 'README', 'hello\n', 'first');
+  git(repo, ['tag', 'v0.1']);
+  commit(repo, 'data.txt', big, 'data');
+  git(repo, ['checkout', '-q', '-b', 'topic']);
+  commit(repo, 'topic.txt', 'topic work\n', 'topic');
+  commit(repo, 'data.txt', big.replace('line 17 ', 'line seventeen '), 'edit data on topic');
+  git(repo, ['checkout', '-q', 'main']);
+  commit(repo, 'README', 'hello again\n', 'readme');
+  git(repo, ['merge', '-q', '--no-ff', '-m', 'merge topic', 'topic']);
+  git(repo, ['tag', '-a', 'v1.0', '-m', 'release 1.0']);
+  return repo;
+}
+
+/** Adds a commit and an annotated tag to `repo`. */
+export function addCommit(repo: string, name: string): void {
+  commit(repo, `${name}.txt`, `${name}\n`.repeat(100), name);
+  git(repo, ['tag', '-a', `tag-${name}`, '-m', name]);
+}
+
+/** The refs of a repository as `oid name` lines (`refs/heads` and `refs/tags`). */
+export function refsOf(repo: string, prefix: string): string[] {
+  return git(repo, ['for-each-ref', '--format=%(objectname) %(refname)', prefix])
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+/** The `--upload-pack` command that runs the server with `args`. */
+export function uploadPackCommand(...args: string[]): string {
+  return [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+}

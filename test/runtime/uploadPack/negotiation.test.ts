@@ -1,0 +1,139 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import {
+  advertisementLines,
+  ChunkSource,
+  decodePktLines,
+  encodePktLine,
+  flushPkt,
+  negotiate,
+  packetText,
+  parseOptions,
+  PktReader,
+  readWants,
+  UploadPackError,
+  UsageError,
+} from '@writev/runtime';
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+const C = 'c'.repeat(40);
+
+const reader = (...lines: (string | null)[]): PktReader =>
+  new PktReader(
+    new ChunkSource([Buffer.concat(lines.map((l) => (l === null ? flushPkt() : encodePktLine(l))))]),
+  );
+
+/** Runs a negotiation where the server has `has`, returning what it answered and the common objects. */
+function negotiateWith(has: string[], ...lines: (string | null)[]): { answers: string[]; common: string[] } {
+  const answers: string[] = [];
+  const common = negotiate(
+    reader(...lines),
+    (packet) =>
+      answers.push(
+        ...decodePktLines(Buffer.from(packet)).map((p) => packetText((p as { payload: Uint8Array }).payload)),
+      ),
+    (oids) => new Set(oids.filter((o) => has.includes(o))),
+  );
+  return { answers, common };
+}
+
+describe('readWants', () => {
+  it('reads the wants and the capabilities of the first line, dropping repeats', () => {
+    const request = readWants(
+      reader(`want ${A} side-band-64k ofs-delta agent=x\n`, `want ${B}\n`, `want ${A}\n`, null),
+      new Set([A, B]),
+    );
+    assert.deepEqual(request?.wants, [A, B]);
+    assert.deepEqual([...request!.capabilities], ['side-band-64k', 'ofs-delta', 'agent=x']);
+  });
+
+  it('returns nothing for a flush without wants and for a client that hangs up', () => {
+    assert.equal(readWants(reader(null), new Set()), undefined);
+    assert.equal(readWants(reader(), new Set()), undefined);
+  });
+
+  it('refuses an object that was not advertised, and a malformed id', () => {
+    assert.throws(() => readWants(reader(`want ${C}\n`, null), new Set([A])), {
+      message: `upload-pack: not our ref ${C}`,
+    });
+    assert.throws(() => readWants(reader('want xyz\n', null), new Set([A])), UploadPackError);
+  });
+});
+
+describe('negotiate (no multi_ack)', () => {
+  it('answers a clone (done without haves) with NAK', () => {
+    assert.deepEqual(negotiateWith([], 'done\n'), { answers: ['NAK'], common: [] });
+  });
+
+  it('sends NAK on each flush until a common object is found, then ACK it once and keeps silent', () => {
+    const result = negotiateWith(
+      [A, B],
+      `have ${C}\n`,
+      null,
+      `have ${A}\n`,
+      `have ${B}\n`,
+      null,
+      `have ${A}\n`,
+      null,
+      'done\n',
+    );
+    assert.deepEqual(result, { answers: ['NAK', `ACK ${A}`], common: [A, B] });
+  });
+
+  it('acknowledges a common object named just before done', () => {
+    assert.deepEqual(negotiateWith([B], `have ${B}\n`, 'done\n').answers, [`ACK ${B}`]);
+  });
+
+  it('refuses a line that is neither have nor done, and a client that hangs up', () => {
+    assert.throws(() => negotiateWith([], 'want x\n'), /expected have or done, got 'want x'/);
+    assert.throws(() => negotiateWith([], `have ${A}\n`), /hung up during negotiation/);
+  });
+});
+
+describe('advertisementLines', () => {
+  it('puts HEAD first with the capabilities, then refs with peeled tags', () => {
+    const lines = advertisementLines({
+      head: { oid: A, target: 'refs/heads/main' },
+      refs: [
+        { name: 'refs/heads/main', oid: A },
+        { name: 'refs/tags/v1', oid: B, peeled: A },
+      ],
+      objectFormat: 'sha1',
+    });
+    assert.deepEqual(lines, [
+      `${A} HEAD\0side-band side-band-64k ofs-delta no-progress symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
+      `${A} refs/heads/main\n`,
+      `${B} refs/tags/v1\n`,
+      `${A} refs/tags/v1^{}\n`,
+    ]);
+  });
+
+  it('advertises capabilities on a capabilities^{} line for an empty repository', () => {
+    const [line] = advertisementLines({ refs: [], objectFormat: 'sha1' });
+    assert.match(line!, /^0{40} capabilities\^\{\}\0side-band /);
+  });
+});
+
+describe('parseOptions', () => {
+  it('takes options over the environment over the defaults', () => {
+    const env = { WRITEV_UPLOAD_PACK_CACHE: '/env/cache', WRITEV_UPLOAD_PACK_WRITE_MODE: 'writev' };
+    assert.deepEqual(parseOptions(['repo'], {}).cacheDir, 'default');
+    assert.equal(parseOptions(['repo'], env).cacheDir, '/env/cache');
+    assert.equal(parseOptions(['repo'], { WRITEV_UPLOAD_PACK_CACHE: 'off' }).cacheDir, false);
+    const o = parseOptions(['--cache-dir=/opt/c', '--write-mode=write', 'repo'], env);
+    assert.equal(o.cacheDir, '/opt/c');
+    assert.equal(o.writeMode, 'write');
+    assert.equal(parseOptions(['--no-cache', 'repo'], env).cacheDir, false);
+  });
+
+  it('refuses unknown options, bad values and a missing directory', () => {
+    assert.throws(() => parseOptions(['--stateless-rpc', 'repo'], {}), UsageError);
+    assert.throws(
+      () => parseOptions(['--write-mode=fast', 'repo'], {}),
+      /'fast' is not one of batched, writev, write/,
+    );
+    assert.throws(() => parseOptions(['--cache-max-bytes=-1', 'repo'], {}), /not a byte count/);
+    assert.throws(() => parseOptions([], {}), /exactly one <directory>/);
+  });
+});
