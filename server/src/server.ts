@@ -9,7 +9,8 @@ const connection = createConnection(ProposedFeatures.all);
 // The grammar loads while the client starts; `initialize` is answered once it has loaded.
 const ready = Analyzer.create();
 ready.catch((error: unknown) => {
-  console.error(`writev: cannot load the C grammar: ${(error as Error).stack ?? String(error)}`);
+  // stderr, not console.error: in stdio mode the connection takes over the console.
+  process.stderr.write(`writev: cannot load the C grammar: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });
 new Session(connection, ready).listen();

@@ -25,11 +25,17 @@ describe('writev-lint', () => {
     const { status, out } = await run(['test/server/fixtures/c/shape1.c']);
     assert.equal(status, 1);
     const lines = out.trim().split('\n');
-    assert.equal(lines.length, 5);
+    assert.equal(lines.length, 6);
     assert.equal(
       lines[0],
       'test/server/fixtures/c/shape1.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
     );
+  });
+
+  it('exits 0 with findings under --exit-zero', async () => {
+    const { status, out } = await run(['--exit-zero', 'test/server/fixtures/c/shape1.c']);
+    assert.equal(status, 0);
+    assert.equal(out.trim().split('\n').length, 6);
   });
 
   it('exits 0 with no output when there is nothing to report', async () => {
@@ -148,6 +154,29 @@ describe('writev-lint', () => {
     assert.ok(paths.has('src/shape2.c'));
   });
 
+  it('reads junk without crashing: binary bytes, deep nesting, a half-typed file', async () => {
+    const dir = join(tmp, 'junk');
+    cpSync(join(FIXTURES, 'c', 'shape5.c'), join(dir, 'ok.c'));
+    writeFileSync(
+      join(dir, 'binary.c'),
+      Buffer.from(Array.from({ length: 65536 }, (_, i) => (i * 131) % 256)),
+    );
+    writeFileSync(
+      join(dir, 'nested.c'),
+      `int f(int x) { return ${'('.repeat(20000)}x${')'.repeat(20000)}; }\n`,
+    );
+    writeFileSync(
+      join(dir, 'half.ts'),
+      "import * as fs from 'fs';\nexport function f(fd: number) {\n  fs.writeSync(fd, 'a');\n  fs.wri",
+    );
+    const { status, out } = await run(['--format', 'json', dir]);
+    assert.equal(status, 1);
+    assert.deepEqual(
+      JSON.parse(out).findings.map((f: { path: string }) => f.path.replace(/^.*\/junk\//, '')),
+      ['ok.c', 'ok.c'],
+    );
+  });
+
   it('runs as the installed bin on worker threads with the same results', () => {
     const bin = join(REPO, 'node_modules', '.bin', 'writev-lint');
     const threaded = spawnSync(bin, ['--jobs', '2', '--format', 'json', 'test/server/fixtures'], {
@@ -160,6 +189,6 @@ describe('writev-lint', () => {
     });
     assert.equal(threaded.status, 1, threaded.stderr);
     assert.deepEqual(JSON.parse(threaded.stdout), JSON.parse(inline.stdout));
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 30);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 33);
   });
 });

@@ -2,11 +2,12 @@
 // diagnostics (pushed and pulled), code actions, applying their edits, configuration changes, the
 // workspace wrapper index, and junk that must not crash or stall it.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
-import { fixture, FIXTURES } from './helpers';
+import { fixture, FIXTURES, REPO } from './helpers';
 import { TestServer } from './lspClient';
 
 const C_DIR = join(FIXTURES, 'c');
@@ -68,7 +69,7 @@ describe('language server over stdio (push diagnostics)', () => {
   it('publishes diagnostics on open with code, link, source, range and related writes', async () => {
     const doc = new Doc(server, uriOf('shape1.c'), fixture('c/shape1.c'));
     const diags = await server.published(doc.uri, 1);
-    assert.equal(diags.length, 5);
+    assert.equal(diags.length, 6);
     const [first] = diags;
     assert.equal(first.code, 'adjacent-writes');
     assert.equal(first.source, 'writev');
@@ -197,4 +198,112 @@ describe('language server over stdio (pull diagnostics)', () => {
     assert.equal((await ask(report.resultId)).kind, 'unchanged');
     assert.equal(server.diagnostics.size, 0, 'nothing is pushed in pull mode');
   });
+});
+
+describe('language server: multi-root workspace, workspace lint, node IPC', () => {
+  let server: TestServer;
+  const TS_DIR = join(FIXTURES, 'ts');
+  before(async () => {
+    server = await TestServer.start([C_DIR, TS_DIR], {
+      workspace: { configuration: true, workspaceFolders: true },
+      window: { workDoneProgress: true },
+    });
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('indexes the wrappers of each folder: cross-file wrappers in C and in TS', async () => {
+    const c = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
+    const ts = new Doc(server, `file://${join(TS_DIR, 'shape4.ts')}`, fixture('ts/shape4.ts'), 'typescript');
+    for (const doc of [c, ts]) {
+      await server.until(`3 findings in ${doc.uri}`, () =>
+        server.diagnostics.get(doc.uri)?.diagnostics.length === 3 ? true : undefined,
+      );
+    }
+  });
+
+  it('writev/lintWorkspace analyses every file of every folder and publishes their diagnostics', async () => {
+    const result = (await server.connection.sendRequest('writev/lintWorkspace', {})) as {
+      files: number;
+      findings: number;
+      cancelled: boolean;
+    };
+    assert.equal(result.cancelled, false);
+    assert.ok(result.files >= 17, `files: ${result.files}`);
+    assert.ok(result.findings >= 28, `findings: ${result.findings}`);
+    const closed = server.diagnostics.get(`file://${join(TS_DIR, 'handles.ts')}`);
+    assert.equal(closed?.diagnostics.length, 2, 'a file never opened gets its diagnostics');
+  });
+
+  it('honours cancellation of writev/lintWorkspace', async () => {
+    const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
+    const source = new CancellationTokenSource();
+    const pending = server.connection.sendRequest('writev/lintWorkspace', {}, source.token) as Promise<{
+      cancelled: boolean;
+      files: number;
+    }>;
+    source.cancel();
+    const outcome = await pending.then(
+      (result) => result,
+      (error: { code?: number }) => error,
+    );
+    // Either the server stopped early and said so, or the request ended as cancelled (-32800).
+    assert.ok('cancelled' in outcome ? outcome.cancelled : outcome.code === -32800, JSON.stringify(outcome));
+    const ping = await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: uriOf('shape4.c') },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
+    });
+    assert.ok(Array.isArray(ping), 'the server still answers');
+  });
+
+  it('also speaks node IPC', async () => {
+    const { fork } = await import('node:child_process');
+    const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =
+      await import('vscode-languageserver-protocol/node');
+    const child = fork(join(REPO, 'server', 'out', 'server.js'), ['--node-ipc'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    const init = (await connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    })) as {
+      serverInfo: { name: string };
+    };
+    assert.equal(init.serverInfo.name, 'writev');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    connection.dispose();
+  });
+});
+
+describe('the bundled server (dist/server.js, what the extension starts)', () => {
+  const bundle = join(REPO, 'dist', 'server.js');
+  it(
+    'loads the grammar and publishes diagnostics for C and TS',
+    { skip: !existsSync(bundle) && 'dist/server.js not built (npm run build)' },
+    async () => {
+      const server = await TestServer.start(C_DIR, { workspace: { configuration: true } }, bundle);
+      const c = new Doc(
+        server,
+        uriOf('bundle.c'),
+        'void f(int fd) { write_or_die(fd, "a", 1); write_or_die(fd, "b", 1); }\n',
+      );
+      const ts = new Doc(
+        server,
+        'file:///tmp/bundle.ts',
+        "import * as fs from 'fs';\nfs.writeSync(1, 'a');\nfs.writeSync(1, 'b');\n",
+        'typescript',
+      );
+      assert.equal((await server.published(c.uri, 1)).length, 1);
+      assert.equal((await server.published(ts.uri, 1)).length, 1);
+      assert.equal(await server.stop(), 0);
+    },
+  );
 });

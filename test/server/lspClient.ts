@@ -46,9 +46,13 @@ export class TestServer {
     this.connection.listen();
   }
 
-  /** Starts the compiled server (`server/out/server.js --stdio`) and initialises it. */
-  static async start(folder: string, capabilities: InitializeParams['capabilities']): Promise<TestServer> {
-    const child = spawn(process.execPath, [join(REPO, 'server', 'out', 'server.js'), '--stdio'], {
+  /** Starts the server (by default the compiled `server/out/server.js`) with `--stdio`, and initialises it. */
+  static async start(
+    folders: string | string[],
+    capabilities: InitializeParams['capabilities'],
+    script = join(REPO, 'server', 'out', 'server.js'),
+  ): Promise<TestServer> {
+    const child = spawn(process.execPath, [script, '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const server = new TestServer(child);
@@ -56,7 +60,7 @@ export class TestServer {
       processId: process.pid,
       rootUri: null,
       capabilities,
-      workspaceFolders: [{ uri: `file://${folder}`, name: 'fixtures' }],
+      workspaceFolders: [folders].flat().map((f) => ({ uri: `file://${f}`, name: f })),
     });
     await server.connection.sendNotification('initialized', {});
     return server;

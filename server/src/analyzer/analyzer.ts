@@ -5,7 +5,24 @@ import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
 import type { Finding, Language } from './model';
 import type { AnalyzerSettings } from './settings';
-import { analyzeTs, tsWrappers } from './ts/analyzeTs';
+import type * as TsFrontEnd from './ts/analyzeTs';
+import type * as TsImports from './ts/imports';
+import { applyEdits, fixAllEdits } from './edits';
+
+let tsFrontEnd: typeof TsFrontEnd | undefined;
+let tsImportsModule: typeof TsImports | undefined;
+
+/** The import tidier, loaded on first use (it needs the TypeScript compiler). */
+function tsImports(): typeof TsImports {
+  tsImportsModule ??= require('./ts/imports') as typeof TsImports;
+  return tsImportsModule;
+}
+
+/** The TS/JS front end, loaded on first use: the TypeScript compiler takes a while to load. */
+function tsEnd(): typeof TsFrontEnd {
+  tsFrontEnd ??= require('./ts/analyzeTs') as typeof TsFrontEnd;
+  return tsFrontEnd;
+}
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 /** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
@@ -77,7 +94,7 @@ export class Analyzer {
     }
     const index = options.index;
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
-    const { findings, wrappers } = analyzeTs(path, text, settings, lookup);
+    const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup);
     return { findings, wrappers: { c: [], ts: wrappers } };
   }
 
@@ -85,7 +102,18 @@ export class Analyzer {
   wrappers(path: string, text: string, settings: AnalyzerSettings): FileWrappers {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
     if (languageOf(path) === 'c') return { c: this.c.wrappers(text, settings), ts: [] };
-    return { c: [], ts: tsWrappers(path, text, settings) };
+    return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
+  }
+
+  /**
+   * `text` with every safe fix in `findings` applied (those of {@link fixAllEdits}), and, in TS/JS, the
+   * imports the fixes left unused removed. Undefined when there is nothing to fix.
+   */
+  fixAll(path: string, text: string, findings: readonly Finding[]): string | undefined {
+    const edits = fixAllEdits(findings);
+    if (edits.length === 0) return undefined;
+    const fixed = applyEdits(text, edits);
+    return languageOf(path) === 'c' ? fixed : tsImports().pruneImports(path, text, fixed);
   }
 
   /** Drops what is kept for `key` (a closed document). */

@@ -18,16 +18,31 @@ export interface CWriteFunction {
   readonly gathered?: boolean;
   /** The gathered function a sequence of these becomes (keeps the error-handling contract). */
   readonly gatheredName?: string;
+  /**
+   * One call may be one message: code that calls plain `write`/`send` without a loop for short writes
+   * often writes to a datagram socket or a device (FunctionFS, tun, a virtual NCI device) where each
+   * write is a packet, and gathering would merge packets. Counted only on stdout and stderr.
+   */
+  readonly messages?: boolean;
 }
 
 /** The C write functions known by default (Git's write stack and POSIX). Not `fwrite`: it buffers. */
 export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
-  { name: 'write', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev' },
+  { name: 'write', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev', messages: true },
   { name: 'xwrite', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'xwritev' },
   { name: 'write_in_full', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev_in_full' },
   { name: 'write_or_die', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev_or_die' },
   { name: 'write_str_in_full', fd: 0, buf: 1, arity: 2, gatheredName: 'writev_in_full' },
-  { name: 'send', fd: 0, buf: 1, len: 2, arity: 4, fixed: { index: 3, text: '0' }, gatheredName: 'writev' },
+  {
+    name: 'send',
+    fd: 0,
+    buf: 1,
+    len: 2,
+    arity: 4,
+    fixed: { index: 3, text: '0' },
+    gatheredName: 'writev',
+    messages: true,
+  },
   { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
   { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },
   { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
@@ -131,7 +146,7 @@ export const TS_STREAM_FACTORIES: ReadonlySet<string> = new Set([
   'stream.Writable',
 ]);
 
-/** Type names that mark a parameter or variable as a Writable stream or a FileHandle. */
+/** Type names that mark a parameter or variable as a Writable stream. */
 export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
   'Writable',
   'WriteStream',
@@ -140,6 +155,7 @@ export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
   'Duplex',
   'PassThrough',
 ]);
+/** Type names that mark a parameter or variable as a `FileHandle` (its `write` becomes `writev`). */
 export const TS_FILE_HANDLE_TYPES: ReadonlySet<string> = new Set(['FileHandle', 'fsp.FileHandle']);
 
 /** Method names that only compute (`buf.subarray(0, 2)`), wherever they are called. */

@@ -88,6 +88,8 @@ export interface LoopStep {
   readonly body: readonly Step[];
   /** Identifiers that change from one iteration to the next (loop variables, names assigned in it). */
   readonly varying: readonly string[];
+  /** Variables whose contents (not binding) change in the loop: a buffer refilled in place. */
+  readonly mutated: readonly string[];
 }
 
 /** Any other statement, summarised by what it reads and may change. */

@@ -1,7 +1,8 @@
 // The workspace index of wrapper functions (shape 4 across files): which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
 import type { CWrapper } from './c/analyzeC';
-import { moduleKey, type TsWrapper } from './ts/analyzeTs';
+import type { TsWrapper } from './ts/analyzeTs';
+import { moduleKey } from './ts/moduleKey';
 
 /** The wrappers one file defines. */
 export interface FileWrappers {

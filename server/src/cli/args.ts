@@ -11,6 +11,8 @@ export interface CliOptions {
   readonly config?: string;
   /** Worker threads; undefined: as many as the machine has cores, for large inputs. */
   readonly jobs?: number;
+  /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
+  readonly exitZero: boolean;
   readonly help: boolean;
 }
 
@@ -24,7 +26,7 @@ export class UsageError extends Error {
 }
 
 /** The help text. */
-export const USAGE = `usage: writev-lint [paths...] [--format text|json|sarif|github] [--fix] [--config file] [--jobs n]
+export const USAGE = `usage: writev-lint [paths...] [--format text|json|sarif|github] [--fix] [--config file] [--jobs n] [--exit-zero]
 
 Finds write sequences that one gathered write (writev) could replace, in C and TS/JS files.
 Paths are files or folders (default: .); folders are walked, skipping what .gitignore ignores.
@@ -34,6 +36,7 @@ Paths are files or folders (default: .); folders are walked, skipping what .giti
   --fix      apply every safe fix in place, then report what remains
   --config   a JSON file with the settings of the "writev" section (or {"writev": {...}})
   --jobs     worker threads (default: one per core for large trees; 1 runs in this thread)
+  --exit-zero  exit 0 even when there are findings
 
 Exit status: 0 no findings, 1 findings, 2 usage or I/O error.`;
 
@@ -47,6 +50,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   let config: string | undefined;
   let jobs: number | undefined;
   let help = false;
+  let exitZero = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] =
@@ -78,6 +82,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         jobs = n;
         break;
       }
+      case '--exit-zero':
+        exitZero = true;
+        break;
       case '-h':
       case '--help':
         help = true;
@@ -87,5 +94,5 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         paths.push(arg);
     }
   }
-  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, help };
+  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, exitZero, help };
 }

@@ -2,8 +2,6 @@
 // thread; results are plain data (positions computed here, so the text never travels).
 import { readFile, writeFile } from 'node:fs/promises';
 import {
-  applyEdits,
-  fixAllEdits,
   LineIndex,
   WrapperIndex,
   type Analyzer,
@@ -97,32 +95,45 @@ export async function lintFile(
     return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
   }
   if (names && !names.test(text)) return undefined;
-  let lines = new LineIndex(text);
-  const lineCount = lines.positionAt(text.length).line + 1;
-  const first = analyzer.inspect(path, text, job.settings, { index });
+  let lineCount = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
+  let first: ReturnType<Analyzer['inspect']>;
+  try {
+    first = analyzer.inspect(path, text, job.settings, { index });
+  } catch (error) {
+    // A bug in the analyzer must not stop the run: the file is reported as not analysed.
+    return {
+      path,
+      findings: [],
+      lines: lineCount,
+      error: `analysing ${path} failed: ${(error as Error).message}`,
+    };
+  }
   let findings = first.findings;
   const wrappers = index ? undefined : first.wrappers;
   let fixed = false;
   if (job.fix) {
-    const edits = fixAllEdits(findings);
-    if (edits.length > 0) {
-      text = applyEdits(text, edits);
+    const fixedText = analyzer.fixAll(path, text, findings);
+    if (fixedText !== undefined) {
+      const original = text;
+      text = fixedText;
       try {
         await writeFile(path, text);
       } catch (error) {
         return {
           path,
-          findings: report(findings, lines),
+          findings: report(findings, new LineIndex(original)),
           lines: lineCount,
           error: `cannot write ${path}: ${(error as Error).message}`,
         };
       }
       fixed = true;
-      lines = new LineIndex(text);
       findings = analyzer.analyze(path, text, job.settings, { index });
     }
   }
-  return { path, findings: report(findings, lines), lines: lineCount, wrappers, fixed };
+  // Positions only where there is something to report: most files of a large tree have nothing.
+  const reported = findings.length > 0 ? report(findings, new LineIndex(text)) : [];
+  return { path, findings: reported, lines: lineCount, wrappers, fixed };
 }
 
 /** The pattern that finds a call to any of `names` (second pass), or undefined for none. */

@@ -122,7 +122,7 @@ export async function main(
       );
     }
     if (errors.length > 0) return 2;
-    return count > 0 ? 1 : 0;
+    return count > 0 && !options.exitZero ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       output.err(`writev-lint: ${error.message}\n${argv.length === 0 ? `${USAGE}\n` : ''}`);

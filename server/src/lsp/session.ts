@@ -21,14 +21,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import {
-  fixAllEdits,
-  LineIndex,
-  type Analyzer,
-  type AnalyzerSettings,
-  type Finding,
-  type WrapperIndex,
-} from '../index';
+import { LineIndex, type Analyzer, type AnalyzerSettings, type Finding, type WrapperIndex } from '../index';
 import { sourceFiles } from '../workspace/files';
 import { FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
 import { DocumentAnalyses, type Analysis } from './documents';
@@ -270,12 +263,16 @@ export class Session {
         if (action) actions.push(action);
       }
     }
-    const all = fixAllEdits(findings);
-    if (wants(FIX_ALL_KIND) && all.length > 0) {
+    const doc = this.documents.get(uri);
+    const fixed =
+      wants(FIX_ALL_KIND) && doc ? this.analyzer.fixAll(URI.toPath(uri), doc.getText(), findings) : undefined;
+    if (doc && fixed !== undefined) {
+      // One edit for the whole text: the fixes, and the imports they left unused, in one step.
+      const whole = [{ span: { start: 0, end: doc.getText().length }, newText: fixed }];
       actions.push(
         CodeAction.create(
           'Gather all writes in this file (writev)',
-          toWorkspaceEdit(uri, version, all, lines),
+          toWorkspaceEdit(uri, version, whole, lines),
           FIX_ALL_KIND,
         ),
       );

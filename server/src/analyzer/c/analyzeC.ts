@@ -2,15 +2,18 @@
 // build fixes.
 import type { Tree } from 'web-tree-sitter';
 import { C_PURE_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
-import { cFix } from '../fixes/cFix';
+import type { Node } from 'web-tree-sitter';
+import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
-import { readBlocks } from './steps';
-import { findWrappers, settingWrapper } from './wrappers';
+import { FunctionMemo, shiftFinding } from './memo';
+import { readFunction } from './steps';
+import { functionDefinitions } from './syntax';
+import { settingWrapper, wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
@@ -34,6 +37,9 @@ function functionsFor(settings: AnalyzerSettings): Map<string, CWriteFunction> {
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
 export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
+  private writers = new Map<string, RegExp>();
+  private readonly wrapperMemo = new FunctionMemo<CWrapper | null>();
+  private readonly findingMemo = new FunctionMemo<Finding[]>();
 
   constructor(private readonly parser: CParser) {}
 
@@ -67,9 +73,7 @@ export class CAnalyzer {
 
   /** The wrapper functions `text` defines (for the workspace index). */
   wrappers(text: string, settings: AnalyzerSettings): CWrapper[] {
-    return this.withTree(text, settings, undefined, (tree) =>
-      findWrappers(tree.rootNode, this.context(text, settings, new Map())),
-    );
+    return this.analyze(text, settings).wrappers;
   }
 
   /**
@@ -88,19 +92,79 @@ export class CAnalyzer {
       for (const w of settings.wrappers) {
         if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
       }
+      const writers = this.writerPattern(settings, wrappers);
+      if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
       const base = this.context(text, settings, wrappers);
-      const own = findWrappers(tree.rootNode, base);
-      for (const w of own) wrappers.set(w.name, w);
-      const ctx = this.context(text, settings, wrappers);
-      const findings: Finding[] = [];
-      for (const block of readBlocks(tree.rootNode, ctx)) {
-        for (const run of findRuns(block, settings.minSequenceLength)) {
-          findings.push(sequenceFinding(run, settings, cFix(run, text)));
-        }
-        for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
+      const bodies = functionDefinitions(tree.rootNode)
+        .map((fn) => ({ fn, body: fn.childForFieldName('body') }))
+        .filter(({ body }) => body !== null)
+        .map(({ fn, body }) => ({
+          fn,
+          text: text.slice((body as Node).startIndex, (body as Node).endIndex),
+        }));
+      const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
+      const baseKey = [...base.functions.keys()].join(',');
+      const own: CWrapper[] = [];
+      for (const fn of calling(writers)) {
+        const w = fn.hasError
+          ? null
+          : this.wrapperMemo.get(
+              baseKey,
+              text.slice(fn.startIndex, fn.endIndex),
+              () => wrapperOf(fn, base) ?? null,
+            );
+        if (w) own.push(w);
       }
-      return { findings: findings.sort((a, b) => a.span.start - b.span.start), wrappers: own };
+      for (const w of own) wrappers.set(w.name, w);
+      // Functions that call a write function, or a wrapper (this file's own included).
+      const functions = own.length > 0 ? calling(this.writerPattern(settings, wrappers)) : calling(writers);
+      const ctx = this.context(text, settings, wrappers);
+      const context = JSON.stringify([settings, [...wrappers.values()]]);
+      const findings: Finding[] = [];
+      for (const fn of functions) {
+        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
+          this.functionFindings(fn, ctx, settings).map((f) => shiftFinding(f, -fn.startIndex)),
+        );
+        for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
+      }
+      const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
+      const withInclude = include
+        ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
+        : findings;
+      return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
     });
+  }
+
+  /** The findings of one function (absolute offsets). */
+  private functionFindings(fn: Node, ctx: CContext, settings: AnalyzerSettings): Finding[] {
+    const findings: Finding[] = [];
+    for (const block of readFunction(fn, ctx)) {
+      for (const run of findRuns(block, settings.minSequenceLength)) {
+        findings.push(sequenceFinding(run, settings, cFix(run, ctx.text)));
+      }
+      for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
+    }
+    return findings;
+  }
+
+  /**
+   * The cheap first look: a call to any write function or wrapper name. Text without one holds nothing
+   * to find and no wrapper to index, so a batch run skips its parse and every run skips such functions.
+   * Over-approximates (`ops->write(` passes), never under.
+   */
+  private writerPattern(settings: AnalyzerSettings, external: ReadonlyMap<string, CWrapper>): RegExp {
+    const names = [
+      ...functionsFor(settings).keys(),
+      ...external.keys(),
+      ...settings.wrappers.map((w) => w.name),
+    ];
+    const key = names.join('|');
+    let pattern = this.writers.get(key);
+    if (!pattern) {
+      pattern = new RegExp(`\\b(?:${names.filter((n) => /^\w+$/.test(n)).join('|')})\\s*\\(`);
+      this.writers.set(key, pattern);
+    }
+    return pattern;
   }
 
   /** Forgets the tree kept for `key`. */

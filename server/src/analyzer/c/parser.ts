@@ -2,8 +2,12 @@
 // tree per open document, reparsed incrementally on each change.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Edit, Language, Parser, type Tree } from 'web-tree-sitter';
-import { LineIndex } from '../positions';
+// A require, not an import: bundlers then pick the package's CommonJS build, which finds its files
+// from __filename (its ES module build needs import.meta.url, which a CommonJS bundle does not have).
+import TreeSitter = require('web-tree-sitter');
+import type { Edit, Language, Tree } from 'web-tree-sitter';
+
+const { Parser } = TreeSitter;
 
 let loading: Promise<Language> | undefined;
 
@@ -19,7 +23,7 @@ export function loadCLanguage(): Promise<Language> {
     await Parser.init({
       locateFile: (name: string) => locate(name, `web-tree-sitter/${name}`),
     });
-    return Language.load(locate('tree-sitter-c.wasm', 'tree-sitter-c/tree-sitter-c.wasm'));
+    return TreeSitter.Language.load(locate('tree-sitter-c.wasm', 'tree-sitter-c/tree-sitter-c.wasm'));
   })();
   return loading;
 }
@@ -50,7 +54,7 @@ interface Parsed {
  * the editor's change events.
  */
 export class CParser {
-  private readonly parser: Parser;
+  private readonly parser: InstanceType<typeof Parser>;
   private readonly trees = new Map<string, Parsed>();
 
   /** `language` comes from {@link loadCLanguage}. */
@@ -89,11 +93,23 @@ export class CParser {
 /** The single edit that turns `before` into `after`, widened to whole lines. */
 export function lineEdit(before: string, after: string): Edit {
   const max = Math.min(before.length, after.length);
+  // Compare in chunks first (native string equality), then character by character.
+  const CHUNK = 512;
   let start = 0;
+  while (start + CHUNK <= max && before.slice(start, start + CHUNK) === after.slice(start, start + CHUNK))
+    start += CHUNK;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
+  const room = max - start;
   while (
-    tail < max - start &&
+    tail + CHUNK <= room &&
+    before.slice(before.length - tail - CHUNK, before.length - tail) ===
+      after.slice(after.length - tail - CHUNK, after.length - tail)
+  ) {
+    tail += CHUNK;
+  }
+  while (
+    tail < room &&
     before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
   ) {
     tail++;
@@ -105,18 +121,21 @@ export function lineEdit(before: string, after: string): Edit {
   const grow = lineEnd === -1 ? before.length - oldEnd : lineEnd - oldEnd;
   oldEnd += grow;
   newEnd += grow;
-  const oldLines = new LineIndex(before);
-  const newLines = new LineIndex(after);
-  const point = (lines: LineIndex, offset: number) => {
-    const { line, character } = lines.positionAt(offset);
-    return { row: line, column: character };
+  // Rows and columns by counting newlines in the prefix and in the two changed middles only.
+  const point = (text: string, from: number, row: number, to: number) => {
+    let r = row;
+    for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) r++;
+    return { row: r, column: to - (text.lastIndexOf('\n', to - 1) + 1) };
   };
-  return new Edit({
+  const startPoint = point(before, 0, 0, start);
+  const oldEndPoint = point(before, start, startPoint.row, oldEnd);
+  const newEndPoint = point(after, start, startPoint.row, newEnd);
+  return new TreeSitter.Edit({
     startIndex: start,
     oldEndIndex: oldEnd,
     newEndIndex: newEnd,
-    startPosition: point(oldLines, start),
-    oldEndPosition: point(oldLines, oldEnd),
-    newEndPosition: point(newLines, newEnd),
+    startPosition: startPoint,
+    oldEndPosition: oldEndPoint,
+    newEndPosition: newEndPoint,
   });
 }

@@ -87,15 +87,8 @@ class FunctionReader {
       case 'case_statement':
         this.nested(stmt);
         return this.barrier(stmt);
-      case 'switch_statement': {
-        const body = stmt.childForFieldName('body');
-        for (const arm of body ? namedKids(body) : []) {
-          const value = arm.childForFieldName('value');
-          if (arm.type === 'case_statement')
-            this.block(namedKids(arm).filter((n) => !value || !n.equals(value)));
-        }
-        return this.barrier(stmt);
-      }
+      case 'switch_statement':
+        return this.switchBranch(stmt);
       default:
         this.nested(stmt);
         return this.barrier(stmt);
@@ -136,6 +129,33 @@ class FunctionReader {
     return { kind: 'branch', span: this.span(stmt), arms };
   }
 
+  /**
+   * A switch: a branch step when it has a `default` and every case ends in `break` (or is the last),
+   * with no other `break` inside that could skip its end; empty cases fall through to the next.
+   */
+  private switchBranch(stmt: Node): Step {
+    const body = stmt.childForFieldName('body');
+    const cases = (body ? namedKids(body) : []).filter((n) => n.type === 'case_statement');
+    const arms: Arm[] = [];
+    let exhaustive = cases.some((c) => !c.childForFieldName('value'));
+    cases.forEach((c, i) => {
+      const value = c.childForFieldName('value');
+      const statements = namedKids(c).filter((n) => !value || !n.equals(value));
+      if (statements.length === 0) return;
+      const last = statements[statements.length - 1];
+      const ends = last.type === 'break_statement' ? statements.slice(0, -1) : statements;
+      if (last.type !== 'break_statement' && i !== cases.length - 1) exhaustive = false;
+      if (
+        ends.some((n) => n.type === 'break_statement' || n.descendantsOfType('break_statement').length > 0)
+      ) {
+        exhaustive = false;
+      }
+      arms.push(this.arm(ends));
+    });
+    if (!exhaustive || stmt.hasError || arms.length < 2) return this.barrier(stmt);
+    return { kind: 'branch', span: this.span(stmt), arms };
+  }
+
   private arm(statements: readonly Node[]): Arm {
     const declares = statements
       .filter((s) => s.type === 'declaration')
@@ -150,47 +170,49 @@ class FunctionReader {
     const header = namedKids(stmt).filter((n) => !n.equals(stmt.childForFieldName('body') as Node));
     // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
     const varying = new Set<string>();
-    for (const part of header) this.changed(part, varying);
-    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying));
+    const mutated = new Set<string>();
+    for (const part of header) this.changed(part, varying, undefined, mutated);
+    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying, undefined, mutated));
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying] };
+    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */
-  private changed(node: Node, into: Set<string>, callees?: string[]): void {
-    const add = (n: Node | null) => {
+  private changed(node: Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+    // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
+    const add = (n: Node | null, contents: boolean) => {
       const root = n ? rootName(n) : undefined;
-      if (root) into.add(root);
+      if (!root) return;
+      into.add(root);
+      if (contents || (n && unwrap(n).type !== 'identifier')) mutated?.add(root);
     };
-    for (const n of [
-      node,
-      ...node.descendantsOfType([
-        'assignment_expression',
-        'update_expression',
-        'pointer_expression',
-        'call_expression',
-        'init_declarator',
-      ]),
-    ]) {
+    const kinds = [
+      'assignment_expression',
+      'update_expression',
+      'pointer_expression',
+      'call_expression',
+      'init_declarator',
+    ];
+    for (const n of node.descendantsOfType(kinds)) {
       if (!n) continue;
       switch (n.type) {
         case 'assignment_expression':
-          add(n.childForFieldName('left'));
+          add(n.childForFieldName('left'), false);
           break;
         case 'update_expression':
-          add(n.childForFieldName('argument'));
+          add(n.childForFieldName('argument'), false);
           break;
         case 'pointer_expression':
-          if (n.child(0)?.type === '&') add(n.childForFieldName('argument'));
+          if (n.child(0)?.type === '&') add(n.childForFieldName('argument'), true);
           break;
         case 'init_declarator':
-          add(n.childForFieldName('declarator'));
+          add(n.childForFieldName('declarator'), false);
           break;
         case 'call_expression': {
           const name = calleeName(n);
           if (callees && !this.ctx.pure.has(name ?? '')) callees.push(name ?? '(call)');
-          for (const arg of namedKids(n.childForFieldName('arguments') as Node)) add(unwrap(arg));
+          for (const arg of namedKids(n.childForFieldName('arguments') as Node)) add(unwrap(arg), true);
           break;
         }
       }
@@ -245,15 +267,11 @@ function localsOf(fn: Node): Set<string> {
   return locals;
 }
 
-/** Reads every function definition under `root` (a file, or an ERROR node holding some) into blocks. */
-export function readBlocks(root: Node, ctx: CContext): Block[] {
-  const blocks: Block[] = [];
-  for (const fn of root.descendantsOfType('function_definition')) {
-    const body = fn?.childForFieldName('body');
-    if (!fn || !body || body.type !== 'compound_statement') continue;
-    const reader = new FunctionReader(ctx, localsOf(fn));
-    reader.block(namedKids(body));
-    blocks.push(...reader.blocks);
-  }
-  return blocks;
+/** Reads one function definition into blocks (none for a declaration-like or body-less one). */
+export function readFunction(fn: Node, ctx: CContext): Block[] {
+  const body = fn.childForFieldName('body');
+  if (!body || body.type !== 'compound_statement') return [];
+  const reader = new FunctionReader(ctx, localsOf(fn));
+  reader.block(namedKids(body));
+  return reader.blocks;
 }

@@ -117,3 +117,34 @@ export function calls(node: Node): Node[] {
       ]
     : node.descendantsOfType('call_expression').filter((c): c is Node => c !== null);
 }
+
+/** Node types that can hold function definitions (file level, conditional compilation, errors). */
+const HOLDS_FUNCTIONS = new Set([
+  'translation_unit',
+  'preproc_if',
+  'preproc_ifdef',
+  'preproc_else',
+  'preproc_elif',
+  'preproc_elifdef',
+  'linkage_specification',
+  'declaration_list',
+  'ERROR',
+]);
+
+/**
+ * The function definitions of a file, without entering their bodies: much cheaper than searching the
+ * whole tree, which is what keeps an edit's reanalysis fast.
+ */
+export function functionDefinitions(root: Node): Node[] {
+  const found: Node[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'function_definition') found.push(child);
+      else if (HOLDS_FUNCTIONS.has(child.type)) stack.push(child);
+    }
+  }
+  return found.sort((a, b) => a.startIndex - b.startIndex);
+}

@@ -12,7 +12,7 @@ function paramIndex(node: Node | undefined, params: readonly (string | undefined
 }
 
 /** The wrapper a function definition is, if it is one. */
-function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
+export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   const body = fn.childForFieldName('body');
   const name = functionName(fn);
   if (!body || !name || ctx.functions.has(name)) return undefined;
@@ -60,17 +60,6 @@ function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
     template,
     arity: params.length,
   };
-}
-
-/** Every wrapper function defined in a parsed C file. */
-export function findWrappers(root: Node, ctx: CContext): CWrapper[] {
-  const found: CWrapper[] = [];
-  for (const fn of root.descendantsOfType('function_definition')) {
-    if (!fn || fn.hasError) continue;
-    const wrapper = wrapperOf(fn, ctx);
-    if (wrapper) found.push(wrapper);
-  }
-  return found;
 }
 
 /** A wrapper declared in settings (`writev.wrappers`, language "c"). */

@@ -34,6 +34,19 @@ export interface CContext {
   readonly pure: ReadonlySet<string>;
 }
 
+/** Stands for the byte count in a `!= len` check; a fix puts the sum of the lengths there. */
+export const LENGTH_MARK = '\u0000length\u0000';
+
+/** The right operand of `if (call != len)`, the check that every byte went out. */
+function lengthCheck(stmt: Node): Node | undefined {
+  if (stmt.type !== 'if_statement') return undefined;
+  const cond = stmt.childForFieldName('condition');
+  const test = cond ? unwrap(cond) : undefined;
+  if (test?.type !== 'binary_expression' || test.childForFieldName('operator')?.text !== '!=')
+    return undefined;
+  return test.childForFieldName('right') ?? undefined;
+}
+
 /** The call a statement is built around, if the statement is a bare or checked call. */
 export function statementCall(stmt: Node): Node | undefined {
   if (stmt.type === 'expression_statement') {
@@ -48,7 +61,8 @@ export function statementCall(stmt: Node): Node | undefined {
   const op = test.childForFieldName('operator')?.text;
   const right = test.childForFieldName('right')?.text.replace(/\s+/g, '');
   const left = test.childForFieldName('left');
-  if (!left || !((op === '<' && right === '0') || (op === '==' && right === '-1'))) return undefined;
+  const checked = (op === '<' && right === '0') || (op === '==' && right === '-1') || op === '!=';
+  if (!left || !checked) return undefined;
   const call = unwrap(left);
   return call.type === 'call_expression' ? call : undefined;
 }
@@ -64,11 +78,21 @@ function hasEffects(node: Node): boolean {
 }
 
 function template(stmt: Node, call: Node, text: string): Template {
+  const check = lengthCheck(stmt);
+  const after = check
+    ? text.slice(call.endIndex, check.startIndex) + LENGTH_MARK + text.slice(check.endIndex, stmt.endIndex)
+    : text.slice(call.endIndex, stmt.endIndex);
   return {
     before: text.slice(stmt.startIndex, call.startIndex),
-    after: text.slice(call.endIndex, stmt.endIndex),
+    after,
     indent: indentAt(text, stmt.startIndex),
   };
+}
+
+/** A `!= len` check must compare with the very length the call writes, or its meaning is unclear. */
+function checksItsLength(stmt: Node, len: string | undefined): boolean {
+  const check = lengthCheck(stmt);
+  return !check || (len !== undefined && check.text.replace(/\s+/g, '') === len.replace(/\s+/g, ''));
 }
 
 function isBare(t: Template): boolean {
@@ -105,7 +129,9 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
     if (fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
     const fd = args[fn.fd];
     if (hasEffects(fd)) return undefined;
+    if (fn.messages && !['1', '2'].includes(canonicalTarget(fd.text))) return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
+    if (!checksItsLength(stmt, len ? len.text : `strlen(${args[fn.buf].text})`)) return undefined;
     return {
       kind: 'write',
       span,
@@ -126,6 +152,7 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   if (fd && hasEffects(fd)) return undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
+  if (!checksItsLength(stmt, len ? len.text : `strlen(${args[wrapper.buf].text})`)) return undefined;
   return {
     kind: 'write',
     span,

@@ -4,10 +4,12 @@
 // send, but may free what the earlier writes send, as `strbuf_release()` does).
 import type { Fix, Piece, TextEdit, WriteStep } from '../model';
 import { indentAt } from '../positions';
+import { LENGTH_MARK } from '../c/writes';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import { indentLines, indentUnit, rebase, sameTemplate } from './text';
 
+const SIMPLE_LEN = /^([\w.>\-[\]]+|sizeof\s*\(?[^()]*\)?|strlen\([^()]*\))$/;
 const SIMPLE = /^(&?[A-Za-z_]\w*(\s*(\.|->)\s*[A-Za-z_]\w*|\[[^\]]*\])*|"([^"\\]|\\.)*")$/;
 
 function base(buf: string): string {
@@ -15,7 +17,7 @@ function base(buf: string): string {
 }
 
 /** The edit that adds `#include <sys/uio.h>` (for `struct iovec`) when nothing in the file provides it. */
-function includeEdit(text: string): TextEdit | undefined {
+export function includeEdit(text: string): TextEdit | undefined {
   if (/sys\/uio\.h|git-compat-util\.h|struct\s+iovec/.test(text)) return undefined;
   const includes = [...text.matchAll(/^#\s*include\b.*$/gm)];
   const last = includes[includes.length - 1];
@@ -58,7 +60,16 @@ export function cFix(run: WriteRun, text: string): Fix | undefined {
     run.writes.reduce((sum, w) => sum + (w.pieces?.length ?? 0), 0) +
     (run.head?.writes[0].pieces?.length ?? 0);
   const t = rebase(lead.template, inner);
-  const call = `${t.before}${lead.family}(${lead.fdText}, ${iov}, ${count})${t.after}`;
+  let after = t.after;
+  if (after.includes(LENGTH_MARK)) {
+    // The total differs per branch in shape 3: no single expression to compare with.
+    if (run.head) return undefined;
+    const lens = writes.flatMap((w) =>
+      (w.pieces as Piece[]).map((p) => (SIMPLE_LEN.test(p.len ?? '') ? p.len : `(${p.len})`)),
+    );
+    after = after.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
+  }
+  const call = `${t.before}${lead.family}(${lead.fdText}, ${iov}, ${count})${after}`;
   const moved = run.moved.map((m) => `\n${indent}${text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
   if (!run.head) {
@@ -96,8 +107,7 @@ export function cFix(run: WriteRun, text: string): Fix | undefined {
       `${indent}}`,
     ].join('\n');
   }
+  // The include the array needs is added by the caller, once per file (see includeEdit).
   const edits: TextEdit[] = [{ span: run.span, newText: body + moved }];
-  const include = includeEdit(text);
-  if (include) edits.unshift(include);
   return { title: `Gather ${run.syscalls} writes into one ${lead.family}()`, edits };
 }

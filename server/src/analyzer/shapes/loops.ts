@@ -23,6 +23,7 @@ export function findLoopWrites(block: Block): LoopRun[] {
 
 function loopRun(loop: LoopStep): LoopRun | undefined {
   const varying = new Set(loop.varying);
+  const mutated = new Set(loop.mutated);
   const writes: WriteStep[] = [];
   for (const step of loop.body) {
     if (step.kind === 'write') writes.push(step);
@@ -37,6 +38,7 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     if (write.targetNames.some((name) => varying.has(name))) return undefined;
     // The same buffer each time (refilled in place, as in a read/write copy loop) cannot be gathered.
     if (!write.reads.some((name) => varying.has(name) && !names.has(name))) return undefined;
+    if (write.reads.some((name) => mutated.has(name) && !names.has(name))) return undefined;
   }
   for (const step of loop.body) {
     if (step.kind === 'other' && step.reads.some((name) => names.has(name))) return undefined;

@@ -10,6 +10,7 @@ import { findLoopWrites } from '../shapes/loops';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { readBindings } from './bindings';
+import { moduleKey } from './moduleKey';
 import { readBlocks } from './steps';
 import { findWrappers, settingWrapper } from './wrappers';
 import type { TsContext, TsWrapper } from './writes';
@@ -19,9 +20,27 @@ export type { TsWrapper } from './writes';
 /** Looks up an exported wrapper of another workspace file: module path without extension, export name. */
 export type TsWrapperLookup = (modulePath: string, exportName: string) => TsWrapper | undefined;
 
-/** A module path without its extension, the key the wrapper index uses. */
-export function moduleKey(path: string): string {
-  return path.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
+export { moduleKey };
+
+const firstLooks = new Map<string, RegExp>();
+
+/**
+ * Text that can hold a write: a catalogue function's name, `.write(`, or a user-declared name. Without
+ * one, a file has nothing to find and no wrapper to define. Over-approximates, never under.
+ */
+function mayWrite(settings: AnalyzerSettings): RegExp {
+  const names = [
+    ...TS_WRITE_FUNCTIONS.map((fn) => fn.qualified.replace(/^.*\./, '')),
+    ...settings.writeFunctions.filter((fn) => fn.language === 'ts').map((fn) => fn.name.replace(/^.*\./, '')),
+    ...settings.wrappers.filter((w) => w.language === 'ts').map((w) => w.name),
+  ].filter((n) => /^[\w$]+$/.test(n));
+  const key = names.join('|');
+  let pattern = firstLooks.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`\\.write\\s*\\(|\\b(?:${names.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\b`);
+    firstLooks.set(key, pattern);
+  }
+  return pattern;
 }
 
 function scriptKind(path: string): ts.ScriptKind {
@@ -57,6 +76,8 @@ export function analyzeTs(
   settings: AnalyzerSettings,
   lookup?: TsWrapperLookup,
 ): { findings: Finding[]; wrappers: TsWrapper[] } {
+  // Without a workspace index no name from elsewhere can write: a first look decides if parsing pays.
+  if (!lookup && !mayWrite(settings).test(text)) return { findings: [], wrappers: [] };
   const base = contextFor(path, text, settings);
   const wrappers = new Map<string, TsWrapper>();
   for (const w of settings.wrappers) if (w.language === 'ts') wrappers.set(w.name, settingWrapper(w));

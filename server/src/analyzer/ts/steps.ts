@@ -78,9 +78,8 @@ class FunctionReader {
       this.block(stmt.tryBlock.statements);
       if (stmt.catchClause) this.block(stmt.catchClause.block.statements);
       if (stmt.finallyBlock) this.block(stmt.finallyBlock.statements);
-    } else if (ts.isSwitchStatement(stmt)) {
-      for (const clause of stmt.caseBlock.clauses) this.block(clause.statements);
-    } else if (ts.isLabeledStatement(stmt)) this.step(stmt.statement);
+    } else if (ts.isSwitchStatement(stmt)) return this.switchBranch(stmt);
+    else if (ts.isLabeledStatement(stmt)) this.step(stmt.statement);
     return this.barrier(stmt);
   }
 
@@ -104,6 +103,28 @@ class FunctionReader {
     return { kind: 'branch', span: this.span(stmt), arms };
   }
 
+  /** A switch with a `default` whose every clause ends in `break` (or is the last): a branch step. */
+  private switchBranch(stmt: ts.SwitchStatement): Step {
+    const clauses = stmt.caseBlock.clauses;
+    const arms: Arm[] = [];
+    let exhaustive = clauses.some((c) => ts.isDefaultClause(c));
+    const breaks = (n: ts.Node): boolean =>
+      ts.isBreakStatement(n) ||
+      (!ts.isFunctionLike(n) && !!ts.forEachChild(n, (c) => breaks(c) || undefined));
+    clauses.forEach((c, i) => {
+      const statements = c.statements;
+      if (statements.length === 0) return;
+      const last = statements[statements.length - 1];
+      const ends = ts.isBreakStatement(last) ? statements.slice(0, -1) : [...statements];
+      if (!ts.isBreakStatement(last) && i !== clauses.length - 1) exhaustive = false;
+      if (ends.some(breaks)) exhaustive = false;
+      arms.push(this.arm(ends));
+    });
+    const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
+    if (!exhaustive || impure || arms.length < 2) return this.barrier(stmt);
+    return { kind: 'branch', span: this.span(stmt), arms };
+  }
+
   private arm(statements: readonly ts.Statement[]): Arm {
     const declares = statements.flatMap((s) =>
       ts.isVariableStatement(s) ? s.declarationList.declarations.flatMap((d) => boundNames(d.name)) : [],
@@ -115,8 +136,9 @@ class FunctionReader {
     const statements = this.body(stmt.statement);
     const body = this.block(statements);
     const varying = new Set<string>();
+    const mutated = new Set<string>();
     // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
-    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying));
+    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying, undefined, mutated));
     const header: ts.Node[] = [];
     if (ts.isForStatement(stmt)) {
       if (stmt.initializer) header.push(stmt.initializer);
@@ -129,19 +151,22 @@ class FunctionReader {
       }
       if (ts.isForOfStatement(stmt) && stmt.awaitModifier) return this.barrier(stmt);
     } else header.push((stmt as ts.WhileStatement | ts.DoStatement).expression);
-    for (const h of header) this.changed(h, varying);
+    for (const h of header) this.changed(h, varying, undefined, mutated);
     const impure = header.some(
       (h) => suspends(h) || callsIn(h).some((c) => !isPureCall(c, this.ctx.bindings)),
     );
     if (impure) return this.barrier(stmt);
-    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying] };
+    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
   }
 
   /** Adds the names `node` may change: assigned, incremented, passed to calls, called methods on. */
-  private changed(node: ts.Node, into: Set<string>, callees?: string[]): void {
-    const add = (e: ts.Expression | undefined) => {
+  private changed(node: ts.Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+    // `x = next` rebinds x; `x.len = 0`, `buf.fill(0)` and call arguments may change what x holds.
+    const add = (e: ts.Expression | undefined, contents = false) => {
       const root = e ? rootName(e) : undefined;
-      if (root) into.add(root);
+      if (!root) return;
+      into.add(root);
+      if (contents || (e && !ts.isIdentifier(e))) mutated?.add(root);
     };
     const visit = (n: ts.Node): void => {
       if (ts.isBinaryExpression(n) && ASSIGNMENTS.has(n.operatorToken.kind)) add(n.left);
@@ -155,8 +180,8 @@ class FunctionReader {
       else if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
         if (!isPureCall(n, this.ctx.bindings)) {
           callees?.push(qualify(n.expression, this.ctx.bindings));
-          for (const arg of n.arguments ?? []) add(arg);
-          if (ts.isPropertyAccessExpression(n.expression)) add(n.expression.expression);
+          for (const arg of n.arguments ?? []) add(arg, true);
+          if (ts.isPropertyAccessExpression(n.expression)) add(n.expression.expression, true);
         }
       }
       ts.forEachChild(n, visit);
