@@ -45,8 +45,9 @@ await Promise.all([
     alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
   }),
   // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
-  // find their helper processes at join(__dirname, '..', 'children', ...), as in runtime/dist/bench, so
-  // the bundle sits one folder below dist/bench and the helpers in dist/bench/children.
+  // find their helper processes relative to their own folder, as laid out in runtime/dist: helpers in
+  // ../children, writev-upload-pack two folders up. So the bundle sits in dist/bench/bin, the helpers
+  // in dist/bench/children, and writev-upload-pack in dist/.
   build({ ...common, entryPoints: ['runtime/src/bench/cli.ts'], outfile: 'dist/bench/bin/writev-bench.js' }),
   ...readdirSync('runtime/src/bench/children')
     .filter((name) => name.endsWith('.ts'))
@@ -62,6 +63,11 @@ await Promise.all([
     ...common,
     entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
     outfile: 'runtime/dist/writev-upload-pack.js',
+  }),
+  build({
+    ...common,
+    entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
+    outfile: 'dist/writev-upload-pack.js',
   }),
 ]);
 chmodSync('runtime/dist/writev-upload-pack.js', 0o755);

@@ -30,13 +30,13 @@ export function sendRecord(fd: number, header: Buffer, payload: Buffer): void {
 }
 `,
   // Never opened by the tests: only writev.lintWorkspace brings its hint into the Problems panel.
-  'lib/unopened.c': `#include <unistd.h>
+  'lib/unopened.c': `#include "git-compat-util.h"
 
 /* Greets the world, in two syscalls. */
 void greet(int fd)
 {
-\twrite(fd, "hello, ", 7);
-\twrite(fd, "world\\n", 6);
+\twrite_or_die(fd, "hello, ", 7);
+\twrite_or_die(fd, "world\\n", 6);
 }
 `,
   'src/clean.c': `#include <unistd.h>
