@@ -29,7 +29,7 @@ export {
   ratiosAgainst,
 } from './bench/format';
 export type { BenchEvent, BenchSize, CaseResult, Measurement, RunSample } from './bench/result';
-export { median, speedRatio, summarize, type Ratio, type Summary } from './bench/stats';
+export { median, percentile, speedRatio, summarize, type Ratio, type Summary } from './bench/stats';
 
 // pkt-line and sideband
 export { ProtocolError, RemoteError } from './protocol/errors';

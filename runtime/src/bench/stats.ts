@@ -22,6 +22,14 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The `p`-th percentile (0 to 100) of `values`, by nearest rank: a value that was observed. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new RangeError('percentile of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
 /** Mean, sample standard deviation, median, minimum and maximum of `values`. */
 export function summarize(values: readonly number[]): Summary {
   if (values.length === 0) throw new RangeError('summary of no values');

@@ -5,6 +5,7 @@ import {
   formatCaseMarkdown,
   formatTime,
   median,
+  percentile,
   speedRatio,
   summarize,
   type CaseResult,
@@ -87,5 +88,15 @@ describe('benchmark formatting', () => {
     const md = formatCaseMarkdown(result);
     assert.match(md, /\| Mode \| Mean ± σ \| Median \| Min … Max \| Syscalls \| vs two writes \|/);
     assert.match(md, /\| `batched` \| 100\.0 ms ± 10\.0 ms \| .* \| 3\.00 ± 0\.42 \|/);
+  });
+});
+
+describe('percentile', () => {
+  it('takes the nearest observed rank', () => {
+    const values = [5, 1, 4, 2, 3, 10, 9, 8, 7, 6];
+    assert.equal(percentile(values, 50), 5);
+    assert.equal(percentile(values, 95), 10);
+    assert.equal(percentile(values, 0), 1);
+    assert.throws(() => percentile([], 50), RangeError);
   });
 });

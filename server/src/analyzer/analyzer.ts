@@ -1,0 +1,154 @@
+// The analyzer's front door: pick the language from the path, refuse what is not source text, and run
+// the language's front end with the workspace's wrappers. No LSP here: the server, the CLI and the
+// tests all use this.
+import { CAnalyzer } from './c/analyzeC';
+import { CParser, loadCLanguage } from './c/parser';
+import type { Finding, Language, TextEdit } from './model';
+import type { AnalyzerSettings } from './settings';
+import type * as TsFrontEnd from './ts/analyzeTs';
+import type * as TsImports from './ts/imports';
+import { applyEdits, fixAllEdits } from './edits';
+
+let tsFrontEnd: typeof TsFrontEnd | undefined;
+let tsImportsModule: typeof TsImports | undefined;
+
+/** The import tidier, loaded on first use (it needs the TypeScript compiler). */
+function tsImports(): typeof TsImports {
+  tsImportsModule ??= require('./ts/imports') as typeof TsImports;
+  return tsImportsModule;
+}
+
+/** The TS/JS front end, loaded on first use: the TypeScript compiler takes a while to load. */
+function tsEnd(): typeof TsFrontEnd {
+  tsFrontEnd ??= require('./ts/analyzeTs') as typeof TsFrontEnd;
+  return tsFrontEnd;
+}
+import type { FileWrappers, WrapperIndex } from './wrapperIndex';
+
+/** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
+export const MAX_TEXT_LENGTH = 4 * 1024 * 1024;
+
+/** The language of a file, from its name; undefined for files the analyzer does not read. */
+export function languageOf(path: string): Language | undefined {
+  if (/\.[ch]$/i.test(path)) return 'c';
+  if (/\.[mc]?tsx?$/i.test(path)) return 'typescript';
+  if (/\.[mc]?jsx?$/i.test(path)) return 'javascript';
+  return undefined;
+}
+
+/** Why a text is not analysed (too large, binary), or undefined when it is fine. */
+export function skipReason(text: string): string | undefined {
+  if (text.length > MAX_TEXT_LENGTH) return `larger than ${MAX_TEXT_LENGTH} characters`;
+  if (text.slice(0, 65536).includes('\u0000')) return 'binary (contains NUL bytes)';
+  return undefined;
+}
+
+/** Options for one analysis. */
+export interface AnalyzeOptions {
+  /** Keeps the C syntax tree under this key for an incremental reparse of the next version. */
+  readonly key?: string;
+  /** Wrappers defined elsewhere in the workspace. */
+  readonly index?: WrapperIndex;
+}
+
+/** Finds write sequences in C and TS/JS text. Create with {@link Analyzer.create}. */
+export class Analyzer {
+  private constructor(private readonly c: CAnalyzer) {}
+
+  /** Loads the C grammar (once per process) and returns a ready analyzer. */
+  static async create(): Promise<Analyzer> {
+    return new Analyzer(new CAnalyzer(new CParser(await loadCLanguage())));
+  }
+
+  /** Whether settings enable analysis of `path` (its language is known and switched on). */
+  enabled(path: string, settings: AnalyzerSettings): boolean {
+    const language = languageOf(path);
+    return language !== undefined && settings.languages[language];
+  }
+
+  /**
+   * The findings in `text` (the content of `path`), sorted by position. Empty for disabled languages,
+   * unknown file types, and text {@link skipReason} refuses.
+   */
+  analyze(path: string, text: string, settings: AnalyzerSettings, options: AnalyzeOptions = {}): Finding[] {
+    return this.inspect(path, text, settings, options).findings;
+  }
+
+  /** Like {@link Analyzer.analyze}, and also the wrappers the file defines, from the same parse. */
+  inspect(
+    path: string,
+    text: string,
+    settings: AnalyzerSettings,
+    options: AnalyzeOptions = {},
+  ): { findings: Finding[]; wrappers: FileWrappers } {
+    if (!this.enabled(path, settings) || skipReason(text))
+      return { findings: [], wrappers: { c: [], ts: [] } };
+    if (languageOf(path) === 'c') {
+      const { findings, wrappers } = this.c.analyze(
+        text,
+        settings,
+        options.key,
+        options.index?.cWrappersFor(path),
+      );
+      return { findings, wrappers: { c: wrappers, ts: [] } };
+    }
+    const index = options.index;
+    const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
+    const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup);
+    return { findings, wrappers: { c: [], ts: wrappers } };
+  }
+
+  /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */
+  wrappers(path: string, text: string, settings: AnalyzerSettings): FileWrappers {
+    if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
+    if (languageOf(path) === 'c') return { c: this.c.wrappers(text, settings), ts: [] };
+    return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
+  }
+
+  /**
+   * `text` with every safe fix in `findings` applied (those of {@link fixAllEdits}), and, in TS/JS, the
+   * imports the fixes left unused removed. Undefined when there is nothing to fix.
+   */
+  fixAll(path: string, text: string, findings: readonly Finding[]): string | undefined {
+    const edits = fixAllEdits(findings);
+    if (edits.length === 0) return undefined;
+    const fixed = applyEdits(text, edits);
+    return languageOf(path) === 'c' ? fixed : tsImports().pruneImports(path, text, fixed);
+  }
+
+  /**
+   * The edits of one finding's fix, and in TS/JS also the removal of imports it leaves unused.
+   * Undefined when the finding has no fix.
+   */
+  fixEdits(path: string, text: string, finding: Finding): readonly TextEdit[] | undefined {
+    const edits = finding.fix?.edits;
+    if (!edits || languageOf(path) === 'c') return edits;
+    const main = [...edits].sort((a, b) => b.span.start - a.span.start)[0];
+    const fixed = applyEdits(text, edits);
+    const pruned = tsImports().pruneImports(path, text, fixed);
+    if (pruned === fixed) return edits;
+    // Everything before the sequence (the imports) becomes one edit; the sequence keeps its own.
+    const before = text.slice(0, main.span.start);
+    const after = pruned.slice(0, pruned.length - (main.newText.length + text.length - main.span.end));
+    let start = 0;
+    while (start < before.length && start < after.length && before[start] === after[start]) start++;
+    let tail = 0;
+    while (
+      tail < before.length - start &&
+      tail < after.length - start &&
+      before[before.length - 1 - tail] === after[after.length - 1 - tail]
+    ) {
+      tail++;
+    }
+    const head = {
+      span: { start, end: before.length - tail },
+      newText: after.slice(start, after.length - tail),
+    };
+    return [head, main];
+  }
+
+  /** Drops what is kept for `key` (a closed document). */
+  forget(key: string): void {
+    this.c.forget(key);
+  }
+}

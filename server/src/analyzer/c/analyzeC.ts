@@ -1,0 +1,174 @@
+// The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
+// build fixes.
+import type { Tree } from 'web-tree-sitter';
+import { C_PURE_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
+import type { Node } from 'web-tree-sitter';
+import { cFix, includeEdit } from '../fixes/cFix';
+import type { Finding } from '../model';
+import { loopFinding, sequenceFinding } from '../shapes/findings';
+import { findLoopWrites } from '../shapes/loops';
+import { findRuns } from '../shapes/sequences';
+import type { AnalyzerSettings } from '../settings';
+import { blankMacros, macroPattern, type CParser } from './parser';
+import { FunctionMemo, shiftFinding } from './memo';
+import { readFunction } from './steps';
+import { functionDefinitions } from './syntax';
+import { settingWrapper, wrapperOf } from './wrappers';
+import type { CContext, CWrapper } from './writes';
+
+export type { CWrapper } from './writes';
+
+/** The write functions in effect: the catalogue plus the user's own. */
+function functionsFor(settings: AnalyzerSettings): Map<string, CWriteFunction> {
+  const functions = new Map(C_WRITE_FUNCTIONS.map((fn) => [fn.name, fn]));
+  for (const fn of settings.writeFunctions) {
+    if (fn.language === 'c')
+      functions.set(fn.name, {
+        name: fn.name,
+        fd: fn.fd,
+        buf: fn.buf,
+        len: fn.len,
+        gatheredName: fn.gatheredName,
+      });
+  }
+  return functions;
+}
+
+/** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
+export class CAnalyzer {
+  private patterns = new Map<string, RegExp | undefined>();
+  private writers = new Map<string, RegExp>();
+  private readonly wrapperMemo = new FunctionMemo<CWrapper | null>();
+  private readonly findingMemo = new FunctionMemo<Finding[]>();
+
+  constructor(private readonly parser: CParser) {}
+
+  private blanked(text: string, settings: AnalyzerSettings): string {
+    const key = settings.attributeMacros.join(',');
+    if (!this.patterns.has(key)) this.patterns.set(key, macroPattern(settings.attributeMacros));
+    return blankMacros(text, this.patterns.get(key));
+  }
+
+  private context(
+    text: string,
+    settings: AnalyzerSettings,
+    wrappers: ReadonlyMap<string, CWrapper>,
+  ): CContext {
+    return { text, functions: functionsFor(settings), wrappers, pure: C_PURE_FUNCTIONS };
+  }
+
+  private withTree<T>(
+    text: string,
+    settings: AnalyzerSettings,
+    key: string | undefined,
+    use: (tree: Tree) => T,
+  ): T {
+    const tree = this.parser.parse(this.blanked(text, settings), key);
+    try {
+      return use(tree);
+    } finally {
+      if (key === undefined) tree.delete();
+    }
+  }
+
+  /** The wrapper functions `text` defines (for the workspace index). */
+  wrappers(text: string, settings: AnalyzerSettings): CWrapper[] {
+    return this.analyze(text, settings).wrappers;
+  }
+
+  /**
+   * The findings in `text`, and the wrappers it defines. `key` names the document whose tree is kept for an incremental reparse
+   * next time; `external` holds wrappers defined elsewhere (workspace, settings), which the file's own
+   * definitions override.
+   */
+  analyze(
+    text: string,
+    settings: AnalyzerSettings,
+    key?: string,
+    external: ReadonlyMap<string, CWrapper> = new Map(),
+  ): { findings: Finding[]; wrappers: CWrapper[] } {
+    return this.withTree(text, settings, key, (tree) => {
+      const wrappers = new Map(external);
+      for (const w of settings.wrappers) {
+        if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
+      }
+      const writers = this.writerPattern(settings, wrappers);
+      if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
+      const base = this.context(text, settings, wrappers);
+      const bodies = functionDefinitions(tree.rootNode)
+        .map((fn) => ({ fn, body: fn.childForFieldName('body') }))
+        .filter(({ body }) => body !== null)
+        .map(({ fn, body }) => ({
+          fn,
+          text: text.slice((body as Node).startIndex, (body as Node).endIndex),
+        }));
+      const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
+      const baseKey = [...base.functions.keys()].join(',');
+      const own: CWrapper[] = [];
+      for (const fn of calling(writers)) {
+        const w = fn.hasError
+          ? null
+          : this.wrapperMemo.get(
+              baseKey,
+              text.slice(fn.startIndex, fn.endIndex),
+              () => wrapperOf(fn, base) ?? null,
+            );
+        if (w) own.push(w);
+      }
+      for (const w of own) wrappers.set(w.name, w);
+      // Functions that call a write function, or a wrapper (this file's own included).
+      const functions = own.length > 0 ? calling(this.writerPattern(settings, wrappers)) : calling(writers);
+      const ctx = this.context(text, settings, wrappers);
+      const context = JSON.stringify([settings, [...wrappers.values()]]);
+      const findings: Finding[] = [];
+      for (const fn of functions) {
+        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
+          this.functionFindings(fn, ctx, settings).map((f) => shiftFinding(f, -fn.startIndex)),
+        );
+        for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
+      }
+      const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
+      const withInclude = include
+        ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
+        : findings;
+      return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
+    });
+  }
+
+  /** The findings of one function (absolute offsets). */
+  private functionFindings(fn: Node, ctx: CContext, settings: AnalyzerSettings): Finding[] {
+    const findings: Finding[] = [];
+    for (const block of readFunction(fn, ctx)) {
+      for (const run of findRuns(block, settings.minSequenceLength)) {
+        findings.push(sequenceFinding(run, settings, cFix(run, ctx.text)));
+      }
+      for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
+    }
+    return findings;
+  }
+
+  /**
+   * The cheap first look: a call to any write function or wrapper name. Text without one holds nothing
+   * to find and no wrapper to index, so a batch run skips its parse and every run skips such functions.
+   * Over-approximates (`ops->write(` passes), never under.
+   */
+  private writerPattern(settings: AnalyzerSettings, external: ReadonlyMap<string, CWrapper>): RegExp {
+    const names = [
+      ...functionsFor(settings).keys(),
+      ...external.keys(),
+      ...settings.wrappers.map((w) => w.name),
+    ];
+    const key = names.join('|');
+    let pattern = this.writers.get(key);
+    if (!pattern) {
+      pattern = new RegExp(`\\b(?:${names.filter((n) => /^\w+$/.test(n)).join('|')})\\s*\\(`);
+      this.writers.set(key, pattern);
+    }
+    return pattern;
+  }
+
+  /** Forgets the tree kept for `key`. */
+  forget(key: string): void {
+    this.parser.forget(key);
+  }
+}

@@ -1,0 +1,277 @@
+// Turns the functions of a parsed C file into blocks of steps (see model.ts). Anything it does not
+// understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
+// dependency; the rest of the function, and the rest of the file, are still read.
+import type { Node } from 'web-tree-sitter';
+import { IO_NAME_PATTERN } from '../catalogue';
+import type { Arm, Block, OtherStep, Step } from '../model';
+import { indentAt } from '../positions';
+import {
+  calleeName,
+  calls,
+  declaredName,
+  identifiers,
+  namedKids,
+  parameterNames,
+  rootName,
+  unwrap,
+} from './syntax';
+import { statementCall, writeStep, type CContext } from './writes';
+
+/** Reads one function body into blocks. */
+class FunctionReader {
+  readonly blocks: Block[] = [];
+
+  constructor(
+    private readonly ctx: CContext,
+    private readonly locals: ReadonlySet<string>,
+  ) {}
+
+  /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
+  block(statements: readonly Node[]): Step[] {
+    const steps = statements.map((stmt) => this.step(stmt));
+    if (statements.length > 0) {
+      this.blocks.push({
+        steps,
+        locals: this.locals,
+        indent: indentAt(this.ctx.text, statements[0].startIndex),
+      });
+    }
+    return steps;
+  }
+
+  private span(node: Node) {
+    return { start: node.startIndex, end: node.endIndex };
+  }
+
+  private barrier(node: Node): OtherStep {
+    return { kind: 'other', span: this.span(node), reads: [], writes: [], calls: [], barrier: true };
+  }
+
+  /** The statements of a body: the children of a `{ }` block, or the single statement itself. */
+  private body(node: Node | null): Node[] {
+    if (!node) return [];
+    return node.type === 'compound_statement' ? namedKids(node) : [node];
+  }
+
+  private step(stmt: Node): Step {
+    if (stmt.type === 'comment') {
+      return {
+        kind: 'other',
+        span: this.span(stmt),
+        reads: [],
+        writes: [],
+        calls: [],
+        barrier: false,
+        comment: true,
+      };
+    }
+    if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
+      const call = statementCall(stmt);
+      const write = call && writeStep(stmt, call, this.ctx);
+      if (write) return write;
+    }
+    switch (stmt.type) {
+      case 'expression_statement':
+      case 'declaration':
+        return this.summary(stmt);
+      case 'if_statement':
+        return this.branch(stmt);
+      case 'for_statement':
+      case 'while_statement':
+      case 'do_statement':
+        return this.loop(stmt);
+      case 'compound_statement':
+        this.block(namedKids(stmt));
+        return this.barrier(stmt);
+      case 'labeled_statement':
+      case 'case_statement':
+        this.nested(stmt);
+        return this.barrier(stmt);
+      case 'switch_statement':
+        return this.switchBranch(stmt);
+      default:
+        this.nested(stmt);
+        return this.barrier(stmt);
+    }
+  }
+
+  /** Reads the `{ }` blocks anywhere under a statement the analyzer treats as opaque. */
+  private nested(stmt: Node): void {
+    for (const child of namedKids(stmt)) {
+      if (child.type === 'compound_statement') this.block(namedKids(child));
+      else if (child.type.endsWith('_statement')) this.step(child);
+    }
+  }
+
+  /** An if/else: a branch step when it is an exhaustive chain, otherwise a barrier. */
+  private branch(stmt: Node): Step {
+    const arms: Arm[] = [];
+    let at: Node | null = stmt;
+    let exhaustive = false;
+    while (at) {
+      const statements = this.body(at.childForFieldName('consequence'));
+      arms.push(this.arm(statements));
+      const alternative: Node | null = at.childForFieldName('alternative');
+      const next: Node | null = alternative ? alternative.namedChild(0) : null;
+      if (!next) break;
+      if (next.type === 'if_statement') at = next;
+      else {
+        arms.push(this.arm(this.body(next)));
+        exhaustive = true;
+        at = null;
+      }
+    }
+    const cond = stmt.childForFieldName('condition');
+    const condCalls = cond ? calls(cond).map((c) => calleeName(c) ?? '') : [];
+    if (!exhaustive || stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) {
+      return this.barrier(stmt);
+    }
+    return { kind: 'branch', span: this.span(stmt), arms };
+  }
+
+  /**
+   * A switch: a branch step when it has a `default` and every case ends in `break` (or is the last),
+   * with no other `break` inside that could skip its end; empty cases fall through to the next.
+   */
+  private switchBranch(stmt: Node): Step {
+    const body = stmt.childForFieldName('body');
+    const cases = (body ? namedKids(body) : []).filter((n) => n.type === 'case_statement');
+    const arms: Arm[] = [];
+    let exhaustive = cases.some((c) => !c.childForFieldName('value'));
+    cases.forEach((c, i) => {
+      const value = c.childForFieldName('value');
+      const statements = namedKids(c).filter((n) => !value || !n.equals(value));
+      if (statements.length === 0) return;
+      const last = statements[statements.length - 1];
+      const ends = last.type === 'break_statement' ? statements.slice(0, -1) : statements;
+      if (last.type !== 'break_statement' && i !== cases.length - 1) exhaustive = false;
+      if (
+        ends.some((n) => n.type === 'break_statement' || n.descendantsOfType('break_statement').length > 0)
+      ) {
+        exhaustive = false;
+      }
+      arms.push(this.arm(ends));
+    });
+    if (!exhaustive || stmt.hasError || arms.length < 2) return this.barrier(stmt);
+    return { kind: 'branch', span: this.span(stmt), arms };
+  }
+
+  private arm(statements: readonly Node[]): Arm {
+    const declares = statements
+      .filter((s) => s.type === 'declaration')
+      .flatMap((d) => d.childrenForFieldName('declarator').map((x) => declaredName(x)))
+      .filter((n): n is string => n !== undefined);
+    return { steps: this.block(statements), declares };
+  }
+
+  private loop(stmt: Node): Step {
+    const statements = this.body(stmt.childForFieldName('body'));
+    const body = this.block(statements);
+    const header = namedKids(stmt).filter((n) => !n.equals(stmt.childForFieldName('body') as Node));
+    // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
+    const varying = new Set<string>();
+    const mutated = new Set<string>();
+    for (const part of header) this.changed(part, varying, undefined, mutated);
+    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying, undefined, mutated));
+    const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
+    if (impure || stmt.hasError) return this.barrier(stmt);
+    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
+  }
+
+  /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */
+  private changed(node: Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+    // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
+    const add = (n: Node | null, contents: boolean) => {
+      const root = n ? rootName(n) : undefined;
+      if (!root) return;
+      into.add(root);
+      if (contents || (n && unwrap(n).type !== 'identifier')) mutated?.add(root);
+    };
+    const kinds = [
+      'assignment_expression',
+      'update_expression',
+      'pointer_expression',
+      'call_expression',
+      'init_declarator',
+    ];
+    for (const n of node.descendantsOfType(kinds)) {
+      if (!n) continue;
+      switch (n.type) {
+        case 'assignment_expression':
+          add(n.childForFieldName('left'), false);
+          break;
+        case 'update_expression':
+          add(n.childForFieldName('argument'), false);
+          break;
+        case 'pointer_expression':
+          if (n.child(0)?.type === '&') add(n.childForFieldName('argument'), true);
+          break;
+        case 'init_declarator':
+          add(n.childForFieldName('declarator'), false);
+          break;
+        case 'call_expression': {
+          const name = calleeName(n);
+          if (callees && !this.ctx.pure.has(name ?? '')) callees.push(name ?? '(call)');
+          for (const arg of namedKids(n.childForFieldName('arguments') as Node)) add(unwrap(arg), true);
+          break;
+        }
+      }
+    }
+  }
+
+  /** An expression statement or declaration that is not a write: what it reads and may change. */
+  private summary(stmt: Node): OtherStep {
+    if (stmt.hasError) return this.barrier(stmt);
+    const writes = new Set<string>();
+    const callees: string[] = [];
+    this.changed(stmt, writes, callees);
+    if (stmt.type === 'declaration') {
+      for (const d of stmt.childrenForFieldName('declarator')) {
+        const name = declaredName(d);
+        if (name) writes.add(name);
+      }
+    }
+    for (const call of calls(stmt)) {
+      const name = calleeName(call);
+      // An unnamed callee (a function pointer), a known writer or anything named like I/O: unsure.
+      if (
+        !name ||
+        IO_NAME_PATTERN.test(name) ||
+        this.ctx.functions.has(name) ||
+        this.ctx.wrappers.has(name)
+      ) {
+        return this.barrier(stmt);
+      }
+    }
+    return {
+      kind: 'other',
+      span: this.span(stmt),
+      reads: [...identifiers(stmt)],
+      writes: [...writes],
+      calls: callees,
+      barrier: false,
+    };
+  }
+}
+
+/** The local names of a function: its parameters and every variable declared in its body. */
+function localsOf(fn: Node): Set<string> {
+  const locals = new Set<string>();
+  for (const name of parameterNames(fn)) if (name) locals.add(name);
+  for (const decl of fn.descendantsOfType('declaration')) {
+    for (const d of decl?.childrenForFieldName('declarator') ?? []) {
+      const name = declaredName(d);
+      if (name) locals.add(name);
+    }
+  }
+  return locals;
+}
+
+/** Reads one function definition into blocks (none for a declaration-like or body-less one). */
+export function readFunction(fn: Node, ctx: CContext): Block[] {
+  const body = fn.childForFieldName('body');
+  if (!body || body.type !== 'compound_statement') return [];
+  const reader = new FunctionReader(ctx, localsOf(fn));
+  reader.block(namedKids(body));
+  return reader.blocks;
+}

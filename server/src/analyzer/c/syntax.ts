@@ -1,0 +1,150 @@
+// Small questions about tree-sitter C nodes, shared by the C front end.
+import type { Node } from 'web-tree-sitter';
+import { C_DESCRIPTOR_ALIASES } from '../catalogue';
+
+/** The named children of `node`, comments left out. */
+export function namedKids(node: Node): Node[] {
+  return node.namedChildren.filter((child): child is Node => child !== null && child.type !== 'comment');
+}
+
+/** The arguments of a call expression (comments left out). */
+export function callArgs(call: Node): Node[] {
+  const list = call.childForFieldName('arguments');
+  return list ? namedKids(list) : [];
+}
+
+/** The called name when the callee is a plain identifier. */
+export function calleeName(call: Node): string | undefined {
+  const fn = call.childForFieldName('function');
+  return fn?.type === 'identifier' ? fn.text : undefined;
+}
+
+/** The node inside parentheses and `(void)` casts. */
+export function unwrap(node: Node): Node {
+  let at = node;
+  for (;;) {
+    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
+    else if (at.type === 'cast_expression' && at.childForFieldName('type')?.text === 'void') {
+      at = at.childForFieldName('value') ?? at;
+    } else return at;
+  }
+}
+
+/** The variable an lvalue-ish expression is rooted in (`a` for `a.b[i]->c`, `*a`, `&a`). */
+export function rootName(node: Node): string | undefined {
+  let at: Node | null = node;
+  while (at) {
+    switch (at.type) {
+      case 'identifier':
+        return at.text;
+      case 'field_expression':
+      case 'subscript_expression':
+      case 'pointer_expression':
+        at = at.childForFieldName('argument');
+        break;
+      case 'parenthesized_expression':
+        at = at.namedChild(0);
+        break;
+      case 'cast_expression':
+        at = at.childForFieldName('value');
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The identifier a declarator declares (through pointers, arrays, initialisers, parentheses). */
+export function declaredName(node: Node | null): string | undefined {
+  let at = node;
+  while (at && at.type !== 'identifier') {
+    if (at.type === 'field_identifier' || at.type === 'type_identifier') return at.text;
+    at = at.childForFieldName('declarator');
+  }
+  return at?.text;
+}
+
+/** Parameter names of a function definition, in order (`undefined` for unnamed ones). */
+export function parameterNames(fn: Node): (string | undefined)[] {
+  const declarator = functionDeclarator(fn);
+  const list = declarator?.childForFieldName('parameters');
+  if (!list) return [];
+  return namedKids(list)
+    .filter((p) => p.type === 'parameter_declaration')
+    .map((p) => declaredName(p.childForFieldName('declarator')));
+}
+
+/** The function_declarator of a function definition (under any pointer declarators). */
+export function functionDeclarator(fn: Node): Node | undefined {
+  let at = fn.childForFieldName('declarator');
+  while (at && at.type !== 'function_declarator') at = at.childForFieldName('declarator');
+  return at ?? undefined;
+}
+
+/** The name of a function definition. */
+export function functionName(fn: Node): string | undefined {
+  return declaredName(functionDeclarator(fn)?.childForFieldName('declarator') ?? null);
+}
+
+/** The descriptor expression in canonical form: whitespace removed, standard names as numbers. */
+export function canonicalTarget(text: string): string {
+  const bare = text.replace(/\s+/g, '');
+  return C_DESCRIPTOR_ALIASES[bare] ?? bare;
+}
+
+/** Every identifier read in `node` (call targets are not reads of a variable). */
+export function identifiers(node: Node, into: Set<string> = new Set()): Set<string> {
+  if (node.type === 'identifier') {
+    const parent = node.parent;
+    if (!(parent?.type === 'call_expression' && parent.childForFieldName('function')?.equals(node))) {
+      into.add(node.text);
+    }
+    return into;
+  }
+  if (node.type === 'string_literal' || node.type === 'char_literal' || node.type === 'number_literal')
+    return into;
+  for (const child of node.namedChildren) if (child) identifiers(child, into);
+  return into;
+}
+
+/** Every call in `node` (the node itself included). */
+export function calls(node: Node): Node[] {
+  return node.type === 'call_expression'
+    ? [
+        node,
+        ...node.descendantsOfType('call_expression').filter((c): c is Node => c !== null && !c.equals(node)),
+      ]
+    : node.descendantsOfType('call_expression').filter((c): c is Node => c !== null);
+}
+
+/** Node types that can hold function definitions (file level, conditional compilation, errors). */
+const HOLDS_FUNCTIONS = new Set([
+  'translation_unit',
+  'preproc_if',
+  'preproc_ifdef',
+  'preproc_else',
+  'preproc_elif',
+  'preproc_elifdef',
+  'linkage_specification',
+  'declaration_list',
+  'ERROR',
+]);
+
+/**
+ * The function definitions of a file, without entering their bodies: much cheaper than searching the
+ * whole tree, which is what keeps an edit's reanalysis fast.
+ */
+export function functionDefinitions(root: Node): Node[] {
+  const found: Node[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'function_definition') found.push(child);
+      else if (HOLDS_FUNCTIONS.has(child.type)) stack.push(child);
+    }
+  }
+  return found.sort((a, b) => a.startIndex - b.startIndex);
+}

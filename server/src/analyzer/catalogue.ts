@@ -1,0 +1,183 @@
+// The one place that knows which functions write, in C and in TypeScript/JavaScript, and what each one's
+// gathered counterpart is. Users extend it through settings (see settings.ts).
+
+/** A C function that writes one buffer (or, if `gathered`, an iovec array) to a descriptor. */
+export interface CWriteFunction {
+  readonly name: string;
+  /** Argument index of the descriptor. */
+  readonly fd: number;
+  /** Argument index of the buffer (or of the iovec array when `gathered`). */
+  readonly buf: number;
+  /** Argument index of the length in bytes (or of the iovec count); absent: a NUL-terminated string. */
+  readonly len?: number;
+  /** Number of arguments the call must have (absent: at least enough for the indexes above). */
+  readonly arity?: number;
+  /** Arguments that must have a fixed value for the call to be a plain write (`send(..., 0)`). */
+  readonly fixed?: { readonly index: number; readonly text: string };
+  /** Takes an iovec array already (it can absorb a neighbouring write). */
+  readonly gathered?: boolean;
+  /** The gathered function a sequence of these becomes (keeps the error-handling contract). */
+  readonly gatheredName?: string;
+  /**
+   * One call may be one message: code that calls plain `write`/`send` without a loop for short writes
+   * often writes to a datagram socket or a device (FunctionFS, tun, a virtual NCI device) where each
+   * write is a packet, and gathering would merge packets. Counted only on stdout and stderr.
+   */
+  readonly messages?: boolean;
+}
+
+/** The C write functions known by default (Git's write stack and POSIX). Not `fwrite`: it buffers. */
+export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
+  { name: 'write', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev', messages: true },
+  { name: 'xwrite', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'xwritev' },
+  { name: 'write_in_full', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev_in_full' },
+  { name: 'write_or_die', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev_or_die' },
+  { name: 'write_str_in_full', fd: 0, buf: 1, arity: 2, gatheredName: 'writev_in_full' },
+  {
+    name: 'send',
+    fd: 0,
+    buf: 1,
+    len: 2,
+    arity: 4,
+    fixed: { index: 3, text: '0' },
+    gatheredName: 'writev',
+    messages: true,
+  },
+  { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
+  { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },
+  { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
+  { name: 'writev_or_die', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_or_die' },
+];
+
+/** Descriptor spellings that mean the same descriptor. */
+export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
+  STDIN_FILENO: '0',
+  STDOUT_FILENO: '1',
+  STDERR_FILENO: '2',
+};
+
+/** C functions that only compute (no I/O, no hidden state): allowed inside a loop that writes. */
+export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
+  'strlen',
+  'strnlen',
+  'ARRAY_SIZE',
+  'st_add',
+  'st_mult',
+  'htonl',
+  'htons',
+  'ntohl',
+  'ntohs',
+  'min',
+  'max',
+  'MSB',
+]);
+
+/**
+ * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write
+ * sequence never crosses one: moving a write past it could reorder output. Matched on whole words or
+ * snake/camel-case parts, so `release` passes and `print_header` or `logLine` stops a run.
+ */
+export const IO_NAME_PATTERN =
+  /(^|_|[a-z](?=[A-Z]))(write|writev|print|printf|printk|puts|putc|putchar|send|flush|fsync|sync|log|emit|out|dump|close|exit|die|abort|error|warn|warning|bug|report|seek|lseek|read|recv|pread|pwrite|fprintf|dprintf|perror|trace|panic)/i;
+
+/** A TS/JS function that writes: a module export (qualified `module.name`) with argument positions. */
+export interface TsWriteFunction {
+  /** `fs.writeSync`, `runtime.writevInFull`, or a user name (matched by spelling). */
+  readonly qualified: string;
+  readonly fd: number;
+  readonly buf: number;
+  /** Takes an array of buffers already. */
+  readonly gathered?: boolean;
+  /** The gathered function a sequence of these becomes, and where it comes from. */
+  readonly gatheredName?: string;
+  /** The call must be awaited to be a complete statement (promise-returning twins). */
+  readonly async?: boolean;
+}
+
+/** Module specifiers, normalised: `node:fs` and `fs` are one module. */
+export const TS_MODULES: Readonly<Record<string, string>> = {
+  fs: 'fs',
+  'node:fs': 'fs',
+  'fs/promises': 'fs/promises',
+  'node:fs/promises': 'fs/promises',
+  net: 'net',
+  'node:net': 'net',
+  stream: 'stream',
+  'node:stream': 'stream',
+  '@writev/runtime': 'runtime',
+};
+
+/** The module the TS fixes import the gathered functions from. */
+export const RUNTIME_MODULE = '@writev/runtime';
+
+/** The TS/JS write functions known by default. */
+export const TS_WRITE_FUNCTIONS: readonly TsWriteFunction[] = [
+  { qualified: 'fs.writeSync', fd: 0, buf: 1, gatheredName: 'writevInFull' },
+  { qualified: 'runtime.xwrite', fd: 0, buf: 1, gatheredName: 'xwritev' },
+  { qualified: 'runtime.writeInFull', fd: 0, buf: 1, gatheredName: 'writevInFull' },
+  { qualified: 'runtime.writeOrDie', fd: 0, buf: 1, gatheredName: 'writevOrDie' },
+  { qualified: 'runtime.xwritev', fd: 0, buf: 1, gathered: true, gatheredName: 'xwritev' },
+  { qualified: 'runtime.writevInFull', fd: 0, buf: 1, gathered: true, gatheredName: 'writevInFull' },
+  { qualified: 'runtime.writevOrDie', fd: 0, buf: 1, gathered: true, gatheredName: 'writevOrDie' },
+  { qualified: 'runtime.writeInFullAsync', fd: 0, buf: 1, async: true, gatheredName: 'writevInFullAsync' },
+  { qualified: 'runtime.writeOrDieAsync', fd: 0, buf: 1, async: true, gatheredName: 'writevOrDieAsync' },
+  {
+    qualified: 'runtime.writevInFullAsync',
+    fd: 0,
+    buf: 1,
+    gathered: true,
+    async: true,
+    gatheredName: 'writevInFullAsync',
+  },
+];
+
+/** Calls whose result is a `FileHandle` (its `write` becomes `writev`). */
+export const TS_FILE_HANDLE_FACTORIES: ReadonlySet<string> = new Set([
+  'fs/promises.open',
+  'fs.promises.open',
+]);
+
+/** Calls whose result is a Writable stream (its adjacent `write`s can be corked). */
+export const TS_STREAM_FACTORIES: ReadonlySet<string> = new Set([
+  'fs.createWriteStream',
+  'net.connect',
+  'net.createConnection',
+  'stream.PassThrough',
+  'stream.Writable',
+]);
+
+/** Type names that mark a parameter or variable as a Writable stream. */
+export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
+  'Writable',
+  'WriteStream',
+  'Socket',
+  'NodeJS.WritableStream',
+  'Duplex',
+  'PassThrough',
+]);
+/** Type names that mark a parameter or variable as a `FileHandle` (its `write` becomes `writev`). */
+export const TS_FILE_HANDLE_TYPES: ReadonlySet<string> = new Set(['FileHandle', 'fsp.FileHandle']);
+
+/** Method names that only compute (`buf.subarray(0, 2)`), wherever they are called. */
+export const TS_PURE_METHODS: ReadonlySet<string> = new Set([
+  'subarray',
+  'slice',
+  'toString',
+  'padStart',
+  'padEnd',
+  'repeat',
+  'join',
+  'trim',
+]);
+
+/** TS/JS functions that only compute: allowed inside a loop that writes. */
+export const TS_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
+  'Buffer.from',
+  'Buffer.byteLength',
+  'Buffer.alloc',
+  'Buffer.concat',
+  'Math.min',
+  'Math.max',
+  'String',
+  'Number',
+]);

@@ -1,0 +1,30 @@
+// Text helpers shared by the fix builders.
+import type { Template } from '../model';
+
+/** One indentation step in the style of `indent` (a tab, or as many spaces as the file seems to use). */
+export function indentUnit(indent: string): string {
+  if (indent.includes('\t') || indent === '') return indent === '' ? '    ' : '\t';
+  return indent.length % 4 === 0 ? '    ' : '  ';
+}
+
+/** Re-bases a template's continuation lines from its own indent onto `indent`. */
+export function rebase(t: Template, indent: string): Template {
+  const move = (s: string) => s.split(`\n${t.indent}`).join(`\n${indent}`);
+  return { before: move(t.before), after: move(t.after), indent };
+}
+
+/** Templates are alike when they differ only in whitespace (the same error handling). */
+export function sameTemplate(a: Template, b: Template): boolean {
+  const squash = (s: string) =>
+    s
+      .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+      .replace(/^\s*\(void\)/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  return squash(a.before) === squash(b.before) && squash(a.after) === squash(b.after);
+}
+
+/** Prefixes every line after the first with `extra`. */
+export function indentLines(text: string, extra: string): string {
+  return text.split('\n').join(`\n${extra}`);
+}

@@ -1,0 +1,114 @@
+// Builds the TS/JS quick fix for a run: one gathered call (`writevInFull(fd, [a, b])`, adding its import
+// from @writev/runtime when missing; `handle.writev([...])`; `fs.writevSync(fd, [...], pos)`), or, for
+// stream writes, `cork()` before and `uncork()` after so Node sends the chunks with one writev.
+import * as ts from 'typescript';
+import { RUNTIME_MODULE } from '../catalogue';
+import type { Fix, Piece, TextEdit, WriteStep } from '../model';
+import { indentAt } from '../positions';
+import { runWrites } from '../shapes/findings';
+import type { WriteRun } from '../shapes/sequences';
+import type { Bindings } from '../ts/bindings';
+import { indentLines, indentUnit, rebase, sameTemplate } from './text';
+
+/** What the TS fix builder needs to know about the file. */
+export interface TsFixContext {
+  readonly text: string;
+  readonly bindings: Bindings;
+  /** Plain JavaScript: no type annotations in generated code. */
+  readonly javascript: boolean;
+}
+
+function render(p: Piece): string {
+  return p.isString ? `Buffer.from(${p.buf})` : p.buf;
+}
+
+/** The callee for a gathered runtime function, and the edit that imports it if needed. */
+function runtimeCallee(name: string, ctx: TsFixContext): { callee: string; edit?: TextEdit } {
+  for (const [local, b] of ctx.bindings.imports) {
+    if (b.module === 'runtime' && b.name === name) return { callee: local };
+  }
+  for (const [local, b] of ctx.bindings.imports) {
+    if (b.module === 'runtime' && !b.name) return { callee: `${local}.${name}` };
+  }
+  const existing = ctx.bindings.runtimeImport?.importClause?.namedBindings;
+  if (existing && ts.isNamedImports(existing) && existing.elements.length > 0) {
+    const at = existing.elements.end;
+    return { callee: name, edit: { span: { start: at, end: at }, newText: `, ${name}` } };
+  }
+  const line = ctx.bindings.commonJs
+    ? `const { ${name} } = require('${RUNTIME_MODULE}');`
+    : `import { ${name} } from '${RUNTIME_MODULE}';`;
+  const at = ctx.bindings.importAt;
+  return {
+    callee: name,
+    edit: { span: { start: at, end: at }, newText: at === 0 ? `${line}\n` : `\n${line}` },
+  };
+}
+
+function corkFix(run: WriteRun, lead: WriteStep, text: string): Fix {
+  const indent = indentAt(text, run.span.start);
+  return {
+    title: `Cork ${lead.fdText} around ${run.syscalls} writes (one writev)`,
+    edits: [
+      { span: { start: run.span.start, end: run.span.start }, newText: `${lead.fdText}.cork();\n${indent}` },
+      { span: { start: run.span.end, end: run.span.end }, newText: `\n${indent}${lead.fdText}.uncork();` },
+    ],
+  };
+}
+
+/** The TS/JS fix for a run (shapes 1 to 4), or undefined when no rewrite would keep the code's meaning. */
+export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
+  const writes = runWrites(run);
+  const lead = writes[0];
+  const same = writes.every(
+    (w) =>
+      w.family === lead.family &&
+      w.family !== '' &&
+      w.template &&
+      w.pieces &&
+      sameTemplate(w.template, lead.template as NonNullable<WriteStep['template']>),
+  );
+  if (!same || !lead.template) return undefined;
+  if (lead.family === 'cork') return run.head ? undefined : corkFix(run, lead, ctx.text);
+  let callee = lead.family;
+  let importEdit: TextEdit | undefined;
+  if (lead.family.endsWith('.writev')) callee = lead.family;
+  else if (/writevSync$/.test(lead.family)) {
+    if (!lead.family.includes('.') && !ctx.bindings.imports.has('writevSync')) return undefined;
+  } else ({ callee, edit: importEdit } = runtimeCallee(lead.family, ctx));
+  const indent = indentAt(ctx.text, run.span.start);
+  const unit = indentUnit(indent);
+  const handle = lead.family.endsWith('.writev');
+  const call = (bufs: string, t: { before: string; after: string }) => {
+    const position = lead.position ? `, ${lead.position.at}` : '';
+    return `${t.before}${callee}(${handle ? '' : `${lead.fdText}, `}[${bufs}]${position})${t.after}`;
+  };
+  const moved = run.moved.map((m) => `\n${indent}${ctx.text.slice(m.span.start, m.span.end)}`).join('');
+  let body: string;
+  if (!run.head) {
+    body = call(
+      writes.flatMap((w) => (w.pieces as Piece[]).map(render)).join(', '),
+      rebase(lead.template, indent),
+    );
+  } else {
+    const inner = indent + unit;
+    const iov = /\biov\b/.test(ctx.text.slice(run.span.start, run.span.end)) ? 'gatheredBufs' : 'iov';
+    const branch = run.head.branch.span;
+    let region = ctx.text.slice(branch.start, branch.end);
+    for (const w of [...run.head.writes].reverse()) {
+      const fill = `${iov}.push(${(w.pieces as Piece[]).map(render).join(', ')});`;
+      region = region.slice(0, w.span.start - branch.start) + fill + region.slice(w.span.end - branch.start);
+    }
+    const rest = run.writes.flatMap((w) => (w.pieces as Piece[]).map(render));
+    body = [
+      '{',
+      `${inner}const ${iov}${ctx.javascript ? '' : ': Uint8Array[]'} = [];`,
+      `${inner}${indentLines(region, unit)}`,
+      `${inner}${call([`...${iov}`, ...rest].join(', '), rebase(lead.template, inner))}`,
+      `${indent}}`,
+    ].join('\n');
+  }
+  const edits: TextEdit[] = [{ span: run.span, newText: body + moved }];
+  if (importEdit) edits.unshift(importEdit);
+  return { title: `Gather ${run.syscalls} writes into one ${callee}()`, edits };
+}

@@ -1,0 +1,159 @@
+// The language-neutral model the analyzer works on. Each language front end (c/, ts/) turns a file into
+// blocks of steps; the shape finders (shapes/) only ever see steps; the fix builders (fixes/) turn runs
+// of steps back into text edits. Offsets everywhere are UTF-16 code units into the document text, the
+// unit both the TypeScript compiler and web-tree-sitter (for string input) report.
+
+/** A language the analyzer understands. */
+export type Language = 'c' | 'typescript' | 'javascript';
+
+/** A half-open range `[start, end)` of UTF-16 code-unit offsets into a document's text. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One buffer a write sends, as source text. */
+export interface Piece {
+  /** The buffer (C: a pointer expression; TS: a `Uint8Array` expression). */
+  readonly buf: string;
+  /** C: the length in bytes. TS: absent (the buffer knows its length). */
+  readonly len?: string;
+  /** TS: the buffer is a string and must be encoded before it goes into a gathered write. */
+  readonly isString?: boolean;
+}
+
+/**
+ * The text of a write statement around its call, so a gathered call can be put in its place with the
+ * statement's error handling intact: `if (` + call + `) < 0) die(...);`.
+ */
+export interface Template {
+  readonly before: string;
+  readonly after: string;
+  /** Leading whitespace of the statement's first line (continuation lines are indented from it). */
+  readonly indent: string;
+}
+
+/** A statement that writes to one descriptor (or stream) and nothing else. */
+export interface WriteStep {
+  readonly kind: 'write';
+  /** The whole statement, error handling included. */
+  readonly span: Span;
+  /** The descriptor expression, canonical (whitespace removed, `STDOUT_FILENO` -> `1`). */
+  readonly target: string;
+  /** The descriptor expression as written, for the fix. */
+  readonly fdText: string;
+  /** Identifiers the descriptor expression reads: a use of any of them between writes ends a run. */
+  readonly targetNames: readonly string[];
+  /** The function called, as written (or the wrapper's name for a call through a wrapper). */
+  readonly callee: string;
+  /**
+   * What the gathered call is named when this write joins others (`writev_in_full`, `writevInFull`,
+   * `handle.writev`, `cork`); writes of different families never share a fix.
+   */
+  readonly family: string;
+  /** The buffers sent, in order; absent when they cannot be listed (a writev of an opaque array). */
+  readonly pieces?: readonly Piece[];
+  /** Identifiers the arguments read. */
+  readonly reads: readonly string[];
+  /** The statement text around the call; absent when no fix can keep the statement's meaning. */
+  readonly template?: Template;
+  /** A positional write: the file offset expression, and the offsets a contiguous next write may use. */
+  readonly position?: { readonly at: string; readonly next: readonly string[] };
+  /** Set for calls through a wrapper function: its name and where it is defined. */
+  readonly wrapper?: { readonly name: string; readonly file?: string };
+  /** A stream write (`stream.write()`): cork/uncork is the fix, and the hint is informational. */
+  readonly stream?: boolean;
+}
+
+/** An if/else chain whose every arm ends in a write (shape 3 starts with one). */
+export interface BranchStep {
+  readonly kind: 'branch';
+  readonly span: Span;
+  /** Each arm's statements, in order; the chain is exhaustive (ends in a plain `else`). */
+  readonly arms: readonly Arm[];
+}
+
+/** One arm of a {@link BranchStep}. */
+export interface Arm {
+  readonly steps: readonly Step[];
+  /** Names declared inside the arm: a buffer declared there is gone after the branch. */
+  readonly declares: readonly string[];
+}
+
+/** A loop whose body may write once per iteration (shape 5). */
+export interface LoopStep {
+  readonly kind: 'loop';
+  readonly span: Span;
+  /** The body's statements. */
+  readonly body: readonly Step[];
+  /** Identifiers that change from one iteration to the next (loop variables, names assigned in it). */
+  readonly varying: readonly string[];
+  /** Variables whose contents (not binding) change in the loop: a buffer refilled in place. */
+  readonly mutated: readonly string[];
+}
+
+/** Any other statement, summarised by what it reads and may change. */
+export interface OtherStep {
+  readonly kind: 'other';
+  readonly span: Span;
+  /** Identifiers read. */
+  readonly reads: readonly string[];
+  /** Identifiers possibly changed (assigned, incremented, passed by address or as call arguments). */
+  readonly writes: readonly string[];
+  /** Functions called (so a shape can require a pure statement). */
+  readonly calls: readonly string[];
+  /** The statement may do I/O, leave the block, or could not be understood: a run cannot cross it. */
+  readonly barrier: boolean;
+  /** A comment: carries no behaviour, but its text moves with the statements around it. */
+  readonly comment?: boolean;
+}
+
+/** A statement in a block, as the shape finders see it. */
+export type Step = WriteStep | BranchStep | LoopStep | OtherStep;
+
+/** A statement list (a block, or a function body) and the function it belongs to. */
+export interface Block {
+  readonly steps: readonly Step[];
+  /** Names declared in the enclosing function (parameters and locals); anything else may be global. */
+  readonly locals: ReadonlySet<string>;
+  /** Leading whitespace of the block's statements, for building replacement text. */
+  readonly indent: string;
+}
+
+/** A replacement of a span of text. */
+export interface TextEdit {
+  readonly span: Span;
+  readonly newText: string;
+}
+
+/** A rewrite offered for a finding. */
+export interface Fix {
+  readonly title: string;
+  readonly edits: readonly TextEdit[];
+}
+
+/** The diagnostic codes the analyzer reports. */
+export type FindingCode = 'adjacent-writes' | 'loop-writes';
+
+/** Severity as the analyzer reports it (mapped onto LSP severities by the server). */
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+/** One hint: a sequence (or loop) of writes that one gathered write could replace. */
+export interface Finding {
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  readonly message: string;
+  /** The whole sequence, from the first write's statement to the last one's. */
+  readonly span: Span;
+  /** Each write involved, with a short label. */
+  readonly related: readonly { readonly span: Span; readonly message: string }[];
+  /** The syscalls the sequence makes now (becomes one). */
+  readonly syscalls: number;
+  /** The descriptor, as written in the code. */
+  readonly target: string;
+  /** The quick fix, when one that keeps the code's meaning could be built. */
+  readonly fix?: Fix;
+}
+
+/** The documentation every finding links to: the README's linter section, anchored by code. */
+export const DOCS_URL = 'https://github.com/writev/writev';

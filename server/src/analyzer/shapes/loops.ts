@@ -1,0 +1,47 @@
+// Shape 5: one write per loop iteration to a descriptor that stays the same, where the buffer changes
+// from one iteration to the next and nothing else in the body does I/O. Information only, no fix: the
+// rewrite (collect the buffers, one gathered write after the loop) needs the program's limits in mind.
+import type { Block, LoopStep, WriteStep } from '../model';
+
+/** A loop that writes once (or more) per iteration to one descriptor. */
+export interface LoopRun {
+  readonly loop: LoopStep;
+  readonly writes: readonly WriteStep[];
+  readonly target: string;
+}
+
+/** Finds the loops of one block that write per iteration (shape 5). */
+export function findLoopWrites(block: Block): LoopRun[] {
+  const found: LoopRun[] = [];
+  for (const step of block.steps) {
+    if (step.kind !== 'loop') continue;
+    const run = loopRun(step);
+    if (run) found.push(run);
+  }
+  return found;
+}
+
+function loopRun(loop: LoopStep): LoopRun | undefined {
+  const varying = new Set(loop.varying);
+  const mutated = new Set(loop.mutated);
+  const writes: WriteStep[] = [];
+  for (const step of loop.body) {
+    if (step.kind === 'write') writes.push(step);
+    else if (step.kind !== 'other' || step.barrier || step.calls.length > 0) return undefined;
+  }
+  if (writes.length === 0) return undefined;
+  const target = writes[0].target;
+  const names = new Set(writes[0].targetNames);
+  for (const write of writes) {
+    if (write.target !== target || write.position) return undefined;
+    // The descriptor itself changes per iteration: not one descriptor.
+    if (write.targetNames.some((name) => varying.has(name))) return undefined;
+    // The same buffer each time (refilled in place, as in a read/write copy loop) cannot be gathered.
+    if (!write.reads.some((name) => varying.has(name) && !names.has(name))) return undefined;
+    if (write.reads.some((name) => mutated.has(name) && !names.has(name))) return undefined;
+  }
+  for (const step of loop.body) {
+    if (step.kind === 'other' && step.reads.some((name) => names.has(name))) return undefined;
+  }
+  return { loop, writes, target };
+}

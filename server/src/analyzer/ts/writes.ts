@@ -1,0 +1,217 @@
+// Recognises TS/JS statements that are one write: a catalogue function resolved through its import
+// (`fs.writeSync`, the runtime's `writeInFull`...), `await handle.write(buf)` on a FileHandle,
+// `stream.write(chunk)` on a Writable, or a call to a wrapper of one of these.
+import * as ts from 'typescript';
+import { TS_PURE_FUNCTIONS, TS_PURE_METHODS, type TsWriteFunction } from '../catalogue';
+import type { Piece, Template, WriteStep } from '../model';
+import { indentAt } from '../positions';
+import { qualify, type Bindings } from './bindings';
+import { callsIn, canonicalTarget, identifiers, isStringy, rootName } from './syntax';
+
+/** A function whose body only writes its buffer parameter to a descriptor (shape 4). */
+export interface TsWrapper {
+  readonly name: string;
+  /** The file defining it, for wrappers imported from elsewhere in the workspace. */
+  readonly file?: string;
+  readonly exported: boolean;
+  readonly fd: { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
+  readonly buf: number;
+  readonly family: string;
+  /** Calls must be awaited (the wrapper is async). */
+  readonly async: boolean;
+  readonly arity: number;
+  /** Its buffer parameter only takes bytes (a runtime function's, or declared `Uint8Array`/`Buffer`). */
+  readonly bytes?: boolean;
+  /** It writes to a stream (`process.stdout.write`): calls are corked, not gathered. */
+  readonly stream?: boolean;
+}
+
+/** What the TS/JS front end knows while reading one file. */
+export interface TsContext {
+  readonly file: ts.SourceFile;
+  readonly text: string;
+  readonly bindings: Bindings;
+  readonly functions: ReadonlyMap<string, TsWriteFunction>;
+  readonly wrappers: ReadonlyMap<string, TsWrapper>;
+}
+
+/** True when a call is to a function that only computes. */
+export function isPureCall(call: ts.CallExpression | ts.NewExpression, bindings: Bindings): boolean {
+  if (!ts.isCallExpression(call)) return false;
+  if (TS_PURE_FUNCTIONS.has(qualify(call.expression, bindings))) return true;
+  return ts.isPropertyAccessExpression(call.expression) && TS_PURE_METHODS.has(call.expression.name.text);
+}
+
+function names(nodes: readonly (ts.Node | undefined)[]): string[] {
+  const into = new Set<string>();
+  for (const node of nodes) if (node) identifiers(node, into);
+  return [...into];
+}
+
+function text(node: ts.Node, ctx: TsContext): string {
+  return ctx.text.slice(node.getStart(ctx.file), node.end);
+}
+
+/**
+ * A piece for the buffer `arg`. `bytes`: the callee takes only bytes (the runtime's functions), so no
+ * conversion is ever needed; otherwise anything not known to be bytes is encoded with `Buffer.from`.
+ */
+function pieceOf(arg: ts.Expression, bytes: boolean, ctx: TsContext): Piece {
+  return { buf: text(arg, ctx), isString: !bytes && !isBytes(arg, ctx) };
+}
+
+function isBytes(arg: ts.Expression, ctx: TsContext): boolean {
+  if (isStringy(arg)) return false;
+  if (ts.isIdentifier(arg)) return ctx.bindings.types.get(arg.text) === 'bytes';
+  if (ts.isCallExpression(arg) || ts.isNewExpression(arg)) {
+    const callee = qualify(arg.expression, ctx.bindings);
+    return /^Buffer\.(from|alloc|allocUnsafe|concat)$|^Uint8Array$|\.subarray$/.test(callee);
+  }
+  return false;
+}
+
+function piecesOf(
+  arg: ts.Expression,
+  gathered: boolean,
+  ctx: TsContext,
+  bytes: boolean,
+): Piece[] | undefined {
+  if (!gathered) return [pieceOf(arg, bytes, ctx)];
+  if (!ts.isArrayLiteralExpression(arg) || arg.elements.some((e) => ts.isSpreadElement(e))) return undefined;
+  return arg.elements.map((e) => pieceOf(e, bytes, ctx));
+}
+
+/** The statement's call (under `void` and `await`) and whether it is awaited. */
+export function statementCall(stmt: ts.Node): { call: ts.CallExpression; awaited: boolean } | undefined {
+  let expr: ts.Expression;
+  if (ts.isExpressionStatement(stmt)) expr = stmt.expression;
+  else if (ts.isReturnStatement(stmt) && stmt.expression) expr = stmt.expression;
+  else if (ts.isCallExpression(stmt) || ts.isAwaitExpression(stmt)) expr = stmt;
+  else return undefined;
+  if (ts.isVoidExpression(expr)) expr = expr.expression;
+  const awaited = ts.isAwaitExpression(expr);
+  if (ts.isAwaitExpression(expr)) expr = expr.expression;
+  return ts.isCallExpression(expr) ? { call: expr, awaited } : undefined;
+}
+
+/** The write step for `stmt`, or undefined when it is not a write the analyzer understands fully. */
+export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined {
+  const found = statementCall(stmt);
+  if (!found) return undefined;
+  const { call, awaited } = found;
+  const args = call.arguments;
+  // A call with effects inside the arguments would move when the writes are gathered: unsure.
+  if (args.some((a) => ts.isSpreadElement(a) || callsIn(a).some((c) => !isPureCall(c, ctx.bindings))))
+    return undefined;
+  const start = stmt.getStart(ctx.file);
+  const template: Template = {
+    before: ctx.text.slice(start, call.getStart(ctx.file)),
+    after: ctx.text.slice(call.end, stmt.end),
+    indent: indentAt(ctx.text, start),
+  };
+  const base = { kind: 'write' as const, span: { start, end: stmt.end }, template };
+  const qualified = qualify(call.expression, ctx.bindings);
+  const fn = ctx.functions.get(qualified);
+  const fdArg = fn ? args[fn.fd] : undefined;
+  if (fdArg && /\+\+|--|[^=!<>]=[^=]/.test(text(fdArg, ctx))) return undefined;
+  const target = (fd: ts.Expression) => ({
+    target: canonicalTarget(text(fd, ctx)),
+    fdText: text(fd, ctx),
+    targetNames: names([fd]),
+  });
+  if (fn) {
+    if (!!fn.async !== awaited || args.length <= Math.max(fn.fd, fn.buf)) return undefined;
+    const callee = call.expression.getText(ctx.file);
+    if (qualified === 'fs.writeSync') return fsWriteSync(args, base, callee, ctx, target(args[0]));
+    if (args.length !== 2) return undefined;
+    return {
+      ...base,
+      ...target(args[fn.fd]),
+      callee,
+      family: fn.gatheredName ?? '',
+      pieces: piecesOf(args[fn.buf], !!fn.gathered, ctx, qualified.startsWith('runtime.')),
+      reads: names([args[fn.buf]]),
+    };
+  }
+  if (
+    ts.isPropertyAccessExpression(call.expression) &&
+    call.expression.name.text === 'write' &&
+    args.length === 1
+  ) {
+    const receiver = call.expression.expression;
+    const recvText = text(receiver, ctx);
+    const root = rootName(receiver);
+    const kind =
+      recvText === 'process.stdout' || recvText === 'process.stderr'
+        ? 'stream'
+        : ts.isIdentifier(receiver) && root
+          ? ctx.bindings.kinds.get(root)
+          : undefined;
+    if (!kind || (kind === 'handle') !== awaited) return undefined;
+    return {
+      ...base,
+      ...target(receiver),
+      callee: `${recvText}.write`,
+      family: kind === 'handle' ? `${recvText}.writev` : 'cork',
+      pieces: piecesOf(args[0], false, ctx, kind === 'stream'),
+      reads: names([args[0]]),
+      stream: kind === 'stream' ? true : undefined,
+    };
+  }
+  const wrapper = ts.isIdentifier(call.expression) ? ctx.wrappers.get(call.expression.text) : undefined;
+  if (!wrapper || wrapper.async !== awaited || args.length < wrapper.arity) return undefined;
+  const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
+  return {
+    ...base,
+    ...(fd
+      ? target(fd)
+      : {
+          target: canonicalTarget((wrapper.fd as { text: string }).text),
+          fdText: (wrapper.fd as { text: string }).text,
+          targetNames: (wrapper.fd as { names: readonly string[] }).names,
+        }),
+    callee: wrapper.name,
+    family: wrapper.family,
+    pieces: piecesOf(args[wrapper.buf], false, ctx, wrapper.bytes === true),
+    reads: names([args[wrapper.buf]]),
+    // A wrapper from another file may write to a descriptor this file cannot name (unless a number).
+    template:
+      wrapper.file && !(!fd && /^\d+$/.test((wrapper.fd as { text: string }).text)) ? undefined : template,
+    wrapper: { name: wrapper.name, file: wrapper.file },
+    stream: wrapper.stream,
+  };
+}
+
+type Base = Pick<WriteStep, 'kind' | 'span' | 'template'>;
+type Target = Pick<WriteStep, 'target' | 'fdText' | 'targetNames'>;
+
+/** `fs.writeSync(fd, buf)`, `(fd, buf, offset, length)` or, positional, `(fd, buf, offset, length, pos)`. */
+function fsWriteSync(
+  args: ts.NodeArray<ts.Expression>,
+  base: Base,
+  callee: string,
+  ctx: TsContext,
+  fd: Target,
+): WriteStep | undefined {
+  const buf = args[1];
+  const common = { ...base, ...fd, callee, reads: names(args.slice(1)) };
+  if (args.length === 2) return { ...common, family: 'writevInFull', pieces: [pieceOf(buf, false, ctx)] };
+  if (args.length !== 4 && args.length !== 5) return undefined;
+  if (isStringy(buf)) return undefined;
+  const [off, len] = [text(args[2], ctx), text(args[3], ctx)];
+  const bufText = text(buf, ctx);
+  const whole = off === '0' && (len === `${bufText}.length` || len === `${bufText}.byteLength`);
+  const piece = whole ? bufText : `${bufText}.subarray(${off}, ${off === '0' ? '' : `${off} + `}${len})`;
+  if (args.length === 4) return { ...common, family: 'writevInFull', pieces: [{ buf: piece }] };
+  const at = text(args[4], ctx).replace(/\s+/g, '');
+  if (at === 'null' || at === 'undefined')
+    return { ...common, family: 'writevInFull', pieces: [{ buf: piece }] };
+  const lens = [len, `${bufText}.length`, `${bufText}.byteLength`].map((l) => l.replace(/\s+/g, ''));
+  const next = lens.flatMap((l) => [`${at}+${l}`, `${l}+${at}`]);
+  return {
+    ...common,
+    family: `${callee.replace(/writeSync$/, 'writevSync')}`,
+    pieces: [{ buf: piece }],
+    position: { at, next },
+  };
+}

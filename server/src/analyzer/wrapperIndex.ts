@@ -1,0 +1,70 @@
+// The workspace index of wrapper functions (shape 4 across files): which files define which wrappers.
+// The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
+import type { CWrapper } from './c/analyzeC';
+import type { TsWrapper } from './ts/analyzeTs';
+import { moduleKey } from './ts/moduleKey';
+
+/** The wrappers one file defines. */
+export interface FileWrappers {
+  readonly c: readonly CWrapper[];
+  readonly ts: readonly TsWrapper[];
+}
+
+/** Wrappers by defining file; lookups see only what other files export. */
+export class WrapperIndex {
+  private readonly files = new Map<string, FileWrappers>();
+  private cByName: Map<string, CWrapper> | undefined;
+
+  /** Records (or replaces) the wrappers of `path`. */
+  set(path: string, wrappers: FileWrappers): void {
+    if (wrappers.c.length === 0 && wrappers.ts.length === 0) {
+      this.delete(path);
+      return;
+    }
+    this.files.set(path, wrappers);
+    this.cByName = undefined;
+  }
+
+  /** Forgets `path` (deleted, or no longer analysed). */
+  delete(path: string): void {
+    if (this.files.delete(path)) this.cByName = undefined;
+  }
+
+  /** Number of files with wrappers. */
+  get size(): number {
+    return this.files.size;
+  }
+
+  /**
+   * Exported (non-static) C wrappers of files other than `path`, by name. A name that two files define
+   * differently is left out: the call could mean either.
+   */
+  cWrappersFor(path: string): Map<string, CWrapper> {
+    if (!this.cByName) {
+      const byName = new Map<string, CWrapper>();
+      const clash = new Set<string>();
+      for (const [file, wrappers] of this.files) {
+        for (const w of wrappers.c) {
+          if (!w.exported) continue;
+          if (byName.has(w.name)) clash.add(w.name);
+          byName.set(w.name, { ...w, file });
+        }
+      }
+      for (const name of clash) byName.delete(name);
+      this.cByName = byName;
+    }
+    const result = new Map(this.cByName);
+    for (const [name, w] of result) if (w.file === path) result.delete(name);
+    return result;
+  }
+
+  /** The exported TS/JS wrapper `exportName` of the module at `modulePath` (no extension). */
+  tsWrapper(modulePath: string, exportName: string): TsWrapper | undefined {
+    for (const [file, wrappers] of this.files) {
+      if (moduleKey(file) !== modulePath) continue;
+      const found = wrappers.ts.find((w) => w.exported && w.name === exportName);
+      if (found) return { ...found, file };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,79 @@
+// The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF is in sarif.ts.)
+import { relative } from 'node:path';
+import type { FileResult, ReportedFinding } from './lintFile';
+
+/** Paths in reports are relative to the working directory, with forward slashes. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return (rel.startsWith('..') ? path : rel).split('\\').join('/');
+}
+
+function word(severity: ReportedFinding['severity']): string {
+  return severity === 'information' ? 'info' : severity;
+}
+
+/** `file:line:col: warning: message [adjacent-writes]`, one line per finding (1-based line and column). */
+export function formatText(results: readonly FileResult[], cwd: string): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    for (const f of r.findings) {
+      lines.push(
+        `${displayPath(r.path, cwd)}:${f.start.line + 1}:${f.start.character + 1}: ${word(f.severity)}: ${f.message} [${f.code}]`,
+      );
+    }
+  }
+  return lines.map((l) => `${l}\n`).join('');
+}
+
+/** One JSON document: every finding with 1-based positions, and the counts. */
+export function formatJson(results: readonly FileResult[], cwd: string): string {
+  const findings = results.flatMap((r) =>
+    r.findings.map((f) => ({
+      path: displayPath(r.path, cwd),
+      line: f.start.line + 1,
+      column: f.start.character + 1,
+      endLine: f.end.line + 1,
+      endColumn: f.end.character + 1,
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+      syscalls: f.syscalls,
+      descriptor: f.target,
+      fixable: f.fix !== undefined,
+      related: f.related.map((x) => ({
+        line: x.start.line + 1,
+        column: x.start.character + 1,
+        message: x.message,
+      })),
+    })),
+  );
+  return `${JSON.stringify({ files: results.length, findings }, null, 2)}\n`;
+}
+
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** GitHub Actions workflow commands (`::warning file=...,line=...::message`), one per finding. */
+export function formatGithub(results: readonly FileResult[], cwd: string): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    for (const f of r.findings) {
+      const command = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
+      const props = [
+        `file=${escapeProperty(displayPath(r.path, cwd))}`,
+        `line=${f.start.line + 1}`,
+        `col=${f.start.character + 1}`,
+        `endLine=${f.end.line + 1}`,
+        `endColumn=${f.end.character + 1}`,
+        `title=${escapeProperty(`writev ${f.code}`)}`,
+      ];
+      lines.push(`::${command} ${props.join(',')}::${escapeData(f.message)}\n`);
+    }
+  }
+  return lines.join('');
+}

@@ -1,0 +1,146 @@
+// Lints one file: read, analyse, optionally fix in place. Runs in a worker thread or in the main
+// thread; results are plain data (positions computed here, so the text never travels).
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  LineIndex,
+  WrapperIndex,
+  type Analyzer,
+  type AnalyzerSettings,
+  type FileWrappers,
+  type Finding,
+  type Position,
+} from '../index';
+
+/** A finding with its positions (zero-based line, UTF-16 character). */
+export interface ReportedFinding {
+  readonly code: Finding['code'];
+  readonly severity: Finding['severity'];
+  readonly message: string;
+  readonly syscalls: number;
+  readonly target: string;
+  readonly start: Position;
+  readonly end: Position;
+  readonly related: readonly { readonly start: Position; readonly end: Position; readonly message: string }[];
+  readonly fix?: {
+    readonly title: string;
+    readonly edits: readonly { readonly start: Position; readonly end: Position; readonly newText: string }[];
+  };
+}
+
+/** The outcome for one file. */
+export interface FileResult {
+  readonly path: string;
+  readonly findings: readonly ReportedFinding[];
+  /** Lines in the file (for throughput figures). */
+  readonly lines: number;
+  /** Wrappers the file defines (first pass only). */
+  readonly wrappers?: FileWrappers;
+  /** Fixes were written to the file. */
+  readonly fixed?: boolean;
+  /** Why the file could not be read or written. */
+  readonly error?: string;
+}
+
+/** What a lint job needs besides the file list (structured-clone friendly). */
+export interface LintJob {
+  readonly settings: AnalyzerSettings;
+  /** Wrappers of the whole tree, by file (second pass). */
+  readonly index?: readonly (readonly [string, FileWrappers])[];
+  /** Second pass: only files calling one of these names are analysed again; others return nothing. */
+  readonly names?: readonly string[];
+  readonly fix: boolean;
+}
+
+function report(findings: readonly Finding[], lines: LineIndex): ReportedFinding[] {
+  const at = (offset: number) => lines.positionAt(offset);
+  return findings.map((f) => ({
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    syscalls: f.syscalls,
+    target: f.target,
+    start: at(f.span.start),
+    end: at(f.span.end),
+    related: f.related.map((r) => ({ start: at(r.span.start), end: at(r.span.end), message: r.message })),
+    fix: f.fix && {
+      title: f.fix.title,
+      edits: f.fix.edits.map((e) => ({ start: at(e.span.start), end: at(e.span.end), newText: e.newText })),
+    },
+  }));
+}
+
+/** Builds the wrapper index a job carries. */
+export function indexOfJob(job: LintJob): WrapperIndex | undefined {
+  if (!job.index) return undefined;
+  const index = new WrapperIndex();
+  for (const [path, wrappers] of job.index) index.set(path, wrappers);
+  return index;
+}
+
+/**
+ * Lints `path`. Never throws: a file that cannot be read or written comes back with `error` set.
+ * Returns undefined in a second pass for a file that calls none of `job.names`.
+ */
+export async function lintFile(
+  analyzer: Analyzer,
+  path: string,
+  job: LintJob,
+  index: WrapperIndex | undefined,
+  names: RegExp | undefined,
+): Promise<FileResult | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
+  }
+  if (names && !names.test(text)) return undefined;
+  let lineCount = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
+  let first: ReturnType<Analyzer['inspect']>;
+  try {
+    first = analyzer.inspect(path, text, job.settings, { index });
+  } catch (error) {
+    // A bug in the analyzer must not stop the run: the file is reported as not analysed.
+    return {
+      path,
+      findings: [],
+      lines: lineCount,
+      error: `analysing ${path} failed: ${(error as Error).message}`,
+    };
+  }
+  let findings = first.findings;
+  const wrappers = index ? undefined : first.wrappers;
+  let fixed = false;
+  if (job.fix) {
+    const fixedText = analyzer.fixAll(path, text, findings);
+    if (fixedText !== undefined) {
+      const original = text;
+      text = fixedText;
+      try {
+        await writeFile(path, text);
+      } catch (error) {
+        return {
+          path,
+          findings: report(findings, new LineIndex(original)),
+          lines: lineCount,
+          error: `cannot write ${path}: ${(error as Error).message}`,
+        };
+      }
+      fixed = true;
+      findings = analyzer.analyze(path, text, job.settings, { index });
+    }
+  }
+  // Positions only where there is something to report: most files of a large tree have nothing.
+  const reported = findings.length > 0 ? report(findings, new LineIndex(text)) : [];
+  return { path, findings: reported, lines: lineCount, wrappers, fixed };
+}
+
+/** The pattern that finds a call to any of `names` (second pass), or undefined for none. */
+export function callPattern(names: readonly string[] | undefined): RegExp | undefined {
+  if (!names) return undefined;
+  const safe = names.filter((n) => /^[\w$]+$/.test(n));
+  return new RegExp(
+    safe.length > 0 ? `\\b(?:${safe.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s*\\(` : '(?!)',
+  );
+}

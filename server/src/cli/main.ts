@@ -1,0 +1,134 @@
+// writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
+// second only where a wrapper from another file is called), optionally fixes, prints, exits 0/1/2.
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { DEFAULT_SETTINGS, parseSettings, type AnalyzerSettings, type FileWrappers } from '../index';
+import { sourceFiles } from '../workspace/files';
+import { parseArgs, USAGE, UsageError, type CliOptions } from './args';
+import { formatGithub, formatJson, formatText } from './formats';
+import type { FileResult } from './lintFile';
+import { LintPool } from './pool';
+import { sarifLog } from './sarif';
+
+/** Where the CLI writes; tests pass their own. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processOutput: Output = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+async function loadSettings(path: string | undefined): Promise<AnalyzerSettings> {
+  if (!path) return DEFAULT_SETTINGS;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
+  }
+  const section =
+    typeof raw === 'object' && raw !== null && 'writev' in raw ? (raw as { writev: unknown }).writev : raw;
+  try {
+    return parseSettings(section);
+  } catch (error) {
+    throw new UsageError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+/** The files to lint: named files as they are, folders walked (gitignore and `exclude` respected). */
+async function collect(paths: readonly string[], settings: AnalyzerSettings): Promise<string[]> {
+  const files: string[] = [];
+  for (const p of paths) {
+    const abs = resolve(p);
+    const info = await stat(abs).catch(() => undefined);
+    if (!info) throw new UsageError(`no such file or folder: ${p}`);
+    if (info.isDirectory()) for await (const f of sourceFiles(abs, settings.exclude)) files.push(f);
+    else files.push(abs);
+  }
+  return [...new Set(files)];
+}
+
+/** Lints with the options given; returns the results and how long it took. Exposed for the benchmark. */
+export async function lint(
+  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs'>,
+  settings: AnalyzerSettings,
+): Promise<FileResult[]> {
+  const files = await collect(options.paths, settings);
+  const pool = new LintPool(options.jobs);
+  try {
+    const first = await pool.run(files, { settings, fix: false });
+    const index: [string, FileWrappers][] = first
+      .filter((r) => r.wrappers && (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0))
+      .map((r) => [r.path, r.wrappers as FileWrappers]);
+    const names = [
+      ...new Set(
+        index.flatMap(([, w]) => [
+          ...w.c.filter((x) => x.exported).map((x) => x.name),
+          ...w.ts.filter((x) => x.exported).map((x) => x.name),
+        ]),
+      ),
+    ];
+    const byPath = new Map(first.map((r) => [r.path, r]));
+    if (names.length > 0 || options.fix) {
+      // Second pass: files that call a wrapper defined elsewhere (or all, to fix them) with the index.
+      const second = await pool.run(files, {
+        settings,
+        fix: options.fix,
+        index,
+        names: options.fix ? undefined : names,
+      });
+      for (const r of second) byPath.set(r.path, r);
+    }
+    return files.map((f) => byPath.get(f) as FileResult);
+  } finally {
+    await pool.close();
+  }
+}
+
+function version(): string {
+  try {
+    return (require('../../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Runs writev-lint with `argv`; resolves to the exit status (0 clean, 1 findings, 2 usage or I/O error). */
+export async function main(
+  argv: readonly string[],
+  output: Output = processOutput,
+  cwd = process.cwd(),
+): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseArgs(argv);
+    if (options.help) {
+      output.out(`${USAGE}\n`);
+      return 0;
+    }
+    const settings = await loadSettings(options.config);
+    const results = await lint(options, settings);
+    const errors = results.filter((r) => r.error);
+    for (const r of errors) output.err(`writev-lint: ${r.error}\n`);
+    if (options.format === 'text') output.out(formatText(results, cwd));
+    else if (options.format === 'json') output.out(formatJson(results, cwd));
+    else if (options.format === 'github') output.out(formatGithub(results, cwd));
+    else output.out(`${JSON.stringify(sarifLog(results, cwd, version()), null, 2)}\n`);
+    const count = results.reduce((n, r) => n + r.findings.length, 0);
+    const fixed = results.filter((r) => r.fixed).length;
+    if (options.format === 'text') {
+      output.err(
+        `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length} files${fixed ? `, ${fixed} files fixed` : ''}\n`,
+      );
+    }
+    if (errors.length > 0) return 2;
+    return count > 0 && !options.exitZero ? 1 : 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      output.err(`writev-lint: ${error.message}\n${argv.length === 0 ? `${USAGE}\n` : ''}`);
+      return 2;
+    }
+    output.err(`writev-lint: ${(error as Error).stack ?? String(error)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,82 @@
+// Converts the analyzer's findings and fixes into LSP diagnostics, code actions and workspace edits.
+import {
+  CodeAction,
+  CodeActionKind,
+  DiagnosticSeverity,
+  type Diagnostic,
+  type Range,
+  type TextEdit as LspTextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
+import type { Finding, LineIndex, Severity, Span, TextEdit } from '../index';
+import { DOCS_URL } from './protocol';
+
+/** The code action kind of the fix-all action. */
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.writev`;
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** The LSP range (UTF-16 positions) of a span. */
+export function toRange(span: Span, lines: LineIndex): Range {
+  return { start: lines.positionAt(span.start), end: lines.positionAt(span.end) };
+}
+
+/** The diagnostic a user sees for a finding. */
+export function toDiagnostic(finding: Finding, uri: string, lines: LineIndex): Diagnostic {
+  return {
+    range: toRange(finding.span, lines),
+    severity: SEVERITY[finding.severity],
+    code: finding.code,
+    codeDescription: { href: `${DOCS_URL}#${finding.code}` },
+    source: 'writev',
+    message: finding.message,
+    relatedInformation: finding.related.map((r) => ({
+      location: { uri, range: toRange(r.span, lines) },
+      message: r.message,
+    })),
+  };
+}
+
+function toEdits(edits: readonly TextEdit[], lines: LineIndex): LspTextEdit[] {
+  return edits.map((e) => ({ range: toRange(e.span, lines), newText: e.newText }));
+}
+
+/** A workspace edit for one document version (stale if the document moved on). */
+export function toWorkspaceEdit(
+  uri: string,
+  version: number,
+  edits: readonly TextEdit[],
+  lines: LineIndex,
+): WorkspaceEdit {
+  return { documentChanges: [{ textDocument: { uri, version }, edits: toEdits(edits, lines) }] };
+}
+
+/** The quick fix for one finding (its `edits`, see Analyzer.fixEdits), tied to its diagnostic. */
+export function quickFix(
+  finding: Finding,
+  edits: readonly TextEdit[],
+  diagnostic: Diagnostic,
+  uri: string,
+  version: number,
+  lines: LineIndex,
+): CodeAction | undefined {
+  if (!finding.fix) return undefined;
+  const action = CodeAction.create(
+    finding.fix.title,
+    toWorkspaceEdit(uri, version, edits, lines),
+    CodeActionKind.QuickFix,
+  );
+  action.diagnostics = [diagnostic];
+  action.isPreferred = true;
+  return action;
+}
+
+/** True when the spans of a finding and an LSP range (as offsets) touch. */
+export function touches(span: Span, start: number, end: number): boolean {
+  return span.start <= end && start <= span.end;
+}

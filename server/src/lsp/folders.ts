@@ -1,0 +1,95 @@
+// The workspace folders of a multi-root workspace, each with its wrapper index, kept up to date as
+// folders come and go and files change.
+import { readFile } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { MAX_TEXT_LENGTH, WrapperIndex, type Analyzer, type AnalyzerSettings } from '../index';
+import { excludeMatcher, sourceFiles } from '../workspace/files';
+
+/** Gives the event loop a turn, so indexing a large tree never holds up requests. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A workspace folder: its root path and the wrappers its files define. */
+export interface Folder {
+  readonly path: string;
+  readonly index: WrapperIndex;
+  /** Set while a (re)index runs; cleared when it ends. */
+  indexing?: { cancelled: boolean };
+}
+
+/** The workspace folders, longest path first so lookups find the innermost folder. */
+export class Folders {
+  private folders: Folder[] = [];
+
+  constructor(
+    private readonly analyzer: Analyzer,
+    private readonly settingsFor: (path: string) => Promise<AnalyzerSettings>,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** All folders. */
+  all(): readonly Folder[] {
+    return this.folders;
+  }
+
+  /** The folder holding `path`, if any. */
+  of(path: string): Folder | undefined {
+    return this.folders.find(
+      (f) => path === f.path || path.startsWith(f.path.endsWith(sep) ? f.path : f.path + sep),
+    );
+  }
+
+  /** Adds a folder (and indexes it in the background); `done` runs when its index is complete. */
+  add(path: string, done: () => void): void {
+    if (this.folders.some((f) => f.path === path)) return;
+    const folder: Folder = { path, index: new WrapperIndex() };
+    this.folders.push(folder);
+    this.folders.sort((a, b) => b.path.length - a.path.length);
+    void this.reindex(folder).then(done);
+  }
+
+  /** Removes a folder, stopping its indexing. */
+  remove(path: string): void {
+    const folder = this.folders.find((f) => f.path === path);
+    if (folder?.indexing) folder.indexing.cancelled = true;
+    this.folders = this.folders.filter((f) => f.path !== path);
+  }
+
+  /** Whether the `exclude` setting leaves `path` out. */
+  excluded(path: string, settings: AnalyzerSettings): boolean {
+    const folder = this.of(path);
+    return folder ? excludeMatcher(folder.path, settings.exclude)(path) : false;
+  }
+
+  /** Rebuilds the wrapper index of `folder` (cancelling a run in progress). */
+  async reindex(folder: Folder): Promise<void> {
+    if (folder.indexing) folder.indexing.cancelled = true;
+    const run = { cancelled: false };
+    folder.indexing = run;
+    const settings = await this.settingsFor(folder.path);
+    let files = 0;
+    for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled)) {
+      await this.update(folder, file, settings);
+      files++;
+      await yieldToEventLoop();
+    }
+    if (folder.indexing === run) folder.indexing = undefined;
+    this.log(
+      `writev: indexed wrappers of ${files} files in ${folder.path} (${folder.index.size} define wrappers)`,
+    );
+  }
+
+  /** Re-reads the wrappers of one file (saved, created or changed on disk); `text` if already known. */
+  async update(folder: Folder, path: string, settings: AnalyzerSettings, text?: string): Promise<void> {
+    try {
+      const content = text ?? (await readFile(path, 'utf8'));
+      if (content.length > MAX_TEXT_LENGTH) return;
+      folder.index.set(path, this.analyzer.wrappers(path, content, settings));
+    } catch (error) {
+      folder.index.delete(path);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.log(`writev: indexing ${path} failed: ${String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+// The server's own messages beyond standard LSP, typed once for the server and the client.
+import { RequestType } from 'vscode-languageserver';
+
+/** Parameters of {@link LintWorkspaceRequest}. */
+export interface LintWorkspaceParams {
+  /** A progress token the client created (`window/workDoneProgress/create`), if any. */
+  readonly workDoneToken?: string | number;
+}
+
+/** What {@link LintWorkspaceRequest} did. */
+export interface LintWorkspaceResult {
+  /** Files analysed. */
+  readonly files: number;
+  /** Findings published, over all files. */
+  readonly findings: number;
+  /** The request was cancelled before every file was analysed. */
+  readonly cancelled: boolean;
+}
+
+/**
+ * `writev/lintWorkspace`: analyse every matching file of every workspace folder (not only open ones)
+ * and publish their diagnostics, so the Problems panel shows the whole workspace.
+ */
+export const LintWorkspaceRequest = new RequestType<LintWorkspaceParams, LintWorkspaceResult, void>(
+  'writev/lintWorkspace',
+);
+
+export { DOCS_URL } from '../analyzer/model';

@@ -1,0 +1,329 @@
+// Wires the analyzer to LSP: document sync, push and pull diagnostics, code actions (quick fix and
+// fix-all), configuration with live reload, workspace folders with their wrapper indexes, and the
+// `writev/lintWorkspace` request. Handlers stay small; the work lives in the analyzer.
+import { readFile } from 'node:fs/promises';
+import {
+  CodeAction,
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  DocumentDiagnosticReportKind,
+  FileChangeType,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type CodeActionParams,
+  type Connection,
+  type DocumentDiagnosticReport,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LineIndex, type Analyzer, type AnalyzerSettings, type Finding, type WrapperIndex } from '../index';
+import { sourceFiles } from '../workspace/files';
+import { FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
+import { DocumentAnalyses, type Analysis } from './documents';
+import { Folders, yieldToEventLoop } from './folders';
+import { LintWorkspaceRequest, type LintWorkspaceParams, type LintWorkspaceResult } from './protocol';
+import { SettingsCache } from './settings';
+import { URI } from './uri';
+
+const WATCHED = '**/*.{c,h,ts,tsx,mts,cts,js,jsx,mjs,cjs}';
+
+function cancelled(): ResponseError<void> {
+  return new ResponseError(LSPErrorCodes.RequestCancelled, 'writev: request cancelled');
+}
+
+/** One language server session over one connection. */
+export class Session {
+  private readonly documents = new TextDocuments(TextDocument);
+  // Created in `initialize`, once the analyzer (the C grammar) has loaded; no other message comes first.
+  private analyzer!: Analyzer;
+  private analyses!: DocumentAnalyses;
+  private folders!: Folders;
+  private settings: SettingsCache;
+  private pull = false;
+  private refresh = false;
+  private dynamicConfiguration = false;
+  private dynamicWatch = false;
+  private progressSupport = false;
+  private generation = 0;
+  private readonly pending = new Set<string>();
+  private flushing = false;
+
+  /** `ready` resolves to the analyzer; the session answers `initialize` once it has. */
+  constructor(
+    private readonly connection: Connection,
+    private readonly ready: Promise<Analyzer>,
+  ) {
+    this.settings = new SettingsCache(connection, false);
+  }
+
+  private log(message: string): void {
+    this.connection.console.log(message);
+  }
+
+  /** Registers every handler and starts listening. */
+  listen(): void {
+    const c = this.connection;
+    c.onInitialize((params) => this.initialize(params));
+    c.onInitialized(() => {
+      this.initialized().catch((error: unknown) =>
+        this.log(`writev: setting up the workspace failed: ${String(error)}`),
+      );
+    });
+    this.documents.onDidChangeContent((e) => this.changed(e.document.uri));
+    this.documents.onDidClose((e) => this.closed(e.document.uri));
+    this.documents.onDidSave((e) => void this.saved(e.document));
+    c.onDidChangeConfiguration((change) => this.configurationChanged(change.settings));
+    c.onDidChangeWatchedFiles((params) => void this.filesChanged(params.changes));
+    c.languages.diagnostics.on((params, token) =>
+      this.pullDiagnostics(params.textDocument.uri, params.previousResultId, token),
+    );
+    c.onCodeAction((params, token) => this.codeActions(params, token));
+    c.onRequest(LintWorkspaceRequest, (params, token) => this.lintWorkspace(params, token));
+    this.documents.listen(c);
+    c.listen();
+  }
+
+  private async initialize(params: InitializeParams): Promise<InitializeResult> {
+    this.analyzer = await this.ready;
+    this.analyses = new DocumentAnalyses(this.analyzer);
+    this.folders = new Folders(
+      this.analyzer,
+      (path) => this.settings.get(URI.fromPath(path)),
+      (m) => this.log(m),
+    );
+    const caps = params.capabilities;
+    this.pull = !!caps.textDocument?.diagnostic;
+    this.refresh = !!caps.workspace?.diagnostics?.refreshSupport;
+    this.dynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
+    this.dynamicWatch = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    this.progressSupport = !!caps.window?.workDoneProgress;
+    this.folderEvents = !!caps.workspace?.workspaceFolders;
+    this.settings = new SettingsCache(this.connection, !!caps.workspace?.configuration, undefined);
+    const roots = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    this.roots = roots.filter((uri) => uri.startsWith('file:')).map((uri) => URI.toPath(uri));
+    return {
+      capabilities: {
+        textDocumentSync: {
+          openClose: true,
+          change: TextDocumentSyncKind.Incremental,
+          save: { includeText: false },
+        },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        diagnosticProvider: this.pull
+          ? { identifier: 'writev', interFileDependencies: true, workspaceDiagnostics: false }
+          : undefined,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'writev' },
+    };
+  }
+
+  private roots: string[] = [];
+  private folderEvents = false;
+
+  private async initialized(): Promise<void> {
+    if (this.dynamicConfiguration) {
+      await this.connection.client.register(DidChangeConfigurationNotification.type, { section: 'writev' });
+    }
+    if (this.dynamicWatch) {
+      await this.connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: WATCHED }],
+      });
+    }
+    for (const root of this.roots) this.folders.add(root, () => this.revalidateAll());
+    if (this.folderEvents) {
+      this.connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        for (const f of event.removed) this.folders.remove(URI.toPath(f.uri));
+        for (const f of event.added)
+          if (f.uri.startsWith('file:')) this.folders.add(URI.toPath(f.uri), () => this.revalidateAll());
+      });
+    }
+  }
+
+  /** Analyses `uri`'s current version (cached), with its folder's settings, index and exclusions. */
+  private async analysis(uri: string): Promise<Analysis | undefined> {
+    const doc = this.documents.get(uri);
+    if (!doc) return undefined;
+    const settings = await this.settings.get(uri);
+    const current = this.documents.get(uri);
+    if (!current || current.version !== doc.version) return undefined; // Moved on while we waited.
+    const path = URI.toPath(uri);
+    const folder = this.folders.of(path);
+    return this.analyses.analyze(doc, settings, folder?.index, this.folders.excluded(path, settings), (m) =>
+      this.log(m),
+    );
+  }
+
+  private changed(uri: string): void {
+    if (this.pull) return; // The client asks when it wants diagnostics.
+    this.pending.add(uri);
+    if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(() => void this.flush());
+    }
+  }
+
+  /** Publishes diagnostics for every document changed since the last flush (changes coalesce). */
+  private async flush(): Promise<void> {
+    while (this.pending.size > 0) {
+      const batch = [...this.pending];
+      this.pending.clear();
+      for (const uri of batch) {
+        const analysis = await this.analysis(uri);
+        if (!analysis) continue;
+        const diagnostics = analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines));
+        await this.connection.sendDiagnostics({ uri, version: analysis.version, diagnostics });
+      }
+    }
+    this.flushing = false;
+  }
+
+  private closed(uri: string): void {
+    this.analyses.forget(uri);
+    this.settings.drop(uri);
+    if (!this.pull) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  private async saved(doc: TextDocument): Promise<void> {
+    const path = URI.toPath(doc.uri);
+    const folder = this.folders.of(path);
+    if (folder) await this.folders.update(folder, path, await this.settings.get(doc.uri), doc.getText());
+  }
+
+  private async filesChanged(changes: readonly { uri: string; type: FileChangeType }[]): Promise<void> {
+    for (const change of changes) {
+      if (!change.uri.startsWith('file:')) continue;
+      const path = URI.toPath(change.uri);
+      const folder = this.folders.of(path);
+      if (!folder) continue;
+      if (change.type === FileChangeType.Deleted) folder.index.delete(path);
+      else await this.folders.update(folder, path, await this.settings.get(change.uri));
+    }
+  }
+
+  private configurationChanged(pushed: unknown): void {
+    const section =
+      typeof pushed === 'object' && pushed !== null ? (pushed as Record<string, unknown>).writev : undefined;
+    this.settings.reset(section);
+    this.analyses.invalidate();
+    this.generation++;
+    for (const folder of this.folders.all())
+      void this.folders.reindex(folder).then(() => this.revalidateAll());
+    this.revalidateAll();
+  }
+
+  /** Diagnostics may have changed everywhere (settings, wrapper index): re-publish or ask the client to pull. */
+  private revalidateAll(): void {
+    this.analyses.invalidate();
+    this.generation++;
+    if (this.pull) {
+      if (this.refresh) void this.connection.languages.diagnostics.refresh();
+      return;
+    }
+    for (const doc of this.documents.all()) this.changed(doc.uri);
+  }
+
+  private async pullDiagnostics(
+    uri: string,
+    previous: string | undefined,
+    token: CancellationToken,
+  ): Promise<DocumentDiagnosticReport> {
+    if (token.isCancellationRequested) throw cancelled();
+    const analysis = await this.analysis(uri);
+    if (token.isCancellationRequested) throw cancelled();
+    if (!analysis) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    const resultId = `${this.generation}:${analysis.version}`;
+    if (previous === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    return {
+      kind: DocumentDiagnosticReportKind.Full,
+      resultId,
+      items: analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
+    };
+  }
+
+  private async codeActions(params: CodeActionParams, token: CancellationToken): Promise<CodeAction[]> {
+    const uri = params.textDocument.uri;
+    const analysis = await this.analysis(uri);
+    if (!analysis || token.isCancellationRequested) return [];
+    const wants = (kind: string) =>
+      !params.context.only || params.context.only.some((o) => kind === o || kind.startsWith(`${o}.`));
+    const actions: CodeAction[] = [];
+    const { lines, version, findings } = analysis;
+    if (wants(CodeActionKind.QuickFix)) {
+      const start = lines.offsetAt(params.range.start);
+      const end = lines.offsetAt(params.range.end);
+      for (const f of findings) {
+        if (!touches(f.span, start, end)) continue;
+        const doc = this.documents.get(uri);
+        const edits = doc && this.analyzer.fixEdits(URI.toPath(uri), doc.getText(), f);
+        const action = edits && quickFix(f, edits, toDiagnostic(f, uri, lines), uri, version, lines);
+        if (action) actions.push(action);
+      }
+    }
+    const doc = this.documents.get(uri);
+    const fixed =
+      wants(FIX_ALL_KIND) && doc ? this.analyzer.fixAll(URI.toPath(uri), doc.getText(), findings) : undefined;
+    if (doc && fixed !== undefined) {
+      // One edit for the whole text: the fixes, and the imports they left unused, in one step.
+      const whole = [{ span: { start: 0, end: doc.getText().length }, newText: fixed }];
+      actions.push(
+        CodeAction.create(
+          'Gather all writes in this file (writev)',
+          toWorkspaceEdit(uri, version, whole, lines),
+          FIX_ALL_KIND,
+        ),
+      );
+    }
+    return actions;
+  }
+
+  private async lintWorkspace(
+    _params: LintWorkspaceParams,
+    token: CancellationToken,
+  ): Promise<LintWorkspaceResult> {
+    const progress = this.progressSupport ? await this.connection.window.createWorkDoneProgress() : undefined;
+    progress?.begin('writev: analysing the workspace', undefined, undefined, true);
+    const stop = () => token.isCancellationRequested || !!progress?.token.isCancellationRequested;
+    let files = 0;
+    let findings = 0;
+    for (const folder of this.folders.all()) {
+      const settings = await this.settings.get(URI.fromPath(folder.path));
+      for await (const path of sourceFiles(folder.path, settings.exclude, stop)) {
+        const uri = URI.fromPath(path);
+        const open = this.documents.get(uri);
+        let diagnostics;
+        if (open) {
+          const analysis = await this.analysis(uri);
+          diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)) : [];
+        } else {
+          const text = await readFile(path, 'utf8').catch(() => '');
+          const lines = new LineIndex(text);
+          const found = this.analyze(path, text, settings, folder.index);
+          diagnostics = found.map((f) => toDiagnostic(f, uri, lines));
+        }
+        files++;
+        findings += diagnostics.length;
+        // Open documents already get their diagnostics (pulled, or pushed on change).
+        if (!open && diagnostics.length > 0) await this.connection.sendDiagnostics({ uri, diagnostics });
+        progress?.report(`${files} files, ${findings} findings`);
+        await yieldToEventLoop();
+      }
+    }
+    progress?.done();
+    return { files, findings, cancelled: stop() };
+  }
+
+  private analyze(path: string, text: string, settings: AnalyzerSettings, index: WrapperIndex): Finding[] {
+    try {
+      return this.analyzer.analyze(path, text, settings, { index });
+    } catch (error) {
+      this.log(`writev: analysing ${path} failed: ${(error as Error).stack ?? String(error)}`);
+      return [];
+    }
+  }
+}

@@ -1,0 +1,194 @@
+// writev-lint: formats (text, JSON, SARIF 2.1.0, GitHub annotations), exit statuses, --fix, --config,
+// .gitignore, and the worker-thread path through the installed bin.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { main } from '@writev/server/out/cli/main';
+import { FIXTURES, REPO } from './helpers';
+import { sarifProblems } from './sarif';
+
+async function run(args: string[], cwd = REPO): Promise<{ status: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const status = await main(args, { out: (t) => (out += t), err: (t) => (err += t) }, cwd);
+  return { status, out, err };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'writev-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('writev-lint', () => {
+  it('prints file:line:col: warning: message [code] and exits 1 on findings', async () => {
+    const { status, out } = await run(['test/server/fixtures/c/shape1.c']);
+    assert.equal(status, 1);
+    const lines = out.trim().split('\n');
+    assert.equal(lines.length, 6);
+    assert.equal(
+      lines[0],
+      'test/server/fixtures/c/shape1.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
+    );
+  });
+
+  it('exits 0 with findings under --exit-zero', async () => {
+    const { status, out } = await run(['--exit-zero', 'test/server/fixtures/c/shape1.c']);
+    assert.equal(status, 0);
+    assert.equal(out.trim().split('\n').length, 6);
+  });
+
+  it('exits 0 with no output when there is nothing to report', async () => {
+    const { status, out } = await run([
+      'test/server/fixtures/c/negatives.c',
+      'test/server/fixtures/ts/negatives.ts',
+    ]);
+    assert.deepEqual([status, out], [0, '']);
+  });
+
+  it('exits 2 with a clear message for a missing path, a bad option or a bad config', async () => {
+    const missing = await run(['no/such/dir']);
+    assert.deepEqual(
+      [missing.status, missing.err],
+      [2, 'writev-lint: no such file or folder: no/such/dir\n'],
+    );
+    const bad = await run(['--format', 'xml']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.err, /--format must be one of text, json, sarif, github, not "xml"/);
+    const config = join(tmp, 'bad.json');
+    writeFileSync(config, JSON.stringify({ minSequenceLength: 1 }));
+    const wrong = await run(['--config', config, 'test/server/fixtures/c']);
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.err, /writev\.minSequenceLength: expected an integer of 2 or more/);
+  });
+
+  it('reads settings from --config (plain or under "writev")', async () => {
+    const config = join(tmp, 'three.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ writev: { minSequenceLength: 3, languages: { typescript: false } } }),
+    );
+    const { out } = await run(['--config', config, '--format', 'json', 'test/server/fixtures']);
+    const report = JSON.parse(out) as { findings: { path: string; syscalls: number }[] };
+    assert.ok(report.findings.length > 0);
+    assert.ok(
+      report.findings.every((f) => f.syscalls >= 3 || f.path.endsWith('.js') || f.path.includes('shape5')),
+    );
+    assert.ok(report.findings.every((f) => !f.path.endsWith('.ts')));
+  });
+
+  it('writes JSON with 1-based positions, related writes and fixability', async () => {
+    const { out } = await run(['--format', 'json', 'test/server/fixtures/c/shape2.c']);
+    const report = JSON.parse(out);
+    assert.equal(report.files, 1);
+    assert.deepEqual(
+      {
+        line: report.findings[0].line,
+        column: report.findings[0].column,
+        descriptor: report.findings[0].descriptor,
+        fixable: report.findings[0].fixable,
+      },
+      { line: 15, column: 2, descriptor: 'out_fd', fixable: true },
+    );
+    assert.equal(report.findings[0].related.length, 3);
+  });
+
+  it('writes SARIF 2.1.0 that conforms to the structure, with rules, locations and fixes', async () => {
+    const { out, status } = await run(['--format', 'sarif', 'test/server/fixtures']);
+    assert.equal(status, 1);
+    const log = JSON.parse(out);
+    assert.deepEqual(sarifProblems(log), []);
+    const run0 = log.runs[0];
+    assert.deepEqual(
+      run0.tool.driver.rules.map((r: { id: string }) => r.id),
+      ['adjacent-writes', 'loop-writes'],
+    );
+    const loop = run0.results.find((r: { ruleId: string }) => r.ruleId === 'loop-writes');
+    assert.equal(loop.level, 'note');
+    const shape2 = run0.results.find(
+      (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+        r.locations[0].physicalLocation.artifactLocation.uri.endsWith('c/shape2.c'),
+    );
+    assert.equal(shape2.locations[0].physicalLocation.region.startLine, 15);
+    assert.equal(shape2.fixes[0].artifactChanges[0].replacements.length, 2);
+  });
+
+  it('writes GitHub workflow annotations, escaping what the format needs', async () => {
+    const { out } = await run(['--format', 'github', 'test/server/fixtures/c/shape5.c']);
+    const lines = out.trim().split('\n');
+    assert.equal(lines.length, 2);
+    assert.match(
+      lines[0],
+      /^::notice file=test\/server\/fixtures\/c\/shape5\.c,line=8,col=2,endLine=9,endColumn=\d+,title=writev loop-writes::one syscall per iteration to fd/,
+    );
+  });
+
+  it('--fix rewrites the files, then reports only what has no fix', async () => {
+    const dir = join(tmp, 'fix');
+    cpSync(join(FIXTURES, 'c'), dir, { recursive: true });
+    const { status, out, err } = await run(['--fix', dir]);
+    assert.equal(status, 1);
+    assert.match(err, /files fixed/);
+    assert.match(readFileSync(join(dir, 'shape3.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);
+    const left = out
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^.*\/fix\//, ''));
+    assert.deepEqual(
+      left.map((l) => l.split(':').slice(0, 2).join(':')),
+      ['shape1.c:53', 'shape4.c:43', 'shape5.c:8', 'shape5.c:16'],
+    );
+  });
+
+  it('skips what .gitignore ignores when walking a folder', async () => {
+    const dir = join(tmp, 'ignored');
+    cpSync(join(FIXTURES, 'c'), join(dir, 'src'), { recursive: true });
+    cpSync(join(FIXTURES, 'c'), join(dir, 'build'), { recursive: true });
+    writeFileSync(join(dir, '.gitignore'), 'build/\nsrc/shape1.c\n');
+    const { out } = await run(['--format', 'json', dir]);
+    const paths = new Set(
+      (JSON.parse(out).findings as { path: string }[]).map((f) => f.path.replace(/^.*\/ignored\//, '')),
+    );
+    assert.ok(!paths.has('src/shape1.c'));
+    assert.ok([...paths].every((p) => p.startsWith('src/')));
+    assert.ok(paths.has('src/shape2.c'));
+  });
+
+  it('reads junk without crashing: binary bytes, deep nesting, a half-typed file', async () => {
+    const dir = join(tmp, 'junk');
+    cpSync(join(FIXTURES, 'c', 'shape5.c'), join(dir, 'ok.c'));
+    writeFileSync(
+      join(dir, 'binary.c'),
+      Buffer.from(Array.from({ length: 65536 }, (_, i) => (i * 131) % 256)),
+    );
+    writeFileSync(
+      join(dir, 'nested.c'),
+      `int f(int x) { return ${'('.repeat(20000)}x${')'.repeat(20000)}; }\n`,
+    );
+    writeFileSync(
+      join(dir, 'half.ts'),
+      "import * as fs from 'fs';\nexport function f(fd: number) {\n  fs.writeSync(fd, 'a');\n  fs.wri",
+    );
+    const { status, out } = await run(['--format', 'json', dir]);
+    assert.equal(status, 1);
+    assert.deepEqual(
+      JSON.parse(out).findings.map((f: { path: string }) => f.path.replace(/^.*\/junk\//, '')),
+      ['ok.c', 'ok.c'],
+    );
+  });
+
+  it('runs as the installed bin on worker threads with the same results', () => {
+    const bin = join(REPO, 'node_modules', '.bin', 'writev-lint');
+    const threaded = spawnSync(bin, ['--jobs', '2', '--format', 'json', 'test/server/fixtures'], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
+    const inline = spawnSync(bin, ['--jobs', '1', '--format', 'json', 'test/server/fixtures'], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
+    assert.equal(threaded.status, 1, threaded.stderr);
+    assert.deepEqual(JSON.parse(threaded.stdout), JSON.parse(inline.stdout));
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 33);
+  });
+});

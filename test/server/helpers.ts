@@ -1,0 +1,81 @@
+// Shared helpers for the server tests: one analyzer per process, fixtures, expectation markers.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Analyzer,
+  DEFAULT_SETTINGS,
+  LineIndex,
+  WrapperIndex,
+  type AnalyzerSettings,
+  type Finding,
+} from '@writev/server';
+
+/** The repository root (tests run from out/test/server). */
+export const REPO = join(__dirname, '..', '..', '..');
+/** The fixtures folder in the source tree. */
+export const FIXTURES = join(REPO, 'test', 'server', 'fixtures');
+
+let shared: Promise<Analyzer> | undefined;
+
+/** One analyzer for the whole test file (loading the grammar takes a moment). */
+export function analyzer(): Promise<Analyzer> {
+  shared ??= Analyzer.create();
+  return shared;
+}
+
+/** The text of a fixture, by path under fixtures/. */
+export function fixture(name: string): string {
+  return readFileSync(join(FIXTURES, name), 'utf8');
+}
+
+/** Fixture names under `dir` ending with one of `exts`. */
+export function fixtures(dir: string, ...exts: string[]): string[] {
+  return readdirSync(join(FIXTURES, dir))
+    .filter((f) => exts.some((ext) => f.endsWith(ext)))
+    .map((f) => `${dir}/${f}`);
+}
+
+/** A wrapper index over every fixture of a language folder (as the server's workspace index is). */
+export async function indexOf(dir: string, settings = DEFAULT_SETTINGS): Promise<WrapperIndex> {
+  const a = await analyzer();
+  const index = new WrapperIndex();
+  for (const name of fixtures(dir, '.c', '.ts', '.js'))
+    index.set(join(FIXTURES, name), a.wrappers(join(FIXTURES, name), fixture(name), settings));
+  return index;
+}
+
+/** Analyses a fixture with the workspace index of its folder. */
+export async function analyzeFixture(
+  name: string,
+  settings: AnalyzerSettings = DEFAULT_SETTINGS,
+): Promise<Finding[]> {
+  const a = await analyzer();
+  const [dir] = name.split('/');
+  const index = await indexOf(dir, settings);
+  return a.analyze(join(FIXTURES, name), fixture(name), settings, { index });
+}
+
+/** An expected finding: `expect: <code> <syscalls>` in a comment on the line where it starts. */
+export interface Expectation {
+  readonly line: number;
+  readonly code: string;
+  readonly syscalls: number;
+}
+
+/** The expectations written into a fixture. */
+export function expectations(text: string): Expectation[] {
+  return text.split('\n').flatMap((line, i) => {
+    const m = /expect: (adjacent-writes|loop-writes) (\d+)/.exec(line);
+    return m ? [{ line: i, code: m[1], syscalls: Number(m[2]) }] : [];
+  });
+}
+
+/** Findings as expectations (line of the start, code, syscalls), for comparing with the markers. */
+export function observed(text: string, findings: readonly Finding[]): Expectation[] {
+  const lines = new LineIndex(text);
+  return findings.map((f) => ({
+    line: lines.positionAt(f.span.start).line,
+    code: f.code,
+    syscalls: f.syscalls,
+  }));
+}

@@ -1,0 +1,309 @@
+// Drives the language server over stdio from a child process, as an editor would: open, change,
+// diagnostics (pushed and pulled), code actions, applying their edits, configuration changes, the
+// workspace wrapper index, and junk that must not crash or stall it.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import { fixture, FIXTURES, REPO } from './helpers';
+import { TestServer } from './lspClient';
+
+const C_DIR = join(FIXTURES, 'c');
+const uriOf = (name: string) => `file://${join(C_DIR, name)}`;
+
+/** A document the test edits, mirroring what it sends to the server. */
+class Doc {
+  doc: TextDocument;
+  constructor(
+    private readonly server: TestServer,
+    readonly uri: string,
+    text: string,
+    languageId = 'c',
+  ) {
+    this.doc = TextDocument.create(uri, languageId, 1, text);
+    void server.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId, version: 1, text },
+    });
+  }
+  get version(): number {
+    return this.doc.version;
+  }
+  /** Applies edits locally and sends them as an incremental change. */
+  edit(edits: TextEdit[]): void {
+    const next = this.doc.version + 1;
+    const changes = [...edits]
+      .sort((a, b) => this.doc.offsetAt(b.range.start) - this.doc.offsetAt(a.range.start))
+      .map((e) => ({ range: e.range, text: e.newText }));
+    this.doc = TextDocument.update(this.doc, changes, next);
+    void this.server.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: this.uri, version: next },
+      contentChanges: changes,
+    });
+  }
+  actions(range: Diagnostic['range'], only?: string[]): Promise<CodeAction[]> {
+    return this.server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: this.uri },
+      range,
+      context: { diagnostics: [], only },
+    }) as Promise<CodeAction[]>;
+  }
+}
+
+function editsOf(action: CodeAction): TextEdit[] {
+  const change = action.edit?.documentChanges?.[0];
+  assert.ok(change && 'edits' in change, 'the action carries a versioned text edit');
+  return change.edits as TextEdit[];
+}
+
+describe('language server over stdio (push diagnostics)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await TestServer.start(C_DIR, { workspace: { configuration: true, workspaceFolders: true } });
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('publishes diagnostics on open with code, link, source, range and related writes', async () => {
+    const doc = new Doc(server, uriOf('shape1.c'), fixture('c/shape1.c'));
+    const diags = await server.published(doc.uri, 1);
+    assert.equal(diags.length, 6);
+    const [first] = diags;
+    assert.equal(first.code, 'adjacent-writes');
+    assert.equal(first.source, 'writev');
+    assert.equal(first.severity, 2);
+    assert.equal(first.codeDescription?.href, 'https://github.com/writev/writev#adjacent-writes');
+    assert.match(String(first.message), /2 syscalls to fd can become one/);
+    assert.deepEqual(first.range, { start: { line: 5, character: 1 }, end: { line: 6, character: 28 } });
+    assert.equal(first.relatedInformation?.length, 2);
+    assert.equal(first.relatedInformation?.[1].location.range.start.line, 6);
+  });
+
+  it('re-publishes after an incremental change, then applies a quick fix and the hint goes away', async () => {
+    const doc = new Doc(server, uriOf('shape2.c'), fixture('c/shape2.c'));
+    assert.equal((await server.published(doc.uri, 1)).length, 2);
+    const line = doc.doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('write_or_die(fd, body, len);'));
+    doc.edit([{ range: { start: { line, character: 14 }, end: { line, character: 16 } }, newText: '2' }]);
+    const changed = await server.published(doc.uri, 2);
+    assert.equal(changed.length, 1, 'the writes to fd and to 2 are no longer one sequence');
+    const actions = await doc.actions(changed[0].range);
+    const fix = actions.find((a) => a.kind === 'quickfix');
+    assert.ok(fix, 'a quick fix is offered');
+    assert.equal(fix.isPreferred, true);
+    doc.edit(editsOf(fix));
+    assert.deepEqual(await server.published(doc.uri, 3), []);
+    assert.match(doc.doc.getText(), /writev_in_full\(out_fd, iov, 3\) < 0/);
+  });
+
+  it('offers source.fixAll.writev, which fixes every fixable hint at once', async () => {
+    const doc = new Doc(server, uriOf('shape1.c').replace('shape1.c', 'fixall.c'), fixture('c/shape1.c'));
+    await server.published(doc.uri, 1);
+    const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await doc.actions(whole, ['source.fixAll']);
+    assert.deepEqual(
+      actions.map((a) => a.kind),
+      ['source.fixAll.writev'],
+    );
+    doc.edit(editsOf(actions[0]));
+    const left = await server.published(doc.uri, 2);
+    assert.equal(left.length, 1, 'only the writev whose buffers cannot be listed stays');
+  });
+
+  it('reloads settings when the configuration changes', async () => {
+    const doc = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
+    await server.until('the cross-file wrapper from the workspace index', () => {
+      const d = server.diagnostics.get(doc.uri);
+      return d && d.diagnostics.length === 3 ? true : undefined;
+    });
+    server.settings = { minSequenceLength: 3, severity: { adjacentWrites: 'hint' } };
+    await server.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { writev: server.settings },
+    });
+    const after = await server.until('diagnostics with the new settings', () => {
+      const d = server.diagnostics.get(doc.uri);
+      return d && d.diagnostics.length === 1 ? d.diagnostics : undefined;
+    });
+    assert.equal(after[0].severity, 4);
+    server.settings = {};
+    await server.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { writev: {} },
+    });
+  });
+
+  it('survives junk: syntax errors, a 10 MB file and binary bytes, and keeps answering', async () => {
+    const junk = new Doc(
+      server,
+      uriOf('junk.c'),
+      'int main( { write(1, "a", 1); write(1, "b" \n }}}}} ((( ;;',
+    );
+    const big = new Doc(
+      server,
+      uriOf('big.c'),
+      'void f(int fd) { write(fd, "a", 1); write(fd, "b", 1); }\n'.repeat(180_000),
+    );
+    const binary = new Doc(
+      server,
+      uriOf('binary.c'),
+      String.fromCharCode(...Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)),
+    );
+    const started = Date.now();
+    const probe = new Doc(
+      server,
+      uriOf('probe.c'),
+      'void g(int fd) { xwrite(fd, "a", 1); xwrite(fd, "b", 1); }\n',
+    );
+    assert.equal((await server.published(probe.uri, 1)).length, 1);
+    assert.ok(Date.now() - started < 5000, 'other documents are answered promptly');
+    assert.ok((await server.published(big.uri, 1)).length === 0, 'a 10 MB file is skipped, not analysed');
+    await server.published(junk.uri, 1);
+    assert.deepEqual(await server.published(binary.uri, 1), []);
+    assert.equal(server.child.exitCode, null, 'the server is still running');
+  });
+});
+
+describe('language server over stdio (pull diagnostics)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await TestServer.start(C_DIR, {
+      workspace: { configuration: true, diagnostics: { refreshSupport: true } },
+      textDocument: { diagnostic: { dynamicRegistration: false } },
+    });
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('answers textDocument/diagnostic with a full report, then "unchanged" for the same version', async () => {
+    const doc = new Doc(server, uriOf('shape5.c'), fixture('c/shape5.c'));
+    type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
+    const ask = (previousResultId?: string) =>
+      server.connection.sendRequest('textDocument/diagnostic', {
+        textDocument: { uri: doc.uri },
+        previousResultId,
+      }) as Promise<Report>;
+    const report = await ask();
+    assert.equal(report.kind, 'full');
+    assert.deepEqual(
+      report.items?.map((d) => [d.code, d.severity]),
+      [
+        ['loop-writes', 3],
+        ['loop-writes', 3],
+      ],
+    );
+    assert.equal((await ask(report.resultId)).kind, 'unchanged');
+    assert.equal(server.diagnostics.size, 0, 'nothing is pushed in pull mode');
+  });
+});
+
+describe('language server: multi-root workspace, workspace lint, node IPC', () => {
+  let server: TestServer;
+  const TS_DIR = join(FIXTURES, 'ts');
+  before(async () => {
+    server = await TestServer.start([C_DIR, TS_DIR], {
+      workspace: { configuration: true, workspaceFolders: true },
+      window: { workDoneProgress: true },
+    });
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('indexes the wrappers of each folder: cross-file wrappers in C and in TS', async () => {
+    const c = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
+    const ts = new Doc(server, `file://${join(TS_DIR, 'shape4.ts')}`, fixture('ts/shape4.ts'), 'typescript');
+    for (const doc of [c, ts]) {
+      await server.until(`3 findings in ${doc.uri}`, () =>
+        server.diagnostics.get(doc.uri)?.diagnostics.length === 3 ? true : undefined,
+      );
+    }
+  });
+
+  it('writev/lintWorkspace analyses every file of every folder and publishes their diagnostics', async () => {
+    const result = (await server.connection.sendRequest('writev/lintWorkspace', {})) as {
+      files: number;
+      findings: number;
+      cancelled: boolean;
+    };
+    assert.equal(result.cancelled, false);
+    assert.ok(result.files >= 17, `files: ${result.files}`);
+    assert.ok(result.findings >= 28, `findings: ${result.findings}`);
+    const closed = server.diagnostics.get(`file://${join(TS_DIR, 'handles.ts')}`);
+    assert.equal(closed?.diagnostics.length, 2, 'a file never opened gets its diagnostics');
+  });
+
+  it('honours cancellation of writev/lintWorkspace', async () => {
+    const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
+    const source = new CancellationTokenSource();
+    const pending = server.connection.sendRequest('writev/lintWorkspace', {}, source.token) as Promise<{
+      cancelled: boolean;
+      files: number;
+    }>;
+    source.cancel();
+    const outcome = await pending.then(
+      (result) => result,
+      (error: { code?: number }) => error,
+    );
+    // Either the server stopped early and said so, or the request ended as cancelled (-32800).
+    assert.ok('cancelled' in outcome ? outcome.cancelled : outcome.code === -32800, JSON.stringify(outcome));
+    const ping = await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: uriOf('shape4.c') },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
+    });
+    assert.ok(Array.isArray(ping), 'the server still answers');
+  });
+
+  it('also speaks node IPC', async () => {
+    const { fork } = await import('node:child_process');
+    const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =
+      await import('vscode-languageserver-protocol/node');
+    const child = fork(join(REPO, 'server', 'out', 'server.js'), ['--node-ipc'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    const init = (await connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    })) as {
+      serverInfo: { name: string };
+    };
+    assert.equal(init.serverInfo.name, 'writev');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    connection.dispose();
+  });
+});
+
+describe('the bundled server (dist/server.js, what the extension starts)', () => {
+  const bundle = join(REPO, 'dist', 'server.js');
+  it(
+    'loads the grammar and publishes diagnostics for C and TS',
+    { skip: !existsSync(bundle) && 'dist/server.js not built (npm run build)' },
+    async () => {
+      const server = await TestServer.start(C_DIR, { workspace: { configuration: true } }, bundle);
+      const c = new Doc(
+        server,
+        uriOf('bundle.c'),
+        'void f(int fd) { write_or_die(fd, "a", 1); write_or_die(fd, "b", 1); }\n',
+      );
+      const ts = new Doc(
+        server,
+        'file:///tmp/bundle.ts',
+        "import * as fs from 'fs';\nfs.writeSync(1, 'a');\nfs.writeSync(1, 'b');\n",
+        'typescript',
+      );
+      assert.equal((await server.published(c.uri, 1)).length, 1);
+      assert.equal((await server.published(ts.uri, 1)).length, 1);
+      assert.equal(await server.stop(), 0);
+    },
+  );
+});

@@ -1,0 +1,45 @@
+// The C shapes: every fixture finds exactly what its `expect:` markers say, and nothing in negatives.c.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { join } from 'node:path';
+import { applyEdits, DEFAULT_SETTINGS } from '@writev/server';
+import { analyzeFixture, analyzer, expectations, fixture, fixtures, FIXTURES, observed } from './helpers';
+
+describe('TS/JS analysis', () => {
+  for (const name of fixtures('ts', '.ts', '.js')) {
+    it(`${name} yields exactly the findings its markers expect`, async () => {
+      const text = fixture(name);
+      const found = await analyzeFixture(name);
+      assert.deepEqual(observed(text, found), expectations(text));
+    });
+  }
+
+  it('flags nothing in the negative fixture (every "never flag" case)', async () => {
+    assert.deepEqual(await analyzeFixture('ts/negatives.ts'), []);
+  });
+
+  it('a quick fix swaps the import it leaves unused for the one it needs', async () => {
+    const a = await analyzer();
+    const path = join(FIXTURES, 'quick.ts');
+    const text = [
+      "import { writeInFull } from '@writev/runtime';",
+      'export function frame(fd: number, a: Uint8Array, b: Uint8Array): void {',
+      '  writeInFull(fd, a);',
+      '  writeInFull(fd, b);',
+      '}',
+      '',
+    ].join('\n');
+    const [finding] = a.analyze(path, text, DEFAULT_SETTINGS);
+    const fixed = applyEdits(text, a.fixEdits(path, text, finding) ?? []);
+    assert.equal(
+      fixed,
+      [
+        "import { writevInFull } from '@writev/runtime';",
+        'export function frame(fd: number, a: Uint8Array, b: Uint8Array): void {',
+        '  writevInFull(fd, [a, b]);',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+});
