@@ -58,6 +58,18 @@ await Promise.all([
         outfile: `dist/bench/children/${name.replace(/\.ts$/, '.js')}`,
       }),
     ),
+  // The cat-blob responder as one file: a frontend may start it often, so it loads no module graph.
+  // Also beside the bundled benchmarks (dist/), where the cat-blob suite looks for it in a .vsix.
+  build({
+    ...common,
+    entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
+    outfile: 'runtime/dist/writev-cat-blob.js',
+  }),
+  build({
+    ...common,
+    entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
+    outfile: 'dist/writev-cat-blob.js',
+  }),
   // A bin git starts once per clone or fetch: one bundled file loads faster than the module tree.
   build({
     ...common,
@@ -71,6 +83,7 @@ await Promise.all([
   }),
 ]);
 chmodSync('runtime/dist/writev-upload-pack.js', 0o755);
+chmodSync('runtime/dist/writev-cat-blob.js', 0o755);
 // The C grammar and the tree-sitter runtime are loaded at run time from beside the bundled server
 // (an installed .vsix has no node_modules to fall back on).
 copyFileSync('node_modules/tree-sitter-c/tree-sitter-c.wasm', 'dist/tree-sitter-c.wasm');

@@ -70,3 +70,20 @@ export { PackSender, type Framing, type WriteMode } from './uploadPack/packSende
 export { serveUploadPack, type ServeReport, type ServerIo } from './uploadPack/server';
 export { advertisementLines, AGENT, SERVER_CAPABILITIES } from './uploadPack/advertisement';
 export { negotiate, readWants, type WantRequest } from './uploadPack/negotiation';
+
+// object database and cat-blob
+export { InvalidObjectIdError, ObjectCorruptError, RepositoryError } from './odb/errors';
+export { hashObject, parseObjectId, type HashAlgorithm } from './odb/objectId';
+export type { GitObject, ObjectHeader, ObjectType } from './odb/objectType';
+export {
+  DEFAULT_DELTA_BASE_CACHE_LIMIT,
+  openRepository,
+  Repository,
+  type OpenRepositoryOptions,
+} from './odb/repository';
+export { catBlob, catBlobResponse } from './catBlob/response';
+export { CatBlobResponder, type ResponderOptions, type ResponseMode } from './catBlob/responder';
+export { serveCatBlob, type ServeOptions, type ServeSummary } from './catBlob/serve';
+export { LineInput, type LineInputOptions, type ReadFn } from './catBlob/lineInput';
+export { CatBlobReader, type CatBlobAnswer, type CatBlobReaderOptions } from './catBlob/catBlobReader';
+export { CatBlobCommandError, CatBlobProtocolError, NotABlobError } from './catBlob/errors';

@@ -1,4 +1,5 @@
 import type { Suite } from '../suite';
+import { catBlobSuite } from './catBlob';
 import { eagainWaitSuite } from './eagainWait';
 import { inputBufferSuite } from './inputBuffer';
 import { sidebandSuite } from './sideband';
@@ -10,4 +11,5 @@ export const SUITES: readonly Suite[] = [
   inputBufferSuite,
   eagainWaitSuite,
   sidebandSuite,
+  catBlobSuite,
 ];

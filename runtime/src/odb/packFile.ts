@@ -1,0 +1,218 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { ObjectCorruptError } from './errors';
+import { rawLength, type HashAlgorithm } from './objectId';
+import { objectTypeFromPackNumber, type ObjectType } from './objectType';
+import type { PackIndex } from './packIndex';
+import { PackWindows } from './packWindows';
+
+const PACK_HEADER = 12;
+const PACK_SIGNATURE = 0x5041434b; // "PACK"
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+
+/** A pack entry's header: what it stores and where its zlib data starts. */
+export type EntryHeader =
+  | { readonly kind: 'whole'; readonly type: ObjectType; readonly size: number; readonly dataAt: number }
+  | {
+      readonly kind: 'ofs-delta';
+      readonly size: number;
+      readonly baseOffset: number;
+      readonly dataAt: number;
+    }
+  | { readonly kind: 'ref-delta'; readonly size: number; readonly baseId: Buffer; readonly dataAt: number };
+
+/** A pack entry read from disk: its header and its raw bytes from the entry's start to its end. */
+export interface RawEntry {
+  /** The entry's offset in the pack. */
+  readonly offset: number;
+  /** The parsed header; `dataAt` counts from the entry's start. */
+  readonly header: EntryHeader;
+  /** The whole entry: header, delta base reference and zlib stream. */
+  readonly bytes: Buffer;
+}
+
+/**
+ * A `.pack` file with its index, read through {@link PackWindows} (large positioned reads kept for
+ * reuse, as Git maps its packs in windows).
+ *
+ * Opening checks the pack's signature, version, object count and trailing checksum against the
+ * index. An entry's extent comes from the next entry's offset (a reverse index built on first use),
+ * so each read fetches exactly the entry's bytes, which are checked against the index's CRC-32
+ * before anything is inflated.
+ */
+export class PackFile {
+  /** The pack's length in bytes. */
+  readonly size: number;
+  private readonly fd: number;
+  private readonly windows: PackWindows;
+  private readonly idLength: number;
+  private sortedOffsets: Float64Array | undefined;
+  private positionsByOffset: Uint32Array | undefined;
+
+  private constructor(
+    /** The `.pack` file's path. */
+    readonly file: string,
+    /** The pack's index. */
+    readonly index: PackIndex,
+    algorithm: HashAlgorithm,
+  ) {
+    this.idLength = rawLength(algorithm);
+    this.fd = openSync(file, 'r');
+    try {
+      this.size = fstatSync(this.fd).size;
+      this.windows = new PackWindows(this.fd, this.size, file);
+      this.checkEnds();
+    } catch (err) {
+      closeSync(this.fd);
+      throw err;
+    }
+  }
+
+  /**
+   * Opens the pack at `file` described by `index`.
+   *
+   * @throws {@link ObjectCorruptError} when the pack does not match its index or is truncated.
+   */
+  static open(file: string, index: PackIndex, algorithm: HashAlgorithm): PackFile {
+    return new PackFile(file, index, algorithm);
+  }
+
+  /** Closes the pack's descriptor. */
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /**
+   * Reads the entry at `offset` (checking its CRC-32 when the index has one) and parses its header.
+   * `position` is the entry's position in the index when the caller knows it.
+   */
+  readEntry(offset: number, position?: number): RawEntry {
+    const { end, position: at } = this.locate(offset, position);
+    const bytes = this.windows.read(offset, end - offset);
+    const expected = this.index.crcAt(at);
+    if (expected !== undefined && crc32(bytes) !== expected) {
+      this.fail(offset, 'entry does not match the CRC-32 in its index');
+    }
+    return { offset, header: this.parseHeader(bytes, offset), bytes };
+  }
+
+  /** Reads only the header of the entry at `offset` (no CRC check: the payload is not read). */
+  readHeader(offset: number): EntryHeader {
+    const { end } = this.locate(offset, undefined);
+    return this.parseHeader(this.windows.read(offset, Math.min(end - offset, 32 + this.idLength)), offset);
+  }
+
+  /** The entry's extent and index position, from the reverse index. */
+  private locate(offset: number, position: number | undefined): { end: number; position: number } {
+    const sorted = (this.sortedOffsets ??= this.buildReverseIndex());
+    let lo = 0;
+    let hi = sorted.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    if (sorted[lo] !== offset || lo === sorted.length - 1) {
+      this.fail(offset, 'no entry starts at this offset (a delta base offset is wrong)');
+    }
+    return { end: sorted[lo + 1], position: position ?? this.positionsByOffset![lo] };
+  }
+
+  /** Sorts the index's offsets, checking each lies inside the pack and none repeats. */
+  private buildReverseIndex(): Float64Array {
+    const n = this.index.count;
+    const offsets = new Float64Array(n);
+    const end = this.size - this.idLength;
+    for (let i = 0; i < n; i++) {
+      const offset = this.index.offsetAt(i);
+      if (offset < PACK_HEADER || offset >= end) {
+        throw new ObjectCorruptError(
+          this.index.file,
+          undefined,
+          `object ${i} points past its pack (offset ${offset})`,
+        );
+      }
+      offsets[i] = offset;
+    }
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => offsets[a] - offsets[b]);
+    const sorted = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      sorted[i] = offsets[order[i]];
+      if (i > 0 && sorted[i] === sorted[i - 1]) {
+        throw new ObjectCorruptError(
+          this.index.file,
+          undefined,
+          `two objects share pack offset ${sorted[i]}`,
+        );
+      }
+    }
+    sorted[n] = end;
+    this.positionsByOffset = order;
+    return sorted;
+  }
+
+  /** Parses a pack entry header (gitformat-pack: type and size, then the delta base if any). */
+  private parseHeader(bytes: Buffer, offset: number): EntryHeader {
+    let at = 0;
+    const next = (): number => {
+      if (at >= bytes.length) this.fail(offset, 'entry header is cut off');
+      return bytes[at++];
+    };
+    let byte = next();
+    const typeNumber = (byte >> 4) & 7;
+    let size = byte & 15;
+    let scale = 16;
+    while (byte & 0x80) {
+      byte = next();
+      size += (byte & 0x7f) * scale;
+      scale *= 128;
+      if (scale > 2 ** 53) this.fail(offset, 'entry size is too large');
+    }
+    if (typeNumber === OFS_DELTA) {
+      // The distance back to the base: base-128, big-endian, each continuation adding one.
+      byte = next();
+      let distance = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = next();
+        distance = (distance + 1) * 128 + (byte & 0x7f);
+        if (distance > 2 ** 53) this.fail(offset, 'delta base distance is too large');
+      }
+      if (distance === 0 || distance > offset - PACK_HEADER) {
+        this.fail(offset, `delta base distance ${distance} points outside the pack`);
+      }
+      return { kind: 'ofs-delta', size, baseOffset: offset - distance, dataAt: at };
+    }
+    if (typeNumber === REF_DELTA) {
+      if (at + this.idLength > bytes.length) this.fail(offset, 'delta base id is cut off');
+      const baseId = Buffer.from(bytes.subarray(at, at + this.idLength));
+      return { kind: 'ref-delta', size, baseId, dataAt: at + this.idLength };
+    }
+    const type = objectTypeFromPackNumber(typeNumber);
+    if (type === undefined) this.fail(offset, `entry has invalid type ${typeNumber}`);
+    return { kind: 'whole', type, size, dataAt: at };
+  }
+
+  /** Checks the header and the trailer against the index. */
+  private checkEnds(): void {
+    if (this.size < PACK_HEADER + this.idLength) this.fail(0, `pack is truncated (${this.size} bytes)`);
+    const header = this.windows.read(0, PACK_HEADER);
+    if (header.readUInt32BE(0) !== PACK_SIGNATURE) this.fail(0, 'not a pack file (no PACK signature)');
+    const version = header.readUInt32BE(4);
+    if (version !== 2 && version !== 3) this.fail(4, `unsupported pack version ${version}`);
+    const count = header.readUInt32BE(8);
+    if (count !== this.index.count) {
+      this.fail(8, `pack holds ${count} objects, its index ${this.index.count}`);
+    }
+    const trailerAt = this.size - this.idLength;
+    if (!this.windows.read(trailerAt, this.idLength).equals(this.index.packChecksum)) {
+      this.fail(trailerAt, `pack checksum does not match the one in ${this.index.file}`);
+    }
+  }
+
+  private fail(offset: number, problem: string): never {
+    throw new ObjectCorruptError(this.file, offset, problem);
+  }
+}

@@ -1,0 +1,267 @@
+import { readAlternates } from './alternates';
+import { BufferPool } from './bufferPool';
+import { applyDelta, readDeltaSizes } from './deltaApply';
+import { DeltaBaseCache, type CachedBase } from './deltaBaseCache';
+import { ObjectCorruptError } from './errors';
+import { ObjectDirectory, type PackedLocation } from './objectDirectory';
+import { hashObject, parseObjectId, type HashAlgorithm } from './objectId';
+import type { GitObject, ObjectHeader, ObjectType } from './objectType';
+import type { PackFile, RawEntry } from './packFile';
+import { findRepository } from './repositoryLayout';
+import { inflateExact, inflatePrefix } from './zlibInflate';
+
+/** Git's default `core.deltaBaseCacheLimit`: 96 MiB. */
+export const DEFAULT_DELTA_BASE_CACHE_LIMIT = 96 * 1024 * 1024;
+/** The longest delta chain followed; longer means a loop of reference deltas (Git packs at most 4095). */
+const MAX_CHAIN = 10_000;
+/** The most bytes of evicted delta results kept for reuse. */
+const MAX_POOLED = 16 * 1024 * 1024;
+/** Compressed bytes inflated to read a delta's sizes. */
+const DELTA_HEADER_PROBE = 256;
+
+/** Options of {@link openRepository}. */
+export interface OpenRepositoryOptions {
+  /**
+   * The most bytes of delta bases kept for reuse (default: the repository's
+   * `core.deltaBaseCacheLimit`, else {@link DEFAULT_DELTA_BASE_CACHE_LIMIT}, as in Git).
+   */
+  deltaBaseCacheLimit?: number;
+  /**
+   * Hash every object read and compare with the requested id (default false). Packed objects are
+   * already checked by the index's CRC-32 of each entry, zlib's Adler-32 and every size, and loose
+   * objects are always hashed; this adds a proof against what those cannot see, at the cost of one
+   * hash pass over each payload.
+   */
+  verifyHash?: boolean;
+}
+
+/** A pack entry queued for delta application, with what is needed to report and cache it. */
+interface PendingDelta {
+  readonly pack: PackFile;
+  readonly entry: RawEntry;
+}
+
+/** Where the search for an object's bytes starts. */
+type Start = { readonly packed: PackedLocation } | { readonly loose: ObjectDirectory };
+
+/**
+ * Opens the repository at or above `path` (a work tree, a bare repository or a git directory) for
+ * reading objects, without running git. Read-only; call {@link Repository.close} when done.
+ *
+ * @throws {@link RepositoryError} when there is no repository or its format is not supported;
+ * {@link ObjectCorruptError} when a pack or index is damaged.
+ */
+export function openRepository(path: string, options: OpenRepositoryOptions = {}): Repository {
+  return new Repository(path, options);
+}
+
+/**
+ * A Git object database: loose objects and packs of the repository's object directory and of its
+ * alternates. Reads are synchronous.
+ *
+ * Guarantee: an object is returned only after its bytes passed every check available (sizes,
+ * zlib's checksum, the pack index's CRC-32, the loose object's hash, and with `verifyHash` the
+ * object's hash); anything else is an {@link ObjectCorruptError} naming the file and offset.
+ */
+export class Repository {
+  /** The git directory. */
+  readonly gitDir: string;
+  /** The hash that names this repository's objects. */
+  readonly algorithm: HashAlgorithm;
+  /** The object directories searched, the repository's own first, then its alternates. */
+  readonly objectDirectories: readonly ObjectDirectory[];
+  private readonly cache: DeltaBaseCache;
+  private readonly pool: BufferPool;
+  private readonly verifyHash: boolean;
+  private readonly packSerial = new Map<PackFile, number>();
+
+  /** Use {@link openRepository}. */
+  constructor(path: string, options: OpenRepositoryOptions = {}) {
+    const layout = findRepository(path);
+    this.gitDir = layout.gitDir;
+    this.algorithm = layout.algorithm;
+    const dirs = [layout.objectsDir, ...readAlternates(layout.objectsDir)];
+    const opened: ObjectDirectory[] = [];
+    try {
+      for (const dir of dirs) opened.push(new ObjectDirectory(dir, layout.algorithm));
+    } catch (err) {
+      for (const dir of opened) dir.close();
+      throw err;
+    }
+    this.objectDirectories = opened;
+    const limit = options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT;
+    this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED));
+    this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
+    this.verifyHash = options.verifyHash ?? false;
+  }
+
+  /**
+   * The object named `oid` (full hexadecimal id, either case), or undefined when the repository
+   * does not have it. The returned buffer belongs to the caller.
+   *
+   * @throws {@link InvalidObjectIdError} for a malformed id; {@link ObjectCorruptError} for damage.
+   */
+  readObject(oid: string): GitObject | undefined {
+    const id = parseObjectId(oid, this.algorithm);
+    const hex = id.toString('hex');
+    const start = this.locate(id, hex);
+    if (start === undefined) return undefined;
+    if ('loose' in start) return start.loose.loose.read(hex);
+    const { type, data } = this.unpack(start.packed);
+    if (this.verifyHash || start.packed.pack.index.version === 1) {
+      const actual = hashObject(type, data, this.algorithm);
+      if (actual !== hex) {
+        throw new ObjectCorruptError(
+          start.packed.pack.file,
+          start.packed.offset,
+          `object ${hex} hashes to ${actual}`,
+        );
+      }
+    }
+    return { type, size: data.length, data };
+  }
+
+  /**
+   * The type and size of `oid` without inflating its payload where the storage allows (a pack
+   * entry's header, the first bytes of a loose object or of a delta), or undefined when missing.
+   */
+  readHeader(oid: string): ObjectHeader | undefined {
+    const id = parseObjectId(oid, this.algorithm);
+    const hex = id.toString('hex');
+    const start = this.locate(id, hex);
+    if (start === undefined) return undefined;
+    if ('loose' in start) return start.loose.loose.readHeader(hex);
+    const { pack, offset, position } = start.packed;
+    const header = pack.readHeader(offset);
+    if (header.kind === 'whole') return { type: header.type, size: header.size };
+    const entry = pack.readEntry(offset, position);
+    const place = { file: pack.file, offset: offset + entry.header.dataAt };
+    const prefix = inflatePrefix(
+      entry.bytes.subarray(entry.header.dataAt, entry.header.dataAt + DELTA_HEADER_PROBE),
+      place,
+    );
+    return { type: this.typeOfChain(pack, offset), size: readDeltaSizes(prefix, place).resultSize };
+  }
+
+  /** Whether the repository has `oid`. */
+  hasObject(oid: string): boolean {
+    const id = parseObjectId(oid, this.algorithm);
+    return this.locate(id, id.toString('hex')) !== undefined;
+  }
+
+  /** Closes every pack file. The repository must not be used afterwards. */
+  close(): void {
+    for (const dir of this.objectDirectories) dir.close();
+    this.cache.clear();
+  }
+
+  /** Finds where `id` is stored: packs first (most objects are packed), then loose files. */
+  private locate(id: Buffer, hex: string): Start | undefined {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      for (const dir of this.objectDirectories) {
+        const packed = dir.findPacked(id);
+        if (packed !== undefined) return { packed };
+      }
+      for (const dir of this.objectDirectories) {
+        if (dir.loose.has(hex)) return { loose: dir };
+      }
+      // A miss may be an object packed (and its loose file pruned) since the packs were listed.
+      let changed = false;
+      for (const dir of this.objectDirectories) changed = dir.rescan() || changed;
+      if (!changed) break;
+    }
+    return undefined;
+  }
+
+  /** The type at the bottom of the delta chain starting at `offset`, reading headers only. */
+  private typeOfChain(pack: PackFile, offset: number): ObjectType {
+    let where = { pack, offset };
+    for (let depth = 0; depth < MAX_CHAIN; depth++) {
+      const cached = this.cache.get(this.keyOf(where.pack, where.offset));
+      if (cached !== undefined) return cached.type;
+      const header = where.pack.readHeader(where.offset);
+      if (header.kind === 'whole') return header.type;
+      if (header.kind === 'ofs-delta') {
+        where = { pack: where.pack, offset: header.baseOffset };
+        continue;
+      }
+      const base = this.deltaBase(where.pack, where.offset, header.baseId);
+      if ('loose' in base) return base.loose.type;
+      where = base.packed;
+    }
+    throw new ObjectCorruptError(pack.file, offset, `delta chain longer than ${MAX_CHAIN} (a loop?)`);
+  }
+
+  /** Reads the packed object at `start`, following and applying its delta chain. */
+  private unpack(start: PackedLocation): CachedBase {
+    const hit = this.cache.get(this.keyOf(start.pack, start.offset));
+    if (hit !== undefined) return { type: hit.type, data: Buffer.from(hit.data) };
+    const chain: PendingDelta[] = [];
+    let where: { pack: PackFile; offset: number; position?: number } = start;
+    let base: CachedBase | undefined;
+    while (base === undefined) {
+      if (chain.length > 0) base = this.cache.get(this.keyOf(where.pack, where.offset));
+      if (base !== undefined) break;
+      if (chain.length >= MAX_CHAIN) {
+        throw new ObjectCorruptError(
+          start.pack.file,
+          start.offset,
+          `delta chain longer than ${MAX_CHAIN} (a loop?)`,
+        );
+      }
+      const entry = where.pack.readEntry(where.offset, where.position);
+      const { header } = entry;
+      if (header.kind === 'whole') {
+        base = { type: header.type, data: this.inflateEntry(where.pack, entry, header.size) };
+        if (chain.length > 0) this.cache.set(this.keyOf(where.pack, where.offset), base);
+        break;
+      }
+      chain.push({ pack: where.pack, entry });
+      if (header.kind === 'ofs-delta') {
+        where = { pack: where.pack, offset: header.baseOffset };
+        continue;
+      }
+      const found = this.deltaBase(where.pack, where.offset, header.baseId);
+      if ('loose' in found) base = found.loose;
+      else where = found.packed;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { pack, entry } = chain[i];
+      const delta = this.inflateEntry(pack, entry, entry.header.size);
+      const data = applyDelta(base.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
+      base = { type: base.type, data };
+      if (i > 0) this.cache.set(this.keyOf(pack, entry.offset), base);
+    }
+    return base;
+  }
+
+  /** Finds a reference delta's base: in the same pack first, then anywhere in the repository. */
+  private deltaBase(
+    pack: PackFile,
+    offset: number,
+    baseId: Buffer,
+  ): { packed: PackedLocation } | { loose: CachedBase } {
+    const position = pack.index.find(baseId);
+    if (position >= 0) return { packed: { pack, position, offset: pack.index.offsetAt(position) } };
+    const hex = baseId.toString('hex');
+    const start = this.locate(baseId, hex);
+    if (start !== undefined && 'packed' in start) return start;
+    const loose = start?.loose.loose.read(hex);
+    if (loose === undefined) throw new ObjectCorruptError(pack.file, offset, `delta base ${hex} is missing`);
+    return { loose };
+  }
+
+  private readonly allocate = (size: number): Buffer => this.pool.take(size);
+
+  private inflateEntry(pack: PackFile, entry: RawEntry, size: number): Buffer {
+    const at = entry.header.dataAt;
+    return inflateExact(entry.bytes.subarray(at), size, { file: pack.file, offset: entry.offset + at });
+  }
+
+  /** The cache key of an entry: the pack's serial number above the offset's 41 bits (2 TiB packs). */
+  private keyOf(pack: PackFile, offset: number): number {
+    let serial = this.packSerial.get(pack);
+    if (serial === undefined) this.packSerial.set(pack, (serial = this.packSerial.size));
+    return serial * 2 ** 41 + offset;
+  }
+}

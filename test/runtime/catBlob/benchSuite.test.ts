@@ -1,0 +1,67 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { BenchEvent, CaseResult } from '@writev/runtime';
+import { parseStraceSummary } from '@writev/runtime/dist/bench/suites/catBlob';
+
+const CLI = join(__dirname, '..', '..', '..', '..', 'runtime', 'bin', 'writev-bench.js');
+
+describe('the cat-blob benchmark suite', () => {
+  it('runs at tiny size: five responders agree, two sinks, syscalls as each write mode promises', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'writev-catblob-bench-'));
+    try {
+      const r = spawnSync(
+        process.execPath,
+        [CLI, '--suite', 'cat-blob', '--size', 'tiny', '--runs', '1', '--jsonl', '--cache-dir', dir],
+        { encoding: 'utf8' },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as BenchEvent);
+      const results = events.flatMap((e) => (e.type === 'result' ? [e.result] : [])) as CaseResult[];
+      assert.deepEqual(
+        results.map((c) => c.case),
+        ['devnull', 'pipe'],
+      );
+      for (const c of results) {
+        const blobs = Number(c.parameters?.blobs);
+        assert.ok(blobs > 100);
+        const byName = new Map(c.results.map((m) => [m.command, m]));
+        assert.deepEqual(
+          [...byName.keys()],
+          [
+            'git fast-import',
+            'writev-cat-blob (writes)',
+            'writev-cat-blob (writev)',
+            'writev-cat-blob (batched)',
+            'git cat-file --batch',
+          ],
+        );
+        const calls = (name: string, call: string): number => byName.get(name)?.syscalls?.[call] ?? 0;
+        if (byName.get('git fast-import')?.syscalls === undefined) continue; // no strace here
+        assert.ok(calls('writev-cat-blob (writes)', 'write') >= 3 * blobs);
+        assert.equal(calls('writev-cat-blob (writev)', 'writev'), blobs);
+        assert.ok(calls('writev-cat-blob (batched)', 'writev') < blobs / 10);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads strace -c summaries', () => {
+    const text = [
+      '% time     seconds  usecs/call     calls    errors syscall',
+      '------ ----------- ----------- --------- --------- ----------------',
+      ' 60.00    0.000600           3       192           writev',
+      ' 40.00    0.000400           4        95         2 read',
+      '------ ----------- ----------- --------- --------- ----------------',
+      '100.00    0.001000           3       287         2 total',
+    ].join('\n');
+    assert.deepEqual(parseStraceSummary(text), { writev: 192, read: 95 });
+  });
+});
