@@ -45,6 +45,25 @@ export function writeSidebandHeader(
 }
 
 /**
+ * The packets of `data` on `band`, framed as Git's send_sideband frames them: [header, payload view]
+ * pairs. The arguments are checked before the first packet. One header buffer serves every packet,
+ * so each pair must be written before the next is taken.
+ */
+function* sidebandPackets(
+  band: number,
+  data: Uint8Array,
+  packetMax: number,
+): Generator<[Uint8Array, Uint8Array]> {
+  checkSidebandArgs(band, packetMax);
+  const chunk = packetMax - SIDEBAND_HEADER_SIZE;
+  const header = Buffer.allocUnsafe(SIDEBAND_HEADER_SIZE);
+  for (let at = 0; at < data.length; at += chunk) {
+    const payload = data.subarray(at, Math.min(at + chunk, data.length));
+    yield [header.subarray(0, writeSidebandHeader(header, 0, payload.length, band)), payload];
+  }
+}
+
+/**
  * Sends `data` on `band` as Git's send_sideband does: packets of at most `packetMax - 5` payload
  * bytes (also with a negative band, which drops the band byte and writes a 4-byte header), each
  * written with one {@link writevOrDie} of [header, payload slice]. Empty data sends nothing.
@@ -63,15 +82,7 @@ export function sendSideband(
   packetMax: number,
   options: WriteOptions = {},
 ): void {
-  checkSidebandArgs(band, packetMax);
-  const chunk = packetMax - SIDEBAND_HEADER_SIZE;
-  // One header buffer serves every packet: each write is complete before the next header is built.
-  const header = Buffer.allocUnsafe(SIDEBAND_HEADER_SIZE);
-  for (let at = 0; at < data.length; at += chunk) {
-    const payload = data.subarray(at, Math.min(at + chunk, data.length));
-    const size = writeSidebandHeader(header, 0, payload.length, band);
-    writevOrDie(fd, [header.subarray(0, size), payload], options);
-  }
+  for (const packet of sidebandPackets(band, data, packetMax)) writevOrDie(fd, packet, options);
 }
 
 /**
@@ -86,13 +97,8 @@ export function sendSidebandTwoWrites(
   packetMax: number,
   options: WriteOptions = {},
 ): void {
-  checkSidebandArgs(band, packetMax);
-  const chunk = packetMax - SIDEBAND_HEADER_SIZE;
-  const header = Buffer.allocUnsafe(SIDEBAND_HEADER_SIZE);
-  for (let at = 0; at < data.length; at += chunk) {
-    const payload = data.subarray(at, Math.min(at + chunk, data.length));
-    const size = writeSidebandHeader(header, 0, payload.length, band);
-    writeOrDie(fd, header.subarray(0, size), options);
+  for (const [header, payload] of sidebandPackets(band, data, packetMax)) {
+    writeOrDie(fd, header, options);
     writeOrDie(fd, payload, options);
   }
 }
