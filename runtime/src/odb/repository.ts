@@ -1,7 +1,6 @@
 import { readAlternates } from './alternates';
-import { BufferPool } from './bufferPool';
-import { applyDelta, readDeltaSizes } from './deltaApply';
-import { DeltaBaseCache, type CachedBase } from './deltaBaseCache';
+import { DeltaBaseCache } from './deltaBaseCache';
+import { DeltaPlan, readDeltaSizes } from './deltaPlan';
 import { ObjectCorruptError } from './errors';
 import { ObjectDirectory, type PackedLocation } from './objectDirectory';
 import { hashObject, parseObjectId, type HashAlgorithm } from './objectId';
@@ -14,8 +13,6 @@ import { inflateExact, inflatePrefix } from './zlibInflate';
 export const DEFAULT_DELTA_BASE_CACHE_LIMIT = 96 * 1024 * 1024;
 /** The longest delta chain followed; longer means a loop of reference deltas (Git packs at most 4095). */
 const MAX_CHAIN = 10_000;
-/** The most bytes of evicted delta results kept for reuse. */
-const MAX_POOLED = 16 * 1024 * 1024;
 /** Compressed bytes inflated to read a delta's sizes. */
 const DELTA_HEADER_PROBE = 256;
 
@@ -35,10 +32,41 @@ export interface OpenRepositoryOptions {
   verifyHash?: boolean;
 }
 
-/** A pack entry queued for delta application, with what is needed to report and cache it. */
-interface PendingDelta {
+/** A pack entry: the pack and the entry's offset, with its index position when known. */
+interface PackPlace {
   readonly pack: PackFile;
-  readonly entry: RawEntry;
+  readonly offset: number;
+  readonly position?: number;
+}
+
+/** An object of known type and bytes. */
+interface TypedBytes {
+  readonly type: ObjectType;
+  readonly data: Buffer;
+}
+
+/**
+ * What the delta-base cache holds: an object stored whole in a pack (the root of delta chains), or
+ * an object inside a chain as the plan that builds it from its root.
+ */
+type CachedObject =
+  | { readonly kind: 'whole'; readonly type: ObjectType; readonly data: Buffer; readonly bytes: number }
+  | {
+      readonly kind: 'derived';
+      readonly type: ObjectType;
+      readonly plan: DeltaPlan;
+      readonly root: PackPlace;
+      readonly bytes: number;
+    };
+
+/** What a delta chain sits on: a plan over a root, and where the root's bytes come from. */
+interface ChainBottom {
+  readonly type: ObjectType;
+  readonly plan: DeltaPlan;
+  /** The root when it is at hand (just read, cached or loose). */
+  readonly rootData?: Buffer;
+  /** The root's place in a pack; undefined for a loose root, whose plans are not cached. */
+  readonly root?: PackPlace;
 }
 
 /** Where the search for an object's bytes starts. */
@@ -70,8 +98,7 @@ export class Repository {
   readonly algorithm: HashAlgorithm;
   /** The object directories searched, the repository's own first, then its alternates. */
   readonly objectDirectories: readonly ObjectDirectory[];
-  private readonly cache: DeltaBaseCache;
-  private readonly pool: BufferPool;
+  private readonly cache: DeltaBaseCache<CachedObject>;
   private readonly verifyHash: boolean;
   private readonly packSerial = new Map<PackFile, number>();
 
@@ -90,8 +117,7 @@ export class Repository {
     }
     this.objectDirectories = opened;
     const limit = options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT;
-    this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED));
-    this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
+    this.cache = new DeltaBaseCache(limit);
     this.verifyHash = options.verifyHash ?? false;
   }
 
@@ -192,16 +218,32 @@ export class Repository {
     throw new ObjectCorruptError(pack.file, offset, `delta chain longer than ${MAX_CHAIN} (a loop?)`);
   }
 
-  /** Reads the packed object at `start`, following and applying its delta chain. */
-  private unpack(start: PackedLocation): CachedBase {
-    const hit = this.cache.get(this.keyOf(start.pack, start.offset));
-    if (hit !== undefined) return { type: hit.type, data: Buffer.from(hit.data) };
-    const chain: PendingDelta[] = [];
-    let where: { pack: PackFile; offset: number; position?: number } = start;
-    let base: CachedBase | undefined;
-    while (base === undefined) {
-      if (chain.length > 0) base = this.cache.get(this.keyOf(where.pack, where.offset));
-      if (base !== undefined) break;
+  /**
+   * Reads the packed object at `start`: walks its delta chain down to a cached object or a whole
+   * one, composes the deltas above it into one plan (caching the plan of each object passed) and
+   * builds the object once from the chain's root. The result belongs to the caller.
+   */
+  private unpack(start: PackedLocation): TypedBytes {
+    const chain: RawEntry[] = [];
+    const packs: PackFile[] = [];
+    let where: PackPlace = start;
+    let bottom: ChainBottom | undefined;
+    while (bottom === undefined) {
+      const cached = this.cache.get(this.keyOf(where.pack, where.offset));
+      if (cached !== undefined) {
+        bottom =
+          cached.kind === 'whole'
+            ? {
+                type: cached.type,
+                plan: DeltaPlan.identity(cached.data.length),
+                rootData: cached.data,
+                root: where,
+              }
+            : { type: cached.type, plan: cached.plan, root: cached.root };
+        if (chain.length === 0 && cached.kind === 'whole')
+          return { type: cached.type, data: Buffer.from(cached.data) };
+        break;
+      }
       if (chain.length >= MAX_CHAIN) {
         throw new ObjectCorruptError(
           start.pack.file,
@@ -212,27 +254,70 @@ export class Repository {
       const entry = where.pack.readEntry(where.offset, where.position);
       const { header } = entry;
       if (header.kind === 'whole') {
-        base = { type: header.type, data: this.inflateEntry(where.pack, entry, header.size) };
-        if (chain.length > 0) this.cache.set(this.keyOf(where.pack, where.offset), base);
+        const data = this.inflateEntry(where.pack, entry, header.size);
+        // The object asked for is the caller's; only roots under a chain are worth keeping.
+        if (chain.length === 0) return { type: header.type, data };
+        this.cache.set(this.keyOf(where.pack, where.offset), {
+          kind: 'whole',
+          type: header.type,
+          data,
+          bytes: data.length,
+        });
+        bottom = { type: header.type, plan: DeltaPlan.identity(data.length), rootData: data, root: where };
         break;
       }
-      chain.push({ pack: where.pack, entry });
+      chain.push(entry);
+      packs.push(where.pack);
       if (header.kind === 'ofs-delta') {
         where = { pack: where.pack, offset: header.baseOffset };
         continue;
       }
       const found = this.deltaBase(where.pack, where.offset, header.baseId);
-      if ('loose' in found) base = found.loose;
-      else where = found.packed;
+      if ('loose' in found) {
+        const { type, data } = found.loose;
+        bottom = { type, plan: DeltaPlan.identity(data.length), rootData: data };
+      } else {
+        where = found.packed;
+      }
     }
+    const { type, root } = bottom;
+    let plan = bottom.plan;
     for (let i = chain.length - 1; i >= 0; i--) {
-      const { pack, entry } = chain[i];
+      const pack = packs[i];
+      const entry = chain[i];
       const delta = this.inflateEntry(pack, entry, entry.header.size);
-      const data = applyDelta(base.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
-      base = { type: base.type, data };
-      if (i > 0) this.cache.set(this.keyOf(pack, entry.offset), base);
+      plan = plan.compose(delta, { file: pack.file, offset: entry.offset });
+      if (i > 0 && root !== undefined) {
+        this.cache.set(this.keyOf(pack, entry.offset), {
+          kind: 'derived',
+          type,
+          plan,
+          root,
+          bytes: plan.memory,
+        });
+      }
     }
-    return base;
+    const rootData = bottom.rootData ?? this.readRoot(root!);
+    return { type, data: plan.build(rootData, { file: start.pack.file, offset: start.offset }) };
+  }
+
+  /** The bytes of a chain's root, a whole pack entry: from the cache, else inflated and cached. */
+  private readRoot(root: PackPlace): Buffer {
+    const key = this.keyOf(root.pack, root.offset);
+    const cached = this.cache.get(key);
+    if (cached?.kind === 'whole') return cached.data;
+    const entry = root.pack.readEntry(root.offset, root.position);
+    const { header } = entry;
+    if (header.kind !== 'whole') {
+      throw new ObjectCorruptError(
+        root.pack.file,
+        root.offset,
+        'the root of a cached delta chain is not a whole object',
+      );
+    }
+    const data = this.inflateEntry(root.pack, entry, header.size);
+    this.cache.set(key, { kind: 'whole', type: header.type, data, bytes: data.length });
+    return data;
   }
 
   /** Finds a reference delta's base: in the same pack first, then anywhere in the repository. */
@@ -240,7 +325,7 @@ export class Repository {
     pack: PackFile,
     offset: number,
     baseId: Buffer,
-  ): { packed: PackedLocation } | { loose: CachedBase } {
+  ): { packed: PackedLocation } | { loose: TypedBytes } {
     const position = pack.index.find(baseId);
     if (position >= 0) return { packed: { pack, position, offset: pack.index.offsetAt(position) } };
     const hex = baseId.toString('hex');
@@ -250,8 +335,6 @@ export class Repository {
     if (loose === undefined) throw new ObjectCorruptError(pack.file, offset, `delta base ${hex} is missing`);
     return { loose };
   }
-
-  private readonly allocate = (size: number): Buffer => this.pool.take(size);
 
   private inflateEntry(pack: PackFile, entry: RawEntry, size: number): Buffer {
     const at = entry.header.dataAt;

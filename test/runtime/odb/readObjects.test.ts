@@ -11,8 +11,13 @@ const fixtures = new GitFixtures();
 after(() => fixtures.dispose());
 
 /** Reads every object git lists back through the reader and compares type, size and bytes. */
-function assertReadsEverything(dir: string, repo: Repository = openRepository(dir)): number {
+function assertReadsEverything(
+  dir: string,
+  repo: Repository = openRepository(dir),
+  order: 'listed' | 'reversed' = 'listed',
+): number {
   const listed = allObjects(dir);
+  if (order === 'reversed') listed.reverse();
   try {
     for (const { oid, type, data } of listed) {
       const object = repo.readObject(oid);
@@ -89,6 +94,17 @@ describe('openRepository reads every object git lists', () => {
   it('with a delta-base cache of one byte, and with hash verification', () => {
     assertReadsEverything(fixtures.gc, openRepository(fixtures.gc, { deltaBaseCacheLimit: 1 }));
     assertReadsEverything(fixtures.refDeltas, openRepository(fixtures.refDeltas, { verifyHash: true }));
+  });
+
+  it('with caches that keep the plans of objects inside chains but must read their roots again', () => {
+    // Small limits hold the small plans but few or none of the roots they are built from.
+    for (const limit of [600, 4096, 32768]) {
+      for (const order of ['listed', 'reversed'] as const) {
+        for (const dir of [fixtures.gc, fixtures.refDeltas]) {
+          assertReadsEverything(dir, openRepository(dir, { deltaBaseCacheLimit: limit }), order);
+        }
+      }
+    }
   });
 });
 
