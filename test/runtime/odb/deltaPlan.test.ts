@@ -98,12 +98,16 @@ function encode(baseSize: number, instructions: Instruction[]): Buffer {
     const args: number[] = [];
     for (let i = 0; i < 4; i++) {
       const byte = Math.floor(offset / 2 ** (8 * i)) & 0xff;
-      if (byte !== 0) ((op |= 1 << i), args.push(byte));
+      if (byte === 0) continue;
+      op |= 1 << i;
+      args.push(byte);
     }
     const encodedSize = size === 0x10000 ? 0 : size;
     for (let i = 0; i < 3; i++) {
       const byte = (encodedSize >> (8 * i)) & 0xff;
-      if (byte !== 0) ((op |= 1 << (4 + i)), args.push(byte));
+      if (byte === 0) continue;
+      op |= 1 << (4 + i);
+      args.push(byte);
     }
     bytes.push(op, ...args);
     resultSize += size;
