@@ -82,7 +82,12 @@ export {
   type OpenRepositoryOptions,
 } from './odb/repository';
 export { catBlob, catBlobResponse } from './catBlob/response';
-export { CatBlobResponder, type ResponderOptions, type ResponseMode } from './catBlob/responder';
+export {
+  CatBlobResponder,
+  DEFAULT_BATCH_BYTES,
+  type ResponderOptions,
+  type ResponseMode,
+} from './catBlob/responder';
 export { serveCatBlob, type ServeOptions, type ServeSummary } from './catBlob/serve';
 export { LineInput, type LineInputOptions, type ReadFn } from './catBlob/lineInput';
 export { CatBlobReader, type CatBlobAnswer, type CatBlobReaderOptions } from './catBlob/catBlobReader';

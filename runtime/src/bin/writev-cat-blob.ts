@@ -5,7 +5,7 @@
  * the repository's object database (no git process).
  *
  *   writev-cat-blob [--git-dir=<dir>] [--cat-blob-fd=<n>] [--mode=batched|writev|writes]
- *                   [--verify-hash] [--stats]
+ *                   [--batch-bytes=<n>] [--verify-hash] [--stats]
  *
  * Exits 0 at the end of input or `done`; 128 with "fatal: ..." as Git does for a bad command, a
  * non-blob, a damaged repository or a failed write; 141 silently when the reader went away; 129
@@ -20,12 +20,13 @@ import { serveCatBlob } from '../catBlob/serve';
 
 const USAGE =
   'usage: writev-cat-blob [--git-dir=<dir>] [--cat-blob-fd=<n>] [--mode=batched|writev|writes] ' +
-  '[--verify-hash] [--stats]';
+  '[--batch-bytes=<n>] [--verify-hash] [--stats]';
 
 interface Options {
   gitDir: string;
   fd: number;
   mode: ResponseMode;
+  batchBytes?: number;
   verifyHash: boolean;
   stats: boolean;
 }
@@ -46,6 +47,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (name === '--cat-blob-fd' && /^\d+$/.test(value)) options.fd = Number(value);
     else if (name === '--mode' && (value === 'batched' || value === 'writev' || value === 'writes'))
       options.mode = value;
+    else if (name === '--batch-bytes' && /^[1-9]\d*$/.test(value)) options.batchBytes = Number(value);
     else if (arg === '--verify-hash') options.verifyHash = true;
     else if (arg === '--stats') options.stats = true;
     else if (arg === '-h' || arg === '--help') usage(0);
@@ -66,7 +68,8 @@ function main(): void {
   const options = parseArgs(process.argv.slice(2));
   const sys = createSys();
   const repo = openRepository(options.gitDir, { verifyHash: options.verifyHash });
-  const summary = serveCatBlob(0, options.fd, repo, { mode: options.mode, sys });
+  const { mode, batchBytes } = options;
+  const summary = serveCatBlob(0, options.fd, repo, { mode, sys, ...(batchBytes && { batchBytes }) });
   repo.close();
   if (options.stats) {
     const { write, writev } = sys.counts;

@@ -14,17 +14,32 @@ import { catBlobResponse } from './response';
  */
 export type ResponseMode = 'writes' | 'writev' | 'batched';
 
+/**
+ * In `'batched'` mode, the bytes of waiting answers worth a write of their own (default): once this
+ * many are held they go out at once. Gathering is for small answers, whose system calls cost more
+ * than their bytes; holding a large answer back while the next one is read only delays it, and
+ * into a pipe that stalls the reader: measured with 100,000 answers of about 42 KB into a drained
+ * pipe, gathering up to 64 KiB took 15.7-16.5 s against 12.0-13.9 s for one writev per answer,
+ * 8 MiB batches 16.0 s, and 16 KiB 12.4-13.4 s.
+ */
+export const DEFAULT_BATCH_BYTES = 16 * 1024;
+
 /** Options of a {@link CatBlobResponder}. */
 export interface ResponderOptions extends WriteOptions {
   /** How answers are written (default `'batched'`). */
   mode?: ResponseMode;
+  /**
+   * In `'batched'` mode, the bytes of waiting answers that are written at once (default
+   * {@link DEFAULT_BATCH_BYTES}).
+   */
+  batchBytes?: number;
 }
 
 /**
  * Writes `cat-blob` answers for one repository to one descriptor. In `'batched'` mode, answers are
- * held until {@link CatBlobResponder.flush}, or until the next one would take a gathered write past
- * `iovMax` buffers or `maxIoSize` bytes; an answer larger than `maxIoSize` on its own is written at
- * once. The bytes on the descriptor are the same in every mode; only the number of calls differs.
+ * held until {@link CatBlobResponder.flush}, until `batchBytes` bytes of them are waiting, or until
+ * the next one would take a gathered write past `iovMax` buffers or `maxIoSize` bytes. The bytes on
+ * the descriptor are the same in every mode; only the number of calls differs.
  *
  * The caller decides when the input has paused and must call `flush` then: a frontend waits for
  * each answer before it sends the next request, so nothing may be held back while it waits.
@@ -40,6 +55,7 @@ export class CatBlobResponder {
   private pendingBytes = 0;
   private readonly iovMax: number;
   private readonly maxIoSize: number;
+  private readonly batchBytes: number;
 
   constructor(
     private readonly fd: number,
@@ -49,6 +65,7 @@ export class CatBlobResponder {
     this.mode = options.mode ?? 'batched';
     this.iovMax = options.iovMax ?? IOV_MAX;
     this.maxIoSize = options.maxIoSize ?? MAX_IO_SIZE;
+    this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
   }
 
   /**
@@ -76,12 +93,9 @@ export class CatBlobResponder {
         if (this.pending.length + bufs.length > this.iovMax || this.pendingBytes + size > this.maxIoSize) {
           this.flush();
         }
-        if (size > this.maxIoSize) {
-          writevOrDie(this.fd, bufs, this.options);
-          return;
-        }
         this.pending.push(...bufs);
         this.pendingBytes += size;
+        if (this.pendingBytes >= this.batchBytes) this.flush();
         return;
     }
   }

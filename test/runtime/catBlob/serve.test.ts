@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   catBlob,
   CatBlobCommandError,
+  DEFAULT_BATCH_BYTES,
   IOV_MAX,
   LineInput,
   NotABlobError,
@@ -85,6 +86,7 @@ describe('serveCatBlob', () => {
     const request = small().map((b) => `cat-blob ${b.oid}\n`);
     const summary = serveCatBlob(0, 1, repo, {
       sys: sink,
+      batchBytes: 1 << 30, // gather them all
       input: { read: chunkedInput([request.join('')]) },
     });
     assert.ok(sink.received().equals(Buffer.concat(small().map(answerOf))));
@@ -122,7 +124,7 @@ describe('serveCatBlob', () => {
     const sink = new SinkSys();
     const many = Array.from({ length: 700 }, (_, i) => small()[i % small().length]!);
     const request = many.map((b) => `cat-blob ${b.oid}\n`).join('');
-    serveCatBlob(0, 1, repo, { sys: sink, input: { read: chunkedInput([request]) } });
+    serveCatBlob(0, 1, repo, { sys: sink, batchBytes: 1 << 30, input: { read: chunkedInput([request]) } });
     assert.ok(sink.received().equals(Buffer.concat(many.map(answerOf))));
     assert.ok(sink.calls.every((c) => c.buffers <= IOV_MAX));
     assert.equal(sink.calls.length, Math.ceil((700 * 3) / IOV_MAX));
@@ -134,6 +136,7 @@ describe('serveCatBlob', () => {
     serveCatBlob(0, 1, repo, {
       sys: limited,
       maxIoSize: 1 << 20,
+      batchBytes: 1 << 30, // capped at maxIoSize
       input: { read: chunkedInput([mixedRequest]) },
     });
     assert.ok(limited.received().equals(Buffer.concat(mixed.map(answerOf))));
@@ -141,6 +144,33 @@ describe('serveCatBlob', () => {
     // The first small answer goes out before the big one, the last two together after it.
     assert.equal(limited.calls[0]!.requested, answerOf(mixed[0]!).length);
     assert.equal(limited.calls.at(-1)!.requested, answerOf(mixed[2]!).length + answerOf(mixed[3]!).length);
+  });
+
+  it('writes gathered answers once 16 KiB of them wait, by default', () => {
+    const sink = new SinkSys();
+    const many = Array.from({ length: 2000 }, (_, i) => small()[i % small().length]!);
+    const total = many.reduce((sum, b) => sum + answerOf(b).length, 0);
+    assert.ok(total > 3 * DEFAULT_BATCH_BYTES, 'the answers fill several batches');
+    const request = many.map((b) => `cat-blob ${b.oid}\n`).join('');
+    assert.ok(request.length < 128 * 1024, 'the whole request fits the input buffer: no pause');
+    serveCatBlob(0, 1, repo, { sys: sink, input: { read: chunkedInput([request]) } });
+    assert.ok(sink.received().equals(Buffer.concat(many.map(answerOf))));
+    // The documented rule, replayed: gather until 16 KiB wait (IOV_MAX and 8 MiB are not reached).
+    const expected: number[] = [];
+    let bytes = 0;
+    for (const size of many.map((b) => answerOf(b).length)) {
+      bytes += size;
+      if (bytes >= DEFAULT_BATCH_BYTES) {
+        expected.push(bytes);
+        bytes = 0;
+      }
+    }
+    if (bytes > 0) expected.push(bytes);
+    assert.deepEqual(
+      sink.calls.map((c) => c.requested),
+      expected,
+    );
+    assert.ok(expected.length < many.length / 4, 'several answers per write');
   });
 
   it('keeps Git’s three writes per answer in writes mode, one writev in writev mode', () => {

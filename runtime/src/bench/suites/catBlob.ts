@@ -13,12 +13,38 @@ import { catBlobWorkload, gitEnv, type CatBlobWorkload } from './catBlobReposito
 /** The most blobs one request lists, as in Git's measurement. */
 const MAX_BLOBS = 100_000;
 
-/** Histories by size: `full` gives 100,000 blobs of about 40 KB (4 GB), like Git's 3.8 GB. */
-const SHAPES: Record<'tiny' | 'quick' | 'full', HistoryShape> = {
-  tiny: { files: 20, commits: 60, editsPerCommit: 3, linesPerFile: 100, seed: 42 },
-  quick: { files: 300, commits: 1200, editsPerCommit: 8, linesPerFile: 600, seed: 42 },
-  full: { files: 2000, commits: 12250, editsPerCommit: 8, linesPerFile: 900, seed: 42 },
-};
+type Size = 'tiny' | 'quick' | 'full';
+
+/** A request to answer: a history by size, and the prefix of its cases' ids. */
+interface Workload {
+  prefix: string;
+  label: string;
+  shapes: Record<Size, HistoryShape>;
+}
+
+const WORKLOADS: readonly Workload[] = [
+  {
+    // Git's measurement: `full` gives 100,000 blobs of about 40 KB (4 GB), like Git's 3.8 GB.
+    prefix: '',
+    label: 'blobs',
+    shapes: {
+      tiny: { files: 20, commits: 60, editsPerCommit: 3, linesPerFile: 100, seed: 42 },
+      quick: { files: 300, commits: 1200, editsPerCommit: 8, linesPerFile: 600, seed: 42 },
+      full: { files: 2000, commits: 12250, editsPerCommit: 8, linesPerFile: 900, seed: 42 },
+    },
+  },
+  {
+    // Small blobs (a few hundred bytes), where a system call costs more than the bytes it writes:
+    // what gathering answers is for.
+    prefix: 'small-',
+    label: 'small blobs',
+    shapes: {
+      tiny: { files: 20, commits: 100, editsPerCommit: 3, linesPerFile: 6, seed: 42 },
+      quick: { files: 100, commits: 2500, editsPerCommit: 8, linesPerFile: 6, seed: 42 },
+      full: { files: 400, commits: 12000, editsPerCommit: 8, linesPerFile: 6, seed: 42 },
+    },
+  },
+];
 
 /** One way to answer the request: a command, and which request file it reads. */
 interface Responder {
@@ -154,43 +180,53 @@ export const catBlobSuite: Suite = {
   id: 'cat-blob',
   title: 'cat-blob: fast-import vs writev-cat-blob',
   description:
-    'Up to 100,000 blobs of a generated history answered by git fast-import, writev-cat-blob (3 writes, 1 writev, batched) and git cat-file --batch.',
+    'Up to 100,000 blobs of a generated history (about 40 KB each, then a few hundred bytes each) answered by git fast-import, writev-cat-blob (3 writes, 1 writev, batched) and git cat-file --batch.',
   async run(ctx: SuiteContext): Promise<CaseResult[]> {
-    const shape = bySize(ctx.size, SHAPES);
-    const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 3 });
-    const log = (message: string): void => ctx.emit({ type: 'log', suite: this.id, message });
-    const work = await catBlobWorkload(ctx.cacheDir, shape, MAX_BLOBS, log);
-    const counts = new Map<string, Record<string, number> | undefined>();
-    const digests = new Map<string, string>();
-    for (const r of responders(work.repo)) {
-      ctx.signal?.throwIfAborted();
-      const { syscalls, digest } = countAndDigest(r, work);
-      counts.set(r.name, syscalls);
-      digests.set(r.name, digest);
-    }
-    if (new Set(digests.values()).size !== 1) {
-      throw new Error(`responders disagree on the answers: ${JSON.stringify(Object.fromEntries(digests))}`);
-    }
-    log(`all five responders gave the same ${work.bytes} payload bytes (sha1 ${[...digests.values()][0]})`);
-    const parameters = { blobs: work.blobs, bytes: work.bytes, files: shape.files, commits: shape.commits };
     const results: CaseResult[] = [];
-    for (const sink of ['devnull', 'pipe'] as const) {
-      results.push(
-        await runCase(
-          {
-            suite: this.id,
-            case: sink,
-            title: `${work.blobs} blobs (${(work.bytes / 1e6).toFixed(0)} MB) into ${sink === 'pipe' ? 'a drained pipe' : '/dev/null'}`,
-            modes: modesFor(work, sink, counts),
-            runs,
-            warmup: 1,
-            references: ['git fast-import'],
-            parameters,
-          },
-          ctx,
-        ),
-      );
-    }
+    for (const workload of WORKLOADS) results.push(...(await runWorkload(workload, ctx)));
     return results;
   },
 };
+
+/** Checks that every responder gives the same bytes, then measures them into both sinks. */
+async function runWorkload(workload: Workload, ctx: SuiteContext): Promise<CaseResult[]> {
+  const suite = catBlobSuite.id;
+  const shape = bySize(ctx.size, workload.shapes);
+  const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 3 });
+  const log = (message: string): void => ctx.emit({ type: 'log', suite, message });
+  const work = await catBlobWorkload(ctx.cacheDir, shape, MAX_BLOBS, log);
+  const counts = new Map<string, Record<string, number> | undefined>();
+  const digests = new Map<string, string>();
+  for (const r of responders(work.repo)) {
+    ctx.signal?.throwIfAborted();
+    const { syscalls, digest } = countAndDigest(r, work);
+    counts.set(r.name, syscalls);
+    digests.set(r.name, digest);
+  }
+  if (new Set(digests.values()).size !== 1) {
+    throw new Error(`responders disagree on the answers: ${JSON.stringify(Object.fromEntries(digests))}`);
+  }
+  log(`all five responders gave the same ${work.bytes} payload bytes (sha1 ${[...digests.values()][0]})`);
+  const parameters = { blobs: work.blobs, bytes: work.bytes, files: shape.files, commits: shape.commits };
+  const size =
+    work.bytes >= 1e7 ? `${(work.bytes / 1e6).toFixed(0)} MB` : `${(work.bytes / 1e3).toFixed(0)} kB`;
+  const results: CaseResult[] = [];
+  for (const sink of ['devnull', 'pipe'] as const) {
+    results.push(
+      await runCase(
+        {
+          suite,
+          case: `${workload.prefix}${sink}`,
+          title: `${work.blobs} ${workload.label} (${size}) into ${sink === 'pipe' ? 'a drained pipe' : '/dev/null'}`,
+          modes: modesFor(work, sink, counts),
+          runs,
+          warmup: 1,
+          references: ['git fast-import'],
+          parameters,
+        },
+        ctx,
+      ),
+    );
+  }
+  return results;
+}
