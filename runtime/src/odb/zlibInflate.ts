@@ -10,15 +10,17 @@ export interface Place {
   readonly offset: number;
 }
 
-/** How compressed bytes relate to what follows them in the file. */
-export type Trailing = 'forbidden' | 'allowed';
+/**
+ * How {@link inflateExact} runs zlib: `'reused'` (default) resets one stream per process and
+ * falls back to `'per-call'` (`zlib.inflateSync`) where Node's binding is not as expected.
+ */
+export type InflateEngine = 'reused' | 'per-call';
 
 /**
  * Inflates one complete zlib stream that must hold exactly `expectedSize` bytes.
  *
  * zlib's Adler-32 check covers the payload; on top of it the output length must match, the stream
- * must end (a truncated stream is corrupt, not short), and with `trailing: 'forbidden'` no byte may
- * follow the stream's end. Output is capped at one byte past `expectedSize`, so a corrupt size can
+ * must end (a truncated stream is corrupt, not short), and no byte may follow the stream's end. Output is capped at one byte past `expectedSize`, so a corrupt size can
  * never make this allocate more than the object claims.
  *
  * @throws {@link ObjectCorruptError} naming `place` for any of these failures.
@@ -27,7 +29,7 @@ export function inflateExact(
   input: Uint8Array,
   expectedSize: number,
   place: Place,
-  trailing: Trailing = 'forbidden',
+  engine: InflateEngine = 'reused',
 ): Buffer {
   if (expectedSize >= bufferConstants.MAX_LENGTH) {
     throw new ObjectCorruptError(
@@ -36,16 +38,17 @@ export function inflateExact(
       `object claims ${expectedSize} bytes, more than one buffer can hold`,
     );
   }
-  const { out, consumed } =
-    reusedEngine()?.inflate(input, expectedSize, place) ?? inflateOnce(input, expectedSize, place);
+  const inflate = (engine === 'reused' ? reusedEngine()?.inflate : undefined) ?? inflateOnce;
+  const { out, consumed } = inflate(input, expectedSize, place);
   if (out.length !== expectedSize) {
-    throw new ObjectCorruptError(
-      place.file,
-      place.offset,
-      `zlib data inflates to ${out.length} bytes, ${expectedSize} expected`,
-    );
+    // Output stops one byte past the expected size, so a longer stream shows as that byte.
+    const problem =
+      out.length > expectedSize
+        ? `zlib data inflates to more than ${expectedSize} bytes`
+        : `zlib data inflates to ${out.length} bytes, ${expectedSize} expected`;
+    throw new ObjectCorruptError(place.file, place.offset, problem);
   }
-  if (trailing === 'forbidden' && consumed !== input.length) {
+  if (consumed !== input.length) {
     throw new ObjectCorruptError(
       place.file,
       place.offset + consumed,
@@ -133,7 +136,7 @@ class ReusedEngine {
     return new ReusedEngine(handle as NativeZlib, state);
   }
 
-  inflate(input: Uint8Array, expectedSize: number, place: Place): Inflated {
+  readonly inflate = (input: Uint8Array, expectedSize: number, place: Place): Inflated => {
     // One byte of room past the expected size: running into it means the data is longer.
     const out = Buffer.allocUnsafe(expectedSize + 1);
     this.failure = undefined;
@@ -149,15 +152,8 @@ class ReusedEngine {
       );
     }
     const produced = out.length - this.state[0]!;
-    if (produced > expectedSize) {
-      throw new ObjectCorruptError(
-        place.file,
-        place.offset,
-        `zlib data inflates to more than ${expectedSize} bytes`,
-      );
-    }
     return { out: out.subarray(0, produced), consumed: input.length - this.state[1]! };
-  }
+  };
 }
 
 let engine: ReusedEngine | null | undefined;
