@@ -57,7 +57,7 @@ export class DeltaPlan {
     private readonly starts: readonly number[],
     /** Each piece's end in the built object (exclusive), ascending: pieces are found by bisection. */
     private readonly ends: readonly number[],
-    /** Approximate bytes held: the literal bytes kept alive and the pieces themselves. */
+    /** Approximate bytes held: the memory of the deltas it keeps alive and the pieces themselves. */
     readonly memory: number,
   ) {}
 
@@ -187,7 +187,7 @@ class PlanBuilder {
   readonly ends: number[] = [];
   length = 0;
   memory = 0;
-  private readonly kept = new Set<Uint8Array>();
+  private readonly kept = new Set<ArrayBufferLike>();
 
   push(source: Uint8Array | undefined, start: number, size: number): void {
     const last = this.ends.length - 1;
@@ -202,9 +202,11 @@ class PlanBuilder {
       this.starts.push(start);
       this.ends.push(this.length + size);
       this.memory += PIECE_OVERHEAD;
-      if (source !== undefined && !this.kept.has(source)) {
-        this.kept.add(source);
-        this.memory += source.byteLength;
+      // What a literal piece keeps alive is its source's whole memory, which may be larger than the
+      // view (a pooled allocation), so that is what counts.
+      if (source !== undefined && !this.kept.has(source.buffer)) {
+        this.kept.add(source.buffer);
+        this.memory += source.buffer.byteLength;
       }
     }
     this.length += size;

@@ -137,8 +137,10 @@ class ReusedEngine {
   }
 
   readonly inflate = (input: Uint8Array, expectedSize: number, place: Place): Inflated => {
-    // One byte of room past the expected size: running into it means the data is longer.
-    const out = Buffer.allocUnsafe(expectedSize + 1);
+    // One byte of room past the expected size: running into it means the data is longer. Memory
+    // of its own, not a slice of Node's shared pool: a small delta kept by a cached plan would
+    // otherwise keep a whole 8 KiB pool slab alive unseen by the cache's accounting.
+    const out = Buffer.allocUnsafeSlow(expectedSize + 1);
     this.failure = undefined;
     this.handle.reset();
     this.handle.writeSync(zlibConstants.Z_FINISH, input, 0, input.length, out, 0, out.length);
