@@ -15,8 +15,6 @@ export function hexLength(algorithm: HashAlgorithm): number {
   return rawLength(algorithm) * 2;
 }
 
-const HEX = /^[0-9a-fA-F]*$/;
-
 /**
  * The binary form of a full hexadecimal object id (either case), as indexes store it.
  *
@@ -24,8 +22,11 @@ const HEX = /^[0-9a-fA-F]*$/;
  */
 export function parseObjectId(text: string, algorithm: HashAlgorithm): Buffer {
   const digits = hexLength(algorithm);
-  if (text.length !== digits || !HEX.test(text)) throw new InvalidObjectIdError(text, digits);
-  return Buffer.from(text, 'hex');
+  // Decoding stops at the first pair that is not hexadecimal (as Node documents), so a full-length
+  // result proves every digit valid without a second pass.
+  const id = text.length === digits ? Buffer.from(text, 'hex') : undefined;
+  if (id === undefined || id.length * 2 !== digits) throw new InvalidObjectIdError(text, digits);
+  return id;
 }
 
 /**

@@ -13,6 +13,8 @@ import { inflateExact, inflatePrefix } from './zlibInflate';
 export const DEFAULT_DELTA_BASE_CACHE_LIMIT = 96 * 1024 * 1024;
 /** The longest delta chain followed; longer means a loop of reference deltas (Git packs at most 4095). */
 const MAX_CHAIN = 10_000;
+/** The scratch buffer's size: deltas up to this size are inflated without an allocation. */
+const SCRATCH_SIZE = 64 * 1024;
 /** Compressed bytes inflated to read a delta's sizes. */
 const DELTA_HEADER_PROBE = 256;
 
@@ -99,6 +101,8 @@ export class Repository {
   /** The object directories searched, the repository's own first, then its alternates. */
   readonly objectDirectories: readonly ObjectDirectory[];
   private readonly cache: DeltaBaseCache<CachedObject>;
+  /** Where the requested object's own delta is inflated (most are small): no allocation for it. */
+  private readonly scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
   private readonly verifyHash: boolean;
   private readonly packSerial = new Map<PackFile, number>();
 
@@ -129,7 +133,7 @@ export class Repository {
    */
   readObject(oid: string): GitObject | undefined {
     const id = parseObjectId(oid, this.algorithm);
-    const hex = id.toString('hex');
+    const hex = oid.toLowerCase();
     const start = this.locate(id, hex);
     if (start === undefined) return undefined;
     if ('loose' in start) return start.loose.loose.read(hex);
@@ -153,7 +157,7 @@ export class Repository {
    */
   readHeader(oid: string): ObjectHeader | undefined {
     const id = parseObjectId(oid, this.algorithm);
-    const hex = id.toString('hex');
+    const hex = oid.toLowerCase();
     const start = this.locate(id, hex);
     if (start === undefined) return undefined;
     if ('loose' in start) return start.loose.loose.readHeader(hex);
@@ -285,7 +289,9 @@ export class Repository {
     for (let i = chain.length - 1; i >= 0; i--) {
       const pack = packs[i];
       const entry = chain[i];
-      const delta = this.inflateEntry(pack, entry, entry.header.size);
+      // The requested object's own delta is used up by the plan built below and never cached, so it
+      // may live in the scratch buffer; deltas inside the chain are kept by cached plans.
+      const delta = this.inflateEntry(pack, entry, entry.header.size, i === 0 ? this.scratch : undefined);
       plan = plan.compose(delta, { file: pack.file, offset: entry.offset });
       if (i > 0 && root !== undefined) {
         this.cache.set(this.keyOf(pack, entry.offset), {
@@ -336,9 +342,10 @@ export class Repository {
     return { loose };
   }
 
-  private inflateEntry(pack: PackFile, entry: RawEntry, size: number): Buffer {
+  private inflateEntry(pack: PackFile, entry: RawEntry, size: number, scratch?: Buffer): Buffer {
     const at = entry.header.dataAt;
-    return inflateExact(entry.bytes.subarray(at), size, { file: pack.file, offset: entry.offset + at });
+    const place = { file: pack.file, offset: entry.offset + at };
+    return inflateExact(entry.bytes.subarray(at), size, place, 'reused', scratch);
   }
 
   /** The cache key of an entry: the pack's serial number above the offset's 41 bits (2 TiB packs). */

@@ -23,6 +23,9 @@ export type InflateEngine = 'reused' | 'per-call';
  * must end (a truncated stream is corrupt, not short), and no byte may follow the stream's end. Output is capped at one byte past `expectedSize`, so a corrupt size can
  * never make this allocate more than the object claims.
  *
+ * With `scratch` longer than `expectedSize`, the reused engine inflates into it and returns a view
+ * of it, valid until the caller reuses `scratch`: no allocation for bytes that are used at once.
+ *
  * @throws {@link ObjectCorruptError} naming `place` for any of these failures.
  */
 export function inflateExact(
@@ -30,6 +33,7 @@ export function inflateExact(
   expectedSize: number,
   place: Place,
   engine: InflateEngine = 'reused',
+  scratch?: Buffer,
 ): Buffer {
   if (expectedSize >= bufferConstants.MAX_LENGTH) {
     throw new ObjectCorruptError(
@@ -39,7 +43,7 @@ export function inflateExact(
     );
   }
   const inflate = (engine === 'reused' ? reusedEngine()?.inflate : undefined) ?? inflateOnce;
-  const { out, consumed } = inflate(input, expectedSize, place);
+  const { out, consumed } = inflate(input, expectedSize, place, scratch);
   if (out.length !== expectedSize) {
     // Output stops one byte past the expected size, so a longer stream shows as that byte.
     const problem =
@@ -136,11 +140,14 @@ class ReusedEngine {
     return new ReusedEngine(handle as NativeZlib, state);
   }
 
-  readonly inflate = (input: Uint8Array, expectedSize: number, place: Place): Inflated => {
+  readonly inflate = (input: Uint8Array, expectedSize: number, place: Place, scratch?: Buffer): Inflated => {
     // One byte of room past the expected size: running into it means the data is longer. Memory
     // of its own, not a slice of Node's shared pool: a small delta kept by a cached plan would
     // otherwise keep a whole 8 KiB pool slab alive unseen by the cache's accounting.
-    const out = Buffer.allocUnsafeSlow(expectedSize + 1);
+    const out =
+      scratch !== undefined && scratch.length > expectedSize
+        ? scratch.subarray(0, expectedSize + 1)
+        : Buffer.allocUnsafeSlow(expectedSize + 1);
     this.failure = undefined;
     this.handle.reset();
     this.handle.writeSync(zlibConstants.Z_FINISH, input, 0, input.length, out, 0, out.length);

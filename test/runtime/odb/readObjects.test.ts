@@ -130,9 +130,25 @@ describe('openRepository edge cases', () => {
 
   it('rejects an id that is not a full hexadecimal object id', () => {
     const repo = openRepository(fixtures.gc);
-    for (const bad of ['', 'e69de29', 'g69de29bb2d1d6434b8b29ae775ad8c2e48c5391', 'HEAD']) {
-      assert.throws(() => repo.readObject(bad), InvalidObjectIdError);
+    const empty = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+    const bad = [
+      '',
+      'e69de29',
+      'HEAD',
+      `g${empty.slice(1)}`, // a bad digit first, in the middle, last
+      `${empty.slice(0, 20)}x${empty.slice(21)}`,
+      `${empty.slice(0, 39)}z`,
+      `${empty} `,
+      ` ${empty.slice(1)}`,
+      `${empty}${empty.slice(0, 24)}`, // 64 digits in a SHA-1 repository
+    ];
+    for (const id of bad) {
+      assert.throws(() => repo.readObject(id), InvalidObjectIdError, JSON.stringify(id));
+      assert.throws(() => repo.hasObject(id), InvalidObjectIdError, JSON.stringify(id));
     }
+    // Either case names the same object.
+    assert.deepEqual(repo.readObject(empty.toUpperCase()), repo.readObject(empty));
+    assert.equal(repo.readObject(empty.toUpperCase())?.size, 0);
     repo.close();
   });
 
