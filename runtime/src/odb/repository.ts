@@ -234,18 +234,15 @@ export class Repository {
     let bottom: ChainBottom | undefined;
     while (bottom === undefined) {
       const cached = this.cache.get(this.keyOf(where.pack, where.offset));
-      if (cached !== undefined) {
-        bottom =
-          cached.kind === 'whole'
-            ? {
-                type: cached.type,
-                plan: DeltaPlan.identity(cached.data.length),
-                rootData: cached.data,
-                root: where,
-              }
-            : { type: cached.type, plan: cached.plan, root: cached.root };
-        if (chain.length === 0 && cached.kind === 'whole')
-          return { type: cached.type, data: Buffer.from(cached.data) };
+      if (cached?.kind === 'whole') {
+        // Cached data is shared: the caller gets a copy.
+        if (chain.length === 0) return { type: cached.type, data: Buffer.from(cached.data) };
+        const plan = DeltaPlan.identity(cached.data.length);
+        bottom = { type: cached.type, plan, rootData: cached.data, root: where };
+        break;
+      }
+      if (cached?.kind === 'derived') {
+        bottom = { type: cached.type, plan: cached.plan, root: cached.root };
         break;
       }
       if (chain.length >= MAX_CHAIN) {
