@@ -20,8 +20,9 @@ export type InflateEngine = 'reused' | 'per-call';
  * Inflates one complete zlib stream that must hold exactly `expectedSize` bytes.
  *
  * zlib's Adler-32 check covers the payload; on top of it the output length must match, the stream
- * must end (a truncated stream is corrupt, not short), and no byte may follow the stream's end. Output is capped at one byte past `expectedSize`, so a corrupt size can
- * never make this allocate more than the object claims.
+ * must end (a truncated stream is corrupt, not short), and no byte may follow the stream's end.
+ * Output is capped at one byte past `expectedSize`, so a corrupt size can never make this allocate
+ * more than the object claims.
  *
  * With `scratch` longer than `expectedSize`, the reused engine inflates into it and returns a view
  * of it, valid until the caller reuses `scratch`: no allocation for bytes that are used at once.
