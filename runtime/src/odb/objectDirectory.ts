@@ -4,6 +4,7 @@ import type { HashAlgorithm } from './objectId';
 import { LooseObjectStore } from './looseObjects';
 import { PackFile } from './packFile';
 import { PackIndex } from './packIndex';
+import type { WindowCache } from './packWindows';
 
 /** Where an object is stored in a pack: the pack and the entry's index position and offset. */
 export interface PackedLocation {
@@ -28,6 +29,8 @@ export class ObjectDirectory {
     /** The `objects` directory. */
     readonly path: string,
     private readonly algorithm: HashAlgorithm,
+    /** Where the packs' windows are kept (shared with the repository's other directories). */
+    private readonly windows?: WindowCache,
   ) {
     this.loose = new LooseObjectStore(path, algorithm);
     this.packDir = join(path, 'pack');
@@ -67,7 +70,12 @@ export class ObjectDirectory {
       const file = join(this.packDir, packName);
       const pack =
         known.get(file) ??
-        PackFile.open(file, PackIndex.open(join(this.packDir, name), this.algorithm), this.algorithm);
+        PackFile.open(
+          file,
+          PackIndex.open(join(this.packDir, name), this.algorithm),
+          this.algorithm,
+          this.windows,
+        );
       known.delete(file);
       found.push({ pack, mtime: statSync(file).mtimeMs });
     }

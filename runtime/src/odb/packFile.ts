@@ -4,7 +4,7 @@ import { ObjectCorruptError } from './errors';
 import { rawLength, type HashAlgorithm } from './objectId';
 import { objectTypeFromPackNumber, type ObjectType } from './objectType';
 import type { PackIndex } from './packIndex';
-import { PackWindows } from './packWindows';
+import { PackWindows, type WindowCache } from './packWindows';
 
 const PACK_HEADER = 12;
 const PACK_SIGNATURE = 0x5041434b; // "PACK"
@@ -56,30 +56,35 @@ export class PackFile {
     /** The pack's index. */
     readonly index: PackIndex,
     algorithm: HashAlgorithm,
+    windows: WindowCache | undefined,
   ) {
     this.idLength = rawLength(algorithm);
     this.fd = openSync(file, 'r');
+    let opened: PackWindows | undefined;
     try {
       this.size = fstatSync(this.fd).size;
-      this.windows = new PackWindows(this.fd, this.size, file);
+      this.windows = opened = new PackWindows(this.fd, this.size, file, windows);
       this.checkEnds();
     } catch (err) {
+      opened?.close();
       closeSync(this.fd);
       throw err;
     }
   }
 
   /**
-   * Opens the pack at `file` described by `index`.
+   * Opens the pack at `file` described by `index`, keeping its windows in `windows` (shared by the
+   * packs of a repository; by default a cache of its own).
    *
    * @throws {@link ObjectCorruptError} when the pack does not match its index or is truncated.
    */
-  static open(file: string, index: PackIndex, algorithm: HashAlgorithm): PackFile {
-    return new PackFile(file, index, algorithm);
+  static open(file: string, index: PackIndex, algorithm: HashAlgorithm, windows?: WindowCache): PackFile {
+    return new PackFile(file, index, algorithm, windows);
   }
 
-  /** Closes the pack's descriptor. */
+  /** Closes the pack's descriptor and drops its windows. */
   close(): void {
+    this.windows.close();
     closeSync(this.fd);
   }
 

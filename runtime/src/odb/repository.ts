@@ -6,6 +6,7 @@ import { ObjectDirectory, type PackedLocation } from './objectDirectory';
 import { hashObject, parseObjectId, type HashAlgorithm } from './objectId';
 import type { GitObject, ObjectHeader, ObjectType } from './objectType';
 import type { PackFile, RawEntry } from './packFile';
+import { WindowCache } from './packWindows';
 import { findRepository } from './repositoryLayout';
 import { inflateExact, inflatePrefix } from './zlibInflate';
 
@@ -114,7 +115,9 @@ export class Repository {
     const dirs = [layout.objectsDir, ...readAlternates(layout.objectsDir)];
     const opened: ObjectDirectory[] = [];
     try {
-      for (const dir of dirs) opened.push(new ObjectDirectory(dir, layout.algorithm));
+      // One window cache for every pack: the memory bound holds however many packs there are.
+      const windows = new WindowCache();
+      for (const dir of dirs) opened.push(new ObjectDirectory(dir, layout.algorithm, windows));
     } catch (err) {
       for (const dir of opened) dir.close();
       throw err;
