@@ -67,6 +67,13 @@ describe('openRepository reads every object git lists', () => {
     assertReadsEverything(fixtures.refDeltas);
   });
 
+  it('from several packs, which share one bound on pack windows', () => {
+    const packs = readdirSync(join(fixtures.multiPack, 'objects', 'pack')).filter((n) => n.endsWith('.pack'));
+    assert.equal(packs.length, 3);
+    assert.ok((entryKinds(fixtures.multiPack)['ofs-delta'] ?? 0) > 20, 'the packs have deltas');
+    assertReadsEverything(fixtures.multiPack);
+  });
+
   it('from fast-import’s own pack', () => {
     assertReadsEverything(fixtures.imported);
   });

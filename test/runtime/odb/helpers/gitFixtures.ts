@@ -70,7 +70,7 @@ export function allObjects(dir: string): ListedObject[] {
 }
 
 /** Bump when a fixture's recipe changes, so stale shared fixtures are not reused. */
-const RECIPE_VERSION = 1;
+const RECIPE_VERSION = 2;
 
 /**
  * Test repositories built with the installed git, each made on first use: the same history stored
@@ -126,6 +126,25 @@ export class GitFixtures {
     return this.once('gc', (dir) => {
       cpSync(this.loose, dir, { recursive: true });
       git(dir, ['gc', '-q']);
+    });
+  }
+
+  /** The history in three packs (oldest, middle and newest commits), as before a `git gc`. */
+  get multiPack(): string {
+    return this.once('multi-pack', (dir) => {
+      cpSync(this.loose, dir, { recursive: true });
+      const commits = git(dir, ['rev-list', '--reverse', 'main']).toString().trim().split('\n');
+      const cuts = [0, Math.floor(commits.length / 3), Math.floor((2 * commits.length) / 3)];
+      cuts.forEach((cut, i) => {
+        const end = i + 1 < cuts.length ? commits[cuts[i + 1]! - 1]! : commits.at(-1)!;
+        const revs = cut === 0 ? `${end}\n` : `${end}\n^${commits[cut - 1]}\n`;
+        git(
+          dir,
+          ['pack-objects', '-q', '--revs', '--delta-base-offset', join(dir, 'objects', 'pack', 'pack')],
+          revs,
+        );
+      });
+      git(dir, ['prune-packed']);
     });
   }
 
