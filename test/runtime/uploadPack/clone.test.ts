@@ -1,16 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import {
-  addCommit,
-  git,
-  gitEnv,
-  makeRepository,
-  refsOf,
-  run,
-  Scratch,
-  uploadPackCommand,
-} from './helpers/gitRepo';
+import { gitEnv } from '../helpers/gitEnv';
+import { addCommit, git, makeRepository, refsOf, run, Scratch, uploadPackCommand } from './helpers/gitRepo';
 
 /** The timing lines the server appended: one per serve, with how the pack was produced. */
 function serves(file: string): { pack: string }[] {

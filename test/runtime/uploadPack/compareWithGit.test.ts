@@ -9,7 +9,8 @@ import {
   packetText,
   type Packet,
 } from '@writev/runtime';
-import { BIN, git, gitEnv, makeRepository, run, Scratch } from './helpers/gitRepo';
+import { gitEnv } from '../helpers/gitEnv';
+import { BIN, git, makeRepository, run, Scratch } from './helpers/gitRepo';
 
 /** A server's reply split into its phases. */
 interface Reply {

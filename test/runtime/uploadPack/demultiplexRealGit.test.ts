@@ -11,7 +11,8 @@ import {
   PktReader,
   type SidebandHandlers,
 } from '@writev/runtime';
-import { git, gitEnv, makeRepository, Scratch } from './helpers/gitRepo';
+import { gitEnv } from '../helpers/gitEnv';
+import { git, makeRepository, Scratch } from './helpers/gitRepo';
 
 describe('the demultiplexer reading real git upload-pack output', () => {
   const scratch = new Scratch();

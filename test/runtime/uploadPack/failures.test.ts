@@ -11,7 +11,8 @@ import {
 } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { decodePktLines, encodePktLine, flushPkt, packetText } from '@writev/runtime';
-import { BIN, git, gitEnv, makeRepository, run, Scratch, uploadPackCommand } from './helpers/gitRepo';
+import { gitEnv } from '../helpers/gitEnv';
+import { BIN, git, makeRepository, run, Scratch, uploadPackCommand } from './helpers/gitRepo';
 
 /** The server's text lines (band-less pkt-lines), in order. */
 function lines(stdout: Buffer): string[] {

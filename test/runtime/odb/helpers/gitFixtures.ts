@@ -13,18 +13,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gitEnv } from '../../helpers/gitEnv';
 import { writeHistory, type HistoryShape } from '@writev/runtime/dist/bench/suites/catBlobHistory';
 
-/** The environment every git of the tests runs in: no user or system config, fixed identity. */
-export const GIT_ENV: NodeJS.ProcessEnv = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
+/** The environment every git of the tests runs in: no user or system config, fixed identity and dates. */
+export const GIT_ENV: NodeJS.ProcessEnv = gitEnv();
 
 /** Runs git in `cwd` and returns its standard output. */
 export function git(cwd: string, args: string[], input?: Buffer | string): Buffer {
@@ -70,7 +63,7 @@ export function allObjects(dir: string): ListedObject[] {
 }
 
 /** Bump when a fixture's recipe changes, so stale shared fixtures are not reused. */
-const RECIPE_VERSION = 2;
+const RECIPE_VERSION = 3;
 
 /**
  * Test repositories built with the installed git, each made on first use: the same history stored

@@ -2,32 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gitEnv } from '../../helpers/gitEnv';
 
 /** The bundled server, as users run it (built by `npm run build`). */
 export const BIN = join(__dirname, '..', '..', '..', '..', '..', 'runtime', 'dist', 'writev-upload-pack.js');
-
-/**
- * An environment that keeps the user's and the system's git configuration out of the tests, with
- * fixed identities and dates so that object ids repeat from run to run.
- */
-export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (name.startsWith('GIT_') || name.startsWith('WRITEV_UPLOAD_PACK_')) delete env[name];
-  }
-  return {
-    ...env,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'Test',
-    GIT_AUTHOR_EMAIL: 'test@example.com',
-    GIT_COMMITTER_NAME: 'Test',
-    GIT_COMMITTER_EMAIL: 'test@example.com',
-    GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
-    GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
-    ...extra,
-  };
-}
 
 /** Runs git and returns its standard output; a failure throws with git's stderr. */
 export function git(
