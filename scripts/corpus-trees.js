@@ -28,10 +28,12 @@ function extract(gitDir, commit, dest) {
     git.stderr.on('data', (d) => (errors += d));
     tar.stderr.on('data', (d) => (errors += d));
     let left = 2;
-    let failed = false;
+    const failed = [];
     const exit = (name) => (code) => {
-      if (code !== 0) failed = true;
-      if (--left === 0) failed ? fail(new Error(`${name} failed: ${errors.trim()}`)) : done();
+      if (code !== 0) failed.push(`${name} (exit ${code})`);
+      if (--left > 0) return;
+      if (failed.length > 0) fail(new Error(`${failed.join(' and ')} failed: ${errors.trim()}`));
+      else done();
     };
     git.on('close', exit('git archive'));
     tar.on('close', exit('tar'));
