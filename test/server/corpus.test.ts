@@ -11,22 +11,25 @@ import { REPO } from './helpers';
 
 const CORPUS = join(REPO, 'test', 'server', 'corpus');
 
-/** Main's score when the corpus was built: recall 14.7% (10 of 68), precision 90.9% (10 of 11). */
-const RECALL_BAR = 0.12;
+/** Main's score when the corpus was built: recall 11.8% (10 of 85), precision 90.9% (10 of 11). */
+const RECALL_BAR = 0.1;
 const PRECISION_BAR = 0.85;
 
-test('the corpus keeps its own rules: four projects or more, 68 positive runs (target 80) and 80 negatives, every labelled line a write call', async () => {
+test('the corpus keeps its own rules: four projects or more, 80 positive runs and 80 negatives, every labelled line a write call', async () => {
   const corpus = await loadCorpus(CORPUS);
   assert.ok(corpus.projects.length >= 4, `${corpus.projects.length} projects`);
   const positives = corpus.sites.filter((s) => s.verdict === 'positive').length;
   const negatives = corpus.sites.length - positives;
-  // The target is 80 positive runs; the corpus has 68 so far (see the report), so the floor is what it holds.
-  assert.ok(positives >= 68, `${positives} positive runs`);
+  assert.ok(positives >= 80, `${positives} positive runs`);
   assert.ok(negatives >= 80, `${negatives} negatives`);
   for (const site of corpus.sites) {
     const text = readFileSync(join(CORPUS, site.project, site.file), 'utf8').split('\n');
     for (const line of site.lines) {
-      assert.match(text[line - 1] ?? '', /\w\s*\(/, `${site.project}/${site.file}:${line} has no call`);
+      assert.match(
+        text[line - 1] ?? '',
+        /\b\w*(write|send|atomicio|html)\w*\s*\(/,
+        `${site.project}/${site.file}:${line} has no write-family call`,
+      );
     }
   }
 });
