@@ -15,7 +15,7 @@ export async function measureCorpus(corpusDir: string, trees: string | undefined
   const corpus = await loadCorpus(corpusDir);
   if (!trees) {
     console.log(
-      'project trees: skipped (no --trees DIR or WRITEV_CORPUS_TREES; check them out with node scripts/corpus-trees.js, into .cache/corpus-trees)',
+      'project trees: skipped (no --trees DIR, no WRITEV_CORPUS_TREES and no .cache/corpus-trees: check them out with node scripts/corpus-trees.js)',
     );
     return;
   }

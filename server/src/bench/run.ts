@@ -4,7 +4,7 @@
 // Without --tree, uses the Linux kernel's fs/, net/ and drivers/net/ under /tmp/linux (extract
 // Debian's linux-source there first; see server/README.md), or skips the tree figures if absent.
 // Then recall and precision on the labelled corpus (test/server/corpus), and lines/s over each corpus
-// project's whole tree when --trees (or WRITEV_CORPUS_TREES) names their checkouts.
+// project's whole tree when --trees (or WRITEV_CORPUS_TREES, or .cache/corpus-trees) holds their checkouts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureIncremental } from './incremental';
@@ -32,9 +32,13 @@ async function main(): Promise<void> {
         `p50 ${ms(inc.p50)}, p95 ${ms(inc.p95)}, max ${ms(inc.max)} (target p95 <= 30 ms)`,
     );
   }
+  const repo = join(__dirname, '..', '..', '..');
+  const cachedTrees = join(repo, '.cache', 'corpus-trees');
   await measureCorpus(
-    option('--corpus')[0] ?? join(__dirname, '..', '..', '..', 'test', 'server', 'corpus'),
-    option('--trees')[0] ?? process.env.WRITEV_CORPUS_TREES,
+    option('--corpus')[0] ?? join(repo, 'test', 'server', 'corpus'),
+    option('--trees')[0] ??
+      process.env.WRITEV_CORPUS_TREES ??
+      (existsSync(cachedTrees) ? cachedTrees : undefined),
   );
   if (process.argv.includes('--no-tree')) return;
   const trees = option('--tree');
