@@ -2,7 +2,8 @@
 // Checks out the whole tree of every corpus project at its pinned commit, for the analyzer benchmark's
 // lines/s figures: `node scripts/corpus-trees.js [--mirrors DIR] [--out DIR]`. The trees come from bare
 // mirrors named owner+name/repo under --mirrors (default /work/.mirror); they land in
-// --out/<project> (default .cache/corpus-trees), which `npm run bench:analyzer -- --trees DIR` reads.
+// --out/<project> (default .cache/corpus-trees), which `npm run bench:analyzer` reads. Only C sources
+// and headers are taken: they are what the C analyzer reads, and mirrors may lack large binary blobs.
 'use strict';
 const { spawn } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
@@ -16,10 +17,10 @@ const { values } = parseArgs({
   },
 });
 
-/** Runs `git archive COMMIT | tar -x -C dest`; rejects with git's or tar's message. */
+/** Runs `git archive COMMIT -- *.c *.h | tar -x -C dest`; rejects with git's or tar's message. */
 function extract(gitDir, commit, dest) {
   return new Promise((done, fail) => {
-    const git = spawn('git', ['--git-dir', gitDir, 'archive', '--format=tar', commit], {
+    const git = spawn('git', ['--git-dir', gitDir, 'archive', '--format=tar', commit, '--', '*.c', '*.h'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tar = spawn('tar', ['-x', '-C', dest], { stdio: ['pipe', 'ignore', 'pipe'] });
