@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { main } from '@writev/server/out/cli/main';
+import { main } from 'writev-lint/out/cli/main';
 import { FIXTURES, REPO } from './helpers';
 import { sarifProblems } from './sarif';
 

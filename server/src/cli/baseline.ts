@@ -24,7 +24,9 @@ export interface BaselineFile {
 
 /** Paths in a baseline are relative to its folder, so the tree can be linted from anywhere. */
 function baselinePath(file: string, baseline: string): string {
-  return relative(dirname(resolve(baseline)), file).split('\\').join('/');
+  return relative(dirname(resolve(baseline)), file)
+    .split('\\')
+    .join('/');
 }
 
 /** The entries for every finding of `results` (texts: the files' text, for the fingerprints). */
@@ -52,12 +54,15 @@ export async function readBaseline(file: string): Promise<Set<string>> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    const hint = (error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (create it with --update-baseline)' : '';
+    const hint =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (create it with --update-baseline)' : '';
     throw new UsageError(`cannot read the baseline ${file}: ${(error as Error).message}${hint}`);
   }
   const findings = (raw as Partial<BaselineFile> | null)?.findings;
   if ((raw as Partial<BaselineFile> | null)?.version !== 1 || !Array.isArray(findings))
-    throw new UsageError(`${file} is not a writev-lint baseline (expected {"version": 1, "findings": [...]})`);
+    throw new UsageError(
+      `${file} is not a writev-lint baseline (expected {"version": 1, "findings": [...]})`,
+    );
   const prints = new Set<string>();
   for (const [i, entry] of findings.entries()) {
     const fingerprint = (entry as Partial<BaselineEntry> | null)?.fingerprint;

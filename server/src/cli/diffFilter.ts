@@ -109,7 +109,10 @@ async function diffOf(top: string, rev: string): Promise<Repository> {
  * The changed lines of each of `files` (absolute paths) since `rev`, from the repository each file is in.
  * Throws {@link UsageError} for a file outside any repository or a revision a repository does not have.
  */
-export async function changedLines(files: readonly string[], rev: string): Promise<Map<string, ChangedLines>> {
+export async function changedLines(
+  files: readonly string[],
+  rev: string,
+): Promise<Map<string, ChangedLines>> {
   const places = new Map<string, Promise<{ top: string; prefix: string } | undefined>>();
   const repositories = new Map<string, Promise<Repository>>();
   const out = new Map<string, ChangedLines>();

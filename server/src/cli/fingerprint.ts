@@ -12,10 +12,7 @@ export function writeTexts(finding: ReportedFinding, text: string): string[] {
   const lines = new LineIndex(text);
   const spans = finding.related.length > 0 ? finding.related : [finding];
   return spans.map((s) =>
-    text
-      .slice(lines.offsetAt(s.start), lines.offsetAt(s.end))
-      .replace(/\s+/g, ' ')
-      .trim(),
+    text.slice(lines.offsetAt(s.start), lines.offsetAt(s.end)).replace(/\s+/g, ' ').trim(),
   );
 }
 

@@ -161,7 +161,8 @@ export async function main(
       texts,
       fingerprints: fingerprintsOf(results, texts, cwd),
       version: version(),
-      color: options.format === 'text' && useColor(fixedText === undefined ? output.isTTY : false, process.env),
+      color:
+        options.format === 'text' && useColor(fixedText === undefined ? output.isTTY : false, process.env),
     };
     const formatted = FORMATTERS[options.format](report);
     // With --stdin --fix, standard output is the fixed text: the report goes beside it, on stderr.
