@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { FIXTURES } from './helpers';
 
 const schema = JSON.parse(readFileSync(join(FIXTURES, 'sarif', 'sarif-schema-2.1.0.json'), 'utf8')) as object;
-const ajv = new Ajv({ allErrors: true, strict: false });
+// unicodeRegExp off: the schema's language pattern (`^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$`) has a
+// stray `]` that only a non-Unicode regular expression accepts. strict off: the schema uses keywords
+// ajv's strict mode asks to be declared (e.g. a `default` beside a `$ref`).
+const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
 addFormats(ajv);
 const validate = ajv.compile(schema);
 

@@ -6,8 +6,16 @@ import type { Report } from './report';
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
 function xml(text: string): string {
-  return text
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+  const allowed = (c: number) =>
+    c === 9 ||
+    c === 10 ||
+    c === 13 ||
+    (c >= 0x20 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    c >= 0x10000;
+  return [...text]
+    .filter((ch) => allowed(ch.codePointAt(0) as number))
+    .join('')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
