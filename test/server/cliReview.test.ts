@@ -73,6 +73,21 @@ describe('writev-lint --diff-base', () => {
     assert.deepEqual(places(review.out), ['src/renamed.c:10']);
   });
 
+  it('reads the names git quotes or ends with a tab (quotes, tabs, spaces, non-ASCII letters)', async () => {
+    const dir = repository('quoted');
+    const names = ['odd "name"\twith é.c', 'plain space.c'];
+    for (const name of names) writeFileSync(join(dir, 'src', name), HEADER + cFunction('odd'));
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'odd names');
+    for (const name of names) writeFileSync(join(dir, 'src', name), HEADER + cFunction('odd', '"q", 1'));
+    const review = await lintRun(['--diff-base', 'HEAD', '--format', 'json', dir], dir);
+    const report = JSON.parse(review.out) as { findings: { path: string; line: number }[] };
+    assert.deepEqual(
+      report.findings.map((f) => [f.path, f.line]).sort(),
+      names.map((name) => [`src/${name}`, 5]).sort(),
+    );
+  });
+
   it('uses the repository of each file (two repositories in one run)', async () => {
     const one = repository('one');
     const two = repository('two');

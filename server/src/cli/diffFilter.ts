@@ -48,7 +48,8 @@ export function parseUnifiedDiff(diff: string): Map<string, Set<number>> {
   let current: Set<number> | undefined;
   for (const line of diff.split('\n')) {
     if (line.startsWith('+++ ')) {
-      const target = line.slice(4);
+      // Git ends the name with a tab when it contains a space (a tab in a name is quoted, so this one is git's).
+      const target = line.slice(4).replace(/\t$/, '');
       current = target === '/dev/null' ? undefined : new Set();
       if (current) files.set(unquoteGitPath(target).replace(/^b\//, ''), current);
       continue;
