@@ -160,10 +160,22 @@ describe('action.yml', () => {
 });
 
 describe('.pre-commit-hooks.yaml', () => {
+  const preCommit = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
+  it(
+    'is a valid manifest for pre-commit itself (known keys and file types)',
+    { skip: preCommit.status !== 0 && 'pre-commit is not installed (apt-get install pre-commit)' },
+    () => {
+      const result = spawnSync('pre-commit', ['validate-manifest', '.pre-commit-hooks.yaml'], {
+        cwd: REPO,
+        encoding: 'utf8',
+      });
+      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    },
+  );
+
   // pre-commit's file types (the identify library) for the tags the hooks use.
   const TYPES: Record<string, string[]> = {
     c: ['.c', '.h'],
-    header: ['.h'],
     ts: ['.ts'],
     tsx: ['.tsx'],
     javascript: ['.js', '.mjs', '.cjs'],
