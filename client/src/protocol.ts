@@ -5,7 +5,7 @@
  * imported as types only, so the extension's first bundle stays free of protocol libraries. A unit test
  * (test/client/protocol.test.ts) checks that both sides agree.
  */
-export type { LintWorkspaceParams, LintWorkspaceResult } from '@writev/server/out/lsp/protocol';
+export type { LintWorkspaceParams, LintWorkspaceResult } from 'writev-lint/out/lsp/protocol';
 
 /** `Diagnostic.source` of every writev finding. */
 export const DIAGNOSTIC_SOURCE = 'writev';

@@ -6,9 +6,9 @@ import {
   FIX_ALL_KIND,
   LINT_WORKSPACE_METHOD,
 } from '@writev/client/out/protocol';
-import { FIX_ALL_KIND as SERVER_FIX_ALL_KIND } from '@writev/server/out/lsp/convert';
-import { LintWorkspaceRequest } from '@writev/server/out/lsp/protocol';
-import { Analyzer, DEFAULT_SETTINGS } from '@writev/server';
+import { FIX_ALL_KIND as SERVER_FIX_ALL_KIND } from 'writev-lint/out/lsp/convert';
+import { LintWorkspaceRequest } from 'writev-lint/out/lsp/protocol';
+import { Analyzer, DEFAULT_SETTINGS } from 'writev-lint';
 
 describe('the client-server contract', () => {
   it('names the same custom request and fix-all kind as the server', () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
-import { applyEdits, DEFAULT_SETTINGS } from '@writev/server';
+import { applyEdits, DEFAULT_SETTINGS } from 'writev-lint';
 import { analyzeFixture, analyzer, expectations, fixture, fixtures, FIXTURES, observed } from './helpers';
 
 describe('TS/JS analysis', () => {
