@@ -6,14 +6,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { findingsToReview, missedByIdiom, scoreTables } from '@writev/server/out/bench/corpusReport';
+import { findingsToReview, missedByIdiom, scoreTables } from 'writev-lint/out/bench/corpusReport';
 import {
   CorpusError,
   loadCorpus,
   precision,
   recall,
   scoreCorpus,
-} from '@writev/server/out/bench/corpusScore';
+} from 'writev-lint/out/bench/corpusScore';
 import { REPO } from './helpers';
 
 const CORPUS = join(REPO, 'test', 'server', 'corpus');
