@@ -1,4 +1,4 @@
-// The C shapes: every fixture finds exactly what its `expect:` markers say, and nothing in negatives.c.
+// The TS/JS shapes: every fixture finds exactly what its `expect:` markers say, and nothing in negatives.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
