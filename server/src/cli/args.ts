@@ -9,6 +9,10 @@ export interface CliOptions {
   readonly format: Format;
   readonly fix: boolean;
   readonly config?: string;
+  /** Do not look for `.writev-lint.json` files (--no-config-lookup). */
+  readonly noConfigLookup: boolean;
+  /** Report suppression comments that suppress nothing (--report-unused-directives). */
+  readonly reportUnusedDirectives: boolean;
   /** Worker threads; undefined: as many as the machine has cores, for large inputs. */
   readonly jobs?: number;
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
@@ -26,7 +30,7 @@ export class UsageError extends Error {
 }
 
 /** The help text. */
-export const USAGE = `usage: writev-lint [paths...] [--format text|json|sarif|github] [--fix] [--config file] [--jobs n] [--exit-zero]
+export const USAGE = `usage: writev-lint [paths...] [--format text|json|sarif|github] [--fix] [--config file] [--no-config-lookup] [--report-unused-directives] [--jobs n] [--exit-zero]
 
 Finds write sequences that one gathered write (writev) could replace, in C and TS/JS files.
 Paths are files or folders (default: .); folders are walked, skipping what .gitignore ignores.
@@ -34,7 +38,10 @@ Paths are files or folders (default: .); folders are walked, skipping what .giti
   --format   text (default): file:line:col: warning: message [code]
              json, sarif (SARIF 2.1.0 for code scanning), github (workflow annotations)
   --fix      apply every safe fix in place, then report what remains
-  --config   a JSON file with the settings of the "writev" section (or {"writev": {...}})
+  --config   a JSON file with the settings of the "writev" section (or {"writev": {...}}), for
+             every file; without it, each file takes the nearest .writev-lint.json above it
+  --no-config-lookup  do not look for .writev-lint.json files (defaults, or --config)
+  --report-unused-directives  report writev-lint-disable comments that suppress nothing
   --jobs     worker threads (default: one per core for large trees; 1 runs in this thread)
   --exit-zero  exit 0 even when there are findings
 
@@ -51,6 +58,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   let jobs: number | undefined;
   let help = false;
   let exitZero = false;
+  let noConfigLookup = false;
+  let reportUnusedDirectives = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] =
@@ -85,6 +94,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--exit-zero':
         exitZero = true;
         break;
+      case '--no-config-lookup':
+        noConfigLookup = true;
+        break;
+      case '--report-unused-directives':
+        reportUnusedDirectives = true;
+        break;
       case '-h':
       case '--help':
         help = true;
@@ -94,5 +109,15 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         paths.push(arg);
     }
   }
-  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, exitZero, help };
+  return {
+    paths: paths.length > 0 ? paths : ['.'],
+    format,
+    fix,
+    config,
+    noConfigLookup,
+    reportUnusedDirectives,
+    jobs,
+    exitZero,
+    help,
+  };
 }

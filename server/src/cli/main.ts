@@ -1,12 +1,11 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
 // second only where a wrapper from another file is called), optionally fixes, prints, exits 0/1/2.
-import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { DEFAULT_SETTINGS, parseSettings, type AnalyzerSettings, type FileWrappers } from '../index';
-import { sourceFiles } from '../workspace/files';
+import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings, type FileWrappers } from '../index';
+import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions } from './args';
+import { collect } from './collect';
 import { formatGithub, formatJson, formatText } from './formats';
-import type { FileResult } from './lintFile';
+import type { FileResult, LintJob } from './lintFile';
 import { LintPool } from './pool';
 import { sarifLog } from './sarif';
 
@@ -18,45 +17,38 @@ export interface Output {
 
 const processOutput: Output = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
-async function loadSettings(path: string | undefined): Promise<AnalyzerSettings> {
-  if (!path) return DEFAULT_SETTINGS;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
-  }
-  const section =
-    typeof raw === 'object' && raw !== null && 'writev' in raw ? (raw as { writev: unknown }).writev : raw;
-  try {
-    return parseSettings(section);
-  } catch (error) {
-    throw new UsageError(`${path}: ${(error as Error).message}`);
-  }
+/** How each file's settings are found: --config, the nearest .writev-lint.json, or the defaults. */
+function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefined {
+  if (options.noConfigLookup && options.config === undefined && !options.reportUnusedDirectives)
+    return undefined;
+  return new ConfigLookup({
+    explicit: options.config,
+    lookup: !options.noConfigLookup,
+    cwd,
+    adjust: options.reportUnusedDirectives ? (s) => ({ ...s, reportUnusedDirectives: true }) : undefined,
+  });
 }
 
-/** The files to lint: named files as they are, folders walked (gitignore and `exclude` respected). */
-async function collect(paths: readonly string[], settings: AnalyzerSettings): Promise<string[]> {
-  const files: string[] = [];
-  for (const p of paths) {
-    const abs = resolve(p);
-    const info = await stat(abs).catch(() => undefined);
-    if (!info) throw new UsageError(`no such file or folder: ${p}`);
-    if (info.isDirectory()) for await (const f of sourceFiles(abs, settings.exclude)) files.push(f);
-    else files.push(abs);
-  }
-  return [...new Set(files)];
-}
-
-/** Lints with the options given; returns the results and how long it took. Exposed for the benchmark. */
+/**
+ * Lints with the options given. Files take `settings`, or where `lookup` finds a config file for
+ * them, its settings. Exposed for the benchmark.
+ */
 export async function lint(
   options: Pick<CliOptions, 'paths' | 'fix' | 'jobs'>,
   settings: AnalyzerSettings,
+  lookup?: ConfigLookup,
 ): Promise<FileResult[]> {
-  const files = await collect(options.paths, settings);
+  const { files, groups } = await collect(options.paths, settings, lookup);
   const pool = new LintPool(options.jobs);
+  // Each pass runs once per group of files sharing settings (one group unless config files differ).
+  const pass = async (job: Omit<LintJob, 'settings'>) => {
+    const results: FileResult[] = [];
+    for (const [groupSettings, group] of groups)
+      results.push(...(await pool.run(group, { ...job, settings: groupSettings })));
+    return results;
+  };
   try {
-    const first = await pool.run(files, { settings, fix: false });
+    const first = await pass({ fix: false });
     const index: [string, FileWrappers][] = first
       .filter((r) => r.wrappers && (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0))
       .map((r) => [r.path, r.wrappers as FileWrappers]);
@@ -71,8 +63,7 @@ export async function lint(
     const byPath = new Map(first.map((r) => [r.path, r]));
     if (names.length > 0 || options.fix) {
       // Second pass: files that call a wrapper defined elsewhere (or all, to fix them) with the index.
-      const second = await pool.run(files, {
-        settings,
+      const second = await pass({
         fix: options.fix,
         index,
         names: options.fix ? undefined : names,
@@ -106,8 +97,10 @@ export async function main(
       output.out(`${USAGE}\n`);
       return 0;
     }
-    const settings = await loadSettings(options.config);
-    const results = await lint(options, settings);
+    const fallback = options.reportUnusedDirectives
+      ? { ...DEFAULT_SETTINGS, reportUnusedDirectives: true }
+      : DEFAULT_SETTINGS;
+    const results = await lint(options, fallback, configLookup(options, cwd));
     const errors = results.filter((r) => r.error);
     for (const r of errors) output.err(`writev-lint: ${r.error}\n`);
     if (options.format === 'text') output.out(formatText(results, cwd));
@@ -124,8 +117,10 @@ export async function main(
     if (errors.length > 0) return 2;
     return count > 0 && !options.exitZero ? 1 : 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      output.err(`writev-lint: ${error.message}\n${argv.length === 0 ? `${USAGE}\n` : ''}`);
+    if (error instanceof UsageError || error instanceof SettingsError) {
+      // One line per problem (a config file may have several), each led by the tool's name.
+      const lines = error.message.split('\n').map((line) => `writev-lint: ${line}\n`);
+      output.err(`${lines.join('')}${argv.length === 0 ? `${USAGE}\n` : ''}`);
       return 2;
     }
     output.err(`writev-lint: ${(error as Error).stack ?? String(error)}\n`);
