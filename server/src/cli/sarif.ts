@@ -28,6 +28,18 @@ const RULES = [
     helpUri: `${DOCS_URL}#loop-writes`,
     defaultConfiguration: { level: 'note' },
   },
+  {
+    id: 'unused-directive',
+    name: 'UnusedDirective',
+    shortDescription: {
+      text: 'A writev-lint-disable comment that suppresses nothing, or names an unknown code.',
+    },
+    fullDescription: {
+      text: 'Reported with --report-unused-directives (or the reportUnusedDirectives setting): remove the comment, or fix the code it names.',
+    },
+    helpUri: `${DOCS_URL}#unused-directive`,
+    defaultConfiguration: { level: 'warning' },
+  },
 ] as const;
 
 /** SARIF levels for the analyzer's severities. */
