@@ -107,6 +107,15 @@ describe('suppression comments in C', () => {
     ]);
   });
 
+  it('a suppressed finding is not fixed by fix-all either', async () => {
+    const a = await analyzer();
+    const text = c(`\t// writev-lint-disable-next-line\n${cPair()}`);
+    const findings = a.analyze('a.c', text, DEFAULT_SETTINGS);
+    assert.deepEqual(findings, []);
+    assert.equal(a.fixAll('a.c', text, findings), undefined);
+    assert.notEqual(a.fixAll('a.c', c(cPair()), a.analyze('a.c', c(cPair()), DEFAULT_SETTINGS)), undefined);
+  });
+
   it('counts lines the same in CRLF files', async () => {
     const text = c(`\t// writev-lint-disable-next-line\n${cPair()}${cLoop}`).replace(/\n/g, '\r\n');
     assert.deepEqual(await lint('a.c', text), ['7:loop-writes']);

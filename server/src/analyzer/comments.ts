@@ -29,7 +29,22 @@ const BEFORE_REGEX = new Set([
   'await',
 ]);
 
-const isWordChar = (c: string) => /[\w$]/.test(c);
+/** Letters, digits, `_` and `$` (by code, as this loop runs over every character of a file). */
+function isWordCode(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127
+  );
+}
+
+const isWordChar = (c: string) => isWordCode(c.charCodeAt(0));
+
+/** Space, tab, line breaks, form feed, vertical tab. */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** The longest word in {@link BEFORE_REGEX}: longer words are never compared. */
+const LONGEST_KEYWORD = 10;
 
 /** The end of a quoted literal starting at `start` (an unterminated one ends at the line's end). */
 function quoted(text: string, start: number): number {
@@ -139,10 +154,11 @@ export function findComments(text: string, language: Language): Comment[] {
       if (t.substitution) substitutions.push(0);
       i = t.end;
       regexAllowed = t.substitution;
-    } else if (isWordChar(ch)) {
+    } else if (isWordCode(ch.charCodeAt(0))) {
       let end = i + 1;
-      while (end < text.length && isWordChar(text[end] as string)) end++;
-      regexAllowed = BEFORE_REGEX.has(text.slice(i, end));
+      while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+      // Only TS/JS has regex literals; slicing every identifier of a C file would only cost.
+      regexAllowed = !c && end - i <= LONGEST_KEYWORD && BEFORE_REGEX.has(text.slice(i, end));
       i = end;
     } else {
       if (substitutions.length > 0) {
@@ -150,7 +166,7 @@ export function findComments(text: string, language: Language): Comment[] {
         if (ch === '{') substitutions[top] = (substitutions[top] as number) + 1;
         else if (ch === '}') substitutions[top] = (substitutions[top] as number) - 1;
       }
-      if (!/\s/.test(ch)) regexAllowed = ch !== ')' && ch !== ']' && ch !== '}';
+      if (!isSpaceCode(ch.charCodeAt(0))) regexAllowed = ch !== ')' && ch !== ']' && ch !== '}';
       i++;
     }
   }

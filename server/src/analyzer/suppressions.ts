@@ -42,7 +42,15 @@ interface Cover {
 /** Offsets where each line starts; lines end at `\r\n`, `\n` or `\r`, as LSP counts them. */
 function lineStarts(text: string): number[] {
   const starts = [0];
+  const cr = text.includes('\r');
   for (let i = 0; i < text.length; i++) {
+    // Most files have no `\r`: jump from `\n` to `\n` with the native search.
+    if (!cr) {
+      i = text.indexOf('\n', i);
+      if (i === -1) break;
+      starts.push(i + 1);
+      continue;
+    }
     const c = text.charCodeAt(i);
     if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
   }
@@ -192,11 +200,17 @@ export function applySuppressions(
   if (!text.includes(PREFIX)) return [...findings];
   const starts = lineStarts(text);
   const { found, problems } = directives(text, language, starts);
-  const all = covers(found, starts.length - 1, problems);
+  // One-line covers by line, so a file with a directive per function stays linear; blocks are few.
+  const byLine = new Map<number, Cover[]>();
+  const blocks: Cover[] = [];
+  for (const c of covers(found, starts.length - 1, problems)) {
+    if (c.from !== c.to) blocks.push(c);
+    else byLine.set(c.from, [...(byLine.get(c.from) ?? []), c]);
+  }
   const kept = findings.filter((f) => {
-    const lines = findingLines(f, starts);
+    const lines = [...new Set(findingLines(f, starts))];
     let suppressed = false;
-    for (const c of all) {
+    for (const c of [...lines.flatMap((l) => byLine.get(l) ?? []), ...blocks]) {
       if (!lines.some((l) => l >= c.from && l <= c.to)) continue;
       if (c.codes ? !c.codes.has(f.code) : c.except.has(f.code)) continue;
       c.directive.used.add(c.directive.codes ? f.code : '*');
