@@ -116,6 +116,43 @@ describe('suppression comments in C', () => {
     assert.notEqual(a.fixAll('a.c', c(cPair()), a.analyze('a.c', c(cPair()), DEFAULT_SETTINGS)), undefined);
   });
 
+  it('fix-all removes unused comments and unused codes, keeping the reason and the other lines', async () => {
+    const a = await analyzer();
+    const text = c(
+      [
+        '\t// writev-lint-disable-next-line',
+        '\ti = 0;',
+        '\t/* writev-lint-disable-next-line loop-writes, adjacent-writes -- header first */',
+        cPair().trimEnd(),
+        '\tflush_all(); // writev-lint-disable-line',
+        '',
+      ].join('\r\n'),
+    );
+    const findings = a.analyze('a.c', text, REPORT);
+    assert.deepEqual(
+      findings.map((f) => f.fix?.title),
+      [
+        'Remove the unused writev-lint-disable-next-line comment',
+        'Remove loop-writes from the writev-lint-disable-next-line comment',
+        'Remove the unused writev-lint-disable-line comment',
+      ],
+    );
+    const fixed = a.fixAll('a.c', text, findings);
+    assert.equal(
+      fixed,
+      c(
+        [
+          '\ti = 0;',
+          '\t/* writev-lint-disable-next-line adjacent-writes -- header first */',
+          cPair().trimEnd(),
+          '\tflush_all();',
+          '',
+        ].join('\r\n'),
+      ),
+    );
+    assert.deepEqual(a.analyze('a.c', fixed ?? '', REPORT), []);
+  });
+
   it('counts lines the same in CRLF files', async () => {
     const text = c(`\t// writev-lint-disable-next-line\n${cPair()}${cLoop}`).replace(/\n/g, '\r\n');
     assert.deepEqual(await lint('a.c', text), ['7:loop-writes']);

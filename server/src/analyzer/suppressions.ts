@@ -22,6 +22,8 @@ interface Directive {
   readonly codes?: readonly RuleCode[];
   /** Codes listed that no rule has. */
   readonly unknown: readonly string[];
+  /** The text after ` -- `, if any. */
+  readonly reason?: string;
   /** Zero-based lines of the comment's start and end. */
   readonly line: number;
   readonly endLine: number;
@@ -112,7 +114,15 @@ function directives(text: string, language: Language, starts: readonly number[])
       continue;
     }
     // ` -- reason` ends the list; in a block comment a closing `*` line may follow.
-    const list = rest.split(/\s--\s|\s--$|^--(?:\s|$)/)[0] ?? '';
+    const dashes = rest.search(/(?:^|\s)--(?:\s|$)/);
+    const list = dashes === -1 ? rest : rest.slice(0, dashes);
+    const reason =
+      dashes === -1
+        ? undefined
+        : rest
+            .slice(dashes)
+            .replace(/^\s*--\s*/, '')
+            .trim();
     const names = list.split(/[\s,*]+/).filter((n) => n !== '');
     const codes = names.filter((n): n is RuleCode => (RULE_CODES as readonly string[]).includes(n));
     const unknown = names.filter((n) => !(RULE_CODES as readonly string[]).includes(n));
@@ -130,6 +140,7 @@ function directives(text: string, language: Language, starts: readonly number[])
       comment,
       codes: names.length > 0 ? codes : undefined,
       unknown,
+      reason,
       line: lineOf(starts, comment.start),
       endLine: lineOf(starts, Math.max(comment.start, comment.end - 1)),
       used: new Set(),
@@ -223,16 +234,56 @@ export function applySuppressions(
     if (d.kind === 'enable') continue;
     const name = `${PREFIX}${d.kind}`;
     if (!d.codes) {
-      if (d.used.size === 0)
-        problems.push(problem(d.comment, `unused ${name} directive (nothing to suppress here)`));
+      if (d.used.size === 0) {
+        const unused = problem(d.comment, `unused ${name} directive (nothing to suppress here)`);
+        problems.push({
+          ...unused,
+          fix: { title: `Remove the unused ${name} comment`, edits: [removal(text, d.comment)] },
+        });
+      }
       continue;
     }
     const unused = d.codes.filter((c) => !d.used.has(c));
     if (unused.length > 0) {
-      problems.push(problem(d.comment, `unused ${name} directive (no ${unused.join(', ')} finding here)`));
+      const left = [...d.codes.filter((c) => d.used.has(c)), ...d.unknown];
+      const edit =
+        left.length > 0
+          ? { span: { start: d.comment.start, end: d.comment.end }, newText: rewritten(text, d, left) }
+          : removal(text, d.comment);
+      const title =
+        left.length > 0
+          ? `Remove ${unused.join(', ')} from the ${name} comment`
+          : `Remove the unused ${name} comment`;
+      problems.push({
+        ...problem(d.comment, `unused ${name} directive (no ${unused.join(', ')} finding here)`),
+        fix: { title, edits: [edit] },
+      });
     }
   }
   return [...kept, ...problems].sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+}
+
+/**
+ * The edit that removes `comment`: its whole line when nothing else is on it, else the comment and the
+ * blanks before it.
+ */
+function removal(text: string, comment: Comment): TextEdit {
+  const lineStart =
+    Math.max(text.lastIndexOf('\n', comment.start - 1), text.lastIndexOf('\r', comment.start - 1)) + 1;
+  const eol = /\r\n|\n|\r|$/.exec(text.slice(comment.end)) as RegExpExecArray;
+  const lineEnd = comment.end + eol.index;
+  const alone =
+    /^[ \t]*$/.test(text.slice(lineStart, comment.start)) &&
+    /^[ \t]*$/.test(text.slice(comment.end, lineEnd));
+  if (alone) return { span: { start: lineStart, end: lineEnd + eol[0].length }, newText: '' };
+  const blanks = /[ \t]*$/.exec(text.slice(lineStart, comment.start))?.[0].length ?? 0;
+  return { span: { start: comment.start - blanks, end: comment.end }, newText: '' };
+}
+
+/** The directive's comment listing only `codes` (its reason kept), in the comment style it had. */
+function rewritten(text: string, d: Directive, codes: readonly string[]): string {
+  const body = `${PREFIX}${d.kind} ${codes.join(', ')}${d.reason ? ` -- ${d.reason}` : ''}`;
+  return text.startsWith('/*', d.comment.start) ? `/* ${body} */` : `// ${body}`;
 }
 
 /** The line ending `text` uses first (`\r\n`, `\n` or `\r`); `\n` for a text of one line. */
