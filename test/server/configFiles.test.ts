@@ -186,16 +186,27 @@ describe('bad config files: exit 2, the file and the key path named, nothing lin
       [missing.status, missing.err],
       [2, `writev-lint: ${root}/nope.json: cannot read the config file: ENOENT\n`],
     );
-    if (process.getuid?.() === 0) {
-      t.diagnostic('running as root: file permissions do not stop reads, the unreadable case is not checked');
-      return;
-    }
     writeFileSync(join(root, '.writev-lint.json'), '{}');
     chmodSync(join(root, '.writev-lint.json'), 0);
-    const unreadable = await run([join(root, 'a.c')], root);
-    assert.deepEqual(
-      [unreadable.status, unreadable.err],
-      [2, `writev-lint: ${root}/.writev-lint.json: cannot read the config file: EACCES\n`],
-    );
+    const expected = `writev-lint: ${root}/.writev-lint.json: cannot read the config file: EACCES\n`;
+    if (process.getuid?.() !== 0) {
+      const unreadable = await run([join(root, 'a.c')], root);
+      assert.deepEqual([unreadable.status, unreadable.err], [2, expected]);
+      return;
+    }
+    // As root every file is readable: run the installed bin as an unprivileged user instead.
+    if (spawnSync('runuser', ['--help']).status !== 0) {
+      t.skip('running as root without runuser: the unreadable case cannot be checked');
+      return;
+    }
+    chmodSync(tmp, 0o755);
+    chmodSync(root, 0o755);
+    const bin = join(REPO, 'server', 'bin', 'writev-lint.js');
+    const result = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, bin, join(root, 'a.c')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.deepEqual([result.status, result.stderr], [2, expected]);
   });
 });
