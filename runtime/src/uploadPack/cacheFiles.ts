@@ -59,7 +59,12 @@ export function stampOwns(stamp: string | undefined, key: string, st: BigIntStat
 }
 
 /** What a non-regular file is, for messages. */
-export function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSymbolicLink(): boolean; isSocket(): boolean }): string {
+export function kindOf(st: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSymbolicLink(): boolean;
+  isSocket(): boolean;
+}): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSymbolicLink()) return 'a symbolic link';

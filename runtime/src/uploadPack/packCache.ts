@@ -323,7 +323,7 @@ export class PackFill {
     this.checksum.update(chunk);
     if (this.checksum.length > this.cache.maxBytes) return this.abandon();
     try {
-      for (let at = 0; at < chunk.length; ) at += writeSync(this.fd, chunk, at, chunk.length - at);
+      for (let at = 0; at < chunk.length;) at += writeSync(this.fd, chunk, at, chunk.length - at);
     } catch (err) {
       this.cache.report(`cannot write to the pack cache: ${describe(err)}`);
       this.abandon();

@@ -19,7 +19,7 @@ import { readSizeFor, type PackSender } from './packSender';
  */
 function verifyEntry(entry: CachedPack, buffer: Buffer, objectFormat: 'sha1' | 'sha256'): string | undefined {
   const checksum = new PackChecksum(objectFormat);
-  for (let at = 0; at < entry.size; ) {
+  for (let at = 0; at < entry.size;) {
     const n = readSync(entry.fd, buffer, 0, Math.min(buffer.length, entry.size - at), at);
     if (n === 0) return `it ends at byte ${at} of ${entry.size}`;
     if (at === 0 && !looksLikePack(buffer.subarray(0, n))) return 'it does not start with a pack header';

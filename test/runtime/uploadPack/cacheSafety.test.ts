@@ -60,11 +60,10 @@ describe('the pack cache touches only its own files and never fails a fetch', ()
     }
     utimesSync(`${shared}/${first}.stamp`, HOUR_AGO, HOUR_AGO);
     const bound = statSync(`${shared}/${first}.pack`).size;
-    const topic = await clone(
-      [`--cache-dir=${shared}`, `--cache-max-bytes=${bound}`],
-      {},
-      ['--single-branch', '--branch=topic'],
-    );
+    const topic = await clone([`--cache-dir=${shared}`, `--cache-max-bytes=${bound}`], {}, [
+      '--single-branch',
+      '--branch=topic',
+    ]);
     assert.equal(topic.status, 0, topic.stderr);
     const packs = packsIn(shared);
     assert.equal(packs.length, 1, 'the older entry went to make room for the new one');
@@ -78,10 +77,15 @@ describe('the pack cache touches only its own files and never fails a fetch', ()
     git(source, ['repack', '-adq']);
     const packDir = `${source}/.git/objects/pack`;
     const before = readdirSync(packDir).sort();
-    const size = before.filter((f) => f.endsWith('.pack')).reduce((n, f) => n + statSync(`${packDir}/${f}`).size, 0);
+    const size = before
+      .filter((f) => f.endsWith('.pack'))
+      .reduce((n, f) => n + statSync(`${packDir}/${f}`).size, 0);
     const result = await clone([`--cache-dir=${packDir}`, `--cache-max-bytes=${Math.ceil(size * 1.5)}`]);
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stderr, /warning: writev-upload-pack: pack cache folder .* is inside the object folder/);
+    assert.match(
+      result.stderr,
+      /warning: writev-upload-pack: pack cache folder .* is inside the object folder/,
+    );
     assert.deepEqual(readdirSync(packDir).sort(), before);
     git(source, ['fsck', '--full']);
   });
@@ -132,7 +136,9 @@ describe('the pack cache touches only its own files and never fails a fetch', ()
     const { dir, key } = await filled('fifo-stamp');
     rmSync(`${dir}/${key}.stamp`);
     execFileSync('mkfifo', [`${dir}/${key}.stamp`]);
-    const result = await clone([`--cache-dir=${dir}`], { WRITEV_UPLOAD_PACK_TIMING: scratch.path('t.jsonl') });
+    const result = await clone([`--cache-dir=${dir}`], {
+      WRITEV_UPLOAD_PACK_TIMING: scratch.path('t.jsonl'),
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.ok(statSync(`${dir}/${key}.stamp`).isFile(), 'restamped');
   });
@@ -191,7 +197,12 @@ describe('the pack cache as an unprivileged user', () => {
     const dir = scratch.path('read-only');
     const fill = await run(
       'git',
-      ['clone', `--upload-pack=${uploadPackCommand(`--cache-dir=${dir}`)}`, `file://${source}`, scratch.path('fill')],
+      [
+        'clone',
+        `--upload-pack=${uploadPackCommand(`--cache-dir=${dir}`)}`,
+        `file://${source}`,
+        scratch.path('fill'),
+      ],
       { env: gitEnv() },
     );
     assert.equal(fill.status, 0, fill.stderr);

@@ -142,4 +142,32 @@ describe('PackCache', () => {
     assert.ok(cache.open(K.k)!.trusted);
     assert.deepEqual(readdirSync(dir).sort(), [`${K.k}.pack`, `${K.k}.stamp`]);
   });
+
+  it('evicts only entries its stamps vouch for, and only its own stale temporary files', () => {
+    const dir = scratch.path('f');
+    const cache = new PackCache(dir, { maxBytes: 1500 });
+    fill(cache, K.old, fakePack(Buffer.alloc(1000, 9)));
+    const hour = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const foreign = {
+      [`${K.k}.pack`]: fakePack(Buffer.alloc(5000, 1)), // an entry's name, but no stamp of ours
+      'backup.pack': Buffer.alloc(5000, 2),
+      'tmp-notes.txt': Buffer.from('notes'),
+    };
+    for (const [name, bytes] of Object.entries(foreign)) {
+      writeFileSync(`${dir}/${name}`, bytes);
+      utimesSync(`${dir}/${name}`, hour, hour);
+    }
+    writeFileSync(`${dir}/writev-fill-1-0123456789ab.pack`, 'a dead fill');
+    utimesSync(`${dir}/writev-fill-1-0123456789ab.pack`, hour, hour);
+    utimesSync(`${dir}/${K.old}.stamp`, hour, hour);
+    fill(cache, K.new, fakePack(Buffer.alloc(1000, 10)));
+    assert.deepEqual(
+      readdirSync(dir).sort(),
+      [...Object.keys(foreign), `${K.new}.pack`, `${K.new}.stamp`].sort(),
+    );
+  });
+
+  it('refuses a key that is not 64 hex digits (it names a file)', () => {
+    assert.throws(() => new PackCache(scratch.path('g')).open('../x'), RangeError);
+  });
 });

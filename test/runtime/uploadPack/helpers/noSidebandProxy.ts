@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { writeSync } from 'node:fs';
 
 function writeAll(fd: number, bytes: Buffer): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
 }
 
 /** The first pkt-line with the side-band capabilities removed (its length recomputed). */
