@@ -34,8 +34,9 @@ const O_RDWR = 0o2;
 /**
  * Whether `fd` was closed when the process started. Node then opens /dev/null read-write in its
  * place before any script runs, so the answer would vanish and the exit status say success. A
- * shell's `>/dev/null` opens it write-only and `</dev/null` read-only, so those still run. Where
- * /proc cannot tell, the descriptor is taken as given.
+ * shell's `>/dev/null` opens it write-only and `</dev/null` read-only, so those still run; a
+ * read-write /dev/null given by the parent (Node's `stdio: 'ignore'`) cannot be told from a closed
+ * descriptor and is refused too. Where /proc cannot tell, the descriptor is taken as given.
  */
 function closedAtStart(fd: number): boolean {
   try {

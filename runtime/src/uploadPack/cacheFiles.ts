@@ -26,8 +26,8 @@ export const KEY = /^[0-9a-f]{64}$/;
 /** An entry's pack: `<key>.pack`. */
 export const ENTRY_NAME = /^([0-9a-f]{64})\.pack$/;
 
-/** A fill's temporary file: `writev-fill-<pid>-<12 hex>.pack` (or `.stamp`). */
-export const FILL_NAME = /^writev-fill-\d+-[0-9a-f]{12}\.(pack|stamp)$/;
+/** A fill's temporary file: `writev-fill-<pid>-<12 hex>.pack` (or `.stamp`, `.memo`). */
+export const FILL_NAME = /^writev-fill-\d+-[0-9a-f]{12}\.(pack|stamp|memo)$/;
 
 /** The first word of every stamp: what makes a `<key>.pack` the cache's own. */
 const STAMP_MAGIC = 'writev-upload-pack cache entry';

@@ -3,7 +3,6 @@
  * while the other is written) and framed without copying, or a `git pack-objects` child whose output is relayed as it arrives (and kept in the
  * cache on the way). Either way the pack streams; it is never held whole in memory.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, read, readSync } from 'node:fs';
 import { writeOrDie } from '../orDie';
 import { UploadPackError } from './errors';
@@ -138,6 +137,8 @@ export function runPackObjects(
   const [file, argv] = spec.hook
     ? ['sh', ['-c', `${spec.hook} "$@"`, spec.hook, 'git', ...args]]
     : ['git', args];
+  // Loaded here, not at start: a fetch the cache answers never needs it.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(file, argv, {
     cwd: spec.gitDir,
     env: { ...process.env, GIT_DIR: spec.gitDir },

@@ -10,7 +10,6 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Sys } from '../syscall';
 import { WriteError } from '../errors';
 import { writeOrDie, writevOrDie } from '../orDie';
@@ -66,23 +65,16 @@ function objectFolders(gitDir: string): string[] {
 }
 
 /**
- * The pack cache for this serve, or `undefined` with a warning when the configured folder lies
- * inside an object folder: packs there are the repository's own, and the cache must never sit
- * where its files could be taken for them (or its eviction reach them).
+ * The pack cache folder for this serve, or why there is none. A folder inside an object folder is
+ * refused: packs there are the repository's own, and the cache must never sit where its files
+ * could be taken for them (or its eviction reach them).
  */
-function openCache(
-  options: UploadPackOptions,
-  gitDir: string,
-  warn: (message: string) => void,
-): PackCache | undefined {
+function cacheFolder(options: UploadPackOptions, gitDir: string): { dir?: string; refusal?: string } {
   const dir = cacheDirFor(options, gitDir);
-  if (dir === undefined) return undefined;
+  if (dir === undefined) return {};
   const objects = objectFolders(gitDir).find((folder) => isWithin(dir, folder));
-  if (objects !== undefined) {
-    warn(`pack cache folder ${dir} is inside the object folder ${objects}: not used`);
-    return undefined;
-  }
-  return new PackCache(dir, { maxBytes: options.cacheMaxBytes, warn });
+  if (objects === undefined) return { dir };
+  return { refusal: `pack cache folder ${dir} is inside the object folder ${objects}: not used` };
 }
 
 /**
@@ -114,7 +106,8 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
   };
   try {
     const gitDir = findGitDir(options.repository, options.strict);
-    const refs = listRefs(gitDir);
+    const folder = cacheFolder(options, gitDir);
+    const refs = listRefs(gitDir, folder.dir);
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
@@ -142,7 +135,11 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       ofsDelta: caps.has('ofs-delta'),
       objectFormat: refs.objectFormat,
     };
-    const cache = openCache(options, gitDir, warn);
+    if (folder.refusal !== undefined) warn(folder.refusal);
+    const cache =
+      folder.dir === undefined
+        ? undefined
+        : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
     const key = cacheKey(packRequest);
     const entry = cache?.open(key);
     let pack: ServeReport['pack'];
