@@ -27,7 +27,8 @@ export interface RefList {
 
 function isGitDirectory(dir: string): boolean {
   try {
-    return statSync(dir).isDirectory() && existsSync(`${dir}/HEAD`) && existsSync(`${dir}/objects`);
+    // HEAD must be a regular file: it is read whole, and a FIFO there would hang git and us.
+    return statSync(dir).isDirectory() && statSync(`${dir}/HEAD`).isFile() && existsSync(`${dir}/objects`);
   } catch {
     return false;
   }

@@ -5,10 +5,12 @@ import {
   openSync,
   closeSync,
   readdirSync,
+  rmSync,
   writeFileSync,
   writeSync,
   statSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePktLines, encodePktLine, flushPkt, packetText } from '@writev/runtime';
@@ -207,6 +209,20 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
       lines(result.stdout)[0]!,
       /^ERR writev-upload-pack: '.*nowhere' does not appear to be a git repository$/,
     );
+  });
+
+  it('answers a repository whose HEAD is a FIFO with ERR, without hanging', async () => {
+    const odd = scratch.path('fifo-head.git');
+    git(scratch.dir, ['init', '-q', '--bare', odd]);
+    rmSync(`${odd}/HEAD`);
+    execFileSync('mkfifo', [`${odd}/HEAD`]);
+    const result = await run(process.execPath, [BIN, '--strict', odd], {
+      env,
+      input: Buffer.alloc(0),
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.status, 128);
+    assert.match(lines(result.stdout)[0]!, /does not appear to be a git repository/);
   });
 
   it('exits 128 on bytes that are not pkt-lines, naming the offset', async () => {
