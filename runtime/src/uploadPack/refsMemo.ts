@@ -1,8 +1,8 @@
 /**
  * A memo of `git for-each-ref`'s answer, kept in the pack cache folder, so a fetch the cache
- * answers starts no git process at all: starting one costs more than the rest of a cached serve's
- * start-up together (a `git --version` from Node took 204 ms on a loaded 2-core machine, where
- * the spawn was 10-21% of a cached serve's CPU profile).
+ * answers starts no git process at all: that spawn was the largest single entry of a cached
+ * serve's CPU profile (10-21% of the process on a loaded 2-core machine, where a `git --version`
+ * from Node took 204 ms).
  *
  * The memo is keyed by everything the answer depends on in a files-backend repository: the bytes
  * of `packed-refs` and of every loose ref under `refs/`, with their names. A ref's object and an
