@@ -14,6 +14,8 @@ export interface CliOptions {
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
   readonly exitZero: boolean;
   readonly help: boolean;
+  /** Files larger than this many bytes are skipped (and reported); undefined: the default, 4 MiB. */
+  readonly maxFileSize?: number;
 }
 
 /** A command line that cannot be run (exit status 2). */
@@ -37,10 +39,24 @@ Paths are files or folders (default: .); folders are walked, skipping what .giti
   --config   a JSON file with the settings of the "writev" section (or {"writev": {...}})
   --jobs     worker threads (default: one per core for large trees; 1 runs in this thread)
   --exit-zero  exit 0 even when there are findings
+  --max-file-size  skip (and report) files larger than this: bytes, or with K, M, G (default 4M)
 
-Exit status: 0 no findings, 1 findings, 2 usage or I/O error.`;
+Exit status: 0 no findings, 1 findings, 2 usage or I/O error, or an incomplete run (a file or
+folder skipped, a fix not written: each is named on stderr with its reason).`;
 
 const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github'];
+
+/** Parses a size such as `4194304`, `512K`, `8M` or `1G` (binary multiples) into bytes. */
+export function parseSize(flag: string, text: string): number {
+  const match = /^(\d+)([KMG]?)$/i.exec(text);
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match?.[2] ?? '').toUpperCase()] ?? 1;
+  const bytes = match ? Number(match[1]) * scale : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(
+      `${flag} must be a size in bytes (a whole number, optionally with K, M or G), not "${text}"`,
+    );
+  return bytes;
+}
 
 /** Parses `argv` (without node and the script). Throws {@link UsageError} naming the bad argument. */
 export function parseArgs(argv: readonly string[]): CliOptions {
@@ -51,6 +67,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   let jobs: number | undefined;
   let help = false;
   let exitZero = false;
+  let maxFileSize: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] =
@@ -85,6 +102,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--exit-zero':
         exitZero = true;
         break;
+      case '--max-file-size':
+        maxFileSize = parseSize(flag, value());
+        break;
       case '-h':
       case '--help':
         help = true;
@@ -94,5 +114,14 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         paths.push(arg);
     }
   }
-  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, exitZero, help };
+  return {
+    paths: paths.length > 0 ? paths : ['.'],
+    format,
+    fix,
+    config,
+    jobs,
+    exitZero,
+    help,
+    maxFileSize,
+  };
 }

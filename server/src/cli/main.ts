@@ -1,13 +1,14 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
 // second only where a wrapper from another file is called), optionally fixes, prints, exits 0/1/2.
-import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
 import { DEFAULT_SETTINGS, parseSettings, type AnalyzerSettings, type FileWrappers } from '../index';
 import { sourceFiles } from '../workspace/files';
+import { readRegularFile, SkippedFileError } from '../workspace/sourceFile';
 import { parseArgs, USAGE, UsageError, type CliOptions } from './args';
 import { formatGithub, formatJson, formatText } from './formats';
 import type { FileResult } from './lintFile';
-import { LintPool } from './pool';
+import { LintPool, workerLimit } from './pool';
 import { sarifLog } from './sarif';
 
 /** Where the CLI writes; tests pass their own. */
@@ -22,9 +23,11 @@ async function loadSettings(path: string | undefined): Promise<AnalyzerSettings>
   if (!path) return DEFAULT_SETTINGS;
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(path, 'utf8'));
+    // A regular file of bounded size only: a FIFO would block the run before it starts.
+    raw = JSON.parse((await readRegularFile(path, 1024 * 1024)).bytes.toString('utf8'));
   } catch (error) {
-    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
+    const reason = error instanceof SkippedFileError ? error.reason : (error as Error).message;
+    throw new UsageError(`cannot read the config file ${path}: ${reason}`);
   }
   const section =
     typeof raw === 'object' && raw !== null && 'writev' in raw ? (raw as { writev: unknown }).writev : raw;
@@ -35,28 +38,39 @@ async function loadSettings(path: string | undefined): Promise<AnalyzerSettings>
   }
 }
 
-/** The files to lint: named files as they are, folders walked (gitignore and `exclude` respected). */
-async function collect(paths: readonly string[], settings: AnalyzerSettings): Promise<string[]> {
+/**
+ * The files to lint: named files as they are, folders walked (gitignore and `exclude` respected), and
+ * what the walk had to leave out (unreadable folders, FIFOs), as results that say why.
+ */
+async function collect(
+  paths: readonly string[],
+  settings: AnalyzerSettings,
+): Promise<{ files: string[]; skipped: FileResult[] }> {
   const files: string[] = [];
+  const skipped: FileResult[] = [];
+  const onSkip = (path: string, reason: string) =>
+    skipped.push({ path, findings: [], lines: 0, skipped: reason });
   for (const p of paths) {
     const abs = resolve(p);
     const info = await stat(abs).catch(() => undefined);
     if (!info) throw new UsageError(`no such file or folder: ${p}`);
-    if (info.isDirectory()) for await (const f of sourceFiles(abs, settings.exclude)) files.push(f);
+    if (info.isDirectory())
+      for await (const f of sourceFiles(abs, settings.exclude, undefined, onSkip)) files.push(f);
     else files.push(abs);
   }
-  return [...new Set(files)];
+  return { files: [...new Set(files)], skipped };
 }
 
 /** Lints with the options given; returns the results and how long it took. Exposed for the benchmark. */
 export async function lint(
-  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs'>,
+  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs' | 'maxFileSize'>,
   settings: AnalyzerSettings,
 ): Promise<FileResult[]> {
-  const files = await collect(options.paths, settings);
+  const { files, skipped } = await collect(options.paths, settings);
   const pool = new LintPool(options.jobs);
+  const maxFileBytes = options.maxFileSize;
   try {
-    const first = await pool.run(files, { settings, fix: false });
+    const first = await pool.run(files, { settings, fix: false, maxFileBytes });
     const index: [string, FileWrappers][] = first
       .filter((r) => r.wrappers && (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0))
       .map((r) => [r.path, r.wrappers as FileWrappers]);
@@ -76,10 +90,11 @@ export async function lint(
         fix: options.fix,
         index,
         names: options.fix ? undefined : names,
+        maxFileBytes,
       });
       for (const r of second) byPath.set(r.path, r);
     }
-    return files.map((f) => byPath.get(f) as FileResult);
+    return [...skipped, ...files.map((f) => byPath.get(f) as FileResult)];
   } finally {
     await pool.close();
   }
@@ -107,9 +122,17 @@ export async function main(
       return 0;
     }
     const settings = await loadSettings(options.config);
+    if (options.jobs !== undefined && options.jobs > workerLimit())
+      output.err(
+        `writev-lint: --jobs ${options.jobs}: using ${workerLimit()} (one worker per core at most)\n`,
+      );
     const results = await lint(options, settings);
     const errors = results.filter((r) => r.error);
     for (const r of errors) output.err(`writev-lint: ${r.error}\n`);
+    // A skipped file or folder makes the run incomplete: "0 findings" would claim more than was read.
+    const skipped = results.filter((r) => r.skipped);
+    for (const r of skipped)
+      output.err(`writev-lint: skipped ${relative(cwd, r.path) || '.'}: ${r.skipped}\n`);
     if (options.format === 'text') output.out(formatText(results, cwd));
     else if (options.format === 'json') output.out(formatJson(results, cwd));
     else if (options.format === 'github') output.out(formatGithub(results, cwd));
@@ -118,10 +141,10 @@ export async function main(
     const fixed = results.filter((r) => r.fixed).length;
     if (options.format === 'text') {
       output.err(
-        `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length} files${fixed ? `, ${fixed} files fixed` : ''}\n`,
+        `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length - skipped.length} files${fixed ? `, ${fixed} files fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
       );
     }
-    if (errors.length > 0) return 2;
+    if (errors.length > 0 || skipped.length > 0) return 2;
     return count > 0 && !options.exitZero ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -11,13 +11,25 @@ import type { WorkerRequest, WorkerResponse } from './worker';
 const SMALL_INPUT = 64;
 const BATCH = 16;
 
+/**
+ * The most worker threads a run starts: one per core. More only add memory (each loads the grammar
+ * and the TypeScript compiler, about 12 MB per thread) and contention; `--jobs 1000` once started 200
+ * threads holding 2.5 GB.
+ */
+export function workerLimit(): number {
+  return Math.max(1, availableParallelism());
+}
+
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
 export class LintPool {
   private workers: Worker[] = [];
   private local: Promise<Analyzer> | undefined;
+  private readonly jobs?: number;
 
-  /** `jobs`: worker threads to use (1: none); undefined: one per core for large inputs. */
-  constructor(private readonly jobs?: number) {}
+  /** `jobs`: worker threads to use (1: none), at most {@link workerLimit}; undefined: one per core for large inputs. */
+  constructor(jobs?: number) {
+    this.jobs = jobs === undefined ? undefined : Math.min(jobs, workerLimit());
+  }
 
   private threadsFor(files: number): number {
     if (this.jobs !== undefined) return this.jobs;
