@@ -1,7 +1,6 @@
 // Wires the analyzer to LSP: document sync, push and pull diagnostics, code actions (quick fix and
 // fix-all), configuration with live reload, workspace folders with their wrapper indexes, and the
 // `writev/lintWorkspace` request. Handlers stay small; the work lives in the analyzer.
-import { readFile } from 'node:fs/promises';
 import {
   CodeAction,
   CodeActionKind,
@@ -23,6 +22,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex, type Analyzer, type AnalyzerSettings, type Finding, type WrapperIndex } from '../index';
 import { sourceFiles } from '../workspace/files';
+import { readSourceFile, SkippedFileError } from '../workspace/sourceFile';
 import { FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
 import { DocumentAnalyses, type Analysis } from './documents';
 import { Folders, yieldToEventLoop } from './folders';
@@ -293,7 +293,8 @@ export class Session {
     let findings = 0;
     for (const folder of this.folders.all()) {
       const settings = await this.settings.get(URI.fromPath(folder.path));
-      for await (const path of sourceFiles(folder.path, settings.exclude, stop)) {
+      const skipped = (path: string, reason: string) => this.log(`writev: skipped ${path}: ${reason}`);
+      for await (const path of sourceFiles(folder.path, settings.exclude, stop, skipped)) {
         const uri = URI.fromPath(path);
         const open = this.documents.get(uri);
         let diagnostics;
@@ -301,7 +302,14 @@ export class Session {
           const analysis = await this.analysis(uri);
           diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)) : [];
         } else {
-          const text = await readFile(path, 'utf8').catch(() => '');
+          // Regular files only (a FIFO would never answer), decoded without losing a byte.
+          const text = await readSourceFile(path).then(
+            (file) => file.text,
+            (error: unknown) => {
+              skipped(path, error instanceof SkippedFileError ? error.reason : String(error));
+              return '';
+            },
+          );
           const lines = new LineIndex(text);
           const found = this.analyze(path, text, settings, folder.index);
           diagnostics = found.map((f) => toDiagnostic(f, uri, lines));
