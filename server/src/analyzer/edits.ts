@@ -2,17 +2,24 @@
 import { lineEndingOf, withLineEnding } from './fixes/text';
 import type { Finding, TextEdit } from './model';
 
-/** The number of `sorted` (by start, then end) that come before a span starting at `start` and ending at `end`. */
+/**
+ * The number of `sorted` (by start, then end) that come before or with a span from `start` to `end`:
+ * where to insert it so that equal spans keep the order they came in.
+ */
 function countBefore(sorted: readonly TextEdit[], start: number, end: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
     const s = sorted[mid].span;
-    if (s.start < start || (s.start === start && s.end < end)) low = mid + 1;
+    if (s.start < start || (s.start === start && s.end <= end)) low = mid + 1;
     else high = mid;
   }
   return low;
+}
+
+function overlaps(a: TextEdit, b: TextEdit): boolean {
+  return a.span.start < b.span.end && b.span.start < a.span.end;
 }
 
 /**
@@ -38,6 +45,8 @@ export function fixAllEdits(findings: readonly Finding[]): TextEdit[] {
   for (const finding of findings) {
     const edits = finding.fix?.edits ?? [];
     const fresh = edits.filter((e) => !seen.has(key(e)));
+    // A fix whose own edits overlap cannot be applied at all (none of ours does; one must not slip in).
+    if (fresh.some((e, i) => fresh.some((f, j) => i < j && overlaps(e, f)))) continue;
     if (fresh.some((e) => overlapsAny(chosen, e))) continue;
     for (const e of fresh) {
       seen.add(key(e));

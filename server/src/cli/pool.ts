@@ -70,6 +70,7 @@ export class LintPool {
           if (next >= batches.length) {
             worker.off('message', onMessage);
             worker.off('error', reject);
+            worker.off('exit', onExit);
             resolve();
             return;
           }
@@ -84,8 +85,13 @@ export class LintPool {
           results.push(...response.results);
           send();
         };
+        // A worker that dies without an error event (killed, out of memory) would otherwise leave
+        // this promise, and the run, waiting forever.
+        const onExit = (code: number) =>
+          reject(new Error(`writev-lint worker exited (code ${code}) mid-run`));
         worker.on('message', onMessage);
         worker.on('error', reject);
+        worker.once('exit', onExit);
         send();
       });
     await Promise.all(this.workers.slice(0, threads).map(drive));
