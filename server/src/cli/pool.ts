@@ -12,9 +12,8 @@ const SMALL_INPUT = 64;
 const BATCH = 16;
 
 /**
- * The most worker threads a run starts: one per core. More only add memory (each loads the grammar
- * and the TypeScript compiler, about 12 MB per thread) and contention; `--jobs 1000` once started 200
- * threads holding 2.5 GB.
+ * The most worker threads a run starts: one per core. More only add memory (each loads an analyzer of
+ * its own) and contention: `--jobs 1000` once started 200 threads holding 2.5 GB.
  */
 export function workerLimit(): number {
   return Math.max(1, availableParallelism());
