@@ -85,7 +85,10 @@ describe('writev-lint --fix keeps every byte it does not edit', () => {
 
   it('writes inserted lines with CRLF in a CRLF file and keeps the include line whole', async () => {
     const file = join(tmp, 'crlf.c');
-    writeFileSync(file, `#include "git-style.h"\r\n#include <unistd.h>\r\n\r\n${SEQUENCE('emit_record', '\r\n')}`);
+    writeFileSync(
+      file,
+      `#include "git-style.h"\r\n#include <unistd.h>\r\n\r\n${SEQUENCE('emit_record', '\r\n')}`,
+    );
     const { status, err } = await fix(file);
     assert.equal(status, 0, err);
     const after = readFileSync(file, 'latin1');
@@ -128,14 +131,13 @@ function fileArb(language: 'c' | 'ts') {
       bom: fc.boolean(),
       eol: eolArb,
       strayEols: fc.array(eolArb, { minLength: 8, maxLength: 8 }),
-      fillers: fc.array(fc.tuple(fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 4 }),
-      seed: fc.integer(),
+      functions: fc.integer({ min: 1, max: 4 }),
     })
     .chain((shape) =>
       fc
         .array(fc.tuple(commentBytes(shape.latin1), commentBytes(shape.latin1)), {
-          minLength: shape.fillers.length,
-          maxLength: shape.fillers.length,
+          minLength: shape.functions,
+          maxLength: shape.functions,
         })
         .map((texts) => ({ shape, texts, language })),
     );
