@@ -1,6 +1,5 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import type { Tree } from 'web-tree-sitter';
 import { C_PURE_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
@@ -12,7 +11,6 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
 import { readFunction } from './steps';
-import { functionDefinitions } from './syntax';
 import { settingWrapper, wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -61,12 +59,16 @@ export class CAnalyzer {
     text: string,
     settings: AnalyzerSettings,
     key: string | undefined,
-    use: (tree: Tree) => T,
+    use: (functions: () => Node[]) => T,
   ): T {
-    const tree = this.parser.parse(this.blanked(text, settings), key);
+    const blanked = this.blanked(text, settings);
+    const tree = this.parser.parse(blanked, key);
+    let parsed: ReturnType<CParser['functions']> | undefined;
     try {
-      return use(tree);
+      // Function definitions only when needed: with errors, finding them parses again.
+      return use(() => (parsed ??= this.parser.functions(tree, blanked)).functions);
     } finally {
+      parsed?.release();
       if (key === undefined) tree.delete();
     }
   }
@@ -87,7 +89,7 @@ export class CAnalyzer {
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
   ): { findings: Finding[]; wrappers: CWrapper[] } {
-    return this.withTree(text, settings, key, (tree) => {
+    return this.withTree(text, settings, key, (functionsOf) => {
       const wrappers = new Map(external);
       for (const w of settings.wrappers) {
         if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
@@ -95,7 +97,7 @@ export class CAnalyzer {
       const writers = this.writerPattern(settings, wrappers);
       if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
       const base = this.context(text, settings, wrappers);
-      const bodies = functionDefinitions(tree.rootNode)
+      const bodies = functionsOf()
         .map((fn) => ({ fn, body: fn.childForFieldName('body') }))
         .filter(({ body }) => body !== null)
         .map(({ fn, body }) => ({
