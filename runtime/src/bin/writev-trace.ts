@@ -12,7 +12,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  accessSync,
+  constants as fsConstants,
   existsSync,
+  statSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -21,7 +24,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { constants } from 'node:os';
 import { readStraceOutput, straceArgs, straceProblem } from '../trace/straceTracer';
@@ -130,6 +133,23 @@ function run(
   });
 }
 
+/** The program's path, searched on PATH as a shell would; undefined when there is none to run. */
+function findProgram(program: string): string | undefined {
+  const runnable = (path: string): boolean => {
+    try {
+      accessSync(path, fsConstants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) return runnable(program) ? program : undefined;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && runnable(join(dir, program))) return join(dir, program);
+  }
+  return undefined;
+}
+
 /** Writes the trace beside its final name, then renames it over: a reader never sees half a trace. */
 function writeTrace(path: string, trace: TraceFile): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
@@ -187,6 +207,11 @@ async function main(): Promise<void> {
   } catch (error) {
     process.stderr.write(`writev-trace: ${(error as Error).message}\n${USAGE}\n`);
     process.exit(EXIT_USAGE);
+  }
+  const program = options.command[0] ?? '';
+  if (!findProgram(program)) {
+    process.stderr.write(`writev-trace: cannot run ${program}: not found or not executable\n`);
+    process.exit(EXIT_FATAL);
   }
   const work = mkdtempSync(join(tmpdir(), 'writev-trace-'));
   try {

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { syncBuiltinESMExports, findSourceMap } from 'node:module';
 import * as net from 'node:net';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Writable } from 'node:stream';
+import { Duplex, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { SiteTable, TRACED_SYSCALLS, type TracedSyscall } from './traceFile';
@@ -233,10 +233,12 @@ function chunkBytes(chunk: unknown, encoding?: unknown): number {
 /** Makes `_write`/`_writev` of the stream's own class attribute what they do to the chunks' sites. */
 function patchStreamClass(stream: TracedStream): void {
   let proto = Object.getPrototypeOf(stream) as Record<string, AnyFn> | null;
-  while (proto && proto !== (Writable.prototype as unknown) && !Object.hasOwn(proto, '_write')) {
+  const base = (p: object | null) =>
+    p === (Writable.prototype as unknown) || p === (Duplex.prototype as unknown);
+  while (proto && !base(proto) && !Object.hasOwn(proto, '_write')) {
     proto = Object.getPrototypeOf(proto) as Record<string, AnyFn> | null;
   }
-  if (!proto || proto === (Writable.prototype as unknown) || patchedPrototypes.has(proto)) return;
+  if (!proto || base(proto) || patchedPrototypes.has(proto)) return;
   patchedPrototypes.add(proto);
   const isSocket = proto === (net.Socket.prototype as unknown);
   for (const method of ['_write', '_writev'] as const) {
@@ -269,9 +271,15 @@ function patchStreamClass(stream: TracedStream): void {
 }
 
 function wrapStreams(): void {
-  const proto = Writable.prototype as unknown as Record<string, AnyFn>;
+  // Duplex copies Writable's methods onto its own prototype (it inherits from Readable): wrap both.
+  for (const proto of new Set([Writable.prototype, Duplex.prototype] as unknown as Record<string, AnyFn>[]))
+    wrapStreamWrites(proto);
+}
+
+function wrapStreamWrites(proto: Record<string, AnyFn>): void {
   for (const method of ['write', 'end'] as const) {
     const original = proto[method];
+    if (typeof original !== 'function') continue;
     proto[method] = function traced(this: TracedStream, ...args: unknown[]) {
       const chunk = args[0];
       if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') {
