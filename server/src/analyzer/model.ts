@@ -132,8 +132,11 @@ export interface Fix {
   readonly edits: readonly TextEdit[];
 }
 
-/** The diagnostic codes the analyzer reports. */
-export type FindingCode = 'adjacent-writes' | 'loop-writes';
+/**
+ * The diagnostic codes: the static rules, and `measured-writes` for a traced line with many small
+ * writes that no static rule flagged (only with a trace).
+ */
+export type FindingCode = 'adjacent-writes' | 'loop-writes' | 'measured-writes';
 
 /** Severity as the analyzer reports it (mapped onto LSP severities by the server). */
 export type Severity = 'error' | 'warning' | 'information' | 'hint';

@@ -37,6 +37,8 @@ export interface AnalyzerSettings {
   readonly exclude: readonly string[];
   /** C attribute-like macros read as whitespace before parsing (`NORETURN`, `MAYBE_UNUSED`...). */
   readonly attributeMacros: readonly string[];
+  /** With a trace: a line with at least `minCalls` calls of at most `maxAverageBytes` bytes is a hint. */
+  readonly measuredWrites: { readonly minCalls: number; readonly maxAverageBytes: number };
 }
 
 /** The defaults: every language on, runs of two or more, warnings for sequences, information for loops. */
@@ -47,6 +49,7 @@ export const DEFAULT_SETTINGS: AnalyzerSettings = {
   severity: { adjacentWrites: 'warning', loopWrites: 'information' },
   languages: { c: true, typescript: true, javascript: true },
   exclude: [],
+  measuredWrites: { minCalls: 100, maxAverageBytes: 256 },
   attributeMacros: [
     'NORETURN',
     'MAYBE_UNUSED',
@@ -179,9 +182,27 @@ export function parseSettings(raw: unknown): AnalyzerSettings {
       javascript: flag(langs.javascript, true),
     },
     exclude: strings(input.exclude, 'writev.exclude'),
+    measuredWrites: measuredWrites(input.measuredWrites),
     attributeMacros:
       input.attributeMacros === undefined
         ? DEFAULT_SETTINGS.attributeMacros
         : strings(input.attributeMacros, 'writev.attributeMacros'),
+  };
+}
+
+function measuredWrites(value: unknown): AnalyzerSettings['measuredWrites'] {
+  const input = record(value);
+  const count = (v: unknown, fallback: number, key: string, least: number): number => {
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < least)
+      throw new SettingsError(
+        `writev.measuredWrites.${key}: expected an integer of ${least} or more, got ${JSON.stringify(v)}`,
+      );
+    return v;
+  };
+  const defaults = DEFAULT_SETTINGS.measuredWrites;
+  return {
+    minCalls: count(input.minCalls, defaults.minCalls, 'minCalls', 1),
+    maxAverageBytes: count(input.maxAverageBytes, defaults.maxAverageBytes, 'maxAverageBytes', 0),
   };
 }

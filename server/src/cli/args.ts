@@ -14,6 +14,8 @@ export interface CliOptions {
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
   readonly exitZero: boolean;
   readonly help: boolean;
+  /** A writev-trace file whose measurements join the findings. */
+  readonly trace?: string;
 }
 
 /** A command line that cannot be run (exit status 2). */
@@ -37,6 +39,8 @@ Paths are files or folders (default: .); folders are walked, skipping what .giti
   --config   a JSON file with the settings of the "writev" section (or {"writev": {...}})
   --jobs     worker threads (default: one per core for large trees; 1 runs in this thread)
   --exit-zero  exit 0 even when there are findings
+  --trace    a writev-trace.json: findings carry the calls and bytes measured at their writes, are
+             ordered by them, and hot traced lines no rule flagged are reported (measured-writes)
 
 Exit status: 0 no findings, 1 findings, 2 usage or I/O error.`;
 
@@ -51,6 +55,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   let jobs: number | undefined;
   let help = false;
   let exitZero = false;
+  let trace: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] =
@@ -82,6 +87,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         jobs = n;
         break;
       }
+      case '--trace':
+        trace = value();
+        break;
       case '--exit-zero':
         exitZero = true;
         break;
@@ -94,5 +102,5 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         paths.push(arg);
     }
   }
-  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, exitZero, help };
+  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, exitZero, help, trace };
 }

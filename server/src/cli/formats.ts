@@ -1,11 +1,17 @@
 // The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF is in sarif.ts.)
 import { relative } from 'node:path';
+import { formatMeasured } from '../analyzer/measured';
 import type { FileResult, ReportedFinding } from './lintFile';
 
 /** Paths in reports are relative to the working directory, with forward slashes. */
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
   return (rel.startsWith('..') ? path : rel).split('\\').join('/');
+}
+
+/** ` (measured: 1,000 calls, 4.0 kB)` after a finding a trace measured, else nothing. */
+function measuredSuffix(f: ReportedFinding): string {
+  return f.measured ? ` (measured: ${formatMeasured(f.measured)})` : '';
 }
 
 function word(severity: ReportedFinding['severity']): string {
@@ -18,7 +24,7 @@ export function formatText(results: readonly FileResult[], cwd: string): string 
   for (const r of results) {
     for (const f of r.findings) {
       lines.push(
-        `${displayPath(r.path, cwd)}:${f.start.line + 1}:${f.start.character + 1}: ${word(f.severity)}: ${f.message} [${f.code}]`,
+        `${displayPath(r.path, cwd)}:${f.start.line + 1}:${f.start.character + 1}: ${word(f.severity)}: ${f.message} [${f.code}]${measuredSuffix(f)}`,
       );
     }
   }
@@ -40,6 +46,7 @@ export function formatJson(results: readonly FileResult[], cwd: string): string 
       syscalls: f.syscalls,
       descriptor: f.target,
       fixable: f.fix !== undefined,
+      ...(f.measured ? { measured: f.measured } : {}),
       related: f.related.map((x) => ({
         line: x.start.line + 1,
         column: x.start.character + 1,
@@ -72,7 +79,7 @@ export function formatGithub(results: readonly FileResult[], cwd: string): strin
         `endColumn=${f.end.character + 1}`,
         `title=${escapeProperty(`writev ${f.code}`)}`,
       ];
-      lines.push(`::${command} ${props.join(',')}::${escapeData(f.message)}\n`);
+      lines.push(`::${command} ${props.join(',')}::${escapeData(f.message + measuredSuffix(f))}\n`);
     }
   }
   return lines.join('');

@@ -21,6 +21,8 @@ export interface ReportedFinding {
   readonly start: Position;
   readonly end: Position;
   readonly related: readonly { readonly start: Position; readonly end: Position; readonly message: string }[];
+  /** What a traced run measured at the finding's writes (`--trace`). */
+  readonly measured?: { readonly calls: number; readonly bytes: number };
   readonly fix?: {
     readonly title: string;
     readonly edits: readonly { readonly start: Position; readonly end: Position; readonly newText: string }[];

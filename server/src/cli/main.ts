@@ -9,6 +9,8 @@ import { formatGithub, formatJson, formatText } from './formats';
 import type { FileResult } from './lintFile';
 import { LintPool } from './pool';
 import { sarifLog } from './sarif';
+import { joinTrace } from './traceJoin';
+import { readTraceFile, TraceFormatError, type TraceFile } from '@writev/runtime/dist/trace/traceFile';
 
 /** Where the CLI writes; tests pass their own. */
 export interface Output {
@@ -32,6 +34,17 @@ async function loadSettings(path: string | undefined): Promise<AnalyzerSettings>
     return parseSettings(section);
   } catch (error) {
     throw new UsageError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+function loadTrace(path: string): TraceFile {
+  try {
+    return readTraceFile(path);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new UsageError(
+      error instanceof TraceFormatError ? message : `cannot read the trace ${path}: ${message}`,
+    );
   }
 }
 
@@ -107,7 +120,8 @@ export async function main(
       return 0;
     }
     const settings = await loadSettings(options.config);
-    const results = await lint(options, settings);
+    let results = await lint(options, settings);
+    if (options.trace) results = joinTrace(results, loadTrace(options.trace), settings.measuredWrites);
     const errors = results.filter((r) => r.error);
     for (const r of errors) output.err(`writev-lint: ${r.error}\n`);
     if (options.format === 'text') output.out(formatText(results, cwd));

@@ -28,6 +28,16 @@ const RULES = [
     helpUri: `${DOCS_URL}#loop-writes`,
     defaultConfiguration: { level: 'note' },
   },
+  {
+    id: 'measured-writes',
+    name: 'MeasuredWrites',
+    shortDescription: { text: 'A traced line made many small write calls.' },
+    fullDescription: {
+      text: 'In the run recorded by writev-trace, this line made many write-family syscalls of a few bytes each, and no static rule explains it: gather the buffers (writev) or buffer the output.',
+    },
+    helpUri: `${DOCS_URL}#measured-writes`,
+    defaultConfiguration: { level: 'note' },
+  },
 ] as const;
 
 /** SARIF levels for the analyzer's severities. */
@@ -54,6 +64,7 @@ export function sarifLog(results: readonly FileResult[], cwd: string, version: s
       ruleIndex: RULES.findIndex((rule) => rule.id === f.code),
       level: level(f.severity),
       message: { text: f.message },
+      ...(f.measured ? { properties: { measured: f.measured } } : {}),
       locations: [{ physicalLocation: { artifactLocation, region: region(f.start, f.end) } }],
       relatedLocations: f.related.map((x, i) => ({
         id: i + 1,
