@@ -1,5 +1,6 @@
 // The server's own messages beyond standard LSP, typed once for the server and the client.
 import { RequestType } from 'vscode-languageserver';
+import type { TraceSite } from '@writev/runtime/dist/trace/traceFile';
 
 /** Parameters of {@link LintWorkspaceRequest}. */
 export interface LintWorkspaceParams {
@@ -26,3 +27,14 @@ export const LintWorkspaceRequest = new RequestType<LintWorkspaceParams, LintWor
 );
 
 export { DOCS_URL } from '../analyzer/model';
+
+/**
+ * `writev/trace` (client to server notification): the sites of a loaded writev-trace file, whose
+ * measurements then join the diagnostics (and add `measured-writes` hints); `null` sites clear it.
+ */
+export const TRACE_NOTIFICATION = 'writev/trace';
+
+/** Parameters of `writev/trace`. */
+export interface TraceParams {
+  readonly sites: readonly TraceSite[] | null;
+}
