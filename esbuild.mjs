@@ -36,6 +36,13 @@ await Promise.all([
     outfile: 'dist/lsp.js',
     external: ['vscode'],
   }),
+  // The trace view and commands, loaded on first use (client/src/trace).
+  build({
+    ...common,
+    entryPoints: ['client/src/trace/index.ts'],
+    outfile: 'dist/trace.js',
+    external: ['vscode'],
+  }),
   build({
     ...common,
     entryPoints: ['server/src/server.ts'],

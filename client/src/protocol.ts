@@ -5,7 +5,7 @@
  * imported as types only, so the extension's first bundle stays free of protocol libraries. A unit test
  * (test/client/protocol.test.ts) checks that both sides agree.
  */
-export type { LintWorkspaceParams, LintWorkspaceResult } from '@writev/server/out/lsp/protocol';
+export type { LintWorkspaceParams, LintWorkspaceResult, TraceParams } from '@writev/server/out/lsp/protocol';
 
 /** `Diagnostic.source` of every writev finding. */
 export const DIAGNOSTIC_SOURCE = 'writev';
@@ -25,3 +25,6 @@ export const FIX_ALL_KIND = 'source.fixAll.writev';
  * Answers a `LintWorkspaceResult` (files, findings, cancelled).
  */
 export const LINT_WORKSPACE_METHOD = 'writev/lintWorkspace';
+
+/** `writev/trace` (client to server): the loaded trace's sites, joined to the diagnostics. */
+export const TRACE_NOTIFICATION = 'writev/trace';

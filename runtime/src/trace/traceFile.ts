@@ -168,3 +168,21 @@ export function readTraceFile(path: string): TraceFile {
   }
   return parseTrace(value, path);
 }
+
+/** `1,000 calls, 4.0 kB`: counts with thousands separators, bytes in SI units. */
+export function formatMeasured(m: { readonly calls: number; readonly bytes: number }): string {
+  return `${m.calls.toLocaleString('en-US')} call${m.calls === 1 ? '' : 's'}, ${formatBytes(m.bytes)}`;
+}
+
+/** Bytes in SI units, one decimal from kB up (`512 B`, `4.0 kB`, `1.2 MB`). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

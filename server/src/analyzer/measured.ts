@@ -3,6 +3,8 @@
 // Lines here are 1-based, as traces count them.
 import type { TraceSite } from '@writev/runtime/dist/trace/traceFile';
 
+export { formatBytes, formatMeasured } from '@writev/runtime/dist/trace/traceFile';
+
 /** What a traced run measured at some lines. */
 export interface Measured {
   /** System calls made. */
@@ -82,24 +84,6 @@ export function sitesByFile(sites: readonly TraceSite[]): Map<string, TracedLine
     else groups.set(site.file, [site]);
   }
   return new Map([...groups].map(([file, group]) => [file, new TracedLines(group)]));
-}
-
-/** `1,000 calls, 4.0 kB`: counts with thousands separators, bytes in SI units. */
-export function formatMeasured(m: Measured): string {
-  return `${m.calls.toLocaleString('en-US')} call${m.calls === 1 ? '' : 's'}, ${formatBytes(m.bytes)}`;
-}
-
-/** Bytes in SI units, one decimal from kB up (`512 B`, `4.0 kB`, `1.2 MB`). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 999.95 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /** The message of a `measured-writes` hint. */
