@@ -65,6 +65,13 @@ async function buildAll(production) {
       outfile: 'dist/lsp.js',
       external: ['vscode'],
     }),
+    // The trace view and commands, loaded on first use (client/src/trace).
+    build({
+      ...common,
+      entryPoints: ['client/src/trace/index.ts'],
+      outfile: 'dist/trace.js',
+      external: ['vscode'],
+    }),
     build({
       ...common,
       entryPoints: ['server/src/server.ts'],
@@ -114,7 +121,21 @@ async function buildAll(production) {
       entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
       outfile: 'dist/writev-upload-pack.js',
     }),
+    // The tracer and the preload it puts into every traced Node process: one file each, side by side.
+    ...['runtime/dist', 'dist'].flatMap((dir) => [
+      build({
+        ...common,
+        entryPoints: ['runtime/src/bin/writev-trace.ts'],
+        outfile: `${dir}/writev-trace.js`,
+      }),
+      build({
+        ...common,
+        entryPoints: ['runtime/src/trace/nodePreload.ts'],
+        outfile: `${dir}/writev-trace-preload.js`,
+      }),
+    ]),
   ]);
+  chmodSync('runtime/dist/writev-trace.js', 0o755);
   chmodSync('runtime/dist/writev-upload-pack.js', 0o755);
   chmodSync('runtime/dist/writev-cat-blob.js', 0o755);
   // The C grammar and the tree-sitter runtime are loaded at run time from beside the bundled server

@@ -20,6 +20,10 @@ export function registerCommands(ctx: WritevContext, bench: BenchmarkRunner): vo
   register('writev.showOutput', () => ctx.log.show());
   register('writev.fixAllInFile', () => fixAllInFile());
   register('writev.lintWorkspace', () => lintWorkspace(ctx));
+  register('writev.traceProgram', () => ctx.trace().traceProgram());
+  // Scripts may pass the trace file: executeCommand('writev.loadTrace', uri).
+  register('writev.loadTrace', (uri) => ctx.trace().loadTrace(uri instanceof vscode.Uri ? uri : undefined));
+  register('writev.clearTrace', () => ctx.trace().clearTrace());
   // Scripts may pass the suite ids to skip the picker: executeCommand('writev.runBenchmarks', ['writev']).
   register('writev.runBenchmarks', (suites) =>
     bench.run(Array.isArray(suites) && suites.every((s) => typeof s === 'string') ? suites : undefined),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CrashWindow } from './crashWindow';
 import type * as Lsp from './lsp';
+import type * as Trace from './trace';
 
 /** What the status item shows about the server. */
 export type ServerState = 'starting' | 'running' | 'stopped' | 'crashed';
@@ -23,7 +24,22 @@ export class WritevContext implements vscode.Disposable {
   /** Fires whenever {@link state} changes. */
   readonly onDidChangeState = this.stateEmitter.event;
 
+  private traceFeatures: Trace.TraceFeatures | undefined;
+
   constructor(readonly extension: vscode.ExtensionContext) {}
+
+  /** The trace features (dist/trace.js), created on first use. */
+  trace(): Trace.TraceFeatures {
+    if (!this.traceFeatures) {
+      const module = require(this.extension.asAbsolutePath('dist/trace.js')) as typeof Trace;
+      this.traceFeatures = module.createTraceFeatures(this.extension, {
+        log: this.log,
+        sendTrace: (sites) => void this.languageClient?.sendTrace(sites).catch(() => undefined),
+      });
+      this.subscriptions.push(this.traceFeatures);
+    }
+    return this.traceFeatures;
+  }
 
   /** The server's state as the user should see it. */
   get state(): ServerState {
@@ -107,6 +123,7 @@ export class WritevContext implements vscode.Disposable {
   private setState(state: ServerState): void {
     if (state === this.current) return;
     this.current = state;
+    if (state === 'running') this.traceFeatures?.serverStarted();
     this.log.info(`server ${state}`);
     this.stateEmitter.fire(state);
   }

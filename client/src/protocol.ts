@@ -6,6 +6,8 @@ export {
   DiagnosticCode,
   FIX_ALL_KIND,
   LINT_WORKSPACE_METHOD,
+  TRACE_NOTIFICATION,
   type LintWorkspaceParams,
   type LintWorkspaceResult,
+  type TraceParams,
 } from 'writev-lint/out/lsp/protocol';

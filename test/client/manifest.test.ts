@@ -28,14 +28,17 @@ function engineMinor(): number {
 const source = (file: string): string => readFileSync(join(ROOT, 'client', 'src', file), 'utf8');
 
 describe('the extension manifest', () => {
-  it('contributes the five commands, each in category writev and registered by the client', () => {
+  it('contributes its eight commands, each in category writev and registered by the client', () => {
     const ids = manifest.contributes.commands.map((c) => c.command).sort();
     assert.deepEqual(ids, [
+      'writev.clearTrace',
       'writev.fixAllInFile',
       'writev.lintWorkspace',
+      'writev.loadTrace',
       'writev.restartServer',
       'writev.runBenchmarks',
       'writev.showOutput',
+      'writev.traceProgram',
     ]);
     for (const c of manifest.contributes.commands) assert.equal(c.category, 'writev', c.command);
     const registered = [...source('commands.ts').matchAll(/register\('([\w.]+)'/g)].map((m) => m[1]).sort();
@@ -97,6 +100,9 @@ describe('the extension manifest', () => {
       '!dist/server.js',
       '!dist/bench/**/*.js',
       '!dist/chart.umd.js',
+      '!dist/trace.js',
+      '!dist/writev-trace.js',
+      '!dist/writev-trace-preload.js',
       '!media/benchmarks.js',
     ]) {
       assert.ok(lines.includes(file), file);

@@ -267,4 +267,48 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
       writeWorkspaceSettings(workspace, {});
     });
   });
+
+  describe('measured hints', () => {
+    let wb: Workbench;
+    after(async () => wb?.close());
+    // The hot lines of src/hot.js: 100 keys of 2 or 3 bytes, 100 "=<n>\n" of 3 or 4 bytes.
+    const KEY_LINE = /hot\.js:6[\s\S]*100 calls, 290 B in dump/;
+    const VALUE_LINE = /hot\.js:7[\s\S]*100 calls, 390 B in dump/;
+
+    it('writev.traceProgram runs a program and shows its writes per line: view, diagnostics, hover', async (t) => {
+      if (hintsMissing) return t.skip(hintsMissing);
+      wb = await Workbench.open(browser, server.url, server.port, workspace);
+      await wb.openFile('hot.js');
+      await wb.runCommand('writev: Trace a Program');
+      const input = wb.page.locator('.quick-input-widget input');
+      await wb.page
+        .locator('.quick-input-widget', { hasText: 'Trace a program' })
+        .waitFor({ timeout: PATIENCE });
+      await input.fill('node src/hot.js');
+      await wb.page.keyboard.press('Enter');
+      const view = wb.page.locator('.pane', { hasText: 'writev: Traced Writes' });
+      await view.locator('.monaco-list-row', { hasText: KEY_LINE }).waitFor({ timeout: PATIENCE });
+      await view.locator('.monaco-list-row', { hasText: VALUE_LINE }).waitFor({ timeout: PATIENCE });
+      const hint = await wb.waitForProblem(/adjacent-writes[\s\S]*measured: 200 calls, 680 B[\s\S]*Ln 6,/);
+      assert.match(await hint.innerText(), /hot\.js|2 syscalls/);
+      // The end-of-line figures are CSS content of decorations: read them as the browser renders them.
+      const after = await wb.page.evaluate(() =>
+        [...document.querySelectorAll('.monaco-editor .view-lines span')]
+          .map((e) => getComputedStyle(e, '::after').content)
+          .filter((c) => c.includes('calls')),
+      );
+      assert.deepEqual(after.sort(), ['"100 calls, 290 B"', '"100 calls, 390 B"']);
+      await wb.page.screenshot({ path: join(SHOTS, 'trace.png') });
+    });
+
+    it('writev.clearTrace removes the figures, the view and the measured diagnostics', async (t) => {
+      if (hintsMissing) return t.skip(hintsMissing);
+      await wb.runCommand('writev: Clear Trace');
+      await wb.waitForNoProblem(/measured: 200 calls/);
+      await wb.waitForProblem(/adjacent-writes[\s\S]*Ln 6,/);
+      await wb.page
+        .locator('.pane', { hasText: 'writev: Traced Writes' })
+        .waitFor({ state: 'detached', timeout: PATIENCE });
+    });
+  });
 });

@@ -39,6 +39,19 @@ void greet(int fd)
 \twrite_or_die(fd, "world\\n", 6);
 }
 `,
+  // Traced by the trace tests: one line per key and value, two small writes each.
+  'src/hot.js': `const { writeSync } = require('node:fs');
+
+/** Prints each key and value with writes of their own. */
+function dump(fd, pairs) {
+  for (const [key, value] of pairs) {
+    writeSync(fd, key);
+    writeSync(fd, \`=\${value}\\n\`);
+  }
+}
+
+dump(1, Array.from({ length: 100 }, (_, i) => [\`k\${i}\`, i]));
+`,
   'src/clean.c': `#include <unistd.h>
 
 /* One write, nothing to gather: no hint. */

@@ -101,7 +101,7 @@ describe('writev-lint', () => {
     const run0 = log.runs[0];
     assert.deepEqual(
       run0.tool.driver.rules.map((r: { id: string }) => r.id),
-      ['adjacent-writes', 'loop-writes', 'unused-directive'],
+      ['adjacent-writes', 'loop-writes', 'unused-directive', 'measured-writes'],
     );
     const loop = run0.results.find((r: { ruleId: string }) => r.ruleId === 'loop-writes');
     assert.equal(loop.level, 'note');

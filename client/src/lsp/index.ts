@@ -18,7 +18,13 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from '../languages';
-import { LINT_WORKSPACE_METHOD, type LintWorkspaceParams, type LintWorkspaceResult } from '../protocol';
+import {
+  LINT_WORKSPACE_METHOD,
+  TRACE_NOTIFICATION,
+  type LintWorkspaceParams,
+  type LintWorkspaceResult,
+  type TraceParams,
+} from '../protocol';
 
 /** The client's state in the words the rest of the extension uses. */
 export type ClientState = 'starting' | 'running' | 'stopped';
@@ -42,6 +48,8 @@ export interface WritevClient {
    * shows its own cancellable progress notification.
    */
   lintWorkspace(): Promise<LintWorkspaceResult>;
+  /** Sends `writev/trace`: the loaded trace's sites (`null` clears them), joined to the diagnostics. */
+  sendTrace(sites: TraceParams['sites']): Promise<void>;
 }
 
 /**
@@ -87,6 +95,10 @@ export async function startClient(serverModule: string, hooks: ClientHooks): Pro
     lintWorkspace: () => {
       const params: LintWorkspaceParams = {};
       return client.sendRequest<LintWorkspaceResult>(LINT_WORKSPACE_METHOD, params);
+    },
+    sendTrace: (sites) => {
+      const params: TraceParams = { sites };
+      return client.sendNotification(TRACE_NOTIFICATION, params);
     },
   };
 }

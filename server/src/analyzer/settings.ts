@@ -44,6 +44,8 @@ export interface AnalyzerSettings {
   readonly attributeMacros: readonly string[];
   /** Report suppression comments that suppress nothing, and unknown codes in them. */
   readonly reportUnusedDirectives: boolean;
+  /** With a trace: a line with at least `minCalls` calls of at most `maxAverageBytes` bytes is a hint. */
+  readonly measuredWrites: { readonly minCalls: number; readonly maxAverageBytes: number };
 }
 
 /** The defaults (the schema's): every language on, runs of two or more, warnings for sequences. */
@@ -83,5 +85,6 @@ export function parseSettings(
     exclude: valid.exclude,
     attributeMacros: valid.attributeMacros,
     reportUnusedDirectives: valid.reportUnusedDirectives,
+    measuredWrites: valid.measuredWrites,
   };
 }

@@ -59,6 +59,11 @@ export const OPTIONS = {
   'update-baseline': { type: 'boolean', help: 'record every current finding in the --baseline file' },
   stdin: { type: 'boolean', help: 'lint the text on standard input (--fix prints the fixed text)' },
   'stdin-filename': { type: 'string', value: 'name', help: 'the name (and language) of the --stdin text' },
+  trace: {
+    type: 'string',
+    value: 'file',
+    help: 'a writev-trace.json: findings carry the calls and bytes measured at their writes, ordered by them; hot traced lines no rule flagged are reported (measured-writes)',
+  },
   jobs: { type: 'string', value: 'n', help: 'worker threads (default: one per core for large trees)' },
   'max-file-size': {
     type: 'string',
@@ -98,6 +103,8 @@ export interface CliOptions {
   readonly stdinFilename?: string;
   readonly version: boolean;
   readonly help: boolean;
+  /** A writev-trace file whose measurements join the findings. */
+  readonly trace?: string;
 }
 
 /** A command line that cannot be run (exit status 2). */
@@ -217,6 +224,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     stdinFilename: text('stdin-filename'),
     version: flag('version'),
     help: flag('help'),
+    trace: text('trace'),
   };
   if (options.updateBaseline && !options.baseline)
     throw new UsageError('--update-baseline needs --baseline <file> to know where to write');

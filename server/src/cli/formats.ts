@@ -1,6 +1,7 @@
 // The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF, rdjson and JUnit have files of
 // their own.)
 import { relative } from 'node:path';
+import { formatMeasured } from '../analyzer/measured';
 import { paint } from './colors';
 import type { ReportedFinding } from './lintFile';
 import type { Report } from './report';
@@ -9,6 +10,11 @@ import type { Report } from './report';
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
   return (rel.startsWith('..') ? path : rel).split('\\').join('/');
+}
+
+/** ` (measured: 1,000 calls, 4.0 kB)` after a finding a trace measured, else nothing. */
+function measuredSuffix(f: ReportedFinding): string {
+  return f.measured ? ` (measured: ${formatMeasured(f.measured)})` : '';
 }
 
 function word(severity: ReportedFinding['severity']): string {
@@ -27,7 +33,7 @@ export function formatText(report: Report): string {
     for (const f of r.findings) {
       const where = `${f.start.line + 1}:${f.start.character + 1}`;
       lines.push(
-        `${p.bold(displayPath(r.path, report.cwd))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}`,
+        `${p.bold(displayPath(r.path, report.cwd))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
       );
     }
   }
@@ -51,6 +57,7 @@ export function formatJson(report: Report): string {
       descriptor: f.target,
       fixable: f.fix !== undefined,
       fingerprint: report.fingerprints.get(f),
+      ...(f.measured ? { measured: f.measured } : {}),
       related: f.related.map((x) => ({
         line: x.start.line + 1,
         column: x.start.character + 1,
@@ -84,7 +91,7 @@ export function formatGithub(report: Report): string {
         `endColumn=${f.end.character + 1}`,
         `title=${escapeProperty(`writev ${f.code}`)}`,
       ];
-      lines.push(`::${command} ${props.join(',')}::${escapeData(f.message)}\n`);
+      lines.push(`::${command} ${props.join(',')}::${escapeData(f.message + measuredSuffix(f))}\n`);
     }
   }
   return lines.join('');

@@ -22,7 +22,8 @@ import { FileChangedError, replaceFile } from './replaceFile';
 
 /** A finding with its positions (zero-based line, UTF-16 character). */
 export interface ReportedFinding {
-  readonly code: Finding['code'];
+  /** The analyzer's code, or `measured-writes` for a hot traced line (`--trace`). */
+  readonly code: Finding['code'] | 'measured-writes';
   readonly severity: Finding['severity'];
   readonly message: string;
   readonly syscalls: number;
@@ -30,6 +31,8 @@ export interface ReportedFinding {
   readonly start: Position;
   readonly end: Position;
   readonly related: readonly { readonly start: Position; readonly end: Position; readonly message: string }[];
+  /** What a traced run measured at the finding's writes (`--trace`). */
+  readonly measured?: { readonly calls: number; readonly bytes: number };
   readonly fix?: {
     readonly title: string;
     readonly edits: readonly { readonly start: Position; readonly end: Position; readonly newText: string }[];

@@ -16,6 +16,8 @@ import { fingerprintsOf, textsOf, type Report } from './report';
 import { review, exitStatus } from './review';
 import { sarifLog } from './sarif';
 import { lintText, readStandardInput } from './stdin';
+import { joinTrace } from './traceJoin';
+import { readTraceFile, TraceFormatError, type TraceFile } from '@writev/runtime/dist/trace/traceFile';
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface Output {
@@ -42,6 +44,17 @@ const FORMATTERS: Record<Format, (report: Report) => string> = {
   rdjson: formatRdjson,
   junit: formatJunit,
 };
+
+function loadTrace(path: string): TraceFile {
+  try {
+    return readTraceFile(path);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new UsageError(
+      error instanceof TraceFormatError ? message : `cannot read the trace ${path}: ${message}`,
+    );
+  }
+}
 
 /** How each file's settings are found: --config, the nearest .writev-lint.json, or the defaults. */
 function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefined {
@@ -150,6 +163,11 @@ export async function main(
       if (options.fix) fixedText = linted.text;
     } else {
       results = await lint(options, fallback, lookup);
+    }
+    if (options.trace) {
+      // One threshold for the run: the settings that apply to the working folder.
+      const here = (await lookup?.forPath(cwd, true))?.settings ?? fallback;
+      results = joinTrace(results, loadTrace(options.trace), here.measuredWrites);
     }
     const texts = await textsOf(results, known);
     const reviewed = await review(results, texts, options);

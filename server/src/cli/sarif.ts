@@ -17,6 +17,9 @@ const LOOP_HELP =
   'A write per loop iteration costs one syscall per iteration. Collect the buffers in the loop and send ' +
   'them with one writev after it (in chunks of at most IOV_MAX buffers).';
 
+const MEASURED_HELP =
+  'In the run writev-trace recorded, this line made many write-family system calls of a few bytes each, and no static rule explains them. Gather the buffers into one writev, or buffer the output.';
+
 const RULES = [
   {
     id: 'adjacent-writes',
@@ -78,6 +81,24 @@ const RULES = [
     // Whether a directive suppresses anything is exact: it is checked against the findings themselves.
     properties: { tags: ['maintainability', 'suppression'], precision: 'very-high' },
   },
+  {
+    id: 'measured-writes',
+    name: 'MeasuredWrites',
+    shortDescription: { text: 'A traced line made many small write calls.' },
+    fullDescription: {
+      text: 'In the run recorded by writev-trace, this line made many write-family syscalls of a few bytes each, and no static rule explains it: gather the buffers (writev) or buffer the output.',
+    },
+    helpUri: `${DOCS_URL}#measured-writes`,
+    help: {
+      text: MEASURED_HELP,
+      markdown:
+        `${MEASURED_HELP}\n\n` +
+        '```c\nfor (i = 0; i < n; i++)\n\tput(fd, text + i); /* 10,000 write calls of 1 byte in the trace */\n```',
+    },
+    defaultConfiguration: { level: 'note' },
+    // Measured, not inferred: the calls were made; whether they matter depends on the workload traced.
+    properties: { tags: ['performance', 'syscalls', 'io', 'measured'], precision: 'high' },
+  },
 ] as const;
 
 /** SARIF levels for the analyzer's severities. */
@@ -113,6 +134,7 @@ export function sarifLog(report: Report): object {
       ruleIndex: RULES.findIndex((rule) => rule.id === f.code),
       level: level(f.severity),
       message: { text: messageText(f) },
+      ...(f.measured ? { properties: { measured: f.measured } } : {}),
       locations: [{ physicalLocation: { artifactLocation, region: region(f.start, f.end) } }],
       relatedLocations: f.related.map((x, i) => ({
         id: i + 1,

@@ -168,6 +168,27 @@ export const SETTINGS_SCHEMA: SchemaNode = {
       markdownDescription:
         'C attribute-like macros read as whitespace before parsing (`NORETURN`, `MAYBE_UNUSED`...). Setting it replaces the list.',
     },
+    measuredWrites: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        minCalls: {
+          type: 'integer',
+          minimum: 1,
+          default: 100,
+          markdownDescription:
+            'With a loaded trace: a traced line with at least this many write calls (of small size) that no rule flagged gets a `measured-writes` hint.',
+        },
+        maxAverageBytes: {
+          type: 'integer',
+          minimum: 0,
+          default: 256,
+          markdownDescription:
+            'With a loaded trace: the most bytes per call, on average, that count as small writes for `measured-writes`.',
+        },
+      },
+    },
     reportUnusedDirectives: {
       type: 'boolean',
       default: false,

@@ -2,6 +2,7 @@
 // the names that diagnostics and code actions carry, and the server's one custom request. It imports
 // nothing at run time but the analyzer model's constants, so the extension's first bundle can include it without
 // pulling in the language-server libraries.
+import type { TraceSite } from '@writev/runtime/dist/trace/traceFile';
 import type { FindingCode } from '../analyzer/model';
 
 export { DOCS_URL } from '../analyzer/model';
@@ -9,11 +10,16 @@ export { DOCS_URL } from '../analyzer/model';
 /** `Diagnostic.source` of every writev finding. */
 export const DIAGNOSTIC_SOURCE = 'writev';
 
-/** Diagnostic codes (`Diagnostic.code`): several writes in a row, and a write per loop iteration. */
+/**
+ * Diagnostic codes (`Diagnostic.code`): several writes in a row, a write per loop iteration, a suppression
+ * comment that suppresses nothing, and (with a loaded trace) a traced line with many small writes.
+ */
 export const DiagnosticCode = {
   adjacentWrites: 'adjacent-writes',
   loopWrites: 'loop-writes',
-} as const satisfies Record<string, FindingCode>;
+  measuredWrites: 'measured-writes',
+  unusedDirective: 'unused-directive',
+} as const satisfies Record<string, FindingCode | 'measured-writes'>;
 
 /** The code action kind that applies every safe writev fix in a file (`source.fixAll.writev`). */
 export const FIX_ALL_KIND = 'source.fixAll.writev';
@@ -40,4 +46,15 @@ export interface LintWorkspaceResult {
   readonly findings: number;
   /** The request was cancelled before every file was analysed. */
   readonly cancelled: boolean;
+}
+
+/**
+ * `writev/trace` (client to server notification): the sites of a loaded writev-trace file, whose
+ * measurements then join the diagnostics (and add `measured-writes` hints); `null` sites clear it.
+ */
+export const TRACE_NOTIFICATION = 'writev/trace';
+
+/** Parameters of `writev/trace`. */
+export interface TraceParams {
+  readonly sites: readonly TraceSite[] | null;
 }

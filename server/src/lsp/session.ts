@@ -15,6 +15,7 @@ import {
   type CancellationToken,
   type CodeActionParams,
   type Connection,
+  type Diagnostic,
   type DocumentDiagnosticReport,
   type InitializeParams,
   type InitializeResult,
@@ -32,6 +33,8 @@ import { sourceFiles } from '../workspace/files';
 import { disableLineEdit } from '../analyzer/suppressions';
 import { readSourceFile, SkippedFileError } from '../workspace/sourceFile';
 import { disableAction, FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
+import { LoadedTrace } from './measuredDiagnostics';
+import { TRACE_NOTIFICATION, type TraceParams } from './protocol';
 import { DocumentAnalyses, type Analysis } from './documents';
 import { Folders, yieldToEventLoop } from './folders';
 import type { LintWorkspaceParams, LintWorkspaceResult } from './protocol';
@@ -61,6 +64,8 @@ export class Session {
   private dynamicWatch = false;
   private progressSupport = false;
   private generation = 0;
+  /** The trace the client loaded (`writev/trace`): its measurements join the diagnostics. */
+  private readonly trace = new LoadedTrace();
   private readonly pending = new Set<string>();
   private flushing = false;
 
@@ -95,6 +100,10 @@ export class Session {
     );
     c.onCodeAction((params, token) => this.codeActions(params, token));
     c.onRequest(LintWorkspaceRequest, (params, token) => this.lintWorkspace(params, token));
+    c.onNotification(TRACE_NOTIFICATION, (params: TraceParams) => {
+      this.trace.set(params.sites ?? undefined);
+      this.revalidateAll();
+    });
     this.documents.listen(c);
     c.listen();
   }
@@ -186,7 +195,10 @@ export class Session {
       for (const uri of batch) {
         const analysis = await this.analysis(uri);
         if (!analysis) continue;
-        const diagnostics = analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines));
+        const diagnostics = await this.measured(
+          uri,
+          analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
+        );
         await this.connection.sendDiagnostics({ uri, version: analysis.version, diagnostics });
       }
     }
@@ -255,7 +267,10 @@ export class Session {
     return {
       kind: DocumentDiagnosticReportKind.Full,
       resultId,
-      items: analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
+      items: await this.measured(
+        uri,
+        analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
+      ),
     };
   }
 
@@ -304,6 +319,14 @@ export class Session {
     return actions;
   }
 
+  /** `diagnostics` of an open document, with what the loaded trace measured there. */
+  private async measured(uri: string, diagnostics: Diagnostic[]): Promise<Diagnostic[]> {
+    const doc = this.documents.get(uri);
+    if (!this.trace.loaded || !doc) return diagnostics;
+    const settings = await this.settings.get(uri);
+    return this.trace.apply(URI.toPath(uri), diagnostics, doc.getText(), settings.measuredWrites);
+  }
+
   private async lintWorkspace(
     _params: LintWorkspaceParams,
     token: CancellationToken,
@@ -329,7 +352,12 @@ export class Session {
         let diagnostics;
         if (open) {
           const analysis = await this.analysis(uri);
-          diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)) : [];
+          diagnostics = analysis
+            ? await this.measured(
+                uri,
+                analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
+              )
+            : [];
         } else {
           // Regular files only (a FIFO would never answer), decoded without losing a byte.
           const text = await readSourceFile(path).then(
@@ -341,7 +369,12 @@ export class Session {
           );
           const lines = new LineIndex(text);
           const found = this.analyze(path, text, settings, folder.index);
-          diagnostics = found.map((f) => toDiagnostic(f, uri, lines));
+          diagnostics = this.trace.apply(
+            path,
+            found.map((f) => toDiagnostic(f, uri, lines)),
+            text,
+            settings.measuredWrites,
+          );
         }
         files++;
         findings += diagnostics.length;

@@ -1,0 +1,80 @@
+// A trace loaded into the language server: the diagnostics of traced files carry the measured calls
+// and bytes, hot lines no rule flags get a measured-writes hint, and clearing the trace removes both.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { TestServer } from './lspClient';
+
+const SOURCE = [
+  '#include <unistd.h>',
+  'void f(int fd, const char *a, const char *b, char *s, int n)',
+  '{',
+  '\twrite_or_die(fd, a, 1);',
+  '\twrite_or_die(fd, b, 1);',
+  '\tfor (int i = 0; i < n; i++)',
+  '\t\twrite(fd, s + i, 1);',
+  '}',
+  '',
+].join('\n');
+
+describe('language server with a loaded trace', () => {
+  let dir: string;
+  let server: TestServer;
+  let file: string;
+  let uri: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'writev-lsp-trace-'));
+    file = join(dir, 'x.c');
+    writeFileSync(file, SOURCE);
+    uri = `file://${file}`;
+    server = await TestServer.start(dir, { workspace: { configuration: true, workspaceFolders: true } });
+    await server.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'c', version: 1, text: SOURCE },
+    });
+    await server.published(uri, 1);
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const site = (line: number, calls: number, bytes: number) => ({
+    file,
+    line,
+    function: 'f',
+    syscall: 'write',
+    fd: 3,
+    calls,
+    bytes,
+  });
+
+  it('adds the measured figures to findings and a measured-writes hint on a hot line', async () => {
+    server.diagnostics.delete(uri);
+    await server.connection.sendNotification('writev/trace', {
+      sites: [site(4, 1000, 1000), site(5, 1000, 1000), site(7, 5000, 5000), site(2, 1, 1)],
+    });
+    const diagnostics = await server.until('measured diagnostics', () => {
+      const d = server.diagnostics.get(uri)?.diagnostics;
+      return d?.some((x) => x.code === 'measured-writes') ? d : undefined;
+    });
+    const adjacent = diagnostics.find((d) => d.code === 'adjacent-writes');
+    assert.match(String(adjacent?.message), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    const hot = diagnostics.filter((d) => d.code === 'measured-writes');
+    assert.equal(hot.length, 1, 'one hot line: the 1-call line is below the threshold');
+    assert.deepEqual(hot[0]?.range, { start: { line: 6, character: 0 }, end: { line: 6, character: 22 } });
+    assert.match(String(hot[0]?.message), /5,000 write calls .*5,000 write on fd 3/);
+  });
+
+  it('clears them with the trace', async () => {
+    server.diagnostics.delete(uri);
+    await server.connection.sendNotification('writev/trace', { sites: null });
+    const diagnostics = await server.until(
+      'diagnostics without the trace',
+      () => server.diagnostics.get(uri)?.diagnostics,
+    );
+    assert.ok(diagnostics.every((d) => d.code !== 'measured-writes' && !/measured/.test(String(d.message))));
+    assert.ok(diagnostics.some((d) => d.code === 'adjacent-writes'));
+  });
+});
