@@ -49,12 +49,61 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
   { name: 'writev_or_die', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_or_die' },
 ];
 
+/**
+ * How strict each gathered C family is about errors: dying beats returning the error after writing
+ * everything, which beats restarting interrupted calls, which beats a plain call. A run of mixed
+ * families is gathered into its strictest member's family (when their error handling allows).
+ */
+export const C_FAMILY_STRICTNESS: Readonly<Record<string, number>> = {
+  writev: 1,
+  xwritev: 2,
+  writev_in_full: 3,
+  writev_or_die: 4,
+};
+
 /** Descriptor spellings that mean the same descriptor. */
 export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
   STDIN_FILENO: '0',
   STDOUT_FILENO: '1',
   STDERR_FILENO: '2',
 };
+
+/**
+ * C functions whose result is a descriptor for a byte stream (a file, a pipe, a stream socket): plain
+ * `write`/`send` on what they return may be gathered. `socket` counts only with `SOCK_STREAM`, `open`
+ * only when its path is not a literal device path, `dup` only of a descriptor already known to stream.
+ * Git's lock-file and temporary-file helpers return file descriptors too. Users add their own in the
+ * settings (`writev.streamFunctions`).
+ */
+export const C_STREAM_FUNCTIONS: ReadonlySet<string> = new Set([
+  'open',
+  'open64',
+  'openat',
+  'openat64',
+  'creat',
+  'creat64',
+  'mkstemp',
+  'mkostemp',
+  'mkstemps',
+  'mkostemps',
+  'socket',
+  'dup',
+  'dup2',
+  'dup3',
+  'xopen',
+  'xmkstemp',
+  'xmkstemp_mode',
+  'git_mkstemp_mode',
+  'git_mkstemps_mode',
+  'odb_mkstemp',
+  'hold_lock_file_for_update',
+  'hold_lock_file_for_update_timeout',
+  'get_lock_file_fd',
+  'get_tempfile_fd',
+]);
+
+/** Calls that fill an array argument with two byte-stream descriptors (`pipe(fds)`), and which one. */
+export const C_PIPE_FUNCTIONS: Readonly<Record<string, number>> = { pipe: 0, pipe2: 0, socketpair: 3 };
 
 /** C functions that only compute (no I/O, no hidden state): allowed inside a loop that writes. */
 export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -70,6 +119,7 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'min',
   'max',
   'MSB',
+  'fileno',
 ]);
 
 /**

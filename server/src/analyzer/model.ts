@@ -63,6 +63,19 @@ export interface WriteStep {
   readonly wrapper?: { readonly name: string; readonly file?: string };
   /** A stream write (`stream.write()`): cork/uncork is the fix, and the hint is informational. */
   readonly stream?: boolean;
+  /**
+   * Syscalls the statement makes (absent: one). More than one for writes chained in one condition
+   * (`if (w(fd, a) < 0 || w(fd, b) < 0)`) and for calls to a wrapper that writes a frame per call.
+   */
+  readonly syscalls?: number;
+  /** The statement is one condition chaining several writes: it is a sequence on its own. */
+  readonly chain?: boolean;
+  /** The statement does more than write (a chain with further tests, a `return`): it is a run alone. */
+  readonly alone?: boolean;
+  /** The write runs only when this condition holds (`if (negated) write(...)`, no `else`). */
+  readonly condition?: string;
+  /** Why no fix can include this write (it then only counts in the hint's syscall total). */
+  readonly noFix?: string;
 }
 
 /** An if/else chain whose every arm ends in a write (shape 3 starts with one). */

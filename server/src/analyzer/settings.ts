@@ -37,6 +37,11 @@ export interface AnalyzerSettings {
   readonly exclude: readonly string[];
   /** C attribute-like macros read as whitespace before parsing (`NORETURN`, `MAYBE_UNUSED`...). */
   readonly attributeMacros: readonly string[];
+  /**
+   * C functions whose result is a byte-stream descriptor (a file, pipe or stream socket): plain
+   * `write`/`send` calls on what they return may be gathered.
+   */
+  readonly streamFunctions: readonly string[];
 }
 
 /** The defaults: every language on, runs of two or more, warnings for sequences, information for loops. */
@@ -61,6 +66,7 @@ export const DEFAULT_SETTINGS: AnalyzerSettings = {
     'noinline',
     '__noreturn',
   ],
+  streamFunctions: [],
 };
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
@@ -183,5 +189,8 @@ export function parseSettings(raw: unknown): AnalyzerSettings {
       input.attributeMacros === undefined
         ? DEFAULT_SETTINGS.attributeMacros
         : strings(input.attributeMacros, 'writev.attributeMacros'),
+    streamFunctions: strings(input.streamFunctions, 'writev.streamFunctions').map((n, i) =>
+      name(n, `writev.streamFunctions[${i}]`),
+    ),
   };
 }

@@ -15,6 +15,8 @@ import {
   rootName,
   unwrap,
 } from './syntax';
+import { chainStep, conditionalStep } from './chains';
+import { functionStreams, type FileStreams } from './origins';
 import { statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
@@ -68,6 +70,10 @@ class FunctionReader {
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt);
       const write = call && writeStep(stmt, call, this.ctx);
+      if (write) return write;
+    }
+    if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
+      const write = chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx);
       if (write) return write;
     }
     switch (stmt.type) {
@@ -238,7 +244,8 @@ class FunctionReader {
         !name ||
         IO_NAME_PATTERN.test(name) ||
         this.ctx.functions.has(name) ||
-        this.ctx.wrappers.has(name)
+        this.ctx.wrappers.has(name) ||
+        this.ctx.macros?.has(name)
       ) {
         return this.barrier(stmt);
       }
@@ -267,11 +274,23 @@ function localsOf(fn: Node): Set<string> {
   return locals;
 }
 
-/** Reads one function definition into blocks (none for a declaration-like or body-less one). */
-export function readFunction(fn: Node, ctx: CContext): Block[] {
+/** Plain writes, which need to know where their descriptor comes from. */
+export const PLAIN_WRITE = /\b(write|send)\s*\(/;
+
+/**
+ * Reads one function definition into blocks (none for a declaration-like or body-less one). With
+ * `file`, plain `write`/`send` calls count on descriptors the function or file shows to be streams.
+ */
+export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block[] {
   const body = fn.childForFieldName('body');
   if (!body || body.type !== 'compound_statement') return [];
-  const reader = new FunctionReader(ctx, localsOf(fn));
+  const locals = localsOf(fn);
+  if (file && PLAIN_WRITE.test(body.text)) {
+    const declared = new Set(locals);
+    for (const name of parameterNames(fn)) if (name) declared.delete(name);
+    ctx = { ...ctx, streams: functionStreams(fn, declared, file) };
+  }
+  const reader = new FunctionReader(ctx, locals);
   reader.block(namedKids(body));
   return reader.blocks;
 }

@@ -4,11 +4,49 @@
 import type { Node } from 'web-tree-sitter';
 import type { WrapperSetting } from '../settings';
 import { functionName, identifiers, namedKids, parameterNames, unwrap } from './syntax';
+import { readFunction } from './steps';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
   const bare = node ? unwrap(node) : undefined;
   return bare?.type === 'identifier' ? params.indexOf(bare.text) : -1;
+}
+
+/** A constant buffer argument (`"0000"`, `4`): no names in it, so every call sends the same bytes. */
+function constant(node: Node | undefined): boolean {
+  return node !== undefined && identifiers(node).size === 0 && node.descendantsOfType('call_expression').length === 0;
+}
+
+/**
+ * A framing wrapper: a body of two or more writes to one descriptor (a parameter or a fixed global),
+ * with only harmless statements between (`put_be32(hdr, len)`). Each call then makes that many
+ * syscalls; calls in a row are one sequence, reported without a fix.
+ */
+function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
+  const blocks = readFunction(fn, { ...ctx, wrappers: new Map() });
+  if (blocks.length !== 1) return undefined;
+  const steps = blocks[0].steps;
+  const writes = steps.filter((s) => s.kind === 'write');
+  if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && (s.kind !== 'other' || s.barrier)))
+    return undefined;
+  const first = writes[0];
+  if (writes.some((w) => w.target !== first.target || w.condition || w.stream || w.position)) return undefined;
+  const params = parameterNames(fn);
+  const fdParam = params.indexOf(first.target);
+  if (fdParam < 0 && first.targetNames.some((n) => params.includes(n))) return undefined;
+  // Nothing between the writes may change the descriptor.
+  if (steps.some((s) => s.kind === 'other' && s.writes.some((n) => first.targetNames.includes(n))))
+    return undefined;
+  const isStatic = /(^|\s)static\s/.test(fn.text.slice(0, fn.text.indexOf(name)));
+  return {
+    name,
+    exported: !isStatic,
+    fd: fdParam >= 0 ? { param: fdParam } : { text: first.fdText, names: first.targetNames },
+    buf: -1,
+    family: first.family,
+    arity: params.length,
+    syscalls: writes.reduce((sum, w) => sum + (w.syscalls ?? 1), 0),
+  };
 }
 
 /** The wrapper a function definition is, if it is one. */
@@ -17,6 +55,7 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   const name = functionName(fn);
   if (!body || !name || ctx.functions.has(name)) return undefined;
   const statements = namedKids(body);
+  if (statements.length > 1) return framingWrapper(fn, name, ctx);
   if (statements.length !== 1) return undefined;
   let stmt = statements[0];
   let returns = false;
@@ -37,7 +76,12 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   if (!fnInfo) return undefined;
   const buf = paramIndex(args[fnInfo.buf], params);
   const len = fnInfo.len === undefined ? undefined : paramIndex(args[fnInfo.len], params);
-  if (buf < 0 || len === -1) return undefined;
+  // A helper that writes fixed bytes (a flush packet) sends a constant on every call.
+  const fixedBytes =
+    buf < 0 && constant(args[fnInfo.buf]) && (fnInfo.len === undefined || constant(args[fnInfo.len]))
+      ? write.pieces[0]
+      : undefined;
+  if ((buf < 0 || len === -1) && !fixedBytes) return undefined;
   const fdParam = paramIndex(args[fnInfo.fd], params);
   const fdNames = write.targetNames;
   if (fdParam < 0 && fdNames.some((n) => params.includes(n))) return undefined;
@@ -54,8 +98,9 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
     name,
     exported: !isStatic,
     fd: fdParam >= 0 ? { param: fdParam } : { text: write.fdText, names: fdNames },
-    buf,
-    len,
+    buf: fixedBytes ? -1 : buf,
+    len: fixedBytes ? undefined : len,
+    constant: fixedBytes && { buf: fixedBytes.buf, len: fixedBytes.len ?? '' },
     family: write.family,
     template,
     arity: params.length,

@@ -14,15 +14,31 @@ export function runWrites(run: WriteRun): WriteStep[] {
   return [...(run.head?.writes ?? []), ...run.writes];
 }
 
-/** The finding for a run of writes (shapes 1 to 4), with `fix` when the language could build one. */
-export function sequenceFinding(run: WriteRun, settings: AnalyzerSettings, fix: Fix | undefined): Finding {
+/** What the fix builder found: the gathered family it chose, or why there is no fix. */
+export interface FixNote {
+  readonly family?: string;
+  readonly reason?: string;
+}
+
+/**
+ * The finding for a run of writes (shapes 1 to 4), with `fix` when the language could build one, and
+ * the reason in the message when it could not.
+ */
+export function sequenceFinding(
+  run: WriteRun,
+  settings: AnalyzerSettings,
+  fix: Fix | undefined,
+  note: FixNote = {},
+): Finding {
   const writes = runWrites(run);
   const lead = writes[0];
   const n = run.syscalls;
+  const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
   const message = lead.stream
     ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev`
-    : `${n} syscalls to ${run.target} can become one: gather these writes into one ${lead.family}()` +
-      (run.head ? ' after the if/else' : '');
+    : `${count} syscalls to ${run.target} can become one: gather these writes into one ${note.family ?? lead.family}()` +
+      (run.head ? ' after the if/else' : '') +
+      (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '');
   return {
     code: 'adjacent-writes',
     severity: lead.stream ? 'information' : settings.severity.adjacentWrites,

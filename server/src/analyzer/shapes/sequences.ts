@@ -64,6 +64,7 @@ function runFrom(
   } else return undefined;
   const lead = head ? head.writes[0] : writes[0];
   const names = new Set(lead.targetNames);
+  if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
   const moved: OtherStep[] = [];
   let pending: OtherStep[] = [];
   let last = i;
@@ -71,6 +72,8 @@ function runFrom(
     const step = steps[j];
     if (step.kind === 'write') {
       if (step.target !== lead.target || !!step.stream !== !!lead.stream) break;
+      // A chain that goes on testing after its writes (`|| close(fd) < 0`) joins nothing before it.
+      if (step.alone) break;
       const prev = writes[writes.length - 1] ?? lead;
       if (head && step.position) break;
       if (!contiguous(prev, step)) break;
@@ -96,10 +99,24 @@ function runFrom(
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
-  const syscalls = writes.length + (head ? 1 : 0);
-  if (syscalls < 2) return undefined;
-  const span = { start: first.span.start, end: steps[last].span.end };
-  return [{ target: lead.target, head, writes, moved, span, syscalls }, last + 1];
+  if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0].chain)) return undefined;
+  // A write under a condition joins a run; a run of nothing but conditional writes may make no call.
+  if (!head && writes.every((w) => w.condition)) return undefined;
+  return [run(first, lead, writes, head, moved, steps[last].span.end), last + 1];
+}
+
+/** The run made of `writes` (after `head`), from `first` to `end`. */
+function run(
+  first: Step,
+  lead: WriteStep,
+  writes: readonly WriteStep[],
+  head: WriteRun['head'],
+  moved: readonly OtherStep[] = [],
+  end = first.span.end,
+): WriteRun {
+  const list = writes.length > 0 || head ? writes : [lead];
+  const syscalls = list.reduce((sum, w) => sum + (w.syscalls ?? 1), 0) + (head ? 1 : 0);
+  return { target: lead.target, head, writes: list, moved, span: { start: first.span.start, end }, syscalls };
 }
 
 /**
