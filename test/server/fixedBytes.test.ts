@@ -22,6 +22,7 @@ const IDIOMS = [
   'descriptor-origins',
   'framing-wrappers',
   'write-macros',
+  'project-families',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

@@ -43,6 +43,16 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
     gatheredName: 'writev',
     messages: true,
   },
+  // OpenSSH's loop-until-done helper: `atomicio(vwrite, fd, buf, len)` returns the bytes written.
+  {
+    name: 'atomicio',
+    fd: 1,
+    buf: 2,
+    len: 3,
+    arity: 4,
+    fixed: { index: 0, text: 'vwrite' },
+    gatheredName: 'atomiciov',
+  },
   { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
   { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },
   { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
@@ -60,6 +70,9 @@ export const C_FAMILY_STRICTNESS: Readonly<Record<string, number>> = {
   writev_in_full: 3,
   writev_or_die: 4,
 };
+
+/** Arguments a gathered C function takes before the descriptor (`atomiciov(writev, fd, iov, n)`). */
+export const C_GATHERED_LEADING_ARGS: Readonly<Record<string, string>> = { atomiciov: 'writev' };
 
 /** Descriptor spellings that mean the same descriptor. */
 export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
@@ -120,6 +133,12 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'max',
   'MSB',
   'fileno',
+  // Accessors of well-known C buffer types: they read the struct and change nothing.
+  'sshbuf_ptr',
+  'sshbuf_mutable_ptr',
+  'sshbuf_len',
+  'sdslen',
+  'ssh_packet_get_connection_out',
 ]);
 
 /**

@@ -23,7 +23,15 @@ type Origin = 'stream' | 'sentinel' | 'other';
 /** What the value `node` is as a descriptor: a new byte stream, the `-1` placeholder, or unknown. */
 function origin(node: Node, functions: ReadonlySet<string>, known: (text: string) => boolean): Origin {
   const value = unwrap(node);
-  if (value.text.replace(/[\s()]/g, '') === '-1') return 'sentinel';
+  const bare = canonicalTarget(value.text.replace(/[()]/g, ''));
+  if (bare === '-1') return 'sentinel';
+  if (bare === '1' || bare === '2' || known(bare)) return 'stream';
+  if (value.type === 'conditional_expression') {
+    // `to_stdout ? STDOUT_FILENO : open(path, ...)`: a stream either way.
+    const arms = ['consequence', 'alternative'].map((f) => value.childForFieldName(f));
+    const kinds = arms.map((a) => (a ? origin(a, functions, known) : 'other'));
+    return kinds.includes('other') ? 'other' : kinds.includes('stream') ? 'stream' : 'sentinel';
+  }
   if (value.type === 'assignment_expression') {
     const right = value.childForFieldName('right');
     return right ? origin(right, functions, known) : 'other';
@@ -45,13 +53,12 @@ function origin(node: Node, functions: ReadonlySet<string>, known: (text: string
     case 'dup':
     case 'dup2':
     case 'dup3':
-      return args[0] && known(canonicalTarget(args[0].text)) ? 'stream' : 'other';
+      return args[0] && /^[012]$/.test(canonicalTarget(args[0].text)) ? 'stream' : 'other';
     default:
       return 'stream';
   }
 }
 
-const STD = new Set(['0', '1', '2']);
 
 /** The functions of a file that return a byte-stream descriptor on every path (or -1 on failure). */
 export function streamReturning(fns: readonly Node[], functions: ReadonlySet<string>): Set<string> {
@@ -61,9 +68,16 @@ export function streamReturning(fns: readonly Node[], functions: ReadonlySet<str
     const name = declaredName(fn.childForFieldName('declarator'));
     if (!body || !name || !/\breturn\b/.test(body.text)) continue;
     const returns = body.descendantsOfType('return_statement');
+    // `int fd = open(...); ...; return fd;` returns a stream too.
+    const declared = new Set<string>();
+    for (const d of body.descendantsOfType('init_declarator')) {
+      const n = d && declaredName(d.childForFieldName('declarator'));
+      if (n) declared.add(n);
+    }
+    const locals = functionStreams(fn, declared, { functions, globals: new Set() });
     const kinds = returns.map((r) => {
       const value = r?.namedChild(0);
-      return value ? origin(value, functions, (t) => STD.has(t)) : 'other';
+      return value ? origin(value, functions, (t) => locals.has(t)) : 'other';
     });
     if (kinds.includes('stream') && kinds.every((k) => k !== 'other')) found.add(name);
   }
@@ -100,7 +114,7 @@ export function streamGlobals(text: string, root: Node, functions: ReadonlySet<s
     const ok = assignments.every((n) => {
       if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text !== '=') return false;
       const value = n.childForFieldName(n.type === 'assignment_expression' ? 'right' : 'value');
-      return value !== null && origin(value, functions, (t) => STD.has(t)) !== 'other';
+      return value !== null && origin(value, functions, () => false) !== 'other';
     });
     if (ok && assignments.length > 0) found.add(name);
   }
@@ -116,7 +130,7 @@ export function functionStreams(fn: Node, locals: ReadonlySet<string>, file: Fil
   const pipes: string[] = [];
   const children: string[] = [];
   const record = (key: string, kind: Origin) => records.set(key, [...(records.get(key) ?? []), kind]);
-  const known = (text: string) => STD.has(text) || streams.has(text);
+  const known = (text: string) => streams.has(text);
   const nodes = fn.descendantsOfType([
     'assignment_expression',
     'init_declarator',

@@ -3,6 +3,7 @@
 // handling. Statements that stood between the writes move after it (they change nothing the writes
 // send, but may free what the earlier writes send, as `strbuf_release()` does).
 import { basename } from 'node:path';
+import { C_GATHERED_LEADING_ARGS } from '../catalogue';
 import { strictest } from '../c/chains';
 import type { Fix, Piece, Template, TextEdit, WriteStep } from '../model';
 import { indentAt } from '../positions';
@@ -109,7 +110,9 @@ export function cFix(run: WriteRun, text: string): CFixResult {
     );
     after = after.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
   }
-  const call = `${t.before}${family}(${writes[0].fdText}, ${iov}, ${conditional ? iovcnt : count})${after}`;
+  const leading = C_GATHERED_LEADING_ARGS[family];
+  const args = `${leading ? `${leading}, ` : ''}${writes[0].fdText}, ${iov}, ${conditional ? iovcnt : count}`;
+  const call = `${t.before}${family}(${args})${after}`;
   const moved = run.moved.map((m) => `\n${indent}${text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
   if (conditional) {
