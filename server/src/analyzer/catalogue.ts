@@ -142,6 +142,14 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * C functions that do no output (memory, strings, formatting into a buffer, byte-order helpers,
+ * Git's strbuf changes): a run to stdout or a global descriptor may cross a call to one of them. Any
+ * other call between such writes might print to the same place.
+ */
+export const C_QUIET_FUNCTIONS =
+  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|xsnprintf|time|getpid|ll2string|POKE_U(16|32|64)|put_(be|le|u)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
+
+/**
  * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write
  * sequence never crosses one: moving a write past it could reorder output. Matched on whole words or
  * snake/camel-case parts, so `release` passes and `print_header` or `logLine` stops a run.

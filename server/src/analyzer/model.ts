@@ -74,6 +74,8 @@ export interface WriteStep {
   readonly alone?: boolean;
   /** The write runs only when this condition holds (`if (negated) write(...)`, no `else`). */
   readonly condition?: string;
+  /** Where the write calls are, when not the statement itself (a chain's calls, a conditional's). */
+  readonly calls?: readonly Span[];
   /** Why no fix can include this write (it then only counts in the hint's syscall total). */
   readonly noFix?: string;
 }
@@ -119,6 +121,13 @@ export interface OtherStep {
   readonly barrier: boolean;
   /** A comment: carries no behaviour, but its text moves with the statements around it. */
   readonly comment?: boolean;
+  /**
+   * Calls a function not known to be quiet: it may print, so a run to a descriptor other code can
+   * reach (stdout, stderr, a global) stops here.
+   */
+  readonly output?: boolean;
+  /** Assigns a variable that is not the function's own: the writes' error paths may report it. */
+  readonly setsGlobal?: boolean;
 }
 
 /** A statement in a block, as the shape finders see it. */

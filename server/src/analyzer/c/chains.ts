@@ -91,6 +91,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
       ? templateAround(stmt, first.call.startIndex, last.call.endIndex, last.len, ctx.text)
       : undefined,
     syscalls: writes.length,
+    calls: writes.map((w) => ({ start: w.call.startIndex, end: w.call.endIndex })),
     chain: true,
     // Tests after the writes (`|| close(fd) < 0`) may end the descriptor's use: nothing joins after.
     alone: writes.length < list.length || stmt.type === 'return_statement',
@@ -122,6 +123,7 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
     ...write,
     span: { start: stmt.startIndex, end: stmt.endIndex },
     condition: cond.text,
+    calls: write.calls ?? [{ start: call.startIndex, end: call.endIndex }],
     reads: [...new Set([...write.reads, ...identifiers(cond)])],
   };
 }

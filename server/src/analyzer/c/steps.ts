@@ -2,7 +2,7 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { IO_NAME_PATTERN } from '../catalogue';
+import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import {
@@ -250,6 +250,11 @@ class FunctionReader {
         return this.barrier(stmt);
       }
     }
+    const setsGlobal = stmt.descendantsOfType('assignment_expression').some((a) => {
+      const root = a?.childForFieldName('left');
+      const name = root ? rootName(root) : undefined;
+      return a?.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
+    });
     return {
       kind: 'other',
       span: this.span(stmt),
@@ -257,6 +262,8 @@ class FunctionReader {
       writes: [...writes],
       calls: callees,
       barrier: false,
+      output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
+      setsGlobal,
     };
   }
 }

@@ -49,6 +49,19 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   };
 }
 
+/** Where the descriptor, buffer and length go in a call to a write function or a wrapper. */
+function argumentsOf(
+  callee: string,
+  ctx: CContext,
+  wrappers: ReadonlyMap<string, CWrapper>,
+): { fd?: number; buf: number; len?: number } | undefined {
+  const fn = ctx.functions.get(callee);
+  if (fn) return fn;
+  const w = wrappers.get(callee);
+  if (!w || (w.syscalls ?? 1) > 1) return undefined;
+  return { fd: 'param' in w.fd ? w.fd.param : undefined, buf: w.buf, len: w.len };
+}
+
 /** The wrapper a function definition is, if it is one. */
 export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   const body = fn.childForFieldName('body');
@@ -66,23 +79,27 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   }
   const call = returns ? unwrap(stmt.namedChild(0) as Node) : statementCall(stmt);
   if (!call) return undefined;
-  const inner: CContext = { ...ctx, wrappers: new Map() };
+  // A wrapper may call another wrapper (`html()` calling `html_raw()`), never itself.
+  const others = new Map(ctx.wrappers);
+  others.delete(name);
+  const inner: CContext = { ...ctx, wrappers: others };
   if (returns) stmt = call;
   const write = returns ? writeStep(call, call, inner) : writeStep(stmt, call, inner);
   if (!write?.pieces || write.pieces.length !== 1) return undefined;
   const params = parameterNames(fn);
   const args = namedKids(call.childForFieldName('arguments') as Node);
-  const fnInfo = ctx.functions.get(write.callee);
-  if (!fnInfo) return undefined;
-  const buf = paramIndex(args[fnInfo.buf], params);
-  const len = fnInfo.len === undefined ? undefined : paramIndex(args[fnInfo.len], params);
+  const at = argumentsOf(write.callee, ctx, others);
+  if (!at || at.buf < 0) return undefined;
+  const buf = paramIndex(args[at.buf], params);
+  const lenArg = at.len === undefined ? undefined : args[at.len];
+  // `strlen(s)` of the buffer parameter: the wrapper takes a C string.
+  const cString = buf >= 0 && lenArg?.text.replace(/\s+/g, '') === `strlen(${params[buf]})`;
+  const len = lenArg === undefined || cString ? undefined : paramIndex(lenArg, params);
   // A helper that writes fixed bytes (a flush packet) sends a constant on every call.
   const fixedBytes =
-    buf < 0 && constant(args[fnInfo.buf]) && (fnInfo.len === undefined || constant(args[fnInfo.len]))
-      ? write.pieces[0]
-      : undefined;
+    buf < 0 && constant(args[at.buf]) && (lenArg === undefined || constant(lenArg)) ? write.pieces[0] : undefined;
   if ((buf < 0 || len === -1) && !fixedBytes) return undefined;
-  const fdParam = paramIndex(args[fnInfo.fd], params);
+  const fdParam = at.fd === undefined ? -1 : paramIndex(args[at.fd], params);
   const fdNames = write.targetNames;
   if (fdParam < 0 && fdNames.some((n) => params.includes(n))) return undefined;
   // The handler (`die("...")`) is copied to every call site: it must not use the wrapper's parameters.

@@ -1,12 +1,18 @@
 // Turns runs into findings: the code, severity, message, range and related locations a user sees.
 import type { AnalyzerSettings } from '../settings';
-import type { Finding, Fix, WriteStep } from '../model';
+import type { Finding, Fix, Span, WriteStep } from '../model';
 import type { LoopRun } from './loops';
 import type { WriteRun } from './sequences';
 
 function label(write: WriteStep, k: number, n: number): string {
   const via = write.wrapper ? ` through wrapper ${write.wrapper.name}()` : '';
   return `write ${k} of ${n}: ${write.callee}()${via}`;
+}
+
+/** One related location per write call (a chain's calls each get one). */
+function related(writes: readonly WriteStep[]): { span: Span; message: string }[] {
+  const spans = writes.flatMap((w) => (w.calls ?? [w.span]).map((span) => ({ span, write: w })));
+  return spans.map(({ span, write }, k) => ({ span, message: label(write, k + 1, spans.length) }));
 }
 
 /** The writes of a run in source order (arm writes first). */
@@ -44,7 +50,7 @@ export function sequenceFinding(
     severity: lead.stream ? 'information' : settings.severity.adjacentWrites,
     message,
     span: run.span,
-    related: writes.map((write, k) => ({ span: write.span, message: label(write, k + 1, writes.length) })),
+    related: related(writes),
     syscalls: n,
     target: run.target,
     fix,

@@ -96,6 +96,10 @@ function runFrom(
     }
     if (step.kind !== 'other' || step.barrier) break;
     if (meets(step.reads, names) || meets(step.writes, names)) break;
+    // Changed global state may be what a write's error path reports (a message set before each write).
+    if (step.setsGlobal) break;
+    // A call that may print could write to the same descriptor unless it is the function's own.
+    if (step.output && !(names.size > 0 && [...names].every((n) => locals.has(n)))) break;
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
