@@ -20,12 +20,18 @@ describe('C idioms', () => {
     const text = fixture('c/chained-conditions.c');
     const found = await analyzeFixture('c/chained-conditions.c');
     const sync = fixText(at(found, text, 'chained_then_sync'));
-    assert.match(sync, /if \(writev_in_full\(fd, iov, 3\) < 0 \|\|\n\s+fsync\(fd\) < 0 \|\| close\(fd\) < 0\)/);
+    assert.match(
+      sync,
+      /if \(writev_in_full\(fd, iov, 3\) < 0 \|\|\n\s+fsync\(fd\) < 0 \|\| close\(fd\) < 0\)/,
+    );
     assert.match(fixText(at(found, text, 'chained_lengths')), /xwritev\(fd, iov, 2\) != \(4 \+ n\)/);
-    assert.match(fixText(at(found, text, 'all_written')), /return writev_in_full\(fd, iov, 2\) == \(n \+ 1\);/);
+    assert.match(
+      fixText(at(found, text, 'all_written')),
+      /return writev_in_full\(fd, iov, 2\) == \(n \+ 1\);/,
+    );
   });
 
-  it('fills the vector under the write\'s own condition', async () => {
+  it("fills the vector under the write's own condition", async () => {
     const text = fixture('c/conditional-writes.c');
     const found = await analyzeFixture('c/conditional-writes.c');
     const show = at(found, text, 'show_ref');
@@ -40,11 +46,17 @@ describe('C idioms', () => {
   it('gathers mixed families into the strictest one, and says why when it cannot', async () => {
     const text = fixture('c/mixed-families.c');
     const found = await analyzeFixture('c/mixed-families.c');
-    assert.match(fixText(at(found, text, 'send_and_flush')), /"0000", \.iov_len = 4 \}[\s\S]*writev_or_die\(fd, iov, 2\)/);
+    assert.match(
+      fixText(at(found, text, 'send_and_flush')),
+      /"0000", \.iov_len = 4 \}[\s\S]*writev_or_die\(fd, iov, 2\)/,
+    );
     assert.match(fixText(at(found, text, 'checked_alike')), /if \(writev_in_full\(1, iov, 3\) < 0\)/);
     const die = at(found, text, 'die_then_report');
     assert.equal(die?.fix, undefined);
-    assert.match(die?.message ?? '', /no automatic fix: write_or_die\(\) dies on failure where write_in_full\(\)/);
+    assert.match(
+      die?.message ?? '',
+      /no automatic fix: write_or_die\(\) dies on failure where write_in_full\(\)/,
+    );
     assert.match(at(found, text, 'ignored_then_checked')?.message ?? '', /xwrite\(\) ignores its result/);
   });
 
@@ -72,6 +84,9 @@ describe('C idioms', () => {
 
   it('refuses a stream function setting that is not a name', () => {
     assert.throws(() => parseSettings({ streamFunctions: ['open('] }), SettingsError);
-    assert.throws(() => parseSettings({ streamFunctions: 'open' }), /writev.streamFunctions: expected a list/);
+    assert.throws(
+      () => parseSettings({ streamFunctions: 'open' }),
+      /writev.streamFunctions: expected a list/,
+    );
   });
 });

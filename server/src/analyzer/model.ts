@@ -86,6 +86,11 @@ export interface BranchStep {
   readonly span: Span;
   /** Each arm's statements, in order; the chain is exhaustive (ends in a plain `else`). */
   readonly arms: readonly Arm[];
+  /**
+   * An `if` without `else` instead (one arm) whose condition only reads: writes at the start or the
+   * end of its body may join writes before or after it, in a hint without a fix.
+   */
+  readonly partial?: { readonly condition: string };
 }
 
 /** One arm of a {@link BranchStep}. */

@@ -62,7 +62,12 @@ export class CAnalyzer {
   }
 
   /** What the file says about where descriptors come from (only read when it has plain writes). */
-  private fileStreams(text: string, root: Node, bodies: readonly { fn: Node; text: string }[], settings: AnalyzerSettings): FileStreams {
+  private fileStreams(
+    text: string,
+    root: Node,
+    bodies: readonly { fn: Node; text: string }[],
+    settings: AnalyzerSettings,
+  ): FileStreams {
     const functions = new Set([...C_STREAM_FUNCTIONS, ...settings.streamFunctions]);
     if (!PLAIN_WRITE.test(text)) return { functions, globals: new Set() };
     const opener = new RegExp(`\\b(?:${[...functions].join('|')})\\s*\\(`);
@@ -145,7 +150,11 @@ export class CAnalyzer {
         for (const { fn, text: body } of bodies) {
           const fnName = functionName(fn);
           if (fn.hasError || !fnName || found.has(fnName) || !mentions.test(body)) continue;
-          const w = this.outerMemo.get(secondKey, text.slice(fn.startIndex, fn.endIndex), () => wrapperOf(fn, second) ?? null);
+          const w = this.outerMemo.get(
+            secondKey,
+            text.slice(fn.startIndex, fn.endIndex),
+            () => wrapperOf(fn, second) ?? null,
+          );
           if (w) {
             own.push(w);
             wrappers.set(w.name, w);

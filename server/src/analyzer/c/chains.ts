@@ -112,7 +112,8 @@ function only(body: Node | null): Node | undefined {
  * assignments): the write runs or not, and a fix can fill its slot of the vector under the same test.
  */
 export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefined {
-  if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative')) return undefined;
+  if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative'))
+    return undefined;
   const cond = stmt.childForFieldName('condition');
   if (!cond || checkOf(cond) || !onlyPureCalls([cond], ctx.pure) || hasEffects(cond)) return undefined;
   const inner = only(stmt.childForFieldName('consequence'));

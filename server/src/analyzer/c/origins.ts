@@ -59,7 +59,6 @@ function origin(node: Node, functions: ReadonlySet<string>, known: (text: string
   }
 }
 
-
 /** The functions of a file that return a byte-stream descriptor on every path (or -1 on failure). */
 export function streamReturning(fns: readonly Node[], functions: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
@@ -107,10 +106,10 @@ export function streamGlobals(text: string, root: Node, functions: ReadonlySet<s
     // Its address taken (`&fd` as an argument or a value): anything could change it.
     if (new RegExp(`(?:[(,=?:]|return)\\s*&\\s*${name}\\b`).test(text)) continue;
     const assignments = all.filter((n) =>
-        n.type === 'assignment_expression'
-          ? n.childForFieldName('left')?.text === name
-          : declaredName(n.childForFieldName('declarator')) === name,
-      );
+      n.type === 'assignment_expression'
+        ? n.childForFieldName('left')?.text === name
+        : declaredName(n.childForFieldName('declarator')) === name,
+    );
     const ok = assignments.every((n) => {
       if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text !== '=') return false;
       const value = n.childForFieldName(n.type === 'assignment_expression' ? 'right' : 'value');
@@ -178,7 +177,8 @@ export function functionStreams(fn: Node, locals: ReadonlySet<string>, file: Fil
         if (!/\bstruct\s+child_process\b/.test(n.childForFieldName('type')?.text ?? '')) break;
         for (const d of n.childrenForFieldName('declarator')) {
           const name = declaredName(d);
-          const pointer = namedKids(d).some((k) => k.type === 'pointer_declarator') || d.type === 'pointer_declarator';
+          const pointer =
+            namedKids(d).some((k) => k.type === 'pointer_declarator') || d.type === 'pointer_declarator';
           if (name) children.push(pointer ? `${name}->in` : `${name}.in`);
         }
         break;

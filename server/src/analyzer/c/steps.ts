@@ -129,8 +129,12 @@ class FunctionReader {
     }
     const cond = stmt.childForFieldName('condition');
     const condCalls = cond ? calls(cond).map((c) => calleeName(c) ?? '') : [];
-    if (!exhaustive || stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) {
-      return this.barrier(stmt);
+    if (stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) return this.barrier(stmt);
+    if (!exhaustive) {
+      const effects = cond?.descendantsOfType(['assignment_expression', 'update_expression']).length ?? 1;
+      return arms.length === 1 && cond && effects === 0
+        ? { kind: 'branch', span: this.span(stmt), arms, partial: { condition: cond.text } }
+        : this.barrier(stmt);
     }
     return { kind: 'branch', span: this.span(stmt), arms };
   }

@@ -14,7 +14,11 @@ function paramIndex(node: Node | undefined, params: readonly (string | undefined
 
 /** A constant buffer argument (`"0000"`, `4`): no names in it, so every call sends the same bytes. */
 function constant(node: Node | undefined): boolean {
-  return node !== undefined && identifiers(node).size === 0 && node.descendantsOfType('call_expression').length === 0;
+  return (
+    node !== undefined &&
+    identifiers(node).size === 0 &&
+    node.descendantsOfType('call_expression').length === 0
+  );
 }
 
 /**
@@ -30,7 +34,8 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && (s.kind !== 'other' || s.barrier)))
     return undefined;
   const first = writes[0];
-  if (writes.some((w) => w.target !== first.target || w.condition || w.stream || w.position)) return undefined;
+  if (writes.some((w) => w.target !== first.target || w.condition || w.stream || w.position))
+    return undefined;
   const params = parameterNames(fn);
   const fdParam = params.indexOf(first.target);
   if (fdParam < 0 && first.targetNames.some((n) => params.includes(n))) return undefined;
@@ -97,7 +102,9 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   const len = lenArg === undefined || cString ? undefined : paramIndex(lenArg, params);
   // A helper that writes fixed bytes (a flush packet) sends a constant on every call.
   const fixedBytes =
-    buf < 0 && constant(args[at.buf]) && (lenArg === undefined || constant(lenArg)) ? write.pieces[0] : undefined;
+    buf < 0 && constant(args[at.buf]) && (lenArg === undefined || constant(lenArg))
+      ? write.pieces[0]
+      : undefined;
   if ((buf < 0 || len === -1) && !fixedBytes) return undefined;
   const fdParam = at.fd === undefined ? -1 : paramIndex(args[at.fd], params);
   const fdNames = write.targetNames;

@@ -112,7 +112,13 @@ export function hasEffects(node: Node): boolean {
 }
 
 /** The text of `stmt` around the span `[from, to)`, with a length check's operand marked. */
-export function templateAround(stmt: Node, from: number, to: number, len: Node | undefined, text: string): Template {
+export function templateAround(
+  stmt: Node,
+  from: number,
+  to: number,
+  len: Node | undefined,
+  text: string,
+): Template {
   const after = len
     ? text.slice(to, len.startIndex) + LENGTH_MARK + text.slice(len.endIndex, stmt.endIndex)
     : text.slice(to, stmt.endIndex);

@@ -62,7 +62,9 @@ function plan(writes: readonly WriteStep[]): Plan {
   if (!family) return { reason: 'the writes belong to write families with no common gathered call' };
   const dies = writes.find((w) => w.family === 'writev_or_die');
   if (checked.length > 0 && dies) {
-    return { reason: `${dies.callee}() dies on failure where ${checked[0].callee}() lets the caller handle it` };
+    return {
+      reason: `${dies.callee}() dies on failure where ${checked[0].callee}() lets the caller handle it`,
+    };
   }
   if (checked.length > 0 && bare.length > 0) {
     return { reason: `${bare[0].callee}() ignores its result where ${checked[0].callee}() checks it` };
@@ -117,7 +119,8 @@ export function cFix(run: WriteRun, text: string): CFixResult {
   let body: string;
   if (conditional) {
     // Each write fills the next slot, under its own condition: the vector holds what would have gone out.
-    const slot = (p: Piece) => `${iov}[${iovcnt}++] = (struct iovec){ .iov_base = ${base(p.buf)}, .iov_len = ${p.len} };`;
+    const slot = (p: Piece) =>
+      `${iov}[${iovcnt}++] = (struct iovec){ .iov_base = ${base(p.buf)}, .iov_len = ${p.len} };`;
     const fills = writes.flatMap((w) => {
       const pieces = w.pieces as Piece[];
       if (!w.condition) return pieces.map((p) => `${inner}${slot(p)}`);

@@ -9,6 +9,11 @@ function label(write: WriteStep, k: number, n: number): string {
   return `write ${k} of ${n}: ${write.callee}()${via}`;
 }
 
+/** The gathered call's name as the message shows it. */
+function gathered(family: string): string {
+  return family === '' ? 'gathered write' : `${family}()`;
+}
+
 /** One related location per write call (a chain's calls each get one). */
 function related(writes: readonly WriteStep[]): { span: Span; message: string }[] {
   const spans = writes.flatMap((w) => (w.calls ?? [w.span]).map((span) => ({ span, write: w })));
@@ -42,7 +47,7 @@ export function sequenceFinding(
   const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
   const message = lead.stream
     ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev`
-    : `${count} syscalls to ${run.target} can become one: gather these writes into one ${note.family ?? lead.family}()` +
+    : `${count} syscalls to ${run.target} can become one: gather these writes into one ${gathered(note.family ?? lead.family)}` +
       (run.head ? ' after the if/else' : '') +
       (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '');
   return {

@@ -56,8 +56,14 @@ function runFrom(
   const first = steps[i];
   let head: WriteRun['head'];
   const writes: WriteStep[] = [];
+  let pending: OtherStep[] = [];
   if (first.kind === 'write') writes.push(first);
-  else if (first.kind === 'branch') {
+  else if (first.kind === 'branch' && first.partial) {
+    const tail = trailing(first);
+    if (!tail) return undefined;
+    writes.push(...tail.writes);
+    pending = tail.after;
+  } else if (first.kind === 'branch') {
     const ends = armWrites(first);
     if (!ends) return undefined;
     head = { branch: first, writes: ends };
@@ -65,8 +71,9 @@ function runFrom(
   const lead = head ? head.writes[0] : writes[0];
   const names = new Set(lead.targetNames);
   if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
+  if (pending.some((p) => meets(p.reads, names) || meets(p.writes, names) || p.output || p.setsGlobal))
+    return undefined;
   const moved: OtherStep[] = [];
-  let pending: OtherStep[] = [];
   let last = i;
   for (let j = i + 1; j < steps.length; j++) {
     const step = steps[j];
@@ -94,6 +101,26 @@ function runFrom(
       last = j;
       continue;
     }
+    if (step.kind === 'branch' && step.partial && !head) {
+      // The writes that open an `if` body continue the run when the condition holds; the run ends there.
+      const opening = leading(step, lead.target, names);
+      const prev = writes[writes.length - 1];
+      if (
+        opening &&
+        !(prev && !contiguous(prev, opening[0])) &&
+        !meets(
+          opening.flatMap((w) => w.reads),
+          pending.flatMap((p) => p.writes),
+        ) &&
+        !pending.some((p) => p.calls.length > 0)
+      ) {
+        moved.push(...pending);
+        pending = [];
+        writes.push(...opening);
+        last = j;
+      }
+      break;
+    }
     if (step.kind !== 'other' || step.barrier) break;
     if (meets(step.reads, names) || meets(step.writes, names)) break;
     // Changed global state may be what a write's error path reports (a message set before each write).
@@ -107,6 +134,47 @@ function runFrom(
   // A write under a condition joins a run; a run of nothing but conditional writes may make no call.
   if (!head && writes.every((w) => w.condition)) return undefined;
   return [run(first, lead, writes, head, moved, steps[last].span.end), last + 1];
+}
+
+const STRADDLES = 'the writes straddle an if without else; gathering them means splitting it by hand';
+
+/** A write inside a partial branch, as a conditional member of a run around it (never fixed). */
+function guarded(write: WriteStep, branch: BranchStep): WriteStep {
+  return { ...write, condition: branch.partial?.condition ?? '', noFix: STRADDLES };
+}
+
+/** Writes to one target that end a partial branch's body, and the quiet statements after them. */
+function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[] } | undefined {
+  const body = branch.arms[0]?.steps ?? [];
+  let k = body.length - 1;
+  const after: OtherStep[] = [];
+  while (k >= 0 && body[k].kind === 'other' && !(body[k] as OtherStep).barrier)
+    after.unshift(body[k--] as OtherStep);
+  const writes: WriteStep[] = [];
+  while (k >= 0 && body[k].kind === 'write') {
+    const w = body[k--] as WriteStep;
+    if (w.stream || w.alone || w.condition || (writes.length > 0 && w.target !== writes[0].target)) break;
+    writes.unshift(guarded(w, branch));
+  }
+  return writes.length > 0 ? { writes, after } : undefined;
+}
+
+/** Writes to `target` that open a partial branch's body (after declarations that call nothing). */
+function leading(branch: BranchStep, target: string, names: ReadonlySet<string>): WriteStep[] | undefined {
+  const body = branch.arms[0]?.steps ?? [];
+  const quiet = (s: Step) =>
+    s.kind === 'other' && !s.barrier && s.calls.length === 0 && !s.setsGlobal && !meets(s.writes, names);
+  let k = 0;
+  const changed: string[] = [];
+  for (; k < body.length && quiet(body[k]); k++) changed.push(...(body[k] as OtherStep).writes);
+  const writes: WriteStep[] = [];
+  for (; k < body.length && body[k].kind === 'write'; k++) {
+    const w = body[k] as WriteStep;
+    // A buffer set inside the body (`msg = "EIP:\n"`) is not what the writes before it sent.
+    if (w.stream || w.alone || w.condition || w.target !== target || meets(w.reads, changed)) break;
+    writes.push(guarded(w, branch));
+  }
+  return writes.length > 0 ? writes : undefined;
 }
 
 /** The run made of `writes` (after `head`), from `first` to `end`. */
