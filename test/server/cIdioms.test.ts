@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSettings, SettingsError, type Finding } from '@writev/server';
-import { analyzeFixture, fixture, observed } from './helpers';
+import { join } from 'node:path';
+import { analyzeFixture, analyzer, fixture, FIXTURES, observed } from './helpers';
 
 function fixText(f: Finding | undefined): string {
   return f?.fix?.edits.map((e) => e.newText).join('\n') ?? '';
@@ -79,6 +80,18 @@ describe('C idioms', () => {
     assert.deepEqual(
       named.filter((e) => !plain.some((p) => p.line === e.line)),
       [{ line, code: 'adjacent-writes', syscalls: 2 }],
+    );
+  });
+
+  it('reads a non-zero result as the error (`if (write_all(...) || write_all(...))`)', async () => {
+    const a = await analyzer();
+    const text =
+      'int f(int fd, const char *a, const char *b)\n{\n\tif (write_all(fd, a, 1) || write_all(fd, b, 1))\n\t\treturn -1;\n\tif (write_all(fd, a, 1))\n\t\treturn -1;\n\treturn 0;\n}\n';
+    const settings = parseSettings({ writeFunctions: [{ name: 'write_all', fd: 0, buf: 1, len: 2 }] });
+    const found = a.analyze(join(FIXTURES, 'truthy.c'), text, settings);
+    assert.deepEqual(
+      found.map((f) => [f.syscalls, f.related.length]),
+      [[3, 3]],
     );
   });
 

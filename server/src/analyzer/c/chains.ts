@@ -57,7 +57,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const test = unwrap(cond);
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
   if (op !== '||' && op !== '&&') return undefined;
-  const allowed = op === '||' ? ['<0', '==-1', '!='] : ['=='];
+  const allowed = op === '||' ? ['<0', '==-1', '!=', 'truthy', 'falsy'] : ['=='];
   const writes: { write: CallWrite; call: Node; len?: Node }[] = [];
   const list = terms(test, op);
   const kind = checkOf(list[0])?.kind;

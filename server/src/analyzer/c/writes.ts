@@ -71,14 +71,31 @@ export interface Check {
   readonly len?: Node;
 }
 
-/** Reads `test` as a check of a call's result, if it is one. */
+/** The operator that says the same with its operands swapped (`0 > call` is `call < 0`). */
+const SWAPPED: Readonly<Record<string, string>> = { '<': '>', '>': '<', '==': '==', '!=': '!=' };
+
+/**
+ * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call == -1`, `call != len`,
+ * `call == len`, each also written the other way round (`len != call`), and the bare `call`
+ * (`truthy`: a non-zero result is the error) or `!call` (`falsy`).
+ */
 export function checkOf(test: Node): Check | undefined {
   const t = unwrap(test);
+  if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
+  if (t.type === 'unary_expression' && t.childForFieldName('operator')?.text === '!') {
+    const arg = t.childForFieldName('argument');
+    const call = arg ? unwrap(arg) : undefined;
+    return call?.type === 'call_expression' ? { call, kind: 'falsy' } : undefined;
+  }
   if (t.type !== 'binary_expression') return undefined;
-  const op = t.childForFieldName('operator')?.text;
-  const left = t.childForFieldName('left');
-  const right = t.childForFieldName('right');
+  let op = t.childForFieldName('operator')?.text ?? '';
+  let left = t.childForFieldName('left');
+  let right = t.childForFieldName('right');
   if (!left || !right) return undefined;
+  if (unwrap(left).type !== 'call_expression' && unwrap(right).type === 'call_expression' && SWAPPED[op]) {
+    [left, right] = [right, left];
+    op = SWAPPED[op];
+  }
   const call = unwrap(left);
   if (call.type !== 'call_expression') return undefined;
   const r = right.text.replace(/\s+/g, '');
@@ -119,10 +136,16 @@ export function templateAround(
   len: Node | undefined,
   text: string,
 ): Template {
-  const after = len
-    ? text.slice(to, len.startIndex) + LENGTH_MARK + text.slice(len.endIndex, stmt.endIndex)
-    : text.slice(to, stmt.endIndex);
-  return { before: text.slice(stmt.startIndex, from), after, indent: indentAt(text, stmt.startIndex) };
+  // The length sits after the call (`call != len`) or before it (`len != call`).
+  const mark = (start: number, end: number) =>
+    len && len.startIndex >= start && len.endIndex <= end
+      ? text.slice(start, len.startIndex) + LENGTH_MARK + text.slice(len.endIndex, end)
+      : text.slice(start, end);
+  return {
+    before: mark(stmt.startIndex, from),
+    after: mark(to, stmt.endIndex),
+    indent: indentAt(text, stmt.startIndex),
+  };
 }
 
 /** A template of a bare statement: the call and its semicolon (behind `(void)` at most). */

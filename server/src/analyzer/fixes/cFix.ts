@@ -89,7 +89,7 @@ export function cFix(run: WriteRun, text: string): CFixResult {
   }
   const conditional = writes.some((w) => w.condition);
   if (conditional && run.head) return { reason: 'a conditional write follows an if/else chain' };
-  if (conditional && planned.template.after.includes(LENGTH_MARK))
+  if (conditional && (planned.template.before + planned.template.after).includes(LENGTH_MARK))
     return { reason: 'the byte count the check compares with depends on the condition' };
   const family = planned.family;
   const indent = indentAt(text, run.span.start);
@@ -103,18 +103,19 @@ export function cFix(run: WriteRun, text: string): CFixResult {
     run.writes.reduce((sum, w) => sum + (w.pieces?.length ?? 0), 0) +
     (run.head?.writes[0].pieces?.length ?? 0);
   const t = rebase(planned.template, inner);
-  let after = t.after;
-  if (after.includes(LENGTH_MARK)) {
+  let { before, after } = t;
+  if (before.includes(LENGTH_MARK) || after.includes(LENGTH_MARK)) {
     // The total differs per branch in shape 3: no single expression to compare with.
     if (run.head) return { reason: 'the byte count the check compares with differs per branch' };
     const lens = writes.flatMap((w) =>
       (w.pieces as Piece[]).map((p) => (SIMPLE_LEN.test(p.len ?? '') ? p.len : `(${p.len})`)),
     );
+    before = before.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
     after = after.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
   }
   const leading = C_GATHERED_LEADING_ARGS[family];
   const args = `${leading ? `${leading}, ` : ''}${writes[0].fdText}, ${iov}, ${conditional ? iovcnt : count}`;
-  const call = `${t.before}${family}(${args})${after}`;
+  const call = `${before}${family}(${args})${after}`;
   const moved = run.moved.map((m) => `\n${indent}${text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
   if (conditional) {
