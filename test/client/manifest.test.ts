@@ -19,6 +19,12 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+/** The minor version of the oldest VS Code `engines.vscode` accepts (`^1.91.0` gives 91). */
+function engineMinor(): number {
+  const [, minor] = /^\^1\.(\d+)\.\d+$/.exec(manifest.engines.vscode) ?? [];
+  assert.ok(minor, `engines.vscode is a caret range on 1.x: ${manifest.engines.vscode}`);
+  return Number(minor);
+}
 const source = (file: string): string => readFileSync(join(ROOT, 'client', 'src', file), 'utf8');
 
 describe('the extension manifest', () => {
@@ -62,9 +68,23 @@ describe('the extension manifest', () => {
   });
 
   it('targets a VS Code no newer than the code-server the end-to-end tests run (1.100)', () => {
-    const [, minor] = /\^1\.(\d+)\./.exec(manifest.engines.vscode) ?? [];
-    assert.ok(Number(minor) <= 100, manifest.engines.vscode);
-    assert.match(manifest.devDependencies['@types/vscode'] ?? '', /1\.(\d+)/);
+    assert.ok(engineMinor() <= 100, manifest.engines.vscode);
+  });
+
+  it('compiles against no newer API than engines.vscode promises (installed @types/vscode)', () => {
+    // vsce refuses a package whose @types/vscode is newer than its engine; the API used must exist in
+    // the oldest VS Code the manifest accepts.
+    const installed = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules', '@types', 'vscode', 'package.json'), 'utf8'),
+    ) as { version: string };
+    const [, major, minor] = /^(\d+)\.(\d+)\./.exec(installed.version) ?? [];
+    assert.equal(Number(major), 1, installed.version);
+    assert.ok(
+      Number(minor) <= engineMinor(),
+      `@types/vscode ${installed.version} > ${manifest.engines.vscode}`,
+    );
+    const [, declared] = /(\d+\.\d+)/.exec(manifest.devDependencies['@types/vscode'] ?? '') ?? [];
+    assert.equal(declared, `1.${minor}`, 'the declared @types/vscode range is the installed one');
   });
 
   it('packages from an allowlist', () => {

@@ -1,40 +1,75 @@
+// The client speaks to the real server with its protocol names: if either side renamed a method, a
+// code, the diagnostic source or the fix-all kind, one of these exchanges would fail.
 import { strict as assert } from 'node:assert';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { CodeAction } from 'vscode-languageserver-protocol';
 import {
   DIAGNOSTIC_SOURCE,
   DiagnosticCode,
   FIX_ALL_KIND,
   LINT_WORKSPACE_METHOD,
+  type LintWorkspaceResult,
 } from '@writev/client/out/protocol';
-import { FIX_ALL_KIND as SERVER_FIX_ALL_KIND } from '@writev/server/out/lsp/convert';
-import { LintWorkspaceRequest } from '@writev/server/out/lsp/protocol';
-import { Analyzer, DEFAULT_SETTINGS } from '@writev/server';
+import { TestServer } from '../server/lspClient';
 
-describe('the client-server contract', () => {
-  it('names the same custom request and fix-all kind as the server', () => {
-    assert.equal(LINT_WORKSPACE_METHOD, LintWorkspaceRequest.method);
-    assert.equal(FIX_ALL_KIND, SERVER_FIX_ALL_KIND);
+const SOURCE = [
+  'void f(int fd, const char *a, const char *b, const char **items, int nr)',
+  '{',
+  '\tint i;',
+  '\twrite_or_die(fd, a, 1);',
+  '\twrite_or_die(fd, b, 1);',
+  '\tfor (i = 0; i < nr; i++)',
+  '\t\twrite_or_die(fd, items[i], 1);',
+  '}',
+  '',
+].join('\n');
+
+describe('the client-server contract, checked against the running server', () => {
+  let dir: string;
+  let server: TestServer;
+  let uri: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'writev-protocol-'));
+    const file = join(dir, 'x.c');
+    writeFileSync(file, SOURCE);
+    uri = `file://${file}`;
+    server = await TestServer.start(dir, { workspace: { configuration: true, workspaceFolders: true } });
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it("matches the analyzer's diagnostic codes", async () => {
-    const analyzer = await Analyzer.create();
-    const findings = analyzer.analyze(
-      'x.c',
-      [
-        'void f(int fd, const char *a, const char *b, const char **items, int nr)',
-        '{',
-        '\tint i;',
-        '\twrite_or_die(fd, a, 1);',
-        '\twrite_or_die(fd, b, 1);',
-        '\tfor (i = 0; i < nr; i++)',
-        '\t\twrite_or_die(fd, items[i], 1);',
-        '}',
-        '',
-      ].join('\n'),
-      DEFAULT_SETTINGS,
+  it("answers the client's lint-workspace method and publishes diagnostics with its source and codes", async () => {
+    const result = (await server.connection.sendRequest(LINT_WORKSPACE_METHOD, {})) as LintWorkspaceResult;
+    assert.deepEqual(result, { files: 1, findings: 2, cancelled: false });
+    const published = await server.until('diagnostics of x.c', () => server.diagnostics.get(uri));
+    assert.deepEqual(
+      published.diagnostics.map((d) => d.source),
+      [DIAGNOSTIC_SOURCE, DIAGNOSTIC_SOURCE],
     );
-    const codes = new Set(findings.map((f) => f.code));
-    assert.deepEqual([...codes].sort(), [DiagnosticCode.adjacentWrites, DiagnosticCode.loopWrites]);
-    assert.equal(DIAGNOSTIC_SOURCE, 'writev');
+    assert.deepEqual(
+      published.diagnostics.map((d) => d.code).sort(),
+      [DiagnosticCode.adjacentWrites, DiagnosticCode.loopWrites].sort(),
+    );
+  });
+
+  it("offers its fix-all under the client's kind", async () => {
+    await server.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'c', version: 1, text: SOURCE },
+    });
+    await server.published(uri, 1);
+    const actions = (await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: [FIX_ALL_KIND] },
+    })) as CodeAction[];
+    assert.deepEqual(
+      actions.map((a) => a.kind),
+      [FIX_ALL_KIND],
+    );
   });
 });

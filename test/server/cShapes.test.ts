@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, parseSettings } from '@writev/server';
+import { DEFAULT_SETTINGS, parseSettings } from 'writev-lint';
 import { analyzeFixture, analyzer, expectations, fixture, fixtures, FIXTURES, observed } from './helpers';
 
 describe('C analysis', () => {

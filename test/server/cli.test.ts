@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { main } from '@writev/server/out/cli/main';
+import { main } from 'writev-lint/out/cli/main';
 import { FIXTURES, REPO } from './helpers';
 import { sarifProblems } from './sarif';
 
@@ -54,7 +54,7 @@ describe('writev-lint', () => {
     );
     const bad = await run(['--format', 'xml']);
     assert.equal(bad.status, 2);
-    assert.match(bad.err, /--format must be one of text, json, sarif, github, not "xml"/);
+    assert.match(bad.err, /--format must be one of text, json, sarif, github, rdjson, junit, not "xml"/);
     const config = join(tmp, 'bad.json');
     writeFileSync(config, JSON.stringify({ minSequenceLength: 1 }));
     const wrong = await run(['--config', config, 'test/server/fixtures/c']);

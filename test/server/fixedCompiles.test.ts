@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { DEFAULT_SETTINGS } from '@writev/server';
+import { DEFAULT_SETTINGS } from 'writev-lint';
 import { analyzeFixture, analyzer, fixture, fixtures, FIXTURES, indexOf, REPO } from './helpers';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-fixed-'));

@@ -8,7 +8,7 @@ import {
   WrapperIndex,
   type AnalyzerSettings,
   type Finding,
-} from '@writev/server';
+} from 'writev-lint';
 
 /** The repository root (tests run from out/test/server). */
 export const REPO = join(__dirname, '..', '..', '..');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
-import { fixture, FIXTURES, REPO } from './helpers';
+import { expectations, fixture, fixtures, FIXTURES, REPO } from './helpers';
 import { TestServer } from './lspClient';
 
 const C_DIR = join(FIXTURES, 'c');
@@ -230,8 +230,19 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
       cancelled: boolean;
     };
     assert.equal(result.cancelled, false);
-    assert.ok(result.files >= 17, `files: ${result.files}`);
-    assert.ok(result.findings >= 28, `findings: ${result.findings}`);
+    // Every source file of both folders, each with exactly the findings its `expect:` markers name.
+    const files = [...fixtures('c', '.c', '.h'), ...fixtures('ts', '.ts', '.js')];
+    const expected = new Map(
+      files.map((name) => [`file://${join(FIXTURES, name)}`, expectations(fixture(name))]),
+    );
+    assert.equal(result.files, files.length);
+    for (const [uri, marks] of expected) {
+      assert.equal(server.diagnostics.get(uri)?.diagnostics.length ?? 0, marks.length, uri);
+    }
+    assert.equal(
+      result.findings,
+      [...expected.values()].reduce((n, e) => n + e.length, 0),
+    );
     const closed = server.diagnostics.get(`file://${join(TS_DIR, 'handles.ts')}`);
     assert.equal(closed?.diagnostics.length, 2, 'a file never opened gets its diagnostics');
   });

@@ -1,8 +1,8 @@
-// The C shapes: every fixture finds exactly what its `expect:` markers say, and nothing in negatives.c.
+// The TS/JS shapes: every fixture finds exactly what its `expect:` markers say, and nothing in negatives.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
-import { applyEdits, DEFAULT_SETTINGS } from '@writev/server';
+import { applyEdits, DEFAULT_SETTINGS } from 'writev-lint';
 import { analyzeFixture, analyzer, expectations, fixture, fixtures, FIXTURES, observed } from './helpers';
 
 describe('TS/JS analysis', () => {

@@ -1,12 +1,16 @@
 // `npm run bench:analyzer`: the analyzer's speed figures. Usage:
 //   node server/out/bench/run.js [--tree dir...] [--full dir] [--lines 4000] [--edits 300] [--no-tree]
+//     [--corpus dir] [--trees dir]
 // Without --tree, uses the Linux kernel's fs/, net/ and drivers/net/ under /tmp/linux (extract
 // Debian's linux-source there first; see server/README.md), or skips the tree figures if absent.
+// Then recall and precision on the labelled corpus (test/server/corpus), and lines/s over each corpus
+// project's whole tree when --trees (or WRITEV_CORPUS_TREES, or .cache/corpus-trees) holds their checkouts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureIncremental } from './incremental';
 import { count, ms } from './format';
 import { measureFullParse, measureTree } from './tree';
+import { measureCorpus } from './corpusBench';
 
 const KERNEL = '/tmp/linux/linux-source-6.1';
 
@@ -28,6 +32,14 @@ async function main(): Promise<void> {
         `p50 ${ms(inc.p50)}, p95 ${ms(inc.p95)}, max ${ms(inc.max)} (target p95 <= 30 ms)`,
     );
   }
+  const repo = join(__dirname, '..', '..', '..');
+  const cachedTrees = join(repo, '.cache', 'corpus-trees');
+  await measureCorpus(
+    option('--corpus')[0] ?? join(repo, 'test', 'server', 'corpus'),
+    option('--trees')[0] ??
+      process.env.WRITEV_CORPUS_TREES ??
+      (existsSync(cachedTrees) ? cachedTrees : undefined),
+  );
   if (process.argv.includes('--no-tree')) return;
   const trees = option('--tree');
   const roots =

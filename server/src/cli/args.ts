@@ -1,7 +1,56 @@
-// Command-line arguments of writev-lint.
+// Command-line arguments of writev-lint: one table of options (what node:util's parseArgs needs plus the
+// help text), parsed by parseArgs, then checked and turned into CliOptions.
+import { parseArgs as parseNodeArgs } from 'node:util';
 
 /** Output formats. */
-export type Format = 'text' | 'json' | 'sarif' | 'github';
+export type Format = 'text' | 'json' | 'sarif' | 'github' | 'rdjson' | 'junit';
+
+const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github', 'rdjson', 'junit'];
+
+/** One option: its parseArgs type, a short letter if any, the value's name in the help, the help line. */
+interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  readonly value?: string;
+  readonly help: string;
+}
+
+/**
+ * Every option of writev-lint, in the order the help lists them. Adding an option is one entry here, a
+ * field in {@link CliOptions} and one line in {@link parseArgs}.
+ */
+export const OPTIONS = {
+  format: {
+    type: 'string',
+    value: 'name',
+    help: 'text (default), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit',
+  },
+  fix: { type: 'boolean', help: 'apply every safe fix in place, then report what remains' },
+  config: { type: 'string', value: 'file', help: 'settings of the "writev" section (or {"writev": {...}})' },
+  quiet: { type: 'boolean', short: 'q', help: 'report errors and warnings only (no information or hints)' },
+  'max-warnings': {
+    type: 'string',
+    value: 'n',
+    help: 'exit 1 only for errors or more than n other findings',
+  },
+  'exit-zero': { type: 'boolean', help: 'exit 0 even when there are findings' },
+  'diff-base': {
+    type: 'string',
+    value: 'rev',
+    help: 'report only findings with a write on a line added or changed since rev (git diff)',
+  },
+  baseline: {
+    type: 'string',
+    value: 'file',
+    help: 'report only findings not recorded in this baseline file',
+  },
+  'update-baseline': { type: 'boolean', help: 'record every current finding in the --baseline file' },
+  stdin: { type: 'boolean', help: 'lint the text on standard input (--fix prints the fixed text)' },
+  'stdin-filename': { type: 'string', value: 'name', help: 'the name (and language) of the --stdin text' },
+  jobs: { type: 'string', value: 'n', help: 'worker threads (default: one per core for large trees)' },
+  version: { type: 'boolean', help: 'print the version' },
+  help: { type: 'boolean', short: 'h', help: 'print this help' },
+} as const satisfies Record<string, OptionSpec>;
 
 /** What the command line asked for. */
 export interface CliOptions {
@@ -13,6 +62,18 @@ export interface CliOptions {
   readonly jobs?: number;
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
   readonly exitZero: boolean;
+  /** Drop findings of severity information and hint. */
+  readonly quiet: boolean;
+  /** With a number: findings that are not errors make the exit status 1 only when there are more. */
+  readonly maxWarnings?: number;
+  /** A git revision: only findings with a write on a line changed since it are reported. */
+  readonly diffBase?: string;
+  readonly baseline?: string;
+  readonly updateBaseline: boolean;
+  /** Lint standard input, reported as `stdinFilename`. */
+  readonly stdin: boolean;
+  readonly stdinFilename?: string;
+  readonly version: boolean;
   readonly help: boolean;
 }
 
@@ -25,74 +86,106 @@ export class UsageError extends Error {
   }
 }
 
+function helpLines(): string {
+  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` <${spec.value}>` : ''}`;
+    return [flag, spec.help];
+  });
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  return rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`).join('\n');
+}
+
 /** The help text. */
-export const USAGE = `usage: writev-lint [paths...] [--format text|json|sarif|github] [--fix] [--config file] [--jobs n] [--exit-zero]
+export const USAGE = `usage: writev-lint [options] [paths...]
+       writev-lint --stdin --stdin-filename <name> [options]
 
 Finds write sequences that one gathered write (writev) could replace, in C and TS/JS files.
 Paths are files or folders (default: .); folders are walked, skipping what .gitignore ignores.
 
-  --format   text (default): file:line:col: warning: message [code]
-             json, sarif (SARIF 2.1.0 for code scanning), github (workflow annotations)
-  --fix      apply every safe fix in place, then report what remains
-  --config   a JSON file with the settings of the "writev" section (or {"writev": {...}})
-  --jobs     worker threads (default: one per core for large trees; 1 runs in this thread)
-  --exit-zero  exit 0 even when there are findings
+${helpLines()}
 
 Exit status: 0 no findings, 1 findings, 2 usage or I/O error.`;
 
-const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github'];
+/** The node:util parseArgs options of the table. */
+function nodeOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  return Object.fromEntries(
+    Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]) => [
+      name,
+      spec.short ? { type: spec.type, short: spec.short } : { type: spec.type },
+    ]),
+  );
+}
+
+/** parseArgs' own errors, reworded to name the option as the user typed it. */
+function usageErrorOf(error: Error & { code?: string }): UsageError {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError(`unknown option ${option ?? error.message}`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return new UsageError(
+        /argument missing/.test(error.message) ? `${option} needs a value` : `${option} takes no value`,
+      );
+    default:
+      return new UsageError(error.message);
+  }
+}
+
+function wholeNumber(flag: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < min)
+    throw new UsageError(`${flag} must be a whole number of ${min} or more, not "${text}"`);
+  return n;
+}
+
+function nonEmpty(flag: string, text: string | undefined): string | undefined {
+  if (text === '') throw new UsageError(`${flag} needs a value`);
+  return text;
+}
 
 /** Parses `argv` (without node and the script). Throws {@link UsageError} naming the bad argument. */
 export function parseArgs(argv: readonly string[]): CliOptions {
-  const paths: string[] = [];
-  let format: Format = 'text';
-  let fix = false;
-  let config: string | undefined;
-  let jobs: number | undefined;
-  let help = false;
-  let exitZero = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--format': {
-        const f = value();
-        if (!FORMATS.includes(f as Format))
-          throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${f}"`);
-        format = f as Format;
-        break;
-      }
-      case '--fix':
-        fix = true;
-        break;
-      case '--config':
-        config = value();
-        break;
-      case '--jobs': {
-        const n = Number(value());
-        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs must be a whole number of 1 or more`);
-        jobs = n;
-        break;
-      }
-      case '--exit-zero':
-        exitZero = true;
-        break;
-      case '-h':
-      case '--help':
-        help = true;
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
-        paths.push(arg);
-    }
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseNodeArgs({ args: [...argv], options: nodeOptions(), allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageErrorOf(error as Error);
   }
-  return { paths: paths.length > 0 ? paths : ['.'], format, fix, config, jobs, exitZero, help };
+  const v = parsed.values;
+  const text = (name: keyof typeof OPTIONS) => nonEmpty(`--${name}`, v[name] as string | undefined);
+  const flag = (name: keyof typeof OPTIONS) => v[name] === true;
+
+  const format = (text('format') ?? 'text') as Format;
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}"`);
+  const options: CliOptions = {
+    paths: parsed.positionals.length > 0 ? parsed.positionals : ['.'],
+    format,
+    fix: flag('fix'),
+    config: text('config'),
+    jobs: wholeNumber('--jobs', text('jobs'), 1),
+    exitZero: flag('exit-zero'),
+    quiet: flag('quiet'),
+    maxWarnings: wholeNumber('--max-warnings', text('max-warnings'), 0),
+    diffBase: text('diff-base'),
+    baseline: text('baseline'),
+    updateBaseline: flag('update-baseline'),
+    stdin: flag('stdin'),
+    stdinFilename: text('stdin-filename'),
+    version: flag('version'),
+    help: flag('help'),
+  };
+  if (options.updateBaseline && !options.baseline)
+    throw new UsageError('--update-baseline needs --baseline <file> to know where to write');
+  if (options.fix && (options.diffBase || options.baseline))
+    throw new UsageError('--fix cannot be combined with --diff-base or --baseline: it fixes every finding');
+  if (options.stdin && !options.stdinFilename)
+    throw new UsageError('--stdin needs --stdin-filename <name> (the name says the language)');
+  if (!options.stdin && options.stdinFilename) throw new UsageError('--stdin-filename is only for --stdin');
+  if (options.stdin && parsed.positionals.length > 0)
+    throw new UsageError(`--stdin reads standard input: no paths (got ${parsed.positionals.join(' ')})`);
+  if (options.stdin && options.updateBaseline)
+    throw new UsageError('--update-baseline records a whole tree, not standard input');
+  return options;
 }

@@ -1,6 +1,9 @@
-// The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF is in sarif.ts.)
+// The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF, rdjson and JUnit have files of
+// their own.)
 import { relative } from 'node:path';
-import type { FileResult, ReportedFinding } from './lintFile';
+import { paint } from './colors';
+import type { ReportedFinding } from './lintFile';
+import type { Report } from './report';
 
 /** Paths in reports are relative to the working directory, with forward slashes. */
 export function displayPath(path: string, cwd: string): string {
@@ -12,21 +15,28 @@ function word(severity: ReportedFinding['severity']): string {
   return severity === 'information' ? 'info' : severity;
 }
 
-/** `file:line:col: warning: message [adjacent-writes]`, one line per finding (1-based line and column). */
-export function formatText(results: readonly FileResult[], cwd: string): string {
+/**
+ * `file:line:col: warning: message [adjacent-writes]`, one line per finding (1-based line and column),
+ * coloured when `report.color` says so.
+ */
+export function formatText(report: Report): string {
+  const p = paint(report.color);
+  const colour = { error: p.red, warning: p.yellow, information: p.cyan, hint: p.cyan };
   const lines: string[] = [];
-  for (const r of results) {
+  for (const r of report.results) {
     for (const f of r.findings) {
+      const where = `${f.start.line + 1}:${f.start.character + 1}`;
       lines.push(
-        `${displayPath(r.path, cwd)}:${f.start.line + 1}:${f.start.character + 1}: ${word(f.severity)}: ${f.message} [${f.code}]`,
+        `${p.bold(displayPath(r.path, report.cwd))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}`,
       );
     }
   }
   return lines.map((l) => `${l}\n`).join('');
 }
 
-/** One JSON document: every finding with 1-based positions, and the counts. */
-export function formatJson(results: readonly FileResult[], cwd: string): string {
+/** One JSON document: every finding with 1-based positions, its fingerprint, and the counts. */
+export function formatJson(report: Report): string {
+  const { results, cwd } = report;
   const findings = results.flatMap((r) =>
     r.findings.map((f) => ({
       path: displayPath(r.path, cwd),
@@ -40,6 +50,7 @@ export function formatJson(results: readonly FileResult[], cwd: string): string 
       syscalls: f.syscalls,
       descriptor: f.target,
       fixable: f.fix !== undefined,
+      fingerprint: report.fingerprints.get(f),
       related: f.related.map((x) => ({
         line: x.start.line + 1,
         column: x.start.character + 1,
@@ -59,7 +70,8 @@ function escapeProperty(s: string): string {
 }
 
 /** GitHub Actions workflow commands (`::warning file=...,line=...::message`), one per finding. */
-export function formatGithub(results: readonly FileResult[], cwd: string): string {
+export function formatGithub(report: Report): string {
+  const { results, cwd } = report;
   const lines: string[] = [];
   for (const r of results) {
     for (const f of r.findings) {

@@ -1,22 +1,47 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
-// second only where a wrapper from another file is called), optionally fixes, prints, exits 0/1/2.
+// second only where a wrapper from another file is called), optionally fixes, keeps what the review asks
+// for (review.ts), prints, exits 0/1/2.
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DEFAULT_SETTINGS, parseSettings, type AnalyzerSettings, type FileWrappers } from '../index';
 import { sourceFiles } from '../workspace/files';
-import { parseArgs, USAGE, UsageError, type CliOptions } from './args';
+import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
+import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
+import { formatJunit } from './junit';
 import type { FileResult } from './lintFile';
 import { LintPool } from './pool';
+import { formatRdjson } from './rdjson';
+import { fingerprintsOf, textsOf, type Report } from './report';
+import { review, exitStatus } from './review';
 import { sarifLog } from './sarif';
+import { lintText, readStandardInput } from './stdin';
 
-/** Where the CLI writes; tests pass their own. */
+/** Where the CLI reads and writes; tests pass their own. */
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** Standard output is a terminal (colours by default). */
+  readonly isTTY?: boolean;
+  /** Reads standard input whole (--stdin). */
+  readonly readStdin?: () => Promise<string>;
 }
 
-const processOutput: Output = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+const processOutput: Output = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  isTTY: process.stdout.isTTY,
+  readStdin: readStandardInput,
+};
+
+const FORMATTERS: Record<Format, (report: Report) => string> = {
+  text: formatText,
+  json: formatJson,
+  sarif: (report) => `${JSON.stringify(sarifLog(report), null, 2)}\n`,
+  github: formatGithub,
+  rdjson: formatRdjson,
+  junit: formatJunit,
+};
 
 async function loadSettings(path: string | undefined): Promise<AnalyzerSettings> {
   if (!path) return DEFAULT_SETTINGS;
@@ -85,7 +110,8 @@ export async function lint(
   }
 }
 
-function version(): string {
+/** writev-lint's version, from its package.json. */
+export function version(): string {
   try {
     return (require('../../package.json') as { version: string }).version;
   } catch {
@@ -106,23 +132,54 @@ export async function main(
       output.out(`${USAGE}\n`);
       return 0;
     }
+    if (options.version) {
+      output.out(`${version()}\n`);
+      return 0;
+    }
     const settings = await loadSettings(options.config);
-    const results = await lint(options, settings);
+    let results: FileResult[];
+    let fixedText: string | undefined;
+    const known = new Map<string, string>();
+    if (options.stdin) {
+      const text = await (output.readStdin ?? readStandardInput)();
+      const linted = await lintText(text, options.stdinFilename as string, cwd, settings, options.fix);
+      results = [linted.result];
+      known.set(linted.result.path, linted.text);
+      if (options.fix) fixedText = linted.text;
+    } else {
+      results = await lint(options, settings);
+    }
+    const texts = await textsOf(results, known);
+    const reviewed = await review(results, texts, options);
     const errors = results.filter((r) => r.error);
     for (const r of errors) output.err(`writev-lint: ${r.error}\n`);
-    if (options.format === 'text') output.out(formatText(results, cwd));
-    else if (options.format === 'json') output.out(formatJson(results, cwd));
-    else if (options.format === 'github') output.out(formatGithub(results, cwd));
-    else output.out(`${JSON.stringify(sarifLog(results, cwd, version()), null, 2)}\n`);
-    const count = results.reduce((n, r) => n + r.findings.length, 0);
+    for (const note of reviewed.notes) output.err(`writev-lint: ${note}\n`);
+    if (options.updateBaseline) return errors.length > 0 ? 2 : 0;
+    const report: Report = {
+      results: reviewed.results,
+      cwd,
+      texts,
+      fingerprints: fingerprintsOf(results, texts, cwd),
+      version: version(),
+      color:
+        options.format === 'text' && useColor(fixedText === undefined ? output.isTTY : false, process.env),
+    };
+    const formatted = FORMATTERS[options.format](report);
+    // With --stdin --fix, standard output is the fixed text: the report goes beside it, on stderr.
+    if (fixedText !== undefined) {
+      output.out(fixedText);
+      output.err(formatted);
+    } else output.out(formatted);
+    const count = reviewed.results.reduce((n, r) => n + r.findings.length, 0);
     const fixed = results.filter((r) => r.fixed).length;
     if (options.format === 'text') {
       output.err(
         `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length} files${fixed ? `, ${fixed} files fixed` : ''}\n`,
       );
     }
-    if (errors.length > 0) return 2;
-    return count > 0 && !options.exitZero ? 1 : 0;
+    const status = exitStatus(reviewed.results, options);
+    if (status.message) output.err(`writev-lint: ${status.message}\n`);
+    return errors.length > 0 ? 2 : status.code;
   } catch (error) {
     if (error instanceof UsageError) {
       output.err(`writev-lint: ${error.message}\n${argv.length === 0 ? `${USAGE}\n` : ''}`);

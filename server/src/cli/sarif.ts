@@ -1,9 +1,21 @@
-// SARIF 2.1.0 output, for code-scanning uploads: one run, the two rules, a result per finding with its
-// location, a related location per write, and the fix as a replacement where there is one.
+// SARIF 2.1.0 output, for code-scanning uploads: one run, the two rules with their help, a result per
+// finding with its location, a related location per write (linked from the message), a fingerprint that
+// survives line shifts, the fix as a replacement where there is one, and an invocation that names every
+// file that could not be analysed.
 import { pathToFileURL } from 'node:url';
-import type { FileResult, ReportedFinding } from './lintFile';
+import type { ReportedFinding } from './lintFile';
 import { displayPath } from './formats';
+import { FINGERPRINT_KEY } from './fingerprint';
+import type { Report } from './report';
 import { DOCS_URL } from '../analyzer/model';
+
+const ADJACENT_HELP =
+  'Each write() is a syscall. When several writes to the same descriptor follow each other, gathering ' +
+  'their buffers into one writev_in_full() (C) or writevInFull() (TS/JS) sends them with one syscall, ' +
+  'and the reader sees the bytes at once instead of in pieces.';
+const LOOP_HELP =
+  'A write per loop iteration costs one syscall per iteration. Collect the buffers in the loop and send ' +
+  'them with one writev after it (in chunks of at most IOV_MAX buffers).';
 
 const RULES = [
   {
@@ -15,8 +27,17 @@ const RULES = [
     fullDescription: {
       text: 'Adjacent write calls to the same descriptor cost one syscall each; gathering their buffers into one writev_in_full (C) or writevInFull (TS/JS) sends them with one.',
     },
+    help: {
+      text: `${ADJACENT_HELP} writev-lint --fix rewrites the sequence where it can prove the rewrite safe.`,
+      markdown:
+        `${ADJACENT_HELP}\n\n` +
+        '```c\nwrite_or_die(fd, hdr, 4);\nwrite_or_die(fd, body, len);\n```\n\nbecomes\n\n' +
+        '```c\nstruct iovec iov[2] = {{hdr, 4}, {body, len}};\nwritev_or_die(fd, iov, 2);\n```\n\n' +
+        '`writev-lint --fix` applies this where it is safe.',
+    },
     helpUri: `${DOCS_URL}#adjacent-writes`,
     defaultConfiguration: { level: 'warning' },
+    properties: { tags: ['performance', 'syscalls', 'io'], precision: 'high' },
   },
   {
     id: 'loop-writes',
@@ -25,8 +46,17 @@ const RULES = [
     fullDescription: {
       text: 'Each iteration makes a syscall; collecting the buffers and writing them with one writev after the loop makes one.',
     },
+    help: {
+      text: LOOP_HELP,
+      markdown:
+        `${LOOP_HELP}\n\n` +
+        '```c\nfor (i = 0; i < n; i++)\n\twrite_or_die(fd, lines[i], len[i]);\n```\n\n' +
+        'becomes an array of `struct iovec` filled in the loop and one `writev_or_die()` after it.',
+    },
     helpUri: `${DOCS_URL}#loop-writes`,
     defaultConfiguration: { level: 'note' },
+    // A loop's trip count is unknown: some loops run once, so fewer of these are worth changing.
+    properties: { tags: ['performance', 'syscalls', 'io'], precision: 'medium' },
   },
 ] as const;
 
@@ -45,21 +75,31 @@ function region(start: ReportedFinding['start'], end: ReportedFinding['end']) {
   };
 }
 
-/** The SARIF 2.1.0 log for `results`, with URIs relative to `cwd` (`%SRCROOT%`). */
-export function sarifLog(results: readonly FileResult[], cwd: string, version: string): object {
-  const sarifResults = results.flatMap((r) => {
-    const artifactLocation = { uri: encodeURI(displayPath(r.path, cwd)), uriBaseId: '%SRCROOT%' };
+/** A plain-text SARIF message: brackets are escaped, so only the links we add are links. */
+function messageText(f: ReportedFinding): string {
+  const text = f.message.replace(/[[\]\\]/g, (c) => `\\${c}`);
+  if (f.related.length === 0) return text;
+  return `${text} (${f.related.map((_, i) => `[write ${i + 1}](${i + 1})`).join(', ')})`;
+}
+
+/** The SARIF 2.1.0 log of `report`, with URIs relative to its folder (`%SRCROOT%`). */
+export function sarifLog(report: Report): object {
+  const { cwd } = report;
+  const location = (path: string) => ({ uri: encodeURI(displayPath(path, cwd)), uriBaseId: '%SRCROOT%' });
+  const sarifResults = report.results.flatMap((r) => {
+    const artifactLocation = location(r.path);
     return r.findings.map((f) => ({
       ruleId: f.code,
       ruleIndex: RULES.findIndex((rule) => rule.id === f.code),
       level: level(f.severity),
-      message: { text: f.message },
+      message: { text: messageText(f) },
       locations: [{ physicalLocation: { artifactLocation, region: region(f.start, f.end) } }],
       relatedLocations: f.related.map((x, i) => ({
         id: i + 1,
         message: { text: x.message },
         physicalLocation: { artifactLocation, region: region(x.start, x.end) },
       })),
+      partialFingerprints: { [FINGERPRINT_KEY]: report.fingerprints.get(f) ?? '' },
       ...(f.fix
         ? {
             fixes: [
@@ -80,12 +120,25 @@ export function sarifLog(results: readonly FileResult[], cwd: string, version: s
         : {}),
     }));
   });
+  const failed = report.results.filter((r) => r.error);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'writev-lint', version, informationUri: DOCS_URL, rules: RULES } },
+        tool: {
+          driver: { name: 'writev-lint', version: report.version, informationUri: DOCS_URL, rules: RULES },
+        },
+        invocations: [
+          {
+            executionSuccessful: failed.length === 0,
+            toolExecutionNotifications: failed.map((r) => ({
+              level: 'error',
+              message: { text: r.error },
+              locations: [{ physicalLocation: { artifactLocation: location(r.path) } }],
+            })),
+          },
+        ],
         originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(cwd).href.replace(/\/?$/, '/')}` } },
         columnKind: 'utf16CodeUnits',
         results: sarifResults,

@@ -9,10 +9,9 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { Finding, LineIndex, Severity, Span, TextEdit } from '../index';
-import { DOCS_URL } from './protocol';
+import { DIAGNOSTIC_SOURCE, DOCS_URL, FIX_ALL_KIND } from './protocol';
 
-/** The code action kind of the fix-all action. */
-export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.writev`;
+export { FIX_ALL_KIND };
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -33,7 +32,7 @@ export function toDiagnostic(finding: Finding, uri: string, lines: LineIndex): D
     severity: SEVERITY[finding.severity],
     code: finding.code,
     codeDescription: { href: `${DOCS_URL}#${finding.code}` },
-    source: 'writev',
+    source: DIAGNOSTIC_SOURCE,
     message: finding.message,
     relatedInformation: finding.related.map((r) => ({
       location: { uri, range: toRange(r.span, lines) },

@@ -16,6 +16,8 @@ export interface Folder {
   readonly index: WrapperIndex;
   /** Set while a (re)index runs; cleared when it ends. */
   indexing?: { cancelled: boolean };
+  /** The latest (re)index run; settled once its index is complete or it was cancelled by a newer run. */
+  indexed?: Promise<void>;
 }
 
 /** The workspace folders, longest path first so lookups find the innermost folder. */
@@ -62,8 +64,26 @@ export class Folders {
     return folder ? excludeMatcher(folder.path, settings.exclude)(path) : false;
   }
 
+  /**
+   * Resolves once `folder`'s wrapper index is complete, so that analysing a file that calls a wrapper
+   * defined elsewhere in the folder finds it (a run cancelled by a newer one waits for the newer one).
+   */
+  async whenIndexed(folder: Folder): Promise<void> {
+    let run: Promise<void> | undefined;
+    do {
+      run = folder.indexed;
+      await run;
+    } while (run !== folder.indexed);
+  }
+
   /** Rebuilds the wrapper index of `folder` (cancelling a run in progress). */
-  async reindex(folder: Folder): Promise<void> {
+  reindex(folder: Folder): Promise<void> {
+    const run = this.index(folder);
+    folder.indexed = run;
+    return run;
+  }
+
+  private async index(folder: Folder): Promise<void> {
     if (folder.indexing) folder.indexing.cancelled = true;
     const run = { cancelled: false };
     folder.indexing = run;

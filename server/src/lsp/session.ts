@@ -26,7 +26,8 @@ import { sourceFiles } from '../workspace/files';
 import { FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
 import { DocumentAnalyses, type Analysis } from './documents';
 import { Folders, yieldToEventLoop } from './folders';
-import { LintWorkspaceRequest, type LintWorkspaceParams, type LintWorkspaceResult } from './protocol';
+import type { LintWorkspaceParams, LintWorkspaceResult } from './protocol';
+import { LintWorkspaceRequest } from './requests';
 import { SettingsCache } from './settings';
 import { URI } from './uri';
 
@@ -210,8 +211,6 @@ export class Session {
     const section =
       typeof pushed === 'object' && pushed !== null ? (pushed as Record<string, unknown>).writev : undefined;
     this.settings.reset(section);
-    this.analyses.invalidate();
-    this.generation++;
     for (const folder of this.folders.all())
       void this.folders.reindex(folder).then(() => this.revalidateAll());
     this.revalidateAll();
@@ -293,6 +292,7 @@ export class Session {
     let findings = 0;
     for (const folder of this.folders.all()) {
       const settings = await this.settings.get(URI.fromPath(folder.path));
+      await this.folders.whenIndexed(folder);
       for await (const path of sourceFiles(folder.path, settings.exclude, stop)) {
         const uri = URI.fromPath(path);
         const open = this.documents.get(uri);

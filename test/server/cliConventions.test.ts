@@ -1,0 +1,97 @@
+// The habits every linter user has: --version, --help from the one option table, --quiet,
+// --max-warnings, --stdin with --stdin-filename (and --fix printing the fixed text), and usage errors
+// that name the option.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { OPTIONS } from 'writev-lint/out/cli/args';
+import { cFunction, lintBin, lintRun } from './cliHelpers';
+import { REPO } from './helpers';
+
+const tmp = mkdtempSync(join(tmpdir(), 'writev-conventions-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const SHAPE5 = 'test/server/fixtures/c/shape5.c'; // two loop-writes, severity information
+const SHAPE1 = 'test/server/fixtures/c/shape1.c'; // adjacent-writes warnings
+
+describe('writev-lint conventions', () => {
+  it('--version prints the version of the package', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'server', 'package.json'), 'utf8'));
+    assert.deepEqual(await lintRun(['--version']), { status: 0, out: `${version}\n`, err: '' });
+  });
+
+  it('--help lists every option of the table', async () => {
+    const { status, out } = await lintRun(['--help']);
+    assert.equal(status, 0);
+    for (const name of Object.keys(OPTIONS)) assert.match(out, new RegExp(`--${name}\\b`), name);
+  });
+
+  it('names the option in usage errors, and exits 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--frobnicate'], /^writev-lint: unknown option --frobnicate\n/],
+      [['--format'], /^writev-lint: --format needs a value\n/],
+      [['--fix=yes'], /^writev-lint: --fix takes no value\n/],
+      [
+        ['--max-warnings', 'many'],
+        /^writev-lint: --max-warnings must be a whole number of 0 or more, not "many"\n/,
+      ],
+      [['--jobs', '0'], /^writev-lint: --jobs must be a whole number of 1 or more, not "0"\n/],
+      [['--stdin'], /^writev-lint: --stdin needs --stdin-filename <name>/],
+      [['--stdin-filename', 'a.c'], /^writev-lint: --stdin-filename is only for --stdin\n/],
+      [
+        ['--fix', '--diff-base', 'HEAD'],
+        /^writev-lint: --fix cannot be combined with --diff-base or --baseline/,
+      ],
+      [
+        ['--stdin', '--stdin-filename', 'a.py'],
+        /^writev-lint: --stdin-filename a\.py: not a C, TypeScript or JavaScript file name\n/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await lintRun(args, REPO, 'int x;\n');
+      assert.equal(run.status, 2, args.join(' '));
+      assert.match(run.err, message, args.join(' '));
+    }
+  });
+
+  it('--quiet reports warnings and errors only', async () => {
+    const all = await lintRun(['--format', 'json', SHAPE1, SHAPE5]);
+    const quiet = await lintRun(['--quiet', '--format', 'json', SHAPE1, SHAPE5]);
+    const severities = (out: string) =>
+      new Set((JSON.parse(out).findings as { severity: string }[]).map((f) => f.severity));
+    assert.deepEqual(severities(all.out), new Set(['warning', 'information']));
+    assert.deepEqual(severities(quiet.out), new Set(['warning']));
+    const onlyInfo = await lintRun(['--quiet', SHAPE5]);
+    assert.deepEqual([onlyInfo.status, onlyInfo.out], [0, '']);
+  });
+
+  it('--max-warnings n: exit 1 only above n findings (errors always count)', async () => {
+    assert.equal((await lintRun(['--max-warnings', '2', SHAPE5])).status, 0);
+    const over = await lintRun(['--max-warnings', '1', SHAPE5]);
+    assert.equal(over.status, 1);
+    assert.match(over.err, /writev-lint: 2 findings: more than --max-warnings 1\n/);
+    const config = join(tmp, 'errors.json');
+    writeFileSync(config, JSON.stringify({ severity: { loopWrites: 'error' } }));
+    assert.equal((await lintRun(['--config', config, '--max-warnings', '100', SHAPE5])).status, 1);
+  });
+
+  it('--stdin lints standard input under --stdin-filename, through a real pipe', () => {
+    const source = `#include "git-compat-util.h"\n${cFunction('piped')}`;
+    const run = lintBin(['--stdin', '--stdin-filename', 'src/piped.c'], { input: source });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stdout, /^src\/piped\.c:4:2: warning: 2 syscalls to fd can become one/);
+  });
+
+  it('--stdin --fix prints the fixed text on stdout and the rest of the report on stderr', () => {
+    const source = `#include "git-compat-util.h"\n${cFunction('piped')}`;
+    const run = lintBin(['--stdin', '--stdin-filename', 'piped.c', '--fix'], { input: source });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /writev_or_die\(fd, iov, 2\);/);
+    assert.ok(!run.stdout.includes('write_or_die(fd, "a", 1);'));
+    assert.match(run.stderr, /writev-lint: 0 findings in 1 files, 1 files fixed/);
+    const untouched = lintBin(['--stdin', '--stdin-filename', 'ok.c', '--fix'], { input: 'int x;\n' });
+    assert.deepEqual([untouched.status, untouched.stdout], [0, 'int x;\n']);
+  });
+});

@@ -1,0 +1,58 @@
+// Helpers for the writev-lint tests: running main() in this process, the installed bin in a child, C
+// sources with a known finding, and git repositories to review.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { main } from 'writev-lint/out/cli/main';
+import { gitEnv } from '../runtime/helpers/gitEnv';
+import { REPO } from './helpers';
+import { join } from 'node:path';
+
+/** What a run of writev-lint printed and returned. */
+export interface Run {
+  status: number;
+  out: string;
+  err: string;
+}
+
+/** Runs writev-lint's main() here, with `stdin` as standard input; paths print relative to `cwd`. */
+export async function lintRun(args: string[], cwd = REPO, stdin?: string): Promise<Run> {
+  let out = '';
+  let err = '';
+  const status = await main(
+    args,
+    { out: (t) => (out += t), err: (t) => (err += t), readStdin: async () => stdin ?? '' },
+    cwd,
+  );
+  return { status, out, err };
+}
+
+/** The installed bin (node_modules/.bin/writev-lint), as a user runs it. */
+export function lintBin(
+  args: string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(join(REPO, 'node_modules', '.bin', 'writev-lint'), args, {
+    cwd: options.cwd ?? REPO,
+    input: options.input,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+  });
+}
+
+/** A C function with one adjacent-writes finding (two writes, on its lines 3 and 4). */
+export function cFunction(name: string, first = '"a", 1', second = 'buf, len'): string {
+  return [
+    `void ${name}(int fd, const char *buf, size_t len)`,
+    '{',
+    `\twrite_or_die(fd, ${first});`,
+    `\twrite_or_die(fd, ${second});`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Runs git in `cwd` with a clean, fixed identity; throws with git's message on failure. */
+export function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
