@@ -2,7 +2,7 @@
 // why a hint has no fix, and the stream-function setting.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseSettings, SettingsError, type Finding } from '@writev/server';
+import { parseSettings, SettingsError, type Finding } from 'writev-lint';
 import { join } from 'node:path';
 import { analyzeFixture, analyzer, fixture, FIXTURES, observed } from './helpers';
 

@@ -101,7 +101,7 @@ function runFrom(
       last = j;
       continue;
     }
-    if (step.kind === 'branch' && step.partial && !head) {
+    if (step.kind === 'branch' && !head) {
       // The writes that open an `if` body continue the run when the condition holds; the run ends there.
       const opening = leading(step, lead.target, names);
       const prev = writes[writes.length - 1];
@@ -136,11 +136,11 @@ function runFrom(
   return [run(first, lead, writes, head, moved, steps[last].span.end), last + 1];
 }
 
-const STRADDLES = 'the writes straddle an if without else; gathering them means splitting it by hand';
+const STRADDLES = 'the writes straddle an if; gathering them means splitting it by hand';
 
 /** A write inside a partial branch, as a conditional member of a run around it (never fixed). */
 function guarded(write: WriteStep, branch: BranchStep): WriteStep {
-  return { ...write, condition: branch.partial?.condition ?? '', noFix: STRADDLES };
+  return { ...write, condition: branch.partial?.condition ?? '(one arm)', noFix: STRADDLES };
 }
 
 /** Writes to one target that end a partial branch's body, and the quiet statements after them. */
@@ -161,7 +161,21 @@ function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[]
 
 /** Writes to `target` that open a partial branch's body (after declarations that call nothing). */
 function leading(branch: BranchStep, target: string, names: ReadonlySet<string>): WriteStep[] | undefined {
-  const body = branch.arms[0]?.steps ?? [];
+  // Every arm of an if/else may open with writes; a path runs through one arm: count the longest.
+  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names));
+  const most = Math.max(...arms.map((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0)));
+  const top = arms.findIndex((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0) === most);
+  const writes = arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
+  return most > 0 ? writes : undefined;
+}
+
+/** Writes to `target` that open one arm (after declarations that call nothing). */
+function armLeading(
+  body: readonly Step[],
+  branch: BranchStep,
+  target: string,
+  names: ReadonlySet<string>,
+): WriteStep[] {
   const quiet = (s: Step) =>
     s.kind === 'other' && !s.barrier && s.calls.length === 0 && !s.setsGlobal && !meets(s.writes, names);
   let k = 0;
@@ -174,7 +188,7 @@ function leading(branch: BranchStep, target: string, names: ReadonlySet<string>)
     if (w.stream || w.alone || w.condition || w.target !== target || meets(w.reads, changed)) break;
     writes.push(guarded(w, branch));
   }
-  return writes.length > 0 ? writes : undefined;
+  return writes;
 }
 
 /** The run made of `writes` (after `head`), from `first` to `end`. */
