@@ -2,91 +2,125 @@
 // tsc -b type-checks and emits the libraries; esbuild makes the artefacts that start fast.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const production = process.argv.includes('--production');
+/**
+ * The options every bundle shares.
+ * @param {boolean} production
+ * @returns {import('esbuild').BuildOptions}
+ */
+function commonOptions(production) {
+  return {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  };
+}
 
-/** @type {import('esbuild').BuildOptions} */
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: !production,
-  minify: production,
-  logLevel: 'warning',
-};
-
-// Start clean, so nothing a removed entry point left behind ends up in the .vsix.
-rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist', { recursive: true });
-await Promise.all([
-  build({
-    ...common,
-    entryPoints: ['client/src/extension.ts'],
-    outfile: 'dist/client.js',
+/**
+ * The extension's entry bundle: what VS Code loads to activate it. Kept small (a test bounds it at
+ * 40 KB in production): it takes the benchmark formats from `@writev/runtime/bench`, never the
+ * runtime's index, and the language client comes later from dist/lsp.js.
+ * @param {boolean} production
+ * @param {string} [outfile]
+ * @returns {import('esbuild').BuildOptions}
+ */
+export function clientBuildOptions(production, outfile = 'dist/client.js') {
+  const root = fileURLToPath(new URL('.', import.meta.url));
+  return {
+    ...commonOptions(production),
+    absWorkingDir: root,
+    entryPoints: [resolve(root, 'client/src/extension.ts')],
+    outfile,
     external: ['vscode'],
     // The bundle's first and last statements, so the activation log can include its load time.
     banner: { js: 'var __writevLoadStart = performance.now();' },
     footer: { js: 'var __writevLoadEnd = performance.now();' },
-  }),
-  // The language client library, loaded by the extension just after activation (client/src/lsp).
-  build({
-    ...common,
-    entryPoints: ['client/src/lsp/index.ts'],
-    outfile: 'dist/lsp.js',
-    external: ['vscode'],
-  }),
-  build({
-    ...common,
-    entryPoints: ['server/src/server.ts'],
-    outfile: 'dist/server.js',
-    // web-tree-sitter's ESM build (what an `import` resolves to) needs import.meta.url, which a CommonJS
-    // bundle does not have: take its CommonJS build instead.
-    alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
-  }),
-  // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
-  // find their helper processes relative to their own folder, as laid out in runtime/dist: helpers in
-  // ../children, writev-upload-pack two folders up. So the bundle sits in dist/bench/bin, the helpers
-  // in dist/bench/children, and writev-upload-pack in dist/.
-  build({ ...common, entryPoints: ['runtime/src/bench/cli.ts'], outfile: 'dist/bench/bin/writev-bench.js' }),
-  ...readdirSync('runtime/src/bench/children')
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) =>
-      build({
-        ...common,
-        entryPoints: [`runtime/src/bench/children/${name}`],
-        outfile: `dist/bench/children/${name.replace(/\.ts$/, '.js')}`,
-      }),
-    ),
-  // The cat-blob responder as one file: a frontend may start it often, so it loads no module graph.
-  // Also beside the bundled benchmarks (dist/), where the cat-blob suite looks for it in a .vsix.
-  build({
-    ...common,
-    entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
-    outfile: 'runtime/dist/writev-cat-blob.js',
-  }),
-  build({
-    ...common,
-    entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
-    outfile: 'dist/writev-cat-blob.js',
-  }),
-  // A bin git starts once per clone or fetch: one bundled file loads faster than the module tree.
-  build({
-    ...common,
-    entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
-    outfile: 'runtime/dist/writev-upload-pack.js',
-  }),
-  build({
-    ...common,
-    entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
-    outfile: 'dist/writev-upload-pack.js',
-  }),
-]);
-chmodSync('runtime/dist/writev-upload-pack.js', 0o755);
-chmodSync('runtime/dist/writev-cat-blob.js', 0o755);
-// The C grammar and the tree-sitter runtime are loaded at run time from beside the bundled server
-// (an installed .vsix has no node_modules to fall back on).
-copyFileSync('node_modules/tree-sitter-c/tree-sitter-c.wasm', 'dist/tree-sitter-c.wasm');
-copyFileSync('node_modules/web-tree-sitter/web-tree-sitter.wasm', 'dist/web-tree-sitter.wasm');
-// The benchmark panel's chart library: the webview has no network, so it ships with the extension.
-copyFileSync('node_modules/chart.js/dist/chart.umd.min.js', 'dist/chart.umd.js');
+  };
+}
+
+// Imported (by the bundle-size test) only for the options above; run, it builds everything.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildAll(process.argv.includes('--production'));
+}
+
+/** @param {boolean} production */
+async function buildAll(production) {
+  const common = commonOptions(production);
+
+  // Start clean, so nothing a removed entry point left behind ends up in the .vsix.
+  rmSync('dist', { recursive: true, force: true });
+  mkdirSync('dist', { recursive: true });
+  await Promise.all([
+    build(clientBuildOptions(production)),
+    // The language client library, loaded by the extension just after activation (client/src/lsp).
+    build({
+      ...common,
+      entryPoints: ['client/src/lsp/index.ts'],
+      outfile: 'dist/lsp.js',
+      external: ['vscode'],
+    }),
+    build({
+      ...common,
+      entryPoints: ['server/src/server.ts'],
+      outfile: 'dist/server.js',
+      // web-tree-sitter's ESM build (what an `import` resolves to) needs import.meta.url, which a CommonJS
+      // bundle does not have: take its CommonJS build instead.
+      alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
+    }),
+    // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
+    // find their helper processes relative to their own folder, as laid out in runtime/dist: helpers in
+    // ../children, writev-upload-pack two folders up. So the bundle sits in dist/bench/bin, the helpers
+    // in dist/bench/children, and writev-upload-pack in dist/.
+    build({
+      ...common,
+      entryPoints: ['runtime/src/bench/cli.ts'],
+      outfile: 'dist/bench/bin/writev-bench.js',
+    }),
+    ...readdirSync('runtime/src/bench/children')
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) =>
+        build({
+          ...common,
+          entryPoints: [`runtime/src/bench/children/${name}`],
+          outfile: `dist/bench/children/${name.replace(/\.ts$/, '.js')}`,
+        }),
+      ),
+    // The cat-blob responder as one file: a frontend may start it often, so it loads no module graph.
+    // Also beside the bundled benchmarks (dist/), where the cat-blob suite looks for it in a .vsix.
+    build({
+      ...common,
+      entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
+      outfile: 'runtime/dist/writev-cat-blob.js',
+    }),
+    build({
+      ...common,
+      entryPoints: ['runtime/src/bin/writev-cat-blob.ts'],
+      outfile: 'dist/writev-cat-blob.js',
+    }),
+    // A bin git starts once per clone or fetch: one bundled file loads faster than the module tree.
+    build({
+      ...common,
+      entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
+      outfile: 'runtime/dist/writev-upload-pack.js',
+    }),
+    build({
+      ...common,
+      entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
+      outfile: 'dist/writev-upload-pack.js',
+    }),
+  ]);
+  chmodSync('runtime/dist/writev-upload-pack.js', 0o755);
+  chmodSync('runtime/dist/writev-cat-blob.js', 0o755);
+  // The C grammar and the tree-sitter runtime are loaded at run time from beside the bundled server
+  // (an installed .vsix has no node_modules to fall back on).
+  copyFileSync('node_modules/tree-sitter-c/tree-sitter-c.wasm', 'dist/tree-sitter-c.wasm');
+  copyFileSync('node_modules/web-tree-sitter/web-tree-sitter.wasm', 'dist/web-tree-sitter.wasm');
+  // The benchmark panel's chart library: the webview has no network, so it ships with the extension.
+  copyFileSync('node_modules/chart.js/dist/chart.umd.min.js', 'dist/chart.umd.js');
+}

@@ -1,5 +1,6 @@
 import { IOV_MAX, SSIZE_MAX } from './constants';
 import { systemError } from './errno';
+import { byteViews } from './writeArguments';
 
 /** Limits the emulation checks, as a real writev would. */
 export interface CompatLimits {
@@ -19,21 +20,24 @@ export interface CompatLimits {
  * everything, and no single call ever tears or interleaves. Returns 0 when every buffer is empty.
  *
  * @param write - the single-buffer write to use, e.g. a {@link Sys}'s `write`.
- * @returns the bytes written. Does not modify `bufs`.
+ * @param bufs - ArrayBufferViews of any kind, counted in bytes; `write` is given a `Uint8Array`.
+ * @returns the bytes written. Does not modify `bufs`. Throws a TypeError naming the argument for
+ *   a `bufs` that is not an array of ArrayBufferViews.
  */
 export function compatWritev(
   write: (fd: number, buf: Uint8Array) => number,
   fd: number,
-  bufs: readonly Uint8Array[],
+  bufs: readonly ArrayBufferView[],
   limits: CompatLimits = {},
 ): number {
   const { iovMax = IOV_MAX, ssizeMax = SSIZE_MAX } = limits;
-  if (bufs.length === 0 || bufs.length > iovMax) throw systemError('EINVAL', 'writev');
+  const views = byteViews(bufs);
+  if (views.length === 0 || views.length > iovMax) throw systemError('EINVAL', 'writev');
   let total = 0;
-  for (const buf of bufs) {
+  for (const buf of views) {
     total += buf.length;
     if (total > ssizeMax) throw systemError('EINVAL', 'writev');
   }
-  const first = bufs.find((buf) => buf.length > 0);
+  const first = views.find((buf) => buf.length > 0);
   return first === undefined ? 0 : write(fd, first);
 }

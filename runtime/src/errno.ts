@@ -8,9 +8,15 @@ export interface SystemError extends Error {
   syscall?: string;
 }
 
-/** Whether `err` is an error carrying an errno name such as `'EAGAIN'`. */
+/**
+ * Whether `err` is an error carrying an errno name such as `'EAGAIN'`. Node's own argument errors
+ * also carry a `code` (`'ERR_OUT_OF_RANGE'`, `'ERR_INVALID_ARG_TYPE'`), but they are a caller's
+ * mistake, not a failure of the system call, so they are not system errors.
+ */
 export function isSystemError(err: unknown): err is SystemError {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
+  if (!(err instanceof Error) || err instanceof TypeError || err instanceof RangeError) return false;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && !code.startsWith('ERR_');
 }
 
 /** Whether `err` is a system error with the given errno name. */

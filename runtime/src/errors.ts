@@ -65,3 +65,25 @@ export function toWriteError(operation: 'write' | 'writev', err: unknown, fd: nu
     ? new BrokenPipeError(operation, fd, written, err)
     : new WriteError(operation, err.code, fd, written, err);
 }
+
+/**
+ * A descriptor a user named for output cannot be written to as asked: it is not open, not open for
+ * writing, or one of Node's own descriptors (so the bytes would vanish or crash the process).
+ */
+export class UnusableDescriptorError extends Error {
+  /** Always `'EBADDESCRIPTOR'`. */
+  readonly code = 'EBADDESCRIPTOR';
+
+  constructor(
+    /** The descriptor number. */
+    readonly fd: number,
+    /** How the user named it (`--cat-blob-fd=7`), as the message starts. */
+    readonly label: string,
+    /** Why it was refused. */
+    readonly reason: 'not-open' | 'read-only' | 'internal' | 'closed-at-start',
+    problem: string,
+  ) {
+    super(`${label}: descriptor ${fd} ${problem}`);
+    this.name = 'UnusableDescriptorError';
+  }
+}

@@ -4,6 +4,7 @@ import { advance, pendingViews, START, totalLength } from './iovec';
 import { defaultAsyncSys, defaultSys } from './nodeSys';
 import { resolveLimits, type AsyncWriteOptions, type ResolvedLimits, type WriteOptions } from './options';
 import { runAsync, runSync, type Steps } from './syscall';
+import { byteView, byteViews, checkFd } from './writeArguments';
 import { xwriteSteps, xwritevSteps } from './xwrite';
 
 /** A call that wrote nothing although bytes were pending: the disk is full, as Git treats it. */
@@ -57,11 +58,15 @@ export function* writevInFullSteps(
  * Writes all of `buf` to `fd`, looping over short writes; a call that writes nothing becomes
  * ENOSPC, as in Git.
  *
- * @returns `buf.length`. On failure throws the system error (with `code`), carrying `fd` and
- * `bytesWritten`: that many leading bytes were written, none after them.
+ * @param buf - any ArrayBufferView (Buffer, TypedArray, DataView), counted in bytes.
+ * @returns `buf.byteLength`. On failure throws the system error (with `code`), carrying `fd` and
+ * `bytesWritten`: that many leading bytes were written, none after them. An argument that is not
+ * a descriptor or a buffer is a TypeError or RangeError before anything is written.
  */
-export function writeInFull(fd: number, buf: Uint8Array, options: WriteOptions = {}): number {
-  return runSync(writeInFullSteps(fd, buf, resolveLimits(options)), options.sys ?? defaultSys());
+export function writeInFull(fd: number, buf: ArrayBufferView, options: WriteOptions = {}): number {
+  checkFd(fd);
+  const bytes = byteView(buf, 'buf');
+  return runSync(writeInFullSteps(fd, bytes, resolveLimits(options)), options.sys ?? defaultSys());
 }
 
 /**
@@ -78,27 +83,41 @@ export function writeInFull(fd: number, buf: Uint8Array, options: WriteOptions =
  * 2·⌈T/M⌉ + ⌈N/(IOV_MAX − 1)⌉ + 2·(short writes) + 1 successful calls, plus one per EINTR or EAGAIN
  * (the property tests check this bound).
  *
- * @returns the total length of `bufs`. On failure throws the system error (with `code`), carrying
- * `fd` and `bytesWritten`.
+ * Every ArrayBufferView is written by its bytes (a `Uint16Array` of n elements is 2n bytes); an
+ * argument that is not a descriptor or an array of such views is a TypeError (RangeError for a
+ * negative or fractional descriptor) naming it and its index, before anything is written.
+ *
+ * @returns the total length of `bufs` in bytes. On failure throws the system error (with `code`),
+ * carrying `fd` and `bytesWritten`.
  */
-export function writevInFull(fd: number, bufs: readonly Uint8Array[], options: WriteOptions = {}): number {
-  return runSync(writevInFullSteps(fd, bufs, resolveLimits(options)), options.sys ?? defaultSys());
+export function writevInFull(
+  fd: number,
+  bufs: readonly ArrayBufferView[],
+  options: WriteOptions = {},
+): number {
+  checkFd(fd);
+  const views = byteViews(bufs);
+  return runSync(writevInFullSteps(fd, views, resolveLimits(options)), options.sys ?? defaultSys());
 }
 
-/** The promise-based twin of {@link writeInFull}. */
-export function writeInFullAsync(
+/** The promise-based twin of {@link writeInFull}; bad arguments reject the promise. */
+export async function writeInFullAsync(
   fd: number,
-  buf: Uint8Array,
+  buf: ArrayBufferView,
   options: AsyncWriteOptions = {},
 ): Promise<number> {
-  return runAsync(writeInFullSteps(fd, buf, resolveLimits(options)), options.sys ?? defaultAsyncSys());
+  checkFd(fd);
+  const bytes = byteView(buf, 'buf');
+  return runAsync(writeInFullSteps(fd, bytes, resolveLimits(options)), options.sys ?? defaultAsyncSys());
 }
 
-/** The promise-based twin of {@link writevInFull}. */
-export function writevInFullAsync(
+/** The promise-based twin of {@link writevInFull}; bad arguments reject the promise. */
+export async function writevInFullAsync(
   fd: number,
-  bufs: readonly Uint8Array[],
+  bufs: readonly ArrayBufferView[],
   options: AsyncWriteOptions = {},
 ): Promise<number> {
-  return runAsync(writevInFullSteps(fd, bufs, resolveLimits(options)), options.sys ?? defaultAsyncSys());
+  checkFd(fd);
+  const views = byteViews(bufs);
+  return runAsync(writevInFullSteps(fd, views, resolveLimits(options)), options.sys ?? defaultAsyncSys());
 }

@@ -7,7 +7,8 @@
  */
 export { DEFAULT_IO_BUFFER_SIZE, IOV_MAX, LARGE_PACKET_MAX, MAX_IO_SIZE, SSIZE_MAX } from './constants';
 export { describeErrno, isSystemError, systemError, type SystemError } from './errno';
-export { BrokenPipeError, WriteError, type WriteFailure } from './errors';
+export { BrokenPipeError, UnusableDescriptorError, WriteError, type WriteFailure } from './errors';
+export { checkOutputDescriptor } from './outputDescriptor';
 export { EXIT_BROKEN_PIPE, EXIT_FATAL, exitLikeGit, gitExit } from './exit';
 export { compatWritev, type CompatLimits } from './compatWritev';
 export { createAsyncSys, createSys, defaultAsyncSys, defaultSys, type NodeSysOptions } from './nodeSys';

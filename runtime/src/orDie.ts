@@ -7,8 +7,11 @@ import type { AsyncWriteOptions, WriteOptions } from './options';
  * {@link WriteError} ("write error: ...") for any other failure. Use it where a failed write
  * means the whole operation has failed, as Git's write_or_die does; pair it with
  * {@link exitLikeGit} in a command-line tool.
+ *
+ * A bad argument (not a descriptor, not a buffer) is the caller's error, not a failed write: it
+ * stays the TypeError or RangeError it is, and nothing is written.
  */
-export function writeOrDie(fd: number, buf: Uint8Array, options: WriteOptions = {}): void {
+export function writeOrDie(fd: number, buf: ArrayBufferView, options: WriteOptions = {}): void {
   try {
     writeInFull(fd, buf, options);
   } catch (err) {
@@ -20,7 +23,7 @@ export function writeOrDie(fd: number, buf: Uint8Array, options: WriteOptions = 
  * Writes the concatenation of `bufs` to `fd` or throws, like {@link writeOrDie}; the message reads
  * "writev error: ...". Does not modify `bufs`.
  */
-export function writevOrDie(fd: number, bufs: readonly Uint8Array[], options: WriteOptions = {}): void {
+export function writevOrDie(fd: number, bufs: readonly ArrayBufferView[], options: WriteOptions = {}): void {
   try {
     writevInFull(fd, bufs, options);
   } catch (err) {
@@ -31,7 +34,7 @@ export function writevOrDie(fd: number, bufs: readonly Uint8Array[], options: Wr
 /** The promise-based twin of {@link writeOrDie}. */
 export async function writeOrDieAsync(
   fd: number,
-  buf: Uint8Array,
+  buf: ArrayBufferView,
   options: AsyncWriteOptions = {},
 ): Promise<void> {
   try {
@@ -44,7 +47,7 @@ export async function writeOrDieAsync(
 /** The promise-based twin of {@link writevOrDie}. */
 export async function writevOrDieAsync(
   fd: number,
-  bufs: readonly Uint8Array[],
+  bufs: readonly ArrayBufferView[],
   options: AsyncWriteOptions = {},
 ): Promise<void> {
   try {

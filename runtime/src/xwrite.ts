@@ -3,6 +3,7 @@ import { leadingThatFit } from './iovec';
 import { defaultAsyncSys, defaultSys } from './nodeSys';
 import { resolveLimits, type AsyncWriteOptions, type ResolvedLimits, type WriteOptions } from './options';
 import { runAsync, runSync, type Steps, type Syscall } from './syscall';
+import { byteView, byteViews, checkFd } from './writeArguments';
 
 /**
  * Makes one call, restarting it until it neither is interrupted nor would block. EINTR restarts at
@@ -57,10 +58,14 @@ export function* xwritevSteps(
  * `buf.length` (a short write), and is 0 only when `buf` is empty or the kernel wrote nothing.
  * Use {@link writeInFull} to write everything.
  *
- * @returns the bytes written. Throws the system error (with `code`) of any other failure.
+ * @param buf - any ArrayBufferView (Buffer, TypedArray, DataView), counted in bytes.
+ * @returns the bytes written. Throws the system error (with `code`) of any other failure, and a
+ *   TypeError or RangeError, before any call, for an argument that is not a descriptor or a buffer.
  */
-export function xwrite(fd: number, buf: Uint8Array, options: WriteOptions = {}): number {
-  return runSync(xwriteSteps(fd, buf, resolveLimits(options)), options.sys ?? defaultSys());
+export function xwrite(fd: number, buf: ArrayBufferView, options: WriteOptions = {}): number {
+  checkFd(fd);
+  const bytes = byteView(buf, 'buf');
+  return runSync(xwriteSteps(fd, bytes, resolveLimits(options)), options.sys ?? defaultSys());
 }
 
 /**
@@ -73,22 +78,40 @@ export function xwrite(fd: number, buf: Uint8Array, options: WriteOptions = {}):
  * `iovMax` buffers (1024 on Linux), beyond which the kernel answers EINVAL. An empty list makes no
  * call and returns 0.
  *
- * @returns the bytes written. Does not modify `bufs` or the buffers.
+ * @param bufs - an array of ArrayBufferViews (Buffer, TypedArray, DataView), counted in bytes.
+ * @returns the bytes written. Does not modify `bufs` or the buffers. Throws a TypeError or
+ *   RangeError, before any call, for an argument that is not a descriptor or an array of buffers.
  */
-export function xwritev(fd: number, bufs: readonly Uint8Array[], options: WriteOptions = {}): number {
-  return runSync(xwritevSteps(fd, bufs, resolveLimits(options)), options.sys ?? defaultSys());
+export function xwritev(fd: number, bufs: readonly ArrayBufferView[], options: WriteOptions = {}): number {
+  checkFd(fd);
+  const views = byteViews(bufs);
+  return runSync(xwritevSteps(fd, views, resolveLimits(options)), options.sys ?? defaultSys());
 }
 
-/** The promise-based twin of {@link xwrite}: waits for room without blocking the event loop. */
-export function xwriteAsync(fd: number, buf: Uint8Array, options: AsyncWriteOptions = {}): Promise<number> {
-  return runAsync(xwriteSteps(fd, buf, resolveLimits(options)), options.sys ?? defaultAsyncSys());
-}
-
-/** The promise-based twin of {@link xwritev}: waits for room without blocking the event loop. */
-export function xwritevAsync(
+/**
+ * The promise-based twin of {@link xwrite}: waits for room without blocking the event loop. Bad
+ * arguments reject the promise.
+ */
+export async function xwriteAsync(
   fd: number,
-  bufs: readonly Uint8Array[],
+  buf: ArrayBufferView,
   options: AsyncWriteOptions = {},
 ): Promise<number> {
-  return runAsync(xwritevSteps(fd, bufs, resolveLimits(options)), options.sys ?? defaultAsyncSys());
+  checkFd(fd);
+  const bytes = byteView(buf, 'buf');
+  return runAsync(xwriteSteps(fd, bytes, resolveLimits(options)), options.sys ?? defaultAsyncSys());
+}
+
+/**
+ * The promise-based twin of {@link xwritev}: waits for room without blocking the event loop. Bad
+ * arguments reject the promise.
+ */
+export async function xwritevAsync(
+  fd: number,
+  bufs: readonly ArrayBufferView[],
+  options: AsyncWriteOptions = {},
+): Promise<number> {
+  checkFd(fd);
+  const views = byteViews(bufs);
+  return runAsync(xwritevSteps(fd, views, resolveLimits(options)), options.sys ?? defaultAsyncSys());
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
@@ -9,6 +9,8 @@ import {
   writeInFull,
   writevInFull,
   writevInFullAsync,
+  writevOrDie,
+  xwritev,
   type AsyncSys,
   type Sys,
 } from '@writev/runtime';
@@ -16,8 +18,43 @@ import { CheckingSys, type ScheduledFault } from './helpers/checkingSys';
 
 const RUNS = Number(process.env.WRITEV_PROPERTY_RUNS ?? 1000);
 const MiB = 1 << 20;
-/** All buffers are views of one random pool, so layouts cost no allocation. */
-const POOL = randomBytes(2 * MiB);
+/**
+ * All buffers are views of one random pool, so layouts cost no allocation. It owns its
+ * ArrayBuffer, so a view of any element size can start at any aligned offset of it.
+ */
+const POOL = randomFillSync(Buffer.from(new ArrayBuffer(2 * MiB)));
+
+/** Every kind of ArrayBufferView, and how to make one over `length` bytes at `byteOffset`. */
+const VIEW_KINDS: ReadonlyArray<{
+  name: string;
+  bytesPerElement: number;
+  make: (byteOffset: number, length: number) => ArrayBufferView;
+}> = [
+  { name: 'Buffer', bytesPerElement: 1, make: (o, n) => POOL.subarray(o, o + n) },
+  { name: 'DataView', bytesPerElement: 1, make: (o, n) => new DataView(POOL.buffer, o, n) },
+  ...[
+    Uint8Array,
+    Int8Array,
+    Uint8ClampedArray,
+    Int16Array,
+    Uint16Array,
+    Int32Array,
+    Uint32Array,
+    Float32Array,
+    Float64Array,
+    BigInt64Array,
+    BigUint64Array,
+  ].map((Kind) => ({
+    name: Kind.name,
+    bytesPerElement: Kind.BYTES_PER_ELEMENT,
+    make: (o: number, n: number) => new Kind(POOL.buffer, o, n / Kind.BYTES_PER_ELEMENT),
+  })),
+];
+
+/** The bytes a view covers, as a Uint8Array over the same memory. */
+function bytesOf(view: ArrayBufferView): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
 
 const faultArb: fc.Arbitrary<ScheduledFault> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'ok' as const }), weight: 4 },
@@ -43,14 +80,24 @@ function sizeArb(largest: number): fc.Arbitrary<number> {
   );
 }
 
-/** A view of the pool of a size drawn by `sizeArb`. */
-function viewArb(largest: number): fc.Arbitrary<Buffer> {
-  return fc.tuple(sizeArb(largest), fc.nat(MiB)).map(([size, at]) => POOL.subarray(at, at + size));
+/**
+ * A view of the pool of a size drawn by `sizeArb`: mostly a Buffer, else any other kind of
+ * ArrayBufferView, its offset and size rounded down to whole elements.
+ */
+function viewArb(largest: number): fc.Arbitrary<ArrayBufferView> {
+  const kindArb = fc.oneof(
+    { arbitrary: fc.constant(VIEW_KINDS[0]!), weight: 3 },
+    { arbitrary: fc.constantFrom(...VIEW_KINDS), weight: 2 },
+  );
+  return fc.tuple(kindArb, sizeArb(largest), fc.nat(MiB)).map(([kind, size, at]) => {
+    const step = kind.bytesPerElement;
+    return kind.make(at - (at % step), size - (size % step));
+  });
 }
 
 interface Scenario {
   maxIoSize: number;
-  bufs: Buffer[];
+  bufs: ArrayBufferView[];
   faults: ScheduledFault[];
 }
 
@@ -72,10 +119,15 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.constantFrom(1, 7, 4096, 8 * MiB)
   });
 });
 
-function sha256(bufs: readonly Uint8Array[]): string {
+function sha256(bufs: readonly ArrayBufferView[]): string {
   const h = createHash('sha256');
-  for (const b of bufs) h.update(b);
+  for (const b of bufs) h.update(bytesOf(b));
   return h.digest('hex');
+}
+
+/** Total length in bytes, whatever the element size. */
+function byteTotal(bufs: readonly ArrayBufferView[]): number {
+  return bufs.reduce((s, b) => s + b.byteLength, 0);
 }
 
 /**
@@ -83,16 +135,16 @@ function sha256(bufs: readonly Uint8Array[]): string {
  * + 2 * (short writes) + 1, for T bytes in N non-empty buffers; failed calls are exactly the
  * injected EINTRs and EAGAINs.
  */
-function assertCallBound(sys: CheckingSys, bufs: readonly Uint8Array[], maxIoSize: number): void {
-  const total = bufs.reduce((s, b) => s + b.length, 0);
-  const nonEmpty = bufs.filter((b) => b.length > 0).length;
+function assertCallBound(sys: CheckingSys, bufs: readonly ArrayBufferView[], maxIoSize: number): void {
+  const total = byteTotal(bufs);
+  const nonEmpty = bufs.filter((b) => b.byteLength > 0).length;
   const bound = 2 * Math.ceil(total / maxIoSize) + Math.ceil(nonEmpty / (IOV_MAX - 1)) + 2 * sys.shorts + 1;
   assert.ok(sys.successful <= bound, `${sys.successful} successful calls, bound ${bound}`);
   assert.equal(sys.counts.write + sys.counts.writev, sys.successful + sys.failed);
 }
 
-function checkDelivery(sys: CheckingSys, bufs: readonly Uint8Array[], returned: number): void {
-  const total = bufs.reduce((s, b) => s + b.length, 0);
+function checkDelivery(sys: CheckingSys, bufs: readonly ArrayBufferView[], returned: number): void {
+  const total = byteTotal(bufs);
   assert.equal(returned, total);
   assert.equal(sys.received, total);
   assert.equal(sys.digest(), sha256(bufs), 'bytes reaching the sink differ from the concatenation');
@@ -123,7 +175,11 @@ describe('properties of the writev stack (fast-check)', () => {
   it('writeInFull delivers one buffer whole under any fault schedule', () => {
     fc.assert(
       fc.property(scenarioArb, ({ maxIoSize, bufs, faults }) => {
-        const buf = Buffer.concat(bufs.slice(0, 50));
+        // One view of any kind: the first of the layout, or a Float64Array over several of them.
+        const joined = Buffer.concat(bufs.slice(0, 50).map(bytesOf));
+        const floats = new Float64Array(joined.length >> 3);
+        bytesOf(floats).set(joined.subarray(0, floats.byteLength));
+        const buf = bufs.length % 2 === 0 ? (bufs[0] ?? joined) : floats;
         const sys = new CheckingSys(faults, maxIoSize);
         checkDelivery(sys, [buf], writeInFull(3, buf, { sys, maxIoSize }));
         assertCallBound(sys, [buf], maxIoSize);
@@ -156,6 +212,60 @@ describe('properties of the writev stack (fast-check)', () => {
         };
         checkDelivery(inner, bufs, writevInFull(3, bufs, { sys, maxIoSize }));
       }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses any bufs that is not an array with a TypeError naming it, before any call', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .anything({ withTypedArray: true, withBigInt: true, withMap: true, withSet: true })
+          .filter((v) => !Array.isArray(v)),
+        (value) => {
+          const sys = new CheckingSys([], MiB);
+          for (const write of [writevInFull, writevOrDie, xwritev]) {
+            assert.throws(
+              () => write(3, value as Uint8Array[], { sys }),
+              (err: Error) => err instanceof TypeError && err.message.startsWith('bufs must be an array'),
+            );
+          }
+          if (ArrayBuffer.isView(value)) {
+            // A single view is what writeInFull takes: it is written whole, by its bytes.
+            const single = new CheckingSys([], MiB);
+            checkDelivery(single, [value], writeInFull(3, value, { sys: single }));
+          } else {
+            assert.throws(
+              () => writeInFull(3, value as Uint8Array, { sys }),
+              (err: Error) => err instanceof TypeError && err.message.startsWith('buf must be'),
+            );
+          }
+          assert.equal(sys.counts.write + sys.counts.writev, 0);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses an array holding anything but an ArrayBufferView, naming its index, before any call', () => {
+    fc.assert(
+      fc.property(
+        fc.array(viewArb(64), { maxLength: 20 }),
+        fc.anything({ withBigInt: true, withMap: true, withSet: true }).filter((v) => !ArrayBuffer.isView(v)),
+        fc.nat(),
+        (views, intruder, at) => {
+          const index = at % (views.length + 1);
+          const bufs = [...views.slice(0, index), intruder, ...views.slice(index)];
+          const sys = new CheckingSys([], MiB);
+          for (const write of [writevInFull, writevOrDie, xwritev]) {
+            assert.throws(
+              () => write(3, bufs as Uint8Array[], { sys }),
+              (err: Error) => err instanceof TypeError && err.message.startsWith(`bufs[${index}] must be`),
+            );
+          }
+          assert.equal(sys.counts.write + sys.counts.writev, 0);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -59,7 +59,7 @@ describe('writev-lint', () => {
     writeFileSync(config, JSON.stringify({ minSequenceLength: 1 }));
     const wrong = await run(['--config', config, 'test/server/fixtures/c']);
     assert.equal(wrong.status, 2);
-    assert.match(wrong.err, /writev\.minSequenceLength: expected an integer of 2 or more/);
+    assert.match(wrong.err, /bad\.json: minSequenceLength: expected a whole number of 2 or more, got 1/);
   });
 
   it('reads settings from --config (plain or under "writev")', async () => {
@@ -101,7 +101,7 @@ describe('writev-lint', () => {
     const run0 = log.runs[0];
     assert.deepEqual(
       run0.tool.driver.rules.map((r: { id: string }) => r.id),
-      ['adjacent-writes', 'loop-writes'],
+      ['adjacent-writes', 'loop-writes', 'unused-directive'],
     );
     const loop = run0.results.find((r: { ruleId: string }) => r.ruleId === 'loop-writes');
     assert.equal(loop.level, 'note');

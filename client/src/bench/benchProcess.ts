@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { BenchEvent, BenchSize } from '@writev/runtime';
+import type { BenchEvent, BenchSize } from '@writev/runtime/bench';
 import { JsonLinesDecoder } from './jsonLines';
 
 /** How to run the benchmark command-line tool. */

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { BenchEvent, CaseResult } from '@writev/runtime';
+import type { BenchEvent, CaseResult } from '@writev/runtime/bench';
 import { caseView } from './caseView';
 import { exportJson, exportMarkdown, type MachineInfo } from './exportResults';
 import {

@@ -1,4 +1,10 @@
-import { formatSyscalls, formatTime, speedRatio, type CaseResult, type Measurement } from '@writev/runtime';
+import {
+  formatSyscalls,
+  formatTime,
+  speedRatio,
+  type CaseResult,
+  type Measurement,
+} from '@writev/runtime/bench';
 
 /** One mode's row of a case table, every figure already formatted as hyperfine prints it. */
 export interface ModeRow {

@@ -1,4 +1,4 @@
-import { formatCaseMarkdown, type BenchSize, type CaseResult } from '@writev/runtime';
+import { formatCaseMarkdown, type BenchSize, type CaseResult } from '@writev/runtime/bench';
 
 /** The machine a run measured, as `writev-bench --json` records it. */
 export interface MachineInfo {

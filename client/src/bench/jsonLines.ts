@@ -1,4 +1,4 @@
-import type { BenchEvent } from '@writev/runtime';
+import type { BenchEvent } from '@writev/runtime/bench';
 
 const EVENT_TYPES = new Set<BenchEvent['type']>([
   'suite',

@@ -2,7 +2,7 @@
  * The messages between the benchmark panel (extension host) and its webview (media/benchmarks.js),
  * and the state the webview persists so the panel restores after a reload. Plain JSON only.
  */
-import type { BenchSize, CaseResult } from '@writev/runtime';
+import type { BenchSize, CaseResult } from '@writev/runtime/bench';
 import type { CaseView } from './caseView';
 
 /** A run as the panel's header describes it. */

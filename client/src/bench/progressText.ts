@@ -1,4 +1,4 @@
-import type { BenchEvent } from '@writev/runtime';
+import type { BenchEvent } from '@writev/runtime/bench';
 
 /**
  * The progress notification's and panel's status line for a streamed event ("writev / side-band:

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { BenchSize } from '@writev/runtime';
+import type { BenchSize } from '@writev/runtime/bench';
 import type { WritevContext } from '../context';
 import { BenchmarkPanel, type PanelActions } from './benchmarkPanel';
 import { listSuitesText, runBench, type BenchCommand } from './benchProcess';

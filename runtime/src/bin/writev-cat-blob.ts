@@ -8,52 +8,81 @@
  *                   [--batch-bytes=<n>] [--verify-hash] [--stats]
  *
  * Exits 0 at the end of input or `done`; 128 with "fatal: ..." as Git does for a bad command, a
- * non-blob, a damaged repository or a failed write; 141 silently when the reader went away; 129
- * with the usage for bad options.
+ * non-blob, a damaged repository, a failed write, or a cat-blob descriptor that is not open, not
+ * writable or not one given to this process (checked before anything is read); 141 silently when
+ * the reader went away; 129 with the usage for bad options.
  */
 import { writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { createSys } from '../nodeSys';
 import { exitLikeGit } from '../exit';
 import { openRepository } from '../odb/repository';
 import type { ResponseMode } from '../catBlob/responder';
 import { serveCatBlob } from '../catBlob/serve';
+import { checkOutputDescriptor } from '../outputDescriptor';
 
 const USAGE =
   'usage: writev-cat-blob [--git-dir=<dir>] [--cat-blob-fd=<n>] [--mode=batched|writev|writes] ' +
   '[--batch-bytes=<n>] [--verify-hash] [--stats]';
 
+const MODES: readonly ResponseMode[] = ['batched', 'writev', 'writes'];
+
 interface Options {
   gitDir: string;
   fd: number;
+  /** How the user named the output descriptor, for messages about it. */
+  fdLabel: string;
   mode: ResponseMode;
   batchBytes?: number;
   verifyHash: boolean;
   stats: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Options {
-  const options: Options = {
-    gitDir: process.env.GIT_DIR ?? '.',
-    fd: 1,
-    mode: 'batched',
-    verifyHash: false,
-    stats: false,
-  };
-  for (const arg of argv) {
-    const [name, value] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg, ''];
-    if (name === '--git-dir' && value !== '') options.gitDir = value;
-    else if (name === '--cat-blob-fd' && /^\d+$/.test(value)) options.fd = Number(value);
-    else if (name === '--mode' && (value === 'batched' || value === 'writev' || value === 'writes'))
-      options.mode = value;
-    else if (name === '--batch-bytes' && /^[1-9]\d*$/.test(value)) options.batchBytes = Number(value);
-    else if (arg === '--verify-hash') options.verifyHash = true;
-    else if (arg === '--stats') options.stats = true;
-    else if (arg === '-h' || arg === '--help') usage(0);
-    else usage(129, `unknown or malformed option: ${arg}`);
+function parseOptions(argv: string[]): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'git-dir': { type: 'string' },
+        'cat-blob-fd': { type: 'string' },
+        mode: { type: 'string', default: 'batched' },
+        'batch-bytes': { type: 'string' },
+        'verify-hash': { type: 'boolean', default: false },
+        stats: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    // parseArgs's first sentence names the option ("Unknown option '--frob'"); the rest is advice
+    // about positionals, which this command has none of.
+    return usage(129, (err as Error).message.split(/\.(?: |$)/)[0]);
   }
-  return options;
+  if (values.help) usage(0);
+  const gitDir = values['git-dir'] ?? process.env.GIT_DIR ?? '.';
+  if (gitDir === '') usage(129, '--git-dir needs a folder');
+  const fdText = values['cat-blob-fd'];
+  if (fdText !== undefined && !/^\d+$/.test(fdText)) {
+    usage(129, `--cat-blob-fd needs a descriptor number, got ${JSON.stringify(fdText)}`);
+  }
+  const mode = values.mode as ResponseMode;
+  if (!MODES.includes(mode))
+    usage(129, `--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  const batchText = values['batch-bytes'];
+  if (batchText !== undefined && !/^[1-9]\d*$/.test(batchText)) {
+    usage(129, `--batch-bytes needs a positive number of bytes, got ${JSON.stringify(batchText)}`);
+  }
+  return {
+    gitDir,
+    fd: fdText === undefined ? 1 : Number(fdText),
+    fdLabel: fdText === undefined ? 'standard output' : `--cat-blob-fd=${fdText}`,
+    mode,
+    ...(batchText !== undefined && { batchBytes: Number(batchText) }),
+    verifyHash: values['verify-hash'],
+    stats: values.stats,
+  };
 }
 
 function usage(status: number, problem?: string): never {
@@ -65,7 +94,10 @@ function usage(status: number, problem?: string): never {
 }
 
 function main(): void {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseOptions(process.argv.slice(2));
+  // Before anything else: a descriptor the caller did not give us may be one of Node's own, where
+  // the answers would be lost or crash the process instead of failing.
+  checkOutputDescriptor(options.fd, options.fdLabel);
   const sys = createSys();
   const repo = openRepository(options.gitDir, { verifyHash: options.verifyHash });
   const { mode, batchBytes } = options;

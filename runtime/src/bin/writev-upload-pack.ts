@@ -7,6 +7,7 @@
  * Imports only what serving needs, so the bundled file starts fast. Writes to stderr through the
  * fd-based stack too: `process.stderr` could make a terminal git shares non-blocking.
  */
+import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { createSys } from '../nodeSys';
 import { writeOrDie } from '../orDie';
 import { BrokenPipeError } from '../errors';
@@ -26,7 +27,38 @@ function say(text: string): void {
   }
 }
 
+/** `O_ACCMODE` and `O_RDWR`, as /proc shows a descriptor's flags (octal). */
+const O_ACCMODE = 0o3;
+const O_RDWR = 0o2;
+
+/**
+ * Whether `fd` was closed when the process started. Node then opens /dev/null read-write in its
+ * place before any script runs, so the answer would vanish and the exit status say success. A
+ * shell's `>/dev/null` opens it write-only and `</dev/null` read-only, so those still run; a
+ * read-write /dev/null given by the parent (Node's `stdio: 'ignore'`) cannot be told from a closed
+ * descriptor and is refused too. Where /proc cannot tell, the descriptor is taken as given.
+ */
+function closedAtStart(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice() || st.rdev !== statSync('/dev/null').rdev) return false;
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'));
+    return flags !== null && (parseInt(flags[1]!, 8) & O_ACCMODE) === O_RDWR;
+  } catch {
+    return false;
+  }
+}
+
 async function main(): Promise<number> {
+  for (const [fd, name] of [
+    [1, 'standard output'],
+    [0, 'standard input'],
+  ] as const) {
+    if (closedAtStart(fd)) {
+      say(`fatal: writev-upload-pack: ${name} (descriptor ${fd}) was closed at start: nowhere to serve\n`);
+      return EXIT_FATAL;
+    }
+  }
   let options;
   try {
     options = parseOptions(process.argv.slice(2), process.env);

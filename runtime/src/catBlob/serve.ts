@@ -1,5 +1,6 @@
 import { WriteError } from '../errors';
 import { hexLength } from '../odb/objectId';
+import { checkFd } from '../writeArguments';
 import type { Repository } from '../odb/repository';
 import { parseCommand } from './commands';
 import { LineInput, type LineInputOptions } from './lineInput';
@@ -33,7 +34,8 @@ export interface ServeSummary {
  * so the output up to a failure is what git fast-import would have written.
  *
  * @throws {@link CatBlobCommandError} for an unsupported or malformed line, {@link NotABlobError},
- * the reader's errors, and `WriteError`/`BrokenPipeError`.
+ * the reader's errors, and `WriteError`/`BrokenPipeError`; a TypeError or RangeError before
+ * anything is read for a descriptor that is not a non-negative integer.
  */
 export function serveCatBlob(
   inputFd: number,
@@ -41,6 +43,8 @@ export function serveCatBlob(
   repo: Repository,
   options: ServeOptions = {},
 ): ServeSummary {
+  checkFd(inputFd, 'inputFd');
+  checkFd(outputFd, 'outputFd');
   const input = new LineInput(inputFd, options.input);
   const responder = new CatBlobResponder(outputFd, repo, options);
   const digits = hexLength(repo.algorithm);

@@ -1,9 +1,16 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RepositoryError } from './errors';
+import { readRegularFile } from './regularFile';
 
 /** How deep alternates may refer to further alternates, as in Git. */
 const MAX_DEPTH = 5;
+
+/**
+ * The largest alternates file read: a line per borrowed directory, so 1 MiB is thousands of
+ * paths; beyond it the file is not one Git wrote.
+ */
+const MAX_ALTERNATES_BYTES = 1 << 20;
 
 /**
  * The object directories `objectsDir` borrows from through `info/alternates`, recursively and in
@@ -11,17 +18,23 @@ const MAX_DEPTH = 5;
  * object directory that lists it, optionally C-quoted; blank lines and `#` comments are skipped.
  *
  * @throws {@link RepositoryError} `ENOTREPO` naming the alternates file for a listed directory that
- * does not exist (objects would otherwise look missing), or for a chain deeper than Git allows.
+ * does not exist (objects would otherwise look missing), for a chain deeper than Git allows, or
+ * for an alternates file that is not a regular file or is larger than 1 MiB.
  */
 export function readAlternates(objectsDir: string): string[] {
   const seen = new Set<string>([realpathSync(objectsDir)]);
   const found: string[] = [];
   const visit = (dir: string, depth: number): void => {
     const file = join(dir, 'info', 'alternates');
-    if (!existsSync(file)) return;
+    const content = readRegularFile(
+      file,
+      MAX_ALTERNATES_BYTES,
+      (problem) => new RepositoryError('ENOTREPO', file, problem),
+    );
+    if (content === undefined) return;
     if (depth >= MAX_DEPTH)
       throw new RepositoryError('ENOTREPO', file, `alternates nested deeper than ${MAX_DEPTH}`);
-    for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    for (const raw of content.toString('utf8').split('\n')) {
       const line = raw.replace(/\r$/, '');
       if (line.trim() === '' || line.startsWith('#')) continue;
       const path = line.startsWith('"') ? unquote(line, file) : line;

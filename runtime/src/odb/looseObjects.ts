@@ -1,8 +1,9 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObjectCorruptError } from './errors';
 import { hashObject, type HashAlgorithm } from './objectId';
 import { objectTypeFromName, type GitObject, type ObjectHeader } from './objectType';
+import { openRegularFile, readAt, type OpenedFile } from './regularFile';
 import { inflateExact, inflatePrefix } from './zlibInflate';
 
 /** The longest loose object header Git writes: "commit", a space, 20 digits and the NUL. */
@@ -39,52 +40,77 @@ export class LooseObjectStore {
     return existsSync(this.pathOf(oid));
   }
 
-  /** The object, or undefined when there is no loose file for it. */
+  /**
+   * The object, or undefined when there is no loose file for it. The file must be a regular file
+   * no larger than zlib needs for the size its header declares, so a link to `/dev/zero` or a
+   * padded file is refused before it is read whole.
+   *
+   * @throws {@link ObjectCorruptError} naming the file for a file that is not regular, too large,
+   *   damaged, or hashes to another name.
+   */
   read(oid: string): GitObject | undefined {
     const file = this.pathOf(oid);
-    const compressed = readIfExists(file);
-    if (compressed === undefined) return undefined;
-    const header = parseHeader(
-      inflatePrefix(compressed.subarray(0, HEADER_PROBE), { file, offset: 0 }),
-      file,
-    );
-    const whole = inflateExact(compressed, header.payloadStart + header.size, { file, offset: 0 });
-    const data = whole.subarray(header.payloadStart);
-    const actual = hashObject(header.type, data, this.algorithm);
-    if (actual !== oid) {
-      throw new ObjectCorruptError(file, undefined, `loose object hashes to ${actual}, not to its name`);
-    }
-    return { type: header.type, size: header.size, data };
+    return withLooseFile(file, (opened) => {
+      const header = readLooseHeader(opened, file);
+      const inflatedSize = header.payloadStart + header.size;
+      const bound = zlibBound(inflatedSize);
+      if (opened.size > bound) {
+        throw new ObjectCorruptError(
+          file,
+          undefined,
+          `loose object file is ${opened.size} bytes, more than the ${bound} zlib needs for the ` +
+            `${inflatedSize} bytes its header declares`,
+        );
+      }
+      // Only the size seen by fstat is read: a file still growing is cut there and fails zlib's check.
+      const compressed = readAt(opened.fd, opened.size, 0);
+      const whole = inflateExact(compressed, inflatedSize, { file, offset: 0 });
+      const data = whole.subarray(header.payloadStart);
+      const actual = hashObject(header.type, data, this.algorithm);
+      if (actual !== oid) {
+        throw new ObjectCorruptError(file, undefined, `loose object hashes to ${actual}, not to its name`);
+      }
+      return { type: header.type, size: header.size, data };
+    });
   }
 
   /** The object's type and size from its header, inflating only the first bytes of the file. */
   readHeader(oid: string): ObjectHeader | undefined {
     const file = this.pathOf(oid);
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    try {
-      const probe = Buffer.alloc(HEADER_PROBE);
-      const n = readSync(fd, probe, 0, HEADER_PROBE, 0);
-      const { type, size } = parseHeader(inflatePrefix(probe.subarray(0, n), { file, offset: 0 }), file);
+    return withLooseFile(file, (opened) => {
+      const { type, size } = readLooseHeader(opened, file);
       return { type, size };
-    } finally {
-      closeSync(fd);
-    }
+    });
   }
 }
 
-function readIfExists(file: string): Buffer | undefined {
+/**
+ * The most bytes zlib's deflate makes of `n` bytes (its compressBound: stored blocks at worst,
+ * plus the stream's header and checksum). Git and the other writers of loose objects use zlib, so
+ * no loose object they wrote is larger. Division, not shifts: sizes may pass 2^31.
+ */
+export function zlibBound(n: number): number {
+  return n + Math.floor(n / 4096) + Math.floor(n / 16384) + Math.floor(n / 33554432) + 13;
+}
+
+/** Runs `use` on the opened loose file, closing it after; undefined when there is no such file. */
+function withLooseFile<T>(file: string, use: (opened: OpenedFile) => T): T | undefined {
+  const opened = openRegularFile(
+    file,
+    (problem) => new ObjectCorruptError(file, undefined, `loose object ${problem}`),
+  );
+  if (opened === undefined) return undefined;
   try {
-    return readFileSync(file);
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw err;
+    return use(opened);
+  } finally {
+    closeSync(opened.fd);
   }
+}
+
+/** Reads and parses the header from the first bytes of an opened loose file. */
+function readLooseHeader(opened: OpenedFile, file: string): LooseHeader {
+  const probe = readAt(opened.fd, Math.min(HEADER_PROBE, opened.size), 0);
+  return parseHeader(inflatePrefix(probe, { file, offset: 0 }), file);
 }
 
 /** Parses `<type> <decimal size>\0` at the start of inflated loose object bytes. */

@@ -1,9 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HashAlgorithm } from './objectId';
+import { ObjectCorruptError } from './errors';
 import { LooseObjectStore } from './looseObjects';
 import { PackFile } from './packFile';
 import { PackIndex } from './packIndex';
+import { checkRegularFile } from './regularFile';
 import type { WindowCache } from './packWindows';
 
 /** Where an object is stored in a pack: the pack and the entry's index position and offset. */
@@ -68,14 +70,14 @@ export class ObjectDirectory {
       const packName = `${name.slice(0, -4)}.pack`;
       if (!present.has(packName)) continue; // an index still being written, or a pack deleted
       const file = join(this.packDir, packName);
+      const indexFile = join(this.packDir, name);
+      // A FIFO would block the open, a device would be read without end: refuse them by name.
+      for (const f of known.has(file) ? [] : [indexFile, file]) {
+        checkRegularFile(f, (problem) => new ObjectCorruptError(f, undefined, problem));
+      }
       const pack =
         known.get(file) ??
-        PackFile.open(
-          file,
-          PackIndex.open(join(this.packDir, name), this.algorithm),
-          this.algorithm,
-          this.windows,
-        );
+        PackFile.open(file, PackIndex.open(indexFile, this.algorithm), this.algorithm, this.windows);
       known.delete(file);
       found.push({ pack, mtime: statSync(file).mtimeMs });
     }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RepositoryError } from './errors';
+import { readRegularFile } from './regularFile';
 import type { HashAlgorithm } from './objectId';
 
 /** Where a repository keeps what the object reader needs, and how it names objects. */
@@ -35,13 +36,28 @@ export function findRepository(start: string): RepositoryLayout {
   }
 }
 
+/**
+ * The largest `.git` link, `commondir` or config file read. Git's own config files are a few KiB;
+ * the bound only stops a link to a device or a runaway file from being read without end.
+ */
+const MAX_SMALL_FILE_BYTES = 16 << 20;
+
+/** The text of a small repository file (regular, bounded), or undefined when it does not exist. */
+function readSmallFile(file: string): string | undefined {
+  return readRegularFile(
+    file,
+    MAX_SMALL_FILE_BYTES,
+    (problem) => new RepositoryError('ENOTREPO', file, problem),
+  )?.toString('utf8');
+}
+
 /** The git directory `dir` is or holds, if any. */
 function gitDirAt(dir: string): string | undefined {
   const dotGit = join(dir, '.git');
   const st = statSync(dotGit, { throwIfNoEntry: false });
   if (st?.isDirectory()) return dotGit;
-  if (st?.isFile()) {
-    const text = readFileSync(dotGit, 'utf8');
+  if (st !== undefined && !st.isDirectory()) {
+    const text = readSmallFile(dotGit) ?? '';
     const match = /^gitdir: (.+?)\r?\n?$/.exec(text);
     if (!match) throw new RepositoryError('ENOTREPO', dotGit, 'is a file but not a "gitdir: <path>" link');
     return resolve(dir, match[1]);
@@ -58,13 +74,11 @@ function gitDirAt(dir: string): string | undefined {
 function layoutOf(gitDir: string): RepositoryLayout {
   // A linked work tree's git directory names the shared one in `commondir`.
   const commonFile = join(gitDir, 'commondir');
-  const commonDir = existsSync(commonFile)
-    ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim())
-    : gitDir;
+  const common = readSmallFile(commonFile);
+  const commonDir = common === undefined ? gitDir : resolve(gitDir, common.trim());
   const configFile = join(commonDir, 'config');
-  const config = existsSync(configFile)
-    ? readConfig(readFileSync(configFile, 'utf8'))
-    : new Map<string, string>();
+  const configText = readSmallFile(configFile);
+  const config = configText === undefined ? new Map<string, string>() : readConfig(configText);
   const version = Number(config.get('core.repositoryformatversion') ?? '0');
   if (version !== 0 && version !== 1) {
     throw new RepositoryError(

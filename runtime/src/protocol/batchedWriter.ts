@@ -1,6 +1,7 @@
 import { IOV_MAX, LARGE_PACKET_MAX } from '../constants';
 import { resolveLimits, type WriteOptions } from '../options';
 import { writevOrDie } from '../orDie';
+import { byteView, checkFd } from '../writeArguments';
 import { PKT_HEADER_SIZE, SIDEBAND_HEADER_SIZE } from './pktLine';
 import { checkSidebandArgs, writeSidebandHeader } from './sideband';
 
@@ -39,6 +40,7 @@ export class PktBatchWriter {
 
   constructor(fd: number, options: PktBatchWriterOptions = {}) {
     const { packetMax = LARGE_PACKET_MAX, ...writeOptions } = options;
+    checkFd(fd);
     checkSidebandArgs(1, packetMax);
     const limits = resolveLimits(writeOptions);
     this.fd = fd;
@@ -64,14 +66,16 @@ export class PktBatchWriter {
   /**
    * Queues `data` on `band` in packets of at most `packetMax - 5` payload bytes, split exactly as
    * {@link sendSideband} splits it (a negative band gives plain pkt-lines with 4-byte headers).
-   * Empty data queues nothing. Keeps views of `data` until the next flush.
+   * Empty data queues nothing. Keeps views of `data` until the next flush. `data` may be any
+   * ArrayBufferView; it is split and counted in bytes.
    */
-  sideband(band: number, data: Uint8Array): void {
+  sideband(band: number, data: ArrayBufferView): void {
     checkSidebandArgs(band, this.packetMax);
+    const bytes = byteView(data, 'data');
     const chunk = this.packetMax - SIDEBAND_HEADER_SIZE;
     const headerSize = band < 0 ? PKT_HEADER_SIZE : SIDEBAND_HEADER_SIZE;
-    for (let at = 0; at < data.length; at += chunk) {
-      const payload = data.subarray(at, Math.min(at + chunk, data.length));
+    for (let at = 0; at < bytes.length; at += chunk) {
+      const payload = bytes.subarray(at, Math.min(at + chunk, bytes.length));
       this.makeRoom(2, headerSize + payload.length);
       let header: Uint8Array;
       if (payload.length === chunk) {

@@ -5,6 +5,7 @@
 import { readSync } from 'node:fs';
 import { hasCode } from '../errno';
 import { backoffDelay } from '../waitWritable';
+import { byteViews, checkFd } from '../writeArguments';
 
 /** A synchronous source of bytes. */
 export interface ByteSource {
@@ -27,7 +28,9 @@ export class FdSource implements ByteSource {
   /** `read(2)` calls made, failed ones included. */
   reads = 0;
 
-  constructor(readonly fd: number) {}
+  constructor(readonly fd: number) {
+    checkFd(fd);
+  }
 
   read(target: Uint8Array): number {
     for (let attempt = 0; ;) {
@@ -52,7 +55,12 @@ export class ChunkSource implements ByteSource {
   private index = 0;
   private offset = 0;
 
-  constructor(private readonly chunks: readonly Uint8Array[]) {}
+  private readonly chunks: readonly Uint8Array[];
+
+  /** @param chunks - ArrayBufferViews of any kind, served by their bytes; not copied. */
+  constructor(chunks: readonly ArrayBufferView[]) {
+    this.chunks = byteViews(chunks, 'chunks');
+  }
 
   read(target: Uint8Array): number {
     while (this.index < this.chunks.length && this.offset === this.chunks[this.index]!.length) {

@@ -5,6 +5,7 @@
  * packet; at most {@link LARGE_PACKET_MAX} (65520) bytes in all.
  */
 import { LARGE_PACKET_MAX } from '../constants';
+import { byteView } from '../writeArguments';
 import { ProtocolError } from './errors';
 
 /** The length header of every pkt-line, in bytes. */
@@ -100,12 +101,12 @@ export function responseEndPkt(): Buffer {
 /**
  * Encodes one data packet: the header, then `payload` (a string is UTF-8). Copies the payload, so
  * it suits the short control lines of a conversation; stream bulk data with `sendSideband` or a
- * `PktBatchWriter`, which never copy it.
+ * `PktBatchWriter`, which never copy it. Any ArrayBufferView is taken by its bytes.
  *
- * @throws RangeError when the packet would exceed {@link LARGE_PACKET_MAX} bytes.
+ * @throws TypeError for a payload that is neither a string nor an ArrayBufferView; RangeError when the packet would exceed {@link LARGE_PACKET_MAX} bytes.
  */
-export function encodePktLine(payload: string | Uint8Array): Buffer {
-  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+export function encodePktLine(payload: string | ArrayBufferView): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : byteView(payload, 'payload');
   const length = body.length + PKT_HEADER_SIZE;
   if (length > LARGE_PACKET_MAX) {
     throw new RangeError(`pkt-line of ${length} bytes exceeds the ${LARGE_PACKET_MAX}-byte limit`);
@@ -122,7 +123,8 @@ export function encodePktLine(payload: string | Uint8Array): Buffer {
  *
  * @throws {@link ProtocolError} for a bad length or a stream that ends inside a packet.
  */
-export function decodePktLines(stream: Uint8Array): Packet[] {
+export function decodePktLines(input: ArrayBufferView): Packet[] {
+  const stream = byteView(input, 'stream');
   const packets: Packet[] = [];
   let at = 0;
   while (at < stream.length) {
@@ -152,7 +154,8 @@ export function decodePktLines(stream: Uint8Array): Packet[] {
  * The text of a data packet as Git's readers see it: UTF-8, one trailing newline removed (senders
  * add it, readers strip it, and it is optional on the wire).
  */
-export function packetText(payload: Uint8Array): string {
+export function packetText(input: ArrayBufferView): string {
+  const payload = byteView(input, 'payload');
   const end =
     payload.length > 0 && payload[payload.length - 1] === 0x0a ? payload.length - 1 : payload.length;
   return Buffer.from(payload.buffer, payload.byteOffset, end).toString('utf8');

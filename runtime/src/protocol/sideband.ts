@@ -7,6 +7,7 @@
 import { LARGE_PACKET_MAX } from '../constants';
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
+import { byteView, checkFd } from '../writeArguments';
 import { PKT_HEADER_SIZE, SIDEBAND_HEADER_SIZE, writeHex4 } from './pktLine';
 
 /**
@@ -28,6 +29,7 @@ export function checkSidebandArgs(band: number, packetMax: number): void {
  * of payload + 4 only.
  *
  * @returns the header's size, 5 or 4 bytes.
+ * @throws TypeError when `target` is not a `Uint8Array`, RangeError when the header does not fit.
  */
 export function writeSidebandHeader(
   target: Uint8Array,
@@ -35,6 +37,14 @@ export function writeSidebandHeader(
   payloadLength: number,
   band: number,
 ): number {
+  // Indexing any other view would store whole elements, not the bytes of the header.
+  if (!(target instanceof Uint8Array)) throw new TypeError('target must be a Uint8Array (or a Buffer)');
+  const size = band < 0 ? PKT_HEADER_SIZE : SIDEBAND_HEADER_SIZE;
+  if (!Number.isInteger(at) || at < 0 || at + size > target.length) {
+    throw new RangeError(
+      `at must leave ${size} bytes for the header in target (${target.length} bytes), got ${at}`,
+    );
+  }
   if (band < 0) {
     writeHex4(target, at, payloadLength + PKT_HEADER_SIZE);
     return PKT_HEADER_SIZE;
@@ -50,15 +60,18 @@ export function writeSidebandHeader(
  * so each pair must be written before the next is taken.
  */
 function* sidebandPackets(
+  fd: number,
   band: number,
-  data: Uint8Array,
+  data: ArrayBufferView,
   packetMax: number,
 ): Generator<[Uint8Array, Uint8Array]> {
+  checkFd(fd);
   checkSidebandArgs(band, packetMax);
+  const bytes = byteView(data, 'data');
   const chunk = packetMax - SIDEBAND_HEADER_SIZE;
   const header = Buffer.allocUnsafe(SIDEBAND_HEADER_SIZE);
-  for (let at = 0; at < data.length; at += chunk) {
-    const payload = data.subarray(at, Math.min(at + chunk, data.length));
+  for (let at = 0; at < bytes.length; at += chunk) {
+    const payload = bytes.subarray(at, Math.min(at + chunk, bytes.length));
     yield [header.subarray(0, writeSidebandHeader(header, 0, payload.length, band)), payload];
   }
 }
@@ -70,6 +83,7 @@ function* sidebandPackets(
  *
  * The payload is never copied: each slice is a view of `data`, which is not modified.
  *
+ * @param data - any ArrayBufferView, split and counted in bytes.
  * @param band - 1 pack data, 2 progress, 3 error; negative for plain pkt-lines without a band.
  * @param packetMax - the largest packet, header included: 65520 for `side-band-64k`, 1000 for
  *   `side-band`.
@@ -78,11 +92,11 @@ function* sidebandPackets(
 export function sendSideband(
   fd: number,
   band: number,
-  data: Uint8Array,
+  data: ArrayBufferView,
   packetMax: number,
   options: WriteOptions = {},
 ): void {
-  for (const packet of sidebandPackets(band, data, packetMax)) writevOrDie(fd, packet, options);
+  for (const packet of sidebandPackets(fd, band, data, packetMax)) writevOrDie(fd, packet, options);
 }
 
 /**
@@ -93,11 +107,11 @@ export function sendSideband(
 export function sendSidebandTwoWrites(
   fd: number,
   band: number,
-  data: Uint8Array,
+  data: ArrayBufferView,
   packetMax: number,
   options: WriteOptions = {},
 ): void {
-  for (const [header, payload] of sidebandPackets(band, data, packetMax)) {
+  for (const [header, payload] of sidebandPackets(fd, band, data, packetMax)) {
     writeOrDie(fd, header, options);
     writeOrDie(fd, payload, options);
   }

@@ -3,6 +3,7 @@
  * the defaults, so a deployment can set the environment once and a test can override per call.
  */
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { DEFAULT_CACHE_MAX_BYTES } from './packCache';
 import type { WriteMode } from './packSender';
 
@@ -61,14 +62,41 @@ function cacheSetting(value: string): string | false {
   return ['off', '0', 'false', 'no', ''].includes(value.toLowerCase()) ? false : value;
 }
 
+/** Rewords `node:util` parseArgs's complaints in the style of the other messages. */
+function usageError(err: unknown): UsageError {
+  const message = err instanceof Error ? err.message : String(err);
+  const unknown = /^Unknown option '([^']*)'/.exec(message);
+  if (unknown) return new UsageError(`unknown option '${unknown[1]}'`);
+  return new UsageError(message.split('. ')[0]!.replace(/^Option/, 'option'));
+}
+
 /**
  * Reads the command line (without `node` and the script) and the environment.
  * @throws {@link UsageError} for an unknown option, a bad value, or a missing directory.
  */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): UploadPackOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        strict: { type: 'boolean' },
+        'no-cache': { type: 'boolean' },
+        'cache-dir': { type: 'string' },
+        'cache-max-bytes': { type: 'string' },
+        'write-mode': { type: 'string' },
+        'pack-objects-hook': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    throw usageError(err);
+  }
+  const { values, positionals } = parsed;
   const options: UploadPackOptions = {
     repository: '',
-    strict: false,
+    strict: values.strict ?? false,
     cacheDir:
       env.WRITEV_UPLOAD_PACK_CACHE !== undefined ? cacheSetting(env.WRITEV_UPLOAD_PACK_CACHE) : 'default',
     cacheMaxBytes: env.WRITEV_UPLOAD_PACK_CACHE_MAX_BYTES
@@ -78,25 +106,17 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): U
       ? writeMode(env.WRITEV_UPLOAD_PACK_WRITE_MODE, 'WRITEV_UPLOAD_PACK_WRITE_MODE')
       : 'batched',
   };
-  if (env.WRITEV_UPLOAD_PACK_HOOK) options.packObjectsHook = env.WRITEV_UPLOAD_PACK_HOOK;
+  const hook = values['pack-objects-hook'] ?? env.WRITEV_UPLOAD_PACK_HOOK;
+  if (hook) options.packObjectsHook = hook;
   if (env.WRITEV_UPLOAD_PACK_TIMING) options.timingFile = env.WRITEV_UPLOAD_PACK_TIMING;
-  const positional: string[] = [];
-  for (const arg of argv) {
-    const [name, value] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg];
-    if (name === '--strict') options.strict = true;
-    else if (name === '--no-cache') options.cacheDir = false;
-    else if (name === '--cache-dir' && value !== undefined) options.cacheDir = cacheSetting(value);
-    else if (name === '--cache-max-bytes' && value !== undefined)
-      options.cacheMaxBytes = byteCount(value, name);
-    else if (name === '--write-mode' && value !== undefined) options.writeMode = writeMode(value, name);
-    else if (name === '--pack-objects-hook' && value !== undefined) options.packObjectsHook = value;
-    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
-    else positional.push(arg);
+  if (values['cache-dir'] !== undefined) options.cacheDir = cacheSetting(values['cache-dir']);
+  if (values['no-cache']) options.cacheDir = false;
+  if (values['cache-max-bytes'] !== undefined) {
+    options.cacheMaxBytes = byteCount(values['cache-max-bytes'], '--cache-max-bytes');
   }
-  if (positional.length !== 1) throw new UsageError('exactly one <directory> is needed');
-  options.repository = positional[0]!;
+  if (values['write-mode'] !== undefined) options.writeMode = writeMode(values['write-mode'], '--write-mode');
+  if (positionals.length !== 1) throw new UsageError('exactly one <directory> is needed');
+  options.repository = positionals[0]!;
   return options;
 }
 

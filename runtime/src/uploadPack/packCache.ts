@@ -6,11 +6,18 @@
  * - An entry appears only complete: a fill writes a private temporary file, checks the pack's own
  *   trailer hash, syncs it, then renames it into place. Two servers filling the same entry at once
  *   each rename a complete pack; the last one wins and both are valid.
- * - An entry that changed after it was verified is caught: a stamp beside each pack records its
- *   inode, size, mtime and ctime when it was verified. Any write to the pack changes ctime, so a
- *   mismatch sends the next serve down the slow path, which re-hashes the pack while it streams
- *   and removes it if the hash is wrong. (Bit rot below the filesystem is not seen here; the
- *   client's index-pack still rejects such a pack by its trailer.)
+ * - An entry that changed after it was verified is caught: a stamp beside each pack names its key
+ *   and records its inode, size, mtime and ctime when it was verified. Any write to the pack
+ *   changes ctime, so a mismatch sends the next serve down the slow path, which re-hashes the pack
+ *   before a byte of it is sent and removes it if the hash is wrong. (Bit rot below the filesystem
+ *   is not seen here; the client's index-pack still rejects such a pack by its trailer.)
+ * - Only the cache's own files are ever removed or replaced: a `<key>.pack` whose stamp names its
+ *   key and inode, or a `writev-fill-*` temporary file of this user older than an hour. The folder
+ *   may hold anything else (it may be shared, or misconfigured); other files are left alone.
+ * - Nothing in the folder can hang or wedge a serve: entries are opened without blocking or
+ *   following links, and what is not a regular file is skipped with a warning.
+ * - The cache is an optimisation: every problem with it (a path that is a file, no permission, a
+ *   read-only folder) becomes a warning through `warn`, and the serve goes on without it.
  * - The directory stays under its size bound: after each fill the least recently served entries
  *   go first; a pack larger than the bound is not kept.
  */
@@ -19,20 +26,28 @@ import {
   closeSync,
   fdatasyncSync,
   fstatSync,
-  mkdirSync,
+  lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
-  statSync,
   utimesSync,
-  writeFileSync,
   writeSync,
   type BigIntStats,
 } from 'node:fs';
 import { join } from 'node:path';
-import { hasCode } from '../errno';
+import {
+  CacheFileError,
+  describe,
+  ENTRY_NAME,
+  FILL_NAME,
+  KEY,
+  makeDirs,
+  openRegular,
+  readStamp,
+  stampOwns,
+  stampText,
+} from './cacheFiles';
 import { PackChecksum } from './packChecksum';
 
 /** The default size bound of a pack cache: 1 GiB. */
@@ -72,22 +87,35 @@ export interface CachedPack {
   readonly path: string;
   readonly fd: number;
   readonly size: number;
-  /** Whether the stamp says the file is exactly as verified (else: re-hash while serving). */
+  /** Whether the stamp says the file is exactly as verified (else: re-hash before serving). */
   readonly trusted: boolean;
+  /** Whether the stamp says the file is the cache's own, so it may be removed if corrupt. */
+  readonly ours: boolean;
 }
 
-function stampOf(st: BigIntStats): string {
-  return `${st.ino} ${st.size} ${st.mtimeNs} ${st.ctimeNs}\n`;
+/** Options of a {@link PackCache}. */
+export interface PackCacheOptions {
+  /** The size bound in bytes (default {@link DEFAULT_CACHE_MAX_BYTES}). */
+  maxBytes?: number;
+  /** Receives each problem that made the cache skip something; default: ignore. */
+  warn?: (message: string) => void;
 }
 
 /** The pack cache in one directory; see the module comment. */
 export class PackCache {
+  readonly maxBytes: number;
+  private readonly warn: (message: string) => void;
+
   constructor(
     readonly dir: string,
-    readonly maxBytes: number = DEFAULT_CACHE_MAX_BYTES,
-  ) {}
+    options: PackCacheOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.warn = options.warn ?? (() => undefined);
+  }
 
   private packPath(key: string): string {
+    if (!KEY.test(key)) throw new RangeError(`a pack cache key is 64 hex digits, got '${key}'`);
     return join(this.dir, `${key}.pack`);
   }
 
@@ -97,32 +125,42 @@ export class PackCache {
 
   /** A temporary file name no other fill uses, in this process or another. */
   private tempPath(ext: string): string {
-    return join(this.dir, `tmp-${process.pid}-${randomBytes(6).toString('hex')}.${ext}`);
+    return join(this.dir, `writev-fill-${process.pid}-${randomBytes(6).toString('hex')}.${ext}`);
   }
 
-  /** Opens the entry for `key`, or returns `undefined` on a miss. */
+  /**
+   * Opens the entry for `key`. Returns `undefined` on a miss, and also (with a warning) when the
+   * entry cannot be used: the folder is unusable, or `<key>.pack` is not a readable regular file.
+   */
   open(key: string): CachedPack | undefined {
     const path = this.packPath(key);
-    let fd: number;
+    let opened;
     try {
-      fd = openSync(path, 'r');
+      opened = openRegular(path);
     } catch (err) {
-      if (hasCode(err, 'ENOENT')) return undefined;
-      throw err;
+      this.warn(`pack cache entry skipped: ${describe(err)}`);
+      return undefined;
     }
-    const st = fstatSync(fd, { bigint: true });
-    let stamp = '';
-    try {
-      stamp = readFileSync(this.stampPath(key), 'latin1');
-    } catch {
-      // no stamp: verify while serving
-    }
-    return { key, path, fd, size: Number(st.size), trusted: stamp === stampOf(st) };
+    if (opened === undefined) return undefined;
+    const { fd, st } = opened;
+    const stamp = readStamp(this.stampPath(key));
+    return {
+      key,
+      path,
+      fd,
+      size: Number(st.size),
+      trusted: stamp === stampText(key, st),
+      ours: stampOwns(stamp, key, st),
+    };
   }
 
   /** Records that `entry` was verified as it is now, and marks it recently served. */
   trust(entry: CachedPack): void {
-    this.writeStamp(entry.key, fstatSync(entry.fd, { bigint: true }));
+    try {
+      this.writeStamp(entry.key, fstatSync(entry.fd, { bigint: true }));
+    } catch (err) {
+      this.warn(`cannot stamp ${entry.path} as verified (it will be verified again): ${describe(err)}`);
+    }
   }
 
   /** Marks `entry` recently served, for the size bound's least-recently-served order. */
@@ -131,77 +169,117 @@ export class PackCache {
     try {
       utimesSync(this.stampPath(entry.key), now, now);
     } catch {
-      // a missing stamp is rewritten when the entry is next verified
+      // a read-only cache still serves; its order of eviction just stays as it was
     }
   }
 
   /**
-   * Removes `entry` (a corrupt one), unless another server has meanwhile renamed a fresh pack into
-   * its place: only the very file that was read is removed.
+   * Removes `entry` (a corrupt one) if it is the cache's own, unless another server has meanwhile
+   * renamed a fresh pack into its place: only the very file that was read is removed.
+   *
+   * @returns whether it was removed.
    */
-  discard(entry: CachedPack): void {
-    try {
-      if (statSync(entry.path).ino !== fstatSync(entry.fd).ino) return;
-    } catch {
-      return;
+  discard(entry: CachedPack): boolean {
+    if (!entry.ours) {
+      this.warn(`${entry.path} is not stamped as this cache's own: left in place, remove it by hand`);
+      return false;
     }
-    rmSync(entry.path, { force: true });
-    rmSync(this.stampPath(entry.key), { force: true });
+    try {
+      if (lstatSync(entry.path).ino !== fstatSync(entry.fd).ino) return false;
+      rmSync(entry.path, { force: true });
+      rmSync(this.stampPath(entry.key), { force: true });
+      return true;
+    } catch (err) {
+      this.warn(`cannot remove ${entry.path}: ${describe(err)}`);
+      return false;
+    }
   }
 
   /**
-   * Starts filling the entry for `key`, or returns `undefined` when the directory cannot be written
-   * (the cache is an optimisation: serving goes on without it).
+   * Starts filling the entry for `key`, or returns `undefined` (with a warning) when the directory
+   * cannot be written: serving goes on without the cache.
    */
   startFill(key: string, objectFormat: 'sha1' | 'sha256'): PackFill | undefined {
+    this.packPath(key);
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirs(this.dir);
       const temp = this.tempPath('pack');
       const fd = openSync(temp, 'wx', 0o444);
       return new PackFill(this, key, temp, fd, new PackChecksum(objectFormat));
-    } catch {
+    } catch (err) {
+      this.warn(`cannot write to the pack cache: ${describe(err)}`);
       return undefined;
     }
   }
 
-  /** Renames a verified fill into place, stamps it, and enforces the size bound. */
+  /**
+   * Renames a verified fill into place, stamps it, and enforces the size bound. The place must be
+   * free or hold the cache's own entry: anything else there is left alone and the fill dropped.
+   *
+   * @throws {@link CacheFileError} when something not the cache's own holds the entry's name; a
+   *   system error when the rename fails.
+   */
   commitFill(key: string, temp: string, fd: number): void {
     fdatasyncSync(fd);
-    renameSync(temp, this.packPath(key));
+    const path = this.packPath(key);
+    let there: BigIntStats | undefined;
+    try {
+      there = lstatSync(path, { bigint: true });
+    } catch {
+      // free
+    }
+    if (there && !stampOwns(readStamp(this.stampPath(key)), key, there)) {
+      throw new CacheFileError(`${path} exists and is not this cache's own: the new pack was not stored`);
+    }
+    renameSync(temp, path);
     // The rename changed the inode's ctime: stamp what the file is now.
     this.writeStamp(key, fstatSync(fd, { bigint: true }));
-    this.evict(key);
+    try {
+      this.evict(key);
+    } catch (err) {
+      this.warn(`cannot enforce the pack cache's size bound: ${describe(err)}`);
+    }
   }
 
   private writeStamp(key: string, st: BigIntStats): void {
     const temp = this.tempPath('stamp');
-    writeFileSync(temp, stampOf(st));
-    renameSync(temp, this.stampPath(key));
+    const fd = openSync(temp, 'wx', 0o644);
+    try {
+      writeSync(fd, stampText(key, st));
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      renameSync(temp, this.stampPath(key));
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
+    }
   }
 
   /**
-   * Removes the least recently served entries until the packs fit `maxBytes` (never `keep`, just
-   * filled), and temporary files of fills that died long ago.
+   * Removes the least recently served of the cache's own entries until they fit `maxBytes` (never
+   * `keep`, just filled), and its own temporary files of fills that died long ago. Files that are
+   * not the cache's own are neither counted nor touched.
    */
   evict(keep: string): void {
     const packs: { key: string; size: number; used: number }[] = [];
     const now = Date.now();
+    const uid = process.getuid?.();
     for (const name of readdirSync(this.dir)) {
       const path = join(this.dir, name);
       try {
-        const st = statSync(path);
-        if (name.startsWith('tmp-')) {
-          if (now - st.mtimeMs > STALE_FILL_MS) rmSync(path, { force: true });
-        } else if (name.endsWith('.pack')) {
-          const key = name.slice(0, -'.pack'.length);
-          let used = st.mtimeMs;
-          try {
-            used = statSync(this.stampPath(key)).mtimeMs;
-          } catch {
-            // never stamped: its own mtime
-          }
-          packs.push({ key, size: st.size, used });
+        const st = lstatSync(path, { bigint: true });
+        if (FILL_NAME.test(name)) {
+          const mine = uid === undefined || Number(st.uid) === uid;
+          if (st.isFile() && mine && now - Number(st.mtimeMs) > STALE_FILL_MS) rmSync(path, { force: true });
+          continue;
         }
+        const key = ENTRY_NAME.exec(name)?.[1];
+        if (key === undefined) continue;
+        const stampPath = this.stampPath(key);
+        if (!stampOwns(readStamp(stampPath), key, st)) continue;
+        packs.push({ key, size: Number(st.size), used: lstatSync(stampPath).mtimeMs });
       } catch {
         // removed by another server meanwhile
       }
@@ -215,12 +293,17 @@ export class PackCache {
       total -= pack.size;
     }
   }
+
+  /** Reports a problem through the cache's `warn` (for the fills it starts). */
+  report(message: string): void {
+    this.warn(message);
+  }
 }
 
 /**
  * One fill in progress: the pack is written to a private temporary file while it streams to the
  * client, and hashed on the way. A write failure or a pack over the size bound abandons the fill
- * quietly; serving the client is not affected.
+ * with a warning; serving the client is not affected.
  */
 export class PackFill {
   private failed = false;
@@ -241,7 +324,8 @@ export class PackFill {
     if (this.checksum.length > this.cache.maxBytes) return this.abandon();
     try {
       for (let at = 0; at < chunk.length;) at += writeSync(this.fd, chunk, at, chunk.length - at);
-    } catch {
+    } catch (err) {
+      this.cache.report(`cannot write to the pack cache: ${describe(err)}`);
       this.abandon();
     }
   }
@@ -258,7 +342,8 @@ export class PackFill {
     try {
       this.cache.commitFill(this.key, this.temp, this.fd);
       return true;
-    } catch {
+    } catch (err) {
+      this.cache.report(`pack not cached: ${describe(err)}`);
       this.abandon();
       return false;
     } finally {

@@ -10,7 +10,7 @@ import { LARGE_PACKET_MAX } from '../constants';
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
 import { PktBatchWriter } from '../protocol/batchedWriter';
-import { Band, SIDEBAND_HEADER_SIZE, SIDEBAND_PACKET_MAX } from '../protocol/pktLine';
+import { Band, encodePktLine, SIDEBAND_HEADER_SIZE, SIDEBAND_PACKET_MAX } from '../protocol/pktLine';
 import { sendSideband, sendSidebandTwoWrites } from '../protocol/sideband';
 
 /** How pkt-lines are written; see the module comment. */
@@ -38,6 +38,7 @@ export function readSizeFor(framing: Framing): number {
 export class PackSender {
   private readonly packetMax: number;
   private readonly batch: PktBatchWriter | undefined;
+  private packBytes = 0;
 
   /**
    * @param progress - whether band-2 progress is wanted (false after `no-progress`, or bare).
@@ -60,12 +61,39 @@ export class PackSender {
    * {@link PackSender.flush} before it reuses or changes `chunk`.
    */
   data(chunk: Uint8Array): void {
+    this.packBytes += chunk.length;
     this.send(Band.data, chunk);
+  }
+
+  /** Pack bytes handed to {@link PackSender.data} so far. */
+  get packBytesSent(): number {
+    return this.packBytes;
   }
 
   /** Sends progress text (band 2) if the client wants it; dropped otherwise. */
   progress(text: Uint8Array): void {
     if (this.progressWanted && this.framing !== 'none') this.send(Band.progress, text);
+  }
+
+  /**
+   * Sends a warning on band 2 when the client has a side-band, even after `no-progress`: it is
+   * not progress, and the client shows it as `remote: ...`. Without a side-band it is dropped (the
+   * caller also writes it to stderr).
+   */
+  warning(text: string): void {
+    if (this.framing !== 'none') this.send(Band.progress, Buffer.from(`${text}\n`, 'utf8'));
+  }
+
+  /**
+   * Relays what pack-objects wrote on its stderr: progress when asked for, and its error messages
+   * always. With a side-band they go on band 2; without one there is no channel in the stream.
+   *
+   * @returns whether the client got them (else the caller writes them to its own stderr).
+   */
+  relay(text: Uint8Array): boolean {
+    if (this.framing === 'none') return false;
+    this.send(Band.progress, text);
+    return true;
   }
 
   /** Writes whatever is queued. */
@@ -88,11 +116,16 @@ export class PackSender {
   }
 
   /**
-   * Tells the client the serve failed, on band 3, after whatever was queued. A bare pack has no
-   * channel for it; the client sees the connection close early.
+   * Tells the client the serve failed: on band 3 after whatever was queued; without a side-band,
+   * as an `ERR` pkt-line if no pack byte has been sent yet (the client reads it where the pack
+   * header would be). After pack bytes a bare stream has no channel for it: the connection closes
+   * early and the client finds the pack truncated.
    */
   fail(message: string): void {
-    if (this.framing === 'none') return;
+    if (this.framing === 'none') {
+      if (this.packBytes === 0) writeOrDie(this.fd, encodePktLine(`ERR ${message}\n`), this.options);
+      return;
+    }
     this.flush();
     sendSideband(this.fd, Band.error, Buffer.from(`${message}\n`, 'utf8'), this.packetMax, this.options);
   }

@@ -8,17 +8,18 @@
  * A client asking for protocol v2 (`GIT_PROTOCOL=version=2`) gets the v0 advertisement, which git
  * clients accept as the server's answer: the fallback is the client's, and it is clean.
  */
-import { appendFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { Sys } from '../syscall';
+import { WriteError } from '../errors';
 import { writeOrDie, writevOrDie } from '../orDie';
 import { FdSource } from '../protocol/byteSource';
 import { encodePktLine, flushPkt } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { advertisedTips, advertisementLines } from './advertisement';
-import { UploadPackError } from './errors';
 import { honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
+import { isWithin } from './cacheFiles';
 import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
 import { runPackObjects, serveCachedPack } from './packSources';
@@ -29,6 +30,8 @@ export interface ServerIo {
   readonly input: number;
   readonly output: number;
   readonly sys?: Sys;
+  /** Where warnings for whoever runs the server go (default 2, stderr). */
+  readonly errors?: number;
 }
 
 /** What a serve did, for the caller's exit status and for benchmarks. */
@@ -41,6 +44,37 @@ export interface ServeReport {
   readonly endAt: number;
   /** The calls made through `io.sys`, when one was given: what the serve cost in syscalls. */
   readonly syscalls?: { readonly write: number; readonly writev: number; readonly EAGAIN: number };
+}
+
+/**
+ * The object folders of a repository: its own and those it borrows through `info/alternates`
+ * (relative entries are relative to the objects folder).
+ */
+function objectFolders(gitDir: string): string[] {
+  const objects = join(gitDir, 'objects');
+  const folders = [objects];
+  try {
+    for (const line of readFileSync(join(objects, 'info', 'alternates'), 'utf8').split('\n')) {
+      if (line.trim() === '' || line.startsWith('#')) continue;
+      folders.push(isAbsolute(line) ? line : join(objects, line));
+    }
+  } catch {
+    // no alternates
+  }
+  return folders;
+}
+
+/**
+ * The pack cache folder for this serve, or why there is none. A folder inside an object folder is
+ * refused: packs there are the repository's own, and the cache must never sit where its files
+ * could be taken for them (or its eviction reach them).
+ */
+function cacheFolder(options: UploadPackOptions, gitDir: string): { dir?: string; refusal?: string } {
+  const dir = cacheDirFor(options, gitDir);
+  if (dir === undefined) return {};
+  const objects = objectFolders(gitDir).find((folder) => isWithin(dir, folder));
+  if (objects === undefined) return { dir };
+  return { refusal: `pack cache folder ${dir} is inside the object folder ${objects}: not used` };
 }
 
 /**
@@ -59,9 +93,21 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
   const writeOptions = io.sys ? { sys: io.sys } : {};
   const sendLine = (packet: Uint8Array): void => writeOrDie(io.output, packet, writeOptions);
   let sender: PackSender | undefined;
+  // The cache is an optimisation: its problems are warnings, to the operator and, on band 2, to
+  // the client, and the serve goes on without it.
+  const warn = (message: string): void => {
+    const text = `warning: writev-upload-pack: ${message}`;
+    try {
+      writeOrDie(io.errors ?? 2, Buffer.from(`${text}\n`, 'utf8'));
+    } catch {
+      // no one to tell on stderr; the client still hears it
+    }
+    sender?.warning(text);
+  };
   try {
     const gitDir = findGitDir(options.repository, options.strict);
-    const refs = listRefs(gitDir);
+    const folder = cacheFolder(options, gitDir);
+    const refs = listRefs(gitDir, folder.dir);
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
@@ -89,13 +135,15 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       ofsDelta: caps.has('ofs-delta'),
       objectFormat: refs.objectFormat,
     };
-    const dir = cacheDirFor(options, gitDir);
-    const cache = dir === undefined ? undefined : new PackCache(dir, options.cacheMaxBytes);
+    if (folder.refusal !== undefined) warn(folder.refusal);
+    const cache =
+      folder.dir === undefined
+        ? undefined
+        : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
     const key = cacheKey(packRequest);
     const entry = cache?.open(key);
     let pack: ServeReport['pack'];
-    if (cache && entry) {
-      serveCachedPack(entry, cache, sender, refs.objectFormat);
+    if (cache && entry && (await serveCachedPack(entry, cache, sender, refs.objectFormat))) {
       pack = 'cache-hit';
     } else {
       const fill = cache?.startFill(key, refs.objectFormat);
@@ -105,11 +153,16 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     sender.end();
     return report({ pack, requestAt, endAt: performance.now() });
   } catch (err) {
-    if (err instanceof UploadPackError) {
-      const message = `writev-upload-pack: ${err.message}`;
-      // Once the pack phase has begun the client reads sideband packets: report there.
-      if (sender) sender.fail(message);
-      else sendLine(encodePktLine(`ERR ${message}\n`));
+    // Every failure but the client's own descriptor failing is told to the client, whatever it
+    // asked for: once the pack phase has begun, on band 3 (or, bare, as ERR before any pack byte).
+    if (!(err instanceof WriteError)) {
+      const message = `writev-upload-pack: ${err instanceof Error ? err.message : String(err)}`;
+      try {
+        if (sender) sender.fail(message);
+        else sendLine(encodePktLine(`ERR ${message}\n`));
+      } catch {
+        // the client is gone too; the caller still reports the first error
+      }
     }
     throw err;
   }

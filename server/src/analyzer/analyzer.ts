@@ -5,6 +5,7 @@ import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
 import type { Finding, Language, TextEdit } from './model';
 import type { AnalyzerSettings } from './settings';
+import { applySuppressions } from './suppressions';
 import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits } from './edits';
@@ -81,21 +82,25 @@ export class Analyzer {
     settings: AnalyzerSettings,
     options: AnalyzeOptions = {},
   ): { findings: Finding[]; wrappers: FileWrappers } {
-    if (!this.enabled(path, settings) || skipReason(text))
+    const language = languageOf(path);
+    if (!language || !this.enabled(path, settings) || skipReason(text))
       return { findings: [], wrappers: { c: [], ts: [] } };
-    if (languageOf(path) === 'c') {
+    // Suppression comments apply here, so every consumer (CLI, server, fix-all) sees the same findings.
+    const suppress = (found: Finding[]) =>
+      applySuppressions(text, language, found, settings.reportUnusedDirectives);
+    if (language === 'c') {
       const { findings, wrappers } = this.c.analyze(
         text,
         settings,
         options.key,
         options.index?.cWrappersFor(path),
       );
-      return { findings, wrappers: { c: wrappers, ts: [] } };
+      return { findings: suppress(findings), wrappers: { c: wrappers, ts: [] } };
     }
     const index = options.index;
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
     const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup);
-    return { findings, wrappers: { c: [], ts: wrappers } };
+    return { findings: suppress(findings), wrappers: { c: [], ts: wrappers } };
   }
 
   /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */

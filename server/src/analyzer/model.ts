@@ -159,8 +159,14 @@ export interface Fix {
   readonly edits: readonly TextEdit[];
 }
 
-/** The diagnostic codes the analyzer reports. */
-export type FindingCode = 'adjacent-writes' | 'loop-writes';
+/** The codes of the analyzer's rules (what suppression comments name). */
+export const RULE_CODES = ['adjacent-writes', 'loop-writes'] as const;
+
+/** A rule's code. */
+export type RuleCode = (typeof RULE_CODES)[number];
+
+/** The diagnostic codes the analyzer reports: the rules', and `unused-directive` for suppression comments. */
+export type FindingCode = RuleCode | 'unused-directive';
 
 /** Severity as the analyzer reports it (mapped onto LSP severities by the server). */
 export type Severity = 'error' | 'warning' | 'information' | 'hint';

@@ -1,6 +1,11 @@
-// The analyzer's settings: what users can change (section `writev` in VS Code), with defaults, and the
-// one function that turns untrusted input (a client's configuration, a --config file) into them.
+// The analyzer's settings: what users can change (section `writev` in VS Code, or a `.writev-lint.json`
+// file), typed, and the one function that turns untrusted input into them. What is valid and the
+// defaults come from the schema in config/schema.ts; this file only gives them types.
+import { defaultsOf, EDITOR_SETTINGS_SCHEMA, SETTINGS_SCHEMA } from '../config/schema';
+import { validate } from '../config/validate';
 import type { Severity } from './model';
+
+export { SettingsError, type SettingsIssue } from '../config/validate';
 
 /** An extra write function (settings `writev.writeFunctions`). */
 export interface WriteFunctionSetting {
@@ -37,6 +42,8 @@ export interface AnalyzerSettings {
   readonly exclude: readonly string[];
   /** C attribute-like macros read as whitespace before parsing (`NORETURN`, `MAYBE_UNUSED`...). */
   readonly attributeMacros: readonly string[];
+  /** Report suppression comments that suppress nothing, and unknown codes in them. */
+  readonly reportUnusedDirectives: boolean;
   /**
    * C functions whose result is a byte-stream descriptor (a file, pipe or stream socket): plain
    * `write`/`send` calls on what they return may be gathered.
@@ -44,153 +51,43 @@ export interface AnalyzerSettings {
   readonly streamFunctions: readonly string[];
 }
 
-/** The defaults: every language on, runs of two or more, warnings for sequences, information for loops. */
-export const DEFAULT_SETTINGS: AnalyzerSettings = {
-  writeFunctions: [],
-  wrappers: [],
-  minSequenceLength: 2,
-  severity: { adjacentWrites: 'warning', loopWrites: 'information' },
-  languages: { c: true, typescript: true, javascript: true },
-  exclude: [],
-  attributeMacros: [
-    'NORETURN',
-    'MAYBE_UNUSED',
-    'UNUSED',
-    '__maybe_unused',
-    '__always_unused',
-    '__cold',
-    '__init',
-    '__exit',
-    '__must_check',
-    '__always_inline',
-    'noinline',
-    '__noreturn',
-  ],
-  streamFunctions: [],
-};
+/** The defaults (the schema's): every language on, runs of two or more, warnings for sequences. */
+export const DEFAULT_SETTINGS: AnalyzerSettings = defaultsOf(SETTINGS_SCHEMA) as AnalyzerSettings;
 
-const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
-
-/** Thrown by {@link parseSettings} for input that is present but wrong, naming the setting. */
-export class SettingsError extends Error {
-  readonly code = 'EWRITEVSETTINGS';
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsError';
-  }
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-function index(value: unknown, where: string): number {
-  if (!Number.isInteger(value) || (value as number) < 0) {
-    throw new SettingsError(`${where}: expected an argument index (0, 1, ...), got ${JSON.stringify(value)}`);
-  }
-  return value as number;
-}
-
-function name(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !/^[A-Za-z_$][\w$.]*$/.test(value)) {
-    throw new SettingsError(`${where}: expected a function name, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-function language(value: unknown, where: string): 'c' | 'ts' {
-  if (value === undefined || value === 'c') return 'c';
-  if (value === 'ts' || value === 'typescript' || value === 'javascript') return 'ts';
-  throw new SettingsError(`${where}: language must be "c" or "ts", got ${JSON.stringify(value)}`);
-}
-
-function list(value: unknown, where: string): unknown[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new SettingsError(`${where}: expected a list`);
-  return value;
-}
-
-function severity(value: unknown, fallback: Severity, where: string): Severity {
-  if (value === undefined || value === null) return fallback;
-  if (SEVERITIES.includes(value as Severity)) return value as Severity;
-  throw new SettingsError(`${where}: expected one of ${SEVERITIES.join(', ')}, got ${JSON.stringify(value)}`);
-}
-
-function flag(value: unknown, fallback: boolean): boolean {
-  return typeof value === 'boolean' ? value : fallback;
-}
-
-function strings(value: unknown, where: string): string[] {
-  return list(value, where).map((item, i) => {
-    if (typeof item !== 'string') throw new SettingsError(`${where}[${i}]: expected a string`);
-    return item;
-  });
+/** Where settings come from, for the paths and the source named in errors. */
+export interface SettingsOrigin {
+  /** Named first in every error: a file path, or a description ("the editor settings"). */
+  readonly source: string;
+  /** Put before every key path (`writev` for an editor's settings: `writev.minSequenceLength`). */
+  readonly prefix?: string;
+  /** The input is an editor's whole `writev` section, with the editor-only settings beside. */
+  readonly editor?: boolean;
 }
 
 /**
- * Turns raw settings (the `writev` section of a client's configuration, or a parsed --config file) into
- * complete {@link AnalyzerSettings}. Missing values take their defaults; wrong values throw a
- * {@link SettingsError} that names the setting (`writev.writeFunctions[1].fd: ...`).
+ * Turns raw settings (the `writev` section of a client's configuration, or a config file's settings)
+ * into complete {@link AnalyzerSettings}: missing values take the schema's defaults; anything else
+ * the schema refuses (an unknown key, a wrong type) throws a {@link SettingsError} listing each
+ * problem with its key path (`writev.writeFunctions[1].fd: expected a whole number, got "1"`). Does
+ * not modify `raw`.
  */
-export function parseSettings(raw: unknown): AnalyzerSettings {
-  const input = record(raw);
-  const writeFunctions = list(input.writeFunctions, 'writev.writeFunctions').map((item, i) => {
-    const where = `writev.writeFunctions[${i}]`;
-    const entry = record(item);
-    return {
-      name: name(entry.name, `${where}.name`),
-      language: language(entry.language, `${where}.language`),
-      fd: index(entry.fd ?? 0, `${where}.fd`),
-      buf: index(entry.buf ?? 1, `${where}.buf`),
-      len: entry.len === undefined || entry.len === null ? undefined : index(entry.len, `${where}.len`),
-      gatheredName:
-        entry.gatheredName === undefined ? undefined : name(entry.gatheredName, `${where}.gatheredName`),
-    };
-  });
-  const wrappers = list(input.wrappers, 'writev.wrappers').map((item, i) => {
-    const where = `writev.wrappers[${i}]`;
-    const entry = record(item);
-    if (typeof entry.fd !== 'string' || entry.fd.trim() === '') {
-      throw new SettingsError(`${where}.fd: expected the descriptor expression, e.g. "out_fd"`);
-    }
-    return {
-      name: name(entry.name, `${where}.name`),
-      language: language(entry.language, `${where}.language`),
-      fd: entry.fd.replace(/\s+/g, ''),
-      buf: index(entry.buf ?? 0, `${where}.buf`),
-      len: entry.len === undefined || entry.len === null ? undefined : index(entry.len, `${where}.len`),
-    };
-  });
-  const min = input.minSequenceLength;
-  if (min !== undefined && min !== null && (!Number.isInteger(min) || (min as number) < 2)) {
-    throw new SettingsError(
-      `writev.minSequenceLength: expected an integer of 2 or more, got ${JSON.stringify(min)}`,
-    );
-  }
-  const sev = record(input.severity);
-  const langs = record(input.languages);
+export function parseSettings(
+  raw: unknown,
+  origin: SettingsOrigin = { source: 'settings', prefix: 'writev', editor: true },
+): AnalyzerSettings {
+  const data = raw === undefined || raw === null ? {} : structuredClone(raw);
+  const schema = origin.editor ? EDITOR_SETTINGS_SCHEMA : SETTINGS_SCHEMA;
+  const valid = validate<AnalyzerSettings>(schema, data, origin.source, origin.prefix);
   return {
-    writeFunctions,
-    wrappers,
-    minSequenceLength: (min as number | undefined) ?? DEFAULT_SETTINGS.minSequenceLength,
-    severity: {
-      adjacentWrites: severity(sev.adjacentWrites, 'warning', 'writev.severity.adjacentWrites'),
-      loopWrites: severity(sev.loopWrites, 'information', 'writev.severity.loopWrites'),
-    },
-    languages: {
-      c: flag(langs.c, true),
-      typescript: flag(langs.typescript, true),
-      javascript: flag(langs.javascript, true),
-    },
-    exclude: strings(input.exclude, 'writev.exclude'),
-    attributeMacros:
-      input.attributeMacros === undefined
-        ? DEFAULT_SETTINGS.attributeMacros
-        : strings(input.attributeMacros, 'writev.attributeMacros'),
-    streamFunctions: strings(input.streamFunctions, 'writev.streamFunctions').map((n, i) =>
-      name(n, `writev.streamFunctions[${i}]`),
-    ),
+    writeFunctions: valid.writeFunctions,
+    // Descriptors are compared as written without whitespace (`out_fd`, `ctx->fd`).
+    wrappers: valid.wrappers.map((w) => ({ ...w, fd: w.fd.replace(/\s+/g, '') })),
+    minSequenceLength: valid.minSequenceLength,
+    severity: valid.severity,
+    languages: valid.languages,
+    exclude: valid.exclude,
+    attributeMacros: valid.attributeMacros,
+    reportUnusedDirectives: valid.reportUnusedDirectives,
+    streamFunctions: valid.streamFunctions,
   };
 }

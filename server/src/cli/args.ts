@@ -26,7 +26,19 @@ export const OPTIONS = {
     help: 'text (default), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit',
   },
   fix: { type: 'boolean', help: 'apply every safe fix in place, then report what remains' },
-  config: { type: 'string', value: 'file', help: 'settings of the "writev" section (or {"writev": {...}})' },
+  config: {
+    type: 'string',
+    value: 'file',
+    help: 'settings of the "writev" section (or {"writev": {...}}) for every file; without it, each file takes the nearest .writev-lint.json above it',
+  },
+  'no-config-lookup': {
+    type: 'boolean',
+    help: 'do not look for .writev-lint.json files (defaults, or --config)',
+  },
+  'report-unused-directives': {
+    type: 'boolean',
+    help: 'report writev-lint-disable comments that suppress nothing',
+  },
   quiet: { type: 'boolean', short: 'q', help: 'report errors and warnings only (no information or hints)' },
   'max-warnings': {
     type: 'string',
@@ -58,6 +70,10 @@ export interface CliOptions {
   readonly format: Format;
   readonly fix: boolean;
   readonly config?: string;
+  /** Do not look for `.writev-lint.json` files (--no-config-lookup). */
+  readonly noConfigLookup: boolean;
+  /** Report suppression comments that suppress nothing (--report-unused-directives). */
+  readonly reportUnusedDirectives: boolean;
   /** Worker threads; undefined: as many as the machine has cores, for large inputs. */
   readonly jobs?: number;
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
@@ -164,6 +180,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     format,
     fix: flag('fix'),
     config: text('config'),
+    noConfigLookup: flag('no-config-lookup'),
+    reportUnusedDirectives: flag('report-unused-directives'),
     jobs: wholeNumber('--jobs', text('jobs'), 1),
     exitZero: flag('exit-zero'),
     quiet: flag('quiet'),

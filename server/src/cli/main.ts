@@ -1,15 +1,15 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
 // second only where a wrapper from another file is called), optionally fixes, keeps what the review asks
 // for (review.ts), prints, exits 0/1/2.
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_SETTINGS, parseSettings, type AnalyzerSettings, type FileWrappers } from '../index';
-import { sourceFiles } from '../workspace/files';
+import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings, type FileWrappers } from '../index';
+import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
+import { collect } from './collect';
 import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
 import { formatJunit } from './junit';
-import type { FileResult } from './lintFile';
+import type { FileResult, LintJob } from './lintFile';
 import { LintPool } from './pool';
 import { formatRdjson } from './rdjson';
 import { fingerprintsOf, textsOf, type Report } from './report';
@@ -43,45 +43,38 @@ const FORMATTERS: Record<Format, (report: Report) => string> = {
   junit: formatJunit,
 };
 
-async function loadSettings(path: string | undefined): Promise<AnalyzerSettings> {
-  if (!path) return DEFAULT_SETTINGS;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
-  }
-  const section =
-    typeof raw === 'object' && raw !== null && 'writev' in raw ? (raw as { writev: unknown }).writev : raw;
-  try {
-    return parseSettings(section);
-  } catch (error) {
-    throw new UsageError(`${path}: ${(error as Error).message}`);
-  }
+/** How each file's settings are found: --config, the nearest .writev-lint.json, or the defaults. */
+function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefined {
+  if (options.noConfigLookup && options.config === undefined && !options.reportUnusedDirectives)
+    return undefined;
+  return new ConfigLookup({
+    explicit: options.config,
+    lookup: !options.noConfigLookup,
+    cwd,
+    adjust: options.reportUnusedDirectives ? (s) => ({ ...s, reportUnusedDirectives: true }) : undefined,
+  });
 }
 
-/** The files to lint: named files as they are, folders walked (gitignore and `exclude` respected). */
-async function collect(paths: readonly string[], settings: AnalyzerSettings): Promise<string[]> {
-  const files: string[] = [];
-  for (const p of paths) {
-    const abs = resolve(p);
-    const info = await stat(abs).catch(() => undefined);
-    if (!info) throw new UsageError(`no such file or folder: ${p}`);
-    if (info.isDirectory()) for await (const f of sourceFiles(abs, settings.exclude)) files.push(f);
-    else files.push(abs);
-  }
-  return [...new Set(files)];
-}
-
-/** Lints with the options given; returns the results and how long it took. Exposed for the benchmark. */
+/**
+ * Lints with the options given. Files take `settings`, or where `lookup` finds a config file for
+ * them, its settings. Exposed for the benchmark.
+ */
 export async function lint(
   options: Pick<CliOptions, 'paths' | 'fix' | 'jobs'>,
   settings: AnalyzerSettings,
+  lookup?: ConfigLookup,
 ): Promise<FileResult[]> {
-  const files = await collect(options.paths, settings);
+  const { files, groups } = await collect(options.paths, settings, lookup);
   const pool = new LintPool(options.jobs);
+  // Each pass runs once per group of files sharing settings (one group unless config files differ).
+  const pass = async (job: Omit<LintJob, 'settings'>) => {
+    const results: FileResult[] = [];
+    for (const [groupSettings, group] of groups)
+      results.push(...(await pool.run(group, { ...job, settings: groupSettings })));
+    return results;
+  };
   try {
-    const first = await pool.run(files, { settings, fix: false });
+    const first = await pass({ fix: false });
     const index: [string, FileWrappers][] = first
       .filter((r) => r.wrappers && (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0))
       .map((r) => [r.path, r.wrappers as FileWrappers]);
@@ -96,8 +89,7 @@ export async function lint(
     const byPath = new Map(first.map((r) => [r.path, r]));
     if (names.length > 0 || options.fix) {
       // Second pass: files that call a wrapper defined elsewhere (or all, to fix them) with the index.
-      const second = await pool.run(files, {
-        settings,
+      const second = await pass({
         fix: options.fix,
         index,
         names: options.fix ? undefined : names,
@@ -136,18 +128,23 @@ export async function main(
       output.out(`${version()}\n`);
       return 0;
     }
-    const settings = await loadSettings(options.config);
+    const fallback = options.reportUnusedDirectives
+      ? { ...DEFAULT_SETTINGS, reportUnusedDirectives: true }
+      : DEFAULT_SETTINGS;
+    const lookup = configLookup(options, cwd);
     let results: FileResult[];
     let fixedText: string | undefined;
     const known = new Map<string, string>();
     if (options.stdin) {
       const text = await (output.readStdin ?? readStandardInput)();
-      const linted = await lintText(text, options.stdinFilename as string, cwd, settings, options.fix);
+      const name = options.stdinFilename as string;
+      const settings = (await lookup?.forPath(resolve(cwd, name)))?.settings ?? fallback;
+      const linted = await lintText(text, name, cwd, settings, options.fix);
       results = [linted.result];
       known.set(linted.result.path, linted.text);
       if (options.fix) fixedText = linted.text;
     } else {
-      results = await lint(options, settings);
+      results = await lint(options, fallback, lookup);
     }
     const texts = await textsOf(results, known);
     const reviewed = await review(results, texts, options);
@@ -181,8 +178,10 @@ export async function main(
     if (status.message) output.err(`writev-lint: ${status.message}\n`);
     return errors.length > 0 ? 2 : status.code;
   } catch (error) {
-    if (error instanceof UsageError) {
-      output.err(`writev-lint: ${error.message}\n${argv.length === 0 ? `${USAGE}\n` : ''}`);
+    if (error instanceof UsageError || error instanceof SettingsError) {
+      // One line per problem (a config file may have several), each led by the tool's name.
+      const lines = error.message.split('\n').map((line) => `writev-lint: ${line}\n`);
+      output.err(`${lines.join('')}${argv.length === 0 ? `${USAGE}\n` : ''}`);
       return 2;
     }
     output.err(`writev-lint: ${(error as Error).stack ?? String(error)}\n`);

@@ -58,6 +58,26 @@ const RULES = [
     // A loop's trip count is unknown: some loops run once, so fewer of these are worth changing.
     properties: { tags: ['performance', 'syscalls', 'io'], precision: 'medium' },
   },
+  {
+    id: 'unused-directive',
+    name: 'UnusedDirective',
+    shortDescription: {
+      text: 'A writev-lint-disable comment that suppresses nothing, or names an unknown code.',
+    },
+    fullDescription: {
+      text: 'Reported with --report-unused-directives (or the reportUnusedDirectives setting): remove the comment, or fix the code it names.',
+    },
+    help: {
+      text: 'A suppression comment that suppresses nothing hides future findings without a reason: remove it, or correct the code it names.',
+      markdown:
+        'A suppression comment that suppresses nothing hides future findings without a reason: remove it, or correct the code it names.\n\n' +
+        '```c\n/* writev-lint-disable-next-line adjacent-writes */\nwrite_or_die(fd, buf, len); /* a single write: nothing to suppress */\n```',
+    },
+    helpUri: `${DOCS_URL}#unused-directive`,
+    defaultConfiguration: { level: 'warning' },
+    // Whether a directive suppresses anything is exact: it is checked against the findings themselves.
+    properties: { tags: ['maintainability', 'suppression'], precision: 'very-high' },
+  },
 ] as const;
 
 /** SARIF levels for the analyzer's severities. */

@@ -9,6 +9,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { Finding, LineIndex, Severity, Span, TextEdit } from '../index';
+import type { RuleCode } from '../analyzer/model';
 import { DIAGNOSTIC_SOURCE, DOCS_URL, FIX_ALL_KIND } from './protocol';
 
 export { FIX_ALL_KIND };
@@ -78,4 +79,25 @@ export function quickFix(
 /** True when the spans of a finding and an LSP range (as offsets) touch. */
 export function touches(span: Span, start: number, end: number): boolean {
   return span.start <= end && start <= span.end;
+}
+
+/**
+ * "Disable <code> for this line": `edit` (from `disableLineEdit`) puts a `writev-lint-disable-next-line`
+ * comment above the line, so the CLI skips the finding too.
+ */
+export function disableAction(
+  code: RuleCode,
+  edit: TextEdit,
+  diagnostic: Diagnostic,
+  uri: string,
+  version: number,
+  lines: LineIndex,
+): CodeAction {
+  const action = CodeAction.create(
+    `Disable ${code} for this line`,
+    toWorkspaceEdit(uri, version, [edit], lines),
+    CodeActionKind.QuickFix,
+  );
+  action.diagnostics = [diagnostic];
+  return action;
 }

@@ -58,10 +58,13 @@ export class Folders {
     this.folders = this.folders.filter((f) => f.path !== path);
   }
 
-  /** Whether the `exclude` setting leaves `path` out. */
-  excluded(path: string, settings: AnalyzerSettings): boolean {
-    const folder = this.of(path);
-    return folder ? excludeMatcher(folder.path, settings.exclude)(path) : false;
+  /**
+   * Whether the `exclude` setting leaves `path` out: patterns relative to `base` (the folder of the
+   * config file they come from), or else to the workspace folder.
+   */
+  excluded(path: string, settings: AnalyzerSettings, base?: string): boolean {
+    const root = base ?? this.of(path)?.path;
+    return root ? excludeMatcher(root, settings.exclude)(path) : false;
   }
 
   /**

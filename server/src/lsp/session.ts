@@ -21,17 +21,27 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LineIndex, type Analyzer, type AnalyzerSettings, type Finding, type WrapperIndex } from '../index';
+import {
+  languageOf,
+  LineIndex,
+  type Analyzer,
+  type AnalyzerSettings,
+  type Finding,
+  type WrapperIndex,
+} from '../index';
 import { sourceFiles } from '../workspace/files';
-import { FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
+import { disableLineEdit } from '../analyzer/suppressions';
+import { disableAction, FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
 import { DocumentAnalyses, type Analysis } from './documents';
 import { Folders, yieldToEventLoop } from './folders';
 import type { LintWorkspaceParams, LintWorkspaceResult } from './protocol';
 import { LintWorkspaceRequest } from './requests';
 import { SettingsCache } from './settings';
+import { CONFIG_FILE_NAME } from '../config/configFile';
 import { URI } from './uri';
 
 const WATCHED = '**/*.{c,h,ts,tsx,mts,cts,js,jsx,mjs,cjs}';
+const WATCHED_CONFIG = `**/${CONFIG_FILE_NAME}`;
 
 function cancelled(): ResponseError<void> {
   return new ResponseError(LSPErrorCodes.RequestCancelled, 'writev: request cancelled');
@@ -94,7 +104,7 @@ export class Session {
     this.analyses = new DocumentAnalyses(this.analyzer);
     this.folders = new Folders(
       this.analyzer,
-      (path) => this.settings.get(URI.fromPath(path)),
+      (path) => this.settings.get(URI.fromPath(path), true),
       (m) => this.log(m),
     );
     const caps = params.capabilities;
@@ -133,7 +143,7 @@ export class Session {
     }
     if (this.dynamicWatch) {
       await this.connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: WATCHED }],
+        watchers: [{ globPattern: WATCHED }, { globPattern: WATCHED_CONFIG }],
       });
     }
     for (const root of this.roots) this.folders.add(root, () => this.revalidateAll());
@@ -150,14 +160,13 @@ export class Session {
   private async analysis(uri: string): Promise<Analysis | undefined> {
     const doc = this.documents.get(uri);
     if (!doc) return undefined;
-    const settings = await this.settings.get(uri);
+    const { settings, base } = await this.settings.resolve(uri);
     const current = this.documents.get(uri);
     if (!current || current.version !== doc.version) return undefined; // Moved on while we waited.
     const path = URI.toPath(uri);
     const folder = this.folders.of(path);
-    return this.analyses.analyze(doc, settings, folder?.index, this.folders.excluded(path, settings), (m) =>
-      this.log(m),
-    );
+    const excluded = this.folders.excluded(path, settings, base);
+    return this.analyses.analyze(doc, settings, folder?.index, excluded, (m) => this.log(m));
   }
 
   private changed(uri: string): void {
@@ -197,8 +206,13 @@ export class Session {
   }
 
   private async filesChanged(changes: readonly { uri: string; type: FileChangeType }[]): Promise<void> {
+    if (changes.some((c) => c.uri.endsWith(`/${CONFIG_FILE_NAME}`))) {
+      // A config file came, went or changed: every file under it may have other settings now.
+      this.log('writev: a .writev-lint.json changed; reading the settings again');
+      this.configurationChanged(undefined);
+    }
     for (const change of changes) {
-      if (!change.uri.startsWith('file:')) continue;
+      if (!change.uri.startsWith('file:') || change.uri.endsWith(`/${CONFIG_FILE_NAME}`)) continue;
       const path = URI.toPath(change.uri);
       const folder = this.folders.of(path);
       if (!folder) continue;
@@ -256,13 +270,22 @@ export class Session {
     if (wants(CodeActionKind.QuickFix)) {
       const start = lines.offsetAt(params.range.start);
       const end = lines.offsetAt(params.range.end);
+      const disables: CodeAction[] = [];
+      const path = URI.toPath(uri);
+      const language = languageOf(path);
       for (const f of findings) {
         if (!touches(f.span, start, end)) continue;
         const doc = this.documents.get(uri);
-        const edits = doc && this.analyzer.fixEdits(URI.toPath(uri), doc.getText(), f);
+        const edits = doc && this.analyzer.fixEdits(path, doc.getText(), f);
         const action = edits && quickFix(f, edits, toDiagnostic(f, uri, lines), uri, version, lines);
         if (action) actions.push(action);
+        if (doc && language && f.code !== 'unused-directive') {
+          const edit = disableLineEdit(doc.getText(), language, f, f.code);
+          disables.push(disableAction(f.code, edit, toDiagnostic(f, uri, lines), uri, version, lines));
+        }
       }
+      // The fixes first: silencing a hint is the choice after fixing it.
+      actions.push(...disables);
     }
     const doc = this.documents.get(uri);
     const fixed =
@@ -291,10 +314,16 @@ export class Session {
     let files = 0;
     let findings = 0;
     for (const folder of this.folders.all()) {
-      const settings = await this.settings.get(URI.fromPath(folder.path));
+      const root = await this.settings.resolve(URI.fromPath(folder.path), true);
+      const walk = (path: string) => this.folders.excluded(path, root.settings, root.base ?? folder.path);
       await this.folders.whenIndexed(folder);
-      for await (const path of sourceFiles(folder.path, settings.exclude, stop)) {
+      for await (const path of sourceFiles(folder.path, walk, stop)) {
         const uri = URI.fromPath(path);
+        // A config file deeper in the folder has its own settings and `exclude`.
+        const config = await this.settings.configFor(path);
+        const settings = config?.settings ?? root.settings;
+        if (config && config.path !== root.file && this.folders.excluded(path, settings, config.base))
+          continue;
         const open = this.documents.get(uri);
         let diagnostics;
         if (open) {

@@ -44,15 +44,16 @@ export function excludeMatcher(root: string, patterns: readonly string[]): (path
 }
 
 /**
- * Yields the analysable files under `root` (absolute paths, in directory order). `shouldStop` is
- * checked between directories so a caller can cancel a long walk.
+ * Yields the analysable files under `root` (absolute paths, in directory order). `exclude`: patterns
+ * relative to `root`, or a matcher of absolute paths. `shouldStop` is checked between directories so
+ * a caller can cancel a long walk.
  */
 export async function* sourceFiles(
   root: string,
-  exclude: readonly string[] = [],
+  exclude: readonly string[] | ((path: string) => boolean) = [],
   shouldStop: () => boolean = () => false,
 ): AsyncGenerator<string> {
-  const excluded = excludeMatcher(root, exclude);
+  const excluded = typeof exclude === 'function' ? exclude : excludeMatcher(root, exclude);
   const stack: { dir: string; chain: Rules[] }[] = [{ dir: root, chain: [] }];
   while (stack.length > 0 && !shouldStop()) {
     const { dir, chain: parent } = stack.pop() as { dir: string; chain: Rules[] };

@@ -122,6 +122,6 @@ describe('writev-cat-blob and the rest of the fast-import language', () => {
   it('rejects unknown options with the usage', () => {
     const ours = writevCatBlob(fixtures.gc, '', ['--frob']);
     assert.equal(ours.status, 129);
-    assert.match(ours.stderr, /unknown or malformed option: --frob\nusage: writev-cat-blob/);
+    assert.match(ours.stderr, /^error: Unknown option '--frob'\nusage: writev-cat-blob/);
   });
 });

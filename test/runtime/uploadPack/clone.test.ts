@@ -113,7 +113,7 @@ describe('git clone and fetch through writev-upload-pack', () => {
     const files = readdirSync(fresh);
     assert.equal(files.filter((f) => f.endsWith('.pack')).length, 1);
     assert.deepEqual(
-      files.filter((f) => f.startsWith('tmp-')),
+      files.filter((f) => f.startsWith('writev-fill-')),
       [],
     );
   });

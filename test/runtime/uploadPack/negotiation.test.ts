@@ -125,10 +125,18 @@ describe('parseOptions', () => {
     assert.equal(o.cacheDir, '/opt/c');
     assert.equal(o.writeMode, 'write');
     assert.equal(parseOptions(['--no-cache', 'repo'], env).cacheDir, false);
+    assert.equal(parseOptions(['--cache-dir', '/opt/d', 'repo'], env).cacheDir, '/opt/d');
   });
 
   it('refuses unknown options, bad values and a missing directory', () => {
-    assert.throws(() => parseOptions(['--stateless-rpc', 'repo'], {}), UsageError);
+    assert.throws(
+      () => parseOptions(['--stateless-rpc', 'repo'], {}),
+      (err) => err instanceof UsageError && err.message === "unknown option '--stateless-rpc'",
+    );
+    assert.throws(
+      () => parseOptions(['repo', '--cache-dir'], {}),
+      /option '--cache-dir <value>' argument missing/,
+    );
     assert.throws(
       () => parseOptions(['--write-mode=fast', 'repo'], {}),
       /'fast' is not one of batched, writev, write/,

@@ -15,6 +15,17 @@ function fakePack(body: Buffer, objects = 1): Buffer {
   return Buffer.concat([content, createHash('sha1').update(content).digest()]);
 }
 
+/** A cache key (64 hex digits) with a readable name in the test. */
+const key = (label: string): string => createHash('sha256').update(label).digest('hex');
+const K = {
+  k: key('k'),
+  k1: key('k1'),
+  huge: key('huge'),
+  old: key('old'),
+  recent: key('recent'),
+  new: key('new'),
+};
+
 function fill(cache: PackCache, key: string, pack: Buffer, pieces = 3): boolean {
   const f = cache.startFill(key, 'sha1');
   assert.ok(f);
@@ -72,9 +83,9 @@ describe('PackCache', () => {
   it('stores a complete pack and opens it trusted', () => {
     const cache = new PackCache(scratch.path('a'));
     const pack = fakePack(Buffer.alloc(5000, 1));
-    assert.equal(cache.open('k1'), undefined);
-    assert.ok(fill(cache, 'k1', pack));
-    const entry = cache.open('k1')!;
+    assert.equal(cache.open(K.k1), undefined);
+    assert.ok(fill(cache, K.k1, pack));
+    const entry = cache.open(K.k1)!;
     assert.equal(entry.size, pack.length);
     assert.ok(entry.trusted);
   });
@@ -82,53 +93,81 @@ describe('PackCache', () => {
   it('never stores a truncated or corrupt fill, and leaves no temporary file', () => {
     const cache = new PackCache(scratch.path('b'));
     const pack = fakePack(Buffer.alloc(5000, 2));
-    assert.ok(!fill(cache, 'k', pack.subarray(0, pack.length - 1)));
+    assert.ok(!fill(cache, K.k, pack.subarray(0, pack.length - 1)));
     const bad = Buffer.from(pack);
     bad[50]! ^= 0xff;
-    assert.ok(!fill(cache, 'k', bad));
+    assert.ok(!fill(cache, K.k, bad));
     assert.deepEqual(readdirSync(scratch.path('b')), []);
   });
 
   it('does not trust an entry written to after it was stamped', () => {
     const dir = scratch.path('c');
     const cache = new PackCache(dir);
-    fill(cache, 'k', fakePack(Buffer.alloc(100, 3)));
-    chmodSync(`${dir}/k.pack`, 0o644);
-    writeFileSync(`${dir}/k.pack`, fakePack(Buffer.alloc(100, 4)));
-    assert.equal(cache.open('k')!.trusted, false);
+    fill(cache, K.k, fakePack(Buffer.alloc(100, 3)));
+    chmodSync(`${dir}/${K.k}.pack`, 0o644);
+    writeFileSync(`${dir}/${K.k}.pack`, fakePack(Buffer.alloc(100, 4)));
+    assert.equal(cache.open(K.k)!.trusted, false);
   });
 
   it('drops a pack larger than its bound, and evicts the least recently served first', () => {
     const dir = scratch.path('d');
-    const small = new PackCache(dir, 1000);
-    assert.ok(!fill(small, 'huge', fakePack(Buffer.alloc(2000))));
-    const cache = new PackCache(dir, 2500);
-    fill(cache, 'old', fakePack(Buffer.alloc(1000, 5)));
-    fill(cache, 'recent', fakePack(Buffer.alloc(1000, 6)));
+    const small = new PackCache(dir, { maxBytes: 1000 });
+    assert.ok(!fill(small, K.huge, fakePack(Buffer.alloc(2000))));
+    const cache = new PackCache(dir, { maxBytes: 2500 });
+    fill(cache, K.old, fakePack(Buffer.alloc(1000, 5)));
+    fill(cache, K.recent, fakePack(Buffer.alloc(1000, 6)));
     const past = new Date(Date.now() - 60_000);
-    utimesSync(`${dir}/old.stamp`, past, past);
-    fill(cache, 'new', fakePack(Buffer.alloc(1000, 7)));
+    utimesSync(`${dir}/${K.old}.stamp`, past, past);
+    fill(cache, K.new, fakePack(Buffer.alloc(1000, 7)));
     assert.deepEqual(
       readdirSync(dir)
         .filter((f) => f.endsWith('.pack'))
         .sort(),
-      ['new.pack', 'recent.pack'],
+      [`${K.new}.pack`, `${K.recent}.pack`].sort(),
     );
-    assert.ok(!existsSync(`${dir}/old.stamp`));
+    assert.ok(!existsSync(`${dir}/${K.old}.stamp`));
   });
 
   it('lets two fills of one key race: both commit, the entry is whole', () => {
     const dir = scratch.path('e');
     const cache = new PackCache(dir);
     const pack = fakePack(Buffer.alloc(3000, 8));
-    const a = cache.startFill('k', 'sha1')!;
-    const b = cache.startFill('k', 'sha1')!;
+    const a = cache.startFill(K.k, 'sha1')!;
+    const b = cache.startFill(K.k, 'sha1')!;
     a.write(pack.subarray(0, 1000));
     b.write(pack);
     a.write(pack.subarray(1000));
     assert.ok(b.commit());
     assert.ok(a.commit());
-    assert.ok(cache.open('k')!.trusted);
-    assert.deepEqual(readdirSync(dir).sort(), ['k.pack', 'k.stamp']);
+    assert.ok(cache.open(K.k)!.trusted);
+    assert.deepEqual(readdirSync(dir).sort(), [`${K.k}.pack`, `${K.k}.stamp`]);
+  });
+
+  it('evicts only entries its stamps vouch for, and only its own stale temporary files', () => {
+    const dir = scratch.path('f');
+    const cache = new PackCache(dir, { maxBytes: 1500 });
+    fill(cache, K.old, fakePack(Buffer.alloc(1000, 9)));
+    const hour = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const foreign = {
+      [`${K.k}.pack`]: fakePack(Buffer.alloc(5000, 1)), // an entry's name, but no stamp of ours
+      'backup.pack': Buffer.alloc(5000, 2),
+      'tmp-notes.txt': Buffer.from('notes'),
+    };
+    for (const [name, bytes] of Object.entries(foreign)) {
+      writeFileSync(`${dir}/${name}`, bytes);
+      utimesSync(`${dir}/${name}`, hour, hour);
+    }
+    writeFileSync(`${dir}/writev-fill-1-0123456789ab.pack`, 'a dead fill');
+    utimesSync(`${dir}/writev-fill-1-0123456789ab.pack`, hour, hour);
+    utimesSync(`${dir}/${K.old}.stamp`, hour, hour);
+    fill(cache, K.new, fakePack(Buffer.alloc(1000, 10)));
+    assert.deepEqual(
+      readdirSync(dir).sort(),
+      [...Object.keys(foreign), `${K.new}.pack`, `${K.new}.stamp`].sort(),
+    );
+  });
+
+  it('refuses a key that is not 64 hex digits (it names a file)', () => {
+    assert.throws(() => new PackCache(scratch.path('g')).open('../x'), RangeError);
   });
 });

@@ -123,14 +123,18 @@ export function sidebandFixture(dir: string, bytes: number): SidebandFixture {
   for (const [capability, path] of Object.entries(requests)) writeFileSync(path, request(capability, head));
   if (!existsSync(done)) {
     const input = openSync(requests['side-band-64k'], 'r');
+    // Discarded through /dev/null opened for writing, as a shell's `>/dev/null` does: the server
+    // takes a read-write /dev/null on its stdout (what `stdio: 'ignore'` gives) for a closed one.
+    const output = openSync('/dev/null', 'w');
     try {
       const filled = spawnSync(process.execPath, [UPLOAD_PACK_BIN, `--cache-dir=${cacheDir}`, repo], {
         env: benchGitEnv(),
-        stdio: [input, 'ignore', 'pipe'],
+        stdio: [input, output, 'pipe'],
       });
       if (filled.status !== 0) throw new Error(`filling the pack cache failed: ${filled.stderr}`);
     } finally {
       closeSync(input);
+      closeSync(output);
     }
   }
   const packs = readdirSync(cacheDir).filter((f) => f.endsWith('.pack'));

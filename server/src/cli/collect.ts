@@ -1,0 +1,61 @@
+// The files writev-lint reads and the settings of each: folders walked (gitignore and `exclude`
+// respected), each file under the nearest .writev-lint.json above it, or --config, or the defaults.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { AnalyzerSettings } from '../analyzer/settings';
+import type { ConfigFile, ConfigLookup } from '../config/configFile';
+import { excludeMatcher, sourceFiles } from '../workspace/files';
+import { UsageError } from './args';
+
+/** The files to lint, grouped by the settings that apply to them (one group per config file). */
+export interface Collected {
+  readonly files: readonly string[];
+  readonly groups: ReadonlyMap<AnalyzerSettings, readonly string[]>;
+}
+
+/**
+ * Collects the files of `paths`: named files as they are, folders walked. Files without a config file
+ * take `fallback` (its `exclude` relative to each walked folder). Throws a UsageError for a missing
+ * path, and the lookup's SettingsError for a config file that cannot be used.
+ */
+export async function collect(
+  paths: readonly string[],
+  fallback: AnalyzerSettings,
+  lookup: ConfigLookup | undefined,
+): Promise<Collected> {
+  const settingsOf = new Map<string, AnalyzerSettings>();
+  const matchers = new Map<ConfigFile, (path: string) => boolean>();
+  const excludedBy = (config: ConfigFile, path: string) => {
+    let match = matchers.get(config);
+    if (!match) {
+      match = excludeMatcher(config.base, config.settings.exclude);
+      matchers.set(config, match);
+    }
+    return match(path);
+  };
+  for (const p of paths) {
+    const abs = resolve(p);
+    const info = await stat(abs).catch(() => undefined);
+    if (!info) throw new UsageError(`no such file or folder: ${p}`);
+    if (!info.isDirectory()) {
+      // A file named on the command line is linted even where `exclude` would skip it in a walk.
+      settingsOf.set(abs, (await lookup?.forPath(abs))?.settings ?? fallback);
+      continue;
+    }
+    const root = await lookup?.forPath(abs, true);
+    const walk = root ? (path: string) => excludedBy(root, path) : fallback.exclude;
+    for await (const file of sourceFiles(abs, walk)) {
+      const config = await lookup?.forPath(file);
+      // A config file deeper in the tree has its own `exclude`, relative to its folder.
+      if (config && config !== root && excludedBy(config, file)) continue;
+      settingsOf.set(file, config?.settings ?? fallback);
+    }
+  }
+  const groups = new Map<AnalyzerSettings, string[]>();
+  for (const [file, settings] of settingsOf) {
+    const group = groups.get(settings);
+    if (group) group.push(file);
+    else groups.set(settings, [file]);
+  }
+  return { files: [...settingsOf.keys()], groups };
+}

@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { decodePktLines, encodePktLine, flushPkt, packetText } from '@writev/runtime';
+import { gitEnv } from '../helpers/gitEnv';
+import { addCommit, BIN, git, makeRepository, run, Scratch } from './helpers/gitRepo';
+
+/** The advertised `oid name` lines, capabilities cut off. */
+function advertised(stdout: Buffer): string[] {
+  const lines: string[] = [];
+  for (const packet of decodePktLines(stdout)) {
+    if (packet.kind !== 'data') break;
+    lines.push(packetText(packet.payload).split('\0')[0]!.trimEnd());
+  }
+  return lines;
+}
+
+describe('a fetch the pack cache answers runs no git', () => {
+  const scratch = new Scratch();
+  let source: string;
+  const cache = scratch.path('cache');
+  const log = scratch.path('git-calls.log');
+  const shims = scratch.path('bin');
+  // A `git` first on PATH that logs its arguments, then runs the real one.
+  const env = gitEnv({
+    PATH: `${shims}:${process.env.PATH}`,
+    WRITEV_UPLOAD_PACK_CACHE: cache,
+    GIT_CALLS_LOG: log,
+  });
+
+  before(() => {
+    source = makeRepository(scratch.dir);
+    mkdirSync(shims);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      `${shims}/git`,
+      `#!/bin/sh\ncase "$1" in --git-dir=*) echo "$2" ;; *) echo "$1" ;; esac >> "$GIT_CALLS_LOG"\nexec '${realGit}' "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+  });
+  after(() => scratch.dispose());
+
+  /** Serves one clone-like request (every ref tip wanted), returning stdout and the git calls made. */
+  async function serve(): Promise<{ lines: string[]; calls: string[] }> {
+    rmSync(log, { force: true });
+    const tips = git(source, ['for-each-ref', '--format=%(objectname)']).trim().split('\n');
+    const request = Buffer.concat([
+      ...[...new Set(tips)].map((oid, i) =>
+        encodePktLine(`want ${oid}${i === 0 ? ' side-band-64k ofs-delta' : ''}\n`),
+      ),
+      flushPkt(),
+      encodePktLine('done\n'),
+    ]);
+    const result = await run(process.execPath, [BIN, `${source}/.git`], { env, input: request });
+    assert.equal(result.status, 0, result.stderr);
+    const calls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+    return { lines: advertised(result.stdout), calls };
+  }
+
+  /** What git itself advertises for the refs (HEAD, then every ref and peeled tag). */
+  function gitAdvertises(): string[] {
+    const out = git(source, ['upload-pack', '--advertise-refs', '.git'], { env: gitEnv() });
+    return advertised(Buffer.from(out, 'latin1'));
+  }
+
+  it('lists refs with git once, then from the memo; a changed ref is listed by git again', async () => {
+    const first = await serve();
+    assert.deepEqual(first.calls, ['for-each-ref', 'pack-objects']);
+    assert.deepEqual(first.lines, gitAdvertises());
+
+    const hit = await serve();
+    assert.deepEqual(hit.calls, [], 'no git process on a cache hit');
+    assert.deepEqual(hit.lines, gitAdvertises());
+
+    addCommit(source, 'moved'); // a new loose tag and a moved branch
+    const moved = await serve();
+    assert.deepEqual(moved.calls[0], 'for-each-ref');
+    assert.deepEqual(moved.lines, gitAdvertises());
+
+    git(source, ['pack-refs', '--all']); // the same refs, now in packed-refs
+    const packed = await serve();
+    assert.deepEqual(packed.calls, ['for-each-ref']);
+    assert.deepEqual(packed.lines, gitAdvertises());
+    assert.deepEqual((await serve()).calls, []);
+  });
+});
