@@ -64,7 +64,6 @@ export class CAnalyzer {
   /** What the file says about where descriptors come from (only read when it has plain writes). */
   private fileStreams(
     text: string,
-    root: Node,
     bodies: readonly { fn: Node; text: string }[],
     settings: AnalyzerSettings,
   ): FileStreams {
@@ -76,7 +75,7 @@ export class CAnalyzer {
       functions,
     ))
       functions.add(name);
-    return { functions, globals: streamGlobals(text, root, functions) };
+    return { functions, globals: streamGlobals(text, functions) };
   }
 
   private withTree<T>(
@@ -165,7 +164,7 @@ export class CAnalyzer {
       const functions =
         own.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
       const ctx = this.context(text, settings, wrappers, macros);
-      const streams = this.fileStreams(text, tree.rootNode, bodies, settings);
+      const streams = this.fileStreams(text, bodies, settings);
       const context = JSON.stringify([
         settings,
         [...wrappers.values()],

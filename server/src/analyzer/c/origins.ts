@@ -85,45 +85,53 @@ export function streamReturning(fns: readonly Node[], functions: ReadonlySet<str
 
 const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
 
+/** What the text after `name =` assigns, read from the text alone (a call's first 200 characters). */
+function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
+  if (/^\s*\(?\s*-\s*1\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
+  const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
+  if (!call || !functions.has(call[1])) return 'other';
+  const args = call[2];
+  if (call[1] === 'socket') return /\bSOCK_STREAM\b/.test(args) ? 'stream' : 'other';
+  if (/^dup[23]?$/.test(call[1]))
+    return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
+  return /"\/(dev|proc|sys)\//.test(args) ? 'other' : 'stream';
+}
+
 /**
  * Globals of the file assigned only stream results: each assignment of the name anywhere in the file
  * (found in the text, every function and initialiser included) is a call to a stream function or -1,
- * and its address is never taken.
+ * and its address is never taken. Read from the text alone: cheap enough for every file of a tree.
  */
-export function streamGlobals(text: string, root: Node, functions: ReadonlySet<string>): Set<string> {
-  const candidates = new Set<string>();
+export function streamGlobals(text: string, functions: ReadonlySet<string>): Set<string> {
+  const origins = new Map<string, Origin[]>();
   for (const m of text.matchAll(ASSIGNED_NAME)) {
-    const rest = text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 40);
-    const callee = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(/.exec(rest)?.[1];
-    if (callee && functions.has(callee)) candidates.add(m[1]);
+    const at = (m.index ?? 0) + m[0].length;
+    const kind =
+      m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
+        ? assignedOrigin(text.slice(at, at + 200), functions)
+        : 'other';
+    origins.set(m[1], [...(origins.get(m[1]) ?? []), kind]);
   }
   const found = new Set<string>();
-  if (candidates.size === 0) return found;
-  const all = root
-    .descendantsOfType(['assignment_expression', 'init_declarator'])
-    .filter((n): n is Node => n !== null);
-  for (const name of candidates) {
+  for (const [name, kinds] of origins) {
+    if (!kinds.includes('stream') || kinds.includes('other')) continue;
     // Its address taken (`&fd` as an argument or a value): anything could change it.
     if (new RegExp(`(?:[(,=?:]|return)\\s*&\\s*${name}\\b`).test(text)) continue;
-    const assignments = all.filter((n) =>
-      n.type === 'assignment_expression'
-        ? n.childForFieldName('left')?.text === name
-        : declaredName(n.childForFieldName('declarator')) === name,
-    );
-    const ok = assignments.every((n) => {
-      if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text !== '=') return false;
-      const value = n.childForFieldName(n.type === 'assignment_expression' ? 'right' : 'value');
-      return value !== null && origin(value, functions, () => false) !== 'other';
-    });
-    if (ok && assignments.length > 0) found.add(name);
+    found.add(name);
   }
   return found;
 }
 
 /** The descriptors (canonical text) known to be byte streams inside function `fn`. */
-export function functionStreams(fn: Node, locals: ReadonlySet<string>, file: FileStreams): Set<string> {
+export function functionStreams(
+  fn: Node,
+  locals: ReadonlySet<string>,
+  file: FileStreams,
+  shadows: ReadonlySet<string> = locals,
+): Set<string> {
   const streams = new Set<string>();
-  for (const g of file.globals) if (!locals.has(g)) streams.add(g);
+  // A parameter or local of the same name hides the global.
+  for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
   const records = new Map<string, Origin[]>();
   const escaped = new Set<string>();
   const pipes: string[] = [];

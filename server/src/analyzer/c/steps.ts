@@ -299,7 +299,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   if (file && PLAIN_WRITE.test(body.text)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
-    ctx = { ...ctx, streams: functionStreams(fn, declared, file) };
+    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals) };
   }
   const reader = new FunctionReader(ctx, locals);
   reader.block(namedKids(body));

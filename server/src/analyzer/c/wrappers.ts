@@ -27,6 +27,11 @@ function constant(node: Node | undefined): boolean {
  * syscalls; calls in a row are one sequence, reported without a fix.
  */
 function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
+  // A frame is a few plain statements: anything with control flow or a long body is no wrapper, and
+  // reading every function in full would cost the whole-tree speed.
+  const statements = namedKids(fn.childForFieldName('body') as Node);
+  const plain = ['expression_statement', 'declaration', 'if_statement'];
+  if (statements.length > 8 || statements.some((st) => !plain.includes(st.type))) return undefined;
   const blocks = readFunction(fn, { ...ctx, wrappers: new Map() });
   if (blocks.length !== 1) return undefined;
   const steps = blocks[0].steps;
