@@ -7,13 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findingsToReview, missedByIdiom, scoreTables } from 'writev-lint/out/bench/corpusReport';
-import {
-  CorpusError,
-  loadCorpus,
-  precision,
-  recall,
-  scoreCorpus,
-} from 'writev-lint/out/bench/corpusScore';
+import { CorpusError, loadCorpus, precision, recall, scoreCorpus } from 'writev-lint/out/bench/corpusScore';
 import { REPO } from './helpers';
 
 const CORPUS = join(REPO, 'test', 'server', 'corpus');

@@ -8,7 +8,7 @@ import type { AnalyzerSettings } from './settings';
 import { applySuppressions } from './suppressions';
 import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
-import { applyEdits, fixAllEdits } from './edits';
+import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -37,9 +37,12 @@ export function languageOf(path: string): Language | undefined {
   return undefined;
 }
 
-/** Why a text is not analysed (too large, binary), or undefined when it is fine. */
-export function skipReason(text: string): string | undefined {
-  if (text.length > MAX_TEXT_LENGTH) return `larger than ${MAX_TEXT_LENGTH} characters`;
+/**
+ * Why a text is not analysed (longer than `maxLength` UTF-16 code units, binary), or undefined when it
+ * is fine.
+ */
+export function skipReason(text: string, maxLength = MAX_TEXT_LENGTH): string | undefined {
+  if (text.length > maxLength) return `larger than ${maxLength} characters`;
   if (text.slice(0, 65536).includes('\u0000')) return 'binary (contains NUL bytes)';
   return undefined;
 }
@@ -50,6 +53,8 @@ export interface AnalyzeOptions {
   readonly key?: string;
   /** Wrappers defined elsewhere in the workspace. */
   readonly index?: WrapperIndex;
+  /** Longer texts are not analysed (default {@link MAX_TEXT_LENGTH}). */
+  readonly maxLength?: number;
 }
 
 /** Finds write sequences in C and TS/JS text. Create with {@link Analyzer.create}. */
@@ -83,7 +88,7 @@ export class Analyzer {
     options: AnalyzeOptions = {},
   ): { findings: Finding[]; wrappers: FileWrappers } {
     const language = languageOf(path);
-    if (!language || !this.enabled(path, settings) || skipReason(text))
+    if (!language || !this.enabled(path, settings) || skipReason(text, options.maxLength))
       return { findings: [], wrappers: { c: [], ts: [] } };
     // Suppression comments apply here, so every consumer (CLI, server, fix-all) sees the same findings.
     const suppress = (found: Finding[]) =>
@@ -95,12 +100,12 @@ export class Analyzer {
         options.key,
         options.index?.cWrappersFor(path),
       );
-      return { findings: suppress(findings), wrappers: { c: wrappers, ts: [] } };
+      return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
     }
     const index = options.index;
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
     const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup);
-    return { findings: suppress(findings), wrappers: { c: [], ts: wrappers } };
+    return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: [], ts: wrappers } };
   }
 
   /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */

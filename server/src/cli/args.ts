@@ -60,6 +60,11 @@ export const OPTIONS = {
   stdin: { type: 'boolean', help: 'lint the text on standard input (--fix prints the fixed text)' },
   'stdin-filename': { type: 'string', value: 'name', help: 'the name (and language) of the --stdin text' },
   jobs: { type: 'string', value: 'n', help: 'worker threads (default: one per core for large trees)' },
+  'max-file-size': {
+    type: 'string',
+    value: 'size',
+    help: 'skip (and report) files larger than this: bytes, or with K, M, G (default 4M)',
+  },
   version: { type: 'boolean', help: 'print the version' },
   help: { type: 'boolean', short: 'h', help: 'print this help' },
 } as const satisfies Record<string, OptionSpec>;
@@ -70,6 +75,8 @@ export interface CliOptions {
   readonly format: Format;
   readonly fix: boolean;
   readonly config?: string;
+  /** Files larger than this many bytes are skipped and reported (default: the analyzer's limit). */
+  readonly maxFileSize?: number;
   /** Do not look for `.writev-lint.json` files (--no-config-lookup). */
   readonly noConfigLookup: boolean;
   /** Report suppression comments that suppress nothing (--report-unused-directives). */
@@ -160,6 +167,22 @@ function nonEmpty(flag: string, text: string | undefined): string | undefined {
   return text;
 }
 
+/** A size in bytes, optionally with K, M or G (binary multiples). Throws {@link UsageError} naming `flag`. */
+export function parseSize(flag: string, text: string): number {
+  const match = /^(\d+)([KMG]?)$/i.exec(text);
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match?.[2] ?? '').toUpperCase()] ?? 1;
+  const bytes = match ? Number(match[1]) * scale : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(
+      `${flag} must be a size in bytes (a whole number, optionally with K, M or G), not "${text}"`,
+    );
+  return bytes;
+}
+
+function sizeOf(flag: string, text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseSize(flag, text);
+}
+
 /** Parses `argv` (without node and the script). Throws {@link UsageError} naming the bad argument. */
 export function parseArgs(argv: readonly string[]): CliOptions {
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
@@ -183,6 +206,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     noConfigLookup: flag('no-config-lookup'),
     reportUnusedDirectives: flag('report-unused-directives'),
     jobs: wholeNumber('--jobs', text('jobs'), 1),
+    maxFileSize: sizeOf('--max-file-size', text('max-file-size')),
     exitZero: flag('exit-zero'),
     quiet: flag('quiet'),
     maxWarnings: wholeNumber('--max-warnings', text('max-warnings'), 0),

@@ -6,11 +6,14 @@ import type { AnalyzerSettings } from '../analyzer/settings';
 import type { ConfigFile, ConfigLookup } from '../config/configFile';
 import { excludeMatcher, sourceFiles } from '../workspace/files';
 import { UsageError } from './args';
+import type { FileResult } from './lintFile';
 
 /** The files to lint, grouped by the settings that apply to them (one group per config file). */
 export interface Collected {
   readonly files: readonly string[];
   readonly groups: ReadonlyMap<AnalyzerSettings, readonly string[]>;
+  /** What the walk had to leave out (unreadable folders, FIFOs), as results that say why. */
+  readonly skipped: readonly FileResult[];
 }
 
 /**
@@ -24,6 +27,9 @@ export async function collect(
   lookup: ConfigLookup | undefined,
 ): Promise<Collected> {
   const settingsOf = new Map<string, AnalyzerSettings>();
+  const skipped: FileResult[] = [];
+  const onSkip = (path: string, reason: string) =>
+    skipped.push({ path, findings: [], lines: 0, skipped: reason });
   const matchers = new Map<ConfigFile, (path: string) => boolean>();
   const excludedBy = (config: ConfigFile, path: string) => {
     let match = matchers.get(config);
@@ -44,7 +50,7 @@ export async function collect(
     }
     const root = await lookup?.forPath(abs, true);
     const walk = root ? (path: string) => excludedBy(root, path) : fallback.exclude;
-    for await (const file of sourceFiles(abs, walk)) {
+    for await (const file of sourceFiles(abs, walk, undefined, onSkip)) {
       const config = await lookup?.forPath(file);
       // A config file deeper in the tree has its own `exclude`, relative to its folder.
       if (config && config !== root && excludedBy(config, file)) continue;
@@ -57,5 +63,5 @@ export async function collect(
     if (group) group.push(file);
     else groups.set(settings, [file]);
   }
-  return { files: [...settingsOf.keys()], groups };
+  return { files: [...settingsOf.keys()], groups, skipped };
 }

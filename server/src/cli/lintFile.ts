@@ -1,8 +1,9 @@
 // Lints one file: read, analyse, optionally fix in place. Runs in a worker thread or in the main
 // thread; results are plain data (positions computed here, so the text never travels).
-import { readFile, writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import {
   LineIndex,
+  skipReason,
   WrapperIndex,
   type Analyzer,
   type AnalyzerSettings,
@@ -10,6 +11,14 @@ import {
   type Finding,
   type Position,
 } from '../index';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  encodeSource,
+  readSourceFile,
+  SkippedFileError,
+  type SourceFile,
+} from '../workspace/sourceFile';
+import { FileChangedError, replaceFile } from './replaceFile';
 
 /** A finding with its positions (zero-based line, UTF-16 character). */
 export interface ReportedFinding {
@@ -39,6 +48,8 @@ export interface FileResult {
   readonly fixed?: boolean;
   /** Why the file could not be read or written. */
   readonly error?: string;
+  /** Why the file was deliberately not analysed (not a regular file, too large, binary). */
+  readonly skipped?: string;
 }
 
 /** What a lint job needs besides the file list (structured-clone friendly). */
@@ -49,6 +60,8 @@ export interface LintJob {
   /** Second pass: only files calling one of these names are analysed again; others return nothing. */
   readonly names?: readonly string[];
   readonly fix: boolean;
+  /** Files larger than this many bytes are skipped (default {@link DEFAULT_MAX_FILE_BYTES}). */
+  readonly maxFileBytes?: number;
 }
 
 function report(findings: readonly Finding[], lines: LineIndex): ReportedFinding[] {
@@ -88,18 +101,24 @@ export async function lintFile(
   index: WrapperIndex | undefined,
   names: RegExp | undefined,
 ): Promise<FileResult | undefined> {
-  let text: string;
+  const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  let source: SourceFile;
   try {
-    text = await readFile(path, 'utf8');
+    source = await readSourceFile(path, limit);
   } catch (error) {
+    if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
     return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
   }
+  let text = source.text;
   if (names && !names.test(text)) return undefined;
   let lineCount = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
+  // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
+  const refused = skipReason(text, limit);
+  if (refused) return { path, findings: [], lines: lineCount, skipped: refused };
   let first: ReturnType<Analyzer['inspect']>;
   try {
-    first = analyzer.inspect(path, text, job.settings, { index });
+    first = analyzer.inspect(path, text, job.settings, { index, maxLength: limit });
   } catch (error) {
     // A bug in the analyzer must not stop the run: the file is reported as not analysed.
     return {
@@ -115,20 +134,21 @@ export async function lintFile(
   if (job.fix) {
     const fixedText = analyzer.fixAll(path, text, findings);
     if (fixedText !== undefined) {
-      const original = text;
-      text = fixedText;
       try {
-        await writeFile(path, text);
+        // Only the edited characters change: the rest is encoded back to the bytes it came from.
+        await replaceFile(await realpath(path), source.stamp, encodeSource(fixedText, source.form));
       } catch (error) {
+        const reason = error instanceof SkippedFileError ? error.reason : (error as Error).message;
         return {
           path,
-          findings: report(findings, new LineIndex(original)),
+          findings: report(findings, new LineIndex(text)),
           lines: lineCount,
-          error: `cannot write ${path}: ${(error as Error).message}`,
+          error: error instanceof FileChangedError ? error.message : `cannot fix ${path}: ${reason}`,
         };
       }
+      text = fixedText;
       fixed = true;
-      findings = analyzer.analyze(path, text, job.settings, { index });
+      findings = analyzer.analyze(path, text, job.settings, { index, maxLength: limit });
     }
   }
   // Positions only where there is something to report: most files of a large tree have nothing.

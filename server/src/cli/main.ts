@@ -1,7 +1,7 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
 // second only where a wrapper from another file is called), optionally fixes, keeps what the review asks
 // for (review.ts), prints, exits 0/1/2.
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings, type FileWrappers } from '../index';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
@@ -10,7 +10,7 @@ import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
 import { formatJunit } from './junit';
 import type { FileResult, LintJob } from './lintFile';
-import { LintPool } from './pool';
+import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
 import { fingerprintsOf, textsOf, type Report } from './report';
 import { review, exitStatus } from './review';
@@ -60,17 +60,18 @@ function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefine
  * them, its settings. Exposed for the benchmark.
  */
 export async function lint(
-  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs'>,
+  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs' | 'maxFileSize'>,
   settings: AnalyzerSettings,
   lookup?: ConfigLookup,
 ): Promise<FileResult[]> {
-  const { files, groups } = await collect(options.paths, settings, lookup);
+  const { files, groups, skipped } = await collect(options.paths, settings, lookup);
   const pool = new LintPool(options.jobs);
+  const maxFileBytes = options.maxFileSize;
   // Each pass runs once per group of files sharing settings (one group unless config files differ).
-  const pass = async (job: Omit<LintJob, 'settings'>) => {
+  const pass = async (job: Omit<LintJob, 'settings' | 'maxFileBytes'>) => {
     const results: FileResult[] = [];
     for (const [groupSettings, group] of groups)
-      results.push(...(await pool.run(group, { ...job, settings: groupSettings })));
+      results.push(...(await pool.run(group, { ...job, settings: groupSettings, maxFileBytes })));
     return results;
   };
   try {
@@ -96,7 +97,7 @@ export async function lint(
       });
       for (const r of second) byPath.set(r.path, r);
     }
-    return files.map((f) => byPath.get(f) as FileResult);
+    return [...skipped, ...files.map((f) => byPath.get(f) as FileResult)];
   } finally {
     await pool.close();
   }
@@ -132,6 +133,10 @@ export async function main(
       ? { ...DEFAULT_SETTINGS, reportUnusedDirectives: true }
       : DEFAULT_SETTINGS;
     const lookup = configLookup(options, cwd);
+    if (options.jobs !== undefined && options.jobs > workerLimit())
+      output.err(
+        `writev-lint: --jobs ${options.jobs}: using ${workerLimit()} (one worker per core at most)\n`,
+      );
     let results: FileResult[];
     let fixedText: string | undefined;
     const known = new Map<string, string>();
@@ -150,8 +155,12 @@ export async function main(
     const reviewed = await review(results, texts, options);
     const errors = results.filter((r) => r.error);
     for (const r of errors) output.err(`writev-lint: ${r.error}\n`);
+    // A skipped file or folder makes the run incomplete: "0 findings" would claim more than was read.
+    const skipped = results.filter((r) => r.skipped);
+    for (const r of skipped)
+      output.err(`writev-lint: skipped ${relative(cwd, r.path) || '.'}: ${r.skipped}\n`);
     for (const note of reviewed.notes) output.err(`writev-lint: ${note}\n`);
-    if (options.updateBaseline) return errors.length > 0 ? 2 : 0;
+    if (options.updateBaseline) return errors.length > 0 || skipped.length > 0 ? 2 : 0;
     const report: Report = {
       results: reviewed.results,
       cwd,
@@ -171,12 +180,12 @@ export async function main(
     const fixed = results.filter((r) => r.fixed).length;
     if (options.format === 'text') {
       output.err(
-        `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length} files${fixed ? `, ${fixed} files fixed` : ''}\n`,
+        `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length - skipped.length} files${fixed ? `, ${fixed} files fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
       );
     }
     const status = exitStatus(reviewed.results, options);
     if (status.message) output.err(`writev-lint: ${status.message}\n`);
-    return errors.length > 0 ? 2 : status.code;
+    return errors.length > 0 || skipped.length > 0 ? 2 : status.code;
   } catch (error) {
     if (error instanceof UsageError || error instanceof SettingsError) {
       // One line per problem (a config file may have several), each led by the tool's name.

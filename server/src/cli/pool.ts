@@ -11,13 +11,24 @@ import type { WorkerRequest, WorkerResponse } from './worker';
 const SMALL_INPUT = 64;
 const BATCH = 16;
 
+/**
+ * The most worker threads a run starts: one per core. More only add memory (each loads an analyzer of
+ * its own) and contention: `--jobs 1000` once started 200 threads holding 2.5 GB.
+ */
+export function workerLimit(): number {
+  return Math.max(1, availableParallelism());
+}
+
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
 export class LintPool {
   private workers: Worker[] = [];
   private local: Promise<Analyzer> | undefined;
+  private readonly jobs?: number;
 
-  /** `jobs`: worker threads to use (1: none); undefined: one per core for large inputs. */
-  constructor(private readonly jobs?: number) {}
+  /** `jobs`: worker threads to use (1: none), at most {@link workerLimit}; undefined: one per core for large inputs. */
+  constructor(jobs?: number) {
+    this.jobs = jobs === undefined ? undefined : Math.min(jobs, workerLimit());
+  }
 
   private threadsFor(files: number): number {
     if (this.jobs !== undefined) return this.jobs;
@@ -58,6 +69,7 @@ export class LintPool {
           if (next >= batches.length) {
             worker.off('message', onMessage);
             worker.off('error', reject);
+            worker.off('exit', onExit);
             resolve();
             return;
           }
@@ -72,8 +84,13 @@ export class LintPool {
           results.push(...response.results);
           send();
         };
+        // A worker that dies without an error event (killed, out of memory) would otherwise leave
+        // this promise, and the run, waiting forever.
+        const onExit = (code: number) =>
+          reject(new Error(`writev-lint worker exited (code ${code}) mid-run`));
         worker.on('message', onMessage);
         worker.on('error', reject);
+        worker.once('exit', onExit);
         send();
       });
     await Promise.all(this.workers.slice(0, threads).map(drive));

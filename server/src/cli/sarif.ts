@@ -140,7 +140,9 @@ export function sarifLog(report: Report): object {
         : {}),
     }));
   });
-  const failed = report.results.filter((r) => r.error);
+  // A file that could not be read, and one the run had to skip (too large, not a regular file): either
+  // makes the run incomplete, and code scanning should say so.
+  const failed = report.results.filter((r) => r.error || r.skipped);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -154,7 +156,7 @@ export function sarifLog(report: Report): object {
             executionSuccessful: failed.length === 0,
             toolExecutionNotifications: failed.map((r) => ({
               level: 'error',
-              message: { text: r.error },
+              message: { text: r.error ?? `skipped: ${r.skipped ?? ''}` },
               locations: [{ physicalLocation: { artifactLocation: location(r.path) } }],
             })),
           },

@@ -1,9 +1,9 @@
 // The workspace folders of a multi-root workspace, each with its wrapper index, kept up to date as
 // folders come and go and files change.
-import { readFile } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { MAX_TEXT_LENGTH, WrapperIndex, type Analyzer, type AnalyzerSettings } from '../index';
 import { excludeMatcher, sourceFiles } from '../workspace/files';
+import { readSourceFile } from '../workspace/sourceFile';
 
 /** Gives the event loop a turn, so indexing a large tree never holds up requests. */
 export function yieldToEventLoop(): Promise<void> {
@@ -92,7 +92,8 @@ export class Folders {
     folder.indexing = run;
     const settings = await this.settingsFor(folder.path);
     let files = 0;
-    for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled)) {
+    const skipped = (path: string, reason: string) => this.log(`writev: skipped ${path}: ${reason}`);
+    for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled, skipped)) {
       await this.update(folder, file, settings);
       files++;
       await yieldToEventLoop();
@@ -106,7 +107,8 @@ export class Folders {
   /** Re-reads the wrappers of one file (saved, created or changed on disk); `text` if already known. */
   async update(folder: Folder, path: string, settings: AnalyzerSettings, text?: string): Promise<void> {
     try {
-      const content = text ?? (await readFile(path, 'utf8'));
+      // Regular files of bounded size only: a FIFO named x.c would never answer.
+      const content = text ?? (await readSourceFile(path)).text;
       if (content.length > MAX_TEXT_LENGTH) return;
       folder.index.set(path, this.analyzer.wrappers(path, content, settings));
     } catch (error) {

@@ -1,7 +1,6 @@
 // Wires the analyzer to LSP: document sync, push and pull diagnostics, code actions (quick fix and
 // fix-all), configuration with live reload, workspace folders with their wrapper indexes, and the
 // `writev/lintWorkspace` request. Handlers stay small; the work lives in the analyzer.
-import { readFile } from 'node:fs/promises';
 import {
   CodeAction,
   CodeActionKind,
@@ -31,6 +30,7 @@ import {
 } from '../index';
 import { sourceFiles } from '../workspace/files';
 import { disableLineEdit } from '../analyzer/suppressions';
+import { readSourceFile, SkippedFileError } from '../workspace/sourceFile';
 import { disableAction, FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, touches } from './convert';
 import { DocumentAnalyses, type Analysis } from './documents';
 import { Folders, yieldToEventLoop } from './folders';
@@ -316,8 +316,9 @@ export class Session {
     for (const folder of this.folders.all()) {
       const root = await this.settings.resolve(URI.fromPath(folder.path), true);
       const walk = (path: string) => this.folders.excluded(path, root.settings, root.base ?? folder.path);
+      const skipped = (path: string, reason: string) => this.log(`writev: skipped ${path}: ${reason}`);
       await this.folders.whenIndexed(folder);
-      for await (const path of sourceFiles(folder.path, walk, stop)) {
+      for await (const path of sourceFiles(folder.path, walk, stop, skipped)) {
         const uri = URI.fromPath(path);
         // A config file deeper in the folder has its own settings and `exclude`.
         const config = await this.settings.configFor(path);
@@ -330,7 +331,14 @@ export class Session {
           const analysis = await this.analysis(uri);
           diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)) : [];
         } else {
-          const text = await readFile(path, 'utf8').catch(() => '');
+          // Regular files only (a FIFO would never answer), decoded without losing a byte.
+          const text = await readSourceFile(path).then(
+            (file) => file.text,
+            (error: unknown) => {
+              skipped(path, error instanceof SkippedFileError ? error.reason : String(error));
+              return '';
+            },
+          );
           const lines = new LineIndex(text);
           const found = this.analyze(path, text, settings, folder.index);
           diagnostics = found.map((f) => toDiagnostic(f, uri, lines));

@@ -1,9 +1,17 @@
 // Finds the source files of a tree: every file the analyzer reads, skipping what .gitignore files
-// (at any level) and the `exclude` setting ignore, and never entering .git or node_modules.
-import { readdir, readFile } from 'node:fs/promises';
+// (at any level) and the `exclude` setting ignore, and never entering .git or node_modules. What
+// cannot be read is told to the caller, never silently left out.
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { languageOf } from '../analyzer/analyzer';
+import { readRegularFile, SkippedFileError } from './sourceFile';
+
+/** Told about a file or folder the walk had to leave out, with the reason. */
+export type SkipListener = (path: string, reason: string) => void;
+
+/** A .gitignore larger than this is not a list of patterns anyone wrote. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 /** Folders never walked: version control and dependencies. */
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
@@ -25,11 +33,20 @@ function ignoredBy(chain: readonly Rules[], path: string, isDir: boolean): boole
   return false;
 }
 
-async function gitignoreOf(dir: string): Promise<Rules | undefined> {
+async function gitignoreOf(dir: string, onSkip: SkipListener): Promise<Rules | undefined> {
+  const path = join(dir, '.gitignore');
   try {
-    return { base: dir, rules: ignore().add(await readFile(join(dir, '.gitignore'), 'utf8')) };
-  } catch {
-    return undefined; // No .gitignore here (the common case).
+    // Read as a regular file only: a FIFO named .gitignore would block the walk forever.
+    const { bytes } = await readRegularFile(path, MAX_GITIGNORE_BYTES);
+    return { base: dir, rules: ignore().add(bytes.toString('utf8')) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // No .gitignore here is the common case.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      const reason = error instanceof SkippedFileError ? error.reason : (error as Error).message;
+      onSkip(path, `its rules could not be read (${reason}); files it ignores may be analysed`);
+    }
+    return undefined;
   }
 }
 
@@ -46,24 +63,30 @@ export function excludeMatcher(root: string, patterns: readonly string[]): (path
 /**
  * Yields the analysable files under `root` (absolute paths, in directory order). `exclude`: patterns
  * relative to `root`, or a matcher of absolute paths. `shouldStop` is checked between directories so
- * a caller can cancel a long walk.
+ * a caller can cancel a long walk. Folders that cannot be read and entries with a source file's name
+ * that are not regular files (FIFOs, sockets, devices) are passed to `onSkip`; symbolic links are not
+ * followed (a link to a folder could loop) and not reported.
  */
 export async function* sourceFiles(
   root: string,
   exclude: readonly string[] | ((path: string) => boolean) = [],
   shouldStop: () => boolean = () => false,
+  onSkip: SkipListener = () => undefined,
 ): AsyncGenerator<string> {
   const excluded = typeof exclude === 'function' ? exclude : excludeMatcher(root, exclude);
   const stack: { dir: string; chain: Rules[] }[] = [{ dir: root, chain: [] }];
   while (stack.length > 0 && !shouldStop()) {
     const { dir, chain: parent } = stack.pop() as { dir: string; chain: Rules[] };
-    const own = await gitignoreOf(dir);
+    const own = await gitignoreOf(dir, onSkip);
     const chain = own ? [...parent, own] : parent;
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      continue; // Unreadable or vanished while walking: nothing to analyse there.
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Vanished while walking: nothing was there to analyse. Anything else hides files.
+      if (code !== 'ENOENT') onSkip(dir, `folder not read: ${code ?? (error as Error).message}`);
+      continue;
     }
     const subdirs: string[] = [];
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -72,12 +95,13 @@ export async function* sourceFiles(
         if (!ALWAYS_SKIPPED.has(entry.name) && !ignoredBy(chain, path, true) && !excluded(path))
           subdirs.push(path);
       } else if (
-        entry.isFile() &&
+        !entry.isSymbolicLink() &&
         languageOf(entry.name) &&
         !ignoredBy(chain, path, false) &&
         !excluded(path)
       ) {
-        yield path;
+        if (entry.isFile()) yield path;
+        else onSkip(path, 'not a regular file (a FIFO, socket or device)');
       }
     }
     for (const sub of subdirs.reverse()) stack.push({ dir: sub, chain });

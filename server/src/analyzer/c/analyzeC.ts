@@ -1,6 +1,5 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import type { Tree } from 'web-tree-sitter';
 import { C_PURE_FUNCTIONS, C_STREAM_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
@@ -14,7 +13,7 @@ import { FunctionMemo, shiftFinding } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { streamGlobals, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
-import { functionDefinitions, functionName } from './syntax';
+import { functionName } from './syntax';
 import { settingWrapper, wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -82,12 +81,16 @@ export class CAnalyzer {
     text: string,
     settings: AnalyzerSettings,
     key: string | undefined,
-    use: (tree: Tree) => T,
+    use: (functions: () => Node[], root: Node) => T,
   ): T {
-    const tree = this.parser.parse(this.blanked(text, settings), key);
+    const blanked = this.blanked(text, settings);
+    const tree = this.parser.parse(blanked, key);
+    let parsed: ReturnType<CParser['functions']> | undefined;
     try {
-      return use(tree);
+      // Function definitions only when needed: with errors, finding them parses again.
+      return use(() => (parsed ??= this.parser.functions(tree, blanked)).functions, tree.rootNode);
     } finally {
+      parsed?.release();
       if (key === undefined) tree.delete();
     }
   }
@@ -108,18 +111,18 @@ export class CAnalyzer {
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
   ): { findings: Finding[]; wrappers: CWrapper[] } {
-    return this.withTree(text, settings, key, (tree) => {
+    return this.withTree(text, settings, key, (functionsOf, root) => {
       const wrappers = new Map(external);
       for (const w of settings.wrappers) {
         if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
       }
       const macros = /#\s*define\s+\w+\(/.test(text)
-        ? fileMacros(tree.rootNode, functionsFor(settings))
+        ? fileMacros(root, functionsFor(settings))
         : new Map<string, CMacro>();
       const writers = this.writerPattern(settings, wrappers, macros);
       if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
       const base = this.context(text, settings, wrappers);
-      const bodies = functionDefinitions(tree.rootNode)
+      const bodies = functionsOf()
         .map((fn) => ({ fn, body: fn.childForFieldName('body') }))
         .filter(({ body }) => body !== null)
         .map(({ fn, body }) => ({

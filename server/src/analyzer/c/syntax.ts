@@ -119,7 +119,7 @@ export function calls(node: Node): Node[] {
 }
 
 /** Node types that can hold function definitions (file level, conditional compilation, errors). */
-const HOLDS_FUNCTIONS = new Set([
+export const HOLDS_FUNCTIONS: ReadonlySet<string> = new Set([
   'translation_unit',
   'preproc_if',
   'preproc_ifdef',

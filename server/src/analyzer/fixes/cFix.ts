@@ -24,8 +24,13 @@ export function includeEdit(text: string): TextEdit | undefined {
   if (/sys\/uio\.h|git-compat-util\.h|struct\s+iovec/.test(text)) return undefined;
   const includes = [...text.matchAll(/^#\s*include\b.*$/gm)];
   const last = includes[includes.length - 1];
-  const at = last ? (last.index ?? 0) + last[0].length + 1 : 0;
-  return { span: { start: at, end: at }, newText: '#include <sys/uio.h>\n' };
+  if (!last) return { span: { start: 0, end: 0 }, newText: '#include <sys/uio.h>\n' };
+  // After the last include's line break, whichever it is (CRLF is two characters).
+  const end = (last.index ?? 0) + last[0].length;
+  const at = text.startsWith('\r\n', end) ? end + 2 : end < text.length ? end + 1 : end;
+  // An include on the last line without a line break gets one before the new line.
+  const newText = at === text.length && end === at ? '\n#include <sys/uio.h>' : '#include <sys/uio.h>\n';
+  return { span: { start: at, end: at }, newText };
 }
 
 /** How a run's writes become one call: the family and the statement around it, or why they cannot. */

@@ -28,3 +28,31 @@ export function sameTemplate(a: Template, b: Template): boolean {
 export function indentLines(text: string, extra: string): string {
   return text.split('\n').join(`\n${extra}`);
 }
+
+/** A line ending: what a file uses between lines. */
+export type LineEnding = '\n' | '\r\n' | '\r';
+
+/**
+ * The line ending `text` uses most (LF when it has none): inserted lines use it, so a fix never leaves
+ * a CRLF file with mixed line endings.
+ */
+export function lineEndingOf(text: string): LineEnding {
+  let crlf = 0;
+  let lf = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  let cr = 0;
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) !== 10) cr++;
+  }
+  if (crlf > lf && crlf >= cr) return '\r\n';
+  if (cr > lf && cr > crlf) return '\r';
+  return '\n';
+}
+
+/** `text` with every line break (LF, CRLF or CR) written as `eol`. */
+export function withLineEnding(text: string, eol: LineEnding): string {
+  return eol === '\n' && !text.includes('\r') ? text : text.replace(/\r\n|\r|\n/g, eol);
+}

@@ -1,0 +1,176 @@
+// Reading a source file from disk without hanging, without unbounded memory, and without losing a
+// byte: the text is decoded so that encoding it again gives back the very bytes that were read.
+import { Buffer, isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Files larger than this (bytes) are skipped unless the caller raises the limit: generated code. */
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** A file that is deliberately not analysed (not a regular file, too large); `reason` says why. */
+export class SkippedFileError extends Error {
+  readonly code = 'ESKIPPED';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: skipped: ${reason}`);
+    this.name = 'SkippedFileError';
+  }
+}
+
+/** How a file's bytes became text, so that {@link encodeSource} can give the same bytes back. */
+export interface SourceForm {
+  /** `utf8` when the bytes (after a BOM) are valid UTF-8; otherwise `latin1`, one character per byte. */
+  readonly encoding: 'utf8' | 'latin1';
+  /** The file starts with a UTF-8 byte order mark (not part of the text). */
+  readonly bom: boolean;
+}
+
+/** What identifies one version of a file on disk: compared before a fix replaces it. */
+export interface FileStamp {
+  readonly size: number;
+  readonly mtimeNs: bigint;
+  readonly ino: bigint;
+  readonly dev: bigint;
+  /** SHA-256 of the bytes read. */
+  readonly sha256: string;
+  /** Permission bits and owner, which a replacement file must keep. */
+  readonly mode: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly nlink: number;
+}
+
+/** A file as read: its text, how to encode it back, and the stamp of the version read. */
+export interface SourceFile {
+  readonly path: string;
+  readonly bytes: Buffer;
+  readonly text: string;
+  readonly form: SourceForm;
+  readonly stamp: FileStamp;
+}
+
+function kindOf(mode: number): string {
+  switch (mode & constants.S_IFMT) {
+    case constants.S_IFDIR:
+      return 'a folder';
+    case constants.S_IFIFO:
+      return 'a FIFO';
+    case constants.S_IFSOCK:
+      return 'a socket';
+    case constants.S_IFCHR:
+      return 'a character device';
+    case constants.S_IFBLK:
+      return 'a block device';
+    default:
+      return 'not a regular file';
+  }
+}
+
+/**
+ * Reads the bytes of `path` if it is a regular file of at most `maxBytes` bytes. Opens with
+ * `O_NONBLOCK` so that a FIFO cannot block the open (a FIFO without a writer would block forever),
+ * then checks the type of what was opened. Throws {@link SkippedFileError} for anything else, and the
+ * system error (ENOENT, EACCES...) when the file cannot be opened.
+ */
+export async function readRegularFile(
+  path: string,
+  maxBytes = DEFAULT_MAX_FILE_BYTES,
+): Promise<{ bytes: Buffer; stamp: FileStamp }> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat({ bigint: true });
+    const mode = Number(info.mode);
+    if ((mode & constants.S_IFMT) !== constants.S_IFREG)
+      throw new SkippedFileError(path, `${kindOf(mode)}, not a regular file`);
+    if (info.size > BigInt(maxBytes))
+      throw new SkippedFileError(
+        path,
+        `${info.size} bytes, larger than the limit of ${maxBytes} bytes (raise it with --max-file-size)`,
+      );
+    // Read one byte more than the size: a file that grew since the stat is read to its new end, up
+    // to the limit, and never beyond it.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const room = maxBytes + 1 - total;
+      if (room <= 0) {
+        throw new SkippedFileError(
+          path,
+          `grew past the limit of ${maxBytes} bytes while being read (raise it with --max-file-size)`,
+        );
+      }
+      const chunk = Buffer.allocUnsafe(Math.min(room, Math.max(65536, Number(info.size) + 1 - total)));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    const bytes = Buffer.concat(chunks, total);
+    return {
+      bytes,
+      stamp: {
+        size: total,
+        mtimeNs: info.mtimeNs,
+        ino: info.ino,
+        dev: info.dev,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        mode: mode & 0o7777,
+        uid: Number(info.uid),
+        gid: Number(info.gid),
+        nlink: Number(info.nlink),
+      },
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Decodes source bytes: a UTF-8 BOM is set aside, then the rest is UTF-8 when it is valid UTF-8 and
+ * Latin-1 (one character per byte) otherwise, so that every byte survives the round trip
+ * (`encodeSource(decodeSource(b).text, form)` equals `b`). Decoding invalid UTF-8 as UTF-8 would turn
+ * each bad byte into U+FFFD and lose it.
+ */
+export function decodeSource(bytes: Buffer): { text: string; form: SourceForm } {
+  const bom = bytes.length >= 3 && bytes.subarray(0, 3).equals(UTF8_BOM);
+  const body = bom ? bytes.subarray(3) : bytes;
+  const encoding = isUtf8(body) ? 'utf8' : 'latin1';
+  return { text: body.toString(encoding), form: { encoding, bom } };
+}
+
+/** A fixed text that the file's encoding cannot hold (a character above U+00FF in a Latin-1 file). */
+export class UnencodableTextError extends Error {
+  readonly code = 'EUNENCODABLE';
+  constructor(
+    readonly offset: number,
+    readonly character: string,
+  ) {
+    super(
+      `the fix would put U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} at character ${offset}, which this file's encoding (Latin-1 bytes) cannot hold`,
+    );
+    this.name = 'UnencodableTextError';
+  }
+}
+
+/** The bytes of `text` in `form` (the BOM put back). Throws {@link UnencodableTextError} when lossy. */
+export function encodeSource(text: string, form: SourceForm): Buffer {
+  if (form.encoding === 'latin1') {
+    // eslint-disable-next-line no-control-regex
+    const wide = /[^\u0000-\u00ff]/.exec(text);
+    if (wide) throw new UnencodableTextError(wide.index, wide[0]);
+  }
+  const body = Buffer.from(text, form.encoding);
+  return form.bom ? Buffer.concat([UTF8_BOM, body]) : body;
+}
+
+/** Reads and decodes `path` (see {@link readRegularFile} and {@link decodeSource}). */
+export async function readSourceFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Promise<SourceFile> {
+  const { bytes, stamp } = await readRegularFile(path, maxBytes);
+  const { text, form } = decodeSource(bytes);
+  return { path, bytes, text, form, stamp };
+}
