@@ -15,7 +15,7 @@ const CORPUS = join(REPO, 'test', 'server', 'corpus');
 /**
  * Main's score when the corpus was built: recall 11.5% (11 of 96 runs), precision 100% (11 of 11).
  * With the real-code idioms (chains, conditional writes, member descriptors, mixed families, origins,
- * framing wrappers, macros): recall 56.3% (54 of 96), precision 100% (54 of 54).
+ * framing wrappers, macros): recall 55.2% (53 of 96), precision 100% (53 of 53).
  */
 const RECALL_BAR = 0.5;
 const PRECISION_BAR = 0.95;
