@@ -1,5 +1,5 @@
 // The quick fixes keep what goes out: each idiom fixture's functions, compiled with gcc before and
-// after fix-all, run by a driver (fixtures/c/run/<name>.main.c) against a real pipe, write the same
+// after fix-all, run by a driver (fixtures/c-run/<name>.main.c) against a real pipe, write the same
 // bytes in the same order, and the fixed build makes fewer write syscalls (counted by wrapping write
 // and writev at link time).
 import assert from 'node:assert/strict';
@@ -14,6 +14,8 @@ const work = mkdtempSync(join(tmpdir(), 'writev-bytes-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const C = join(FIXTURES, 'c');
+/** The drivers and the support library (beside the fixtures, so the linter does not read them as fixtures). */
+const RUN = join(FIXTURES, 'c-run');
 const IDIOMS = [
   'chained-conditions',
   'conditional-writes',
@@ -39,8 +41,8 @@ function build(source: string, idiom: string, out: string): string {
       '-o',
       out,
       source,
-      join(C, 'run', 'support.c'),
-      join(C, 'run', `${idiom}.main.c`),
+      join(RUN, 'support.c'),
+      join(RUN, `${idiom}.main.c`),
       '-Wl,--wrap=write,--wrap=writev',
     ],
     { encoding: 'utf8' },
@@ -62,7 +64,7 @@ describe('fixed C code writes the same bytes', () => {
   for (const idiom of IDIOMS) {
     it(`${idiom}.c: same bytes in the same order before and after fix-all, in fewer syscalls`, async () => {
       const name = `c/${idiom}.c`;
-      assert.ok(existsSync(join(C, 'run', `${idiom}.main.c`)), 'the idiom has a driver');
+      assert.ok(existsSync(join(RUN, `${idiom}.main.c`)), 'the idiom has a driver');
       const found = await analyzeFixture(name);
       const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found);
       assert.ok(fixed, 'fix-all changes the fixture');
