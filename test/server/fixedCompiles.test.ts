@@ -62,10 +62,12 @@ describe('fixed C code compiles', () => {
       assert.equal(gcc(out), '');
       const a = await analyzer();
       const left = a.analyze(join(FIXTURES, name), fixed, DEFAULT_SETTINGS, { index: await indexOf('c') });
+      // A hint without a fix may go too: fixing a framing wrapper's body makes its calls single writes.
+      const unfixable = found.filter((f) => !f.fix).map((f) => f.message);
       assert.deepEqual(
-        left.map((f) => f.message),
-        found.filter((f) => !f.fix).map((f) => f.message),
-        'only the hints without a fix remain',
+        left.map((f) => f.message).filter((m) => !unfixable.includes(m)),
+        [],
+        'only hints without a fix remain',
       );
     });
   }

@@ -43,11 +43,36 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
     gatheredName: 'writev',
     messages: true,
   },
+  // OpenSSH's loop-until-done helper: `atomicio(vwrite, fd, buf, len)` returns the bytes written.
+  {
+    name: 'atomicio',
+    fd: 1,
+    buf: 2,
+    len: 3,
+    arity: 4,
+    fixed: { index: 0, text: 'vwrite' },
+    gatheredName: 'atomiciov',
+  },
   { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
   { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },
   { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
   { name: 'writev_or_die', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_or_die' },
 ];
+
+/**
+ * How strict each gathered C family is about errors: dying beats returning the error after writing
+ * everything, which beats restarting interrupted calls, which beats a plain call. A run of mixed
+ * families is gathered into its strictest member's family (when their error handling allows).
+ */
+export const C_FAMILY_STRICTNESS: Readonly<Record<string, number>> = {
+  writev: 1,
+  xwritev: 2,
+  writev_in_full: 3,
+  writev_or_die: 4,
+};
+
+/** Arguments a gathered C function takes before the descriptor (`atomiciov(writev, fd, iov, n)`). */
+export const C_GATHERED_LEADING_ARGS: Readonly<Record<string, string>> = { atomiciov: 'writev' };
 
 /** Descriptor spellings that mean the same descriptor. */
 export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
@@ -55,6 +80,43 @@ export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
   STDOUT_FILENO: '1',
   STDERR_FILENO: '2',
 };
+
+/**
+ * C functions whose result is a descriptor for a byte stream (a file, a pipe, a stream socket): plain
+ * `write`/`send` on what they return may be gathered. `socket` counts only with `SOCK_STREAM`, `open`
+ * only when its path is not a literal device path, `dup` only of a descriptor already known to stream.
+ * Git's lock-file and temporary-file helpers return file descriptors too. Users add their own in the
+ * settings (`writev.streamFunctions`).
+ */
+export const C_STREAM_FUNCTIONS: ReadonlySet<string> = new Set([
+  'open',
+  'open64',
+  'openat',
+  'openat64',
+  'creat',
+  'creat64',
+  'mkstemp',
+  'mkostemp',
+  'mkstemps',
+  'mkostemps',
+  'socket',
+  'dup',
+  'dup2',
+  'dup3',
+  'xopen',
+  'xmkstemp',
+  'xmkstemp_mode',
+  'git_mkstemp_mode',
+  'git_mkstemps_mode',
+  'odb_mkstemp',
+  'hold_lock_file_for_update',
+  'hold_lock_file_for_update_timeout',
+  'get_lock_file_fd',
+  'get_tempfile_fd',
+]);
+
+/** Calls that fill an array argument with two byte-stream descriptors (`pipe(fds)`), and which one. */
+export const C_PIPE_FUNCTIONS: Readonly<Record<string, number>> = { pipe: 0, pipe2: 0, socketpair: 3 };
 
 /** C functions that only compute (no I/O, no hidden state): allowed inside a loop that writes. */
 export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -70,7 +132,22 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'min',
   'max',
   'MSB',
+  'fileno',
+  // Accessors of well-known C buffer types: they read the struct and change nothing.
+  'sshbuf_ptr',
+  'sshbuf_mutable_ptr',
+  'sshbuf_len',
+  'sdslen',
+  'ssh_packet_get_connection_out',
 ]);
+
+/**
+ * C functions that do no output (memory, strings, formatting into a buffer, byte-order helpers,
+ * Git's strbuf changes): a run to stdout or a global descriptor may cross a call to one of them. Any
+ * other call between such writes might print to the same place.
+ */
+export const C_QUIET_FUNCTIONS =
+  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|xsnprintf|time|getpid|ll2string|POKE_U(16|32|64)|put_(be|le|u)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
 
 /**
  * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write

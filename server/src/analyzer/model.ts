@@ -63,6 +63,21 @@ export interface WriteStep {
   readonly wrapper?: { readonly name: string; readonly file?: string };
   /** A stream write (`stream.write()`): cork/uncork is the fix, and the hint is informational. */
   readonly stream?: boolean;
+  /**
+   * Syscalls the statement makes (absent: one). More than one for writes chained in one condition
+   * (`if (w(fd, a) < 0 || w(fd, b) < 0)`) and for calls to a wrapper that writes a frame per call.
+   */
+  readonly syscalls?: number;
+  /** The statement is one condition chaining several writes: it is a sequence on its own. */
+  readonly chain?: boolean;
+  /** The statement does more than write (a chain with further tests, a `return`): it is a run alone. */
+  readonly alone?: boolean;
+  /** The write runs only when this condition holds (`if (negated) write(...)`, no `else`). */
+  readonly condition?: string;
+  /** Where the write calls are, when not the statement itself (a chain's calls, a conditional's). */
+  readonly calls?: readonly Span[];
+  /** Why no fix can include this write (it then only counts in the hint's syscall total). */
+  readonly noFix?: string;
 }
 
 /** An if/else chain whose every arm ends in a write (shape 3 starts with one). */
@@ -71,6 +86,11 @@ export interface BranchStep {
   readonly span: Span;
   /** Each arm's statements, in order; the chain is exhaustive (ends in a plain `else`). */
   readonly arms: readonly Arm[];
+  /**
+   * An `if` without `else` instead (one arm) whose condition only reads: writes at the start or the
+   * end of its body may join writes before or after it, in a hint without a fix.
+   */
+  readonly partial?: { readonly condition: string };
 }
 
 /** One arm of a {@link BranchStep}. */
@@ -106,6 +126,13 @@ export interface OtherStep {
   readonly barrier: boolean;
   /** A comment: carries no behaviour, but its text moves with the statements around it. */
   readonly comment?: boolean;
+  /**
+   * Calls a function not known to be quiet: it may print, so a run to a descriptor other code can
+   * reach (stdout, stderr, a global) stops here.
+   */
+  readonly output?: boolean;
+  /** Assigns a variable that is not the function's own: the writes' error paths may report it. */
+  readonly setsGlobal?: boolean;
 }
 
 /** A statement in a block, as the shape finders see it. */

@@ -46,6 +46,11 @@ export interface AnalyzerSettings {
   readonly reportUnusedDirectives: boolean;
   /** With a trace: a line with at least `minCalls` calls of at most `maxAverageBytes` bytes is a hint. */
   readonly measuredWrites: { readonly minCalls: number; readonly maxAverageBytes: number };
+  /**
+   * C functions whose result is a byte-stream descriptor (a file, pipe or stream socket): plain
+   * `write`/`send` calls on what they return may be gathered.
+   */
+  readonly streamFunctions: readonly string[];
 }
 
 /** The defaults (the schema's): every language on, runs of two or more, warnings for sequences. */
@@ -86,5 +91,6 @@ export function parseSettings(
     attributeMacros: valid.attributeMacros,
     reportUnusedDirectives: valid.reportUnusedDirectives,
     measuredWrites: valid.measuredWrites,
+    streamFunctions: valid.streamFunctions,
   };
 }

@@ -189,6 +189,13 @@ export const SETTINGS_SCHEMA: SchemaNode = {
         },
       },
     },
+    streamFunctions: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[A-Za-z_]\\w*$', patternErrorMessage: 'a C function name' },
+      default: [],
+      markdownDescription:
+        'C functions that return a byte-stream descriptor (a file, a pipe, a stream socket), e.g. `connect_to_server`. Plain `write()`/`send()` calls on what they return are then counted; by default only descriptors from `open`, `mkstemp`, `pipe`, `socket(..., SOCK_STREAM, ...)` and the like are.',
+    },
     reportUnusedDirectives: {
       type: 'boolean',
       default: false,

@@ -1,6 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { C_PURE_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
+import { C_PURE_FUNCTIONS, C_STREAM_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
@@ -10,7 +10,10 @@ import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
-import { readFunction } from './steps';
+import { fileMacros, type CMacro } from './macros';
+import { streamGlobals, streamReturning, type FileStreams } from './origins';
+import { PLAIN_WRITE, readFunction } from './steps';
+import { functionName } from './syntax';
 import { settingWrapper, wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -37,6 +40,7 @@ export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
   private readonly wrapperMemo = new FunctionMemo<CWrapper | null>();
+  private readonly outerMemo = new FunctionMemo<CWrapper | null>();
   private readonly findingMemo = new FunctionMemo<Finding[]>();
 
   constructor(private readonly parser: CParser) {}
@@ -51,22 +55,40 @@ export class CAnalyzer {
     text: string,
     settings: AnalyzerSettings,
     wrappers: ReadonlyMap<string, CWrapper>,
+    macros?: ReadonlyMap<string, CMacro>,
   ): CContext {
-    return { text, functions: functionsFor(settings), wrappers, pure: C_PURE_FUNCTIONS };
+    return { text, functions: functionsFor(settings), wrappers, pure: C_PURE_FUNCTIONS, macros };
+  }
+
+  /** What the file says about where descriptors come from (only read when it has plain writes). */
+  private fileStreams(
+    text: string,
+    bodies: readonly { fn: Node; text: string }[],
+    settings: AnalyzerSettings,
+  ): FileStreams {
+    const functions = new Set([...C_STREAM_FUNCTIONS, ...settings.streamFunctions]);
+    if (!PLAIN_WRITE.test(text)) return { functions, globals: new Set() };
+    const opener = new RegExp(`\\b(?:${[...functions].join('|')})\\s*\\(`);
+    for (const name of streamReturning(
+      bodies.filter((b) => opener.test(b.text)).map((b) => b.fn),
+      functions,
+    ))
+      functions.add(name);
+    return { functions, globals: streamGlobals(text, functions) };
   }
 
   private withTree<T>(
     text: string,
     settings: AnalyzerSettings,
     key: string | undefined,
-    use: (functions: () => Node[]) => T,
+    use: (functions: () => Node[], root: Node) => T,
   ): T {
     const blanked = this.blanked(text, settings);
     const tree = this.parser.parse(blanked, key);
     let parsed: ReturnType<CParser['functions']> | undefined;
     try {
       // Function definitions only when needed: with errors, finding them parses again.
-      return use(() => (parsed ??= this.parser.functions(tree, blanked)).functions);
+      return use(() => (parsed ??= this.parser.functions(tree, blanked)).functions, tree.rootNode);
     } finally {
       parsed?.release();
       if (key === undefined) tree.delete();
@@ -89,12 +111,15 @@ export class CAnalyzer {
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
   ): { findings: Finding[]; wrappers: CWrapper[] } {
-    return this.withTree(text, settings, key, (functionsOf) => {
+    return this.withTree(text, settings, key, (functionsOf, root) => {
       const wrappers = new Map(external);
       for (const w of settings.wrappers) {
         if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
       }
-      const writers = this.writerPattern(settings, wrappers);
+      const macros = /#\s*define\s+\w+\(/.test(text)
+        ? fileMacros(root, functionsFor(settings))
+        : new Map<string, CMacro>();
+      const writers = this.writerPattern(settings, wrappers, macros);
       if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
       const base = this.context(text, settings, wrappers);
       const bodies = functionsOf()
@@ -118,14 +143,42 @@ export class CAnalyzer {
         if (w) own.push(w);
       }
       for (const w of own) wrappers.set(w.name, w);
+      // Wrappers of the file's own wrappers (`html()` over `html_raw()`): one more round.
+      if (own.length > 0) {
+        const found = new Set(own.map((w) => w.name));
+        const second = this.context(text, settings, wrappers);
+        const secondKey = `${baseKey};${[...wrappers.keys()].join(',')}`;
+        const mentions = new RegExp(`\\b(?:${[...found].join('|')})\\s*\\(`);
+        for (const { fn, text: body } of bodies) {
+          const fnName = functionName(fn);
+          if (fn.hasError || !fnName || found.has(fnName) || !mentions.test(body)) continue;
+          const w = this.outerMemo.get(
+            secondKey,
+            text.slice(fn.startIndex, fn.endIndex),
+            () => wrapperOf(fn, second) ?? null,
+          );
+          if (w) {
+            own.push(w);
+            wrappers.set(w.name, w);
+          }
+        }
+      }
       // Functions that call a write function, or a wrapper (this file's own included).
-      const functions = own.length > 0 ? calling(this.writerPattern(settings, wrappers)) : calling(writers);
-      const ctx = this.context(text, settings, wrappers);
-      const context = JSON.stringify([settings, [...wrappers.values()]]);
+      const functions =
+        own.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
+      const ctx = this.context(text, settings, wrappers, macros);
+      const streams = this.fileStreams(text, bodies, settings);
+      const context = JSON.stringify([
+        settings,
+        [...wrappers.values()],
+        [...macros.values()],
+        [...streams.functions],
+        [...streams.globals],
+      ]);
       const findings: Finding[] = [];
       for (const fn of functions) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
-          this.functionFindings(fn, ctx, settings).map((f) => shiftFinding(f, -fn.startIndex)),
+          this.functionFindings(fn, ctx, settings, streams).map((f) => shiftFinding(f, -fn.startIndex)),
         );
         for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
       }
@@ -138,11 +191,17 @@ export class CAnalyzer {
   }
 
   /** The findings of one function (absolute offsets). */
-  private functionFindings(fn: Node, ctx: CContext, settings: AnalyzerSettings): Finding[] {
+  private functionFindings(
+    fn: Node,
+    ctx: CContext,
+    settings: AnalyzerSettings,
+    streams: FileStreams,
+  ): Finding[] {
     const findings: Finding[] = [];
-    for (const block of readFunction(fn, ctx)) {
+    for (const block of readFunction(fn, ctx, streams)) {
       for (const run of findRuns(block, settings.minSequenceLength)) {
-        findings.push(sequenceFinding(run, settings, cFix(run, ctx.text)));
+        const result = cFix(run, ctx.text);
+        findings.push(sequenceFinding(run, settings, 'fix' in result ? result.fix : undefined, result));
       }
       for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
     }
@@ -154,11 +213,16 @@ export class CAnalyzer {
    * to find and no wrapper to index, so a batch run skips its parse and every run skips such functions.
    * Over-approximates (`ops->write(` passes), never under.
    */
-  private writerPattern(settings: AnalyzerSettings, external: ReadonlyMap<string, CWrapper>): RegExp {
+  private writerPattern(
+    settings: AnalyzerSettings,
+    external: ReadonlyMap<string, CWrapper>,
+    macros: ReadonlyMap<string, CMacro> = new Map(),
+  ): RegExp {
     const names = [
       ...functionsFor(settings).keys(),
       ...external.keys(),
       ...settings.wrappers.map((w) => w.name),
+      ...macros.keys(),
     ];
     const key = names.join('|');
     let pattern = this.writers.get(key);

@@ -2,7 +2,7 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { IO_NAME_PATTERN } from '../catalogue';
+import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import {
@@ -15,6 +15,8 @@ import {
   rootName,
   unwrap,
 } from './syntax';
+import { chainStep, conditionalStep } from './chains';
+import { functionStreams, type FileStreams } from './origins';
 import { statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
@@ -70,6 +72,10 @@ class FunctionReader {
       const write = call && writeStep(stmt, call, this.ctx);
       if (write) return write;
     }
+    if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
+      const write = chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx);
+      if (write) return write;
+    }
     switch (stmt.type) {
       case 'expression_statement':
       case 'declaration':
@@ -123,8 +129,12 @@ class FunctionReader {
     }
     const cond = stmt.childForFieldName('condition');
     const condCalls = cond ? calls(cond).map((c) => calleeName(c) ?? '') : [];
-    if (!exhaustive || stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) {
-      return this.barrier(stmt);
+    if (stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) return this.barrier(stmt);
+    if (!exhaustive) {
+      const effects = cond?.descendantsOfType(['assignment_expression', 'update_expression']).length ?? 1;
+      return arms.length === 1 && cond && effects === 0
+        ? { kind: 'branch', span: this.span(stmt), arms, partial: { condition: cond.text } }
+        : this.barrier(stmt);
     }
     return { kind: 'branch', span: this.span(stmt), arms };
   }
@@ -238,11 +248,17 @@ class FunctionReader {
         !name ||
         IO_NAME_PATTERN.test(name) ||
         this.ctx.functions.has(name) ||
-        this.ctx.wrappers.has(name)
+        this.ctx.wrappers.has(name) ||
+        this.ctx.macros?.has(name)
       ) {
         return this.barrier(stmt);
       }
     }
+    const setsGlobal = stmt.descendantsOfType('assignment_expression').some((a) => {
+      const root = a?.childForFieldName('left');
+      const name = root ? rootName(root) : undefined;
+      return a?.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
+    });
     return {
       kind: 'other',
       span: this.span(stmt),
@@ -250,6 +266,8 @@ class FunctionReader {
       writes: [...writes],
       calls: callees,
       barrier: false,
+      output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
+      setsGlobal,
     };
   }
 }
@@ -267,11 +285,23 @@ function localsOf(fn: Node): Set<string> {
   return locals;
 }
 
-/** Reads one function definition into blocks (none for a declaration-like or body-less one). */
-export function readFunction(fn: Node, ctx: CContext): Block[] {
+/** Plain writes, which need to know where their descriptor comes from. */
+export const PLAIN_WRITE = /\b(write|send)\s*\(/;
+
+/**
+ * Reads one function definition into blocks (none for a declaration-like or body-less one). With
+ * `file`, plain `write`/`send` calls count on descriptors the function or file shows to be streams.
+ */
+export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block[] {
   const body = fn.childForFieldName('body');
   if (!body || body.type !== 'compound_statement') return [];
-  const reader = new FunctionReader(ctx, localsOf(fn));
+  const locals = localsOf(fn);
+  if (file && PLAIN_WRITE.test(body.text)) {
+    const declared = new Set(locals);
+    for (const name of parameterNames(fn)) if (name) declared.delete(name);
+    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals) };
+  }
+  const reader = new FunctionReader(ctx, locals);
   reader.block(namedKids(body));
   return reader.blocks;
 }

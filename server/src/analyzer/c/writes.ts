@@ -1,12 +1,16 @@
-// Recognises C statements that are one write: a call to a write function (or a wrapper of one) as a
-// bare statement, behind `(void)`, or checked as `if (call < 0) handler`.
+// Recognises C statements that are one write: a call to a write function (or a wrapper of one, or a
+// macro that expands to one) as a bare statement, behind `(void)`, or checked as `if (call < 0) handler`.
+// Statements that hold several writes (a condition chaining them) or a write under a condition are
+// read in chains.ts, from the calls this file understands.
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
 import type { Piece, Template, WriteStep } from '../model';
 import { indentAt } from '../positions';
+import type { CMacro } from './macros';
+import { expandMacro } from './macros';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, unwrap } from './syntax';
 
-/** A function whose body only writes its buffer argument to a descriptor (shape 4). */
+/** A function whose body only writes to a descriptor (shape 4), or writes a frame per call. */
 export interface CWrapper {
   readonly name: string;
   /** The file that defines it, for wrappers found elsewhere in the workspace. */
@@ -15,15 +19,22 @@ export interface CWrapper {
   readonly exported: boolean;
   /** The descriptor: one of the wrapper's parameters, or a fixed expression such as `out_fd`. */
   readonly fd: { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
-  /** Parameter index of the buffer, and of the length (absent: a C string, `strlen`). */
+  /**
+   * Parameter index of the buffer, and of the length (absent: a C string, `strlen`); -1 for a wrapper
+   * that writes a constant (`packet_flush(fd)` writing "0000"), whose text is then in `constant`.
+   */
   readonly buf: number;
   readonly len?: number;
+  /** The buffer and length a constant-writing wrapper sends. */
+  readonly constant?: { readonly buf: string; readonly len: string };
   /** The gathered function a run of calls becomes. */
   readonly family: string;
   /** A wrapper with its own error handling: its statement around the write (calls must be bare). */
   readonly template?: Template;
   /** The fewest arguments a call must pass. */
   readonly arity: number;
+  /** A framing wrapper: the writes each call makes (a header, then the payload). Absent: one. */
+  readonly syscalls?: number;
 }
 
 /** What the C front end knows while reading one file. */
@@ -32,19 +43,66 @@ export interface CContext {
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
   readonly pure: ReadonlySet<string>;
+  /** Function-like macros of the file that expand to one write. */
+  readonly macros?: ReadonlyMap<string, CMacro>;
+  /** Descriptors (canonical text) known to be byte streams where the statement is read. */
+  readonly streams?: ReadonlySet<string>;
 }
 
 /** Stands for the byte count in a `!= len` check; a fix puts the sum of the lengths there. */
 export const LENGTH_MARK = '\u0000length\u0000';
 
-/** The right operand of `if (call != len)`, the check that every byte went out. */
-function lengthCheck(stmt: Node): Node | undefined {
-  if (stmt.type !== 'if_statement') return undefined;
-  const cond = stmt.childForFieldName('condition');
-  const test = cond ? unwrap(cond) : undefined;
-  if (test?.type !== 'binary_expression' || test.childForFieldName('operator')?.text !== '!=')
-    return undefined;
-  return test.childForFieldName('right') ?? undefined;
+/** One write call, understood apart from the statement around it. */
+export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
+  /** The byte count a `!= len` check of this call must compare with. */
+  readonly checkLen: string;
+  /** A wrapper that handles its own errors: the template calls keep (they must be bare). */
+  readonly own?: Template;
+  /** A fix may include the call (the family is known and the call is not from another file). */
+  readonly fixable: boolean;
+};
+
+/** A check of a call's result: `call < 0`, `call == -1`, `call != len`, or `call == len`. */
+export interface Check {
+  readonly call: Node;
+  /** `<0`, `==-1`, `!=` or `==`. */
+  readonly kind: string;
+  /** The length operand of `!=`/`==` checks. */
+  readonly len?: Node;
+}
+
+/** The operator that says the same with its operands swapped (`0 > call` is `call < 0`). */
+const SWAPPED: Readonly<Record<string, string>> = { '<': '>', '>': '<', '==': '==', '!=': '!=' };
+
+/**
+ * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call == -1`, `call != len`,
+ * `call == len`, each also written the other way round (`len != call`), and the bare `call`
+ * (`truthy`: a non-zero result is the error) or `!call` (`falsy`).
+ */
+export function checkOf(test: Node): Check | undefined {
+  const t = unwrap(test);
+  if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
+  if (t.type === 'unary_expression' && t.childForFieldName('operator')?.text === '!') {
+    const arg = t.childForFieldName('argument');
+    const call = arg ? unwrap(arg) : undefined;
+    return call?.type === 'call_expression' ? { call, kind: 'falsy' } : undefined;
+  }
+  if (t.type !== 'binary_expression') return undefined;
+  let op = t.childForFieldName('operator')?.text ?? '';
+  let left = t.childForFieldName('left');
+  let right = t.childForFieldName('right');
+  if (!left || !right) return undefined;
+  if (unwrap(left).type !== 'call_expression' && unwrap(right).type === 'call_expression' && SWAPPED[op]) {
+    [left, right] = [right, left];
+    op = SWAPPED[op];
+  }
+  const call = unwrap(left);
+  if (call.type !== 'call_expression') return undefined;
+  const r = right.text.replace(/\s+/g, '');
+  if (op === '<' && r === '0') return { call, kind: '<0' };
+  if (op === '==' && r === '-1') return { call, kind: '==-1' };
+  if (op === '!=' || op === '==') return { call, kind: op, len: right };
+  return undefined;
 }
 
 /** The call a statement is built around, if the statement is a bare or checked call. */
@@ -56,47 +114,48 @@ export function statementCall(stmt: Node): Node | undefined {
   }
   if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return undefined;
   const cond = stmt.childForFieldName('condition');
-  const test = cond ? unwrap(cond) : undefined;
-  if (test?.type !== 'binary_expression') return undefined;
-  const op = test.childForFieldName('operator')?.text;
-  const right = test.childForFieldName('right')?.text.replace(/\s+/g, '');
-  const left = test.childForFieldName('left');
-  const checked = (op === '<' && right === '0') || (op === '==' && right === '-1') || op === '!=';
-  if (!left || !checked) return undefined;
-  const call = unwrap(left);
-  return call.type === 'call_expression' ? call : undefined;
+  const check = cond ? checkOf(cond) : undefined;
+  return check && check.kind !== '==' ? check.call : undefined;
 }
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
-function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boolean {
+export function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boolean {
   return nodes.every((node) => calls(node).every((call) => pure.has(calleeName(call) ?? '')));
 }
 
 /** True when evaluating `node` changes something (`fds[i++]`): the same text names another descriptor. */
-function hasEffects(node: Node): boolean {
+export function hasEffects(node: Node): boolean {
   return node.descendantsOfType(['update_expression', 'assignment_expression']).length > 0;
 }
 
-function template(stmt: Node, call: Node, text: string): Template {
-  const check = lengthCheck(stmt);
-  const after = check
-    ? text.slice(call.endIndex, check.startIndex) + LENGTH_MARK + text.slice(check.endIndex, stmt.endIndex)
-    : text.slice(call.endIndex, stmt.endIndex);
+/** The text of `stmt` around the span `[from, to)`, with a length check's operand marked. */
+export function templateAround(
+  stmt: Node,
+  from: number,
+  to: number,
+  len: Node | undefined,
+  text: string,
+): Template {
+  // The length sits after the call (`call != len`) or before it (`len != call`).
+  const mark = (start: number, end: number) =>
+    len && len.startIndex >= start && len.endIndex <= end
+      ? text.slice(start, len.startIndex) + LENGTH_MARK + text.slice(len.endIndex, end)
+      : text.slice(start, end);
   return {
-    before: text.slice(stmt.startIndex, call.startIndex),
-    after,
+    before: mark(stmt.startIndex, from),
+    after: mark(to, stmt.endIndex),
     indent: indentAt(text, stmt.startIndex),
   };
 }
 
-/** A `!= len` check must compare with the very length the call writes, or its meaning is unclear. */
-function checksItsLength(stmt: Node, len: string | undefined): boolean {
-  const check = lengthCheck(stmt);
-  return !check || (len !== undefined && check.text.replace(/\s+/g, '') === len.replace(/\s+/g, ''));
+/** A template of a bare statement: the call and its semicolon (behind `(void)` at most). */
+export function isBare(t: Template): boolean {
+  return t.before.replace(/\(\s*void\s*\)/, '').trim() === '' && t.after.trim() === ';';
 }
 
-function isBare(t: Template): boolean {
-  return t.before.trim() === '' && t.after.trim() === ';';
+/** Two length expressions say the same thing (whitespace aside). */
+export function sameLength(a: string, b: string): boolean {
+  return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
 }
 
 function piece(buf: Node, len: Node | undefined, text: string): Piece {
@@ -110,61 +169,96 @@ function names(nodes: readonly (Node | undefined)[]): string[] {
   return [...into];
 }
 
+/** A plain write(2)/send(2) counts only on a descriptor known to be a byte stream. */
+function streamTarget(fn: CWriteFunction, target: string, ctx: CContext): boolean {
+  return !fn.messages || target === '1' || target === '2' || (ctx.streams?.has(target) ?? false);
+}
+
 /**
- * The write step for statement `stmt` built around `call`, or undefined when the call is not a write
- * the analyzer understands fully (unknown function, wrong arity, a call with side effects in the
- * arguments, a descriptor computed by a call).
+ * The write a call makes, or undefined when it is not a write the analyzer understands fully (unknown
+ * function, wrong arity, a call with side effects in the arguments, a descriptor computed by a call
+ * not known to be pure, a plain `write` to a descriptor that may take messages).
  */
-export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | undefined {
+export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
   const name = calleeName(call);
-  if (!name || stmt.hasError) return undefined;
+  if (!name) return undefined;
   const args = callArgs(call);
   if (!onlyPureCalls(args, ctx.pure)) return undefined;
+  const macro = ctx.macros?.get(name);
+  if (macro) return expandMacro(macro, args, ctx);
   const fn = ctx.functions.get(name);
-  const span = { start: stmt.startIndex, end: stmt.endIndex };
-  const site = template(stmt, call, ctx.text);
   if (fn) {
     const needed = fn.arity ?? Math.max(fn.fd, fn.buf, fn.len ?? 0) + 1;
     if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return undefined;
     if (fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
     const fd = args[fn.fd];
     if (hasEffects(fd)) return undefined;
-    if (fn.messages && !['1', '2'].includes(canonicalTarget(fd.text))) return undefined;
+    const target = canonicalTarget(fd.text);
+    if (!streamTarget(fn, target, ctx)) return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
-    if (!checksItsLength(stmt, len ? len.text : `strlen(${args[fn.buf].text})`)) return undefined;
     return {
-      kind: 'write',
-      span,
-      target: canonicalTarget(fd.text),
+      target,
       fdText: ctx.text.slice(fd.startIndex, fd.endIndex),
       targetNames: names([fd]),
       callee: name,
       family: fn.gatheredName ?? '',
       pieces: fn.gathered ? undefined : [piece(args[fn.buf], len, ctx.text)],
       reads: names([args[fn.buf], len]),
-      template: fn.gatheredName ? site : undefined,
+      checkLen: len ? len.text : `strlen(${args[fn.buf].text})`,
+      fixable: fn.gatheredName !== undefined,
     };
   }
   const wrapper = ctx.wrappers.get(name);
   if (!wrapper || args.length < wrapper.arity) return undefined;
-  // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
-  if (wrapper.template && !isBare(site)) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   if (fd && hasEffects(fd)) return undefined;
+  const frames = wrapper.syscalls ?? 1;
+  const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
-  if (!checksItsLength(stmt, len ? len.text : `strlen(${args[wrapper.buf].text})`)) return undefined;
+  const pieces: Piece[] | undefined =
+    frames > 1 ? undefined : bufArg ? [piece(bufArg, len, ctx.text)] : wrapper.constant && [wrapper.constant];
   return {
-    kind: 'write',
-    span,
     target: canonicalTarget(fd ? fd.text : 'text' in wrapper.fd ? wrapper.fd.text : ''),
     fdText: fd ? ctx.text.slice(fd.startIndex, fd.endIndex) : 'text' in wrapper.fd ? wrapper.fd.text : '',
     targetNames: fd ? names([fd]) : 'names' in wrapper.fd ? wrapper.fd.names : [],
     callee: name,
     family: wrapper.family,
-    pieces: [piece(args[wrapper.buf], len, ctx.text)],
-    reads: names([args[wrapper.buf], len]),
+    pieces,
+    reads: frames > 1 ? names(args.filter((a) => a !== fd)) : names([bufArg, len]),
+    checkLen: len ? len.text : bufArg ? `strlen(${bufArg.text})` : (wrapper.constant?.len ?? ''),
+    own: wrapper.template,
     // A wrapper defined in another file may write to a descriptor this file cannot name: no fix.
-    template: wrapper.file ? undefined : (wrapper.template ?? site),
+    fixable: !wrapper.file && frames === 1,
     wrapper: { name, file: wrapper.file },
+    syscalls: frames > 1 ? frames : undefined,
+    noFix:
+      frames > 1
+        ? `${name}() writes ${frames} times per call (a header, then its payload); gathering across calls needs a variant of it that fills an iovec`
+        : undefined,
+  };
+}
+
+/**
+ * The write step for statement `stmt` built around `call`, or undefined when the call is not a write
+ * the analyzer understands fully, or the statement checks it in a way a fix could not keep.
+ */
+export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.hasError) return undefined;
+  const write = callWrite(call, ctx);
+  if (!write) return undefined;
+  const cond = stmt.type === 'if_statement' ? stmt.childForFieldName('condition') : null;
+  const check = cond ? checkOf(cond) : undefined;
+  const len = check?.kind === '!=' ? check.len : undefined;
+  // A `!= len` check must compare with the very length the call writes, or its meaning is unclear.
+  if (len && !sameLength(len.text, write.checkLen)) return undefined;
+  const site = templateAround(stmt, call.startIndex, call.endIndex, len, ctx.text);
+  // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
+  if (write.own && !isBare(site)) return undefined;
+  const { checkLen: _len, own, fixable, ...rest } = write;
+  return {
+    kind: 'write',
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    ...rest,
+    template: fixable ? (own ?? site) : undefined,
   };
 }

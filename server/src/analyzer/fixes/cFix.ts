@@ -2,9 +2,12 @@
 // (`writev_in_full`, `writev_or_die`...) replaces the writes, inside the original statement's error
 // handling. Statements that stood between the writes move after it (they change nothing the writes
 // send, but may free what the earlier writes send, as `strbuf_release()` does).
-import type { Fix, Piece, TextEdit, WriteStep } from '../model';
+import { basename } from 'node:path';
+import { C_GATHERED_LEADING_ARGS } from '../catalogue';
+import { strictest } from '../c/chains';
+import type { Fix, Piece, Template, TextEdit, WriteStep } from '../model';
 import { indentAt } from '../positions';
-import { LENGTH_MARK } from '../c/writes';
+import { isBare, LENGTH_MARK } from '../c/writes';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import { indentLines, indentUnit, rebase, sameTemplate } from './text';
@@ -30,54 +33,116 @@ export function includeEdit(text: string): TextEdit | undefined {
   return { span: { start: at, end: at }, newText };
 }
 
-/** Checks that every write can join one gathered call with the same error handling. */
-function joinable(writes: readonly WriteStep[]): boolean {
+/** How a run's writes become one call: the family and the statement around it, or why they cannot. */
+type Plan = { readonly family: string; readonly template: Template } | { readonly reason: string };
+
+/**
+ * The gathered call for `writes`: their common family and error handling, or, for mixed families,
+ * the strictest family when every write ignores its result or all check it the same way. Dying and
+ * reporting an error cannot both be kept, nor can an ignored result and a checked one.
+ */
+function plan(writes: readonly WriteStep[]): Plan {
   const lead = writes[0];
-  return writes.every(
-    (w) =>
-      w.template !== undefined &&
-      w.pieces !== undefined &&
-      w.family !== '' &&
-      w.family === lead.family &&
-      !w.stream &&
-      sameTemplate(w.template, lead.template as NonNullable<WriteStep['template']>),
-  );
+  for (const w of writes) {
+    if (w.noFix) return { reason: w.noFix };
+    if (w.stream || w.family === '') return { reason: `${w.callee}() has no gathered counterpart` };
+    if (!w.pieces) return { reason: `the buffers of ${w.callee}() cannot be listed one by one` };
+    if (!w.template) {
+      const file = w.wrapper?.file;
+      return {
+        reason: file
+          ? `${w.callee}() is defined in ${basename(file)}, and its descriptor may not be visible here`
+          : `${w.callee}() has no gathered counterpart`,
+      };
+    }
+  }
+  const templates = writes.map((w) => w.template as Template);
+  if (writes.every((w, i) => w.family === lead.family && sameTemplate(templates[i], templates[0])))
+    return { family: lead.family, template: templates[0] };
+  const checked = writes.filter((w) => !isBare(w.template as Template));
+  const bare = writes.filter((w) => isBare(w.template as Template));
+  const family = strictest(writes.map((w) => w.family));
+  if (checked.some((w) => !sameTemplate(w.template as Template, checked[0].template as Template)))
+    return { reason: 'the writes handle their errors differently' };
+  if (!family) return { reason: 'the writes belong to write families with no common gathered call' };
+  const dies = writes.find((w) => w.family === 'writev_or_die');
+  if (checked.length > 0 && dies) {
+    return {
+      reason: `${dies.callee}() dies on failure where ${checked[0].callee}() lets the caller handle it`,
+    };
+  }
+  if (checked.length > 0 && bare.length > 0) {
+    return { reason: `${bare[0].callee}() ignores its result where ${checked[0].callee}() checks it` };
+  }
+  return { family, template: (checked[0] ?? lead).template as Template };
 }
 
-/** The C fix for a run (shapes 1 to 4), or undefined when no rewrite would keep the code's meaning. */
-export function cFix(run: WriteRun, text: string): Fix | undefined {
+/** The fix for a run, or why there is none (always one of the two). */
+export type CFixResult = { readonly fix: Fix; readonly family: string } | { readonly reason: string };
+
+/** The C fix for a run (shapes 1 to 4 and the idioms around them), or why no rewrite keeps its meaning. */
+export function cFix(run: WriteRun, text: string): CFixResult {
   const writes = runWrites(run);
-  const lead = writes[0];
-  if (!joinable(writes) || !lead.template) return undefined;
+  const planned = plan(writes);
+  if ('reason' in planned) return planned;
   // On the error path the moved statements would be skipped: only acceptable if the handler dies.
   if (
     run.moved.some((m) => m.calls.length > 0) &&
-    /\b(return|goto|break|continue)\b/.test(lead.template.after)
+    /\b(return|goto|break|continue)\b/.test(planned.template.after)
   ) {
-    return undefined;
+    return { reason: 'a statement between the writes would be skipped when the gathered write fails' };
   }
+  const conditional = writes.some((w) => w.condition);
+  if (conditional && run.head) return { reason: 'a conditional write follows an if/else chain' };
+  if (conditional && (planned.template.before + planned.template.after).includes(LENGTH_MARK))
+    return { reason: 'the byte count the check compares with depends on the condition' };
+  const family = planned.family;
   const indent = indentAt(text, run.span.start);
   const unit = indentUnit(indent);
   const inner = indent + unit;
-  const taken = writes.some((w) => w.reads.includes('iov')) || run.moved.some((m) => m.reads.includes('iov'));
-  const iov = taken ? 'gathered_iov' : 'iov';
+  const uses = (name: string) =>
+    writes.some((w) => w.reads.includes(name)) || run.moved.some((m) => m.reads.includes(name));
+  const iov = uses('iov') ? 'gathered_iov' : 'iov';
+  const iovcnt = uses('iovcnt') ? 'gathered_iovcnt' : 'iovcnt';
   const count =
     run.writes.reduce((sum, w) => sum + (w.pieces?.length ?? 0), 0) +
     (run.head?.writes[0].pieces?.length ?? 0);
-  const t = rebase(lead.template, inner);
-  let after = t.after;
-  if (after.includes(LENGTH_MARK)) {
+  const t = rebase(planned.template, inner);
+  let { before, after } = t;
+  if (before.includes(LENGTH_MARK) || after.includes(LENGTH_MARK)) {
     // The total differs per branch in shape 3: no single expression to compare with.
-    if (run.head) return undefined;
+    if (run.head) return { reason: 'the byte count the check compares with differs per branch' };
     const lens = writes.flatMap((w) =>
       (w.pieces as Piece[]).map((p) => (SIMPLE_LEN.test(p.len ?? '') ? p.len : `(${p.len})`)),
     );
+    before = before.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
     after = after.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
   }
-  const call = `${t.before}${lead.family}(${lead.fdText}, ${iov}, ${count})${after}`;
+  const leading = C_GATHERED_LEADING_ARGS[family];
+  const args = `${leading ? `${leading}, ` : ''}${writes[0].fdText}, ${iov}, ${conditional ? iovcnt : count}`;
+  const call = `${before}${family}(${args})${after}`;
   const moved = run.moved.map((m) => `\n${indent}${text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
-  if (!run.head) {
+  if (conditional) {
+    // Each write fills the next slot, under its own condition: the vector holds what would have gone out.
+    const slot = (p: Piece) =>
+      `${iov}[${iovcnt}++] = (struct iovec){ .iov_base = ${base(p.buf)}, .iov_len = ${p.len} };`;
+    const fills = writes.flatMap((w) => {
+      const pieces = w.pieces as Piece[];
+      if (!w.condition) return pieces.map((p) => `${inner}${slot(p)}`);
+      if (pieces.length === 1) return [`${inner}if ${w.condition}`, `${inner}${unit}${slot(pieces[0])}`];
+      return [`${inner}if ${w.condition} {`, ...pieces.map((p) => `${inner}${unit}${slot(p)}`), `${inner}}`];
+    });
+    body = [
+      '{',
+      `${inner}struct iovec ${iov}[${count}];`,
+      `${inner}int ${iovcnt} = 0;`,
+      '',
+      ...fills,
+      `${inner}${call}`,
+      `${indent}}`,
+    ].join('\n');
+  } else if (!run.head) {
     const pieces = writes.flatMap((w) => w.pieces as Piece[]);
     body = [
       '{',
@@ -89,7 +154,8 @@ export function cFix(run: WriteRun, text: string): Fix | undefined {
     ].join('\n');
   } else {
     const armPieces = run.head.writes[0].pieces?.length ?? 0;
-    if (run.head.writes.some((w) => w.pieces?.length !== armPieces)) return undefined;
+    if (run.head.writes.some((w) => w.pieces?.length !== armPieces))
+      return { reason: 'the branches write different numbers of buffers' };
     const assign = (p: Piece, i: number, at: string) =>
       `${iov}[${i}].iov_base = ${base(p.buf)};\n${at}${iov}[${i}].iov_len = ${p.len};`;
     // Each arm now fills the first slots instead of writing; the writes after the branch fill the rest.
@@ -114,5 +180,5 @@ export function cFix(run: WriteRun, text: string): Fix | undefined {
   }
   // The include the array needs is added by the caller, once per file (see includeEdit).
   const edits: TextEdit[] = [{ span: run.span, newText: body + moved }];
-  return { title: `Gather ${run.syscalls} writes into one ${lead.family}()`, edits };
+  return { fix: { title: `Gather ${run.syscalls} writes into one ${family}()`, edits }, family };
 }

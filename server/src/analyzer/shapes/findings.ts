@@ -1,6 +1,6 @@
 // Turns runs into findings: the code, severity, message, range and related locations a user sees.
 import type { AnalyzerSettings } from '../settings';
-import type { Finding, Fix, WriteStep } from '../model';
+import type { Finding, Fix, Span, WriteStep } from '../model';
 import type { LoopRun } from './loops';
 import type { WriteRun } from './sequences';
 
@@ -9,26 +9,53 @@ function label(write: WriteStep, k: number, n: number): string {
   return `write ${k} of ${n}: ${write.callee}()${via}`;
 }
 
+/** The gathered call's name as the message shows it. */
+function gathered(family: string): string {
+  return family === '' ? 'gathered write' : `${family}()`;
+}
+
+/** One related location per write call (a chain's calls each get one). */
+function related(writes: readonly WriteStep[]): { span: Span; message: string }[] {
+  const spans = writes.flatMap((w) => (w.calls ?? [w.span]).map((span) => ({ span, write: w })));
+  return spans.map(({ span, write }, k) => ({ span, message: label(write, k + 1, spans.length) }));
+}
+
 /** The writes of a run in source order (arm writes first). */
 export function runWrites(run: WriteRun): WriteStep[] {
   return [...(run.head?.writes ?? []), ...run.writes];
 }
 
-/** The finding for a run of writes (shapes 1 to 4), with `fix` when the language could build one. */
-export function sequenceFinding(run: WriteRun, settings: AnalyzerSettings, fix: Fix | undefined): Finding {
+/** What the fix builder found: the gathered family it chose, or why there is no fix. */
+export interface FixNote {
+  readonly family?: string;
+  readonly reason?: string;
+}
+
+/**
+ * The finding for a run of writes (shapes 1 to 4), with `fix` when the language could build one, and
+ * the reason in the message when it could not.
+ */
+export function sequenceFinding(
+  run: WriteRun,
+  settings: AnalyzerSettings,
+  fix: Fix | undefined,
+  note: FixNote = {},
+): Finding {
   const writes = runWrites(run);
   const lead = writes[0];
   const n = run.syscalls;
+  const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
   const message = lead.stream
     ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev`
-    : `${n} syscalls to ${run.target} can become one: gather these writes into one ${lead.family}()` +
-      (run.head ? ' after the if/else' : '');
+    : `${count} syscalls to ${run.target} can become one: gather these writes into one ${gathered(note.family ?? lead.family)}` +
+      (run.head ? ' after the if/else' : '') +
+      (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '');
   return {
     code: 'adjacent-writes',
     severity: lead.stream ? 'information' : settings.severity.adjacentWrites,
     message,
     span: run.span,
-    related: writes.map((write, k) => ({ span: write.span, message: label(write, k + 1, writes.length) })),
+    related: related(writes),
     syscalls: n,
     target: run.target,
     fix,

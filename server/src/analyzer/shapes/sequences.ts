@@ -56,21 +56,31 @@ function runFrom(
   const first = steps[i];
   let head: WriteRun['head'];
   const writes: WriteStep[] = [];
+  let pending: OtherStep[] = [];
   if (first.kind === 'write') writes.push(first);
-  else if (first.kind === 'branch') {
+  else if (first.kind === 'branch' && first.partial) {
+    const tail = trailing(first);
+    if (!tail) return undefined;
+    writes.push(...tail.writes);
+    pending = tail.after;
+  } else if (first.kind === 'branch') {
     const ends = armWrites(first);
     if (!ends) return undefined;
     head = { branch: first, writes: ends };
   } else return undefined;
   const lead = head ? head.writes[0] : writes[0];
   const names = new Set(lead.targetNames);
+  if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
+  if (pending.some((p) => meets(p.reads, names) || meets(p.writes, names) || p.output || p.setsGlobal))
+    return undefined;
   const moved: OtherStep[] = [];
-  let pending: OtherStep[] = [];
   let last = i;
   for (let j = i + 1; j < steps.length; j++) {
     const step = steps[j];
     if (step.kind === 'write') {
       if (step.target !== lead.target || !!step.stream !== !!lead.stream) break;
+      // A chain that goes on testing after its writes (`|| close(fd) < 0`) joins nothing before it.
+      if (step.alone) break;
       const prev = writes[writes.length - 1] ?? lead;
       if (head && step.position) break;
       if (!contiguous(prev, step)) break;
@@ -91,15 +101,108 @@ function runFrom(
       last = j;
       continue;
     }
+    if (step.kind === 'branch' && !head) {
+      // The writes that open an `if` body continue the run when the condition holds; the run ends there.
+      const opening = leading(step, lead.target, names);
+      const prev = writes[writes.length - 1];
+      if (
+        opening &&
+        !(prev && !contiguous(prev, opening[0])) &&
+        !meets(
+          opening.flatMap((w) => w.reads),
+          pending.flatMap((p) => p.writes),
+        ) &&
+        !pending.some((p) => p.calls.length > 0)
+      ) {
+        moved.push(...pending);
+        pending = [];
+        writes.push(...opening);
+        last = j;
+      }
+      break;
+    }
     if (step.kind !== 'other' || step.barrier) break;
     if (meets(step.reads, names) || meets(step.writes, names)) break;
+    // Changed global state may be what a write's error path reports (a message set before each write).
+    if (step.setsGlobal) break;
+    // A call that may print could write to the same descriptor unless it is the function's own.
+    if (step.output && !(names.size > 0 && [...names].every((n) => locals.has(n)))) break;
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
-  const syscalls = writes.length + (head ? 1 : 0);
-  if (syscalls < 2) return undefined;
-  const span = { start: first.span.start, end: steps[last].span.end };
-  return [{ target: lead.target, head, writes, moved, span, syscalls }, last + 1];
+  if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0].chain)) return undefined;
+  // A write under a condition joins a run; a run of nothing but conditional writes may make no call.
+  if (!head && writes.every((w) => w.condition)) return undefined;
+  return [run(first, lead, writes, head, moved, steps[last].span.end), last + 1];
+}
+
+const STRADDLES = 'the writes straddle an if; gathering them means splitting it by hand';
+
+/** A write inside a partial branch, as a conditional member of a run around it (never fixed). */
+function guarded(write: WriteStep, branch: BranchStep): WriteStep {
+  return { ...write, condition: branch.partial?.condition ?? '(one arm)', noFix: STRADDLES };
+}
+
+/** Writes to one target that end a partial branch's body, and the quiet statements after them. */
+function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[] } | undefined {
+  const body = branch.arms[0]?.steps ?? [];
+  let k = body.length - 1;
+  const after: OtherStep[] = [];
+  while (k >= 0 && body[k].kind === 'other' && !(body[k] as OtherStep).barrier)
+    after.unshift(body[k--] as OtherStep);
+  const writes: WriteStep[] = [];
+  while (k >= 0 && body[k].kind === 'write') {
+    const w = body[k--] as WriteStep;
+    if (w.stream || w.alone || w.condition || (writes.length > 0 && w.target !== writes[0].target)) break;
+    writes.unshift(guarded(w, branch));
+  }
+  return writes.length > 0 ? { writes, after } : undefined;
+}
+
+/** Writes to `target` that open a partial branch's body (after declarations that call nothing). */
+function leading(branch: BranchStep, target: string, names: ReadonlySet<string>): WriteStep[] | undefined {
+  // Every arm of an if/else may open with writes; a path runs through one arm: count the longest.
+  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names));
+  const most = Math.max(...arms.map((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0)));
+  const top = arms.findIndex((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0) === most);
+  const writes = arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
+  return most > 0 ? writes : undefined;
+}
+
+/** Writes to `target` that open one arm (after declarations that call nothing). */
+function armLeading(
+  body: readonly Step[],
+  branch: BranchStep,
+  target: string,
+  names: ReadonlySet<string>,
+): WriteStep[] {
+  const quiet = (s: Step) =>
+    s.kind === 'other' && !s.barrier && s.calls.length === 0 && !s.setsGlobal && !meets(s.writes, names);
+  let k = 0;
+  const changed: string[] = [];
+  for (; k < body.length && quiet(body[k]); k++) changed.push(...(body[k] as OtherStep).writes);
+  const writes: WriteStep[] = [];
+  for (; k < body.length && body[k].kind === 'write'; k++) {
+    const w = body[k] as WriteStep;
+    // A buffer set inside the body (`msg = "EIP:\n"`) is not what the writes before it sent.
+    if (w.stream || w.alone || w.condition || w.target !== target || meets(w.reads, changed)) break;
+    writes.push(guarded(w, branch));
+  }
+  return writes;
+}
+
+/** The run made of `writes` (after `head`), from `first` to `end`. */
+function run(
+  first: Step,
+  lead: WriteStep,
+  writes: readonly WriteStep[],
+  head: WriteRun['head'],
+  moved: readonly OtherStep[] = [],
+  end = first.span.end,
+): WriteRun {
+  const list = writes.length > 0 || head ? writes : [lead];
+  const syscalls = list.reduce((sum, w) => sum + (w.syscalls ?? 1), 0) + (head ? 1 : 0);
+  return { target: lead.target, head, writes: list, moved, span: { start: first.span.start, end }, syscalls };
 }
 
 /**

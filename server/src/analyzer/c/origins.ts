@@ -1,0 +1,211 @@
+// Where a plain descriptor comes from. One `write(2)` or `send(2)` can be one message on a datagram
+// socket or a device, so plain writes are gathered only on descriptors known to be byte streams: stdout
+// and stderr, and descriptors whose every assignment in the function (locals) or in the file (globals)
+// is a call that returns a stream (`open`, `mkstemp`, `socket(..., SOCK_STREAM, ...)`, a lock-file
+// helper, a function of the file that returns one of those), the two ends of a `pipe()`, and the
+// `.in` of a child process started with a pipe (`cp.in = -1`). Parameters stay unknown.
+import type { Node } from 'web-tree-sitter';
+import { C_PIPE_FUNCTIONS } from '../catalogue';
+import { callArgs, calleeName, canonicalTarget, declaredName, namedKids, rootName, unwrap } from './syntax';
+
+/** What the file says about descriptors, found once per analysis (part of the results' cache key). */
+export interface FileStreams {
+  /** Functions whose result is a byte-stream descriptor: the catalogue's, the user's, the file's own. */
+  readonly functions: ReadonlySet<string>;
+  /** Globals of the file assigned only such results (or -1). */
+  readonly globals: ReadonlySet<string>;
+}
+
+const DEVICE_PATH = /^"\/(dev|proc|sys)\//;
+
+type Origin = 'stream' | 'sentinel' | 'other';
+
+/** What the value `node` is as a descriptor: a new byte stream, the `-1` placeholder, or unknown. */
+function origin(node: Node, functions: ReadonlySet<string>, known: (text: string) => boolean): Origin {
+  const value = unwrap(node);
+  const bare = canonicalTarget(value.text.replace(/[()]/g, ''));
+  if (bare === '-1') return 'sentinel';
+  if (bare === '1' || bare === '2' || known(bare)) return 'stream';
+  if (value.type === 'conditional_expression') {
+    // `to_stdout ? STDOUT_FILENO : open(path, ...)`: a stream either way.
+    const arms = ['consequence', 'alternative'].map((f) => value.childForFieldName(f));
+    const kinds = arms.map((a) => (a ? origin(a, functions, known) : 'other'));
+    return kinds.includes('other') ? 'other' : kinds.includes('stream') ? 'stream' : 'sentinel';
+  }
+  if (value.type === 'assignment_expression') {
+    const right = value.childForFieldName('right');
+    return right ? origin(right, functions, known) : 'other';
+  }
+  if (value.type !== 'call_expression') return 'other';
+  const name = calleeName(value) ?? '';
+  if (!functions.has(name)) return 'other';
+  const args = callArgs(value);
+  switch (name) {
+    case 'socket':
+      return /\bSOCK_STREAM\b/.test(args[1]?.text ?? '') ? 'stream' : 'other';
+    case 'open':
+    case 'open64':
+    case 'xopen':
+      return DEVICE_PATH.test(args[0]?.text ?? '') ? 'other' : 'stream';
+    case 'openat':
+    case 'openat64':
+      return DEVICE_PATH.test(args[1]?.text ?? '') ? 'other' : 'stream';
+    case 'dup':
+    case 'dup2':
+    case 'dup3':
+      return args[0] && /^[012]$/.test(canonicalTarget(args[0].text)) ? 'stream' : 'other';
+    default:
+      return 'stream';
+  }
+}
+
+/** The functions of a file that return a byte-stream descriptor on every path (or -1 on failure). */
+export function streamReturning(fns: readonly Node[], functions: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  for (const fn of fns) {
+    const body = fn.childForFieldName('body');
+    const name = declaredName(fn.childForFieldName('declarator'));
+    if (!body || !name || !/\breturn\b/.test(body.text)) continue;
+    const returns = body.descendantsOfType('return_statement');
+    // `int fd = open(...); ...; return fd;` returns a stream too.
+    const declared = new Set<string>();
+    for (const d of body.descendantsOfType('init_declarator')) {
+      const n = d && declaredName(d.childForFieldName('declarator'));
+      if (n) declared.add(n);
+    }
+    const locals = functionStreams(fn, declared, { functions, globals: new Set() });
+    const kinds = returns.map((r) => {
+      const value = r?.namedChild(0);
+      return value ? origin(value, functions, (t) => locals.has(t)) : 'other';
+    });
+    if (kinds.includes('stream') && kinds.every((k) => k !== 'other')) found.add(name);
+  }
+  return found;
+}
+
+const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
+
+/** What the text after `name =` assigns, read from the text alone (a call's first 200 characters). */
+function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
+  if (/^\s*\(?\s*-\s*1\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
+  const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
+  if (!call || !functions.has(call[1])) return 'other';
+  const args = call[2];
+  if (call[1] === 'socket') return /\bSOCK_STREAM\b/.test(args) ? 'stream' : 'other';
+  if (/^dup[23]?$/.test(call[1]))
+    return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
+  return /"\/(dev|proc|sys)\//.test(args) ? 'other' : 'stream';
+}
+
+/**
+ * Globals of the file assigned only stream results: each assignment of the name anywhere in the file
+ * (found in the text, every function and initialiser included) is a call to a stream function or -1,
+ * and its address is never taken. Read from the text alone: cheap enough for every file of a tree.
+ */
+export function streamGlobals(text: string, functions: ReadonlySet<string>): Set<string> {
+  const origins = new Map<string, Origin[]>();
+  for (const m of text.matchAll(ASSIGNED_NAME)) {
+    const at = (m.index ?? 0) + m[0].length;
+    const kind =
+      m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
+        ? assignedOrigin(text.slice(at, at + 200), functions)
+        : 'other';
+    origins.set(m[1], [...(origins.get(m[1]) ?? []), kind]);
+  }
+  const found = new Set<string>();
+  for (const [name, kinds] of origins) {
+    if (!kinds.includes('stream') || kinds.includes('other')) continue;
+    // Its address taken (`&fd` as an argument or a value): anything could change it.
+    if (new RegExp(`(?:[(,=?:]|return)\\s*&\\s*${name}\\b`).test(text)) continue;
+    found.add(name);
+  }
+  return found;
+}
+
+/** The descriptors (canonical text) known to be byte streams inside function `fn`. */
+export function functionStreams(
+  fn: Node,
+  locals: ReadonlySet<string>,
+  file: FileStreams,
+  shadows: ReadonlySet<string> = locals,
+): Set<string> {
+  const streams = new Set<string>();
+  // A parameter or local of the same name hides the global.
+  for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
+  const records = new Map<string, Origin[]>();
+  const escaped = new Set<string>();
+  const pipes: string[] = [];
+  const children: string[] = [];
+  const record = (key: string, kind: Origin) => records.set(key, [...(records.get(key) ?? []), kind]);
+  const known = (text: string) => streams.has(text);
+  const nodes = fn.descendantsOfType([
+    'assignment_expression',
+    'init_declarator',
+    'pointer_expression',
+    'call_expression',
+    'declaration',
+    'update_expression',
+  ]);
+  for (const n of nodes) {
+    if (!n) continue;
+    switch (n.type) {
+      case 'assignment_expression': {
+        const left = canonicalTarget(n.childForFieldName('left')?.text ?? '');
+        const right = n.childForFieldName('right');
+        const plain = n.childForFieldName('operator')?.text === '=';
+        record(left, plain && right ? origin(right, file.functions, known) : 'other');
+        break;
+      }
+      case 'init_declarator': {
+        const name = declaredName(n.childForFieldName('declarator'));
+        const value = n.childForFieldName('value');
+        if (name && value) record(name, origin(value, file.functions, known));
+        break;
+      }
+      case 'update_expression': {
+        const root = rootName(n.childForFieldName('argument') ?? n);
+        if (root) escaped.add(root);
+        break;
+      }
+      case 'pointer_expression':
+        if (n.child(0)?.type === '&') {
+          const root = rootName(n.childForFieldName('argument') ?? n);
+          if (root) escaped.add(root);
+        }
+        break;
+      case 'call_expression': {
+        const at = C_PIPE_FUNCTIONS[calleeName(n) ?? ''];
+        const args = callArgs(n);
+        if (at === undefined || !args[at]) break;
+        if (calleeName(n) === 'socketpair' && !/\bSOCK_STREAM\b/.test(args[1]?.text ?? '')) break;
+        pipes.push(canonicalTarget(args[at].text));
+        break;
+      }
+      case 'declaration': {
+        if (!/\bstruct\s+child_process\b/.test(n.childForFieldName('type')?.text ?? '')) break;
+        for (const d of n.childrenForFieldName('declarator')) {
+          const name = declaredName(d);
+          const pointer =
+            namedKids(d).some((k) => k.type === 'pointer_declarator') || d.type === 'pointer_declarator';
+          if (name) children.push(pointer ? `${name}->in` : `${name}.in`);
+        }
+        break;
+      }
+    }
+  }
+  for (const [key, kinds] of records) {
+    if (locals.has(key) && !escaped.has(key) && kinds.includes('stream') && !kinds.includes('other'))
+      streams.add(key);
+  }
+  for (const arr of pipes) {
+    const root = /^[A-Za-z_]\w*/.exec(arr)?.[0] ?? '';
+    const touched = [...records.keys()].some((k) => k.startsWith(`${arr}[`)) || escaped.has(root);
+    if (!touched) for (const end of ['0', '1']) streams.add(`${arr}[${end}]`);
+  }
+  // A child started with `in = -1` gets a pipe to its stdin; any other value is the caller's descriptor.
+  for (const key of children) {
+    const kinds = records.get(key) ?? [];
+    if (kinds.length > 0 && kinds.every((k) => k === 'sentinel')) streams.add(key);
+  }
+  return streams;
+}
