@@ -11,13 +11,23 @@
  * (`Repository.readObjectShared`).
  */
 
+/**
+ * Objects up to this size are cut from slabs of {@link SLAB_SIZE} bytes: a slab lives while any of
+ * its objects does, so slabs are kept small (sixteen objects at least).
+ */
+const SLAB_OBJECT = 1024;
+const SLAB_SIZE = 16 * 1024;
 /** Objects up to this size are rounded up to {@link SMALL_GRANULE}, larger ones to {@link GRANULE}. */
 const SMALL_LIMIT = 4096;
 const SMALL_GRANULE = 256;
 /** Sizes are rounded up to this granularity, so versions of a file of similar size share memory. */
 const GRANULE = 4096;
-/** How many size classes above the rounded size a recycled buffer may be taken from. */
+/**
+ * How much larger than asked a recycled buffer may be: {@link SLACK_CLASSES} size classes, or
+ * {@link SLACK_SHARE} of the size for large objects.
+ */
 const SLACK_CLASSES = 3;
+const SLACK_SHARE = 0.25;
 
 /** A pool of object buffers, bounded in bytes. */
 export class BufferPool {
@@ -25,17 +35,37 @@ export class BufferPool {
   private readonly free = new Map<number, ArrayBuffer[]>();
   private readonly ours = new WeakSet<ArrayBufferLike>();
   private bytes = 0;
+  /** The slab small objects are cut from, and how much of it is used. */
+  private slab = Buffer.allocUnsafeSlow(0);
+  private slabUsed = 0;
 
   constructor(
     /** The most bytes kept for reuse. */
     readonly limit: number,
   ) {}
 
-  /** An uninitialised buffer of `size` bytes, with memory of its own: the caller must fill it. */
+  /**
+   * An uninitialised buffer of `size` bytes: the caller must fill it. Small ones are cut from a
+   * shared slab (a memory allocation each cost more than reading the object: a third of the
+   * process for 100,000 blobs of 440 bytes) and never recycled; larger ones have memory of their
+   * own.
+   */
   take(size: number): Buffer {
+    if (size <= SLAB_OBJECT) {
+      if (this.slabUsed + size > this.slab.length) {
+        this.slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+        this.slabUsed = 0;
+      }
+      const piece = this.slab.subarray(this.slabUsed, this.slabUsed + size);
+      // Pieces start 8-byte aligned, as separate allocations would.
+      this.slabUsed += (size + 7) & ~7;
+      return piece;
+    }
     const granule = size <= SMALL_LIMIT ? SMALL_GRANULE : GRANULE;
     const rounded = Math.max(granule, Math.ceil(size / granule) * granule);
-    for (let n = 0, length = rounded; n <= SLACK_CLASSES; n++, length += granule) {
+    const most =
+      rounded + Math.max(SLACK_CLASSES * granule, Math.floor((rounded * SLACK_SHARE) / granule) * granule);
+    for (let length = rounded; length <= most; length += granule) {
       const memory = this.free.get(length)?.pop();
       if (memory !== undefined) {
         this.bytes -= memory.byteLength;
@@ -45,6 +75,11 @@ export class BufferPool {
     const fresh = Buffer.allocUnsafeSlow(rounded);
     this.ours.add(fresh.buffer);
     return rounded === size ? fresh : fresh.subarray(0, size);
+  }
+
+  /** The memory `buf` (from {@link BufferPool.take}) keeps in use, in bytes. */
+  static memoryOf(buf: Uint8Array): number {
+    return buf.length <= SLAB_OBJECT ? (buf.length + 7) & ~7 : buf.buffer.byteLength;
   }
 
   /** Takes back the memory of a buffer from {@link BufferPool.take} that nothing refers to any more. */

@@ -259,4 +259,19 @@ describe('BufferPool', () => {
     assert.equal(pool.take(8192).buffer, a.buffer);
     assert.notEqual(pool.take(8192).buffer, b.buffer);
   });
+
+  it('cuts small objects from a shared slab without overlapping them', () => {
+    const pool = new BufferPool(1 << 20);
+    const pieces = Array.from({ length: 100 }, (_, i) => pool.take(1 + (i % 300)));
+    pieces.forEach((p, i) => p.fill(i));
+    pieces.forEach((p, i) =>
+      assert.ok(
+        p.every((b) => b === i),
+        `piece ${i} kept its bytes`,
+      ),
+    );
+    assert.equal(BufferPool.memoryOf(pieces[0]!), 8);
+    pool.release(pieces[1]!); // not recycled: the slab is shared
+    assert.notEqual(pool.take(2).byteOffset, pieces[1]!.byteOffset);
+  });
 });
