@@ -6,7 +6,7 @@ import type { Repository } from '../odb/repository';
 import { NotABlobError } from './errors';
 
 const LF = Buffer.from('\n');
-/** The room for answers held back in `'batched'` mode: one chunk serves many batches of 16 KiB. */
+/** The room for the headers of answers not yet written: one chunk serves many batches. */
 const HOLD_CHUNK = 64 * 1024;
 
 /**
@@ -61,7 +61,7 @@ export class CatBlobResponder {
   private readonly iovMax: number;
   private readonly maxIoSize: number;
   private readonly batchBytes: number;
-  /** Where headers and held payloads are copied; reused from its start once they are written. */
+  /** Where headers are written; reused from its start once they are out. */
   private chunk = Buffer.allocUnsafeSlow(HOLD_CHUNK);
   /** Bytes of {@link CatBlobResponder.chunk} in use. */
   private held = 0;
@@ -86,8 +86,7 @@ export class CatBlobResponder {
    */
   answer(oid: string): void {
     const hex = oid.toLowerCase();
-    // The reader's bytes are its cache's own, valid until its next read: an answer is written
-    // before this returns, or held as a copy.
+    // The reader's bytes are its cache's own, valid until they are written (releaseShared).
     const object = this.repo.readObjectShared(hex);
     if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
     const text = object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`;
@@ -101,12 +100,12 @@ export class CatBlobResponder {
         writeOrDie(this.fd, header, this.options);
         if (payload !== undefined) writeOrDie(this.fd, payload, this.options);
         if (object !== undefined) writeOrDie(this.fd, LF, this.options);
-        this.held = 0;
+        this.written();
         return;
       }
       case 'writev':
         writevOrDie(this.fd, answerBuffers(this.copy(text), object, payload), this.options);
-        this.held = 0;
+        this.written();
         return;
       case 'batched': {
         const count = object === undefined ? 1 : payload === undefined ? 2 : 3;
@@ -114,11 +113,9 @@ export class CatBlobResponder {
           this.flush();
         }
         const header = this.copy(text);
-        const kept = this.pendingBytes + size < this.batchBytes;
-        const bytes = kept && payload !== undefined ? this.copyBytes(payload) : payload;
-        this.pending.push(...answerBuffers(header, object, bytes));
+        this.pending.push(...answerBuffers(header, object, payload));
         this.pendingBytes += size;
-        if (!kept) this.flush();
+        if (this.pendingBytes >= this.batchBytes) this.flush();
         return;
       }
     }
@@ -136,7 +133,13 @@ export class CatBlobResponder {
     this.pending = [];
     this.pendingBytes = 0;
     writevOrDie(this.fd, bufs, this.options);
+    this.written();
+  }
+
+  /** Everything handed over is written: the header room and the reader's bytes may be reused. */
+  private written(): void {
     this.held = 0;
+    this.repo.releaseShared();
   }
 
   /** `text` (an answer's header, ASCII) copied into the hold chunk. */
@@ -146,15 +149,6 @@ export class CatBlobResponder {
     this.chunk.write(text, this.held, length, 'latin1');
     const view = this.chunk.subarray(this.held, this.held + length);
     this.held += length;
-    return view;
-  }
-
-  /** `bytes` copied into the hold chunk. */
-  private copyBytes(bytes: Buffer): Buffer {
-    this.reserve(bytes.length);
-    bytes.copy(this.chunk, this.held);
-    const view = this.chunk.subarray(this.held, this.held + bytes.length);
-    this.held += bytes.length;
     return view;
   }
 

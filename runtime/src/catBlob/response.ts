@@ -35,5 +35,6 @@ export function catBlob(fd: number, oid: string, repo: Repository, options: Writ
   const hex = oid.toLowerCase();
   const bufs = catBlobResponse(hex, repo.readObjectShared(hex));
   writevOrDie(fd, bufs, options);
+  repo.releaseShared();
   return bufs.reduce((sum, b) => sum + b.length, 0);
 }

@@ -7,8 +7,8 @@
  * their size.
  *
  * Only memory this pool allocated is taken back, and only once nothing refers to it: the cache
- * hands its objects out only to callers who promise to be done with them before the next read
- * (`Repository.readObjectShared`).
+ * hands its objects out without a copy only to callers who say when they are done with them
+ * (`Repository.readObjectShared`, `Repository.releaseShared`).
  */
 
 /**
@@ -34,6 +34,10 @@ export class BufferPool {
   /** Free memory by its length in bytes. */
   private readonly free = new Map<number, ArrayBuffer[]>();
   private readonly ours = new WeakSet<ArrayBufferLike>();
+  /** Memory released but maybe still referenced: reusable after {@link BufferPool.recycle}. */
+  private readonly dropped: ArrayBuffer[] = [];
+  /** The free memory in the order it became free (a Set iterates in insertion order). */
+  private readonly unused = new Set<ArrayBuffer>();
   private bytes = 0;
   /** The slab small objects are cut from, and how much of it is used. */
   private slab = Buffer.allocUnsafeSlow(0);
@@ -68,6 +72,7 @@ export class BufferPool {
     for (let length = rounded; length <= most; length += granule) {
       const memory = this.free.get(length)?.pop();
       if (memory !== undefined) {
+        this.unused.delete(memory);
         this.bytes -= memory.byteLength;
         return Buffer.from(memory, 0, size);
       }
@@ -82,20 +87,44 @@ export class BufferPool {
     return buf.length <= SLAB_OBJECT ? (buf.length + 7) & ~7 : buf.buffer.byteLength;
   }
 
-  /** Takes back the memory of a buffer from {@link BufferPool.take} that nothing refers to any more. */
+  /**
+   * Takes back the memory of a buffer from {@link BufferPool.take} that the cache dropped. It is
+   * reused only after {@link BufferPool.recycle}: callers may still be writing it out.
+   */
   release(buf: Uint8Array): void {
     const memory = buf.buffer;
     if (!(memory instanceof ArrayBuffer) || !this.ours.has(memory)) return;
+    if (memory.byteLength > this.limit) return;
+    // When full, the longest unused memory goes: a pool full of sizes nobody asks for any more
+    // would otherwise refuse every size that is asked for.
+    for (const oldest of this.unused) {
+      if (this.bytes + memory.byteLength <= this.limit) break;
+      this.unused.delete(oldest);
+      const list = this.free.get(oldest.byteLength)!;
+      list.splice(list.indexOf(oldest), 1);
+      this.bytes -= oldest.byteLength;
+    }
     if (this.bytes + memory.byteLength > this.limit) return;
-    let list = this.free.get(memory.byteLength);
-    if (list === undefined) this.free.set(memory.byteLength, (list = []));
-    list.push(memory);
+    this.dropped.push(memory);
     this.bytes += memory.byteLength;
+  }
+
+  /** Makes the memory released so far reusable: nothing refers to it any more. */
+  recycle(): void {
+    for (const memory of this.dropped) {
+      let list = this.free.get(memory.byteLength);
+      if (list === undefined) this.free.set(memory.byteLength, (list = []));
+      list.push(memory);
+      this.unused.add(memory);
+    }
+    this.dropped.length = 0;
   }
 
   /** Drops every free buffer. */
   clear(): void {
     this.free.clear();
+    this.dropped.length = 0;
+    this.unused.clear();
     this.bytes = 0;
   }
 }

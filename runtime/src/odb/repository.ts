@@ -133,12 +133,21 @@ export class Repository {
 
   /**
    * As {@link Repository.readObject}, but without a copy: the returned bytes may be the delta-base
-   * cache's own. They are valid until the next read from this repository (which may reuse their
-   * memory) and must not be modified. For callers that write the bytes out at once, as a cat-blob
-   * answer does.
+   * cache's own, and must not be modified. They stay valid until the caller says it is done with
+   * them by {@link Repository.releaseShared}; until then their memory is never reused. For
+   * callers that write the bytes out, as a cat-blob answer does.
    */
   readObjectShared(oid: string): GitObject | undefined {
     return this.find(oid)?.object;
+  }
+
+  /**
+   * Says that no bytes returned by {@link Repository.readObjectShared} so far are in use any
+   * more, so the memory of those the cache has dropped may serve new objects. A caller that never
+   * says so is safe, and only allocates more.
+   */
+  releaseShared(): void {
+    this.pool.recycle();
   }
 
   /** Finds and reads `oid`, saying whether its bytes are shared with the delta-base cache. */

@@ -232,7 +232,7 @@ describe('DeltaBaseCache', () => {
 });
 
 describe('BufferPool', () => {
-  it('gives memory back only after release, to a request of about the same size', () => {
+  it('gives memory back only after release and recycle, to a request of about the same size', () => {
     const pool = new BufferPool(1 << 20);
     const first = pool.take(10_000);
     assert.equal(first.length, 10_000);
@@ -240,10 +240,17 @@ describe('BufferPool', () => {
     const second = pool.take(10_000);
     assert.notEqual(second.buffer, first.buffer, 'memory in use is never handed out twice');
     pool.release(first);
+    assert.notEqual(
+      pool.take(10_000).buffer,
+      first.buffer,
+      'not before it is recycled: it may be being written',
+    );
+    pool.recycle();
     const again = pool.take(9_000);
     assert.equal(again.buffer, first.buffer, 'a slightly smaller object reuses it');
     assert.equal(again.length, 9_000);
     pool.release(second);
+    pool.recycle();
     assert.notEqual(pool.take(100_000).buffer, second.buffer, 'a much larger object does not fit in it');
   });
 
@@ -256,6 +263,7 @@ describe('BufferPool', () => {
     const b = pool.take(8192);
     pool.release(a);
     pool.release(b); // over the limit: left to the garbage collector
+    pool.recycle();
     assert.equal(pool.take(8192).buffer, a.buffer);
     assert.notEqual(pool.take(8192).buffer, b.buffer);
   });
