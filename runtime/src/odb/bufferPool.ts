@@ -83,8 +83,8 @@ export class BufferPool {
   }
 
   /** The memory `buf` (from {@link BufferPool.take}) keeps in use, in bytes. */
-  static memoryOf(buf: Uint8Array): number {
-    return buf.length <= SLAB_OBJECT ? (buf.length + 7) & ~7 : buf.buffer.byteLength;
+  memoryOf(buf: Uint8Array): number {
+    return this.ours.has(buf.buffer) ? buf.buffer.byteLength : (buf.length + 7) & ~7;
   }
 
   /**

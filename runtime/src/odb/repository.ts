@@ -306,7 +306,7 @@ export class Repository {
 
   /** Caches an object read from a pack, and returns it. */
   private keep(pack: PackFile, offset: number, type: ObjectType, data: Buffer): TypedBytes {
-    const object = { type, data, bytes: BufferPool.memoryOf(data) + ENTRY_OVERHEAD };
+    const object = { type, data, bytes: this.pool.memoryOf(data) + ENTRY_OVERHEAD };
     this.cache.set(this.keyOf(pack, offset), object);
     return object;
   }

@@ -278,7 +278,8 @@ describe('BufferPool', () => {
         `piece ${i} kept its bytes`,
       ),
     );
-    assert.equal(BufferPool.memoryOf(pieces[0]!), 8);
+    assert.equal(pool.memoryOf(pieces[0]!), 8);
+    assert.equal(pool.memoryOf(pool.take(1025)), 1280, 'a larger object counts its own rounded memory');
     pool.release(pieces[1]!); // not recycled: the slab is shared
     assert.notEqual(pool.take(2).byteOffset, pieces[1]!.byteOffset);
   });
