@@ -1,8 +1,13 @@
 import { IOV_MAX, MAX_IO_SIZE } from '../constants';
 import { writeOrDie, writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
+import type { GitObject } from '../odb/objectType';
 import type { Repository } from '../odb/repository';
-import { catBlobResponse } from './response';
+import { NotABlobError } from './errors';
+
+const LF = Buffer.from('\n');
+/** The room for the headers of answers not yet written: one chunk serves many batches. */
+const HOLD_CHUNK = 64 * 1024;
 
 /**
  * How answers reach the descriptor:
@@ -56,6 +61,10 @@ export class CatBlobResponder {
   private readonly iovMax: number;
   private readonly maxIoSize: number;
   private readonly batchBytes: number;
+  /** Where headers are written; reused from its start once they are out. */
+  private chunk = Buffer.allocUnsafeSlow(HOLD_CHUNK);
+  /** Bytes of {@link CatBlobResponder.chunk} in use. */
+  private held = 0;
 
   constructor(
     private readonly fd: number,
@@ -77,26 +86,38 @@ export class CatBlobResponder {
    */
   answer(oid: string): void {
     const hex = oid.toLowerCase();
-    const bufs = catBlobResponse(hex, this.repo.readObject(hex));
-    let size = 0;
-    for (const b of bufs) size += b.length;
+    // The reader's bytes are its cache's own, valid until they are written (releaseShared).
+    const object = this.repo.readObjectShared(hex);
+    if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
+    const text = object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`;
+    const payload = object === undefined || object.size === 0 ? undefined : object.data;
+    const size = text.length + (object === undefined ? 0 : object.size + 1);
     this.answers++;
     this.bytes += size;
     switch (this.mode) {
-      case 'writes':
-        for (const b of bufs) writeOrDie(this.fd, b, this.options);
+      case 'writes': {
+        const header = this.copy(text);
+        writeOrDie(this.fd, header, this.options);
+        if (payload !== undefined) writeOrDie(this.fd, payload, this.options);
+        if (object !== undefined) writeOrDie(this.fd, LF, this.options);
+        this.written();
         return;
+      }
       case 'writev':
-        writevOrDie(this.fd, bufs, this.options);
+        writevOrDie(this.fd, answerBuffers(this.copy(text), object, payload), this.options);
+        this.written();
         return;
-      case 'batched':
-        if (this.pending.length + bufs.length > this.iovMax || this.pendingBytes + size > this.maxIoSize) {
+      case 'batched': {
+        const count = object === undefined ? 1 : payload === undefined ? 2 : 3;
+        if (this.pending.length + count > this.iovMax || this.pendingBytes + size > this.maxIoSize) {
           this.flush();
         }
-        this.pending.push(...bufs);
+        const header = this.copy(text);
+        this.pending.push(...answerBuffers(header, object, payload));
         this.pendingBytes += size;
         if (this.pendingBytes >= this.batchBytes) this.flush();
         return;
+      }
     }
   }
 
@@ -112,5 +133,38 @@ export class CatBlobResponder {
     this.pending = [];
     this.pendingBytes = 0;
     writevOrDie(this.fd, bufs, this.options);
+    this.written();
   }
+
+  /** Everything handed over is written: the header room and the reader's bytes may be reused. */
+  private written(): void {
+    this.held = 0;
+    this.repo.releaseShared();
+  }
+
+  /** `text` (an answer's header, ASCII) copied into the hold chunk. */
+  private copy(text: string): Buffer {
+    const length = text.length;
+    this.reserve(length);
+    this.chunk.write(text, this.held, length, 'latin1');
+    const view = this.chunk.subarray(this.held, this.held + length);
+    this.held += length;
+    return view;
+  }
+
+  /**
+   * Makes room for `length` more bytes: a fresh chunk when the current one is full (the full one
+   * lives on in the views of it that are pending).
+   */
+  private reserve(length: number): void {
+    if (this.held + length <= this.chunk.length) return;
+    this.chunk = Buffer.allocUnsafeSlow(Math.max(HOLD_CHUNK, length));
+    this.held = 0;
+  }
+}
+
+/** The buffers of one answer, as git fast-import writes them; an empty payload is left out. */
+function answerBuffers(header: Buffer, object: GitObject | undefined, payload: Buffer | undefined): Buffer[] {
+  if (object === undefined) return [header];
+  return payload === undefined ? [header, LF] : [header, payload, LF];
 }

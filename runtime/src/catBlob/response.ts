@@ -33,7 +33,8 @@ export function catBlobResponse(oid: string, object: GitObject | undefined): Buf
  */
 export function catBlob(fd: number, oid: string, repo: Repository, options: WriteOptions = {}): number {
   const hex = oid.toLowerCase();
-  const bufs = catBlobResponse(hex, repo.readObject(hex));
+  const bufs = catBlobResponse(hex, repo.readObjectShared(hex));
   writevOrDie(fd, bufs, options);
+  repo.releaseShared();
   return bufs.reduce((sum, b) => sum + b.length, 0);
 }

@@ -1,6 +1,7 @@
 import { readAlternates } from './alternates';
+import { BufferPool } from './bufferPool';
 import { DeltaBaseCache } from './deltaBaseCache';
-import { DeltaPlan, readDeltaSizes } from './deltaPlan';
+import { applyDelta, readDeltaSizes } from './deltaApply';
 import { ObjectCorruptError } from './errors';
 import { ObjectDirectory, type PackedLocation } from './objectDirectory';
 import { hashObject, parseObjectId, type HashAlgorithm } from './objectId';
@@ -14,6 +15,10 @@ import { inflateExact, inflatePrefix } from './zlibInflate';
 export const DEFAULT_DELTA_BASE_CACHE_LIMIT = 96 * 1024 * 1024;
 /** The longest delta chain followed; longer means a loop of reference deltas (Git packs at most 4095). */
 const MAX_CHAIN = 10_000;
+/** The most bytes of dropped objects kept for reuse. */
+const MAX_POOLED = 16 * 1024 * 1024;
+/** What an entry of the delta-base cache costs besides its bytes: the entry, its key, its buffer. */
+const ENTRY_OVERHEAD = 160;
 /** The scratch buffer's size: deltas up to this size are inflated without an allocation. */
 const SCRATCH_SIZE = 64 * 1024;
 /** Compressed bytes inflated to read a delta's sizes. */
@@ -48,28 +53,9 @@ interface TypedBytes {
   readonly data: Buffer;
 }
 
-/**
- * What the delta-base cache holds: an object stored whole in a pack (the root of delta chains), or
- * an object inside a chain as the plan that builds it from its root.
- */
-type CachedObject =
-  | { readonly kind: 'whole'; readonly type: ObjectType; readonly data: Buffer; readonly bytes: number }
-  | {
-      readonly kind: 'derived';
-      readonly type: ObjectType;
-      readonly plan: DeltaPlan;
-      readonly root: PackPlace;
-      readonly bytes: number;
-    };
-
-/** What a delta chain sits on: a plan over a root, and where the root's bytes come from. */
-interface ChainBottom {
-  readonly type: ObjectType;
-  readonly plan: DeltaPlan;
-  /** The root when it is at hand (just read, cached or loose). */
-  readonly rootData?: Buffer;
-  /** The root's place in a pack; undefined for a loose root, whose plans are not cached. */
-  readonly root?: PackPlace;
+/** What the delta-base cache holds: an object read from a pack, stored whole or built from deltas. */
+interface CachedObject extends TypedBytes {
+  readonly bytes: number;
 }
 
 /** Where the search for an object's bytes starts. */
@@ -102,7 +88,9 @@ export class Repository {
   /** The object directories searched, the repository's own first, then its alternates. */
   readonly objectDirectories: readonly ObjectDirectory[];
   private readonly cache: DeltaBaseCache<CachedObject>;
-  /** Where the requested object's own delta is inflated (most are small): no allocation for it. */
+  /** Memory for the objects built, recycled from the cache's evictions. */
+  private readonly pool: BufferPool;
+  /** Where each delta is inflated (most are small) and used up at once: no allocation for it. */
   private readonly scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
   private readonly verifyHash: boolean;
   private readonly packSerial = new Map<PackFile, number>();
@@ -124,7 +112,8 @@ export class Repository {
     }
     this.objectDirectories = opened;
     const limit = options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT;
-    this.cache = new DeltaBaseCache(limit);
+    this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED));
+    this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
     this.verifyHash = options.verifyHash ?? false;
   }
 
@@ -135,11 +124,42 @@ export class Repository {
    * @throws {@link InvalidObjectIdError} for a malformed id; {@link ObjectCorruptError} for damage.
    */
   readObject(oid: string): GitObject | undefined {
+    const found = this.find(oid);
+    if (found === undefined || !found.shared) return found?.object;
+    // Packed objects are shared with the delta-base cache: the caller gets a copy.
+    const { type, size, data } = found.object;
+    return { type, size, data: Buffer.from(data) };
+  }
+
+  /**
+   * As {@link Repository.readObject}, but without a copy: the returned bytes may be the delta-base
+   * cache's own, and must not be modified. They stay valid until the caller says it is done with
+   * them by {@link Repository.releaseShared}; until then their memory is never reused. For
+   * callers that write the bytes out, as a cat-blob answer does.
+   */
+  readObjectShared(oid: string): GitObject | undefined {
+    return this.find(oid)?.object;
+  }
+
+  /**
+   * Says that no bytes returned by {@link Repository.readObjectShared} so far are in use any
+   * more, so the memory of those the cache has dropped may serve new objects. A caller that never
+   * says so is safe, and only allocates more.
+   */
+  releaseShared(): void {
+    this.pool.recycle();
+  }
+
+  /** Finds and reads `oid`, saying whether its bytes are shared with the delta-base cache. */
+  private find(oid: string): { object: GitObject; shared: boolean } | undefined {
     const id = parseObjectId(oid, this.algorithm);
     const hex = oid.toLowerCase();
     const start = this.locate(id, hex);
     if (start === undefined) return undefined;
-    if ('loose' in start) return start.loose.loose.read(hex);
+    if ('loose' in start) {
+      const object = start.loose.loose.read(hex);
+      return object && { object, shared: false };
+    }
     const { type, data } = this.unpack(start.packed);
     if (this.verifyHash || start.packed.pack.index.version === 1) {
       const actual = hashObject(type, data, this.algorithm);
@@ -151,7 +171,7 @@ export class Repository {
         );
       }
     }
-    return { type, size: data.length, data };
+    return { object: { type, size: data.length, data }, shared: true };
   }
 
   /**
@@ -186,6 +206,7 @@ export class Repository {
   close(): void {
     for (const dir of this.objectDirectories) dir.close();
     this.cache.clear();
+    this.pool.clear();
   }
 
   /** Finds where `id` is stored: packs first (most objects are packed), then loose files. */
@@ -227,25 +248,19 @@ export class Repository {
 
   /**
    * Reads the packed object at `start`: walks its delta chain down to a cached object or a whole
-   * one, composes the deltas above it into one plan (caching the plan of each object passed) and
-   * builds the object once from the chain's root. The result belongs to the caller.
+   * one, then applies the deltas above it in turn, straight from each base into the next object,
+   * and caches every object so made (see {@link DeltaBaseCache} for why the one asked for too).
+   * The result may be shared with the cache.
    */
   private unpack(start: PackedLocation): TypedBytes {
     const chain: RawEntry[] = [];
     const packs: PackFile[] = [];
     let where: PackPlace = start;
-    let bottom: ChainBottom | undefined;
-    while (bottom === undefined) {
+    let base: TypedBytes;
+    for (;;) {
       const cached = this.cache.get(this.keyOf(where.pack, where.offset));
-      if (cached?.kind === 'whole') {
-        // Cached data is shared: the caller gets a copy.
-        if (chain.length === 0) return { type: cached.type, data: Buffer.from(cached.data) };
-        const plan = DeltaPlan.identity(cached.data.length);
-        bottom = { type: cached.type, plan, rootData: cached.data, root: where };
-        break;
-      }
-      if (cached?.kind === 'derived') {
-        bottom = { type: cached.type, plan: cached.plan, root: cached.root };
+      if (cached !== undefined) {
+        base = cached;
         break;
       }
       if (chain.length >= MAX_CHAIN) {
@@ -258,16 +273,9 @@ export class Repository {
       const entry = where.pack.readEntry(where.offset, where.position);
       const { header } = entry;
       if (header.kind === 'whole') {
-        const data = this.inflateEntry(where.pack, entry, header.size);
-        // The object asked for is the caller's; only roots under a chain are worth keeping.
-        if (chain.length === 0) return { type: header.type, data };
-        this.cache.set(this.keyOf(where.pack, where.offset), {
-          kind: 'whole',
-          type: header.type,
-          data,
-          bytes: data.length,
-        });
-        bottom = { type: header.type, plan: DeltaPlan.identity(data.length), rootData: data, root: where };
+        // One byte more than the object: inflating into it shows a stream longer than declared.
+        const data = this.inflateEntry(where.pack, entry, header.size, this.pool.take(header.size + 1));
+        base = this.keep(where.pack, where.offset, header.type, data);
         break;
       }
       chain.push(entry);
@@ -278,52 +286,29 @@ export class Repository {
       }
       const found = this.deltaBase(where.pack, where.offset, header.baseId);
       if ('loose' in found) {
-        const { type, data } = found.loose;
-        bottom = { type, plan: DeltaPlan.identity(data.length), rootData: data };
-      } else {
-        where = found.packed;
+        base = found.loose;
+        break;
       }
+      where = found.packed;
     }
-    const { type, root } = bottom;
-    let plan = bottom.plan;
+    let object = base;
     for (let i = chain.length - 1; i >= 0; i--) {
       const pack = packs[i];
       const entry = chain[i];
-      // The requested object's own delta is used up by the plan built below and never cached, so it
-      // may live in the scratch buffer; deltas inside the chain are kept by cached plans.
-      const delta = this.inflateEntry(pack, entry, entry.header.size, i === 0 ? this.scratch : undefined);
-      plan = plan.compose(delta, { file: pack.file, offset: entry.offset });
-      if (i > 0 && root !== undefined) {
-        this.cache.set(this.keyOf(pack, entry.offset), {
-          kind: 'derived',
-          type,
-          plan,
-          root,
-          bytes: plan.memory,
-        });
-      }
+      // Each delta is used up by the object it makes before the next is inflated: one scratch
+      // buffer serves them all.
+      const delta = this.inflateEntry(pack, entry, entry.header.size, this.scratch);
+      const data = applyDelta(object.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
+      object = this.keep(pack, entry.offset, base.type, data);
     }
-    const rootData = bottom.rootData ?? this.readRoot(root!);
-    return { type, data: plan.build(rootData, { file: start.pack.file, offset: start.offset }) };
+    return object;
   }
 
-  /** The bytes of a chain's root, a whole pack entry: from the cache, else inflated and cached. */
-  private readRoot(root: PackPlace): Buffer {
-    const key = this.keyOf(root.pack, root.offset);
-    const cached = this.cache.get(key);
-    if (cached?.kind === 'whole') return cached.data;
-    const entry = root.pack.readEntry(root.offset, root.position);
-    const { header } = entry;
-    if (header.kind !== 'whole') {
-      throw new ObjectCorruptError(
-        root.pack.file,
-        root.offset,
-        'the root of a cached delta chain is not a whole object',
-      );
-    }
-    const data = this.inflateEntry(root.pack, entry, header.size);
-    this.cache.set(key, { kind: 'whole', type: header.type, data, bytes: data.length });
-    return data;
+  /** Caches an object read from a pack, and returns it. */
+  private keep(pack: PackFile, offset: number, type: ObjectType, data: Buffer): TypedBytes {
+    const object = { type, data, bytes: this.pool.memoryOf(data) + ENTRY_OVERHEAD };
+    this.cache.set(this.keyOf(pack, offset), object);
+    return object;
   }
 
   /** Finds a reference delta's base: in the same pack first, then anywhere in the repository. */
@@ -341,6 +326,8 @@ export class Repository {
     if (loose === undefined) throw new ObjectCorruptError(pack.file, offset, `delta base ${hex} is missing`);
     return { loose };
   }
+
+  private readonly allocate = (size: number): Buffer => this.pool.take(size);
 
   private inflateEntry(pack: PackFile, entry: RawEntry, size: number, scratch?: Buffer): Buffer {
     const at = entry.header.dataAt;

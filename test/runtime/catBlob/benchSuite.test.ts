@@ -10,7 +10,7 @@ import { parseStraceSummary } from '@writev/runtime/dist/bench/suites/catBlob';
 const CLI = join(__dirname, '..', '..', '..', '..', 'runtime', 'bin', 'writev-bench.js');
 
 describe('the cat-blob benchmark suite', () => {
-  it('runs at tiny size: five responders agree, two sinks, syscalls as each write mode promises', () => {
+  it('runs at tiny size: generated and real histories, five responders agree, two sinks, syscalls as each write mode promises', () => {
     const dir = mkdtempSync(join(tmpdir(), 'writev-catblob-bench-'));
     try {
       const r = spawnSync(
@@ -26,7 +26,7 @@ describe('the cat-blob benchmark suite', () => {
       const results = events.flatMap((e) => (e.type === 'result' ? [e.result] : [])) as CaseResult[];
       assert.deepEqual(
         results.map((c) => c.case),
-        ['devnull', 'pipe', 'small-devnull', 'small-pipe'],
+        ['devnull', 'pipe', 'small-devnull', 'small-pipe', 'real-devnull', 'real-pipe'],
       );
       for (const c of results) {
         const blobs = Number(c.parameters?.blobs);

@@ -8,6 +8,7 @@ import type { CaseResult, RunSample } from '../result';
 import { runCase, type Mode } from '../runCase';
 import { bySize, type Suite, type SuiteContext } from '../suite';
 import type { HistoryShape } from './catBlobHistory';
+import { realHistoryWorkload, type PackageHistory } from './catBlobRealHistory';
 import { catBlobWorkload, gitEnv, type CatBlobWorkload } from './catBlobRepository';
 
 /** The most blobs one request lists, as in Git's measurement. */
@@ -15,12 +16,11 @@ const MAX_BLOBS = 100_000;
 
 type Size = 'tiny' | 'quick' | 'full';
 
-/** A request to answer: a history by size, and the prefix of its cases' ids. */
-interface Workload {
+/** A request to answer: a history by size (generated, or a package's releases), and the prefix of its cases' ids. */
+type Workload = {
   prefix: string;
   label: string;
-  shapes: Record<Size, HistoryShape>;
-}
+} & ({ shapes: Record<Size, HistoryShape> } | { releases: Record<Size, PackageHistory> });
 
 const WORKLOADS: readonly Workload[] = [
   {
@@ -42,6 +42,18 @@ const WORKLOADS: readonly Workload[] = [
       tiny: { files: 20, commits: 100, editsPerCommit: 3, linesPerFile: 6, seed: 42 },
       quick: { files: 100, commits: 2500, editsPerCommit: 8, linesPerFile: 6, seed: 42 },
       full: { files: 400, commits: 12000, editsPerCommit: 8, linesPerFile: 6, seed: 42 },
+    },
+  },
+  {
+    // Real history: eslint's releases, from 0.0.4 in 2013 on, one commit each (its rules, docs and
+    // tests are hundreds of files of a few KB, edited release after release), repacked as a
+    // long-lived project is. Per-object costs dominate here, not bytes.
+    prefix: 'real-',
+    label: 'blobs of eslint releases',
+    releases: {
+      tiny: { name: 'eslint', releases: 5 },
+      quick: { name: 'eslint', releases: 120 },
+      full: { name: 'eslint', releases: 430 },
     },
   },
 ];
@@ -180,7 +192,7 @@ export const catBlobSuite: Suite = {
   id: 'cat-blob',
   title: 'cat-blob: fast-import vs writev-cat-blob',
   description:
-    'Up to 100,000 blobs of a generated history (about 40 KB each, then a few hundred bytes each) answered by git fast-import, writev-cat-blob (3 writes, 1 writev, batched) and git cat-file --batch.',
+    'Up to 100,000 blobs of a generated history (about 40 KB each, then a few hundred bytes each) and of a real one (eslint releases) answered by git fast-import, writev-cat-blob (3 writes, 1 writev, batched) and git cat-file --batch.',
   async run(ctx: SuiteContext): Promise<CaseResult[]> {
     const results: CaseResult[] = [];
     for (const workload of WORKLOADS) results.push(...(await runWorkload(workload, ctx)));
@@ -191,10 +203,19 @@ export const catBlobSuite: Suite = {
 /** Checks that every responder gives the same bytes, then measures them into both sinks. */
 async function runWorkload(workload: Workload, ctx: SuiteContext): Promise<CaseResult[]> {
   const suite = catBlobSuite.id;
-  const shape = bySize(ctx.size, workload.shapes);
   const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 3 });
   const log = (message: string): void => ctx.emit({ type: 'log', suite, message });
-  const work = await catBlobWorkload(ctx.cacheDir, shape, MAX_BLOBS, log);
+  let work: CatBlobWorkload;
+  let history: Record<string, string | number>;
+  if ('shapes' in workload) {
+    const shape = bySize(ctx.size, workload.shapes);
+    work = await catBlobWorkload(ctx.cacheDir, shape, MAX_BLOBS, log);
+    history = { files: shape.files, commits: shape.commits };
+  } else {
+    const releases = bySize(ctx.size, workload.releases);
+    work = await realHistoryWorkload(ctx.cacheDir, releases, MAX_BLOBS, log);
+    history = { package: releases.name, commits: releases.releases };
+  }
   const counts = new Map<string, Record<string, number> | undefined>();
   const digests = new Map<string, string>();
   for (const r of responders(work.repo)) {
@@ -207,7 +228,7 @@ async function runWorkload(workload: Workload, ctx: SuiteContext): Promise<CaseR
     throw new Error(`responders disagree on the answers: ${JSON.stringify(Object.fromEntries(digests))}`);
   }
   log(`all five responders gave the same ${work.bytes} payload bytes (sha1 ${[...digests.values()][0]})`);
-  const parameters = { blobs: work.blobs, bytes: work.bytes, files: shape.files, commits: shape.commits };
+  const parameters = { blobs: work.blobs, bytes: work.bytes, ...history };
   const size =
     work.bytes >= 1e7 ? `${(work.bytes / 1e6).toFixed(0)} MB` : `${(work.bytes / 1e3).toFixed(0)} kB`;
   const results: CaseResult[] = [];

@@ -57,6 +57,11 @@ export async function catBlobWorkload(
     writeRequests(repo, dir, maxBlobs);
     writeFileSync(ready, `${new Date().toISOString()}\n`);
   }
+  return readWorkload(repo, dir);
+}
+
+/** The workload whose request files {@link writeRequests} wrote into `dir`. */
+export function readWorkload(repo: string, dir: string): CatBlobWorkload {
   const stats = JSON.parse(readFileSync(join(dir, 'requests.json'), 'utf8')) as {
     blobs: number;
     bytes: number;
@@ -91,8 +96,11 @@ async function importHistory(repo: string, shape: HistoryShape): Promise<void> {
   }
 }
 
-/** Writes the request files for the first `maxBlobs` blobs in history order, and their totals. */
-function writeRequests(repo: string, dir: string, maxBlobs: number): void {
+/**
+ * Writes the request files for the first `maxBlobs` blobs of `repo` in history order (newest first,
+ * as `git rev-list --objects` walks them) into `dir`, and their totals.
+ */
+export function writeRequests(repo: string, dir: string, maxBlobs: number): void {
   const env = gitEnv(repo);
   const listed = execFileSync('git', ['rev-list', '--objects', '--all'], { env, maxBuffer: 1 << 30 });
   // Each line is "<oid> [<path>]"; cat-file takes the whole line as a name, so keep the id only.

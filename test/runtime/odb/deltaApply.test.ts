@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { ObjectCorruptError } from '@writev/runtime';
 import fc from 'fast-check';
-import { applyDelta, DeltaPlan, readDeltaSizes } from '@writev/runtime/dist/odb/deltaPlan';
+import { applyDelta, readDeltaSizes } from '@writev/runtime/dist/odb/deltaApply';
+import { BufferPool } from '@writev/runtime/dist/odb/bufferPool';
 import { DeltaBaseCache } from '@writev/runtime/dist/odb/deltaBaseCache';
 
 const place = { file: 'pack-1a2b.pack', offset: 4096 };
@@ -140,8 +141,8 @@ function applyNaively(base: Buffer, instructions: Instruction[]): Buffer {
   return Buffer.concat(parts);
 }
 
-describe('DeltaPlan', () => {
-  it('builds a chain of deltas from its root exactly as applying them one by one (fast-check)', () => {
+describe('applyDelta on chains', () => {
+  it('applies a chain of deltas exactly as a naive byte-by-byte application (fast-check)', () => {
     // Each step draws a delta over the previous object, so the chain is valid at every level.
     const chain = (depth: number, base: Buffer): fc.Arbitrary<{ deltas: Buffer[]; objects: Buffer[] }> =>
       depth === 0
@@ -166,103 +167,120 @@ describe('DeltaPlan', () => {
               ),
           ),
         ({ root, deltas, objects }) => {
-          let plan = DeltaPlan.identity(root.length);
+          let object: Buffer = root;
           deltas.forEach((d, i) => {
-            plan = plan.compose(d, place);
-            assert.ok(plan.build(root, place).equals(objects[i]), `level ${i + 1}`);
+            object = applyDelta(object, d, place);
+            assert.ok(object.equals(objects[i]), `level ${i + 1}`);
           });
-          assert.equal(plan.length, objects.at(-1)!.length);
         },
       ),
       { numRuns: runs },
     );
   });
 
-  it('takes a copy that spans several pieces of the plan below from each of them', () => {
-    // "abcdXY01" over the base, then a copy of "dXY0" and an insert "!".
-    const first = DeltaPlan.identity(20).compose(delta(20, 8, 0x91, 10, 4, 2, 0x58, 0x59, 0x90, 2), place);
-    const second = first.compose(delta(8, 5, 0x91, 3, 4, 1, 0x21), place);
-    assert.equal(second.build(base, place).toString(), 'dXY0!');
+  it('reads bases and deltas that are views into larger memory at their own offsets', () => {
+    const memory = Buffer.concat([Buffer.from('garbage:'), base, Buffer.from(':more')]);
+    const view = memory.subarray(8, 8 + base.length);
+    const d = delta(20, 40, 0x91, 10, 10, 20, ...Buffer.from('-inserted literal--!'), 0x90, 10);
+    const wrapped = Buffer.concat([Buffer.from('xx'), d, Buffer.from('yy')]).subarray(2, 2 + d.length);
+    assert.equal(applyDelta(view, wrapped, place).toString(), 'abcdefghij-inserted literal--!0123456789');
   });
 
   it('checks each delta against the object below it, not against the root', () => {
-    const first = DeltaPlan.identity(20).compose(delta(20, 4, 0x91, 0, 4), place);
-    assertCorrupt(() => first.compose(delta(4, 2, 0x91, 3, 2), place), /delta reaches past its base/);
-    assertCorrupt(() => first.compose(delta(20, 2, 0x91, 0, 2), place), /base of 20 bytes, the base has 4/);
-  });
-
-  it('refuses to build from a root of the wrong length', () => {
-    const plan = DeltaPlan.identity(20).compose(delta(20, 4, 0x91, 0, 4), place);
+    const first = applyDelta(base, delta(20, 4, 0x91, 0, 4), place);
+    assertCorrupt(() => applyDelta(first, delta(4, 2, 0x91, 3, 2), place), /delta reaches past its base/);
     assertCorrupt(
-      () => plan.build(base.subarray(0, 19), place),
-      /expects a base of 20 bytes, the base has 19/,
+      () => applyDelta(first, delta(20, 2, 0x91, 0, 2), place),
+      /base of 20 bytes, the base has 4/,
     );
-  });
-
-  it('keeps only a few pieces for copies that continue each other, and counts the memory it keeps', () => {
-    const bytes = delta(20, 12, 0x91, 0, 4, 0x91, 4, 4, 0x91, 8, 2, 2, 0x41, 0x42);
-    const own = new Uint8Array(bytes); // memory of its own, exactly as long as the delta
-    const plan = DeltaPlan.identity(20).compose(own, place);
-    assert.equal(plan.build(base, place).toString(), '0123456789AB');
-    // One piece of the base (three continuing copies) and one of the delta's literal bytes.
-    assert.ok(plan.memory >= own.length && plan.memory < own.length + 100, String(plan.memory));
-    // A view of a larger allocation (Node's shared pool) keeps all of it alive: all of it counts.
-    const pooled = DeltaPlan.identity(20).compose(bytes, place);
-    assert.ok(bytes.buffer.byteLength > bytes.length);
-    assert.ok(pooled.memory >= bytes.buffer.byteLength, String(pooled.memory));
   });
 });
 
 describe('DeltaBaseCache', () => {
-  const whole = (bytes: number) => ({ kind: 'whole' as const, bytes });
-  const derived = (bytes: number) => ({ kind: 'derived' as const, bytes });
+  const entry = (bytes: number) => ({ bytes });
 
   it('evicts the least recently used entries to stay within its byte limit', () => {
-    const cache = new DeltaBaseCache(100);
-    cache.set(1, whole(40));
-    cache.set(2, whole(40));
+    const evicted: number[] = [];
+    const cache = new DeltaBaseCache<{ bytes: number }>(100, (e) => evicted.push(e.bytes));
+    cache.set(1, entry(40));
+    cache.set(2, entry(41));
     cache.get(1);
-    cache.set(3, whole(40));
+    cache.set(3, entry(42));
     assert.equal(cache.get(2), undefined);
     assert.ok(cache.get(1));
     assert.ok(cache.get(3));
-    assert.equal(cache.size, 80);
+    assert.equal(cache.size, 82);
+    assert.deepEqual(evicted, [41]);
   });
 
   it('never holds an entry larger than the limit', () => {
     const cache = new DeltaBaseCache(10);
-    cache.set(1, whole(11));
+    cache.set(1, entry(11));
     assert.equal(cache.size, 0);
+    assert.equal(cache.get(1), undefined);
   });
 
-  it('lets derived bases fill the room whole objects leave, but keeps whole objects from them', () => {
-    const cache = new DeltaBaseCache(800);
-    for (let key = 1; key <= 8; key++) cache.set(key, derived(100));
-    assert.equal(cache.size, 800); // no whole objects: derived bases may use everything
-    cache.set(100, whole(600));
-    assert.ok(cache.get(100));
-    for (let key = 9; key <= 20; key++) cache.set(key, derived(100));
-    // The stream of derived bases evicts derived bases, never the whole object.
-    assert.ok(cache.get(100));
-    assert.equal(cache.size, 800);
-    assert.equal(cache.get(8), undefined);
-    assert.ok(cache.get(20));
-  });
-
-  it('keeps an eighth of the limit for derived bases however many whole objects arrive', () => {
-    const cache = new DeltaBaseCache(800);
-    cache.set(1, derived(100));
-    for (let key = 10; key < 20; key++) cache.set(key, whole(100));
-    assert.ok(cache.get(1));
-    assert.equal(cache.get(10), undefined);
-    assert.equal(cache.size, 800);
-  });
-
-  it('moves an entry cached again under another kind', () => {
-    const cache = new DeltaBaseCache(100);
-    cache.set(1, derived(30));
-    cache.set(1, whole(50));
+  it('replaces an entry cached again without reporting it evicted', () => {
+    const evicted: number[] = [];
+    const cache = new DeltaBaseCache<{ bytes: number }>(100, (e) => evicted.push(e.bytes));
+    cache.set(1, entry(30));
+    cache.set(1, entry(50));
     assert.equal(cache.size, 50);
-    assert.equal(cache.get(1)?.kind, 'whole');
+    assert.equal(cache.get(1)?.bytes, 50);
+    assert.deepEqual(evicted, []);
+  });
+});
+
+describe('BufferPool', () => {
+  it('gives memory back only after release and recycle, to a request of about the same size', () => {
+    const pool = new BufferPool(1 << 20);
+    const first = pool.take(10_000);
+    assert.equal(first.length, 10_000);
+    first.fill(1);
+    const second = pool.take(10_000);
+    assert.notEqual(second.buffer, first.buffer, 'memory in use is never handed out twice');
+    pool.release(first);
+    assert.notEqual(
+      pool.take(10_000).buffer,
+      first.buffer,
+      'not before it is recycled: it may be being written',
+    );
+    pool.recycle();
+    const again = pool.take(9_000);
+    assert.equal(again.buffer, first.buffer, 'a slightly smaller object reuses it');
+    assert.equal(again.length, 9_000);
+    pool.release(second);
+    pool.recycle();
+    assert.notEqual(pool.take(100_000).buffer, second.buffer, 'a much larger object does not fit in it');
+  });
+
+  it('takes back only its own memory, and no more than its limit', () => {
+    const pool = new BufferPool(8192);
+    const foreign = Buffer.alloc(8192);
+    pool.release(foreign);
+    assert.notEqual(pool.take(8192).buffer, foreign.buffer);
+    const a = pool.take(8192);
+    const b = pool.take(8192);
+    pool.release(a);
+    pool.release(b); // over the limit: left to the garbage collector
+    pool.recycle();
+    assert.equal(pool.take(8192).buffer, a.buffer);
+    assert.notEqual(pool.take(8192).buffer, b.buffer);
+  });
+
+  it('cuts small objects from a shared slab without overlapping them', () => {
+    const pool = new BufferPool(1 << 20);
+    const pieces = Array.from({ length: 100 }, (_, i) => pool.take(1 + (i % 300)));
+    pieces.forEach((p, i) => p.fill(i));
+    pieces.forEach((p, i) =>
+      assert.ok(
+        p.every((b) => b === i),
+        `piece ${i} kept its bytes`,
+      ),
+    );
+    assert.equal(pool.memoryOf(pieces[0]!), 8);
+    assert.equal(pool.memoryOf(pool.take(1025)), 1280, 'a larger object counts its own rounded memory');
+    pool.release(pieces[1]!); // not recycled: the slab is shared
+    assert.notEqual(pool.take(2).byteOffset, pieces[1]!.byteOffset);
   });
 });
