@@ -286,7 +286,11 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
         .waitFor({ timeout: PATIENCE });
       await input.fill('node src/hot.js');
       await wb.page.keyboard.press('Enter');
-      const view = wb.page.locator('.pane', { hasText: 'writev: Traced Writes' });
+      // The view appears (collapsed, at the bottom of the explorer) once the trace is loaded: open it.
+      const header = wb.page.locator('.pane-header', { hasText: /writev: Traced Writes/i });
+      await header.waitFor({ timeout: PATIENCE });
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      const view = wb.page.locator('.pane', { hasText: /writev: Traced Writes/i });
       await view.locator('.monaco-list-row', { hasText: KEY_LINE }).waitFor({ timeout: PATIENCE });
       await view.locator('.monaco-list-row', { hasText: VALUE_LINE }).waitFor({ timeout: PATIENCE });
       const hint = await wb.waitForProblem(/adjacent-writes[\s\S]*measured: 200 calls, 680 B[\s\S]*Ln 6,/);

@@ -96,31 +96,50 @@ function internal(name: string | null): boolean {
   return !name || name.startsWith('node:') || name === SELF || !(name.includes('/') || name.includes('\\'));
 }
 
-/** The caller's line: the first frame outside Node and this tracer, preferring one outside the runtime. */
-function callerSite(): Site {
+const keepFrames = (_error: Error, frames: NodeJS.CallSite[]): NodeJS.CallSite[] => frames;
+
+/** The frames above `below`, at most `limit` of them (V8's capture costs in proportion to the depth). */
+function frames(limit: number): NodeJS.CallSite[] {
   const prepare = Error.prepareStackTrace;
-  const limit = Error.stackTraceLimit;
+  const saved = Error.stackTraceLimit;
   const holder: { stack?: NodeJS.CallSite[] } = {};
   try {
-    Error.prepareStackTrace = (_error, frames) => frames;
-    Error.stackTraceLimit = 24;
+    Error.prepareStackTrace = keepFrames;
+    Error.stackTraceLimit = limit;
     Error.captureStackTrace(holder, callerSite);
-    const frames = holder.stack ?? [];
-    let inRuntime: NodeJS.CallSite | undefined;
-    for (const frame of frames) {
-      const name = frame.getFileName();
-      if (internal(name)) continue;
-      if (fileOf(name as string).startsWith(RUNTIME_DIST)) {
-        inRuntime ??= frame;
-        continue;
-      }
-      return siteOf(frame);
-    }
-    return inRuntime ? siteOf(inRuntime) : UNKNOWN;
+    return holder.stack ?? [];
   } finally {
     Error.prepareStackTrace = prepare;
-    Error.stackTraceLimit = limit;
+    Error.stackTraceLimit = saved;
   }
+}
+
+/** The first frame outside Node and this tracer, preferring one outside the runtime; undefined if none. */
+function pick(stack: readonly NodeJS.CallSite[]): { user?: NodeJS.CallSite; runtime?: NodeJS.CallSite } {
+  let runtime: NodeJS.CallSite | undefined;
+  for (const frame of stack) {
+    const name = frame.getFileName();
+    if (internal(name)) continue;
+    if (fileOf(name as string).startsWith(RUNTIME_DIST)) {
+      runtime ??= frame;
+      continue;
+    }
+    return { user: frame, runtime };
+  }
+  return { runtime };
+}
+
+/**
+ * The caller's line. Most calls find it within a few frames, so a shallow capture comes first and a
+ * deep one only when the shallow one ends inside Node or the runtime: capturing 24 frames on every call
+ * cost about three times the write itself in a hot loop.
+ */
+function callerSite(): Site {
+  const shallow = frames(4);
+  let found = pick(shallow);
+  if (!found.user && shallow.length >= 4) found = pick(frames(32));
+  const frame = found.user ?? found.runtime;
+  return frame ? siteOf(frame) : UNKNOWN;
 }
 
 /** Set while a stream writes a chunk: the fs calls it makes belong to the chunk's `.write()` line. */
@@ -231,7 +250,13 @@ function chunkBytes(chunk: unknown, encoding?: unknown): number {
 }
 
 /** Makes `_write`/`_writev` of the stream's own class attribute what they do to the chunks' sites. */
+const seenClasses = new WeakSet<object>();
+
 function patchStreamClass(stream: TracedStream): void {
+  // Every chunk passes here: a class already looked at costs one lookup.
+  const own = Object.getPrototypeOf(stream) as object;
+  if (seenClasses.has(own)) return;
+  seenClasses.add(own);
   let proto = Object.getPrototypeOf(stream) as Record<string, AnyFn> | null;
   const base = (p: object | null) =>
     p === (Writable.prototype as unknown) || p === (Duplex.prototype as unknown);

@@ -3,6 +3,7 @@ import { catBlobSuite } from './catBlob';
 import { eagainWaitSuite } from './eagainWait';
 import { inputBufferSuite } from './inputBuffer';
 import { sidebandSuite } from './sideband';
+import { traceOverheadSuite } from './traceOverhead';
 import { writeVsWritevSuite } from './writeVsWritev';
 
 /** Every benchmark suite, in the order they run by default. Add new suites here. */
@@ -12,4 +13,5 @@ export const SUITES: readonly Suite[] = [
   eagainWaitSuite,
   sidebandSuite,
   catBlobSuite,
+  traceOverheadSuite,
 ];
