@@ -275,7 +275,7 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
     const KEY_LINE = /hot\.js:6[\s\S]*100 calls, 290 B in dump/;
     const VALUE_LINE = /hot\.js:7[\s\S]*100 calls, 390 B in dump/;
 
-    it('writev.traceProgram runs a program and shows its writes per line: view, diagnostics, hover', async (t) => {
+    it('writev.traceProgram runs a program and shows its writes per line: view, diagnostics, decorations', async (t) => {
       if (hintsMissing) return t.skip(hintsMissing);
       wb = await Workbench.open(browser, server.url, server.port, workspace);
       await wb.openFile('hot.js');
@@ -293,7 +293,7 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
       const view = wb.page.locator('.pane', { hasText: /writev: Traced Writes/i });
       await view.locator('.monaco-list-row', { hasText: KEY_LINE }).waitFor({ timeout: PATIENCE });
       await view.locator('.monaco-list-row', { hasText: VALUE_LINE }).waitFor({ timeout: PATIENCE });
-      const hint = await wb.waitForProblem(/adjacent-writes[\s\S]*measured: 200 calls, 680 B[\s\S]*Ln 6,/);
+      const hint = await wb.waitForProblem(/measured: 200 calls, 680 B[\s\S]*adjacent-writes[\s\S]*Ln 6,/);
       assert.match(await hint.innerText(), /hot\.js|2 syscalls/);
       // The end-of-line figures are CSS content of decorations: read them as the browser renders them.
       const after = await wb.page.evaluate(() =>
