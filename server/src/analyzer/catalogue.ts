@@ -24,6 +24,8 @@ export interface CWriteFunction {
    * write is a packet, and gathering would merge packets. Counted only on stdout and stderr.
    */
   readonly messages?: boolean;
+  /** Why a run of these is reported without a fix (no gathered twin this analyzer can write). */
+  readonly noFix?: string;
 }
 
 /** The C write functions known by default (Git's write stack and POSIX). Not `fwrite`: it buffers. */
@@ -42,6 +44,20 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
     fixed: { index: 3, text: '0' },
     gatheredName: 'writev',
     messages: true,
+  },
+  {
+    // OpenSSH's retry loop: `atomicio(vwrite, fd, buf, n)` returns n, or less on error (`atomicio(read,
+    // ...)` reads, hence the fixed first argument). Its gathered twin takes the function first,
+    // `atomiciov(writev, fd, iov, cnt)`, a call shape the fix builder does not write.
+    name: 'atomicio',
+    fd: 1,
+    buf: 2,
+    len: 3,
+    arity: 4,
+    fixed: { index: 0, text: 'vwrite' },
+    gatheredName: 'atomiciov',
+    noFix:
+      'gather them with atomiciov(writev, fd, iov, iovcnt), which keeps the short-count check; the fix does not write that call shape',
   },
   { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
   { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },

@@ -59,6 +59,8 @@ export interface WriteStep {
   readonly template?: Template;
   /** A positional write: the file offset expression, and the offsets a contiguous next write may use. */
   readonly position?: { readonly at: string; readonly next: readonly string[] };
+  /** Why no fix can gather this write (the finding says it), when the reason is known. */
+  readonly noFix?: string;
   /** Set for calls through a wrapper function: its name and where it is defined. */
   readonly wrapper?: { readonly name: string; readonly file?: string };
   /** A stream write (`stream.write()`): cork/uncork is the fix, and the hint is informational. */

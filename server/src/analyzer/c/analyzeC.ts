@@ -11,7 +11,8 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
 import { readFunction } from './steps';
-import { settingWrapper, wrapperOf } from './wrappers';
+import { fileWrappers } from './wrapperChains';
+import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
@@ -105,18 +106,8 @@ export class CAnalyzer {
           text: text.slice((body as Node).startIndex, (body as Node).endIndex),
         }));
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
-      const baseKey = [...base.functions.keys()].join(',');
-      const own: CWrapper[] = [];
-      for (const fn of calling(writers)) {
-        const w = fn.hasError
-          ? null
-          : this.wrapperMemo.get(
-              baseKey,
-              text.slice(fn.startIndex, fn.endIndex),
-              () => wrapperOf(fn, base) ?? null,
-            );
-        if (w) own.push(w);
-      }
+      const memoKey = [...base.functions.keys(), '|', ...wrappers.keys()].join(',');
+      const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
       for (const w of own) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
       const functions = own.length > 0 ? calling(this.writerPattern(settings, wrappers)) : calling(writers);

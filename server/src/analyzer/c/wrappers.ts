@@ -1,9 +1,21 @@
 // Finds wrapper functions (shape 4): a function whose body is one write of its buffer parameter to a
 // descriptor, e.g. `static void emit(const char *buf, size_t n) { if (write_in_full(out_fd, buf, n) < 0)
-// die(...); }`. Calls to it then count as writes to `out_fd`.
+// die(...); }`, directly or through another wrapper, and printf-style helpers that format then write
+// once. Calls to it then count as writes to `out_fd`.
 import type { Node } from 'web-tree-sitter';
 import type { WrapperSetting } from '../settings';
-import { functionName, identifiers, namedKids, parameterNames, unwrap } from './syntax';
+import { IO_NAME_PATTERN } from '../catalogue';
+import {
+  callArgs,
+  calleeName,
+  calls,
+  functionDeclarator,
+  functionName,
+  identifiers,
+  namedKids,
+  parameterNames,
+  unwrap,
+} from './syntax';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
@@ -11,13 +23,60 @@ function paramIndex(node: Node | undefined, params: readonly (string | undefined
   return bare?.type === 'identifier' ? params.indexOf(bare.text) : -1;
 }
 
-/** The wrapper a function definition is, if it is one. */
-export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
+/** Where a write call carries its descriptor (absent: fixed by the callee), buffer and length. */
+interface Slots {
+  readonly fd?: number;
+  readonly buf: number;
+  readonly len?: number;
+}
+
+/** The argument slots of `callee`: a write function, or a wrapper whose buffer a fix can list. */
+function slotsOf(callee: string, ctx: CContext): Slots | undefined {
+  const fn = ctx.functions.get(callee);
+  if (fn) return { fd: fn.fd, buf: fn.buf, len: fn.len };
+  const w = ctx.wrappers.get(callee);
+  if (!w || w.noFix) return undefined;
+  return { fd: 'param' in w.fd ? w.fd.param : undefined, buf: w.buf, len: w.len };
+}
+
+/**
+ * The length parameter a forwarded length is: a parameter (its index), `strlen(buf)` of the forwarded
+ * buffer (undefined: the wrapper takes a C string), or -1 when it is anything else.
+ */
+function lengthParam(node: Node | undefined, bufText: string, params: readonly (string | undefined)[]) {
+  if (!node) return undefined;
+  const bare = unwrap(node);
+  if (bare.type === 'call_expression' && calleeName(bare) === 'strlen') {
+    const args = callArgs(bare);
+    return args.length === 1 && unwrap(args[0]).text === bufText ? undefined : -1;
+  }
+  return paramIndex(bare, params);
+}
+
+/** The context a function is read in while deciding what it wraps: it cannot wrap itself. */
+function without(ctx: CContext, name: string): CContext {
+  if (!ctx.wrappers.has(name)) return ctx;
+  const wrappers = new Map(ctx.wrappers);
+  wrappers.delete(name);
+  return { ...ctx, wrappers };
+}
+
+function isStatic(fn: Node, name: string): boolean {
+  return /(^|\s)static\s/.test(fn.text.slice(0, fn.text.indexOf(name)));
+}
+
+/**
+ * The wrapper a function definition is, if it is one: its body is one write of its buffer parameter,
+ * to a write function or to a wrapper already known (`html(txt)` forwarding to `html_raw(txt,
+ * strlen(txt))`, which writes to stdout). Chains resolve one level per call; see wrapperChains.ts.
+ */
+export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   const body = fn.childForFieldName('body');
   const name = functionName(fn);
-  if (!body || !name || ctx.functions.has(name)) return undefined;
+  if (!body || !name || outer.functions.has(name)) return undefined;
+  const ctx = without(outer, name);
   const statements = namedKids(body);
-  if (statements.length !== 1) return undefined;
+  if (statements.length !== 1) return formatterOf(fn, name, statements, ctx);
   let stmt = statements[0];
   let returns = false;
   if (stmt.type === 'return_statement') {
@@ -27,20 +86,22 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   }
   const call = returns ? unwrap(stmt.namedChild(0) as Node) : statementCall(stmt);
   if (!call) return undefined;
-  const inner: CContext = { ...ctx, wrappers: new Map() };
   if (returns) stmt = call;
-  const write = returns ? writeStep(call, call, inner) : writeStep(stmt, call, inner);
+  const write = returns ? writeStep(call, call, ctx) : writeStep(stmt, call, ctx);
   if (!write?.pieces || write.pieces.length !== 1) return undefined;
   const params = parameterNames(fn);
-  const args = namedKids(call.childForFieldName('arguments') as Node);
-  const fnInfo = ctx.functions.get(write.callee);
-  if (!fnInfo) return undefined;
-  const buf = paramIndex(args[fnInfo.buf], params);
-  const len = fnInfo.len === undefined ? undefined : paramIndex(args[fnInfo.len], params);
-  if (buf < 0 || len === -1) return undefined;
-  const fdParam = paramIndex(args[fnInfo.fd], params);
+  const args = callArgs(call);
+  const slots = slotsOf(write.callee, ctx);
+  if (!slots) return undefined;
+  const buf = paramIndex(args[slots.buf], params);
+  if (buf < 0) return undefined;
+  const len =
+    slots.len === undefined ? undefined : lengthParam(args[slots.len], unwrap(args[slots.buf]).text, params);
+  if (len === -1) return undefined;
+  const fdParam = slots.fd === undefined ? -1 : paramIndex(args[slots.fd], params);
   const fdNames = write.targetNames;
   if (fdParam < 0 && fdNames.some((n) => params.includes(n))) return undefined;
+  const inner = ctx.wrappers.get(write.callee);
   // The handler (`die("...")`) is copied to every call site: it must not use the wrapper's parameters.
   let template = returns ? undefined : write.template;
   if (template) {
@@ -49,17 +110,67 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
     if ([...handler].some((n) => params.includes(n))) template = undefined;
     else if (template.before.trim() === '' && template.after.trim() === ';') template = undefined;
   }
-  const isStatic = /(^|\s)static\s/.test(fn.text.slice(0, fn.text.indexOf(name)));
   return {
     name,
-    exported: !isStatic,
+    exported: !isStatic(fn, name),
     fd: fdParam >= 0 ? { param: fdParam } : { text: write.fdText, names: fdNames },
     buf,
     len,
     family: write.family,
     template,
     arity: params.length,
+    // Forwarding to another file's wrapper that handles its own errors: that handling is not here to copy.
+    noFix:
+      inner?.noFix ??
+      (inner?.file && inner.template
+        ? `${inner.name}() handles its errors in another file, and the fix cannot copy that handling here`
+        : undefined),
   };
+}
+
+/**
+ * A printf-style helper (`htmlf(fmt, ...)`): variadic, straight-line, and its one write sends what it
+ * formatted, to a fixed descriptor or its descriptor parameter. Each call is one write, so it takes its
+ * place in a run, but the bytes exist only once it has formatted them: no iovec can list them.
+ */
+function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: CContext) {
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  if (!list || !namedKids(list).some((p) => p.type === 'variadic_parameter')) return undefined;
+  const params = parameterNames(fn);
+  if (params.length === 0 || params.includes(undefined)) return undefined;
+  let found: { stmt: Node; call: Node; write: NonNullable<ReturnType<typeof writeStep>> } | undefined;
+  for (const stmt of statements) {
+    if (stmt.type !== 'expression_statement' && stmt.type !== 'declaration') return undefined;
+    const call = statementCall(stmt);
+    const write = call && writeStep(stmt, call, ctx);
+    if (call && write) {
+      if (found) return undefined;
+      found = { stmt, call, write };
+      continue;
+    }
+    // Anything else may only compute: no call that could write or leave.
+    for (const c of calls(stmt)) {
+      const callee = calleeName(c);
+      if (!callee || IO_NAME_PATTERN.test(callee) || ctx.functions.has(callee) || ctx.wrappers.has(callee))
+        return undefined;
+    }
+  }
+  if (!found || found.write.pieces?.length !== 1) return undefined;
+  const slots = slotsOf(found.write.callee, ctx);
+  if (!slots) return undefined;
+  const fdParam = slots.fd === undefined ? -1 : paramIndex(callArgs(found.call)[slots.fd], params);
+  if (fdParam < 0 && found.write.targetNames.some((n) => params.includes(n))) return undefined;
+  const buf = fdParam === 0 ? 1 : 0;
+  if (buf >= params.length) return undefined;
+  return {
+    name,
+    exported: !isStatic(fn, name),
+    fd: fdParam >= 0 ? { param: fdParam } : { text: found.write.fdText, names: found.write.targetNames },
+    buf,
+    family: found.write.family,
+    arity: params.length,
+    noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
+  } satisfies CWrapper;
 }
 
 /** A wrapper declared in settings (`writev.wrappers`, language "c"). */

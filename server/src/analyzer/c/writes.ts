@@ -24,6 +24,8 @@ export interface CWrapper {
   readonly template?: Template;
   /** The fewest arguments a call must pass. */
   readonly arity: number;
+  /** Why calls to it cannot be gathered by a fix (a printf-style helper formats its buffer first). */
+  readonly noFix?: string;
 }
 
 /** What the C front end knows while reading one file. */
@@ -142,7 +144,8 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
       family: fn.gatheredName ?? '',
       pieces: fn.gathered ? undefined : [piece(args[fn.buf], len, ctx.text)],
       reads: names([args[fn.buf], len]),
-      template: fn.gatheredName ? site : undefined,
+      template: fn.gatheredName && !fn.noFix ? site : undefined,
+      noFix: fn.noFix,
     };
   }
   const wrapper = ctx.wrappers.get(name);
@@ -161,10 +164,11 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
     targetNames: fd ? names([fd]) : 'names' in wrapper.fd ? wrapper.fd.names : [],
     callee: name,
     family: wrapper.family,
-    pieces: [piece(args[wrapper.buf], len, ctx.text)],
-    reads: names([args[wrapper.buf], len]),
+    pieces: wrapper.noFix ? undefined : [piece(args[wrapper.buf], len, ctx.text)],
+    reads: wrapper.noFix ? names(args) : names([args[wrapper.buf], len]),
     // A wrapper defined in another file may write to a descriptor this file cannot name: no fix.
-    template: wrapper.file ? undefined : (wrapper.template ?? site),
+    template: wrapper.file || wrapper.noFix ? undefined : (wrapper.template ?? site),
+    noFix: wrapper.noFix,
     wrapper: { name, file: wrapper.file },
   };
 }

@@ -9,6 +9,12 @@ function label(write: WriteStep, k: number, n: number): string {
   return `write ${k} of ${n}: ${write.callee}()${via}`;
 }
 
+/** Why no fix is offered, when a write of the run knows (empty otherwise). */
+function noFixReason(writes: readonly WriteStep[]): string {
+  const reason = writes.find((w) => w.noFix)?.noFix;
+  return reason ? ` (no automatic fix: ${reason})` : '';
+}
+
 /** The writes of a run in source order (arm writes first). */
 export function runWrites(run: WriteRun): WriteStep[] {
   return [...(run.head?.writes ?? []), ...run.writes];
@@ -22,7 +28,8 @@ export function sequenceFinding(run: WriteRun, settings: AnalyzerSettings, fix: 
   const message = lead.stream
     ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev`
     : `${n} syscalls to ${run.target} can become one: gather these writes into one ${lead.family}()` +
-      (run.head ? ' after the if/else' : '');
+      (run.head ? ' after the if/else' : '') +
+      (fix ? '' : noFixReason(writes));
   return {
     code: 'adjacent-writes',
     severity: lead.stream ? 'information' : settings.severity.adjacentWrites,

@@ -85,6 +85,9 @@ function runFrom(
       // A call between may change globals; a write that sends a global would then send something else.
       const calls = pending.some((p) => p.calls.length > 0);
       if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
+      // Nor may a call stand between writes to a descriptor no local holds (stdout, a global): the
+      // callee may write to it too (cgit's html_txt() between html() calls), or redirect it.
+      if (calls && lead.targetNames.every((name) => !locals.has(name))) break;
       moved.push(...pending);
       pending = [];
       writes.push(step);
