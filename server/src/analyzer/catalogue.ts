@@ -89,6 +89,24 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * C functions that format into memory (and the varargs macros around them): a printf-style helper may
+ * call them before its one write, though their names look like printing.
+ */
+export const C_FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'va_start',
+  'va_end',
+  'va_copy',
+  'vsnprintf',
+  'snprintf',
+  'vsprintf',
+  'sprintf',
+  'vasprintf',
+  'asprintf',
+  'strbuf_vaddf',
+  'strbuf_addf',
+]);
+
+/**
  * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write
  * sequence never crosses one: moving a write past it could reorder output. Matched on whole words or
  * snake/camel-case parts, so `release` passes and `print_header` or `logLine` stops a run.

@@ -4,7 +4,7 @@
 // once. Calls to it then count as writes to `out_fd`.
 import type { Node } from 'web-tree-sitter';
 import type { WrapperSetting } from '../settings';
-import { IO_NAME_PATTERN } from '../catalogue';
+import { C_FORMAT_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import {
   callArgs,
   calleeName,
@@ -76,7 +76,7 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   if (!body || !name || outer.functions.has(name)) return undefined;
   const ctx = without(outer, name);
   const statements = namedKids(body);
-  if (statements.length !== 1) return formatterOf(fn, name, statements, ctx);
+  if (statements.length !== 1) return formatterOf(fn, name, statements, ctx) ?? retryLoopOf(fn, name, ctx);
   let stmt = statements[0];
   let returns = false;
   if (stmt.type === 'return_statement') {
@@ -151,8 +151,8 @@ function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: C
     // Anything else may only compute: no call that could write or leave.
     for (const c of calls(stmt)) {
       const callee = calleeName(c);
-      if (!callee || IO_NAME_PATTERN.test(callee) || ctx.functions.has(callee) || ctx.wrappers.has(callee))
-        return undefined;
+      if (!callee || ctx.functions.has(callee) || ctx.wrappers.has(callee)) return undefined;
+      if (IO_NAME_PATTERN.test(callee) && !C_FORMAT_FUNCTIONS.has(callee)) return undefined;
     }
   }
   if (!found || found.write.pieces?.length !== 1) return undefined;
@@ -183,5 +183,60 @@ export function settingWrapper(setting: WrapperSetting, family: string): CWrappe
     len: setting.len,
     family,
     arity: Math.max(setting.buf, setting.len ?? 0) + 1,
+  };
+}
+
+/** True when `node` holds `name += ...`, `name -= ...` or `name = name +/- ...` (with `op`). */
+function advances(node: Node, name: string, op: '+' | '-'): boolean {
+  return node.descendantsOfType('assignment_expression').some((a) => {
+    const left = a?.childForFieldName('left');
+    if (!a || !left || unwrap(left).text !== name) return false;
+    const operator = a.childForFieldName('operator')?.text;
+    if (operator === `${op}=`) return true;
+    const right = a.childForFieldName('right');
+    return operator === '=' && !!right && new RegExp(`^${name}\\s*\\${op}`).test(right.text);
+  });
+}
+
+/**
+ * A project's own write-in-full loop (`write_all(fd, buf, count)`): its one write call sends its buffer
+ * parameter to its descriptor parameter inside a loop that advances the buffer and shrinks the count,
+ * so each call puts all its bytes out (or fails) like `write_in_full`. Its calls join runs; the project
+ * has no gathered twin of it, so there is no fix.
+ */
+function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
+  const body = fn.childForFieldName('body');
+  if (!body) return undefined;
+  const params = parameterNames(fn);
+  let found: { call: Node; fn: NonNullable<ReturnType<CContext['functions']['get']>> } | undefined;
+  for (const c of calls(body)) {
+    const callee = calleeName(c);
+    if (!callee) return undefined;
+    const writer = ctx.functions.get(callee);
+    if (writer && !writer.gathered && !writer.fixed && writer.len !== undefined) {
+      if (found) return undefined;
+      found = { call: c, fn: writer };
+    } else if (IO_NAME_PATTERN.test(callee) || ctx.wrappers.has(callee)) return undefined;
+  }
+  if (!found) return undefined;
+  const args = callArgs(found.call);
+  const fd = paramIndex(args[found.fn.fd], params);
+  const buf = paramIndex(args[found.fn.buf], params);
+  const len = paramIndex(args[found.fn.len as number], params);
+  if (fd < 0 || buf < 0 || len < 0) return undefined;
+  let loop: Node | null = found.call.parent;
+  while (loop && !['while_statement', 'for_statement', 'do_statement'].includes(loop.type)) loop = loop.parent;
+  if (!loop || loop.parent?.id !== body.id) return undefined;
+  if (!advances(loop, params[buf] as string, '+') || !advances(loop, params[len] as string, '-'))
+    return undefined;
+  return {
+    name,
+    exported: !isStatic(fn, name),
+    fd: { param: fd },
+    buf,
+    len,
+    family: found.fn.gatheredName ?? found.fn.name,
+    arity: params.length,
+    noFix: `${name}() is this project's own write loop, and it has no gathered twin to call instead`,
   };
 }

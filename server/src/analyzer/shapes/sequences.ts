@@ -24,6 +24,9 @@ export interface WriteRun {
  */
 const MAX_BETWEEN = 3;
 
+/** Calls that only give memory back (`free`, `strbuf_release`): no output, no redirection. */
+const RELEASE_NAME = /(^|_)(free|release|destroy|unref|clear|reset)$/;
+
 function meets(a: readonly string[], b: ReadonlySet<string> | readonly string[]): boolean {
   const set = b instanceof Set ? b : new Set(b as readonly string[]);
   return a.some((name) => set.has(name));
@@ -66,6 +69,14 @@ function runFrom(
   const names = new Set(lead.targetNames);
   const moved: OtherStep[] = [];
   let pending: OtherStep[] = [];
+  const sent = new Set([...(head?.writes ?? []), ...writes].flatMap((w) => w.reads));
+  const releases = (p: OtherStep): boolean => {
+    const args = p.reads.filter((name) => !p.calls.includes(name));
+    return (
+      p.calls.every((name) => RELEASE_NAME.test(name)) &&
+      (p.calls.length === 0 || (args.length > 0 && args.every((name) => sent.has(name))))
+    );
+  };
   let last = i;
   for (let j = i + 1; j < steps.length; j++) {
     const step = steps[j];
@@ -86,11 +97,13 @@ function runFrom(
       const calls = pending.some((p) => p.calls.length > 0);
       if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
       // Nor may a call stand between writes to a descriptor no local holds (stdout, a global): the
-      // callee may write to it too (cgit's html_txt() between html() calls), or redirect it.
-      if (calls && lead.targetNames.every((name) => !locals.has(name))) break;
+      // callee may write to it too (cgit's html_txt() between html() calls), or redirect it. Only
+      // releasing what the run has sent already (`strbuf_release(line)`) is known to be harmless.
+      if (calls && lead.targetNames.every((name) => !locals.has(name)) && !pending.every(releases)) break;
       moved.push(...pending);
       pending = [];
       writes.push(step);
+      for (const name of step.reads) sent.add(name);
       last = j;
       continue;
     }
