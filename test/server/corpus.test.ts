@@ -13,8 +13,8 @@ import { REPO } from './helpers';
 const CORPUS = join(REPO, 'test', 'server', 'corpus');
 
 /** Main's score when the corpus was built: recall 11.5% (11 of 96 runs), precision 100% (11 of 11). */
-const RECALL_BAR = 0.1;
-const PRECISION_BAR = 0.9;
+const RECALL_BAR = 0.38;
+const PRECISION_BAR = 0.95;
 
 test('the corpus keeps its own rules: four projects or more, 80 positive runs and 80 negatives, every labelled line a write call', async () => {
   const corpus = await loadCorpus(CORPUS);

@@ -225,7 +225,8 @@ function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefine
   const len = paramIndex(args[found.fn.len as number], params);
   if (fd < 0 || buf < 0 || len < 0) return undefined;
   let loop: Node | null = found.call.parent;
-  while (loop && !['while_statement', 'for_statement', 'do_statement'].includes(loop.type)) loop = loop.parent;
+  while (loop && !['while_statement', 'for_statement', 'do_statement'].includes(loop.type))
+    loop = loop.parent;
   if (!loop || loop.parent?.id !== body.id) return undefined;
   if (!advances(loop, params[buf] as string, '+') || !advances(loop, params[len] as string, '-'))
     return undefined;

@@ -1,0 +1,69 @@
+// Wrappers of wrappers, printf-style helpers, project write loops and atomicio(vwrite): what a user sees
+// in the findings, and where the analyzer stops following a chain.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
+import { analyzeFixture, analyzer } from './helpers';
+
+const RAW = `#include <string.h>
+#include <unistd.h>
+void die_errno(const char *msg);
+void page_raw(const char *data, size_t size)
+{
+\tif (write(STDOUT_FILENO, data, size) != size)
+\t\tdie_errno("write error");
+}
+void page_put(const char *txt)
+{
+\tpage_raw(txt, strlen(txt));
+}
+`;
+
+/** A chain of `depth` forwarders above page_raw(), the last one named `level<depth>`. */
+function chain(depth: number): string {
+  let text = RAW;
+  let callee = 'page_raw';
+  for (let i = 1; i <= depth; i++) {
+    text += `static void level${i}(const char *s, size_t n)\n{\n\t${callee}(s, n);\n}\n`;
+    callee = `level${i}`;
+  }
+  return `${text}void use(void)\n{\n\t${callee}("a", 1);\n\t${callee}("b", 1);\n}\n`;
+}
+
+describe('C wrapper chains', () => {
+  it('follows a chain of forwarders to the write, with the innermost error handling in the fix', async () => {
+    const found = (await analyzer()).analyze('/w/chain.c', chain(3), DEFAULT_SETTINGS);
+    assert.equal(found.length, 1);
+    assert.match(found[0].message, /^2 syscalls to 1 can become one/);
+    const fixed = found[0].fix?.edits.map((e) => e.newText).join('\n') ?? '';
+    assert.match(fixed, /if \(writev\(STDOUT_FILENO, iov, 2\) != \(1 \+ 1\)\)/);
+    assert.match(fixed, /die_errno\("write error"\)/);
+  });
+
+  it('stops following a chain deeper than its limit', async () => {
+    const found = (await analyzer()).analyze('/w/deep.c', chain(6), DEFAULT_SETTINGS);
+    assert.deepEqual(found, []);
+  });
+
+  it('uses a chain defined in another file, without a fix', async () => {
+    const a = await analyzer();
+    const index = new WrapperIndex();
+    index.set('/w/page.c', a.wrappers('/w/page.c', RAW, DEFAULT_SETTINGS));
+    const user =
+      'void page_put(const char *txt);\nvoid head(void)\n{\n\tpage_put("<a>");\n\tpage_put("<b>");\n}\n';
+    const found = a.analyze('/w/user.c', user, DEFAULT_SETTINGS, { index });
+    assert.equal(found.length, 1);
+    assert.equal(found[0].syscalls, 2);
+    assert.equal(found[0].fix, undefined);
+  });
+
+  it('reports printf-style helpers, project write loops and atomicio(vwrite) runs without a fix, saying why', async () => {
+    const why = async (name: string) =>
+      (await analyzeFixture(name)).filter((f) => !f.fix).map((f) => f.message);
+    assert.deepEqual(await why('c/formatWrappers.c'), [
+      '3 syscalls to 1 can become one: gather these writes into one writev() (no automatic fix: fmt_out() formats its text before writing it, so no iovec can list its bytes)',
+    ]);
+    assert.match((await why('c/writeLoops.c'))[0], /put_all\(\) is this project's own write loop/);
+    assert.match((await why('c/atomicioWrites.c'))[0], /atomiciov\(writev, fd, iov, iovcnt\)/);
+  });
+});
