@@ -1,9 +1,38 @@
 // Wrappers of wrappers, printf-style helpers, project write loops and atomicio(vwrite): what a user sees
 // in the findings, and where the analyzer stops following a chain.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
-import { analyzeFixture, analyzer } from './helpers';
+import { analyzeFixture, analyzer, fixture, FIXTURES } from './helpers';
+
+const work = mkdtempSync(join(tmpdir(), 'writev-chains-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** Builds `source` (nestedWrappers.c, as is or fixed) with a main that calls it, runs it, returns stdout. */
+function runPage(source: string, name: string): string {
+  const unit = join(work, `${name}.c`);
+  writeFileSync(unit, source);
+  const main = join(work, `${name}-main.c`);
+  writeFileSync(
+    main,
+    `#include <stdlib.h>\n#include "${unit}"\n` +
+      'void die_errno(const char *fmt, ...) { (void)fmt; exit(3); }\n' +
+      'void open_filter(const char *cmd) { page_put("[filter "); page_put(cmd); page_put("]"); }\n' +
+      'void page_flush(void) { page_put("[flush]"); }\n' +
+      'void page_escaped(const char *txt) { for (; *txt; txt++) page_raw(txt, 1); }\n' +
+      'int main(void) { page_header("T"); page_filtered("body"); return 0; }\n',
+  );
+  const exe = join(work, name);
+  const cc = spawnSync('gcc', ['-w', '-I', join(FIXTURES, 'c'), '-o', exe, main], { encoding: 'utf8' });
+  assert.equal(cc.status, 0, cc.stderr);
+  const ran = spawnSync(exe, { encoding: 'utf8' });
+  assert.equal(ran.status, 0, ran.stderr);
+  return ran.stdout;
+}
 
 const RAW = `#include <string.h>
 #include <unistd.h>
@@ -38,6 +67,17 @@ describe('C wrapper chains', () => {
     const fixed = found[0].fix?.edits.map((e) => e.newText).join('\n') ?? '';
     assert.match(fixed, /if \(writev\(STDOUT_FILENO, iov, 2\) != \(1 \+ 1\)\)/);
     assert.match(fixed, /die_errno\("write error"\)/);
+  });
+
+  it('the fixed chain writes the same bytes in the same order to a pipe', async () => {
+    const name = 'c/nestedWrappers.c';
+    const found = await analyzeFixture(name);
+    assert.ok(found.some((f) => f.fix));
+    const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found);
+    assert.ok(fixed !== undefined && fixed.includes('writev(STDOUT_FILENO'));
+    const before = runPage(fixture(name), 'before');
+    assert.equal(before, '<html><head><title>T</title>T<body><div><pre>[filter highlight]body[flush]</pre>');
+    assert.equal(runPage(fixed, 'after'), before);
   });
 
   it('stops following a chain deeper than its limit', async () => {
