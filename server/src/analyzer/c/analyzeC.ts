@@ -11,7 +11,7 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
 import { readFunction } from './steps';
-import { fileWrappers } from './wrapperChains';
+import { fileWrappers, WrapperMemo } from './wrapperChains';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -37,7 +37,7 @@ function functionsFor(settings: AnalyzerSettings): Map<string, CWriteFunction> {
 export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
-  private readonly wrapperMemo = new FunctionMemo<CWrapper | null>();
+  private readonly wrapperMemo = new WrapperMemo();
   private readonly findingMemo = new FunctionMemo<Finding[]>();
 
   constructor(private readonly parser: CParser) {}

@@ -206,8 +206,9 @@ function advances(node: Node, name: string, op: '+' | '-'): boolean {
  */
 function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
   const body = fn.childForFieldName('body');
-  if (!body) return undefined;
+  if (!body || !/\b(while|for|do)\b/.test(body.text)) return undefined;
   const params = parameterNames(fn);
+  if (params.length < 3) return undefined;
   let found: { call: Node; fn: NonNullable<ReturnType<CContext['functions']['get']>> } | undefined;
   for (const c of calls(body)) {
     const callee = calleeName(c);
