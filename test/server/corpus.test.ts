@@ -15,9 +15,11 @@ const CORPUS = join(REPO, 'test', 'server', 'corpus');
 /**
  * Main's score when the corpus was built: recall 11.5% (11 of 96 runs), precision 100% (11 of 11).
  * With the real-code idioms (chains, conditional writes, member descriptors, mixed families, origins,
- * framing wrappers, macros): recall 55.2% (53 of 96), precision 100% (53 of 53).
+ * framing wrappers, macros): recall 55.2% (53 of 96), precision 100% (53 of 53). With wrapper chains,
+ * printf-style helpers and project write loops on top: recall 64.6% (62 of 96), precision 100%, no
+ * negative flagged. The bar is one run below that.
  */
-const RECALL_BAR = 0.5;
+const RECALL_BAR = 61 / 96;
 const PRECISION_BAR = 0.95;
 
 test('the corpus keeps its own rules: four projects or more, 80 positive runs and 80 negatives, every labelled line a write call', async () => {

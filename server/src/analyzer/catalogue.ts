@@ -43,8 +43,9 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
     gatheredName: 'writev',
     messages: true,
   },
-  // OpenSSH's loop-until-done helper: `atomicio(vwrite, fd, buf, len)` returns the bytes written.
   {
+    // OpenSSH's loop-until-done helper: `atomicio(vwrite, fd, buf, n)` returns the bytes written
+    // (`atomicio(read, ...)` reads, hence the fixed first argument).
     name: 'atomicio',
     fd: 1,
     buf: 2,
@@ -142,12 +143,13 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * C functions that do no output (memory, strings, formatting into a buffer, byte-order helpers,
- * Git's strbuf changes): a run to stdout or a global descriptor may cross a call to one of them. Any
- * other call between such writes might print to the same place.
+ * C functions that do no output (memory, strings, formatting into a buffer, the varargs macros,
+ * byte-order helpers, Git's strbuf changes): a run to stdout or a global descriptor may cross a call to
+ * one of them, and a printf-style helper may call them before its one write. Any other call between
+ * such writes might print to the same place.
  */
 export const C_QUIET_FUNCTIONS =
-  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|xsnprintf|time|getpid|ll2string|POKE_U(16|32|64)|put_(be|le|u)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
+  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|vsprintf|asprintf|vasprintf|xsnprintf|va_(start|end|copy)|time|getpid|ll2string|POKE_U(16|32|64)|put_(be|le|u)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|v?add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
 
 /**
  * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write

@@ -13,8 +13,8 @@ import { FunctionMemo, shiftFinding } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { streamGlobals, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
-import { functionName } from './syntax';
-import { settingWrapper, wrapperOf } from './wrappers';
+import { fileWrappers, WrapperMemo } from './wrapperChains';
+import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
@@ -39,8 +39,7 @@ function functionsFor(settings: AnalyzerSettings): Map<string, CWriteFunction> {
 export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
-  private readonly wrapperMemo = new FunctionMemo<CWrapper | null>();
-  private readonly outerMemo = new FunctionMemo<CWrapper | null>();
+  private readonly wrapperMemo = new WrapperMemo();
   private readonly findingMemo = new FunctionMemo<Finding[]>();
 
   constructor(private readonly parser: CParser) {}
@@ -130,39 +129,9 @@ export class CAnalyzer {
           text: text.slice((body as Node).startIndex, (body as Node).endIndex),
         }));
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
-      const baseKey = [...base.functions.keys()].join(',');
-      const own: CWrapper[] = [];
-      for (const fn of calling(writers)) {
-        const w = fn.hasError
-          ? null
-          : this.wrapperMemo.get(
-              baseKey,
-              text.slice(fn.startIndex, fn.endIndex),
-              () => wrapperOf(fn, base) ?? null,
-            );
-        if (w) own.push(w);
-      }
+      const memoKey = [...base.functions.keys(), '|', ...wrappers.keys()].join(',');
+      const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
       for (const w of own) wrappers.set(w.name, w);
-      // Wrappers of the file's own wrappers (`html()` over `html_raw()`): one more round.
-      if (own.length > 0) {
-        const found = new Set(own.map((w) => w.name));
-        const second = this.context(text, settings, wrappers);
-        const secondKey = `${baseKey};${[...wrappers.keys()].join(',')}`;
-        const mentions = new RegExp(`\\b(?:${[...found].join('|')})\\s*\\(`);
-        for (const { fn, text: body } of bodies) {
-          const fnName = functionName(fn);
-          if (fn.hasError || !fnName || found.has(fnName) || !mentions.test(body)) continue;
-          const w = this.outerMemo.get(
-            secondKey,
-            text.slice(fn.startIndex, fn.endIndex),
-            () => wrapperOf(fn, second) ?? null,
-          );
-          if (w) {
-            own.push(w);
-            wrappers.set(w.name, w);
-          }
-        }
-      }
       // Functions that call a write function, or a wrapper (this file's own included).
       const functions =
         own.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);

@@ -1,9 +1,21 @@
 // Finds wrapper functions (shape 4): a function whose body is one write of its buffer parameter to a
 // descriptor, e.g. `static void emit(const char *buf, size_t n) { if (write_in_full(out_fd, buf, n) < 0)
-// die(...); }`. Calls to it then count as writes to `out_fd`.
+// die(...); }`, directly or through another wrapper, and printf-style helpers that format then write
+// once. Calls to it then count as writes to `out_fd`.
 import type { Node } from 'web-tree-sitter';
 import type { WrapperSetting } from '../settings';
-import { functionName, identifiers, namedKids, parameterNames, unwrap } from './syntax';
+import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import {
+  callArgs,
+  calleeName,
+  calls,
+  functionDeclarator,
+  functionName,
+  identifiers,
+  namedKids,
+  parameterNames,
+  unwrap,
+} from './syntax';
 import { readFunction } from './steps';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
@@ -47,10 +59,9 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   // Nothing between the writes may change the descriptor.
   if (steps.some((s) => s.kind === 'other' && s.writes.some((n) => first.targetNames.includes(n))))
     return undefined;
-  const isStatic = /(^|\s)static\s/.test(fn.text.slice(0, fn.text.indexOf(name)));
   return {
     name,
-    exported: !isStatic,
+    exported: !isStatic(fn, name),
     fd: fdParam >= 0 ? { param: fdParam } : { text: first.fdText, names: first.targetNames },
     buf: -1,
     family: first.family,
@@ -59,27 +70,65 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   };
 }
 
-/** Where the descriptor, buffer and length go in a call to a write function or a wrapper. */
-function argumentsOf(
-  callee: string,
-  ctx: CContext,
-  wrappers: ReadonlyMap<string, CWrapper>,
-): { fd?: number; buf: number; len?: number } | undefined {
+/** Where a write call carries its descriptor (absent: fixed by the callee), buffer and length. */
+interface Slots {
+  readonly fd?: number;
+  readonly buf: number;
+  readonly len?: number;
+}
+
+/** The argument slots of `callee`: a write function, or a wrapper whose buffer a fix can list. */
+function slotsOf(callee: string, ctx: CContext): Slots | undefined {
   const fn = ctx.functions.get(callee);
-  if (fn) return fn;
-  const w = wrappers.get(callee);
-  if (!w || (w.syscalls ?? 1) > 1) return undefined;
+  if (fn) return { fd: fn.fd, buf: fn.buf, len: fn.len };
+  const w = ctx.wrappers.get(callee);
+  // A printf-style helper's bytes cannot be listed; a framing wrapper's calls are several writes.
+  if (!w || w.noFix || (w.syscalls ?? 1) > 1) return undefined;
   return { fd: 'param' in w.fd ? w.fd.param : undefined, buf: w.buf, len: w.len };
 }
 
-/** The wrapper a function definition is, if it is one. */
-export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
+/**
+ * The length parameter a forwarded length is: a parameter (its index), `strlen(buf)` of the forwarded
+ * buffer (undefined: the wrapper takes a C string), or -1 when it is anything else.
+ */
+function lengthParam(node: Node | undefined, bufText: string, params: readonly (string | undefined)[]) {
+  if (!node) return undefined;
+  const bare = unwrap(node);
+  if (bare.type === 'call_expression' && calleeName(bare) === 'strlen') {
+    const args = callArgs(bare);
+    return args.length === 1 && unwrap(args[0]).text === bufText ? undefined : -1;
+  }
+  return paramIndex(bare, params);
+}
+
+/** The context a function is read in while deciding what it wraps: it cannot wrap itself. */
+function without(ctx: CContext, name: string): CContext {
+  if (!ctx.wrappers.has(name)) return ctx;
+  const wrappers = new Map(ctx.wrappers);
+  wrappers.delete(name);
+  return { ...ctx, wrappers };
+}
+
+function isStatic(fn: Node, name: string): boolean {
+  return /(^|\s)static\s/.test(fn.text.slice(0, fn.text.indexOf(name)));
+}
+
+/**
+ * The wrapper a function definition is, if it is one: its body is one write of its buffer parameter,
+ * to a write function or to a wrapper already known (`html(txt)` forwarding to `html_raw(txt,
+ * strlen(txt))`, which writes to stdout). Chains resolve one level per call; see wrapperChains.ts.
+ */
+export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   const body = fn.childForFieldName('body');
   const name = functionName(fn);
-  if (!body || !name || ctx.functions.has(name)) return undefined;
+  if (!body || !name || outer.functions.has(name)) return undefined;
+  const ctx = without(outer, name);
   const statements = namedKids(body);
-  if (statements.length > 1) return framingWrapper(fn, name, ctx);
-  if (statements.length !== 1) return undefined;
+  if (statements.length > 1)
+    return (
+      formatterOf(fn, name, statements, ctx) ?? retryLoopOf(fn, name, ctx) ?? framingWrapper(fn, name, ctx)
+    );
+  if (statements.length !== 1) return retryLoopOf(fn, name, ctx);
   let stmt = statements[0];
   let returns = false;
   if (stmt.type === 'return_statement') {
@@ -89,31 +138,26 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
   }
   const call = returns ? unwrap(stmt.namedChild(0) as Node) : statementCall(stmt);
   if (!call) return undefined;
-  // A wrapper may call another wrapper (`html()` calling `html_raw()`), never itself.
-  const others = new Map(ctx.wrappers);
-  others.delete(name);
-  const inner: CContext = { ...ctx, wrappers: others };
   if (returns) stmt = call;
-  const write = returns ? writeStep(call, call, inner) : writeStep(stmt, call, inner);
+  const write = returns ? writeStep(call, call, ctx) : writeStep(stmt, call, ctx);
   if (!write?.pieces || write.pieces.length !== 1) return undefined;
   const params = parameterNames(fn);
-  const args = namedKids(call.childForFieldName('arguments') as Node);
-  const at = argumentsOf(write.callee, ctx, others);
-  if (!at || at.buf < 0) return undefined;
-  const buf = paramIndex(args[at.buf], params);
-  const lenArg = at.len === undefined ? undefined : args[at.len];
-  // `strlen(s)` of the buffer parameter: the wrapper takes a C string.
-  const cString = buf >= 0 && lenArg?.text.replace(/\s+/g, '') === `strlen(${params[buf]})`;
-  const len = lenArg === undefined || cString ? undefined : paramIndex(lenArg, params);
+  const args = callArgs(call);
+  const slots = slotsOf(write.callee, ctx);
+  if (!slots || slots.buf < 0) return undefined;
+  const buf = paramIndex(args[slots.buf], params);
+  const lenArg = slots.len === undefined ? undefined : args[slots.len];
+  const len = lenArg === undefined ? undefined : lengthParam(lenArg, unwrap(args[slots.buf]).text, params);
   // A helper that writes fixed bytes (a flush packet) sends a constant on every call.
   const fixedBytes =
-    buf < 0 && constant(args[at.buf]) && (lenArg === undefined || constant(lenArg))
+    buf < 0 && constant(args[slots.buf]) && (lenArg === undefined || constant(lenArg))
       ? write.pieces[0]
       : undefined;
   if ((buf < 0 || len === -1) && !fixedBytes) return undefined;
-  const fdParam = at.fd === undefined ? -1 : paramIndex(args[at.fd], params);
+  const fdParam = slots.fd === undefined ? -1 : paramIndex(args[slots.fd], params);
   const fdNames = write.targetNames;
   if (fdParam < 0 && fdNames.some((n) => params.includes(n))) return undefined;
+  const inner = ctx.wrappers.get(write.callee);
   // The handler (`die("...")`) is copied to every call site: it must not use the wrapper's parameters.
   let template = returns ? undefined : write.template;
   if (template) {
@@ -122,10 +166,9 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
     if ([...handler].some((n) => params.includes(n))) template = undefined;
     else if (template.before.trim() === '' && template.after.trim() === ';') template = undefined;
   }
-  const isStatic = /(^|\s)static\s/.test(fn.text.slice(0, fn.text.indexOf(name)));
   return {
     name,
-    exported: !isStatic,
+    exported: !isStatic(fn, name),
     fd: fdParam >= 0 ? { param: fdParam } : { text: write.fdText, names: fdNames },
     buf: fixedBytes ? -1 : buf,
     len: fixedBytes ? undefined : len,
@@ -133,7 +176,58 @@ export function wrapperOf(fn: Node, ctx: CContext): CWrapper | undefined {
     family: write.family,
     template,
     arity: params.length,
+    // Forwarding to another file's wrapper that handles its own errors: that handling is not here to copy.
+    noFix:
+      inner?.noFix ??
+      (inner?.file && inner.template
+        ? `${inner.name}() handles its errors in another file, and the fix cannot copy that handling here`
+        : undefined),
   };
+}
+
+/**
+ * A printf-style helper (`htmlf(fmt, ...)`): variadic, straight-line, and its one write sends what it
+ * formatted, to a fixed descriptor or its descriptor parameter. Each call is one write, so it takes its
+ * place in a run, but the bytes exist only once it has formatted them: no iovec can list them.
+ */
+function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: CContext) {
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  if (!list || !namedKids(list).some((p) => p.type === 'variadic_parameter')) return undefined;
+  const params = parameterNames(fn);
+  if (params.length === 0 || params.includes(undefined)) return undefined;
+  let found: { stmt: Node; call: Node; write: NonNullable<ReturnType<typeof writeStep>> } | undefined;
+  for (const stmt of statements) {
+    if (stmt.type !== 'expression_statement' && stmt.type !== 'declaration') return undefined;
+    const call = statementCall(stmt);
+    const write = call && writeStep(stmt, call, ctx);
+    if (call && write) {
+      if (found) return undefined;
+      found = { stmt, call, write };
+      continue;
+    }
+    // Anything else may only compute: no call that could write or leave.
+    for (const c of calls(stmt)) {
+      const callee = calleeName(c);
+      if (!callee || ctx.functions.has(callee) || ctx.wrappers.has(callee)) return undefined;
+      if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) return undefined;
+    }
+  }
+  if (!found || found.write.pieces?.length !== 1) return undefined;
+  const slots = slotsOf(found.write.callee, ctx);
+  if (!slots) return undefined;
+  const fdParam = slots.fd === undefined ? -1 : paramIndex(callArgs(found.call)[slots.fd], params);
+  if (fdParam < 0 && found.write.targetNames.some((n) => params.includes(n))) return undefined;
+  const buf = fdParam === 0 ? 1 : 0;
+  if (buf >= params.length) return undefined;
+  return {
+    name,
+    exported: !isStatic(fn, name),
+    fd: fdParam >= 0 ? { param: fdParam } : { text: found.write.fdText, names: found.write.targetNames },
+    buf,
+    family: found.write.family,
+    arity: params.length,
+    noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
+  } satisfies CWrapper;
 }
 
 /** A wrapper declared in settings (`writev.wrappers`, language "c"). */
@@ -146,5 +240,62 @@ export function settingWrapper(setting: WrapperSetting, family: string): CWrappe
     len: setting.len,
     family,
     arity: Math.max(setting.buf, setting.len ?? 0) + 1,
+  };
+}
+
+/** True when `node` holds `name += ...`, `name -= ...` or `name = name +/- ...` (with `op`). */
+function advances(node: Node, name: string, op: '+' | '-'): boolean {
+  return node.descendantsOfType('assignment_expression').some((a) => {
+    const left = a?.childForFieldName('left');
+    if (!a || !left || unwrap(left).text !== name) return false;
+    const operator = a.childForFieldName('operator')?.text;
+    if (operator === `${op}=`) return true;
+    const right = a.childForFieldName('right');
+    return operator === '=' && !!right && new RegExp(`^${name}\\s*\\${op}`).test(right.text);
+  });
+}
+
+/**
+ * A project's own write-in-full loop (`write_all(fd, buf, count)`): its one write call sends its buffer
+ * parameter to its descriptor parameter inside a loop that advances the buffer and shrinks the count,
+ * so each call puts all its bytes out (or fails) like `write_in_full`. Its calls join runs; the project
+ * has no gathered twin of it, so there is no fix.
+ */
+function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
+  const body = fn.childForFieldName('body');
+  if (!body || !/\b(while|for|do)\b/.test(body.text)) return undefined;
+  const params = parameterNames(fn);
+  if (params.length < 3) return undefined;
+  let found: { call: Node; fn: NonNullable<ReturnType<CContext['functions']['get']>> } | undefined;
+  for (const c of calls(body)) {
+    const callee = calleeName(c);
+    if (!callee) return undefined;
+    const writer = ctx.functions.get(callee);
+    if (writer && !writer.gathered && !writer.fixed && writer.len !== undefined) {
+      if (found) return undefined;
+      found = { call: c, fn: writer };
+    } else if (IO_NAME_PATTERN.test(callee) || ctx.wrappers.has(callee)) return undefined;
+  }
+  if (!found) return undefined;
+  const args = callArgs(found.call);
+  const fd = paramIndex(args[found.fn.fd], params);
+  const buf = paramIndex(args[found.fn.buf], params);
+  const len = paramIndex(args[found.fn.len as number], params);
+  if (fd < 0 || buf < 0 || len < 0) return undefined;
+  let loop: Node | null = found.call.parent;
+  while (loop && !['while_statement', 'for_statement', 'do_statement'].includes(loop.type))
+    loop = loop.parent;
+  if (!loop || loop.parent?.id !== body.id) return undefined;
+  if (!advances(loop, params[buf] as string, '+') || !advances(loop, params[len] as string, '-'))
+    return undefined;
+  return {
+    name,
+    exported: !isStatic(fn, name),
+    fd: { param: fd },
+    buf,
+    len,
+    family: found.fn.gatheredName ?? found.fn.name,
+    arity: params.length,
+    noFix: `${name}() is this project's own write loop, and it has no gathered twin to call instead`,
   };
 }

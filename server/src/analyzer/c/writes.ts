@@ -35,6 +35,8 @@ export interface CWrapper {
   readonly arity: number;
   /** A framing wrapper: the writes each call makes (a header, then the payload). Absent: one. */
   readonly syscalls?: number;
+  /** Why calls to it cannot be gathered by a fix (a printf-style helper formats its buffer first). */
+  readonly noFix?: string;
 }
 
 /** What the C front end knows while reading one file. */
@@ -216,7 +218,11 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
   const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
   const pieces: Piece[] | undefined =
-    frames > 1 ? undefined : bufArg ? [piece(bufArg, len, ctx.text)] : wrapper.constant && [wrapper.constant];
+    frames > 1 || wrapper.noFix
+      ? undefined
+      : bufArg
+        ? [piece(bufArg, len, ctx.text)]
+        : wrapper.constant && [wrapper.constant];
   return {
     target: canonicalTarget(fd ? fd.text : 'text' in wrapper.fd ? wrapper.fd.text : ''),
     fdText: fd ? ctx.text.slice(fd.startIndex, fd.endIndex) : 'text' in wrapper.fd ? wrapper.fd.text : '',
@@ -224,17 +230,18 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     callee: name,
     family: wrapper.family,
     pieces,
-    reads: frames > 1 ? names(args.filter((a) => a !== fd)) : names([bufArg, len]),
+    reads: frames > 1 || wrapper.noFix ? names(args.filter((a) => a !== fd)) : names([bufArg, len]),
     checkLen: len ? len.text : bufArg ? `strlen(${bufArg.text})` : (wrapper.constant?.len ?? ''),
     own: wrapper.template,
     // A wrapper defined in another file may write to a descriptor this file cannot name: no fix.
-    fixable: !wrapper.file && frames === 1,
+    fixable: !wrapper.file && frames === 1 && !wrapper.noFix,
     wrapper: { name, file: wrapper.file },
     syscalls: frames > 1 ? frames : undefined,
     noFix:
-      frames > 1
+      wrapper.noFix ??
+      (frames > 1
         ? `${name}() writes ${frames} times per call (a header, then its payload); gathering across calls needs a variant of it that fills an iovec`
-        : undefined,
+        : undefined),
   };
 }
 

@@ -1,0 +1,79 @@
+// Wrappers of wrappers in one file: `html(txt)` calls `html_raw(txt, strlen(txt))`, which writes to
+// stdout. A function becomes a wrapper once the wrapper it forwards to is known, so the file is read in
+// rounds, each looking only at the functions that call a name found in the round before. Chains end at
+// a fixed depth, and a cycle (f forwards to g, g to f) never resolves: neither is known first.
+import type { Node } from 'web-tree-sitter';
+import { FunctionMemo } from './memo';
+import { wrapperOf } from './wrappers';
+import type { CContext, CWrapper } from './writes';
+
+/** Wrapper chains deeper than this (counted from the write function) are not followed. */
+export const MAX_WRAPPER_DEPTH = 4;
+
+/** A function definition with the text of its body. */
+export interface FunctionBody {
+  readonly fn: Node;
+  readonly text: string;
+}
+
+function callPattern(names: readonly string[]): RegExp | undefined {
+  const words = names.filter((n) => /^\w+$/.test(n));
+  return words.length > 0 ? new RegExp(`\\b(?:${words.join('|')})\\s*\\(`) : undefined;
+}
+
+/**
+ * Wrapper results per function text, one cache per round: a round's result depends on the wrappers the
+ * rounds before it found, so each round keeps its own context and an edit re-reads only the edited
+ * function in each.
+ */
+export class WrapperMemo {
+  private readonly rounds = Array.from(
+    { length: MAX_WRAPPER_DEPTH },
+    () => new FunctionMemo<CWrapper | null>(),
+  );
+
+  /** The cached result for `text` in round `depth` under `context`, computing it when missing. */
+  get(depth: number, context: string, text: string, compute: () => CWrapper | null): CWrapper | null {
+    return this.rounds[depth].get(context, text, compute);
+  }
+}
+
+/**
+ * The wrappers `bodies` define, resolved against `base` (the write functions, and the wrappers known
+ * from settings and the workspace) and against each other. `first` selects the functions worth a look
+ * in the first round (those that call a write function or a known wrapper). `memoKey` names `base`.
+ */
+export function fileWrappers(
+  bodies: readonly FunctionBody[],
+  base: CContext,
+  first: RegExp,
+  memo: WrapperMemo,
+  memoKey: string,
+): CWrapper[] {
+  const own: CWrapper[] = [];
+  const done = new Set<Node['id']>();
+  const wrappers = new Map(base.wrappers);
+  let pattern: RegExp | undefined = first;
+  let context = memoKey;
+  for (let depth = 0; depth < MAX_WRAPPER_DEPTH && pattern; depth++) {
+    const ctx: CContext = { ...base, wrappers: new Map(wrappers) };
+    const found: CWrapper[] = [];
+    for (const { fn, text } of bodies) {
+      if (done.has(fn.id) || fn.hasError || !(pattern as RegExp).test(text)) continue;
+      const source = base.text.slice(fn.startIndex, fn.endIndex);
+      const w = memo.get(depth, context, source, () => wrapperOf(fn, ctx) ?? null);
+      if (!w) continue;
+      done.add(fn.id);
+      found.push(w);
+    }
+    for (const w of found) {
+      // A file-local definition overrides a workspace wrapper of the same name.
+      wrappers.set(w.name, w);
+      own.push(w);
+    }
+    // What the next round reads depends on what this one found.
+    if (found.length > 0) context = `${context}\n${JSON.stringify(found)}`;
+    pattern = callPattern(found.map((w) => w.name));
+  }
+  return own;
+}
