@@ -9,8 +9,8 @@ import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
+import { moduleKey } from '../wrapper';
 import { readBindings } from './bindings';
-import { moduleKey } from './moduleKey';
 import { readBlocks } from './steps';
 import { findWrappers, settingWrapper } from './wrappers';
 import type { TsContext, TsWrapper } from './writes';
@@ -20,7 +20,6 @@ export type { TsWrapper } from './writes';
 /** Looks up an exported wrapper of another workspace file: module path without extension, export name. */
 export type TsWrapperLookup = (modulePath: string, exportName: string) => TsWrapper | undefined;
 
-export { moduleKey };
 
 const firstLooks = new Map<string, RegExp>();
 

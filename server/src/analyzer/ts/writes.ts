@@ -5,26 +5,11 @@ import * as ts from 'typescript';
 import { TS_PURE_FUNCTIONS, TS_PURE_METHODS, type TsWriteFunction } from '../catalogue';
 import type { Piece, Template, WriteStep } from '../model';
 import { indentAt } from '../positions';
+import type { TsWrapper } from '../wrapper';
 import { qualify, type Bindings } from './bindings';
 import { callsIn, canonicalTarget, identifiers, isStringy, rootName } from './syntax';
 
-/** A function whose body only writes its buffer parameter to a descriptor (shape 4). */
-export interface TsWrapper {
-  readonly name: string;
-  /** The file defining it, for wrappers imported from elsewhere in the workspace. */
-  readonly file?: string;
-  readonly exported: boolean;
-  readonly fd: { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
-  readonly buf: number;
-  readonly family: string;
-  /** Calls must be awaited (the wrapper is async). */
-  readonly async: boolean;
-  readonly arity: number;
-  /** Its buffer parameter only takes bytes (a runtime function's, or declared `Uint8Array`/`Buffer`). */
-  readonly bytes?: boolean;
-  /** It writes to a stream (`process.stdout.write`): calls are corked, not gathered. */
-  readonly stream?: boolean;
-}
+export type { TsWrapper } from '../wrapper';
 
 /** What the TS/JS front end knows while reading one file. */
 export interface TsContext {
