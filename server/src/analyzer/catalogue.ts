@@ -1,5 +1,6 @@
 // The one place that knows which functions write, in C and in TypeScript/JavaScript, and what each one's
 // gathered counterpart is. Users extend it through settings (see settings.ts).
+import type { AnalyzerSettings, WriteFunctionSetting } from './settings';
 
 /** A C function that writes one buffer (or, if `gathered`, an iovec array) to a descriptor. */
 export interface CWriteFunction {
@@ -260,3 +261,20 @@ export const TS_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'String',
   'Number',
 ]);
+
+/**
+ * The write functions in effect for one language: the catalogue's, then the user's own
+ * (`writev.writeFunctions` of that language), which replace a catalogue entry of the same key.
+ */
+export function writeFunctionsFor<F>(
+  catalogue: readonly F[],
+  keyOf: (fn: F) => string,
+  settings: AnalyzerSettings,
+  language: WriteFunctionSetting['language'],
+  fromSetting: (fn: WriteFunctionSetting) => F,
+): Map<string, F> {
+  const functions = new Map(catalogue.map((fn) => [keyOf(fn), fn]));
+  for (const fn of settings.writeFunctions)
+    if (fn.language === language) functions.set(fn.name, fromSetting(fn));
+  return functions;
+}

@@ -8,8 +8,7 @@ import type { Template } from './model';
  * `process.stdout`) with the identifiers it reads.
  */
 export type WrapperTarget =
-  | { readonly param: number }
-  | { readonly text: string; readonly names: readonly string[] };
+  { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
 
 /** What every wrapper record holds, whatever its language. */
 export interface Wrapper {

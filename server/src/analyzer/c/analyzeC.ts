@@ -1,6 +1,12 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { C_PURE_FUNCTIONS, C_STREAM_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
+import {
+  C_PURE_FUNCTIONS,
+  C_STREAM_FUNCTIONS,
+  C_WRITE_FUNCTIONS,
+  writeFunctionsFor,
+  type CWriteFunction,
+} from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
@@ -21,18 +27,19 @@ export type { CWrapper } from './writes';
 
 /** The write functions in effect: the catalogue plus the user's own. */
 function functionsFor(settings: AnalyzerSettings): Map<string, CWriteFunction> {
-  const functions = new Map(C_WRITE_FUNCTIONS.map((fn) => [fn.name, fn]));
-  for (const fn of settings.writeFunctions) {
-    if (fn.language === 'c')
-      functions.set(fn.name, {
-        name: fn.name,
-        fd: fn.fd,
-        buf: fn.buf,
-        len: fn.len,
-        gatheredName: fn.gatheredName,
-      });
-  }
-  return functions;
+  return writeFunctionsFor(
+    C_WRITE_FUNCTIONS,
+    (fn) => fn.name,
+    settings,
+    'c',
+    (fn) => ({
+      name: fn.name,
+      fd: fn.fd,
+      buf: fn.buf,
+      len: fn.len,
+      gatheredName: fn.gatheredName,
+    }),
+  );
 }
 
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */

@@ -2,7 +2,7 @@
 // read blocks, find shapes, build fixes.
 import { dirname, resolve } from 'node:path';
 import * as ts from 'typescript';
-import { TS_WRITE_FUNCTIONS, type TsWriteFunction } from '../catalogue';
+import { TS_WRITE_FUNCTIONS, writeFunctionsFor, type TsWriteFunction } from '../catalogue';
 import { tsFix } from '../fixes/tsFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
@@ -19,7 +19,6 @@ export type { TsWrapper } from './writes';
 
 /** Looks up an exported wrapper of another workspace file: module path without extension, export name. */
 export type TsWrapperLookup = (modulePath: string, exportName: string) => TsWrapper | undefined;
-
 
 const firstLooks = new Map<string, RegExp>();
 
@@ -49,13 +48,20 @@ function scriptKind(path: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
+/** The write functions in effect: the catalogue plus the user's own, by qualified name. */
 function functionsFor(settings: AnalyzerSettings): Map<string, TsWriteFunction> {
-  const functions = new Map(TS_WRITE_FUNCTIONS.map((fn) => [fn.qualified, fn]));
-  for (const fn of settings.writeFunctions) {
-    if (fn.language === 'ts')
-      functions.set(fn.name, { qualified: fn.name, fd: fn.fd, buf: fn.buf, gatheredName: fn.gatheredName });
-  }
-  return functions;
+  return writeFunctionsFor(
+    TS_WRITE_FUNCTIONS,
+    (fn) => fn.qualified,
+    settings,
+    'ts',
+    (fn) => ({
+      qualified: fn.name,
+      fd: fn.fd,
+      buf: fn.buf,
+      gatheredName: fn.gatheredName,
+    }),
+  );
 }
 
 function contextFor(path: string, text: string, settings: AnalyzerSettings): TsContext {
