@@ -262,19 +262,38 @@ export const TS_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'Number',
 ]);
 
-/**
- * The write functions in effect for one language: the catalogue's, then the user's own
- * (`writev.writeFunctions` of that language), which replace a catalogue entry of the same key.
- */
-export function writeFunctionsFor<F>(
-  catalogue: readonly F[],
-  keyOf: (fn: F) => string,
+/** The catalogue's functions of one language by key, then the user's own, which replace a same-named one. */
+function inEffect<F>(
+  catalogue: readonly (readonly [string, F])[],
   settings: AnalyzerSettings,
   language: WriteFunctionSetting['language'],
   fromSetting: (fn: WriteFunctionSetting) => F,
 ): Map<string, F> {
-  const functions = new Map(catalogue.map((fn) => [keyOf(fn), fn]));
+  const functions = new Map(catalogue);
   for (const fn of settings.writeFunctions)
     if (fn.language === language) functions.set(fn.name, fromSetting(fn));
   return functions;
+}
+
+/** The C write functions in effect, by name: the catalogue plus `writev.writeFunctions` of language "c". */
+export function cWriteFunctions(settings: AnalyzerSettings): Map<string, CWriteFunction> {
+  const catalogue = C_WRITE_FUNCTIONS.map((fn) => [fn.name, fn] as const);
+  return inEffect(catalogue, settings, 'c', ({ name, fd, buf, len, gatheredName }) => ({
+    name,
+    fd,
+    buf,
+    len,
+    gatheredName,
+  }));
+}
+
+/** The TS/JS write functions in effect, by qualified name: the catalogue plus the user's "ts" ones. */
+export function tsWriteFunctions(settings: AnalyzerSettings): Map<string, TsWriteFunction> {
+  const catalogue = TS_WRITE_FUNCTIONS.map((fn) => [fn.qualified, fn] as const);
+  return inEffect(catalogue, settings, 'ts', (fn) => ({
+    qualified: fn.name,
+    fd: fn.fd,
+    buf: fn.buf,
+    gatheredName: fn.gatheredName,
+  }));
 }

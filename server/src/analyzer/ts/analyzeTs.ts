@@ -2,7 +2,7 @@
 // read blocks, find shapes, build fixes.
 import { dirname, resolve } from 'node:path';
 import * as ts from 'typescript';
-import { TS_WRITE_FUNCTIONS, writeFunctionsFor, type TsWriteFunction } from '../catalogue';
+import { TS_WRITE_FUNCTIONS, tsWriteFunctions } from '../catalogue';
 import { tsFix } from '../fixes/tsFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
@@ -48,25 +48,15 @@ function scriptKind(path: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-/** The write functions in effect: the catalogue plus the user's own, by qualified name. */
-function functionsFor(settings: AnalyzerSettings): Map<string, TsWriteFunction> {
-  return writeFunctionsFor(
-    TS_WRITE_FUNCTIONS,
-    (fn) => fn.qualified,
-    settings,
-    'ts',
-    (fn) => ({
-      qualified: fn.name,
-      fd: fn.fd,
-      buf: fn.buf,
-      gatheredName: fn.gatheredName,
-    }),
-  );
-}
-
 function contextFor(path: string, text: string, settings: AnalyzerSettings): TsContext {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, scriptKind(path));
-  return { file, text, bindings: readBindings(file), functions: functionsFor(settings), wrappers: new Map() };
+  return {
+    file,
+    text,
+    bindings: readBindings(file),
+    functions: tsWriteFunctions(settings),
+    wrappers: new Map(),
+  };
 }
 
 /** The wrappers a TS/JS file defines (for the workspace index). */
