@@ -146,22 +146,18 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
   const wrapper = ts.isIdentifier(call.expression) ? ctx.wrappers.get(call.expression.text) : undefined;
   if (!wrapper || wrapper.async !== awaited || args.length < wrapper.arity) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
+  const fixed = 'text' in wrapper.fd ? wrapper.fd : { text: '', names: [] };
   return {
     ...base,
     ...(fd
       ? target(fd)
-      : {
-          target: canonicalTarget((wrapper.fd as { text: string }).text),
-          fdText: (wrapper.fd as { text: string }).text,
-          targetNames: (wrapper.fd as { names: readonly string[] }).names,
-        }),
+      : { target: canonicalTarget(fixed.text), fdText: fixed.text, targetNames: fixed.names }),
     callee: wrapper.name,
     family: wrapper.family,
     pieces: piecesOf(args[wrapper.buf], false, ctx, wrapper.bytes === true),
     reads: names([args[wrapper.buf]]),
     // A wrapper from another file may write to a descriptor this file cannot name (unless a number).
-    template:
-      wrapper.file && !(!fd && /^\d+$/.test((wrapper.fd as { text: string }).text)) ? undefined : template,
+    template: wrapper.file && !(!fd && /^\d+$/.test(fixed.text)) ? undefined : template,
     wrapper: { name: wrapper.name, file: wrapper.file },
     stream: wrapper.stream,
   };
