@@ -18,7 +18,7 @@ import {
 } from './syntax';
 import { chainStep, conditionalStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
-import { statementCall, writeStep, type CContext } from './writes';
+import { pureTest, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -126,7 +126,7 @@ class FunctionReader {
     }
     const pure = tests.every(
       (t) =>
-        calls(t).every((c) => this.ctx.pure.has(calleeName(c) ?? '')) &&
+        calls(t).every((c) => pureTest(calleeName(c), this.ctx.pure)) &&
         t.descendantsOfType(['assignment_expression', 'update_expression']).length === 0,
     );
     if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };

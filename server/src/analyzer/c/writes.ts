@@ -96,7 +96,18 @@ export function statementCall(stmt: Node): Node | undefined {
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
 export function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boolean {
-  return nodes.every((node) => calls(node).every((call) => pure.has(calleeName(call) ?? '')));
+  return nodes.every((node) => calls(node).every((call) => pureTest(calleeName(call), pure)));
+}
+
+/**
+ * An upper-case function-like name used inside a test or an argument is a macro over its arguments by
+ * convention (`FLAG(z)`, `ISSET(flags, BELL)`, `LOC(i)`): it reads, it does not do I/O there.
+ */
+const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
+
+/** A call a test or an argument may make without changing anything: pure, or an upper-case macro. */
+export function pureTest(name: string | undefined, pure: ReadonlySet<string>): boolean {
+  return name !== undefined && (pure.has(name) || MACRO_NAME.test(name));
 }
 
 /** True when evaluating `node` changes something (`fds[i++]`): the same text names another descriptor. */
