@@ -21,18 +21,19 @@ describe('C analysis', () => {
   it('reports a warning with the syscall count, the descriptor, related writes and the sequence range', async () => {
     const text = fixture('c/shape2.c');
     const [first] = await analyzeFixture('c/shape2.c');
+    assert.ok(first, 'a finding');
     assert.equal(first.code, 'adjacent-writes');
     assert.equal(first.severity, 'warning');
     assert.match(first.message, /^3 syscalls to out_fd can become one/);
     assert.equal(first.related.length, 3);
-    assert.match(first.related[0].message, /through wrapper emit\(\)/);
+    assert.match(first.related[0]!.message, /through wrapper emit\(\)/);
     assert.equal(text.slice(first.span.start, first.span.start + 5), 'emit(');
     assert.ok(text.slice(first.span.start, first.span.end).endsWith('emit("\\n", 1);'));
   });
 
   it('moves the statement that frees the first buffer after the gathered write (shape 2)', async () => {
     const [first] = await analyzeFixture('c/shape2.c');
-    const edit = first.fix?.edits.find((e) => e.newText.includes('writev_in_full'));
+    const edit = first?.fix?.edits.find((e) => e.newText.includes('writev_in_full'));
     assert.ok(edit, 'a fix with writev_in_full');
     assert.ok(
       edit.newText.indexOf('strbuf_release(line);') > edit.newText.indexOf('writev_in_full(out_fd, iov, 3)'),
@@ -45,15 +46,15 @@ describe('C analysis', () => {
 
   it('compares a "!= len" check with the sum of the lengths', async () => {
     const found = await analyzeFixture('c/shape1.c');
-    const edit = found[found.length - 1].fix?.edits.find((e) => e.newText.includes('writev_in_full'));
+    const edit = found[found.length - 1]?.fix?.edits.find((e) => e.newText.includes('writev_in_full'));
     assert.match(edit?.newText ?? '', /if \(writev_in_full\(fd, iov, 2\) != \(4 \+ len\)\)/);
   });
 
   it('keeps _or_die as _or_die and a checked write checked', async () => {
     const found = await analyzeFixture('c/shape1.c');
     const texts = found.map((f) => f.fix?.edits.map((e) => e.newText).join('') ?? '');
-    assert.match(texts[0], /writev_or_die\(fd, iov, 2\);/);
-    assert.match(texts[1], /if \(writev_in_full\(fd, iov, 2\) < 0\)[^\n]*\n\s+return error_errno/);
+    assert.match(texts[0] ?? '', /writev_or_die\(fd, iov, 2\);/);
+    assert.match(texts[1] ?? '', /if \(writev_in_full\(fd, iov, 2\) < 0\)[^\n]*\n\s+return error_errno/);
   });
 
   it('offers no fix where the buffers of a writev cannot be listed', async () => {

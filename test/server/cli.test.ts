@@ -107,7 +107,7 @@ describe('writev-lint', () => {
     assert.equal(loop.level, 'note');
     const shape2 = run0.results.find(
       (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
-        r.locations[0].physicalLocation.artifactLocation.uri.endsWith('c/shape2.c'),
+        r.locations[0]!.physicalLocation.artifactLocation.uri.endsWith('c/shape2.c'),
     );
     assert.equal(shape2.locations[0].physicalLocation.region.startLine, 15);
     assert.equal(shape2.fixes[0].artifactChanges[0].replacements.length, 2);
@@ -118,7 +118,7 @@ describe('writev-lint', () => {
     const lines = out.trim().split('\n');
     assert.equal(lines.length, 2);
     assert.match(
-      lines[0],
+      lines[0]!,
       /^::notice file=test\/server\/fixtures\/c\/shape5\.c,line=8,col=2,endLine=9,endColumn=\d+,title=writev loop-writes::one syscall per iteration to fd/,
     );
   });

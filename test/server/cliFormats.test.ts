@@ -71,8 +71,8 @@ describe('writev-lint --format sarif', () => {
     writeFileSync(file, `${HEADER}/* a\n * comment\n */\n${cFunction('one')}${cFunction('two', '"x", 1')}`);
     const after = (await sarif([file], dir)).log.runs[0].results as SarifResult[];
     assert.deepEqual(
-      after.map((r) => r.locations[0].physicalLocation.region.startLine),
-      before.map((r) => r.locations[0].physicalLocation.region.startLine + 3),
+      after.map((r) => r.locations[0]!.physicalLocation.region.startLine),
+      before.map((r) => r.locations[0]!.physicalLocation.region.startLine + 3),
     );
     const prints = (rs: SarifResult[]) => rs.map((r) => r.partialFingerprints['writevFinding/v1']);
     assert.deepEqual(prints(after), prints(before));

@@ -71,6 +71,7 @@ describe('language server over stdio (push diagnostics)', () => {
     const diags = await server.published(doc.uri, 1);
     assert.equal(diags.length, 6);
     const [first] = diags;
+    assert.ok(first, 'a diagnostic');
     assert.equal(first.code, 'adjacent-writes');
     assert.equal(first.source, 'writev');
     assert.equal(first.severity, 2);
@@ -78,7 +79,7 @@ describe('language server over stdio (push diagnostics)', () => {
     assert.match(String(first.message), /2 syscalls to fd can become one/);
     assert.deepEqual(first.range, { start: { line: 5, character: 1 }, end: { line: 6, character: 28 } });
     assert.equal(first.relatedInformation?.length, 2);
-    assert.equal(first.relatedInformation?.[1].location.range.start.line, 6);
+    assert.equal(first.relatedInformation?.[1]?.location.range.start.line, 6);
   });
 
   it('re-publishes after an incremental change, then applies a quick fix and the hint goes away', async () => {
@@ -91,7 +92,7 @@ describe('language server over stdio (push diagnostics)', () => {
     doc.edit([{ range: { start: { line, character: 14 }, end: { line, character: 16 } }, newText: '2' }]);
     const changed = await server.published(doc.uri, 2);
     assert.equal(changed.length, 1, 'the writes to fd and to 2 are no longer one sequence');
-    const actions = await doc.actions(changed[0].range);
+    const actions = await doc.actions(changed[0]!.range);
     const fix = actions.find((a) => a.kind === 'quickfix');
     assert.ok(fix, 'a quick fix is offered');
     assert.equal(fix.isPreferred, true);
@@ -109,7 +110,7 @@ describe('language server over stdio (push diagnostics)', () => {
       actions.map((a) => a.kind),
       ['source.fixAll.writev'],
     );
-    doc.edit(editsOf(actions[0]));
+    doc.edit(editsOf(actions[0]!));
     const left = await server.published(doc.uri, 2);
     assert.equal(left.length, 1, 'only the writev whose buffers cannot be listed stays');
   });
@@ -128,7 +129,7 @@ describe('language server over stdio (push diagnostics)', () => {
       const d = server.diagnostics.get(doc.uri);
       return d && d.diagnostics.length === 1 ? d.diagnostics : undefined;
     });
-    assert.equal(after[0].severity, 4);
+    assert.equal(after[0]!.severity, 4);
     server.settings = {};
     await server.connection.sendNotification('workspace/didChangeConfiguration', {
       settings: { writev: {} },

@@ -30,6 +30,7 @@ describe('TS/JS analysis', () => {
       '',
     ].join('\n');
     const [finding] = a.analyze(path, text, DEFAULT_SETTINGS);
+    assert.ok(finding, 'a finding');
     const fixed = applyEdits(text, a.fixEdits(path, text, finding) ?? []);
     assert.equal(
       fixed,

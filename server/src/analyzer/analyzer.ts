@@ -134,6 +134,7 @@ export class Analyzer {
     const edits = finding.fix?.edits;
     if (!edits || languageOf(path) === 'c') return edits;
     const main = [...edits].sort((a, b) => b.span.start - a.span.start)[0];
+    if (main === undefined) return edits; // a fix without edits leaves every import in use
     const fixed = applyEdits(text, edits);
     const pruned = tsImports().pruneImports(path, text, fixed);
     if (pruned === fixed) return edits;

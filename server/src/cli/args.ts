@@ -117,7 +117,7 @@ export class UsageError extends Error {
 }
 
 function helpLines(): string {
-  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]) => {
+  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]): [string, string] => {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` <${spec.value}>` : ''}`;
     return [flag, spec.help];
   });

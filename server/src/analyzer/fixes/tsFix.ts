@@ -61,7 +61,7 @@ function corkFix(run: WriteRun, lead: WriteStep, text: string): Fix {
 export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const writes = runWrites(run);
   const lead = writes[0];
-  if (!oneCall(writes) || !lead.template) return undefined;
+  if (!lead || !oneCall(writes) || !lead.template) return undefined;
   if (lead.family === 'cork') return run.head ? undefined : corkFix(run, lead, ctx.text);
   let callee = lead.family;
   let importEdit: TextEdit | undefined;

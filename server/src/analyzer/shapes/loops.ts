@@ -29,9 +29,10 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     if (step.kind === 'write') writes.push(step);
     else if (step.kind !== 'other' || step.barrier || step.calls.length > 0) return undefined;
   }
-  if (writes.length === 0) return undefined;
-  const target = writes[0].target;
-  const names = new Set(writes[0].targetNames);
+  const first = writes[0];
+  if (first === undefined) return undefined;
+  const target = first.target;
+  const names = new Set(first.targetNames);
   for (const write of writes) {
     if (write.target !== target || write.position) return undefined;
     // The descriptor itself changes per iteration: not one descriptor.
