@@ -10,7 +10,7 @@ import type { CMacro } from './macros';
 import { expandMacro } from './macros';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, unwrap } from './syntax';
 
-/** A function whose body only writes to a descriptor (shape 4), or writes a frame per call. */
+/** A function whose body only writes to a descriptor (a wrapper), or writes a frame per call. */
 export interface CWrapper {
   readonly name: string;
   /** The file that defines it, for wrappers found elsewhere in the workspace. */

@@ -8,7 +8,7 @@ import { indentAt } from '../positions';
 import { qualify, type Bindings } from './bindings';
 import { callsIn, canonicalTarget, identifiers, isStringy, rootName } from './syntax';
 
-/** A function whose body only writes its buffer parameter to a descriptor (shape 4). */
+/** A function whose body only writes its buffer parameter to a descriptor (a wrapper). */
 export interface TsWrapper {
   readonly name: string;
   /** The file defining it, for wrappers imported from elsewhere in the workspace. */
