@@ -82,7 +82,7 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
     const caps = await probeServer(join(ROOT, 'dist', 'server.js'));
     hintsMissing = caps.codeActionProvider
       ? undefined
-      : 'the bundled server announces no code actions yet (the analyzer of issue 5 is not merged into this build)';
+      : 'the bundled server announces no code actions, so there is no quick fix to apply';
     server = await startCodeServer(entry, dirs, workspace);
     log(`code-server ${server.url} (pid ${server.pid}), profile ${root}`);
     browser = await launchChromium(dirs.env);
