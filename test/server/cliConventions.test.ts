@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { OPTIONS } from 'writev-lint/out/cli/args';
+import { UsageError } from '@writev/runtime';
+import { OPTIONS, parseArgs } from 'writev-lint/out/cli/args';
 import { cFunction, lintBin, lintRun } from './cliHelpers';
 import { REPO } from './helpers';
 
@@ -54,6 +55,13 @@ describe('writev-lint conventions', () => {
       assert.equal(run.status, 2, args.join(' '));
       assert.match(run.err, message, args.join(' '));
     }
+  });
+
+  it("throws the runtime's UsageError, the one every writev bin uses", () => {
+    assert.throws(
+      () => parseArgs(['--frobnicate']),
+      (err) => err instanceof UsageError && err.code === 'ERR_USAGE' && /--frobnicate/.test(err.message),
+    );
   });
 
   it('--quiet reports warnings and errors only', async () => {
