@@ -2,11 +2,18 @@
 // diagnostics (pushed and pulled), code actions, applying their edits, configuration changes, the
 // workspace wrapper index, and junk that must not crash or stall it.
 import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import {
+  CancellationTokenSource,
+  createProtocolConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { expectations, fixture, fixtures, FIXTURES, REPO } from './helpers';
 import { TestServer } from './lspClient';
 
@@ -257,7 +264,6 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('honours cancellation of writev/lintWorkspace', async () => {
-    const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
     const source = new CancellationTokenSource();
     const pending = server.connection.sendRequest('writev/lintWorkspace', {}, source.token) as Promise<{
       cancelled: boolean;
@@ -279,9 +285,6 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('also speaks node IPC', async () => {
-    const { fork } = await import('node:child_process');
-    const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =
-      await import('vscode-languageserver-protocol/node');
     const child = fork(join(REPO, 'server', 'out', 'server.js'), ['--node-ipc'], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
