@@ -5,6 +5,9 @@ import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, parseSettings } from 'writev-lint';
 import { analyzeFixture, analyzer, expectations, fixture, fixtures, FIXTURES, observed } from './helpers';
 
+/** The idioms every front end finds, one fixture each. */
+const IDIOMS = ['adjacent', 'betweenStatements', 'branchTails', 'wrappers', 'loops'];
+
 describe('C analysis', () => {
   for (const name of fixtures('c', '.c')) {
     it(`${name} yields exactly the findings its markers expect`, async () => {
@@ -16,6 +19,14 @@ describe('C analysis', () => {
 
   it('flags nothing in the negative fixture (every "never flag" case)', async () => {
     assert.deepEqual(await analyzeFixture('c/negatives.c'), []);
+  });
+
+  it('has a fixture with expected findings for each idiom', () => {
+    for (const idiom of IDIOMS) {
+      const name = `c/${idiom}.c`;
+      assert.ok(fixtures('c', '.c').includes(name), name);
+      assert.ok(expectations(fixture(name)).length > 0, `${name} expects findings`);
+    }
   });
 
   it('reports a warning with the syscall count, the descriptor, related writes and the sequence range', async () => {

@@ -253,7 +253,12 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     );
     assert.equal(result.files, files.length);
     for (const [uri, marks] of expected) {
-      assert.equal(server.diagnostics.get(uri)?.diagnostics.length ?? 0, marks.length, uri);
+      const published = server.diagnostics.get(uri)?.diagnostics ?? [];
+      assert.deepEqual(
+        published.map((d) => `${d.range.start.line + 1}: ${String(d.code)}`).sort(),
+        marks.map((m) => `${m.line + 1}: ${m.code}`).sort(),
+        uri,
+      );
     }
     assert.equal(
       result.findings,
