@@ -136,11 +136,10 @@ export function trailing(branch: BranchStep): { writes: WriteStep[]; after: Othe
     // An arm that is one write is a conditional write of its own (kept whole, or not at all).
     if (body.filter((s) => !(s.kind === 'other' && s.comment)).length < 2) continue;
     let k = body.length - 1;
-    while (k >= 0 && body[k].kind === 'other' && !(body[k] as OtherStep).barrier)
-      after.unshift(body[k--] as OtherStep);
+    const at = (i: number) => (i >= 0 ? body[i] : undefined);
+    for (let s = at(k); s?.kind === 'other' && !s.barrier; s = at(--k)) after.unshift(s);
     const writes: WriteStep[] = [];
-    while (k >= 0 && body[k].kind === 'write') {
-      const w = body[k--] as WriteStep;
+    for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
       target ??= w.target;
       // A buffer the body of an `if` declares (and frees) does not stop a hint that has no fix; in an
       // if/else, writes of buffers that end with their arm are a choice between messages.
@@ -190,16 +189,15 @@ function armLeading(
     !meets(s.writes, names) &&
     !meets(s.writes, queued);
   let k = 0;
-  while (k < body.length && calm(body[k])) k++;
+  for (let s = body[k]; s && calm(s); s = body[++k]);
   const writes: WriteStep[] = [];
-  for (; k < body.length && body[k].kind === 'write'; k++) {
-    const w = body[k] as WriteStep;
+  for (let w = body[k]; w?.kind === 'write'; w = body[++k]) {
     if (w.condition || !joinable(w, target, [])) return writes;
     writes.push(guarded(w, branch));
     queued.push(...w.reads);
   }
   if (writes.length === 0) return writes;
-  while (k < body.length && calm(body[k])) k++;
+  for (let s = body[k]; s && calm(s); s = body[++k]);
   const next = body[k];
   if (next?.kind !== 'branch') return writes;
   return [...writes, ...(leading(next, target, names, queued) ?? [])];

@@ -1,13 +1,13 @@
-// Shapes 1 to 4, language-neutral: runs of writes to one descriptor within one block, possibly with
-// harmless statements between them (shape 2), possibly starting with an if/else whose every arm ends in
-// a write (shape 3). Calls through wrappers (shape 4) arrive here as ordinary write steps.
+// Runs of writes, language-neutral: adjacent writes to one descriptor within one block, possibly with
+// harmless statements between them, possibly starting with an if/else whose every arm ends in a write
+// (branch tails). Calls through wrappers arrive here as ordinary write steps.
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, inArm, leading, meets, ONE_ARM, quiet, through, trailing } from './branches';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
   readonly target: string;
-  /** Shape 3: the if/else chain the run starts with, and the write that ends each of its arms. */
+  /** Branch tails: the if/else chain the run starts with, and the write that ends each of its arms. */
   readonly head?: { readonly branch: BranchStep; readonly writes: readonly WriteStep[] };
   /** The straight-line writes, in order (after the head, if any). */
   readonly writes: readonly WriteStep[];
@@ -36,7 +36,7 @@ function armWrites(branch: BranchStep): WriteStep[] | undefined {
     if (last?.kind !== 'write' || last.stream || last.position) return undefined;
     // A buffer declared inside the arm is gone once the branch ends: the write must stay where it is.
     if (meets(last.reads, arm.declares)) return undefined;
-    if (writes.length > 0 && last.target !== writes[0].target) return undefined;
+    if (writes.length > 0 && last.target !== writes[0]!.target) return undefined;
     writes.push(last);
   }
   return writes.length >= 2 ? writes : undefined;
@@ -53,6 +53,7 @@ function runFrom(
   locals: ReadonlySet<string>,
 ): [WriteRun, number] | undefined {
   const first = steps[i];
+  if (first === undefined) return undefined;
   let head: WriteRun['head'];
   const writes: WriteStep[] = [];
   let pending: OtherStep[] = [];
@@ -69,7 +70,8 @@ function runFrom(
       pending = tail.after;
     } else return undefined;
   } else return undefined;
-  const lead = head ? head.writes[0] : writes[0];
+  // armWrites returns two writes or more; otherwise `writes` holds `first` or its branch's tail.
+  const lead = head ? head.writes[0]! : writes[0]!;
   const names = new Set(lead.targetNames);
   if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
   // A run that starts inside a branch: its writes must still be for a descriptor nothing changes.
@@ -83,7 +85,7 @@ function runFrom(
   let last = i;
   let next = -1;
   for (let j = i + 1; j < steps.length; j++) {
-    const step = steps[j];
+    const step = steps[j]!;
     if (step.kind === 'write') {
       if (step.target !== lead.target || !!step.stream !== !!lead.stream) break;
       // A chain that goes on testing after its writes (`|| close(fd) < 0`) joins nothing before it.
@@ -121,7 +123,8 @@ function runFrom(
       const passage = between ? undefined : through(step, lead.target, names, locals, sent);
       if (
         passage &&
-        !(prev && !contiguous(prev, passage.writes[0])) &&
+        // `through` never returns a passage without writes.
+        !(prev && !contiguous(prev, passage.writes[0]!)) &&
         !meets(
           passage.writes.flatMap((w) => w.reads),
           changedSoFar(),
@@ -138,7 +141,7 @@ function runFrom(
       const opening = leading(step, lead.target, names, sent);
       if (
         opening &&
-        !(prev && !contiguous(prev, opening[0])) &&
+        !(prev && !contiguous(prev, opening[0]!)) &&
         !meets(
           opening.flatMap((w) => w.reads),
           changedSoFar(),
@@ -158,14 +161,15 @@ function runFrom(
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
-  if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0].chain)) return undefined;
+  if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
   // A write under a condition joins a run; a run of nothing but writes under one condition may make
   // one call at most. Under different tests of ifs without else (the end of one, the start of the
   // next) it is a sequence whenever both hold; in one arm of an if/else, the other path differs.
   const conditions = new Set(writes.map((w) => w.condition));
   const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.some(inArm);
   if (!head && writes.every((w) => w.condition) && !straddles) return undefined;
-  const end = run(first, lead, writes, head, moved, steps[last].span.end);
+  // `last` is i or the index of a step the loop read.
+  const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
   return [end, next >= 0 ? next : last + 1];
 }
 
@@ -184,7 +188,7 @@ function run(
 }
 
 /**
- * Finds the runs of writes in one block (shapes 1 to 4). Runs never overlap; each is as long as the
+ * Finds the runs of writes in one block. Runs never overlap; each is as long as the
  * rules allow. Runs shorter than `minLength` syscalls are not returned.
  */
 export function findRuns(block: Block, minLength: number): WriteRun[] {
