@@ -19,6 +19,8 @@ export interface WriteRun {
   readonly syscalls: number;
 }
 
+const STATE =
+  'a global set between the writes may be what their error path reports; a gathered write would report one';
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
 
@@ -109,6 +111,7 @@ function runFrom(
       // (C marks the calls that may do more than compute on their arguments as `output`.)
       const calls = pending.some((p) => p.calls.length > 0 && p.output !== false);
       if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
+      if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
       moved.push(...pending);
       pending = [];
       writes.push(joining);
@@ -157,7 +160,10 @@ function runFrom(
       }
       break;
     }
-    if (step.kind !== 'other' || !quiet(step, names, locals)) break;
+    if (step.kind !== 'other') break;
+    // A global set between (busybox sets the message its die path prints before each write) keeps the
+    // bytes, but a gathered write would fail with one message: the run is reported without a fix.
+    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals)) break;
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
