@@ -258,6 +258,9 @@ class FunctionReader {
   /** An expression statement or declaration that is not a write: what it reads and may change. */
   private summary(stmt: Node): OtherStep {
     if (stmt.hasError) return this.barrier(stmt);
+    // A name alone as a statement does nothing in C: it is a macro (`INT_ON;`) that may do anything.
+    if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'identifier')
+      return this.barrier(stmt);
     const writes = new Set<string>();
     const mutated = new Set<string>();
     const callees: string[] = [];

@@ -172,7 +172,7 @@ function runFrom(
   // one call at most. Under different tests of ifs without else (the end of one, the start of the
   // next) it is a sequence whenever both hold; in one arm of an if/else, the other path differs.
   const conditions = new Set(writes.map((w) => w.condition));
-  const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.some(inArm);
+  const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
   if (!head && writes.every((w) => w.condition) && !straddles) return undefined;
   // `last` is i or the index of a step the loop read.
   const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
