@@ -16,7 +16,7 @@ import {
   rootName,
   unwrap,
 } from './syntax';
-import { chainStep, conditionalStep } from './chains';
+import { chainStep, conditionalStep, resultChecked } from './chains';
 import { functionStreams, type FileStreams } from './origins';
 import { pureTest, statementCall, writeStep, type CContext } from './writes';
 
@@ -32,6 +32,19 @@ class FunctionReader {
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
   block(statements: readonly Node[]): Step[] {
     const steps = statements.map((stmt) => this.step(stmt));
+    // `ret = write(...);` and the checks of ret after it are one write; the checks become empty steps
+    // (the steps stay one per statement, as loops read them).
+    for (let i = 0; i < statements.length; i++) {
+      if (steps[i]?.kind === 'write') continue;
+      const checked = resultChecked(statements, i, this.ctx);
+      if (!checked) continue;
+      steps[i] = checked.step;
+      for (let k = 1; k < checked.covers; k++) {
+        const check = statements[i + k]!; // resultChecked covers statements that exist
+        steps[i + k] = commentStep(this.span(check));
+      }
+      i += checked.covers - 1;
+    }
     if (statements.length > 0) {
       this.blocks.push({
         steps,
