@@ -18,7 +18,6 @@
  */
 // Required, not imported: the wrappers replace properties of the module object itself.
 import fs = require('node:fs');
-import { randomBytes } from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import * as net from 'node:net';
 import { join } from 'node:path';
@@ -240,7 +239,9 @@ function wrapStreamWrites(proto: Record<string, AnyFn>): void {
 }
 
 /** This process's (and thread's) table in the trace folder; rewritten whole at each flush. */
-const tableFile = `node-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.json`;
+// The name only has to differ between the processes of one trace (no secret: node:crypto is not needed).
+// The pid and thread tell live processes apart; the time and a random part, a later one reusing the pid.
+const tableFile = `node-${process.pid}-${threadId}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}.json`;
 
 function flush(): void {
   const dir = process.env.WRITEV_TRACE_DIR;
