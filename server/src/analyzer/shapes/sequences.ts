@@ -102,7 +102,8 @@ function runFrom(
       if (meets(step.reads, [...changedSoFar(), ...changedInArms])) {
         const between = [...moved, ...pending];
         // Only computations: a call that may do I/O (or fail loudly) between is a reason to split.
-        if (between.some((p) => p.output)) break;
+        // (A front end that does not mark calls as quiet with `output: false` gets no such run.)
+        if (between.some((p) => p.calls.length > 0 && p.output !== false)) break;
         const inPlace = between.flatMap((p) => p.mutated ?? p.writes);
         if (meets(sentSoFar(), [...inPlace, ...changedInArms])) break;
         joining = { ...step, noFix: step.noFix ?? COMPUTED };
