@@ -18,7 +18,9 @@ const SHAPE1 = 'test/server/fixtures/c/shape1.c'; // adjacent-writes warnings
 
 describe('writev-lint conventions', () => {
   it('--version prints the version of the package', async () => {
-    const { version } = JSON.parse(readFileSync(join(REPO, 'server', 'package.json'), 'utf8'));
+    const { version } = JSON.parse(readFileSync(join(REPO, 'server', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     assert.deepEqual(await lintRun(['--version']), { status: 0, out: `${version}\n`, err: '' });
   });
 
@@ -60,7 +62,7 @@ describe('writev-lint conventions', () => {
     const all = await lintRun(['--format', 'json', SHAPE1, SHAPE5]);
     const quiet = await lintRun(['--quiet', '--format', 'json', SHAPE1, SHAPE5]);
     const severities = (out: string) =>
-      new Set((JSON.parse(out).findings as { severity: string }[]).map((f) => f.severity));
+      new Set((JSON.parse(out) as { findings: { severity: string }[] }).findings.map((f) => f.severity));
     assert.deepEqual(severities(all.out), new Set(['warning', 'information']));
     assert.deepEqual(severities(quiet.out), new Set(['warning']));
     const onlyInfo = await lintRun(['--quiet', SHAPE5]);

@@ -78,9 +78,9 @@ function siteOf(frame: NodeJS.CallSite): Site {
   let site = mapped.get(key);
   if (!site) {
     site = { file: fileOf(name), line, fn };
-    const entry = findSourceMap(name)?.findEntry(line - 1, column - 1) as
-      { originalSource?: string; originalLine?: number } | undefined;
-    if (entry?.originalSource !== undefined && entry.originalLine !== undefined) {
+    const entry = findSourceMap(name)?.findEntry(line - 1, column - 1);
+    // findEntry returns {} where the map has no entry for the position.
+    if (entry !== undefined && 'originalSource' in entry) {
       const source = entry.originalSource;
       const file = source.startsWith('file://')
         ? fileURLToPath(source)
@@ -100,6 +100,7 @@ const keepFrames = (_error: Error, frames: NodeJS.CallSite[]): NodeJS.CallSite[]
 
 /** The frames above `below`, at most `limit` of them (V8's capture costs in proportion to the depth). */
 function frames(limit: number): NodeJS.CallSite[] {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, never called here
   const prepare = Error.prepareStackTrace;
   const saved = Error.stackTraceLimit;
   const holder: { stack?: NodeJS.CallSite[] } = {};
