@@ -2,11 +2,18 @@
 // diagnostics (pushed and pulled), code actions, applying their edits, configuration changes, the
 // workspace wrapper index, and junk that must not crash or stall it.
 import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import {
+  CancellationTokenSource,
+  createProtocolConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { expectations, fixture, fixtures, FIXTURES, REPO } from './helpers';
 import { messageText, TestServer } from './lspClient';
 
@@ -67,7 +74,7 @@ describe('language server over stdio (push diagnostics)', () => {
   });
 
   it('publishes diagnostics on open with code, link, source, range and related writes', async () => {
-    const doc = new Doc(server, uriOf('shape1.c'), fixture('c/shape1.c'));
+    const doc = new Doc(server, uriOf('adjacent.c'), fixture('c/adjacent.c'));
     const diags = await server.published(doc.uri, 1);
     assert.equal(diags.length, 6);
     const [first] = diags;
@@ -83,7 +90,7 @@ describe('language server over stdio (push diagnostics)', () => {
   });
 
   it('re-publishes after an incremental change, then applies a quick fix and the hint goes away', async () => {
-    const doc = new Doc(server, uriOf('shape2.c'), fixture('c/shape2.c'));
+    const doc = new Doc(server, uriOf('betweenStatements.c'), fixture('c/betweenStatements.c'));
     assert.equal((await server.published(doc.uri, 1)).length, 2);
     const line = doc.doc
       .getText()
@@ -102,7 +109,11 @@ describe('language server over stdio (push diagnostics)', () => {
   });
 
   it('offers source.fixAll.writev, which fixes every fixable hint at once', async () => {
-    const doc = new Doc(server, uriOf('shape1.c').replace('shape1.c', 'fixall.c'), fixture('c/shape1.c'));
+    const doc = new Doc(
+      server,
+      uriOf('adjacent.c').replace('adjacent.c', 'fixall.c'),
+      fixture('c/adjacent.c'),
+    );
     await server.published(doc.uri, 1);
     const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     const actions = await doc.actions(whole, ['source.fixAll']);
@@ -116,7 +127,7 @@ describe('language server over stdio (push diagnostics)', () => {
   });
 
   it('reloads settings when the configuration changes', async () => {
-    const doc = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
+    const doc = new Doc(server, uriOf('wrappers.c'), fixture('c/wrappers.c'));
     await server.until('the cross-file wrapper from the workspace index', () => {
       const d = server.diagnostics.get(doc.uri);
       return d && d.diagnostics.length === 3 ? true : undefined;
@@ -180,7 +191,7 @@ describe('language server over stdio (pull diagnostics)', () => {
   });
 
   it('answers textDocument/diagnostic with a full report, then "unchanged" for the same version', async () => {
-    const doc = new Doc(server, uriOf('shape5.c'), fixture('c/shape5.c'));
+    const doc = new Doc(server, uriOf('loops.c'), fixture('c/loops.c'));
     type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
     const ask = (previousResultId?: string) =>
       server.connection.sendRequest<Report>('textDocument/diagnostic', {
@@ -215,8 +226,13 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('indexes the wrappers of each folder: cross-file wrappers in C and in TS', async () => {
-    const c = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
-    const ts = new Doc(server, `file://${join(TS_DIR, 'shape4.ts')}`, fixture('ts/shape4.ts'), 'typescript');
+    const c = new Doc(server, uriOf('wrappers.c'), fixture('c/wrappers.c'));
+    const ts = new Doc(
+      server,
+      `file://${join(TS_DIR, 'wrappers.ts')}`,
+      fixture('ts/wrappers.ts'),
+      'typescript',
+    );
     for (const doc of [c, ts]) {
       await server.until(`3 findings in ${doc.uri}`, () =>
         server.diagnostics.get(doc.uri)?.diagnostics.length === 3 ? true : undefined,
@@ -238,7 +254,12 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     );
     assert.equal(result.files, files.length);
     for (const [uri, marks] of expected) {
-      assert.equal(server.diagnostics.get(uri)?.diagnostics.length ?? 0, marks.length, uri);
+      const published = server.diagnostics.get(uri)?.diagnostics ?? [];
+      assert.deepEqual(
+        published.map((d) => `${d.range.start.line + 1}: ${String(d.code)}`).sort(),
+        marks.map((m) => `${m.line + 1}: ${m.code}`).sort(),
+        uri,
+      );
     }
     assert.equal(
       result.findings,
@@ -249,7 +270,6 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('honours cancellation of writev/lintWorkspace', async () => {
-    const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
     const source = new CancellationTokenSource();
     const pending = server.connection.sendRequest<{
       cancelled: boolean;
@@ -263,7 +283,7 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     // Either the server stopped early and said so, or the request ended as cancelled (-32800).
     assert.ok('cancelled' in outcome ? outcome.cancelled : outcome.code === -32800, JSON.stringify(outcome));
     const ping = await server.connection.sendRequest('textDocument/codeAction', {
-      textDocument: { uri: uriOf('shape4.c') },
+      textDocument: { uri: uriOf('wrappers.c') },
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       context: { diagnostics: [] },
     });
@@ -271,9 +291,6 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('also speaks node IPC', async () => {
-    const { fork } = await import('node:child_process');
-    const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =
-      await import('vscode-languageserver-protocol/node');
     const child = fork(join(REPO, 'server', 'out', 'server.js'), ['--node-ipc'], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

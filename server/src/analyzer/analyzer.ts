@@ -9,6 +9,7 @@ import { applySuppressions } from './suppressions';
 import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
+import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -24,7 +25,6 @@ function tsEnd(): typeof TsFrontEnd {
   tsFrontEnd ??= require('./ts/analyzeTs') as typeof TsFrontEnd;
   return tsFrontEnd;
 }
-import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 /** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
 export const MAX_TEXT_LENGTH = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-// Finds wrapper functions (shape 4): a function whose body is one write of its buffer parameter to a
+// Finds wrapper functions: a function whose body is one write of its buffer parameter to a
 // descriptor, e.g. `static void emit(const char *buf, size_t n) { if (write_in_full(out_fd, buf, n) < 0)
 // die(...); }`, directly or through another wrapper, and printf-style helpers that format then write
 // once. Calls to it then count as writes to `out_fd`.

@@ -80,7 +80,7 @@ function plan(writes: readonly WriteStep[]): Plan {
 /** The fix for a run, or why there is none (always one of the two). */
 export type CFixResult = { readonly fix: Fix; readonly family: string } | { readonly reason: string };
 
-/** The C fix for a run (shapes 1 to 4 and the idioms around them), or why no rewrite keeps its meaning. */
+/** The C fix for a run of writes (and the idioms around them), or why no rewrite keeps its meaning. */
 export function cFix(run: WriteRun, text: string): CFixResult {
   const writes = runWrites(run);
   const planned = plan(writes);
@@ -110,7 +110,7 @@ export function cFix(run: WriteRun, text: string): CFixResult {
   const t = rebase(planned.template, inner);
   let { before, after } = t;
   if (before.includes(LENGTH_MARK) || after.includes(LENGTH_MARK)) {
-    // The total differs per branch in shape 3: no single expression to compare with.
+    // The total differs per branch when the run starts with branch tails: no single expression to compare with.
     if (run.head) return { reason: 'the byte count the check compares with differs per branch' };
     const lens = writes.flatMap((w) =>
       (w.pieces as Piece[]).map((p) => (SIMPLE_LEN.test(p.len ?? '') ? p.len : `(${p.len})`)),

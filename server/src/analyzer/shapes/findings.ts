@@ -32,7 +32,7 @@ export interface FixNote {
 }
 
 /**
- * The finding for a run of writes (shapes 1 to 4), with `fix` when the language could build one, and
+ * The finding for a run of writes, with `fix` when the language could build one, and
  * the reason in the message when it could not.
  */
 export function sequenceFinding(
@@ -62,7 +62,7 @@ export function sequenceFinding(
   };
 }
 
-/** The finding for a loop that writes per iteration (shape 5). */
+/** The finding for a loop that writes per iteration. */
 export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
   const callees = [...new Set(run.writes.map((w) => `${w.callee}()`))].join(', ');
   return {

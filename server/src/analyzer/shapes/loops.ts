@@ -1,4 +1,4 @@
-// Shape 5: one write per loop iteration to a descriptor that stays the same, where the buffer changes
+// Loops: one write per loop iteration to a descriptor that stays the same, where the buffer changes
 // from one iteration to the next and nothing else in the body does I/O. Information only, no fix: the
 // rewrite (collect the buffers, one gathered write after the loop) needs the program's limits in mind.
 import type { Block, LoopStep, WriteStep } from '../model';
@@ -10,7 +10,7 @@ export interface LoopRun {
   readonly target: string;
 }
 
-/** Finds the loops of one block that write per iteration (shape 5). */
+/** Finds the loops of one block that write per iteration. */
 export function findLoopWrites(block: Block): LoopRun[] {
   const found: LoopRun[] = [];
   for (const step of block.steps) {

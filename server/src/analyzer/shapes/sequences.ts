@@ -1,12 +1,12 @@
-// Shapes 1 to 4, language-neutral: runs of writes to one descriptor within one block, possibly with
-// harmless statements between them (shape 2), possibly starting with an if/else whose every arm ends in
-// a write (shape 3). Calls through wrappers (shape 4) arrive here as ordinary write steps.
+// Runs of writes, language-neutral: adjacent writes to one descriptor within one block, possibly with
+// harmless statements between them, possibly starting with an if/else whose every arm ends in a write
+// (branch tails). Calls through wrappers arrive here as ordinary write steps.
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
   readonly target: string;
-  /** Shape 3: the if/else chain the run starts with, and the write that ends each of its arms. */
+  /** Branch tails: the if/else chain the run starts with, and the write that ends each of its arms. */
   readonly head?: { readonly branch: BranchStep; readonly writes: readonly WriteStep[] };
   /** The straight-line writes, in order (after the head, if any). */
   readonly writes: readonly WriteStep[];
@@ -209,7 +209,7 @@ function run(
 }
 
 /**
- * Finds the runs of writes in one block (shapes 1 to 4). Runs never overlap; each is as long as the
+ * Finds the runs of writes in one block. Runs never overlap; each is as long as the
  * rules allow. Runs shorter than `minLength` syscalls are not returned.
  */
 export function findRuns(block: Block, minLength: number): WriteRun[] {

@@ -1,4 +1,4 @@
-// Finds TS/JS wrapper functions (shape 4): a function whose body only writes its buffer parameter to a
+// Finds TS/JS wrapper functions: a function whose body only writes its buffer parameter to a
 // descriptor, e.g. `function emit(buf: Uint8Array) { writeInFull(outFd, buf); }` or
 // `const emit = (b) => fs.writeSync(1, b)`. Calls to it count as writes to that descriptor.
 import * as ts from 'typescript';
