@@ -15,7 +15,7 @@ import {
   type LintWorkspaceResult,
   type TraceParams,
 } from '@writev/client/out/protocol';
-import { TestServer } from '../server/lspClient';
+import { messageText, TestServer } from '../server/lspClient';
 
 const SOURCE = [
   'void f(int fd, const char *a, const char *b, const char **items, int nr)',
@@ -93,10 +93,10 @@ describe('the client-server contract, checked against the running server', () =>
       server.diagnostics
         .get(uri)
         ?.diagnostics.find(
-          (d) => d.code === DiagnosticCode.adjacentWrites && /measured/.test(String(d.message)),
+          (d) => d.code === DiagnosticCode.adjacentWrites && /measured/.test(messageText(d)),
         ),
     );
-    assert.match(String(adjacent.message), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    assert.match(messageText(adjacent), /\(measured: 2,000 calls, 2\.0 kB\)$/);
     const cleared: TraceParams = { sites: null };
     await server.connection.sendNotification(TRACE_NOTIFICATION, cleared);
   });
