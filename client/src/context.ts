@@ -83,6 +83,9 @@ export class WritevContext implements vscode.Disposable {
           else if (!this.stopping) this.setState('crashed');
         },
       });
+      // The client reports 'running' before startClient returns it, when `languageClient` is still
+      // undefined: a trace loaded while the server started would never reach it. Hand it over now.
+      if (this.client.running) this.traceFeatures?.serverStarted();
     } catch (err) {
       this.setState('crashed');
       this.log.error(`the writev server did not start: ${err instanceof Error ? err.message : String(err)}`);

@@ -289,10 +289,12 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
       }
     };
 
-    it('writev.traceProgram runs a program and shows its writes per line: the view and the end-of-line figures', async (t) => {
+    it('writev.traceProgram runs a program and shows its writes per line: view, diagnostics, decorations', async (t) => {
       if (hintsMissing) return t.skip(hintsMissing);
       wb = await Workbench.open(browser, server.url, server.port, workspace);
-      await wb.openFile('hot.js');
+      // Traced before any file is open: the command activates the extension, and the trace (a run of
+      // about two seconds) usually arrives while the language server is still starting. The server
+      // must get it all the same.
       await wb.runCommand('writev: Trace a Program');
       const input = wb.page.locator('.quick-input-widget input');
       await wb.page
@@ -307,16 +309,21 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
       const view = wb.page.locator('.pane', { hasText: /writev: Traced Writes/i });
       await view.locator('.monaco-list-row', { hasText: KEY_LINE }).waitFor({ timeout: PATIENCE });
       await view.locator('.monaco-list-row', { hasText: VALUE_LINE }).waitFor({ timeout: PATIENCE });
+      await wb.openFile('hot.js');
+      // The server joins the trace to its findings: the Problems row of the hint carries the figures.
+      await wb.waitForProblem(/measured: 200 calls, 680 B[\s\S]*adjacent-writes[\s\S]*Ln 6,/);
       // The end-of-line figures are CSS content of decorations: read them as the browser renders them.
       const after = await figuresWhen((f) => f.length === 2);
       assert.deepEqual(after.sort(), ['"100 calls, 290 B"', '"100 calls, 390 B"']);
       await wb.page.screenshot({ path: join(SHOTS, 'trace.png') });
     });
 
-    it('writev.clearTrace removes the figures and the view', async (t) => {
+    it('writev.clearTrace removes the figures, the view and the measured diagnostics', async (t) => {
       if (hintsMissing) return t.skip(hintsMissing);
       await wb.runCommand('writev: Clear Trace');
       await figuresWhen((f) => f.length === 0);
+      await wb.waitForNoProblem(/measured: 200 calls/);
+      await wb.waitForProblem(/adjacent-writes[\s\S]*Ln 6,/);
       await wb.page
         .locator('.pane', { hasText: 'writev: Traced Writes' })
         .waitFor({ state: 'detached', timeout: PATIENCE });

@@ -57,14 +57,27 @@ export class Workbench {
     return this.editor(name);
   }
 
-  /** Runs a command from the palette (F1) by its title, e.g. "writev: Run Benchmarks". */
+  /**
+   * Runs a command from the palette (F1) by its title, e.g. "writev: Run Benchmarks". In a fresh window
+   * the palette can open before the extensions' commands are known, and it does not update its list:
+   * open it again until the command is there.
+   */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: PATIENCE });
-    await input.fill(`>${title}`);
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: PATIENCE });
+    const deadline = Date.now() + PATIENCE;
+    for (;;) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ timeout: PATIENCE });
+      await input.fill(`>${title}`);
+      try {
+        await row.waitFor({ timeout: 5000 });
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     await this.page.keyboard.press('Enter');
   }
 

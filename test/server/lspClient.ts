@@ -24,6 +24,8 @@ export class TestServer {
   readonly connection: ProtocolConnection;
   readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   readonly log: string[] = [];
+  /** How many `workspace/diagnostic/refresh` requests the server sent. */
+  refreshes = 0;
   /** What `workspace/configuration` answers for the `writev` section. */
   settings: unknown = {};
   private waiters: (() => void)[] = [];
@@ -46,6 +48,7 @@ export class TestServer {
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.onRequest('workspace/diagnostic/refresh', () => {
+      this.refreshes++;
       this.notify();
       return null;
     });

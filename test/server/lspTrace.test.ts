@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { messageText, TestServer } from './lspClient';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
 
 const SOURCE = [
   '#include <unistd.h>',
@@ -78,5 +79,68 @@ describe('language server with a loaded trace', () => {
         : undefined;
     });
     assert.ok(diagnostics.some((d) => d.code === 'adjacent-writes'));
+  });
+});
+
+describe('language server with a loaded trace, to a client that pulls diagnostics', () => {
+  let dir: string;
+  let server: TestServer;
+  let uri: string;
+  type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
+  const ask = (previousResultId?: string) =>
+    server.connection.sendRequest('textDocument/diagnostic', {
+      textDocument: { uri },
+      previousResultId,
+    }) as Promise<Report>;
+  /** Sends a trace (null clears it) and waits for the server to ask the client to pull again. */
+  const sendTrace = async (sites: unknown[] | null) => {
+    const before = server.refreshes;
+    await server.connection.sendNotification('writev/trace', { sites });
+    await server.until('a diagnostics refresh', () => (server.refreshes > before ? true : undefined));
+  };
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'writev-lsp-trace-pull-'));
+    const file = join(dir, 'x.c');
+    writeFileSync(file, SOURCE);
+    uri = `file://${file}`;
+    server = await TestServer.start(dir, {
+      workspace: { configuration: true, diagnostics: { refreshSupport: true } },
+      textDocument: { diagnostic: { dynamicRegistration: false } },
+    });
+    await server.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'c', version: 1, text: SOURCE },
+    });
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks the client to pull again when a trace arrives or goes, and the pull carries the figures', async () => {
+    const plain = await ask();
+    assert.equal(plain.kind, 'full');
+    assert.ok(plain.items?.some((d) => d.code === 'adjacent-writes'));
+    assert.ok(plain.items?.every((d) => !/measured/.test(messageText(d))));
+    const file = join(dir, 'x.c');
+    const at = (line: number) => ({
+      file,
+      line,
+      function: 'f',
+      syscall: 'write',
+      fd: 3,
+      calls: 1000,
+      bytes: 1000,
+    });
+    await sendTrace([at(4), at(5)]);
+    // The client pulls with the result id it holds: the server must not answer "unchanged".
+    const measured = await ask(plain.resultId);
+    assert.equal(measured.kind, 'full');
+    const adjacent = measured.items?.find((d) => d.code === 'adjacent-writes');
+    assert.match(messageText(adjacent), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    await sendTrace(null);
+    const cleared = await ask(measured.resultId);
+    assert.equal(cleared.kind, 'full');
+    assert.ok(cleared.items?.some((d) => d.code === 'adjacent-writes'));
+    assert.ok(cleared.items?.every((d) => !/measured/.test(messageText(d))));
   });
 });

@@ -18,144 +18,40 @@
  */
 // Required, not imported: the wrappers replace properties of the module object itself.
 import fs = require('node:fs');
-import { randomBytes } from 'node:crypto';
-import { syncBuiltinESMExports, findSourceMap } from 'node:module';
+import { syncBuiltinESMExports } from 'node:module';
 import * as net from 'node:net';
-import { dirname, join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { Duplex, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
+import { addAllSites, ignoreFrames, siteAbove, type Site } from './callerSite';
 import { SiteTable, TRACED_SYSCALLS, type TracedSyscall } from './traceFile';
 
-/** Where a call was made from. */
-interface Site {
-  readonly file: string;
-  readonly line: number;
-  readonly fn: string;
-}
+ignoreFrames(__filename);
 
-const UNKNOWN: Site = { file: '<unknown>', line: 1, fn: '' };
-/**
- * Frames in this package belong to the runtime: the line a user wants is its caller's. The package is
- * the nearest folder above this file with @writev/runtime's package.json (this file's own folder when
- * it travels bundled, as in the editor extension).
- */
-function runtimeFolder(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    try {
-      const manifest = JSON.parse(fs.readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (manifest.name === '@writev/runtime') return dir + sep;
-    } catch {
-      // No manifest here: look further up.
-    }
-    if (dirname(dir) === dir) return __dirname + sep;
-  }
-}
-const RUNTIME_DIST = runtimeFolder();
-const SELF = __filename;
-const sourceMaps =
-  process.execArgv.includes('--enable-source-maps') ||
-  /--enable-source-maps/.test(process.env.NODE_OPTIONS ?? '');
+/** The syscalls as numbers (indexes into TRACED_SYSCALLS), so that counting compares no strings. */
+const WRITE = TRACED_SYSCALLS.indexOf('write');
+const WRITEV = TRACED_SYSCALLS.indexOf('writev');
+const PWRITE = TRACED_SYSCALLS.indexOf('pwrite');
+const PWRITEV = TRACED_SYSCALLS.indexOf('pwritev');
 
-const table = new SiteTable();
-const wanted = new Set<string>(
+const wantedNames = new Set<string>(
   (process.env.WRITEV_TRACE_SYSCALLS ?? TRACED_SYSCALLS.join(',')).split(',').map((s) => s.trim()),
 );
-const mapped = new Map<string, Site>();
-
-function fileOf(name: string): string {
-  return name.startsWith('file://') ? fileURLToPath(name) : name;
-}
-
-/** The site of a JS frame, through the source map when the program runs with `--enable-source-maps`. */
-function siteOf(frame: NodeJS.CallSite): Site {
-  const name = frame.getFileName() ?? '';
-  const line = frame.getLineNumber() ?? 1;
-  const column = frame.getColumnNumber() ?? 1;
-  const fn = frame.getFunctionName() ?? frame.getMethodName() ?? '';
-  if (!sourceMaps) return { file: fileOf(name), line, fn };
-  const key = `${name}:${line}:${column}`;
-  let site = mapped.get(key);
-  if (!site) {
-    site = { file: fileOf(name), line, fn };
-    const entry = findSourceMap(name)?.findEntry(line - 1, column - 1);
-    // findEntry returns {} where the map has no entry for the position.
-    if (entry !== undefined && 'originalSource' in entry) {
-      const source = entry.originalSource;
-      const file = source.startsWith('file://')
-        ? fileURLToPath(source)
-        : resolve(dirname(fileOf(name)), source);
-      site = { file, line: entry.originalLine + 1, fn };
-    }
-    mapped.set(key, site);
-  }
-  return site;
-}
-
-function internal(name: string | null): boolean {
-  return !name || name.startsWith('node:') || name === SELF || !(name.includes('/') || name.includes('\\'));
-}
-
-const keepFrames = (_error: Error, frames: NodeJS.CallSite[]): NodeJS.CallSite[] => frames;
-
-/** The frames above `below`, at most `limit` of them (V8's capture costs in proportion to the depth). */
-function frames(limit: number): NodeJS.CallSite[] {
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, never called here
-  const prepare = Error.prepareStackTrace;
-  const saved = Error.stackTraceLimit;
-  const holder: { stack?: NodeJS.CallSite[] } = {};
-  try {
-    Error.prepareStackTrace = keepFrames;
-    Error.stackTraceLimit = limit;
-    Error.captureStackTrace(holder, callerSite);
-    return holder.stack ?? [];
-  } finally {
-    Error.prepareStackTrace = prepare;
-    Error.stackTraceLimit = saved;
-  }
-}
-
-/** The first frame outside Node and this tracer, preferring one outside the runtime; undefined if none. */
-function pick(stack: readonly NodeJS.CallSite[]): { user?: NodeJS.CallSite; runtime?: NodeJS.CallSite } {
-  let runtime: NodeJS.CallSite | undefined;
-  for (const frame of stack) {
-    const name = frame.getFileName();
-    if (internal(name)) continue;
-    if (fileOf(name as string).startsWith(RUNTIME_DIST)) {
-      runtime ??= frame;
-      continue;
-    }
-    return { user: frame, runtime };
-  }
-  return { runtime };
-}
-
-/**
- * The caller's line. Most calls find it within a few frames, so a shallow capture comes first and a
- * deep one only when the shallow one ends inside Node or the runtime: capturing 24 frames on every call
- * cost about three times the write itself in a hot loop.
- */
-function callerSite(): Site {
-  const shallow = frames(4);
-  let found = pick(shallow);
-  if (!found.user && shallow.length >= 4) found = pick(frames(32));
-  const frame = found.user ?? found.runtime;
-  return frame ? siteOf(frame) : UNKNOWN;
-}
+const wanted = TRACED_SYSCALLS.map((name: TracedSyscall) => wantedNames.has(name));
 
 /** Set while a stream writes a chunk: the fs calls it makes belong to the chunk's `.write()` line. */
 let streamContext: { site: Site; recorded: boolean } | undefined;
 
-function record(syscall: TracedSyscall, fd: unknown, bytes: number, site?: Site): void {
-  if (!wanted.has(syscall)) return;
+function record(syscall: number, fd: unknown, bytes: number, site?: Site): void {
+  if (!wanted[syscall]) return;
   try {
     let at = site;
     if (!at && streamContext) {
       at = streamContext.site;
       streamContext.recorded = true;
     }
-    at ??= callerSite();
-    table.add(at.file, at.line, at.fn, syscall, typeof fd === 'number' ? fd : -1, bytes > 0 ? bytes : 0);
+    at ??= siteAbove(record);
+    at.add(syscall, typeof fd === 'number' ? fd : -1, bytes > 0 ? bytes : 0);
   } catch {
     // Observing must never break the program.
   }
@@ -174,10 +70,10 @@ function writePosition(args: unknown[]): unknown {
 
 type AnyFn = (...args: unknown[]) => unknown;
 
-function wrapSync(name: 'writeSync' | 'writevSync', syscall: (args: unknown[]) => TracedSyscall): void {
+function wrapSync(name: 'writeSync' | 'writevSync', syscall: (args: unknown[]) => number): void {
   const original = fs[name] as unknown as AnyFn;
   (fs as unknown as Record<string, AnyFn>)[name] = function traced(this: unknown, ...args: unknown[]) {
-    const site = streamContext ? undefined : callerSite();
+    const site = streamContext ? undefined : siteAbove(traced);
     let result: unknown;
     try {
       result = original.apply(this, args);
@@ -190,13 +86,13 @@ function wrapSync(name: 'writeSync' | 'writevSync', syscall: (args: unknown[]) =
   };
 }
 
-function wrapCallback(name: 'write' | 'writev', syscall: (args: unknown[]) => TracedSyscall): void {
+function wrapCallback(name: 'write' | 'writev', syscall: (args: unknown[]) => number): void {
   const original = fs[name] as unknown as AnyFn;
   (fs as unknown as Record<string, AnyFn>)[name] = function traced(this: unknown, ...args: unknown[]) {
     const last = args.length - 1;
     const callback = args[last];
     if (typeof callback !== 'function') return original.apply(this, args);
-    const site = streamContext?.site ?? callerSite();
+    const site = streamContext?.site ?? siteAbove(traced);
     if (streamContext) streamContext.recorded = true;
     const kind = syscall(args);
     args[last] = function done(this: unknown, error: unknown, written: unknown, ...rest: unknown[]) {
@@ -214,15 +110,15 @@ function patchFileHandle(handle: object): void {
   fileHandlePatched = true;
   const proto = Object.getPrototypeOf(handle) as Record<string, AnyFn>;
   for (const [method, plain, at] of [
-    ['write', 'write', 'pwrite'],
-    ['writev', 'writev', 'pwritev'],
+    ['write', WRITE, PWRITE],
+    ['writev', WRITEV, PWRITEV],
   ] as const) {
     const original = proto[method];
     if (typeof original !== 'function') continue;
     proto[method] = function traced(this: { fd?: number }, ...args: unknown[]) {
-      const site = callerSite();
+      const site = siteAbove(traced);
       const position = method === 'write' ? writePosition([undefined, ...args]) : args[1];
-      const kind: TracedSyscall = positioned(position) ? at : plain;
+      const kind = positioned(position) ? at : plain;
       const fd = this.fd;
       const pending = original.apply(this, args) as Promise<{ bytesWritten?: number }>;
       return pending.then(
@@ -240,7 +136,14 @@ function patchFileHandle(handle: object): void {
 }
 
 const kSites = Symbol('writev-trace.sites');
-type TracedStream = Writable & { [kSites]?: Site[]; fd?: unknown; _handle?: { fd?: unknown } };
+type TracedStream = Writable & {
+  /** The sites of the chunks not yet handed to `_write`/`_writev`, in order (undefined: see joinsBatch). */
+  [kSites]?: (Site | undefined)[];
+  fd?: unknown;
+  _handle?: { fd?: unknown };
+  _writev?: unknown;
+  _writableState?: { buffered?: unknown; bufferedIndex?: unknown };
+};
 const patchedPrototypes = new WeakSet<object>();
 
 function chunkBytes(chunk: unknown, encoding?: unknown): number {
@@ -276,7 +179,7 @@ function patchStreamClass(stream: TracedStream): void {
       const sites = this[kSites];
       const count = method === '_writev' ? chunks.length : 1;
       const taken = sites ? sites.splice(0, count) : [];
-      const site = taken[0] ?? callerSite();
+      const site = taken.find((s) => s !== undefined) ?? siteAbove(traced);
       const outer = streamContext;
       const context = { site, recorded: false };
       streamContext = context;
@@ -289,11 +192,25 @@ function patchStreamClass(stream: TracedStream): void {
             method === '_writev'
               ? chunks.reduce((n, c) => n + chunkBytes(c.chunk, c.encoding), 0)
               : chunkBytes(args[0], args[1]);
-          record(method === '_writev' ? 'writev' : 'write', this._handle?.fd ?? this.fd, bytes, site);
+          record(method === '_writev' ? WRITEV : WRITE, this._handle?.fd ?? this.fd, bytes, site);
         }
       }
     };
   }
+}
+
+/**
+ * Whether a chunk written now waits behind others and leaves in the same `_writev` as the first of
+ * them (Writable hands a class with `_writev` everything buffered at once), which carries the batch's
+ * site: then the chunk's own site would never be used, and it is not worth a capture. A file stream
+ * written in a loop buffers most chunks while one write is in flight, so most chunks take this path.
+ */
+function joinsBatch(stream: TracedStream): boolean {
+  if (typeof stream._writev !== 'function') return false;
+  const state = stream._writableState;
+  const buffered = state?.buffered;
+  const index = state?.bufferedIndex;
+  return Array.isArray(buffered) && typeof index === 'number' && buffered.length > index;
 }
 
 function wrapStreams(): void {
@@ -311,7 +228,7 @@ function wrapStreamWrites(proto: Record<string, AnyFn>): void {
       if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') {
         try {
           patchStreamClass(this);
-          (this[kSites] ??= []).push(callerSite());
+          (this[kSites] ??= []).push(joinsBatch(this) ? undefined : siteAbove(traced));
         } catch {
           // Observing must never break the program.
         }
@@ -322,12 +239,16 @@ function wrapStreamWrites(proto: Record<string, AnyFn>): void {
 }
 
 /** This process's (and thread's) table in the trace folder; rewritten whole at each flush. */
-const tableFile = `node-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.json`;
+// The name only has to differ between the processes of one trace (no secret: node:crypto is not needed).
+// The pid and thread tell live processes apart; the time and a random part, a later one reusing the pid.
+const tableFile = `node-${process.pid}-${threadId}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}.json`;
 
 function flush(): void {
   const dir = process.env.WRITEV_TRACE_DIR;
   if (!dir) return;
   try {
+    const table = new SiteTable();
+    addAllSites(table);
     fs.writeFileSync(join(dir, tableFile), JSON.stringify({ pid: process.pid, sites: table.list() }));
   } catch {
     // The folder went away: writev-trace reports the process as untraced.
@@ -335,10 +256,9 @@ function flush(): void {
 }
 
 function install(): void {
-  const plainOr = (at: TracedSyscall, plain: TracedSyscall) => (position: unknown) =>
-    positioned(position) ? at : plain;
-  const writeKind = plainOr('pwrite', 'write');
-  const writevKind = plainOr('pwritev', 'writev');
+  const plainOr = (at: number, plain: number) => (position: unknown) => (positioned(position) ? at : plain);
+  const writeKind = plainOr(PWRITE, WRITE);
+  const writevKind = plainOr(PWRITEV, WRITEV);
   wrapSync('writeSync', (args) => writeKind(writePosition(args)));
   wrapSync('writevSync', (args) => writevKind(args[2]));
   wrapCallback('write', (args) => writeKind(writePosition(args)));

@@ -2,7 +2,7 @@
 // offers, the runtime's own writev stack, child processes, exit status and output passed through.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import ts from 'typescript';
@@ -88,6 +88,64 @@ describe('writev-trace on a Node program', () => {
         `${lineOf(text, 'console')} write fd=1 calls=1 bytes=4`,
       ].sort(),
     );
+  });
+
+  it("gives a file stream's gathered batch to its first chunk's line, and a lone chunk to its own", () => {
+    const dir = folder();
+    // The stream opens its file first: the three chunks wait, then leave in one writev. 'dddd' is
+    // written once that writev is done, alone.
+    const text = [
+      "const fs = require('node:fs');",
+      "const out = fs.createWriteStream(__dirname + '/s.bin');",
+      "out.write('a'); // batch-head",
+      "out.write('bb'); // joins",
+      "out.write('ccc', () => { // joins-too",
+      "  out.write('dddd'); // alone",
+      '  out.end();',
+      '});',
+      '',
+    ].join('\n');
+    const file = program(dir, 'batch.js', text);
+    const { run, trace: t } = trace(dir, ['node', file]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(sitesOf(t, file), [
+      `${lineOf(text, 'batch-head')} writev fd=file calls=1 bytes=6`,
+      `${lineOf(text, 'alone')} write fd=file calls=1 bytes=4`,
+    ]);
+  });
+
+  it('counts every byte a file stream written in a loop from two lines wrote, at those lines', () => {
+    const dir = folder();
+    const text = [
+      "const fs = require('node:fs');",
+      "const out = fs.createWriteStream(__dirname + '/loop.bin');",
+      'let i = 0;',
+      'function more() {',
+      '  while (i < 20000) {',
+      '    i++;',
+      "    out.write('k' + i); // key",
+      "    if (!out.write('=' + i + '\\n')) return out.once('drain', more); // value",
+      '  }',
+      '  out.end();',
+      '}',
+      'more();',
+      '',
+    ].join('\n');
+    const file = program(dir, 'loop.js', text);
+    const { run, trace: t } = trace(dir, ['node', file]);
+    assert.equal(run.status, 0, run.stderr);
+    const sites = t.sites.filter((s) => s.file === file);
+    const lines = new Set([lineOf(text, 'key'), lineOf(text, 'value')]);
+    assert.ok(
+      sites.every((s) => lines.has(s.line) && (s.syscall === 'write' || s.syscall === 'writev')),
+      JSON.stringify(sites),
+    );
+    const written = statSync(join(dir, 'loop.bin')).size;
+    assert.equal(
+      sites.reduce((n, s) => n + s.bytes, 0),
+      written,
+    );
+    assert.equal(t.sites.filter((s) => s.file !== file).length, 0, 'no call left to Node or the unknown');
   });
 
   it("attributes the runtime's gathered writes to the program's call, not to the runtime", () => {
