@@ -88,10 +88,10 @@ describe('language server with a loaded trace, to a client that pulls diagnostic
   let uri: string;
   type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
   const ask = (previousResultId?: string) =>
-    server.connection.sendRequest('textDocument/diagnostic', {
+    server.connection.sendRequest<Report>('textDocument/diagnostic', {
       textDocument: { uri },
       previousResultId,
-    }) as Promise<Report>;
+    });
   /** Sends a trace (null clears it) and waits for the server to ask the client to pull again. */
   const sendTrace = async (sites: unknown[] | null) => {
     const before = server.refreshes;
