@@ -103,9 +103,10 @@
     id: 'whiskers',
     /** @param {import('chart.js').Chart} chart */
     afterDatasetsDraw(chart) {
-      const spread = /** @type {number[] | undefined} */ (
-        /** @type {any} */ (chart.options.plugins)?.whiskers?.stddev
+      const plugins = /** @type {{ whiskers?: { stddev?: number[] } } | undefined} */ (
+        /** @type {unknown} */ (chart.options.plugins)
       );
+      const spread = plugins?.whiskers?.stddev;
       if (!spread) return;
       const meta = chart.getDatasetMeta(0);
       const y = chart.scales.y;
@@ -261,10 +262,11 @@
     for (const list of charts.values()) {
       for (const chart of list) {
         const fresh = chartOptions('', '');
-        const o = /** @type {any} */ (chart.options);
+        // The options were made by chartOptions: they have every colour it sets.
+        const o = /** @type {ReturnType<typeof chartOptions>} */ (/** @type {unknown} */ (chart.options));
         o.plugins.title.color = fresh.plugins.title.color;
         o.plugins.legend.labels.color = fresh.plugins.legend.labels.color;
-        for (const axis of ['x', 'y']) {
+        for (const axis of /** @type {const} */ (['x', 'y'])) {
           o.scales[axis].ticks.color = fresh.scales.x.ticks.color;
           o.scales[axis].grid.color = fresh.scales.x.grid.color;
         }
@@ -293,7 +295,7 @@
     vscode.setState(state);
   }
 
-  window.addEventListener('message', (event) => handle(/** @type {ToWebview} */ (event.data)));
+  window.addEventListener('message', (/** @type {MessageEvent<ToWebview>} */ event) => handle(event.data));
   byId('rerun').addEventListener('click', () => post({ type: 'rerun' }));
   byId('cancel').addEventListener('click', () => post({ type: 'cancel' }));
   byId('export-json').addEventListener('click', () => post({ type: 'export', format: 'json' }));

@@ -29,5 +29,8 @@ export async function fixAllInFile(): Promise<void> {
   }
   if (fix.edit) await vscode.workspace.applyEdit(fix.edit);
   if (fix.command)
-    await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
+    await vscode.commands.executeCommand(
+      fix.command.command,
+      ...((fix.command.arguments ?? []) as unknown[]),
+    );
 }

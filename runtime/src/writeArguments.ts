@@ -19,7 +19,11 @@ function describeValue(value: unknown): string {
   }
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'string') return `a string (${JSON.stringify(value.slice(0, 20))})`;
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'symbol') return `symbol ${value.toString()}`;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return `${typeof value} ${String(value)}`;
+  }
+  return 'undefined'; // all typeof leaves
 }
 
 /**

@@ -5,17 +5,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatCaseMarkdown } from '@writev/runtime';
-import { exportJson, exportMarkdown, type MachineInfo } from '@writev/client/out/bench/exportResults';
+import {
+  exportJson,
+  exportMarkdown,
+  type BenchmarkExport,
+  type MachineInfo,
+} from '@writev/client/out/bench/exportResults';
 import { recordedResults, ROOT, sampleCase } from './helpers';
 
 const machine: MachineInfo = { node: 'v20.20.2', platform: 'linux-x64', cpus: 2, cpuModel: 'Test CPU' };
 
 describe('exportJson', () => {
   it("writes every case in hyperfine's export layout", () => {
-    const parsed = JSON.parse(exportJson(machine, 'tiny', [sampleCase()]));
+    const parsed = JSON.parse(exportJson(machine, 'tiny', [sampleCase()])) as BenchmarkExport;
     assert.deepEqual(parsed.machine, machine);
     assert.equal(parsed.size, 'tiny');
-    const mode = parsed.cases[0].results[0];
+    const mode = parsed.cases[0]?.results[0];
+    assert.ok(mode, 'a case with a result');
     for (const key of ['command', 'mean', 'stddev', 'median', 'user', 'system', 'min', 'max', 'times']) {
       assert.ok(key in mode, `results[].${key}`);
     }
@@ -39,8 +45,8 @@ describe('exportJson', () => {
         file,
       ]);
       assert.equal(run.status, 0, String(run.stderr));
-      const fromCli = JSON.parse(readFileSync(file, 'utf8'));
-      const ours = JSON.parse(exportJson(fromCli.machine, fromCli.size, fromCli.cases));
+      const fromCli = JSON.parse(readFileSync(file, 'utf8')) as BenchmarkExport;
+      const ours = JSON.parse(exportJson(fromCli.machine, fromCli.size, fromCli.cases)) as unknown;
       assert.deepEqual(ours, fromCli);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import {
   type LintWorkspaceResult,
   type TraceParams,
 } from '@writev/client/out/protocol';
-import { TestServer } from '../server/lspClient';
+import { messageText, TestServer } from '../server/lspClient';
 
 const SOURCE = [
   'void f(int fd, const char *a, const char *b, const char **items, int nr)',
@@ -47,7 +47,7 @@ describe('the client-server contract, checked against the running server', () =>
   });
 
   it("answers the client's lint-workspace method and publishes diagnostics with its source and codes", async () => {
-    const result = (await server.connection.sendRequest(LINT_WORKSPACE_METHOD, {})) as LintWorkspaceResult;
+    const result = await server.connection.sendRequest<LintWorkspaceResult>(LINT_WORKSPACE_METHOD, {});
     assert.deepEqual(result, { files: 1, findings: 2, cancelled: false });
     const published = await server.until('diagnostics of x.c', () => server.diagnostics.get(uri));
     assert.deepEqual(
@@ -65,11 +65,11 @@ describe('the client-server contract, checked against the running server', () =>
       textDocument: { uri, languageId: 'c', version: 1, text: SOURCE },
     });
     await server.published(uri, 1);
-    const actions = (await server.connection.sendRequest('textDocument/codeAction', {
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
       textDocument: { uri },
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       context: { diagnostics: [], only: [FIX_ALL_KIND] },
-    })) as CodeAction[];
+    });
     assert.deepEqual(
       actions.map((a) => a.kind),
       [FIX_ALL_KIND],
@@ -93,10 +93,10 @@ describe('the client-server contract, checked against the running server', () =>
       server.diagnostics
         .get(uri)
         ?.diagnostics.find(
-          (d) => d.code === DiagnosticCode.adjacentWrites && /measured/.test(String(d.message)),
+          (d) => d.code === DiagnosticCode.adjacentWrites && /measured/.test(messageText(d)),
         ),
     );
-    assert.match(String(adjacent.message), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    assert.match(messageText(adjacent), /\(measured: 2,000 calls, 2\.0 kB\)$/);
     const cleared: TraceParams = { sites: null };
     await server.connection.sendNotification(TRACE_NOTIFICATION, cleared);
   });

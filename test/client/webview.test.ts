@@ -117,7 +117,7 @@ describe('the benchmark panel in chromium', { skip }, () => {
       assert.ok(syscalls.length >= 1);
       assert.ok(
         [...time, ...syscalls].every((n) => n > 1000),
-        `painted pixels: ${time} / ${syscalls}`,
+        `painted pixels: ${time.join(',')} / ${syscalls.join(',')}`,
       );
       assert.equal(await page.textContent('#status'), `Done: ${results.length} cases.`);
 
@@ -132,7 +132,7 @@ describe('the benchmark panel in chromium', { skip }, () => {
           window as unknown as {
             Chart: { getChart(c: Element): { options: { scales: { x: { ticks: { color: string } } } } } };
           }
-        ).Chart.getChart(document.querySelector('canvas.chart-time')!)!.options.scales.x.ticks.color,
+        ).Chart.getChart(document.querySelector('canvas.chart-time')!).options.scales.x.ticks.color,
       }));
       assert.equal(colors.tick, THEMES[theme].vars['--vscode-foreground']);
       assert.equal(colors.body, theme === 'light' ? 'rgb(59, 59, 59)' : 'rgb(204, 204, 204)');
@@ -153,7 +153,7 @@ describe('the benchmark panel in chromium', { skip }, () => {
           window as unknown as {
             Chart: { getChart(c: Element): { options: { scales: { y: { ticks: { color: string } } } } } };
           }
-        ).Chart.getChart(document.querySelector('canvas.chart-time')!)!.options.scales.y.ticks.color === fg,
+        ).Chart.getChart(document.querySelector('canvas.chart-time')!).options.scales.y.ticks.color === fg,
       THEMES.dark.vars['--vscode-foreground'],
     );
     await page.close();

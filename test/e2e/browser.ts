@@ -15,7 +15,7 @@ export function chromiumMissing(): string | undefined {
 export function launchChromium(env: Record<string, string> = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    env: { ...process.env, ...env } as Record<string, string>,
+    env: { ...process.env, ...env },
     args: [
       '--no-sandbox',
       '--disable-gpu',

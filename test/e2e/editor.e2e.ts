@@ -238,7 +238,7 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
       // tiny: each suite's own small default (1 or 2), never the 3 the next test sets
       assert.ok(
         runs.length > 0 && runs.every((r) => r === '1' || r === '2'),
-        `runs per mode at tiny: ${runs}`,
+        `runs per mode at tiny: ${runs.join(',')}`,
       );
       await wb.page.keyboard.press('Control+B'); // hide the side bar: room for the panel in the picture
       await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: PATIENCE });
@@ -260,7 +260,7 @@ describe('the extension in code-server', { skip: chromiumMissing(), timeout: 15 
           runs = await runsColumn.allInnerTexts();
         } while (Date.now() < attempt && !(runs.length > 0 && runs.every((r) => r === '3')));
       }
-      assert.ok(runs.length > 0 && runs.every((r) => r === '3'), `runs per mode: ${runs}`);
+      assert.ok(runs.length > 0 && runs.every((r) => r === '3'), `runs per mode: ${runs.join(',')}`);
       writeWorkspaceSettings(workspace, {});
     });
   });

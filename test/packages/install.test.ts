@@ -127,14 +127,16 @@ describe('the npm packages', () => {
       /^hello\.c:4:2: warning: 2 syscalls to fd can become one: .* \[adjacent-writes\]\n$/,
     );
     const sarif = run(bin('writev-lint'), ['--format', 'sarif', 'hello.c'], project);
-    assert.equal(JSON.parse(sarif.stdout).runs[0].results[0].ruleId, 'adjacent-writes');
+    const log = JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string }[] }[] };
+    assert.equal(log.runs[0]?.results[0]?.ruleId, 'adjacent-writes');
     const stdin = run(
       bin('writev-lint'),
       ['--stdin', '--stdin-filename', 'x.c', '--format', 'json'],
       project,
       C_SOURCE,
     );
-    assert.equal(JSON.parse(stdin.stdout).findings[0].path, 'x.c');
+    const report = JSON.parse(stdin.stdout) as { findings: { path: string }[] };
+    assert.equal(report.findings[0]?.path, 'x.c');
   });
 
   it('writev-language-server speaks LSP on --stdio: initialize, didOpen, publishDiagnostics', async () => {
@@ -157,12 +159,15 @@ describe('the npm packages', () => {
     connection.onRequest('client/registerCapability', () => null);
     connection.listen();
     try {
-      const init = (await connection.sendRequest('initialize', {
+      const init = await connection.sendRequest<{
+        serverInfo?: { name: string };
+        capabilities: { codeActionProvider?: unknown };
+      }>('initialize', {
         processId: process.pid,
         rootUri: pathToFileURL(project).href,
         capabilities: {},
         workspaceFolders: [{ uri: pathToFileURL(project).href, name: 'consumer' }],
-      })) as { serverInfo?: { name: string }; capabilities: { codeActionProvider?: unknown } };
+      });
       assert.ok(init.capabilities.codeActionProvider, 'the server offers code actions');
       await connection.sendNotification('initialized', {});
       await connection.sendNotification('textDocument/didOpen', {

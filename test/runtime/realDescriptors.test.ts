@@ -40,30 +40,35 @@ function writerArgs(report: string, extra: string[] = []): string[] {
   return [WRITER, '--bytes', String(SIZE), '--report', report, ...extra];
 }
 
+/** What the reader prints: the bytes it read and their SHA-256. */
+interface ReaderReport {
+  bytes: number;
+  sha256: string;
+}
+
 /** Runs writer | slow reader through a shell, so the two are joined by a real pipe. */
-async function throughPipe(
-  extra: string[],
-): Promise<{ read: { bytes: number; sha256: string }; report: WriterReport }> {
+async function throughPipe(extra: string[]): Promise<{ read: ReaderReport; report: WriterReport }> {
   const report = join(dir, `report-${Math.random()}.json`);
   const q = (s: string): string => `'${s}'`;
   const line = `${[process.execPath, ...writerArgs(report, extra)].map(q).join(' ')} | ${q(process.execPath)} ${q(READER)}`;
   const read = JSON.parse(
     await stdoutOf(spawn('sh', ['-c', line], { stdio: ['ignore', 'pipe', 'inherit'] })),
-  );
+  ) as ReaderReport;
   return { read, report: JSON.parse(readFileSync(report, 'utf8')) as WriterReport };
 }
 
 /** Runs the writer with its stdout on a spawn socket pair, read by the slow reader. */
-async function throughSocketPair(
-  extra: string[],
-): Promise<{ read: { bytes: number; sha256: string }; report: WriterReport }> {
+async function throughSocketPair(extra: string[]): Promise<{ read: ReaderReport; report: WriterReport }> {
   const report = join(dir, `report-${Math.random()}.json`);
   const writer = spawn(process.execPath, writerArgs(report, extra), { stdio: ['ignore', 'pipe', 'inherit'] });
-  const reader = spawn(process.execPath, [READER], { stdio: [writer.stdout!, 'pipe', 'inherit'] });
-  writer.stdout!.destroy(); // the reader holds its own copy; this process must not read
+  const reader = spawn(process.execPath, [READER], { stdio: [writer.stdout, 'pipe', 'inherit'] });
+  writer.stdout.destroy(); // the reader holds its own copy; this process must not read
   const [out, status] = await Promise.all([stdoutOf(reader), exitOf(writer)]);
   assert.equal(status, 0);
-  return { read: JSON.parse(out), report: JSON.parse(readFileSync(report, 'utf8')) as WriterReport };
+  return {
+    read: JSON.parse(out) as ReaderReport,
+    report: JSON.parse(readFileSync(report, 'utf8')) as WriterReport,
+  };
 }
 
 const expected = digestOf(payloadLayout(SIZE, 1));
@@ -114,15 +119,15 @@ describe('writevInFull on real descriptors (64 MiB, slow reader)', () => {
   it('reports BrokenPipeError and exits 141 when the reader leaves early', async () => {
     const report = join(dir, 'epipe.json');
     const writer = spawn(process.execPath, writerArgs(report), { stdio: ['ignore', 'pipe', 'pipe'] });
-    const head = spawn('head', ['-c', '1000'], { stdio: [writer.stdout!, 'ignore', 'inherit'] });
-    writer.stdout!.destroy();
+    const head = spawn('head', ['-c', '1000'], { stdio: [writer.stdout, 'ignore', 'inherit'] });
+    writer.stdout.destroy();
     let stderr = '';
-    writer.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    writer.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     const [status] = await Promise.all([exitOf(writer), exitOf(head)]);
     const { error } = JSON.parse(readFileSync(report, 'utf8')) as WriterReport;
     assert.equal(error?.name, 'BrokenPipeError');
     assert.equal(error?.code, 'EPIPE');
-    assert.ok(error!.bytesWritten >= 1000);
+    assert.ok(error.bytesWritten >= 1000);
     assert.equal(status, 141);
     assert.equal(stderr, '', 'a broken pipe is not worth a message');
   });

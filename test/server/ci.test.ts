@@ -59,7 +59,10 @@ function expand(text: string, context: Record<string, unknown>): string {
     for (const key of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[key];
     if (value === undefined && !path.startsWith('github.event.'))
       assert.fail(`unresolved ${path} in "${text}"`);
-    return value === undefined ? '' : String(value);
+    if (value === undefined) return '';
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      return String(value);
+    assert.fail(`${path} in "${text}" is no scalar`);
   });
 }
 

@@ -19,7 +19,9 @@ const ADJACENT = 'test/server/fixtures/c/adjacent.c'; // adjacent-writes warning
 
 describe('writev-lint conventions', () => {
   it('--version prints the version of the package', async () => {
-    const { version } = JSON.parse(readFileSync(join(REPO, 'server', 'package.json'), 'utf8'));
+    const { version } = JSON.parse(readFileSync(join(REPO, 'server', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     assert.deepEqual(await lintRun(['--version']), { status: 0, out: `${version}\n`, err: '' });
   });
 
@@ -68,7 +70,7 @@ describe('writev-lint conventions', () => {
     const all = await lintRun(['--format', 'json', ADJACENT, LOOPS]);
     const quiet = await lintRun(['--quiet', '--format', 'json', ADJACENT, LOOPS]);
     const severities = (out: string) =>
-      new Set((JSON.parse(out).findings as { severity: string }[]).map((f) => f.severity));
+      new Set((JSON.parse(out) as { findings: { severity: string }[] }).findings.map((f) => f.severity));
     assert.deepEqual(severities(all.out), new Set(['warning', 'information']));
     assert.deepEqual(severities(quiet.out), new Set(['warning']));
     const onlyInfo = await lintRun(['--quiet', LOOPS]);

@@ -15,7 +15,7 @@ import {
   IPCMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { expectations, fixture, fixtures, FIXTURES, REPO } from './helpers';
-import { TestServer } from './lspClient';
+import { messageText, TestServer } from './lspClient';
 
 const C_DIR = join(FIXTURES, 'c');
 const uriOf = (name: string) => `file://${join(C_DIR, name)}`;
@@ -50,11 +50,11 @@ class Doc {
     });
   }
   actions(range: Diagnostic['range'], only?: string[]): Promise<CodeAction[]> {
-    return this.server.connection.sendRequest('textDocument/codeAction', {
+    return this.server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
       textDocument: { uri: this.uri },
       range,
       context: { diagnostics: [], only },
-    }) as Promise<CodeAction[]>;
+    });
   }
 }
 
@@ -83,7 +83,7 @@ describe('language server over stdio (push diagnostics)', () => {
     assert.equal(first.source, 'writev');
     assert.equal(first.severity, 2);
     assert.equal(first.codeDescription?.href, 'https://github.com/writev/writev#adjacent-writes');
-    assert.match(String(first.message), /2 syscalls to fd can become one/);
+    assert.match(messageText(first), /2 syscalls to fd can become one/);
     assert.deepEqual(first.range, { start: { line: 5, character: 1 }, end: { line: 6, character: 28 } });
     assert.equal(first.relatedInformation?.length, 2);
     assert.equal(first.relatedInformation?.[1]?.location.range.start.line, 6);
@@ -194,10 +194,10 @@ describe('language server over stdio (pull diagnostics)', () => {
     const doc = new Doc(server, uriOf('loops.c'), fixture('c/loops.c'));
     type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
     const ask = (previousResultId?: string) =>
-      server.connection.sendRequest('textDocument/diagnostic', {
+      server.connection.sendRequest<Report>('textDocument/diagnostic', {
         textDocument: { uri: doc.uri },
         previousResultId,
-      }) as Promise<Report>;
+      });
     const report = await ask();
     assert.equal(report.kind, 'full');
     assert.deepEqual(
@@ -241,11 +241,11 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('writev/lintWorkspace analyses every file of every folder and publishes their diagnostics', async () => {
-    const result = (await server.connection.sendRequest('writev/lintWorkspace', {})) as {
+    const result = await server.connection.sendRequest<{
       files: number;
       findings: number;
       cancelled: boolean;
-    };
+    }>('writev/lintWorkspace', {});
     assert.equal(result.cancelled, false);
     // Every source file of both folders, each with exactly the findings its `expect:` markers name.
     const files = [...fixtures('c', '.c', '.h'), ...fixtures('ts', '.ts', '.js')];
@@ -271,10 +271,10 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
 
   it('honours cancellation of writev/lintWorkspace', async () => {
     const source = new CancellationTokenSource();
-    const pending = server.connection.sendRequest('writev/lintWorkspace', {}, source.token) as Promise<{
+    const pending = server.connection.sendRequest<{
       cancelled: boolean;
       files: number;
-    }>;
+    }>('writev/lintWorkspace', {}, source.token);
     source.cancel();
     const outcome = await pending.then(
       (result) => result,
@@ -296,13 +296,13 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     });
     const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     connection.listen();
-    const init = (await connection.sendRequest('initialize', {
+    const init = await connection.sendRequest<{
+      serverInfo: { name: string };
+    }>('initialize', {
       processId: process.pid,
       rootUri: null,
       capabilities: {},
-    })) as {
-      serverInfo: { name: string };
-    };
+    });
     assert.equal(init.serverInfo.name, 'writev');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     await connection.sendRequest('shutdown');

@@ -13,6 +13,12 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { REPO } from './helpers';
 
+/** A diagnostic's message as text ('' for none): LSP 3.18 allows markup, whose text is its value. */
+export function messageText(d: Pick<Diagnostic, 'message'> | undefined): string {
+  if (d === undefined) return '';
+  return typeof d.message === 'string' ? d.message : d.message.value;
+}
+
 /** The server as tests drive it. */
 export class TestServer {
   readonly connection: ProtocolConnection;

@@ -124,11 +124,11 @@ describe('"Disable <code> for this line" in the editor', () => {
     const uri = open(server, path, text, languageId);
     const diags = await server.published(uri, 1);
     assert.equal(diags.length, 1);
-    const actions = (await server.connection.sendRequest('textDocument/codeAction', {
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
       textDocument: { uri },
       range: diags[0]?.range,
       context: { diagnostics: diags },
-    })) as CodeAction[];
+    });
     const action = actions.find((a) => a.title === `Disable ${String(diags[0]?.code)} for this line`);
     assert.ok(action, `offered: ${actions.map((a) => a.title).join(', ')}`);
     assert.equal(action.kind, 'quickfix');

@@ -34,11 +34,11 @@ describe('language server: hostile files and documents', { timeout: 60_000 }, ()
   });
 
   it('lints a workspace holding FIFOs without hanging, and names what it skipped', async () => {
-    const result = (await server.connection.sendRequest('writev/lintWorkspace', {})) as {
+    const result = await server.connection.sendRequest<{
       files: number;
       findings: number;
       cancelled: boolean;
-    };
+    }>('writev/lintWorkspace', {});
     assert.deepEqual(result, { files: 2, findings: 2, cancelled: false });
     const latin1 = server.diagnostics.get(`file://${join(dir, 'latin1.c')}`)?.diagnostics ?? [];
     assert.deepEqual(
@@ -62,11 +62,11 @@ describe('language server: hostile files and documents', { timeout: 60_000 }, ()
       textDocument: { uri, languageId: 'c', version: 1, text },
     });
     const [diag] = await server.published(uri, 1);
-    const actions = (await server.connection.sendRequest('textDocument/codeAction', {
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
       textDocument: { uri },
       range: (diag as Diagnostic).range,
       context: { diagnostics: [diag], only: ['quickfix'] },
-    })) as CodeAction[];
+    });
     const change = actions[0]?.edit?.documentChanges?.[0];
     assert.ok(change && 'edits' in change);
     const fixed = TextDocument.applyEdits(TextDocument.create(uri, 'c', 1, text), change.edits as TextEdit[]);

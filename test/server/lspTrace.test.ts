@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { TestServer } from './lspClient';
+import { messageText, TestServer } from './lspClient';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 
 const SOURCE = [
@@ -61,11 +61,11 @@ describe('language server with a loaded trace', () => {
       return d?.some((x) => x.code === 'measured-writes') ? d : undefined;
     });
     const adjacent = diagnostics.find((d) => d.code === 'adjacent-writes');
-    assert.match(String(adjacent?.message), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    assert.match(messageText(adjacent), /\(measured: 2,000 calls, 2\.0 kB\)$/);
     const hot = diagnostics.filter((d) => d.code === 'measured-writes');
     assert.equal(hot.length, 1, 'one hot line: the 1-call line is below the threshold');
     assert.deepEqual(hot[0]?.range, { start: { line: 6, character: 0 }, end: { line: 6, character: 22 } });
-    assert.match(String(hot[0]?.message), /5,000 write calls .*5,000 write on fd 3/);
+    assert.match(messageText(hot[0]), /5,000 write calls .*5,000 write on fd 3/);
   });
 
   it('clears them with the trace', async () => {
@@ -74,7 +74,7 @@ describe('language server with a loaded trace', () => {
     // A publish already under way when the trace was cleared may still carry it: wait for the next.
     const diagnostics = await server.until('diagnostics without the trace', () => {
       const d = server.diagnostics.get(uri)?.diagnostics;
-      return d?.every((x) => x.code !== 'measured-writes' && !/measured/.test(String(x.message)))
+      return d?.every((x) => x.code !== 'measured-writes' && !/measured/.test(messageText(x)))
         ? d
         : undefined;
     });
@@ -88,10 +88,10 @@ describe('language server with a loaded trace, to a client that pulls diagnostic
   let uri: string;
   type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
   const ask = (previousResultId?: string) =>
-    server.connection.sendRequest('textDocument/diagnostic', {
+    server.connection.sendRequest<Report>('textDocument/diagnostic', {
       textDocument: { uri },
       previousResultId,
-    }) as Promise<Report>;
+    });
   /** Sends a trace (null clears it) and waits for the server to ask the client to pull again. */
   const sendTrace = async (sites: unknown[] | null) => {
     const before = server.refreshes;
@@ -120,7 +120,7 @@ describe('language server with a loaded trace, to a client that pulls diagnostic
     const plain = await ask();
     assert.equal(plain.kind, 'full');
     assert.ok(plain.items?.some((d) => d.code === 'adjacent-writes'));
-    assert.ok(plain.items?.every((d) => !/measured/.test(String(d.message))));
+    assert.ok(plain.items?.every((d) => !/measured/.test(messageText(d))));
     const file = join(dir, 'x.c');
     const at = (line: number) => ({
       file,
@@ -136,11 +136,11 @@ describe('language server with a loaded trace, to a client that pulls diagnostic
     const measured = await ask(plain.resultId);
     assert.equal(measured.kind, 'full');
     const adjacent = measured.items?.find((d) => d.code === 'adjacent-writes');
-    assert.match(String(adjacent?.message), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    assert.match(messageText(adjacent), /\(measured: 2,000 calls, 2\.0 kB\)$/);
     await sendTrace(null);
     const cleared = await ask(measured.resultId);
     assert.equal(cleared.kind, 'full');
     assert.ok(cleared.items?.some((d) => d.code === 'adjacent-writes'));
-    assert.ok(cleared.items?.every((d) => !/measured/.test(String(d.message))));
+    assert.ok(cleared.items?.every((d) => !/measured/.test(messageText(d))));
   });
 });

@@ -71,7 +71,7 @@ export class TraceView
     this.lines = new Map();
     for (const site of trace.sites) {
       let byLine = this.lines.get(site.file);
-      if (!byLine) this.lines.set(site.file, (byLine = new Map()));
+      if (!byLine) this.lines.set(site.file, (byLine = new Map<number, TracedLine>()));
       let at = byLine.get(site.line);
       if (!at)
         byLine.set(site.line, (at = { file: site.file, line: site.line, sites: [], calls: 0, bytes: 0 }));

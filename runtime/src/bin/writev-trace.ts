@@ -113,7 +113,7 @@ function run(
     try {
       child = spawn(program, args, { stdio: 'inherit', env });
     } catch (error) {
-      fail(error);
+      fail(error instanceof Error ? error : new Error(String(error)));
       return;
     }
     // Ctrl-C reaches the whole foreground group; SIGTERM sent to us alone is passed on.

@@ -56,7 +56,7 @@ export function applyDelta(
   base: Uint8Array,
   delta: Uint8Array,
   place: Place,
-  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+  allocate: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
 ): Buffer {
   const fail = (problem: string): never => {
     throw new ObjectCorruptError(place.file, place.offset, problem);

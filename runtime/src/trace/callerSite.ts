@@ -123,7 +123,7 @@ const resolved = new Map<string, Map<number, Site>>();
 /** The site of a frame: cached by (script, position); resolved through the source map when enabled. */
 function siteOf(frame: NodeJS.CallSite, name: string): Site {
   let byPosition = resolved.get(name);
-  if (!byPosition) resolved.set(name, (byPosition = new Map()));
+  if (!byPosition) resolved.set(name, (byPosition = new Map<number, Site>()));
   const position = frame.getPosition();
   let site = byPosition.get(position);
   if (!site) {
@@ -138,9 +138,9 @@ function resolveFrame(frame: NodeJS.CallSite, name: string): Site {
   const column = frame.getColumnNumber() ?? 1;
   const fn = frame.getFunctionName() ?? frame.getMethodName() ?? '';
   if (sourceMaps) {
-    const entry = findSourceMap(name)?.findEntry(line - 1, column - 1) as
-      { originalSource?: string; originalLine?: number } | undefined;
-    if (entry?.originalSource !== undefined && entry.originalLine !== undefined) {
+    const entry = findSourceMap(name)?.findEntry(line - 1, column - 1);
+    // findEntry returns {} where the map has no entry for the position.
+    if (entry !== undefined && 'originalSource' in entry) {
       const source = entry.originalSource;
       const file = source.startsWith('file://')
         ? fileURLToPath(source)
@@ -192,6 +192,7 @@ function capture(above: (...args: never[]) => unknown, limit: number, final: boo
  * the runtime. Never throws; `UNKNOWN_SITE` when nothing can be found.
  */
 export function siteAbove(above: (...args: never[]) => unknown): Site {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be put back as it was, never called here
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   try {

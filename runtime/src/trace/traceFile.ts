@@ -148,7 +148,7 @@ export function parseTrace(value: unknown, where: string): TraceFile {
     : undefined;
   return {
     version: 1,
-    command: t.command as string[],
+    command: t.command,
     exitCode: t.exitCode,
     sites,
     ...(notes ? { notes } : {}),

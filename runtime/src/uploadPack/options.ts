@@ -17,7 +17,7 @@ export interface UploadPackOptions {
   /**
    * The pack cache folder: `'default'` (`<git dir>/writev-pack-cache`), a path, or `false` for none.
    */
-  cacheDir: string | false | 'default';
+  cacheDir: string | false;
   /** The cache's size bound in bytes. */
   cacheMaxBytes: number;
   /** How pkt-lines are written (see `WriteMode`). */

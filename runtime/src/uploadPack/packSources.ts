@@ -144,7 +144,7 @@ export function runPackObjects(
     env: { ...process.env, GIT_DIR: spec.gitDir },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let failure: unknown;
+  let failure: Error | undefined;
   const guard =
     (relay: (chunk: Buffer) => void) =>
     (chunk: Buffer): void => {
@@ -153,7 +153,7 @@ export function runPackObjects(
         relay(chunk);
       } catch (err) {
         // The client went away or its descriptor failed: stop producing a pack nobody reads.
-        failure = err;
+        failure = err instanceof Error ? err : new Error(String(err));
         child.kill('SIGTERM');
       }
     };
@@ -183,7 +183,7 @@ export function runPackObjects(
   child.stdin.on('error', () => undefined);
   child.stdin.end([...spec.wants, '--not', ...spec.common, ''].join('\n'));
   return new Promise((resolve, reject) => {
-    const fail = (err: unknown): void => {
+    const fail = (err: Error): void => {
       fill?.abandon();
       reject(err);
     };

@@ -9,13 +9,13 @@ export function useColor(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): bo
   return isTTY === true && env.TERM !== 'dumb';
 }
 
-/** SGR styles, or identity functions when colour is off. */
+/** SGR styles, or identity functions when colour is off (plain functions: no `this`). */
 export interface Paint {
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  cyan(s: string): string;
+  readonly bold: (s: string) => string;
+  readonly dim: (s: string) => string;
+  readonly red: (s: string) => string;
+  readonly yellow: (s: string) => string;
+  readonly cyan: (s: string) => string;
 }
 
 const sgr = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;

@@ -20,7 +20,7 @@ export interface WorkerResponse {
 const port = parentPort;
 if (port) {
   const ready = Analyzer.create();
-  port.on('message', async (request: WorkerRequest) => {
+  const lint = async (request: WorkerRequest): Promise<void> => {
     try {
       const analyzer = await ready;
       const index = indexOfJob(request.job);
@@ -38,5 +38,7 @@ if (port) {
         error: (error as Error).stack ?? String(error),
       } satisfies WorkerResponse);
     }
-  });
+  };
+  // lint answers every request itself, its failures included: the promise has nothing left to report.
+  port.on('message', (request: WorkerRequest) => void lint(request));
 }

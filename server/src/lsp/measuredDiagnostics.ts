@@ -17,7 +17,7 @@ export class LoadedTrace {
 
   /** Replaces the trace (`undefined` clears it). */
   set(sites: readonly TraceSite[] | undefined): void {
-    this.files = sites ? sitesByFile(sites) : new Map();
+    this.files = sites ? sitesByFile(sites) : new Map<string, TracedLines>();
   }
 
   /** Whether a trace is loaded. */
@@ -39,7 +39,11 @@ export class LoadedTrace {
       for (const r of writes) for (let l = r.start.line; l <= r.end.line; l++) at.push(l + 1);
       const m = traced.measure(at);
       return m
-        ? { ...d, message: `${d.message} (measured: ${formatMeasured(m)})`, data: { measured: m } }
+        ? {
+            ...d,
+            message: `${typeof d.message === 'string' ? d.message : d.message.value} (measured: ${formatMeasured(m)})`,
+            data: { measured: m },
+          }
         : d;
     });
     for (const hot of traced.hotLines(covered, threshold)) {

@@ -23,7 +23,7 @@ describe('the cat-blob benchmark suite', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as BenchEvent);
-      const results = events.flatMap((e) => (e.type === 'result' ? [e.result] : [])) as CaseResult[];
+      const results = events.flatMap<CaseResult>((e) => (e.type === 'result' ? [e.result] : []));
       assert.deepEqual(
         results.map((c) => c.case),
         ['devnull', 'pipe', 'small-devnull', 'small-pipe', 'real-devnull', 'real-pipe'],

@@ -71,7 +71,10 @@ function readInChild(repo: string, what: 'object' | 'header' = 'object'): ChildO
     timeout: 15_000,
     encoding: 'utf8',
   });
-  return { signal: child.signal, result: child.stdout ? JSON.parse(child.stdout) : undefined };
+  return {
+    signal: child.signal,
+    result: child.stdout ? (JSON.parse(child.stdout) as ChildOutcome['result']) : undefined,
+  };
 }
 
 function assertRefused(outcome: ChildOutcome, name: string, file: string, problem: RegExp): void {

@@ -45,7 +45,7 @@ describe('readWants', () => {
       new Set([A, B]),
     );
     assert.deepEqual(request?.wants, [A, B]);
-    assert.deepEqual([...request!.capabilities], ['side-band-64k', 'ofs-delta', 'agent=x']);
+    assert.deepEqual([...request.capabilities], ['side-band-64k', 'ofs-delta', 'agent=x']);
   });
 
   it('returns nothing for a flush without wants and for a client that hangs up', () => {

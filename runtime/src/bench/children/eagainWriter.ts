@@ -2,7 +2,7 @@
 // prints the counts of its Sys as one JSON line on stderr. `--target pipe` writes to fd 1 (the
 // caller makes it a pipe); `--target socket` writes into a `cat` child's stdin, the non-blocking
 // Unix socket pair that `child_process.spawn` creates.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createSys } from '../../nodeSys';
 import { writevInFull } from '../../inFull';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const sys = createSys({ wait: values.wait as WaitStrategy });
   const chunk = Buffer.alloc(1 << 20, 0x42);
   let fd = 1;
-  let drainer;
+  let drainer: ChildProcess | undefined;
   if (values.target === 'socket') {
     drainer = spawn('cat', [], { stdio: ['pipe', 'ignore', 'inherit'] });
     fd = socketFdOf(drainer.stdin!);
@@ -38,8 +38,9 @@ async function main(): Promise<void> {
     writevInFull(fd, [chunk.subarray(0, Math.min(left, chunk.length))], { sys });
   }
   if (drainer) {
-    drainer.stdin!.end();
-    await new Promise((resolve) => drainer.once('exit', resolve));
+    const child = drainer;
+    child.stdin!.end();
+    await new Promise((resolve) => child.once('exit', resolve));
   }
   process.stderr.write(`${JSON.stringify(sys.counts)}\n`);
 }

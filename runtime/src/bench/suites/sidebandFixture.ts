@@ -107,7 +107,7 @@ export function sidebandFixture(dir: string, bytes: number): SidebandFixture {
         env: benchGitEnv({ GIT_DIR: repo }),
         stdio: [input, 'ignore', 'pipe'],
       });
-      if (imported.status !== 0) throw new Error(`git fast-import failed: ${imported.stderr}`);
+      if (imported.status !== 0) throw new Error(`git fast-import failed: ${imported.stderr.toString()}`);
     } finally {
       closeSync(input);
       rmSync(stream, { force: true });
@@ -131,7 +131,7 @@ export function sidebandFixture(dir: string, bytes: number): SidebandFixture {
         env: benchGitEnv(),
         stdio: [input, output, 'pipe'],
       });
-      if (filled.status !== 0) throw new Error(`filling the pack cache failed: ${filled.stderr}`);
+      if (filled.status !== 0) throw new Error(`filling the pack cache failed: ${filled.stderr.toString()}`);
     } finally {
       closeSync(input);
       closeSync(output);

@@ -61,7 +61,7 @@ export function fileWrappers(
     const ctx: CContext = { ...base, wrappers: new Map(wrappers) };
     const found: CWrapper[] = [];
     for (const { fn, text } of bodies) {
-      if (done.has(fn.id) || fn.hasError || !(pattern as RegExp).test(text)) continue;
+      if (done.has(fn.id) || fn.hasError || !pattern.test(text)) continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
       const w = memo.get(depth, context, source, () => wrapperOf(fn, ctx) ?? null);
       if (!w) continue;
