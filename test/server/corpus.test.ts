@@ -17,10 +17,16 @@ const CORPUS = join(REPO, 'test', 'server', 'corpus');
  * With the real-code idioms (chains, conditional writes, member descriptors, mixed families, origins,
  * framing wrappers, macros): recall 55.2% (53 of 96), precision 100% (53 of 53). With wrapper chains,
  * printf-style helpers and project write loops on top: recall 64.6% (62 of 96), precision 100%, no
- * negative flagged. The bar is one run below that.
+ * negative flagged. With runs through ifs (arms, else-if chains, `#if` groups, the end of one if and
+ * the start of the next), computations between writes and length checks through casts: recall 81.3%
+ * (78 of 96), precision 100% (75 of 75), no negative flagged. With upper-case macros in tests and
+ * arguments read as expressions: recall 83.3% (80 of 96), precision 100% (77 of 77). With a global
+ * set between writes reported without a fix: recall 84.4% (81 of 96), precision 100%. With a result
+ * kept and checked after the write: recall 85.4% (82 of 96), precision 100% (79 of 79). The recall bar
+ * is one run below that; the precision bar allows one false positive.
  */
-const RECALL_BAR = 61 / 96;
-const PRECISION_BAR = 0.95;
+const RECALL_BAR = 81 / 96;
+const PRECISION_BAR = 0.98;
 
 test('the corpus keeps its own rules: four projects or more, 80 positive runs and 80 negatives, every labelled line a write call', async () => {
   const corpus = await loadCorpus(CORPUS);

@@ -25,6 +25,7 @@ const IDIOMS = [
   'framing-wrappers',
   'write-macros',
   'project-families',
+  'branch-runs',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

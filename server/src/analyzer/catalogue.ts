@@ -141,6 +141,17 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'sshbuf_len',
   'sdslen',
   'ssh_packet_get_connection_out',
+  // Comparisons and searches in C strings and memory: they read their arguments and change nothing.
+  'strcmp',
+  'strncmp',
+  'strcasecmp',
+  'strncasecmp',
+  'memcmp',
+  'strchr',
+  'strrchr',
+  'strstr',
+  // BusyBox's basename(): a pointer into its argument, which it does not change.
+  'bb_basename',
 ]);
 
 /**
@@ -151,6 +162,13 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
  */
 export const C_QUIET_FUNCTIONS =
   /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|vsprintf|asprintf|vasprintf|xsnprintf|va_(start|end|copy)|time|getpid|ll2string|POKE_U(16|32|64)|put_(be|le|u)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|v?add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
+
+/**
+ * C library functions that change only what their first argument points at (the destination); the
+ * other arguments are read (`memset(&hdr, 0, size)` leaves size as it was).
+ */
+export const C_FIRST_ARGUMENT_FILLERS =
+  /^(memset|memcpy|memmove|bzero|strcpy|strncpy|strcat|strncat|strlcpy|strlcat|v?sn?printf)$/;
 
 /**
  * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write

@@ -87,10 +87,17 @@ export interface BranchStep {
   /** Each arm's statements, in order; the chain is exhaustive (ends in a plain `else`). */
   readonly arms: readonly Arm[];
   /**
-   * An `if` without `else` instead (one arm) whose condition only reads: writes at the start or the
-   * end of its body may join writes before or after it, in a hint without a fix.
+   * An `if` without `else` (or an else-if chain without a final `else`, or a chain whose tests have
+   * effects) instead: writes at the start or the end of its arms may join writes before or after it,
+   * in a hint without a fix.
    */
-  readonly partial?: { readonly condition: string };
+  readonly partial?: {
+    readonly condition: string;
+    /** A test may have effects (a call, an assignment): only writes that end an arm may join others. */
+    readonly opaque?: boolean;
+    /** The chain ends in a plain `else` (a partial step only because a test has effects). */
+    readonly exhaustive?: boolean;
+  };
 }
 
 /** One arm of a {@link BranchStep}. */
@@ -122,6 +129,11 @@ export interface OtherStep {
   readonly writes: readonly string[];
   /** Functions called (so a shape can require a pure statement). */
   readonly calls: readonly string[];
+  /**
+   * Of `writes`, the names whose contents (not only binding) may change: `buf[0] = c`, `&buf` or
+   * `buf` passed to a call. Absent: take every name in `writes` as possibly changed in place.
+   */
+  readonly mutated?: readonly string[];
   /** The statement may do I/O, leave the block, or could not be understood: a run cannot cross it. */
   readonly barrier: boolean;
   /** A comment: carries no behaviour, but its text moves with the statements around it. */

@@ -128,3 +128,65 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
     reads: [...new Set([...write.reads, ...identifiers(cond)])],
   };
 }
+
+/** Why a write whose result later statements check has no fix. */
+function resultCheckedReason(callee: string): string {
+  return `the result of ${callee}() is kept and checked by the statements after it; a gathered call would need those checks rewritten for the total`;
+}
+
+/** True for `return ...;`, `goto ...;`, `break;` or `continue;`, alone or as the only statement of a block. */
+function leaves(body: Node | null): boolean {
+  const stmt = only(body);
+  return (
+    stmt !== undefined &&
+    ['return_statement', 'goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)
+  );
+}
+
+/**
+ * `ret = write(fd, buf, n);` followed by checks of `ret` that leave (`if (ret < 0) return -1;` and
+ * `if ((size_t)ret != n) return -1;`): one write whose error handling spans those statements. Returns
+ * the write step, spanning the checks, and how many statements it covers (the checks become empty
+ * steps after it); undefined when `statements[i]` is no such write. Reported without a fix.
+ */
+export function resultChecked(
+  statements: readonly Node[],
+  i: number,
+  ctx: CContext,
+): { step: WriteStep; covers: number } | undefined {
+  const stmt = statements[i];
+  if (stmt?.type !== 'expression_statement' || stmt.hasError) return undefined;
+  const expr = stmt.namedChild(0);
+  const assign = expr ? unwrap(expr) : undefined;
+  if (assign?.type !== 'assignment_expression' || assign.childForFieldName('operator')?.text !== '=')
+    return undefined;
+  const left = assign.childForFieldName('left');
+  const right = assign.childForFieldName('right');
+  const call = right ? unwrap(right) : undefined;
+  if (left?.type !== 'identifier' || call?.type !== 'call_expression') return undefined;
+  const write = callWrite(call, ctx);
+  if (!write || write.own) return undefined;
+  const result = left.text;
+  let last = i;
+  for (let j = i + 1; j < statements.length; j++) {
+    const check = statements[j];
+    const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
+    if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
+    if (!identifiers(cond).has(result) || hasEffects(cond) || !onlyPureCalls([cond], ctx.pure)) break;
+    if (!leaves(check.childForFieldName('consequence'))) break;
+    last = j;
+  }
+  if (last === i) return undefined;
+  const { checkLen: _len, own: _own, fixable: _fixable, ...rest } = write;
+  const end = statements[last]!; // i < last < statements.length
+  return {
+    step: {
+      kind: 'write',
+      ...rest,
+      span: { start: stmt.startIndex, end: end.endIndex },
+      calls: [{ start: call.startIndex, end: call.endIndex }],
+      noFix: write.noFix ?? resultCheckedReason(write.callee),
+    },
+    covers: last - i + 1,
+  };
+}

@@ -2,7 +2,7 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -16,9 +16,9 @@ import {
   rootName,
   unwrap,
 } from './syntax';
-import { chainStep, conditionalStep } from './chains';
+import { chainStep, conditionalStep, resultChecked } from './chains';
 import { functionStreams, type FileStreams } from './origins';
-import { statementCall, writeStep, type CContext } from './writes';
+import { pureTest, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -32,6 +32,19 @@ class FunctionReader {
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
   block(statements: readonly Node[]): Step[] {
     const steps = statements.map((stmt) => this.step(stmt));
+    // `ret = write(...);` and the checks of ret after it are one write; the checks become empty steps
+    // (the steps stay one per statement, as loops read them).
+    for (let i = 0; i < statements.length; i++) {
+      if (steps[i]?.kind === 'write') continue;
+      const checked = resultChecked(statements, i, this.ctx);
+      if (!checked) continue;
+      steps[i] = checked.step;
+      for (let k = 1; k < checked.covers; k++) {
+        const check = statements[i + k]!; // resultChecked covers statements that exist
+        steps[i + k] = commentStep(this.span(check));
+      }
+      i += checked.covers - 1;
+    }
     if (statements.length > 0) {
       this.blocks.push({
         steps,
@@ -86,6 +99,9 @@ class FunctionReader {
         return this.barrier(stmt);
       case 'switch_statement':
         return this.switchBranch(stmt);
+      case 'preproc_if':
+      case 'preproc_ifdef':
+        return this.preprocBranch(stmt);
       default:
         this.nested(stmt);
         return this.barrier(stmt);
@@ -113,15 +129,53 @@ class FunctionReader {
       (statements) => this.arm(statements),
     );
     const cond = stmt.childForFieldName('condition');
-    const condCalls = cond ? calls(cond).map((c) => calleeName(c) ?? '') : [];
-    if (stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) return this.barrier(stmt);
-    if (!exhaustive) {
-      const effects = cond?.descendantsOfType(['assignment_expression', 'update_expression']).length ?? 1;
-      return arms.length === 1 && cond && effects === 0
-        ? { kind: 'branch', span: this.span(stmt), arms, partial: { condition: cond.text } }
-        : this.barrier(stmt);
+    if (stmt.hasError || !cond) return this.barrier(stmt);
+    // Every test of the chain runs before (or between) the arms' writes: all must only read.
+    const tests: Node[] = [];
+    for (let at: Node | null = stmt; at?.type === 'if_statement';) {
+      const test = at.childForFieldName('condition');
+      if (test) tests.push(test);
+      at = at.childForFieldName('alternative')?.namedChild(0) ?? null;
     }
-    return { kind: 'branch', span: this.span(stmt), arms };
+    const pure = tests.every(
+      (t) =>
+        calls(t).every((c) => pureTest(calleeName(c), this.ctx.pure)) &&
+        t.descendantsOfType(['assignment_expression', 'update_expression']).length === 0,
+    );
+    if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
+    // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
+    // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
+    return {
+      kind: 'branch',
+      span: this.span(stmt),
+      arms,
+      partial: { condition: cond.text, opaque: !pure || undefined, exhaustive: exhaustive || undefined },
+    };
+  }
+
+  /**
+   * `#if`/`#ifdef` around statements: one configuration compiles one group, so it reads as a branch
+   * whose tests only read (never rewritten: a fix would have to edit every configuration).
+   */
+  private preprocBranch(stmt: Node): Step {
+    const arms: Arm[] = [];
+    let exhaustive = false;
+    for (let at: Node | null = stmt; at;) {
+      const alternative: Node | null = at.childForFieldName('alternative');
+      const skip = [at.childForFieldName('condition'), at.childForFieldName('name'), alternative];
+      const statements = namedKids(at).filter((n) => !skip.some((k) => k?.equals(n)));
+      arms.push(this.arm(statements));
+      if (at.type === 'preproc_else') exhaustive = true;
+      at = alternative;
+    }
+    if (stmt.hasError) return this.barrier(stmt);
+    const test = stmt.childForFieldName('condition') ?? stmt.childForFieldName('name');
+    return {
+      kind: 'branch',
+      span: this.span(stmt),
+      arms,
+      partial: { condition: `(${test?.text ?? 'configured'})`, exhaustive: exhaustive || undefined },
+    };
   }
 
   /**
@@ -202,8 +256,12 @@ class FunctionReader {
           break;
         case 'call_expression': {
           const name = calleeName(n);
-          if (callees && !this.ctx.pure.has(name ?? '')) callees.push(name ?? '(call)');
-          for (const arg of namedKids(n.childForFieldName('arguments') as Node)) add(unwrap(arg), true);
+          // A pure function changes none of its arguments (`strlen(name)` leaves name as it was).
+          if (this.ctx.pure.has(name ?? '')) break;
+          if (callees) callees.push(name ?? '(call)');
+          const args = namedKids(n.childForFieldName('arguments') as Node);
+          for (const arg of C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args)
+            add(unwrap(arg), true);
           break;
         }
       }
@@ -213,9 +271,13 @@ class FunctionReader {
   /** An expression statement or declaration that is not a write: what it reads and may change. */
   private summary(stmt: Node): OtherStep {
     if (stmt.hasError) return this.barrier(stmt);
+    // A name alone as a statement does nothing in C: it is a macro (`INT_ON;`) that may do anything.
+    if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'identifier')
+      return this.barrier(stmt);
     const writes = new Set<string>();
+    const mutated = new Set<string>();
     const callees: string[] = [];
-    this.changed(stmt, writes, callees);
+    this.changed(stmt, writes, callees, mutated);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
         const name = declaredName(d);
@@ -240,10 +302,11 @@ class FunctionReader {
       const name = root ? rootName(root) : undefined;
       return a?.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
     });
-    return summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
+    const summary = summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
       output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
       setsGlobal,
     });
+    return { ...summary, mutated: [...mutated] };
   }
 }
 

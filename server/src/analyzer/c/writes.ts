@@ -97,7 +97,18 @@ export function statementCall(stmt: Node): Node | undefined {
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
 export function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boolean {
-  return nodes.every((node) => calls(node).every((call) => pure.has(calleeName(call) ?? '')));
+  return nodes.every((node) => calls(node).every((call) => pureTest(calleeName(call), pure)));
+}
+
+/**
+ * An upper-case function-like name used inside a test or an argument is a macro over its arguments by
+ * convention (`FLAG(z)`, `ISSET(flags, BELL)`, `LOC(i)`): it reads, it does not do I/O there.
+ */
+const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
+
+/** A call a test or an argument may make without changing anything: pure, or an upper-case macro. */
+export function pureTest(name: string | undefined, pure: ReadonlySet<string>): boolean {
+  return name !== undefined && (pure.has(name) || MACRO_NAME.test(name));
 }
 
 /** True when evaluating `node` changes something (`fds[i++]`): the same text names another descriptor. */
@@ -130,9 +141,36 @@ export function isBare(t: Template): boolean {
   return t.before.replace(/\(\s*void\s*\)/, '').trim() === '' && t.after.trim() === ';';
 }
 
-/** Two length expressions say the same thing (whitespace aside). */
+/** A cast to an integer type, as a length check writes it (`(ssize_t)len`, `(size_t) n`). */
+const LENGTH_CAST = /^\((?:unsigned|signed|long|int|short|size_t|ssize_t|off_t|u?int(?:8|16|32|64)_t)+\)/;
+
+/** A length expression without whitespace, outer parentheses or casts to an integer type. */
+function bareLength(text: string): string {
+  let t = text.replace(/\s+/g, '');
+  for (;;) {
+    const cast = LENGTH_CAST.exec(t);
+    if (cast) t = t.slice(cast[0].length);
+    else if (t.startsWith('(') && t.endsWith(')') && balanced(t.slice(1, -1))) t = t.slice(1, -1);
+    else return t;
+  }
+}
+
+/** The parentheses of `t` pair up within it (so `(a)+(b)` is not one parenthesised expression). */
+function balanced(t: string): boolean {
+  let depth = 0;
+  for (const c of t) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Two length expressions say the same thing: the same text, whitespace, outer parentheses and casts
+ * to integer types aside (a length compared as `ssize_t` is the same count of bytes).
+ */
 export function sameLength(a: string, b: string): boolean {
-  return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
+  return bareLength(a) === bareLength(b);
 }
 
 function piece(buf: Node, len: Node | undefined, text: string): Piece {

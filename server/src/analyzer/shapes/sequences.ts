@@ -2,6 +2,7 @@
 // harmless statements between them, possibly starting with an if/else whose every arm ends in a write
 // (branch tails). Calls through wrappers arrive here as ordinary write steps.
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
+import { firstWrite, inArm, leading, meets, ONE_ARM, quiet, through, trailing } from './branches';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
@@ -18,16 +19,16 @@ export interface WriteRun {
   readonly syscalls: number;
 }
 
+const STATE =
+  'a global set between the writes may be what their error path reports; a gathered write would report one';
+const COMPUTED =
+  'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
+
 /**
  * At most this many statements may stand between two writes of a run. Further apart, the writes are
  * rarely meant as one message, and the odds of a missed dependency grow.
  */
 const MAX_BETWEEN = 3;
-
-function meets(a: readonly string[], b: ReadonlySet<string> | readonly string[]): boolean {
-  const set = b instanceof Set ? b : new Set(b as readonly string[]);
-  return a.some((name) => set.has(name));
-}
 
 /** The writes ending every arm of an exhaustive if/else chain, if they all go to one descriptor. */
 function armWrites(branch: BranchStep): WriteStep[] | undefined {
@@ -59,24 +60,32 @@ function runFrom(
   const writes: WriteStep[] = [];
   let pending: OtherStep[] = [];
   if (first.kind === 'write') writes.push(first);
-  else if (first.kind === 'branch' && first.partial) {
-    const tail = trailing(first);
-    if (!tail) return undefined;
-    writes.push(...tail.writes);
-    pending = tail.after;
-  } else if (first.kind === 'branch') {
-    const ends = armWrites(first);
-    if (!ends) return undefined;
-    head = { branch: first, writes: ends };
+  else if (first.kind === 'branch') {
+    const ends = first.partial ? undefined : armWrites(first);
+    const opener = ends ? undefined : firstWrite([first]);
+    const passage = opener && through(first, opener.target, new Set(opener.targetNames), locals, []);
+    const tail = ends || passage ? undefined : trailing(first);
+    if (ends) head = { branch: first, writes: ends };
+    else if (passage) writes.push(...passage.writes);
+    else if (tail) {
+      writes.push(...tail.writes);
+      pending = tail.after;
+    } else return undefined;
   } else return undefined;
   // armWrites returns two writes or more; otherwise `writes` holds `first` or its branch's tail.
   const lead = head ? head.writes[0]! : writes[0]!;
   const names = new Set(lead.targetNames);
   if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
-  if (pending.some((p) => meets(p.reads, names) || meets(p.writes, names) || p.output || p.setsGlobal))
-    return undefined;
+  // A run that starts inside a branch: its writes must still be for a descriptor nothing changes.
+  if (writes.some((w) => w.target !== lead.target)) return undefined;
+  if (pending.some((p) => !quiet(p, names, locals))) return undefined;
   const moved: OtherStep[] = [];
+  // Names statements between the writes change (moved after the gathered write by a fix).
+  const changedSoFar = () => [...moved, ...pending].flatMap((p) => p.writes);
+  const changedInArms: string[] = [];
+  const sentSoFar = () => [...(head?.writes ?? []), ...writes].flatMap((w) => w.reads);
   let last = i;
+  let next = -1;
   for (let j = i + 1; j < steps.length; j++) {
     const step = steps[j]!;
     if (step.kind === 'write') {
@@ -86,112 +95,89 @@ function runFrom(
       const prev = writes[writes.length - 1] ?? lead;
       if (head && step.position) break;
       if (!contiguous(prev, step)) break;
-      // A statement between may have changed what this write sends: stop before it.
-      if (
-        meets(
-          step.reads,
-          pending.flatMap((p) => p.writes),
-        )
-      )
-        break;
+      // A statement between may have changed what this write sends: a fix cannot move it after the
+      // gathered call. Filling the vector where each write stands would still send the same bytes,
+      // unless a statement changed in place a buffer an earlier write sent: then stop before it.
+      let joining = step;
+      if (meets(step.reads, [...changedSoFar(), ...changedInArms])) {
+        const between = [...moved, ...pending];
+        // Only computations: a call that may do I/O (or fail loudly) between is a reason to split.
+        // (A front end that does not mark calls as quiet with `output: false` gets no such run.)
+        if (between.some((p) => p.calls.length > 0 && p.output !== false)) break;
+        const inPlace = between.flatMap((p) => p.mutated ?? p.writes);
+        if (meets(sentSoFar(), [...inPlace, ...changedInArms])) break;
+        joining = { ...step, noFix: step.noFix ?? COMPUTED };
+      }
       // A call between may change globals; a write that sends a global would then send something else.
-      const calls = pending.some((p) => p.calls.length > 0);
+      // (C marks the calls that may do more than compute on their arguments as `output`.)
+      const calls = pending.some((p) => p.calls.length > 0 && p.output !== false);
       if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
+      if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
       moved.push(...pending);
       pending = [];
-      writes.push(step);
+      writes.push(joining);
       last = j;
       continue;
     }
     if (step.kind === 'branch' && !head) {
-      // The writes that open an `if` body continue the run when the condition holds; the run ends there.
-      const opening = leading(step, lead.target, names);
       const prev = writes[writes.length - 1];
+      const sent = writes.flatMap((w) => w.reads);
+      const between = pending.some((p) => p.calls.length > 0);
+      // A branch that only writes and computes: the run goes on through it.
+      const passage = between ? undefined : through(step, lead.target, names, locals, sent);
+      if (
+        passage &&
+        // `through` never returns a passage without writes.
+        !(prev && !contiguous(prev, passage.writes[0]!)) &&
+        !meets(
+          passage.writes.flatMap((w) => w.reads),
+          changedSoFar(),
+        )
+      ) {
+        moved.push(...pending);
+        pending = [];
+        writes.push(...passage.writes);
+        changedInArms.push(...passage.changed);
+        last = j;
+        continue;
+      }
+      // The writes that open an `if` body continue the run when the condition holds; the run ends there.
+      const opening = leading(step, lead.target, names, sent);
       if (
         opening &&
         !(prev && !contiguous(prev, opening[0]!)) &&
         !meets(
           opening.flatMap((w) => w.reads),
-          pending.flatMap((p) => p.writes),
+          changedSoFar(),
         ) &&
-        !pending.some((p) => p.calls.length > 0)
+        !between
       ) {
         moved.push(...pending);
         pending = [];
         writes.push(...opening);
         last = j;
+        // The same branch may end with writes that start the next run.
+        next = j;
       }
       break;
     }
-    if (step.kind !== 'other' || step.barrier) break;
-    if (meets(step.reads, names) || meets(step.writes, names)) break;
-    // Changed global state may be what a write's error path reports (a message set before each write).
-    if (step.setsGlobal) break;
-    // A call that may print could write to the same descriptor unless it is the function's own.
-    if (step.output && !(names.size > 0 && [...names].every((n) => locals.has(n)))) break;
+    if (step.kind !== 'other') break;
+    // A global set between (busybox sets the message its die path prints before each write) keeps the
+    // bytes, but a gathered write would fail with one message: the run is reported without a fix.
+    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals)) break;
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
-  // A write under a condition joins a run; a run of nothing but conditional writes may make no call.
-  if (!head && writes.every((w) => w.condition)) return undefined;
-  return [run(first, lead, writes, head, moved, steps[last]!.span.end), last + 1];
-}
-
-const STRADDLES = 'the writes straddle an if; gathering them means splitting it by hand';
-
-/** A write inside a partial branch, as a conditional member of a run around it (never fixed). */
-function guarded(write: WriteStep, branch: BranchStep): WriteStep {
-  return { ...write, condition: branch.partial?.condition ?? '(one arm)', noFix: STRADDLES };
-}
-
-/** Writes to one target that end a partial branch's body, and the quiet statements after them. */
-function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[] } | undefined {
-  const body = branch.arms[0]?.steps ?? [];
-  let k = body.length - 1;
-  const after: OtherStep[] = [];
-  // Every `body[k]` read below has 0 <= k < body.length.
-  while (k >= 0 && body[k]!.kind === 'other' && !(body[k] as OtherStep).barrier)
-    after.unshift(body[k--] as OtherStep);
-  const writes: WriteStep[] = [];
-  while (k >= 0 && body[k]!.kind === 'write') {
-    const w = body[k--] as WriteStep;
-    if (w.stream || w.alone || w.condition || (writes.length > 0 && w.target !== writes[0]!.target)) break;
-    writes.unshift(guarded(w, branch));
-  }
-  return writes.length > 0 ? { writes, after } : undefined;
-}
-
-/** Writes to `target` that open a partial branch's body (after declarations that call nothing). */
-function leading(branch: BranchStep, target: string, names: ReadonlySet<string>): WriteStep[] | undefined {
-  // Every arm of an if/else may open with writes; a path runs through one arm: count the longest.
-  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names));
-  const most = Math.max(...arms.map((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0)));
-  const top = arms.findIndex((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0) === most);
-  const writes = arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
-  return most > 0 ? writes : undefined;
-}
-
-/** Writes to `target` that open one arm (after declarations that call nothing). */
-function armLeading(
-  body: readonly Step[],
-  branch: BranchStep,
-  target: string,
-  names: ReadonlySet<string>,
-): WriteStep[] {
-  const quiet = (s: Step) =>
-    s.kind === 'other' && !s.barrier && s.calls.length === 0 && !s.setsGlobal && !meets(s.writes, names);
-  let k = 0;
-  const changed: string[] = [];
-  for (; k < body.length && quiet(body[k]!); k++) changed.push(...(body[k] as OtherStep).writes);
-  const writes: WriteStep[] = [];
-  for (; k < body.length && body[k]!.kind === 'write'; k++) {
-    const w = body[k] as WriteStep;
-    // A buffer set inside the body (`msg = "EIP:\n"`) is not what the writes before it sent.
-    if (w.stream || w.alone || w.condition || w.target !== target || meets(w.reads, changed)) break;
-    writes.push(guarded(w, branch));
-  }
-  return writes;
+  // A write under a condition joins a run; a run of nothing but writes under one condition may make
+  // one call at most. Under different tests of ifs without else (the end of one, the start of the
+  // next) it is a sequence whenever both hold; in one arm of an if/else, the other path differs.
+  const conditions = new Set(writes.map((w) => w.condition));
+  const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
+  if (!head && writes.every((w) => w.condition) && !straddles) return undefined;
+  // `last` is i or the index of a step the loop read.
+  const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
+  return [end, next >= 0 ? next : last + 1];
 }
 
 /** The run made of `writes` (after `head`), from `first` to `end`. */

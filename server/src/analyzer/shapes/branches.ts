@@ -1,0 +1,204 @@
+// How writes inside an if (or an if/else chain) join the writes around it: writes that end its arms
+// start a run that goes on after it, writes that open its arms end a run that came before it, and a
+// branch whose arms only write and compute is passed through. The writes then run only on some paths,
+// so they are reported without a fix: gathering them means filling the vector arm by arm, by hand.
+import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
+
+/** True when the two name lists share a name. */
+export function meets(a: readonly string[], b: ReadonlySet<string> | readonly string[]): boolean {
+  const set = b instanceof Set ? b : new Set(b as readonly string[]);
+  return a.some((name) => set.has(name));
+}
+
+const STRADDLES = 'the writes straddle an if; gathering them means splitting it by hand';
+const ARMS = 'some writes are in the arms of an if; gathering them means filling the vector in each arm';
+
+/** True for a write a run took from inside a branch (not an `if (test) write;` of its own). */
+export function inArm(write: WriteStep): boolean {
+  return write.noFix === STRADDLES || write.noFix === ARMS;
+}
+
+/** True when `names` (a descriptor's identifiers) are all the function's own: no other code writes there. */
+export function ownTarget(names: ReadonlySet<string>, locals: ReadonlySet<string>): boolean {
+  return names.size > 0 && [...names].every((n) => locals.has(n));
+}
+
+/** A statement a run may cross: no I/O, no change of the descriptor or of global state. */
+export function quiet(step: OtherStep, names: ReadonlySet<string>, locals: ReadonlySet<string>): boolean {
+  if (step.barrier || step.setsGlobal) return false;
+  if (meets(step.reads, names) || meets(step.writes, names)) return false;
+  // A call that may print could write to the same descriptor unless it is the function's own.
+  return !step.output || ownTarget(names, locals);
+}
+
+/** The condition of writes in one arm of an if/else chain that ends in `else` (each path writes). */
+export const ONE_ARM = '(one arm of an if/else)';
+
+/** The chain ends in a plain `else`: one of its arms runs on every path. */
+function exhaustive(branch: BranchStep): boolean {
+  return !branch.partial || !!branch.partial.exhaustive;
+}
+
+/** A write inside a branch, as a conditional member of a run around it (never fixed). */
+function guarded(write: WriteStep, branch: BranchStep, reason = STRADDLES): WriteStep {
+  const condition = exhaustive(branch) ? ONE_ARM : (branch.partial?.condition ?? ONE_ARM);
+  return { ...write, condition: write.condition ?? condition, noFix: reason };
+}
+
+/** Keeps the syscall count of the arm with the most (one path runs one arm); the others count zero. */
+function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | undefined {
+  const counts = arms.map((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0));
+  const most = Math.max(0, ...counts);
+  if (most === 0) return undefined;
+  const top = counts.indexOf(most);
+  return arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
+}
+
+/** A write a run may take from inside a branch: to `target`, plain, its buffers still alive after it. */
+function joinable(w: WriteStep, target: string, declares: readonly string[]): boolean {
+  return w.target === target && !w.stream && !w.alone && !w.position && !meets(w.reads, declares);
+}
+
+/** The first write inside a branch (a run that starts with it goes to that one's descriptor). */
+export function firstWrite(steps: readonly Step[]): WriteStep | undefined {
+  for (const s of steps) {
+    if (s.kind === 'write') return s;
+    if (s.kind === 'branch') {
+      for (const arm of s.arms) {
+        const w = firstWrite(arm.steps);
+        if (w) return w;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The writes of a branch a run passes through, and the names its statements change. */
+export interface Passage {
+  readonly writes: WriteStep[];
+  readonly changed: string[];
+}
+
+/**
+ * A branch whose arms hold only writes to `target`, statements a run may cross and such branches
+ * again, with tests that only read: the run goes on through it (on every path the writes stay in
+ * order). `sent` names what the run's writes so far read: a statement that changes one of them would
+ * change bytes already queued. Undefined when any arm does something else, or no arm writes.
+ */
+export function through(
+  branch: BranchStep,
+  target: string,
+  names: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
+  sent: readonly string[],
+): Passage | undefined {
+  if (branch.partial?.opaque) return undefined;
+  const arms: WriteStep[][] = [];
+  const changed: string[] = [];
+  for (const arm of branch.arms) {
+    const writes: WriteStep[] = [];
+    const armSent = [...sent];
+    for (const s of arm.steps) {
+      if (s.kind === 'write') {
+        if (!joinable(s, target, arm.declares)) return undefined;
+        writes.push(guarded(s, branch, ARMS));
+        armSent.push(...s.reads);
+      } else if (s.kind === 'other') {
+        // Inside an arm, only computations: a call there may read into a buffer or print.
+        if (!quiet(s, names, locals) || s.output || meets(s.writes, armSent)) return undefined;
+        changed.push(...s.writes);
+      } else if (s.kind === 'branch') {
+        const inner = through(s, target, names, locals, armSent);
+        if (!inner) return undefined;
+        writes.push(...inner.writes);
+        armSent.push(...inner.writes.flatMap((w) => w.reads));
+        changed.push(...inner.changed);
+      } else return undefined;
+    }
+    // An if/else whose other arm does something else is a choice, not a sequence.
+    if (writes.length === 0 && exhaustive(branch)) return undefined;
+    arms.push(writes);
+  }
+  const writes = longestPath(arms);
+  return writes && { writes, changed };
+}
+
+/**
+ * Writes to one target that end the arms of a branch, and the quiet statements after them in each
+ * arm: a run that starts there goes on after the branch. The tests may have effects (they run before).
+ */
+export function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[] } | undefined {
+  const arms: WriteStep[][] = [];
+  const after: OtherStep[] = [];
+  let target: string | undefined;
+  for (const arm of branch.arms) {
+    const body = arm.steps;
+    // An arm that is one write is a conditional write of its own (kept whole, or not at all).
+    if (body.filter((s) => !(s.kind === 'other' && s.comment)).length < 2) continue;
+    let k = body.length - 1;
+    const at = (i: number) => (i >= 0 ? body[i] : undefined);
+    for (let s = at(k); s?.kind === 'other' && !s.barrier; s = at(--k)) after.unshift(s);
+    const writes: WriteStep[] = [];
+    for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
+      target ??= w.target;
+      // A buffer the body of an `if` declares (and frees) does not stop a hint that has no fix; in an
+      // if/else, writes of buffers that end with their arm are a choice between messages.
+      if (w.condition || !joinable(w, target, exhaustive(branch) ? arm.declares : [])) break;
+      writes.unshift(guarded(w, branch));
+    }
+    arms.push(writes);
+  }
+  const writes = longestPath(arms);
+  return writes && { writes, after };
+}
+
+/**
+ * Writes to `target` that open the arms of a branch whose tests only read. `sent` names what the run's
+ * writes before it read: a statement in the arm that changes one of them ends what can join.
+ */
+export function leading(
+  branch: BranchStep,
+  target: string,
+  names: ReadonlySet<string>,
+  sent: readonly string[],
+): WriteStep[] | undefined {
+  if (branch.partial?.opaque) return undefined;
+  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent));
+  // In an if/else whose other arm does something else first, the run is one path's choice.
+  if (exhaustive(branch) && arms.some((a) => a.length === 0)) return undefined;
+  return longestPath(arms);
+}
+
+/**
+ * Writes to `target` that open one arm (after declarations that call nothing), and those that open a
+ * branch right after them, once computations that call nothing have been passed.
+ */
+function armLeading(
+  body: readonly Step[],
+  branch: BranchStep,
+  target: string,
+  names: ReadonlySet<string>,
+  sent: readonly string[],
+): WriteStep[] {
+  const queued = [...sent];
+  const calm = (s: Step) =>
+    s.kind === 'other' &&
+    !s.barrier &&
+    s.calls.length === 0 &&
+    !s.setsGlobal &&
+    !meets(s.writes, names) &&
+    !meets(s.writes, queued);
+  let k = 0;
+  for (let s = body[k]; s && calm(s); s = body[++k]);
+  const writes: WriteStep[] = [];
+  for (let w = body[k]; w?.kind === 'write'; w = body[++k]) {
+    if (w.condition || !joinable(w, target, [])) return writes;
+    writes.push(guarded(w, branch));
+    queued.push(...w.reads);
+  }
+  if (writes.length === 0) return writes;
+  for (let s = body[k]; s && calm(s); s = body[++k]);
+  const next = body[k];
+  if (next?.kind !== 'branch') return writes;
+  return [...writes, ...(leading(next, target, names, queued) ?? [])];
+}
