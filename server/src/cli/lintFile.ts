@@ -14,7 +14,7 @@ import {
 import {
   DEFAULT_MAX_FILE_BYTES,
   encodeSource,
-  readSourceFile,
+  readSourceFileSync,
   SkippedFileError,
   type SourceFile,
 } from '../workspace/sourceFile';
@@ -107,7 +107,9 @@ export async function lintFile(
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let source: SourceFile;
   try {
-    source = await readSourceFile(path, limit);
+    // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
+    // trips through the thread pool cost more than the read (see readRegularFileSync).
+    source = readSourceFileSync(path, limit);
   } catch (error) {
     if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
     return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
