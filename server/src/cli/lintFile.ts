@@ -1,16 +1,13 @@
 // Lints one file: read, analyse, optionally fix in place. Runs in a worker thread or in the main
 // thread; results are plain data (positions computed here, so the text never travels).
 import { realpath } from 'node:fs/promises';
-import {
-  LineIndex,
-  skipReason,
-  WrapperIndex,
-  type Analyzer,
-  type AnalyzerSettings,
-  type FileWrappers,
-  type Finding,
-  type Position,
-} from '../index';
+// The analyzer's own modules, not the library index: a worker thread loads this file, and the index
+// also loads the settings validator (ajv), which doubled a worker's start-up.
+import { skipReason, type Analyzer } from '../analyzer/analyzer';
+import type { Finding } from '../analyzer/model';
+import { LineIndex, type Position } from '../analyzer/positions';
+import type { AnalyzerSettings } from '../analyzer/settings';
+import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import {
   DEFAULT_MAX_FILE_BYTES,
   encodeSource,
