@@ -3,8 +3,9 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzer } from '../analyzer/analyzer';
-import { callPattern, indexOfJob, lintFile, type FileResult, type LintJob } from './lintFile';
+import type * as AnalyzerModule from '../analyzer/analyzer';
+import type * as LintFileModule from './lintFile';
+import type { FileResult, LintJob } from './lintFile';
 import type { WorkerRequest, WorkerResponse } from './worker';
 
 /** Below this many files, starting workers (each loads the grammar) costs more than it saves. */
@@ -22,7 +23,9 @@ export function workerLimit(): number {
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
 export class LintPool {
   private workers: Worker[] = [];
-  private local: Promise<Analyzer> | undefined;
+  /** Workers that failed or exited, with why. */
+  private readonly failures = new WeakMap<Worker, string>();
+  private local: Promise<AnalyzerModule.Analyzer> | undefined;
   private readonly jobs?: number;
 
   /** `jobs`: worker threads to use (1: none), at most {@link workerLimit}; undefined: one per core for large inputs. */
@@ -30,14 +33,38 @@ export class LintPool {
     this.jobs = jobs === undefined ? undefined : Math.min(jobs, workerLimit());
   }
 
+  /** The threads a run over `files` files uses (never fewer for more files). */
   private threadsFor(files: number): number {
-    if (this.jobs !== undefined) return this.jobs;
-    return files < SMALL_INPUT ? 1 : Math.max(1, availableParallelism());
+    const wanted =
+      this.jobs !== undefined ? this.jobs : files < SMALL_INPUT ? 1 : Math.max(1, availableParallelism());
+    return Math.min(wanted, Math.max(1, Math.ceil(files / BATCH)));
+  }
+
+  /**
+   * Starts the workers a run over `files` files will use, ahead of it: called while the files are
+   * being found, so that each worker's start-up (loading the modules and compiling the grammar, a
+   * tenth of a second or more) overlaps the walk instead of following it.
+   */
+  prepare(files: number): void {
+    const threads = this.threadsFor(files);
+    if (threads > 1) this.spawn(threads);
+  }
+
+  private spawn(threads: number): void {
+    while (this.workers.length < threads) {
+      const worker = new Worker(join(__dirname, 'worker.js'));
+      // Until a run listens, a worker's failure is kept for the run to report.
+      worker.once('error', (error: Error) => this.failures.set(worker, error.stack ?? String(error)));
+      worker.once('exit', (code: number) => {
+        if (!this.failures.has(worker)) this.failures.set(worker, `exited (code ${code})`);
+      });
+      this.workers.push(worker);
+    }
   }
 
   /** Lints `files` with `job`; results come back in the order of `files`. */
   async run(files: readonly string[], job: LintJob): Promise<FileResult[]> {
-    const threads = Math.min(this.threadsFor(files.length), Math.max(1, Math.ceil(files.length / BATCH)));
+    const threads = this.threadsFor(files.length);
     const results =
       threads <= 1 ? await this.runHere(files, job) : await this.runOnWorkers(files, job, threads);
     const order = new Map(files.map((f, i) => [f, i]));
@@ -45,7 +72,9 @@ export class LintPool {
   }
 
   private async runHere(files: readonly string[], job: LintJob): Promise<FileResult[]> {
-    this.local ??= Analyzer.create();
+    // Loaded on first use: when the workers do the analysis, this thread never needs the analyzer.
+    const { callPattern, indexOfJob, lintFile } = require('./lintFile') as typeof LintFileModule;
+    this.local ??= (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
     const analyzer = await this.local;
     const index = indexOfJob(job);
     const names = callPattern(job.names);
@@ -58,13 +87,18 @@ export class LintPool {
   }
 
   private async runOnWorkers(files: readonly string[], job: LintJob, threads: number): Promise<FileResult[]> {
-    while (this.workers.length < threads) this.workers.push(new Worker(join(__dirname, 'worker.js')));
+    this.spawn(threads);
     const batches: string[][] = [];
     for (let i = 0; i < files.length; i += BATCH) batches.push(files.slice(i, i + BATCH));
     const results: FileResult[] = [];
     let next = 0;
     const drive = (worker: Worker) =>
       new Promise<void>((resolve, reject) => {
+        const failure = this.failures.get(worker);
+        if (failure !== undefined) {
+          reject(new Error(`writev-lint worker failed: ${failure}`));
+          return;
+        }
         const send = () => {
           if (next >= batches.length) {
             worker.off('message', onMessage);
@@ -99,7 +133,8 @@ export class LintPool {
 
   /** Stops the worker threads. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    const workers = this.workers;
     this.workers = [];
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }

@@ -115,12 +115,16 @@ function* readRequests(
 }
 
 function stampOf(bytes: Buffer, info: BigIntStats): FileStamp {
+  let sha256: string | undefined;
   return {
     size: bytes.length,
     mtimeNs: info.mtimeNs,
     ino: info.ino,
     dev: info.dev,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    // Hashed on first use: only a fix compares it, and most files of a run are never fixed.
+    get sha256() {
+      return (sha256 ??= createHash('sha256').update(bytes).digest('hex'));
+    },
     mode: Number(info.mode) & 0o7777,
     uid: Number(info.uid),
     gid: Number(info.gid),
