@@ -1,5 +1,5 @@
-// Lints files in parallel on worker threads (or in this thread for small inputs), in batches so a
-// worker that finishes early takes the next batch.
+// Lints files in parallel on worker threads (or in this thread for small inputs); the workers take
+// the files one at a time from a list they share, so one that finishes early takes the next file.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -10,7 +10,8 @@ import type { WorkerRequest, WorkerResponse } from './worker';
 
 /** Below this many files, starting workers (each loads the grammar) costs more than it saves. */
 const SMALL_INPUT = 64;
-const BATCH = 16;
+/** No more workers than one per this many files. */
+const FILES_PER_WORKER = 16;
 
 /**
  * The most worker threads a run starts: one per core. More only add memory (each loads an analyzer of
@@ -18,6 +19,15 @@ const BATCH = 16;
  */
 export function workerLimit(): number {
   return Math.max(1, availableParallelism());
+}
+
+/**
+ * The threads a run over `files` files uses with `jobs` (undefined: one per core for large inputs);
+ * 1 means this thread, no worker. Never fewer for more files.
+ */
+export function runThreads(files: number, jobs?: number): number {
+  const wanted = jobs !== undefined ? Math.min(jobs, workerLimit()) : files < SMALL_INPUT ? 1 : workerLimit();
+  return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
 }
 
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
@@ -33,11 +43,8 @@ export class LintPool {
     this.jobs = jobs === undefined ? undefined : Math.min(jobs, workerLimit());
   }
 
-  /** The threads a run over `files` files uses (never fewer for more files). */
   private threadsFor(files: number): number {
-    const wanted =
-      this.jobs !== undefined ? this.jobs : files < SMALL_INPUT ? 1 : Math.max(1, availableParallelism());
-    return Math.min(wanted, Math.max(1, Math.ceil(files / BATCH)));
+    return runThreads(files, this.jobs);
   }
 
   /**
@@ -88,47 +95,45 @@ export class LintPool {
 
   private async runOnWorkers(files: readonly string[], job: LintJob, threads: number): Promise<FileResult[]> {
     this.spawn(threads);
-    const batches: string[][] = [];
-    for (let i = 0; i < files.length; i += BATCH) batches.push(files.slice(i, i + BATCH));
-    const results: FileResult[] = [];
-    let next = 0;
+    // Every worker gets the whole list and takes files from it by a counter they share: the load
+    // balances itself without a message per batch. On a loaded machine a worker waited longer for
+    // its parent to wake and send the next batch than it took to lint it, and two workers were
+    // slower than this thread alone.
+    const request: WorkerRequest = { files, job, next: new SharedArrayBuffer(4) };
     const drive = (worker: Worker) =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<readonly FileResult[]>((resolve, reject) => {
         const failure = this.failures.get(worker);
         if (failure !== undefined) {
           reject(new Error(`writev-lint worker failed: ${failure}`));
           return;
         }
-        const send = () => {
-          if (next >= batches.length) {
-            worker.off('message', onMessage);
-            worker.off('error', reject);
-            worker.off('exit', onExit);
-            resolve();
-            return;
-          }
-          const request: WorkerRequest = { id: next, files: batches[next++], job };
-          worker.postMessage(request);
+        const settle = () => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
         };
         const onMessage = (response: WorkerResponse) => {
-          if (response.error) {
-            reject(new Error(`writev-lint worker failed: ${response.error}`));
-            return;
-          }
-          results.push(...response.results);
-          send();
+          settle();
+          if (response.error) reject(new Error(`writev-lint worker failed: ${response.error}`));
+          else resolve(response.results);
+        };
+        const onError = (error: Error) => {
+          settle();
+          reject(error);
         };
         // A worker that dies without an error event (killed, out of memory) would otherwise leave
         // this promise, and the run, waiting forever.
-        const onExit = (code: number) =>
+        const onExit = (code: number) => {
+          settle();
           reject(new Error(`writev-lint worker exited (code ${code}) mid-run`));
+        };
         worker.on('message', onMessage);
-        worker.on('error', reject);
-        worker.once('exit', onExit);
-        send();
+        worker.on('error', onError);
+        worker.on('exit', onExit);
+        worker.postMessage(request);
       });
-    await Promise.all(this.workers.slice(0, threads).map(drive));
-    return results;
+    const parts = await Promise.all(this.workers.slice(0, threads).map(drive));
+    return parts.flat();
   }
 
   /** Stops the worker threads. */
