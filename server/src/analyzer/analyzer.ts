@@ -3,7 +3,8 @@
 // tests all use this.
 import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
-import type { Finding, Language, TextEdit } from './model';
+import { languageOf } from './languageOf';
+import type { Finding, TextEdit } from './model';
 import type { AnalyzerSettings } from './settings';
 import { applySuppressions } from './suppressions';
 import type * as TsFrontEnd from './ts/analyzeTs';
@@ -29,13 +30,7 @@ function tsEnd(): typeof TsFrontEnd {
 /** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
 export const MAX_TEXT_LENGTH = 4 * 1024 * 1024;
 
-/** The language of a file, from its name; undefined for files the analyzer does not read. */
-export function languageOf(path: string): Language | undefined {
-  if (/\.[ch]$/i.test(path)) return 'c';
-  if (/\.[mc]?tsx?$/i.test(path)) return 'typescript';
-  if (/\.[mc]?jsx?$/i.test(path)) return 'javascript';
-  return undefined;
-}
+export { languageOf } from './languageOf';
 
 /**
  * Why a text is not analysed (longer than `maxLength` UTF-16 code units, binary), or undefined when it

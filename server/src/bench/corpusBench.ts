@@ -3,13 +3,15 @@
 // scripts/corpus-trees.js), with that project's settings.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lint } from '../cli/main';
-import { count } from './format';
+import { printTreeTimings, type TreeCase } from './treeRuns';
 import { scoreTables } from './corpusReport';
 import { loadCorpus, projectSettings, scoreCorpus } from './corpusScore';
 
-/** Prints the corpus score, then lines/s per project tree found under `trees` (skipped if absent). */
-export async function measureCorpus(corpusDir: string, trees: string | undefined): Promise<void> {
+/**
+ * Prints the corpus score, then each project's whole tree timed `runs` times by the writev-lint
+ * command (see treeRuns.ts). Trees are skipped when `trees` is absent.
+ */
+export async function measureCorpus(corpusDir: string, trees: string | undefined, runs = 3): Promise<void> {
   const score = await scoreCorpus(corpusDir);
   console.log(`corpus (${corpusDir}):\n${scoreTables(score)}`);
   const corpus = await loadCorpus(corpusDir);
@@ -19,6 +21,7 @@ export async function measureCorpus(corpusDir: string, trees: string | undefined
     );
     return;
   }
+  const cases: TreeCase[] = [];
   for (const project of corpus.projects) {
     const root = join(trees, project.name);
     const stamp = join(root, '.writev-commit');
@@ -29,17 +32,12 @@ export async function measureCorpus(corpusDir: string, trees: string | undefined
       continue;
     }
     const at = readFileSync(stamp, 'utf8').trim();
-    const note =
-      at === project.commit
-        ? ''
-        : ` (checked out at ${at.slice(0, 12)}, labels pin ${project.commit.slice(0, 12)})`;
-    const started = process.hrtime.bigint();
-    const results = await lint({ paths: [root], fix: false }, projectSettings(project));
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const lines = results.reduce((n, r) => n + r.lines, 0);
-    const findings = results.reduce((n, r) => n + r.findings.length, 0);
-    console.log(
-      `tree ${project.name}${note}: ${count(results.length)} files, ${count(lines)} lines in ${seconds.toFixed(2)} s = ${count(lines / seconds)} lines/s, ${findings} findings`,
-    );
+    if (at !== project.commit)
+      console.log(
+        `tree ${project.name}: checked out at ${at.slice(0, 12)}, labels pin ${project.commit.slice(0, 12)}`,
+      );
+    projectSettings(project); // Checks them: a bad entry is named here, not by a failed run.
+    cases.push({ name: project.name, root, settings: project.settings });
   }
+  await printTreeTimings(cases, runs);
 }

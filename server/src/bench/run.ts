@@ -1,6 +1,6 @@
 // `npm run bench:analyzer`: the analyzer's speed figures. Usage:
 //   node server/out/bench/run.js [--tree dir...] [--full dir] [--lines 4000] [--edits 300] [--no-tree]
-//     [--corpus dir] [--trees dir]
+//     [--corpus dir] [--trees dir] [--tree-runs 3] [--no-incremental]
 // Without --tree, uses the Linux kernel's fs/, net/ and drivers/net/ under /tmp/linux (extract
 // Debian's linux-source there first; see server/README.md), or skips the tree figures if absent.
 // Then recall and precision on the labelled corpus (test/server/corpus), and lines/s over each corpus
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const lines = Number(option('--lines')[0] ?? 4000);
   const edits = Number(option('--edits')[0] ?? 300);
   // A typical density (one function in 20 has a write sequence) and the worst case (every one has).
-  for (const every of [20, 1]) {
+  for (const every of process.argv.includes('--no-incremental') ? [] : [20, 1]) {
     const inc = await measureIncremental(join(__dirname, '..', 'server.js'), lines, edits, every);
     console.log(
       `incremental: ${inc.lines}-line C file, ${inc.findings} findings, ${inc.edits} edits, didChange -> diagnostics: ` +
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     option('--trees')[0] ??
       process.env.WRITEV_CORPUS_TREES ??
       (existsSync(cachedTrees) ? cachedTrees : undefined),
+    Number(option('--tree-runs')[0] ?? 3),
   );
   if (process.argv.includes('--no-tree')) return;
   const trees = option('--tree');
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   }
   const tree = await measureTree(roots);
   console.log(
-    `whole tree: ${count(tree.files)} files, ${count(tree.lines)} lines in ${tree.seconds.toFixed(2)} s = ${count(tree.lines / tree.seconds)} lines/s, peak RSS ${tree.peakRssMiB.toFixed(0)} MiB, ${tree.findings.length} findings (target >= 100,000 lines/s)`,
+    `whole tree: ${count(tree.files)} files, ${count(tree.lines)} lines in ${tree.seconds.toFixed(2)} s wall-clock on ${tree.threads} thread${tree.threads === 1 ? '' : 's'} = ${count(tree.lines / tree.seconds)} lines/s, peak RSS ${tree.peakRssMiB.toFixed(0)} MiB, ${tree.findings.length} findings (target >= 100,000 lines/s)`,
   );
   for (const f of tree.findings.slice(0, 50)) console.log(`  ${f.path}:${f.line}: ${f.message} [${f.code}]`);
   const full = option('--full')[0] ?? roots[0]!; // roots is not empty: checked above

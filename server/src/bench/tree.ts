@@ -3,9 +3,10 @@
 // every file (no first-look filter).
 import { readFile } from 'node:fs/promises';
 import { Analyzer } from '../analyzer/analyzer';
-import { DEFAULT_SETTINGS } from '../analyzer/settings';
+import { DEFAULT_SETTINGS, type AnalyzerSettings } from '../analyzer/settings';
 import { lint } from '../cli/main';
 import type { FileResult } from '../cli/lintFile';
+import { runThreads } from '../cli/pool';
 import { sourceFiles } from '../workspace/files';
 
 /** Result of {@link measureTree}. */
@@ -13,6 +14,8 @@ export interface TreeResult {
   readonly files: number;
   readonly lines: number;
   readonly seconds: number;
+  /** Threads that analysed (1: the main thread alone, more: worker threads). */
+  readonly threads: number;
   readonly findings: readonly {
     readonly path: string;
     readonly line: number;
@@ -22,15 +25,24 @@ export interface TreeResult {
   readonly peakRssMiB: number;
 }
 
-/** Lints `roots` as the CLI does and measures it. */
-export async function measureTree(roots: readonly string[]): Promise<TreeResult> {
+/**
+ * Lints `roots` as the CLI does (file walk, both passes, worker threads) and measures the wall-clock
+ * time. `jobs` as `--jobs` (undefined: the CLI's default, one worker per core for large inputs).
+ */
+export async function measureTree(
+  roots: readonly string[],
+  settings: AnalyzerSettings = DEFAULT_SETTINGS,
+  jobs?: number,
+): Promise<TreeResult> {
   const started = process.hrtime.bigint();
-  const results: FileResult[] = await lint({ paths: roots, fix: false }, DEFAULT_SETTINGS);
+  const results: FileResult[] = await lint({ paths: roots, fix: false, jobs }, settings);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const files = results.filter((r) => !r.skipped).length;
   return {
     files: results.length,
     lines: results.reduce((n, r) => n + r.lines, 0),
     seconds,
+    threads: runThreads(files, jobs),
     findings: results.flatMap((r) =>
       r.findings.map((f) => ({ path: r.path, line: f.start.line + 1, code: f.code, message: f.message })),
     ),

@@ -1,7 +1,7 @@
 // Fingerprints of findings that survive edits elsewhere in the file: the rule, the file and the text of
 // the finding's writes, never a line number. Both the baseline and SARIF's partialFingerprints use them.
 import { createHash } from 'node:crypto';
-import { LineIndex } from '../index';
+import { LineIndex } from '../analyzer/positions';
 import type { FileResult, ReportedFinding } from './lintFile';
 
 /** The fingerprint scheme's name; a change to the recipe gets a new version. */

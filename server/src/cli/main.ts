@@ -2,7 +2,9 @@
 // second only where a wrapper from another file is called), optionally fixes, keeps what the review asks
 // for (review.ts), prints, exits 0/1/2.
 import { relative, resolve } from 'node:path';
-import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings, type FileWrappers } from '../index';
+// Not the library index: that loads the analyzer, which only the worker threads need.
+import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
+import type { FileWrappers } from '../analyzer/wrapperIndex';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
 import { collect } from './collect';
@@ -77,8 +79,13 @@ export async function lint(
   settings: AnalyzerSettings,
   lookup?: ConfigLookup,
 ): Promise<FileResult[]> {
-  const { files, groups, skipped } = await collect(options.paths, settings, lookup);
   const pool = new LintPool(options.jobs);
+  const { files, groups, skipped } = await collect(options.paths, settings, lookup, (found) =>
+    pool.prepare(found),
+  ).catch(async (error: unknown) => {
+    await pool.close();
+    throw error;
+  });
   const maxFileBytes = options.maxFileSize;
   // Each pass runs once per group of files sharing settings (one group unless config files differ).
   const pass = async (job: Omit<LintJob, 'settings' | 'maxFileBytes'>) => {

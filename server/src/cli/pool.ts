@@ -1,15 +1,17 @@
-// Lints files in parallel on worker threads (or in this thread for small inputs), in batches so a
-// worker that finishes early takes the next batch.
+// Lints files in parallel on worker threads (or in this thread for small inputs); the workers take
+// the files one at a time from a list they share, so one that finishes early takes the next file.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzer } from '../analyzer/analyzer';
-import { callPattern, indexOfJob, lintFile, type FileResult, type LintJob } from './lintFile';
+import type * as AnalyzerModule from '../analyzer/analyzer';
+import type * as LintFileModule from './lintFile';
+import type { FileResult, LintJob } from './lintFile';
 import type { WorkerRequest, WorkerResponse } from './worker';
 
 /** Below this many files, starting workers (each loads the grammar) costs more than it saves. */
 const SMALL_INPUT = 64;
-const BATCH = 16;
+/** No more workers than one per this many files. */
+const FILES_PER_WORKER = 16;
 
 /**
  * The most worker threads a run starts: one per core. More only add memory (each loads an analyzer of
@@ -19,10 +21,21 @@ export function workerLimit(): number {
   return Math.max(1, availableParallelism());
 }
 
+/**
+ * The threads a run over `files` files uses with `jobs` (undefined: one per core for large inputs);
+ * 1 means this thread, no worker. Never fewer for more files.
+ */
+export function runThreads(files: number, jobs?: number): number {
+  const wanted = jobs !== undefined ? Math.min(jobs, workerLimit()) : files < SMALL_INPUT ? 1 : workerLimit();
+  return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
+}
+
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
 export class LintPool {
   private workers: Worker[] = [];
-  private local: Promise<Analyzer> | undefined;
+  /** Workers that failed or exited, with why. */
+  private readonly failures = new WeakMap<Worker, string>();
+  private local: Promise<AnalyzerModule.Analyzer> | undefined;
   private readonly jobs?: number;
 
   /** `jobs`: worker threads to use (1: none), at most {@link workerLimit}; undefined: one per core for large inputs. */
@@ -31,13 +44,34 @@ export class LintPool {
   }
 
   private threadsFor(files: number): number {
-    if (this.jobs !== undefined) return this.jobs;
-    return files < SMALL_INPUT ? 1 : Math.max(1, availableParallelism());
+    return runThreads(files, this.jobs);
+  }
+
+  /**
+   * Starts the workers a run over `files` files will use, ahead of it: called while the files are
+   * being found, so that each worker's start-up (loading the modules and compiling the grammar, a
+   * tenth of a second or more) overlaps the walk instead of following it.
+   */
+  prepare(files: number): void {
+    const threads = this.threadsFor(files);
+    if (threads > 1) this.spawn(threads);
+  }
+
+  private spawn(threads: number): void {
+    while (this.workers.length < threads) {
+      const worker = new Worker(join(__dirname, 'worker.js'));
+      // Until a run listens, a worker's failure is kept for the run to report.
+      worker.once('error', (error: Error) => this.failures.set(worker, error.stack ?? String(error)));
+      worker.once('exit', (code: number) => {
+        if (!this.failures.has(worker)) this.failures.set(worker, `exited (code ${code})`);
+      });
+      this.workers.push(worker);
+    }
   }
 
   /** Lints `files` with `job`; results come back in the order of `files`. */
   async run(files: readonly string[], job: LintJob): Promise<FileResult[]> {
-    const threads = Math.min(this.threadsFor(files.length), Math.max(1, Math.ceil(files.length / BATCH)));
+    const threads = this.threadsFor(files.length);
     const results =
       threads <= 1 ? await this.runHere(files, job) : await this.runOnWorkers(files, job, threads);
     const order = new Map(files.map((f, i) => [f, i]));
@@ -45,7 +79,9 @@ export class LintPool {
   }
 
   private async runHere(files: readonly string[], job: LintJob): Promise<FileResult[]> {
-    this.local ??= Analyzer.create();
+    // Loaded on first use: when the workers do the analysis, this thread never needs the analyzer.
+    const { callPattern, indexOfJob, lintFile } = require('./lintFile') as typeof LintFileModule;
+    this.local ??= (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
     const analyzer = await this.local;
     const index = indexOfJob(job);
     const names = callPattern(job.names);
@@ -58,48 +94,52 @@ export class LintPool {
   }
 
   private async runOnWorkers(files: readonly string[], job: LintJob, threads: number): Promise<FileResult[]> {
-    while (this.workers.length < threads) this.workers.push(new Worker(join(__dirname, 'worker.js')));
-    const batches: string[][] = [];
-    for (let i = 0; i < files.length; i += BATCH) batches.push(files.slice(i, i + BATCH));
-    const results: FileResult[] = [];
-    let next = 0;
+    this.spawn(threads);
+    // Every worker gets the whole list and takes files from it by a counter they share: the load
+    // balances itself without a message per batch. On a loaded machine a worker waited longer for
+    // its parent to wake and send the next batch than it took to lint it, and two workers were
+    // slower than this thread alone.
+    const request: WorkerRequest = { files, job, next: new SharedArrayBuffer(4) };
     const drive = (worker: Worker) =>
-      new Promise<void>((resolve, reject) => {
-        const send = () => {
-          if (next >= batches.length) {
-            worker.off('message', onMessage);
-            worker.off('error', reject);
-            worker.off('exit', onExit);
-            resolve();
-            return;
-          }
-          const request: WorkerRequest = { id: next, files: batches[next++]!, job }; // next < batches.length
-          worker.postMessage(request);
+      new Promise<readonly FileResult[]>((resolve, reject) => {
+        const failure = this.failures.get(worker);
+        if (failure !== undefined) {
+          reject(new Error(`writev-lint worker failed: ${failure}`));
+          return;
+        }
+        const settle = () => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
         };
         const onMessage = (response: WorkerResponse) => {
-          if (response.error) {
-            reject(new Error(`writev-lint worker failed: ${response.error}`));
-            return;
-          }
-          results.push(...response.results);
-          send();
+          settle();
+          if (response.error) reject(new Error(`writev-lint worker failed: ${response.error}`));
+          else resolve(response.results);
+        };
+        const onError = (error: Error) => {
+          settle();
+          reject(error);
         };
         // A worker that dies without an error event (killed, out of memory) would otherwise leave
         // this promise, and the run, waiting forever.
-        const onExit = (code: number) =>
+        const onExit = (code: number) => {
+          settle();
           reject(new Error(`writev-lint worker exited (code ${code}) mid-run`));
+        };
         worker.on('message', onMessage);
-        worker.on('error', reject);
-        worker.once('exit', onExit);
-        send();
+        worker.on('error', onError);
+        worker.on('exit', onExit);
+        worker.postMessage(request);
       });
-    await Promise.all(this.workers.slice(0, threads).map(drive));
-    return results;
+    const parts = await Promise.all(this.workers.slice(0, threads).map(drive));
+    return parts.flat();
   }
 
   /** Stops the worker threads. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    const workers = this.workers;
     this.workers = [];
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }

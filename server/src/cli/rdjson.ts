@@ -1,7 +1,7 @@
 // reviewdog's rdjson (the DiagnosticResult message of the Reviewdog Diagnostic Format): one diagnostic per
 // finding with its rule, related writes and fix as suggestions. Columns are 1-based UTF-8 byte counts, as
 // the format defines them, so non-ASCII lines point at the right character.
-import { LineIndex, type Position } from '../index';
+import { LineIndex, type Position } from '../analyzer/positions';
 import { displayPath } from './formats';
 import type { ReportedFinding } from './lintFile';
 import type { Report } from './report';

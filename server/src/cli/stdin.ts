@@ -2,7 +2,9 @@
 // the language), as editors and formatters' integrations call linters. Nothing is written to disk: with
 // --fix the fixed text is returned for printing.
 import { resolve } from 'node:path';
-import { Analyzer, languageOf, type AnalyzerSettings } from '../index';
+import type * as AnalyzerModule from '../analyzer/analyzer';
+import { languageOf } from '../analyzer/languageOf';
+import type { AnalyzerSettings } from '../analyzer/settings';
 import { UsageError } from './args';
 import { countLines, reportedFindings, type FileResult } from './lintFile';
 
@@ -27,6 +29,9 @@ export async function lintText(
   settings: AnalyzerSettings,
   fix: boolean,
 ): Promise<StdinLint> {
+  // Loaded here: a run over files analyses them on worker threads, and loading the analyzer into
+  // this thread as well would only delay their start.
+  const { Analyzer } = require('../analyzer/analyzer') as typeof AnalyzerModule;
   const path = resolve(cwd, filename);
   if (!languageOf(path))
     throw new UsageError(`--stdin-filename ${filename}: not a C, TypeScript or JavaScript file name`);

@@ -3,16 +3,18 @@ import { parentPort } from 'node:worker_threads';
 import { Analyzer } from '../analyzer/analyzer';
 import { callPattern, indexOfJob, lintFile, type FileResult, type LintJob } from './lintFile';
 
-/** A batch of files for a worker. */
+/**
+ * A run for a worker: the files of the run, and a counter shared by all its workers (an Int32Array's
+ * buffer; element 0 is the index of the next file to take).
+ */
 export interface WorkerRequest {
-  readonly id: number;
   readonly files: readonly string[];
   readonly job: LintJob;
+  readonly next: SharedArrayBuffer;
 }
 
-/** A worker's answer to a {@link WorkerRequest}. */
+/** A worker's answer to a {@link WorkerRequest}: the results of the files it took. */
 export interface WorkerResponse {
-  readonly id: number;
   readonly results: readonly FileResult[];
   readonly error?: string;
 }
@@ -25,15 +27,17 @@ if (port) {
       const analyzer = await ready;
       const index = indexOfJob(request.job);
       const names = callPattern(request.job.names);
+      const next = new Int32Array(request.next);
       const results: FileResult[] = [];
-      for (const file of request.files) {
-        const result = await lintFile(analyzer, file, request.job, index, names);
+      for (let i = Atomics.add(next, 0, 1); i < request.files.length; i = Atomics.add(next, 0, 1)) {
+        const file = request.files[i];
+        const result =
+          file === undefined ? undefined : await lintFile(analyzer, file, request.job, index, names);
         if (result) results.push(result);
       }
-      port.postMessage({ id: request.id, results } satisfies WorkerResponse);
+      port.postMessage({ results } satisfies WorkerResponse);
     } catch (error) {
       port.postMessage({
-        id: request.id,
         results: [],
         error: (error as Error).stack ?? String(error),
       } satisfies WorkerResponse);

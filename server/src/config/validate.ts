@@ -1,7 +1,8 @@
 // Validates settings against the schema (ajv, JSON schema draft 7) and turns ajv's errors into
 // messages a user can act on: the key path as written in the file, what was expected, what was
 // found, and a "did you mean" for near misses of a key or an enumerated value.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type * as AjvModule from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { ANNOTATION_KEYWORDS, EDITOR_ONLY_KEYS, type SchemaNode } from './schema';
 
 /** One problem in a settings object: where (`severity.adjacentWrites`, `writeFunctions[1].fd`) and what. */
@@ -31,7 +32,10 @@ const compiled = new Map<SchemaNode, ValidateFunction>();
 function validatorOf(schema: SchemaNode): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    ajv ??= new Ajv({
+    // Loaded on first use: a run without config files never validates, and loading ajv took a
+    // twentieth of a whole-tree run's time, before any file was read.
+    const { default: AjvClass } = require('ajv') as typeof AjvModule;
+    ajv ??= new AjvClass({
       allErrors: true,
       verbose: true,
       useDefaults: true,

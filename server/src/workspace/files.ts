@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { languageOf } from '../analyzer/analyzer';
+import { languageOf } from '../analyzer/languageOf';
 import { readRegularFile, SkippedFileError } from './sourceFile';
 
 /** Told about a file or folder the walk had to leave out, with the reason. */

@@ -94,6 +94,11 @@ export class CAnalyzer {
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
   ): { findings: Finding[]; wrappers: CWrapper[] } {
+    // The first look before the parse in a batch run (no key): most files of a tree call no write
+    // function, and parsing is most of the time spent on them. A same-file macro that writes has the
+    // call in its body, which this also sees (through a line continuation, hence `loose`).
+    if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
+      return { findings: [], wrappers: [] };
     return this.withTree(text, settings, key, (functionsOf, root) => {
       const wrappers = new Map(external);
       for (const w of settings.wrappers) {
@@ -164,12 +169,14 @@ export class CAnalyzer {
   /**
    * The cheap first look: a call to any write function or wrapper name. Text without one holds nothing
    * to find and no wrapper to index, so a batch run skips its parse and every run skips such functions.
-   * Over-approximates (`ops->write(` passes), never under.
+   * Over-approximates (`ops->write(` passes), never under. `loose` also lets a line continuation
+   * stand between the name and its `(` (as in a macro body).
    */
   private writerPattern(
     settings: AnalyzerSettings,
     external: ReadonlyMap<string, CWrapper>,
     macros: ReadonlyMap<string, CMacro> = new Map(),
+    loose = false,
   ): RegExp {
     const names = [
       ...cWriteFunctions(settings).keys(),
@@ -177,10 +184,11 @@ export class CAnalyzer {
       ...settings.wrappers.map((w) => w.name),
       ...macros.keys(),
     ];
-    const key = names.join('|');
+    const key = `${loose ? 'loose:' : ''}${names.join('|')}`;
     let pattern = this.writers.get(key);
     if (!pattern) {
-      pattern = new RegExp(`\\b(?:${names.filter((n) => /^\w+$/.test(n)).join('|')})\\s*\\(`);
+      const space = loose ? '[\\s\\\\]*' : '\\s*';
+      pattern = new RegExp(`\\b(?:${names.filter((n) => /^\w+$/.test(n)).join('|')})${space}\\(`);
       this.writers.set(key, pattern);
     }
     return pattern;

@@ -1,0 +1,49 @@
+// writev-lint reads files synchronously on its worker threads; the editor reads them asynchronously.
+// Both readers run one algorithm: the same bytes, the same stamp, the same refusals.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import {
+  readRegularFile,
+  readRegularFileSync,
+  readSourceFile,
+  readSourceFileSync,
+  SkippedFileError,
+} from 'writev-lint/out/workspace/sourceFile';
+
+const dir = mkdtempSync(join(tmpdir(), 'writev-read-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the synchronous reader', () => {
+  it('gives the bytes, text and stamp the asynchronous reader gives', async () => {
+    const file = join(dir, 'big.c');
+    // Larger than one 64 KiB chunk, with non-ASCII text.
+    const bytes = Buffer.from('/* caf\u00e9 */ int x;\n'.repeat(20_000));
+    writeFileSync(file, bytes);
+    const sync = readSourceFileSync(file);
+    const async = await readSourceFile(file);
+    assert.ok(sync.bytes.equals(bytes));
+    assert.ok(async.bytes.equals(bytes));
+    assert.equal(sync.text, async.text);
+    assert.deepEqual(sync.form, { encoding: 'utf8', bom: false });
+    assert.deepEqual({ ...sync.stamp }, { ...async.stamp });
+    assert.equal(sync.stamp.sha256, createHash('sha256').update(bytes).digest('hex'));
+    assert.equal(sync.stamp.size, bytes.length);
+  });
+
+  it('refuses a FIFO at once (no writer: no hang) and a file over the limit, as the other does', async () => {
+    const fifo = join(dir, 'pipe.c');
+    execFileSync('mkfifo', [fifo]);
+    assert.throws(() => readRegularFileSync(fifo), SkippedFileError);
+    await assert.rejects(readRegularFile(fifo), SkippedFileError);
+    const large = join(dir, 'large.c');
+    writeFileSync(large, 'x'.repeat(1001));
+    assert.throws(() => readRegularFileSync(large, 1000), /1001 bytes, larger than the limit of 1000 bytes/);
+    assert.equal(readRegularFileSync(large, 1001).bytes.length, 1001);
+    assert.throws(() => readRegularFileSync(join(dir, 'missing.c')), { code: 'ENOENT' });
+  });
+});
