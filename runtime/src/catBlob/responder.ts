@@ -85,11 +85,7 @@ export class CatBlobResponder {
    * the reader's errors; `WriteError`/`BrokenPipeError` when a write fails.
    */
   answer(oid: string): void {
-    const hex = oid.toLowerCase();
-    // The reader's bytes are its cache's own, valid until they are written (releaseShared).
-    const object = this.repo.readObjectShared(hex);
-    if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
-    const text = object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`;
+    const { text, object } = lookUpAnswer(this.repo, oid);
     const payload = object === undefined || object.size === 0 ? undefined : object.data;
     const size = text.length + (object === undefined ? 0 : object.size + 1);
     this.answers++;
@@ -161,6 +157,20 @@ export class CatBlobResponder {
     this.chunk = Buffer.allocUnsafeSlow(Math.max(HOLD_CHUNK, length));
     this.held = 0;
   }
+}
+
+/**
+ * The object that answers `cat-blob <oid>` and its header line (`<oid> blob <size>\n`, or
+ * `<oid> missing\n` when the object is undefined). The object's bytes are the reader's own
+ * ({@link Repository.readObjectShared}): valid until `releaseShared`.
+ *
+ * @throws {@link NotABlobError} for a tree, commit or tag; the reader's errors.
+ */
+export function lookUpAnswer(repo: Repository, oid: string): { text: string; object: GitObject | undefined } {
+  const hex = oid.toLowerCase();
+  const object = repo.readObjectShared(hex);
+  if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
+  return { text: object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`, object };
 }
 
 /** The buffers of one answer, as git fast-import writes them; an empty payload is left out. */
