@@ -36,6 +36,8 @@ export interface ServeSummary {
   lines: number;
   /** Read calls on the input. */
   reads: number;
+  /** Whether a worker made answers ahead of the writes (see {@link ServeOptions.readAhead}). */
+  readAhead: boolean;
 }
 
 /**
@@ -88,7 +90,13 @@ export function serveCatBlob(
     throw err;
   }
   responder.flush();
-  return { answers: responder.answers, bytes: responder.bytes, lines: input.lineNumber, reads: input.reads };
+  return {
+    answers: responder.answers,
+    bytes: responder.bytes,
+    lines: input.lineNumber,
+    reads: input.reads,
+    readAhead: false,
+  };
 }
 
 /** Serves the rest of the stream with {@link serveAhead}, adding this thread's counts to the worker's. */
@@ -111,5 +119,6 @@ function handOver(
     bytes: responder.bytes + rest.bytes,
     lines: rest.lines,
     reads: input.reads + rest.reads,
+    readAhead: true,
   };
 }
