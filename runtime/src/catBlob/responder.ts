@@ -1,4 +1,4 @@
-import { IOV_MAX, MAX_IO_SIZE } from '../constants';
+import { GatheredWrites } from '../gatheredWrites';
 import { writeOrDie, writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
 import type { GitObject } from '../odb/objectType';
@@ -56,10 +56,8 @@ export class CatBlobResponder {
   answers = 0;
   /** Bytes of answers handed to the descriptor so far (flushed or not). */
   bytes = 0;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private readonly iovMax: number;
-  private readonly maxIoSize: number;
+  /** The batched mode's queue (its limits are checked in every mode). */
+  private readonly queue: GatheredWrites;
   private readonly batchBytes: number;
   /** Where headers are written; reused from its start once they are out. */
   private chunk = Buffer.allocUnsafeSlow(HOLD_CHUNK);
@@ -72,8 +70,7 @@ export class CatBlobResponder {
     private readonly options: ResponderOptions = {},
   ) {
     this.mode = options.mode ?? 'batched';
-    this.iovMax = options.iovMax ?? IOV_MAX;
-    this.maxIoSize = options.maxIoSize ?? MAX_IO_SIZE;
+    this.queue = new GatheredWrites(fd, options);
     this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
   }
 
@@ -105,13 +102,14 @@ export class CatBlobResponder {
         return;
       case 'batched': {
         const count = object === undefined ? 1 : payload === undefined ? 2 : 3;
-        if (this.pending.length + count > this.iovMax || this.pendingBytes + size > this.maxIoSize) {
-          this.flush();
+        if (this.queue.pendingBuffers > 0) {
+          this.queue.makeRoom(count, size);
+          if (this.queue.pendingBuffers === 0) this.written();
         }
-        const header = this.copy(text);
-        this.pending.push(...answerBuffers(header, object, payload));
-        this.pendingBytes += size;
-        if (this.pendingBytes >= this.batchBytes) this.flush();
+        this.queue.push(this.copy(text));
+        if (payload !== undefined) this.queue.push(payload);
+        if (object !== undefined) this.queue.push(LF);
+        if (this.queue.pendingBytes >= this.batchBytes) this.flush();
         return;
       }
     }
@@ -119,17 +117,12 @@ export class CatBlobResponder {
 
   /** Whether answers are waiting for {@link CatBlobResponder.flush}. */
   get hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.queue.pendingBuffers > 0;
   }
 
   /** Writes every pending answer with one `writevInFull`. */
   flush(): void {
-    if (this.pending.length === 0) return;
-    const bufs = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    writevOrDie(this.fd, bufs, this.options);
-    this.written();
+    if (this.queue.flush()) this.written();
   }
 
   /** Everything handed over is written: the header room and the reader's bytes may be reused. */
