@@ -1,5 +1,6 @@
 // The one place that knows which functions write, in C and in TypeScript/JavaScript, and what each one's
 // gathered counterpart is. Users extend it through settings (see settings.ts).
+import type { AnalyzerSettings, WriteFunctionSetting } from './settings';
 
 /** A C function that writes one buffer (or, if `gathered`, an iovec array) to a descriptor. */
 export interface CWriteFunction {
@@ -260,3 +261,39 @@ export const TS_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'String',
   'Number',
 ]);
+
+/** The catalogue's functions of one language by key, then the user's own, which replace a same-named one. */
+function inEffect<F>(
+  catalogue: readonly (readonly [string, F])[],
+  settings: AnalyzerSettings,
+  language: WriteFunctionSetting['language'],
+  fromSetting: (fn: WriteFunctionSetting) => F,
+): Map<string, F> {
+  const functions = new Map(catalogue);
+  for (const fn of settings.writeFunctions)
+    if (fn.language === language) functions.set(fn.name, fromSetting(fn));
+  return functions;
+}
+
+/** The C write functions in effect, by name: the catalogue plus `writev.writeFunctions` of language "c". */
+export function cWriteFunctions(settings: AnalyzerSettings): Map<string, CWriteFunction> {
+  const catalogue = C_WRITE_FUNCTIONS.map((fn) => [fn.name, fn] as const);
+  return inEffect(catalogue, settings, 'c', ({ name, fd, buf, len, gatheredName }) => ({
+    name,
+    fd,
+    buf,
+    len,
+    gatheredName,
+  }));
+}
+
+/** The TS/JS write functions in effect, by qualified name: the catalogue plus the user's "ts" ones. */
+export function tsWriteFunctions(settings: AnalyzerSettings): Map<string, TsWriteFunction> {
+  const catalogue = TS_WRITE_FUNCTIONS.map((fn) => [fn.qualified, fn] as const);
+  return inEffect(catalogue, settings, 'ts', (fn) => ({
+    qualified: fn.name,
+    fd: fn.fd,
+    buf: fn.buf,
+    gatheredName: fn.gatheredName,
+  }));
+}

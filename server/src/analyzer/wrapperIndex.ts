@@ -1,8 +1,6 @@
 // The workspace index of wrapper functions (shape 4 across files): which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
-import type { CWrapper } from './c/analyzeC';
-import type { TsWrapper } from './ts/analyzeTs';
-import { moduleKey } from './ts/moduleKey';
+import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 
 /** The wrappers one file defines. */
 export interface FileWrappers {

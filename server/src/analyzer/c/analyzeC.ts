@@ -1,6 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { C_PURE_FUNCTIONS, C_STREAM_FUNCTIONS, C_WRITE_FUNCTIONS, type CWriteFunction } from '../catalogue';
+import { C_PURE_FUNCTIONS, C_STREAM_FUNCTIONS, cWriteFunctions } from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
@@ -18,22 +18,6 @@ import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
-
-/** The write functions in effect: the catalogue plus the user's own. */
-function functionsFor(settings: AnalyzerSettings): Map<string, CWriteFunction> {
-  const functions = new Map(C_WRITE_FUNCTIONS.map((fn) => [fn.name, fn]));
-  for (const fn of settings.writeFunctions) {
-    if (fn.language === 'c')
-      functions.set(fn.name, {
-        name: fn.name,
-        fd: fn.fd,
-        buf: fn.buf,
-        len: fn.len,
-        gatheredName: fn.gatheredName,
-      });
-  }
-  return functions;
-}
 
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
 export class CAnalyzer {
@@ -56,7 +40,7 @@ export class CAnalyzer {
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
   ): CContext {
-    return { text, functions: functionsFor(settings), wrappers, pure: C_PURE_FUNCTIONS, macros };
+    return { text, functions: cWriteFunctions(settings), wrappers, pure: C_PURE_FUNCTIONS, macros };
   }
 
   /** What the file says about where descriptors come from (only read when it has plain writes). */
@@ -116,7 +100,7 @@ export class CAnalyzer {
         if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
       }
       const macros = /#\s*define\s+\w+\(/.test(text)
-        ? fileMacros(root, functionsFor(settings))
+        ? fileMacros(root, cWriteFunctions(settings))
         : new Map<string, CMacro>();
       const writers = this.writerPattern(settings, wrappers, macros);
       if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
@@ -188,7 +172,7 @@ export class CAnalyzer {
     macros: ReadonlyMap<string, CMacro> = new Map(),
   ): RegExp {
     const names = [
-      ...functionsFor(settings).keys(),
+      ...cWriteFunctions(settings).keys(),
       ...external.keys(),
       ...settings.wrappers.map((w) => w.name),
       ...macros.keys(),

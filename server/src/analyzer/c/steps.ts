@@ -5,6 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
+import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import {
   calleeName,
   calls,
@@ -46,7 +47,7 @@ class FunctionReader {
   }
 
   private barrier(node: Node): OtherStep {
-    return { kind: 'other', span: this.span(node), reads: [], writes: [], calls: [], barrier: true };
+    return barrierStep(this.span(node));
   }
 
   /** The statements of a body: the children of a `{ }` block, or the single statement itself. */
@@ -56,17 +57,7 @@ class FunctionReader {
   }
 
   private step(stmt: Node): Step {
-    if (stmt.type === 'comment') {
-      return {
-        kind: 'other',
-        span: this.span(stmt),
-        reads: [],
-        writes: [],
-        calls: [],
-        barrier: false,
-        comment: true,
-      };
-    }
+    if (stmt.type === 'comment') return commentStep(this.span(stmt));
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt);
       const write = call && writeStep(stmt, call, this.ctx);
@@ -111,22 +102,16 @@ class FunctionReader {
 
   /** An if/else: a branch step when it is an exhaustive chain, otherwise a barrier. */
   private branch(stmt: Node): Step {
-    const arms: Arm[] = [];
-    let at: Node | null = stmt;
-    let exhaustive = false;
-    while (at) {
-      const statements = this.body(at.childForFieldName('consequence'));
-      arms.push(this.arm(statements));
-      const alternative: Node | null = at.childForFieldName('alternative');
-      const next: Node | null = alternative ? alternative.namedChild(0) : null;
-      if (!next) break;
-      if (next.type === 'if_statement') at = next;
-      else {
-        arms.push(this.arm(this.body(next)));
-        exhaustive = true;
-        at = null;
-      }
-    }
+    const { arms, exhaustive } = ifChainArms(
+      stmt,
+      (at) => {
+        const next = at.childForFieldName('alternative')?.namedChild(0);
+        const then = this.body(at.childForFieldName('consequence'));
+        if (!next) return { then };
+        return next.type === 'if_statement' ? { then, elseIf: next } : { then, else: this.body(next) };
+      },
+      (statements) => this.arm(statements),
+    );
     const cond = stmt.childForFieldName('condition');
     const condCalls = cond ? calls(cond).map((c) => calleeName(c) ?? '') : [];
     if (stmt.hasError || condCalls.some((name) => !this.ctx.pure.has(name))) return this.barrier(stmt);
@@ -146,22 +131,17 @@ class FunctionReader {
   private switchBranch(stmt: Node): Step {
     const body = stmt.childForFieldName('body');
     const cases = (body ? namedKids(body) : []).filter((n) => n.type === 'case_statement');
-    const arms: Arm[] = [];
-    let exhaustive = cases.some((c) => !c.childForFieldName('value'));
-    cases.forEach((c, i) => {
-      const value = c.childForFieldName('value');
-      const statements = namedKids(c).filter((n) => !value || !n.equals(value));
-      if (statements.length === 0) return;
-      const last = statements[statements.length - 1];
-      const ends = last.type === 'break_statement' ? statements.slice(0, -1) : statements;
-      if (last.type !== 'break_statement' && i !== cases.length - 1) exhaustive = false;
-      if (
-        ends.some((n) => n.type === 'break_statement' || n.descendantsOfType('break_statement').length > 0)
-      ) {
-        exhaustive = false;
-      }
-      arms.push(this.arm(ends));
-    });
+    const isBreak = (n: Node) => n.type === 'break_statement';
+    const { arms, exhaustive } = switchArms(
+      cases.map((c) => {
+        const value = c.childForFieldName('value');
+        return namedKids(c).filter((n) => !value || !n.equals(value));
+      }),
+      cases.some((c) => !c.childForFieldName('value')),
+      isBreak,
+      (n) => isBreak(n) || n.descendantsOfType('break_statement').length > 0,
+      (statements) => this.arm(statements),
+    );
     if (!exhaustive || stmt.hasError || arms.length < 2) return this.barrier(stmt);
     return { kind: 'branch', span: this.span(stmt), arms };
   }
@@ -259,16 +239,10 @@ class FunctionReader {
       const name = root ? rootName(root) : undefined;
       return a?.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
     });
-    return {
-      kind: 'other',
-      span: this.span(stmt),
-      reads: [...identifiers(stmt)],
-      writes: [...writes],
-      calls: callees,
-      barrier: false,
+    return summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
       output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
       setsGlobal,
-    };
+    });
   }
 }
 

@@ -5,39 +5,13 @@
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
 import type { Piece, Template, WriteStep } from '../model';
+import type { CWrapper } from '../wrapper';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, unwrap } from './syntax';
 
-/** A function whose body only writes to a descriptor (shape 4), or writes a frame per call. */
-export interface CWrapper {
-  readonly name: string;
-  /** The file that defines it, for wrappers found elsewhere in the workspace. */
-  readonly file?: string;
-  /** Visible outside its file (not `static`). */
-  readonly exported: boolean;
-  /** The descriptor: one of the wrapper's parameters, or a fixed expression such as `out_fd`. */
-  readonly fd: { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
-  /**
-   * Parameter index of the buffer, and of the length (absent: a C string, `strlen`); -1 for a wrapper
-   * that writes a constant (`packet_flush(fd)` writing "0000"), whose text is then in `constant`.
-   */
-  readonly buf: number;
-  readonly len?: number;
-  /** The buffer and length a constant-writing wrapper sends. */
-  readonly constant?: { readonly buf: string; readonly len: string };
-  /** The gathered function a run of calls becomes. */
-  readonly family: string;
-  /** A wrapper with its own error handling: its statement around the write (calls must be bare). */
-  readonly template?: Template;
-  /** The fewest arguments a call must pass. */
-  readonly arity: number;
-  /** A framing wrapper: the writes each call makes (a header, then the payload). Absent: one. */
-  readonly syscalls?: number;
-  /** Why calls to it cannot be gathered by a fix (a printf-style helper formats its buffer first). */
-  readonly noFix?: string;
-}
+export type { CWrapper } from '../wrapper';
 
 /** What the C front end knows while reading one file. */
 export interface CContext {

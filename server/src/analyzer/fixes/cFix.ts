@@ -10,6 +10,7 @@ import { indentAt } from '../positions';
 import { isBare, LENGTH_MARK } from '../c/writes';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
+import { fillArms, oneCall } from './gather';
 import { indentLines, indentUnit, rebase, sameTemplate } from './text';
 
 const SIMPLE_LEN = /^([\w.>\-[\]]+|sizeof\s*\(?[^()]*\)?|strlen\([^()]*\))$/;
@@ -56,9 +57,7 @@ function plan(writes: readonly WriteStep[]): Plan {
       };
     }
   }
-  const templates = writes.map((w) => w.template as Template);
-  if (writes.every((w, i) => w.family === lead.family && sameTemplate(templates[i], templates[0])))
-    return { family: lead.family, template: templates[0] };
+  if (oneCall(writes)) return { family: lead.family, template: lead.template as Template };
   const checked = writes.filter((w) => !isBare(w.template as Template));
   const bare = writes.filter((w) => isBare(w.template as Template));
   const family = strictest(writes.map((w) => w.family));
@@ -159,13 +158,10 @@ export function cFix(run: WriteRun, text: string): CFixResult {
     const assign = (p: Piece, i: number, at: string) =>
       `${iov}[${i}].iov_base = ${base(p.buf)};\n${at}${iov}[${i}].iov_len = ${p.len};`;
     // Each arm now fills the first slots instead of writing; the writes after the branch fill the rest.
-    const branch = run.head.branch.span;
-    let region = text.slice(branch.start, branch.end);
-    for (const w of [...run.head.writes].reverse()) {
+    const region = fillArms(run.head, text, (w) => {
       const at = indentAt(text, w.span.start);
-      const fill = (w.pieces as Piece[]).map((p, i) => assign(p, i, at)).join(`\n${at}`);
-      region = region.slice(0, w.span.start - branch.start) + fill + region.slice(w.span.end - branch.start);
-    }
+      return (w.pieces as Piece[]).map((p, i) => assign(p, i, at)).join(`\n${at}`);
+    });
     const rest = run.writes
       .flatMap((w) => w.pieces as Piece[])
       .map((p, i) => `${inner}${assign(p, armPieces + i, inner)}`);

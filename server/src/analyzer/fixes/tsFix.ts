@@ -8,7 +8,8 @@ import { indentAt } from '../positions';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import type { Bindings } from '../ts/bindings';
-import { indentLines, indentUnit, rebase, sameTemplate } from './text';
+import { fillArms, oneCall } from './gather';
+import { indentLines, indentUnit, rebase } from './text';
 
 /** What the TS fix builder needs to know about the file. */
 export interface TsFixContext {
@@ -60,15 +61,7 @@ function corkFix(run: WriteRun, lead: WriteStep, text: string): Fix {
 export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const writes = runWrites(run);
   const lead = writes[0];
-  const same = writes.every(
-    (w) =>
-      w.family === lead.family &&
-      w.family !== '' &&
-      w.template &&
-      w.pieces &&
-      sameTemplate(w.template, lead.template as NonNullable<WriteStep['template']>),
-  );
-  if (!same || !lead.template) return undefined;
+  if (!oneCall(writes) || !lead.template) return undefined;
   if (lead.family === 'cork') return run.head ? undefined : corkFix(run, lead, ctx.text);
   let callee = lead.family;
   let importEdit: TextEdit | undefined;
@@ -93,12 +86,11 @@ export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   } else {
     const inner = indent + unit;
     const iov = /\biov\b/.test(ctx.text.slice(run.span.start, run.span.end)) ? 'gatheredBufs' : 'iov';
-    const branch = run.head.branch.span;
-    let region = ctx.text.slice(branch.start, branch.end);
-    for (const w of [...run.head.writes].reverse()) {
-      const fill = `${iov}.push(${(w.pieces as Piece[]).map(render).join(', ')});`;
-      region = region.slice(0, w.span.start - branch.start) + fill + region.slice(w.span.end - branch.start);
-    }
+    const region = fillArms(
+      run.head,
+      ctx.text,
+      (w) => `${iov}.push(${(w.pieces as Piece[]).map(render).join(', ')});`,
+    );
     const rest = run.writes.flatMap((w) => (w.pieces as Piece[]).map(render));
     body = [
       '{',

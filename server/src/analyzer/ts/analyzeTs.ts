@@ -2,15 +2,15 @@
 // read blocks, find shapes, build fixes.
 import { dirname, resolve } from 'node:path';
 import * as ts from 'typescript';
-import { TS_WRITE_FUNCTIONS, type TsWriteFunction } from '../catalogue';
+import { TS_WRITE_FUNCTIONS, tsWriteFunctions } from '../catalogue';
 import { tsFix } from '../fixes/tsFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
+import { moduleKey } from '../wrapper';
 import { readBindings } from './bindings';
-import { moduleKey } from './moduleKey';
 import { readBlocks } from './steps';
 import { findWrappers, settingWrapper } from './wrappers';
 import type { TsContext, TsWrapper } from './writes';
@@ -19,8 +19,6 @@ export type { TsWrapper } from './writes';
 
 /** Looks up an exported wrapper of another workspace file: module path without extension, export name. */
 export type TsWrapperLookup = (modulePath: string, exportName: string) => TsWrapper | undefined;
-
-export { moduleKey };
 
 const firstLooks = new Map<string, RegExp>();
 
@@ -50,18 +48,15 @@ function scriptKind(path: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-function functionsFor(settings: AnalyzerSettings): Map<string, TsWriteFunction> {
-  const functions = new Map(TS_WRITE_FUNCTIONS.map((fn) => [fn.qualified, fn]));
-  for (const fn of settings.writeFunctions) {
-    if (fn.language === 'ts')
-      functions.set(fn.name, { qualified: fn.name, fd: fn.fd, buf: fn.buf, gatheredName: fn.gatheredName });
-  }
-  return functions;
-}
-
 function contextFor(path: string, text: string, settings: AnalyzerSettings): TsContext {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, scriptKind(path));
-  return { file, text, bindings: readBindings(file), functions: functionsFor(settings), wrappers: new Map() };
+  return {
+    file,
+    text,
+    bindings: readBindings(file),
+    functions: tsWriteFunctions(settings),
+    wrappers: new Map(),
+  };
 }
 
 /** The wrappers a TS/JS file defines (for the workspace index). */

@@ -4,6 +4,7 @@ import * as ts from 'typescript';
 import { IO_NAME_PATTERN } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
+import { barrierStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import { qualify } from './bindings';
 import { callsIn, identifiers, rootName, shortName, suspends } from './syntax';
 import { isPureCall, writeStep, type TsContext } from './writes';
@@ -51,7 +52,7 @@ class FunctionReader {
   }
 
   private barrier(node: ts.Node): OtherStep {
-    return { kind: 'other', span: this.span(node), reads: [], writes: [], calls: [], barrier: true };
+    return barrierStep(this.span(node));
   }
 
   private body(stmt: ts.Statement | undefined): readonly ts.Statement[] {
@@ -84,20 +85,16 @@ class FunctionReader {
   }
 
   private branch(stmt: ts.IfStatement): Step {
-    const arms: Arm[] = [];
-    let at: ts.IfStatement | undefined = stmt;
-    let exhaustive = false;
-    while (at) {
-      arms.push(this.arm(this.body(at.thenStatement)));
-      const next: ts.Statement | undefined = at.elseStatement;
-      if (!next) break;
-      if (ts.isIfStatement(next)) at = next;
-      else {
-        arms.push(this.arm(this.body(next)));
-        exhaustive = true;
-        at = undefined;
-      }
-    }
+    const { arms, exhaustive } = ifChainArms<ts.IfStatement, ts.Statement>(
+      stmt,
+      (at) => {
+        const then = this.body(at.thenStatement);
+        const next = at.elseStatement;
+        if (!next) return { then };
+        return ts.isIfStatement(next) ? { then, elseIf: next } : { then, else: this.body(next) };
+      },
+      (statements) => this.arm(statements),
+    );
     const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
     if (!exhaustive || impure || suspends(stmt.expression)) return this.barrier(stmt);
     return { kind: 'branch', span: this.span(stmt), arms };
@@ -106,20 +103,16 @@ class FunctionReader {
   /** A switch with a `default` whose every clause ends in `break` (or is the last): a branch step. */
   private switchBranch(stmt: ts.SwitchStatement): Step {
     const clauses = stmt.caseBlock.clauses;
-    const arms: Arm[] = [];
-    let exhaustive = clauses.some((c) => ts.isDefaultClause(c));
     const breaks = (n: ts.Node): boolean =>
       ts.isBreakStatement(n) ||
       (!ts.isFunctionLike(n) && !!ts.forEachChild(n, (c) => breaks(c) || undefined));
-    clauses.forEach((c, i) => {
-      const statements = c.statements;
-      if (statements.length === 0) return;
-      const last = statements[statements.length - 1];
-      const ends = ts.isBreakStatement(last) ? statements.slice(0, -1) : [...statements];
-      if (!ts.isBreakStatement(last) && i !== clauses.length - 1) exhaustive = false;
-      if (ends.some(breaks)) exhaustive = false;
-      arms.push(this.arm(ends));
-    });
+    const { arms, exhaustive } = switchArms<ts.Statement>(
+      clauses.map((c) => c.statements),
+      clauses.some((c) => ts.isDefaultClause(c)),
+      (n) => ts.isBreakStatement(n),
+      breaks,
+      (statements) => this.arm(statements),
+    );
     const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
     if (!exhaustive || impure || arms.length < 2) return this.barrier(stmt);
     return { kind: 'branch', span: this.span(stmt), arms };
@@ -201,14 +194,7 @@ class FunctionReader {
     const writes = new Set<string>();
     const callees: string[] = [];
     this.changed(stmt, writes, callees);
-    return {
-      kind: 'other',
-      span: this.span(stmt),
-      reads: [...identifiers(stmt)],
-      writes: [...writes],
-      calls: callees,
-      barrier: false,
-    };
+    return summaryStep(this.span(stmt), identifiers(stmt), writes, callees);
   }
 }
 

@@ -5,26 +5,11 @@ import * as ts from 'typescript';
 import { TS_PURE_FUNCTIONS, TS_PURE_METHODS, type TsWriteFunction } from '../catalogue';
 import type { Piece, Template, WriteStep } from '../model';
 import { indentAt } from '../positions';
+import type { TsWrapper } from '../wrapper';
 import { qualify, type Bindings } from './bindings';
 import { callsIn, canonicalTarget, identifiers, isStringy, rootName } from './syntax';
 
-/** A function whose body only writes its buffer parameter to a descriptor (shape 4). */
-export interface TsWrapper {
-  readonly name: string;
-  /** The file defining it, for wrappers imported from elsewhere in the workspace. */
-  readonly file?: string;
-  readonly exported: boolean;
-  readonly fd: { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
-  readonly buf: number;
-  readonly family: string;
-  /** Calls must be awaited (the wrapper is async). */
-  readonly async: boolean;
-  readonly arity: number;
-  /** Its buffer parameter only takes bytes (a runtime function's, or declared `Uint8Array`/`Buffer`). */
-  readonly bytes?: boolean;
-  /** It writes to a stream (`process.stdout.write`): calls are corked, not gathered. */
-  readonly stream?: boolean;
-}
+export type { TsWrapper } from '../wrapper';
 
 /** What the TS/JS front end knows while reading one file. */
 export interface TsContext {
@@ -161,22 +146,18 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
   const wrapper = ts.isIdentifier(call.expression) ? ctx.wrappers.get(call.expression.text) : undefined;
   if (!wrapper || wrapper.async !== awaited || args.length < wrapper.arity) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
+  const fixed = 'text' in wrapper.fd ? wrapper.fd : { text: '', names: [] };
   return {
     ...base,
     ...(fd
       ? target(fd)
-      : {
-          target: canonicalTarget((wrapper.fd as { text: string }).text),
-          fdText: (wrapper.fd as { text: string }).text,
-          targetNames: (wrapper.fd as { names: readonly string[] }).names,
-        }),
+      : { target: canonicalTarget(fixed.text), fdText: fixed.text, targetNames: fixed.names }),
     callee: wrapper.name,
     family: wrapper.family,
     pieces: piecesOf(args[wrapper.buf], false, ctx, wrapper.bytes === true),
     reads: names([args[wrapper.buf]]),
     // A wrapper from another file may write to a descriptor this file cannot name (unless a number).
-    template:
-      wrapper.file && !(!fd && /^\d+$/.test((wrapper.fd as { text: string }).text)) ? undefined : template,
+    template: wrapper.file && !(!fd && /^\d+$/.test(fixed.text)) ? undefined : template,
     wrapper: { name: wrapper.name, file: wrapper.file },
     stream: wrapper.stream,
   };

@@ -1,0 +1,61 @@
+// What the analyzer knows of a wrapper function (shape 4: a function whose calls count as writes), in
+// both languages. The front ends find wrappers in syntax; the workspace index and the write readers
+// only need these records, so they live here, apart from any parser.
+import type { Template } from './model';
+
+/**
+ * Where a wrapper writes: one of its parameters (by index), or a fixed expression (`out_fd`,
+ * `process.stdout`) with the identifiers it reads.
+ */
+export type WrapperTarget =
+  { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
+
+/** What every wrapper record holds, whatever its language. */
+export interface Wrapper {
+  readonly name: string;
+  /** The file that defines it, for wrappers found elsewhere in the workspace. */
+  readonly file?: string;
+  /** Visible outside its file (C: not `static`; TS/JS: exported). */
+  readonly exported: boolean;
+  /** The descriptor the wrapper writes to. */
+  readonly fd: WrapperTarget;
+  /** Parameter index of the buffer (C: -1 for a wrapper that writes a constant, see `constant`). */
+  readonly buf: number;
+  /** The gathered function a run of calls becomes. */
+  readonly family: string;
+  /** The fewest arguments a call must pass. */
+  readonly arity: number;
+}
+
+/** A C function whose body only writes to a descriptor, or writes a frame per call. */
+export interface CWrapper extends Wrapper {
+  /** Parameter index of the length (absent: a C string, `strlen`). */
+  readonly len?: number;
+  /** The buffer and length a constant-writing wrapper (`packet_flush(fd)` writing "0000") sends. */
+  readonly constant?: { readonly buf: string; readonly len: string };
+  /** A wrapper with its own error handling: its statement around the write (calls must be bare). */
+  readonly template?: Template;
+  /** A framing wrapper: the writes each call makes (a header, then the payload). Absent: one. */
+  readonly syscalls?: number;
+  /** Why calls to it cannot be gathered by a fix (a printf-style helper formats its buffer first). */
+  readonly noFix?: string;
+}
+
+/** A TS/JS function whose body only writes its buffer parameter to a descriptor. */
+export interface TsWrapper extends Wrapper {
+  /** Calls must be awaited (the wrapper is async). */
+  readonly async: boolean;
+  /** Its buffer parameter only takes bytes (a runtime function's, or declared `Uint8Array`/`Buffer`). */
+  readonly bytes?: boolean;
+  /** It writes to a stream (`process.stdout.write`): calls are corked, not gathered. */
+  readonly stream?: boolean;
+}
+
+/**
+ * A module path without its extension (`./out.js` and `./out.ts` are one module): the key the
+ * workspace index finds TS/JS wrappers by. Kept apart from the TS front end so using it does not load
+ * the compiler.
+ */
+export function moduleKey(path: string): string {
+  return path.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
+}
