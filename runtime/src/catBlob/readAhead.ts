@@ -5,13 +5,27 @@
  * answers into a shared ring while the main thread only writes them, so both cores work, as Git's
  * fast-import and its frontend do.
  */
-import { MessageChannel, type MessagePort, Worker, isMainThread, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import {
+  MessageChannel,
+  type MessagePort,
+  Worker,
+  isMainThread,
+  receiveMessageOnPort,
+  workerData,
+} from 'node:worker_threads';
 import { writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
 import { hexLength } from '../odb/objectId';
 import { ObjectCorruptError, InvalidObjectIdError, RepositoryError } from '../odb/errors';
 import { openRepository, type OpenRepositoryOptions } from '../odb/repository';
-import { allocateRing, RingCancelledError, RingConsumer, RingProducer, RingState, type RingMemory } from './answerRing';
+import {
+  allocateRing,
+  RingCancelledError,
+  RingConsumer,
+  RingProducer,
+  RingState,
+  type RingMemory,
+} from './answerRing';
 import { parseCommand } from './commands';
 import { CatBlobCommandError, NotABlobError } from './errors';
 import { LineInput } from './lineInput';

@@ -65,7 +65,8 @@ export function serveCatBlob(
   const responder = new CatBlobResponder(outputFd, repo, options);
   const digits = hexLength(repo.algorithm);
   const readAhead = options.readAhead === true ? {} : options.readAhead || undefined;
-  const mayHandOver = readAhead !== undefined && responder.mode === 'batched' && options.input?.read === undefined;
+  const mayHandOver =
+    readAhead !== undefined && responder.mode === 'batched' && options.input?.read === undefined;
   let readsSeen = 0;
   try {
     for (;;) {

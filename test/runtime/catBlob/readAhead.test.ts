@@ -104,7 +104,13 @@ describe('writev-cat-blob with answers made ahead on a worker thread', () => {
     const request = bulkRequest(fixtures.gc).repeat(20);
     const result = spawnSync(
       'bash',
-      ['-c', '"$@" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"', 'pipe', process.execPath, CAT_BLOB_BIN],
+      [
+        '-c',
+        '"$@" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"',
+        'pipe',
+        process.execPath,
+        CAT_BLOB_BIN,
+      ],
       { cwd: fixtures.gc, input: request, encoding: 'utf8' },
     );
     assert.equal(result.stdout.trim(), '141');
