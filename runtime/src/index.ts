@@ -57,7 +57,8 @@ export { ChunkSource, FdSource, type ByteSource } from './protocol/byteSource';
 export { PktReader } from './protocol/pktReader';
 export { demultiplexSideband, type SidebandHandlers } from './protocol/demultiplexer';
 export { UploadPackError } from './uploadPack/errors';
-export { parseOptions, UsageError, type UploadPackOptions } from './uploadPack/options';
+export { parseOptions, type UploadPackOptions } from './uploadPack/options';
+export { UsageError } from './usageError';
 export {
   cacheKey,
   DEFAULT_CACHE_MAX_BYTES,

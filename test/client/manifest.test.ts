@@ -97,7 +97,11 @@ describe('the extension manifest', () => {
     assert.equal(lines[0], '**');
     for (const file of [
       '!dist/client.js',
+      '!dist/lsp.js',
       '!dist/server.js',
+      '!dist/*.wasm',
+      '!dist/writev-upload-pack.js',
+      '!dist/writev-cat-blob.js',
       '!dist/bench/**/*.js',
       '!dist/chart.umd.js',
       '!dist/trace.js',

@@ -1,5 +1,5 @@
 // The client speaks to the real server with its protocol names: if either side renamed a method, a
-// code, the diagnostic source or the fix-all kind, one of these exchanges would fail.
+// code, the diagnostic source, the fix-all kind or the trace notification, one of these exchanges would fail.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,9 @@ import {
   DiagnosticCode,
   FIX_ALL_KIND,
   LINT_WORKSPACE_METHOD,
+  TRACE_NOTIFICATION,
   type LintWorkspaceResult,
+  type TraceParams,
 } from '@writev/client/out/protocol';
 import { TestServer } from '../server/lspClient';
 
@@ -30,10 +32,11 @@ const SOURCE = [
 describe('the client-server contract, checked against the running server', () => {
   let dir: string;
   let server: TestServer;
+  let file: string;
   let uri: string;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'writev-protocol-'));
-    const file = join(dir, 'x.c');
+    file = join(dir, 'x.c');
     writeFileSync(file, SOURCE);
     uri = `file://${file}`;
     server = await TestServer.start(dir, { workspace: { configuration: true, workspaceFolders: true } });
@@ -71,5 +74,30 @@ describe('the client-server contract, checked against the running server', () =>
       actions.map((a) => a.kind),
       [FIX_ALL_KIND],
     );
+  });
+
+  it("joins a trace sent under the client's notification name to the diagnostics", async () => {
+    const site = (line: number) => ({
+      file,
+      line,
+      function: 'f',
+      syscall: 'write' as const,
+      fd: 3,
+      calls: 1000,
+      bytes: 1000,
+    });
+    server.diagnostics.delete(uri);
+    const loaded: TraceParams = { sites: [site(4), site(5)] };
+    await server.connection.sendNotification(TRACE_NOTIFICATION, loaded);
+    const adjacent = await server.until('the measured adjacent-writes diagnostic', () =>
+      server.diagnostics
+        .get(uri)
+        ?.diagnostics.find(
+          (d) => d.code === DiagnosticCode.adjacentWrites && /measured/.test(String(d.message)),
+        ),
+    );
+    assert.match(String(adjacent.message), /\(measured: 2,000 calls, 2\.0 kB\)$/);
+    const cleared: TraceParams = { sites: null };
+    await server.connection.sendNotification(TRACE_NOTIFICATION, cleared);
   });
 });

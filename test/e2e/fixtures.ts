@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 
 /**
  * The fixture workspace, written fresh for every run (the quick fix edits it): a C file in Git's style
- * and a TypeScript file, each with one sequence of two writes to one descriptor that issue 5's analyzer
+ * and a TypeScript file, each with one sequence of two writes to one descriptor that the analyzer
  * reports as `adjacent-writes`.
  */
 export const FIXTURE_FILES: Record<string, string> = {

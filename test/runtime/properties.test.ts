@@ -102,8 +102,9 @@ interface Scenario {
 }
 
 /**
- * A random layout (0 to 2,000 buffers) for one of the MAX_IO_SIZE values the issue names, and a
- * random fault schedule. Tiny limits get small buffers so a run stays within a few thousand calls.
+ * A random layout (0 to 2,000 buffers) for a MAX_IO_SIZE that splits almost every buffer (1, 7), a
+ * page, or Git's default (8 MiB), and a random fault schedule. Tiny limits get small buffers so a run
+ * stays within a few thousand calls.
  */
 const scenarioArb: fc.Arbitrary<Scenario> = fc.constantFrom(1, 7, 4096, 8 * MiB).chain((maxIoSize) => {
   const largest = maxIoSize === 1 ? 4 : maxIoSize === 7 ? 64 : MiB;

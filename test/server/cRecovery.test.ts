@@ -1,4 +1,4 @@
-// A syntax error in one C function hides nothing in the others: junk lines (the issue's
+// A syntax error in one C function hides nothing in the others: junk lines (a half-typed
 // `xx write_in_full(fd, a, 3);`, unbalanced brackets, random token soup) inside one function leave
 // the findings of every other function of the file as they are without the junk.
 import assert from 'node:assert/strict';

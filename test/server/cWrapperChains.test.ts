@@ -63,8 +63,8 @@ describe('C wrapper chains', () => {
   it('follows a chain of forwarders to the write, with the innermost error handling in the fix', async () => {
     const found = (await analyzer()).analyze('/w/chain.c', chain(3), DEFAULT_SETTINGS);
     assert.equal(found.length, 1);
-    assert.match(found[0].message, /^2 syscalls to 1 can become one/);
-    const fixed = found[0].fix?.edits.map((e) => e.newText).join('\n') ?? '';
+    assert.match(found[0]!.message, /^2 syscalls to 1 can become one/);
+    const fixed = found[0]!.fix?.edits.map((e) => e.newText).join('\n') ?? '';
     assert.match(fixed, /if \(writev\(STDOUT_FILENO, iov, 2\) != \(1 \+ 1\)\)/);
     assert.match(fixed, /die_errno\("write error"\)/);
   });
@@ -93,8 +93,8 @@ describe('C wrapper chains', () => {
       'void page_put(const char *txt);\nvoid head(void)\n{\n\tpage_put("<a>");\n\tpage_put("<b>");\n}\n';
     const found = a.analyze('/w/user.c', user, DEFAULT_SETTINGS, { index });
     assert.equal(found.length, 1);
-    assert.equal(found[0].syscalls, 2);
-    assert.equal(found[0].fix, undefined);
+    assert.equal(found[0]!.syscalls, 2);
+    assert.equal(found[0]!.fix, undefined);
   });
 
   it('reports printf-style helpers and project write loops without a fix, saying why', async () => {
@@ -103,13 +103,13 @@ describe('C wrapper chains', () => {
     assert.deepEqual(await why('c/formatWrappers.c'), [
       '3 syscalls to 1 can become one: gather these writes into one writev() (no automatic fix: fmt_out() formats its text before writing it, so no iovec can list its bytes)',
     ]);
-    assert.match((await why('c/writeLoops.c'))[0], /put_all\(\) is this project's own write loop/);
+    assert.match((await why('c/writeLoops.c'))[0] ?? '', /put_all\(\) is this project's own write loop/);
   });
 
   it('gathers an atomicio(vwrite) run into one atomiciov() call, and leaves atomicio(read) alone', async () => {
     const found = await analyzeFixture('c/atomicioWrites.c');
     assert.equal(found.length, 1);
-    const text = found[0].fix?.edits.map((e) => e.newText).join('') ?? '';
+    const text = found[0]!.fix?.edits.map((e) => e.newText).join('') ?? '';
     assert.match(text, /atomiciov\(/);
   });
 });

@@ -123,7 +123,9 @@ function runAction(inputs: Record<string, string>, event: { name: string; baseSh
       assert.equal(status, 0, `${step.name} failed: ${result.stderr}`);
     }
   }
-  return { lint: steps.lint.outputs, uploaded, status };
+  const lint = steps.lint;
+  assert.ok(lint, 'action.yml has a step with id lint');
+  return { lint: lint.outputs, uploaded, status };
 }
 
 function findingsIn(sarifFile: string): string[] {
@@ -131,7 +133,7 @@ function findingsIn(sarifFile: string): string[] {
   assert.deepEqual(sarifProblems(log), []);
   return log.runs[0].results.map(
     (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
-      r.locations[0].physicalLocation.artifactLocation.uri,
+      r.locations[0]!.physicalLocation.artifactLocation.uri,
   );
 }
 
@@ -140,7 +142,7 @@ describe('action.yml', () => {
     const run = runAction({ package: join(REPO, 'server'), paths: 'src' }, { name: 'pull_request', baseSha });
     assert.equal(run.lint['exit-code'], '1');
     assert.deepEqual(run.uploaded, [join(fixture, 'writev-lint.sarif')]);
-    assert.deepEqual(findingsIn(run.uploaded[0]), ['src/new.c']);
+    assert.deepEqual(findingsIn(run.uploaded[0]!), ['src/new.c']);
     assert.equal(run.status, 1, 'the Result step fails the job');
   });
 
@@ -155,7 +157,7 @@ describe('action.yml', () => {
 
   it('installs the version this repository publishes by default', () => {
     const action = parse(readFileSync(join(REPO, 'action.yml'), 'utf8')) as Action;
-    assert.equal(action.inputs.package.default, `writev-lint@${VERSION}`);
+    assert.equal(action.inputs.package?.default, `writev-lint@${VERSION}`);
   });
 });
 
@@ -214,7 +216,7 @@ describe('.pre-commit-hooks.yaml', () => {
       const files = staged.filter((f) => hook.types_or.some((t) => TYPES[t]?.includes(extname(f))));
       assert.deepEqual(files, ['staged.c']);
       const [command, ...entryArgs] = hook.entry.split(' ');
-      const result = spawnSync(command, [...entryArgs, ...(hook.args ?? []), ...files], {
+      const result = spawnSync(command!, [...entryArgs, ...(hook.args ?? []), ...files], {
         cwd: dir,
         env,
         encoding: 'utf8',

@@ -22,18 +22,18 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('writev-lint', () => {
   it('prints file:line:col: warning: message [code] and exits 1 on findings', async () => {
-    const { status, out } = await run(['test/server/fixtures/c/shape1.c']);
+    const { status, out } = await run(['test/server/fixtures/c/adjacent.c']);
     assert.equal(status, 1);
     const lines = out.trim().split('\n');
     assert.equal(lines.length, 6);
     assert.equal(
       lines[0],
-      'test/server/fixtures/c/shape1.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
+      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
     );
   });
 
   it('exits 0 with findings under --exit-zero', async () => {
-    const { status, out } = await run(['--exit-zero', 'test/server/fixtures/c/shape1.c']);
+    const { status, out } = await run(['--exit-zero', 'test/server/fixtures/c/adjacent.c']);
     assert.equal(status, 0);
     assert.equal(out.trim().split('\n').length, 6);
   });
@@ -72,13 +72,13 @@ describe('writev-lint', () => {
     const report = JSON.parse(out) as { findings: { path: string; syscalls: number }[] };
     assert.ok(report.findings.length > 0);
     assert.ok(
-      report.findings.every((f) => f.syscalls >= 3 || f.path.endsWith('.js') || f.path.includes('shape5')),
+      report.findings.every((f) => f.syscalls >= 3 || f.path.endsWith('.js') || f.path.includes('loops')),
     );
     assert.ok(report.findings.every((f) => !f.path.endsWith('.ts')));
   });
 
   it('writes JSON with 1-based positions, related writes and fixability', async () => {
-    const { out } = await run(['--format', 'json', 'test/server/fixtures/c/shape2.c']);
+    const { out } = await run(['--format', 'json', 'test/server/fixtures/c/betweenStatements.c']);
     const report = JSON.parse(out);
     assert.equal(report.files, 1);
     assert.deepEqual(
@@ -105,21 +105,21 @@ describe('writev-lint', () => {
     );
     const loop = run0.results.find((r: { ruleId: string }) => r.ruleId === 'loop-writes');
     assert.equal(loop.level, 'note');
-    const shape2 = run0.results.find(
+    const betweenStatements = run0.results.find(
       (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
-        r.locations[0].physicalLocation.artifactLocation.uri.endsWith('c/shape2.c'),
+        r.locations[0]!.physicalLocation.artifactLocation.uri.endsWith('c/betweenStatements.c'),
     );
-    assert.equal(shape2.locations[0].physicalLocation.region.startLine, 15);
-    assert.equal(shape2.fixes[0].artifactChanges[0].replacements.length, 2);
+    assert.equal(betweenStatements.locations[0].physicalLocation.region.startLine, 15);
+    assert.equal(betweenStatements.fixes[0].artifactChanges[0].replacements.length, 2);
   });
 
   it('writes GitHub workflow annotations, escaping what the format needs', async () => {
-    const { out } = await run(['--format', 'github', 'test/server/fixtures/c/shape5.c']);
+    const { out } = await run(['--format', 'github', 'test/server/fixtures/c/loops.c']);
     const lines = out.trim().split('\n');
     assert.equal(lines.length, 2);
     assert.match(
-      lines[0],
-      /^::notice file=test\/server\/fixtures\/c\/shape5\.c,line=8,col=2,endLine=9,endColumn=\d+,title=writev loop-writes::one syscall per iteration to fd/,
+      lines[0]!,
+      /^::notice file=test\/server\/fixtures\/c\/loops\.c,line=8,col=2,endLine=9,endColumn=\d+,title=writev loop-writes::one syscall per iteration to fd/,
     );
   });
 
@@ -129,7 +129,7 @@ describe('writev-lint', () => {
     const { status, out, err } = await run(['--fix', dir]);
     assert.equal(status, 1);
     assert.match(err, /files fixed/);
-    assert.match(readFileSync(join(dir, 'shape3.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);
+    assert.match(readFileSync(join(dir, 'branchTails.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);
     const left = out
       .trim()
       .split('\n')
@@ -137,14 +137,14 @@ describe('writev-lint', () => {
     assert.deepEqual(
       left.map((l) => l.split(':').slice(0, 2).join(':')),
       [
+        'adjacent.c:53',
         'conditional-writes.c:121',
         'formatWrappers.c:50',
+        'loops.c:8',
+        'loops.c:16',
         'mixed-families.c:52',
         'mixed-families.c:61',
-        'shape1.c:53',
-        'shape4.c:43',
-        'shape5.c:8',
-        'shape5.c:16',
+        'wrappers.c:43',
         'writeLoops.c:33',
       ],
     );
@@ -154,19 +154,19 @@ describe('writev-lint', () => {
     const dir = join(tmp, 'ignored');
     cpSync(join(FIXTURES, 'c'), join(dir, 'src'), { recursive: true });
     cpSync(join(FIXTURES, 'c'), join(dir, 'build'), { recursive: true });
-    writeFileSync(join(dir, '.gitignore'), 'build/\nsrc/shape1.c\n');
+    writeFileSync(join(dir, '.gitignore'), 'build/\nsrc/adjacent.c\n');
     const { out } = await run(['--format', 'json', dir]);
     const paths = new Set(
       (JSON.parse(out).findings as { path: string }[]).map((f) => f.path.replace(/^.*\/ignored\//, '')),
     );
-    assert.ok(!paths.has('src/shape1.c'));
+    assert.ok(!paths.has('src/adjacent.c'));
     assert.ok([...paths].every((p) => p.startsWith('src/')));
-    assert.ok(paths.has('src/shape2.c'));
+    assert.ok(paths.has('src/betweenStatements.c'));
   });
 
   it('reads junk without crashing: binary bytes, deep nesting, a half-typed file', async () => {
     const dir = join(tmp, 'junk');
-    cpSync(join(FIXTURES, 'c', 'shape5.c'), join(dir, 'ok.c'));
+    cpSync(join(FIXTURES, 'c', 'loops.c'), join(dir, 'ok.c'));
     writeFileSync(
       join(dir, 'binary.c'),
       Buffer.from(Array.from({ length: 65536 }, (_, i) => (i * 131) % 256)),

@@ -6,15 +6,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { OPTIONS } from 'writev-lint/out/cli/args';
+import { UsageError } from '@writev/runtime';
+import { OPTIONS, parseArgs } from 'writev-lint/out/cli/args';
 import { cFunction, lintBin, lintRun } from './cliHelpers';
 import { REPO } from './helpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-conventions-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const SHAPE5 = 'test/server/fixtures/c/shape5.c'; // two loop-writes, severity information
-const SHAPE1 = 'test/server/fixtures/c/shape1.c'; // adjacent-writes warnings
+const LOOPS = 'test/server/fixtures/c/loops.c'; // two loop-writes, severity information
+const ADJACENT = 'test/server/fixtures/c/adjacent.c'; // adjacent-writes warnings
 
 describe('writev-lint conventions', () => {
   it('--version prints the version of the package', async () => {
@@ -56,25 +57,32 @@ describe('writev-lint conventions', () => {
     }
   });
 
+  it("throws the runtime's UsageError, the one every writev bin uses", () => {
+    assert.throws(
+      () => parseArgs(['--frobnicate']),
+      (err) => err instanceof UsageError && err.code === 'ERR_USAGE' && /--frobnicate/.test(err.message),
+    );
+  });
+
   it('--quiet reports warnings and errors only', async () => {
-    const all = await lintRun(['--format', 'json', SHAPE1, SHAPE5]);
-    const quiet = await lintRun(['--quiet', '--format', 'json', SHAPE1, SHAPE5]);
+    const all = await lintRun(['--format', 'json', ADJACENT, LOOPS]);
+    const quiet = await lintRun(['--quiet', '--format', 'json', ADJACENT, LOOPS]);
     const severities = (out: string) =>
       new Set((JSON.parse(out).findings as { severity: string }[]).map((f) => f.severity));
     assert.deepEqual(severities(all.out), new Set(['warning', 'information']));
     assert.deepEqual(severities(quiet.out), new Set(['warning']));
-    const onlyInfo = await lintRun(['--quiet', SHAPE5]);
+    const onlyInfo = await lintRun(['--quiet', LOOPS]);
     assert.deepEqual([onlyInfo.status, onlyInfo.out], [0, '']);
   });
 
   it('--max-warnings n: exit 1 only above n findings (errors always count)', async () => {
-    assert.equal((await lintRun(['--max-warnings', '2', SHAPE5])).status, 0);
-    const over = await lintRun(['--max-warnings', '1', SHAPE5]);
+    assert.equal((await lintRun(['--max-warnings', '2', LOOPS])).status, 0);
+    const over = await lintRun(['--max-warnings', '1', LOOPS]);
     assert.equal(over.status, 1);
     assert.match(over.err, /writev-lint: 2 findings: more than --max-warnings 1\n/);
     const config = join(tmp, 'errors.json');
     writeFileSync(config, JSON.stringify({ severity: { loopWrites: 'error' } }));
-    assert.equal((await lintRun(['--config', config, '--max-warnings', '100', SHAPE5])).status, 1);
+    assert.equal((await lintRun(['--config', config, '--max-warnings', '100', LOOPS])).status, 1);
   });
 
   it('--stdin lints standard input under --stdin-filename, through a real pipe', () => {

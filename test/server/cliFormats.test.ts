@@ -40,7 +40,7 @@ describe('writev-lint --format sarif', () => {
   });
 
   it('describes each rule with help text and markdown, tags and precision', async () => {
-    const { log } = await sarif(['test/server/fixtures/c/shape5.c']);
+    const { log } = await sarif(['test/server/fixtures/c/loops.c']);
     for (const rule of log.runs[0].tool.driver.rules) {
       assert.ok(rule.help.text.length > 40, `${rule.id} help.text`);
       assert.match(rule.help.markdown, /```c\n/);
@@ -53,7 +53,7 @@ describe('writev-lint --format sarif', () => {
   });
 
   it('links each write from the message to its related location', async () => {
-    const { log } = await sarif(['test/server/fixtures/c/shape2.c']);
+    const { log } = await sarif(['test/server/fixtures/c/betweenStatements.c']);
     const result: SarifResult = log.runs[0].results[0];
     assert.deepEqual(
       result.relatedLocations.map((r) => r.id),
@@ -71,8 +71,8 @@ describe('writev-lint --format sarif', () => {
     writeFileSync(file, `${HEADER}/* a\n * comment\n */\n${cFunction('one')}${cFunction('two', '"x", 1')}`);
     const after = (await sarif([file], dir)).log.runs[0].results as SarifResult[];
     assert.deepEqual(
-      after.map((r) => r.locations[0].physicalLocation.region.startLine),
-      before.map((r) => r.locations[0].physicalLocation.region.startLine + 3),
+      after.map((r) => r.locations[0]!.physicalLocation.region.startLine),
+      before.map((r) => r.locations[0]!.physicalLocation.region.startLine + 3),
     );
     const prints = (rs: SarifResult[]) => rs.map((r) => r.partialFingerprints['writevFinding/v1']);
     assert.deepEqual(prints(after), prints(before));
@@ -96,7 +96,7 @@ describe('writev-lint --format sarif', () => {
     assert.match(note.message.text, /cannot read .*broken\.c: EIO/);
     assert.equal(note.locations[0].physicalLocation.artifactLocation.uri, 'broken.c');
     assert.equal(log.runs[0].results.length, 1, 'the readable file is still reported');
-    const clean = await sarif(['test/server/fixtures/c/shape5.c']);
+    const clean = await sarif(['test/server/fixtures/c/loops.c']);
     assert.deepEqual(clean.log.runs[0].invocations, [
       { executionSuccessful: true, toolExecutionNotifications: [] },
     ]);
@@ -129,7 +129,7 @@ describe('writev-lint --format rdjson and junit', () => {
     const { out, status } = await lintRun([
       '--format',
       'junit',
-      'test/server/fixtures/c/shape5.c',
+      'test/server/fixtures/c/loops.c',
       'test/server/fixtures/c/negatives.c',
     ]);
     assert.equal(status, 1);
@@ -148,7 +148,7 @@ describe('writev-lint --format rdjson and junit', () => {
 
 describe('writev-lint colours', () => {
   const ESC = '\u001b';
-  const file = 'test/server/fixtures/c/shape5.c';
+  const file = 'test/server/fixtures/c/loops.c';
   const env = (extra: NodeJS.ProcessEnv) => {
     const e = { ...process.env, ...extra };
     for (const [k, v] of Object.entries(extra)) if (v === undefined) delete e[k];
@@ -172,7 +172,7 @@ describe('writev-lint colours', () => {
       encoding: 'utf8',
       env: env({ NO_COLOR: '1', FORCE_COLOR: undefined, TERM: 'xterm' }),
     });
-    assert.ok(noColor.stdout.includes('shape5.c:8:2: info:') && !noColor.stdout.includes(ESC));
+    assert.ok(noColor.stdout.includes('loops.c:8:2: info:') && !noColor.stdout.includes(ESC));
     const forced = lintBin([file], { env: env({ NO_COLOR: undefined, FORCE_COLOR: '1' }) });
     assert.ok(forced.stdout.startsWith(coloured.replace(/ one syscall.*/, '')), forced.stdout);
     const json = lintBin(['--format', 'json', file], { env: env({ FORCE_COLOR: '1' }) });

@@ -98,6 +98,20 @@ describe('writev-lint --fix keeps every byte it does not edit', () => {
     assert.equal(gcc(file), '');
   });
 
+  it('indents a fix in a file of lone CR line endings as in the same file with LF', async () => {
+    const text = (eol: string) =>
+      `#include "git-style.h"${eol}#include <unistd.h>${eol}${eol}${SEQUENCE('emit_record', eol)}`;
+    const lf = join(tmp, 'lf-indent.c');
+    const cr = join(tmp, 'cr-indent.c');
+    writeFileSync(lf, text('\n'));
+    writeFileSync(cr, text('\r'));
+    const { status, err } = await fix(lf, cr);
+    assert.equal(status, 0, err);
+    const fixedLf = readFileSync(lf, 'latin1');
+    assert.match(fixedLf, /\n\t\tif \(writev_in_full\(fd, iov, 2\) < 0\)/);
+    assert.equal(readFileSync(cr, 'latin1'), fixedLf.replace(/\n/g, '\r'));
+  });
+
   it('adds a line break before the include when the last include ends the file without one', async () => {
     const file = join(tmp, 'lastline.c');
     writeFileSync(file, `${SEQUENCE('emit_record', '\n')}#include "git-style.h"`);

@@ -50,7 +50,7 @@ export async function analyzeFixture(
   settings: AnalyzerSettings = DEFAULT_SETTINGS,
 ): Promise<Finding[]> {
   const a = await analyzer();
-  const [dir] = name.split('/');
+  const dir = name.split('/')[0]!; // split always yields at least one part
   const index = await indexOf(dir, settings);
   return a.analyze(join(FIXTURES, name), fixture(name), settings, { index });
 }
@@ -66,7 +66,7 @@ export interface Expectation {
 export function expectations(text: string): Expectation[] {
   return text.split('\n').flatMap((line, i) => {
     const m = /expect: (adjacent-writes|loop-writes) (\d+)/.exec(line);
-    return m ? [{ line: i, code: m[1], syscalls: Number(m[2]) }] : [];
+    return m ? [{ line: i, code: m[1]!, syscalls: Number(m[2]) }] : [];
   });
 }
 

@@ -2,11 +2,18 @@
 // diagnostics (pushed and pulled), code actions, applying their edits, configuration changes, the
 // workspace wrapper index, and junk that must not crash or stall it.
 import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import {
+  CancellationTokenSource,
+  createProtocolConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { expectations, fixture, fixtures, FIXTURES, REPO } from './helpers';
 import { TestServer } from './lspClient';
 
@@ -67,10 +74,11 @@ describe('language server over stdio (push diagnostics)', () => {
   });
 
   it('publishes diagnostics on open with code, link, source, range and related writes', async () => {
-    const doc = new Doc(server, uriOf('shape1.c'), fixture('c/shape1.c'));
+    const doc = new Doc(server, uriOf('adjacent.c'), fixture('c/adjacent.c'));
     const diags = await server.published(doc.uri, 1);
     assert.equal(diags.length, 6);
     const [first] = diags;
+    assert.ok(first, 'a diagnostic');
     assert.equal(first.code, 'adjacent-writes');
     assert.equal(first.source, 'writev');
     assert.equal(first.severity, 2);
@@ -78,11 +86,11 @@ describe('language server over stdio (push diagnostics)', () => {
     assert.match(String(first.message), /2 syscalls to fd can become one/);
     assert.deepEqual(first.range, { start: { line: 5, character: 1 }, end: { line: 6, character: 28 } });
     assert.equal(first.relatedInformation?.length, 2);
-    assert.equal(first.relatedInformation?.[1].location.range.start.line, 6);
+    assert.equal(first.relatedInformation?.[1]?.location.range.start.line, 6);
   });
 
   it('re-publishes after an incremental change, then applies a quick fix and the hint goes away', async () => {
-    const doc = new Doc(server, uriOf('shape2.c'), fixture('c/shape2.c'));
+    const doc = new Doc(server, uriOf('betweenStatements.c'), fixture('c/betweenStatements.c'));
     assert.equal((await server.published(doc.uri, 1)).length, 2);
     const line = doc.doc
       .getText()
@@ -91,7 +99,7 @@ describe('language server over stdio (push diagnostics)', () => {
     doc.edit([{ range: { start: { line, character: 14 }, end: { line, character: 16 } }, newText: '2' }]);
     const changed = await server.published(doc.uri, 2);
     assert.equal(changed.length, 1, 'the writes to fd and to 2 are no longer one sequence');
-    const actions = await doc.actions(changed[0].range);
+    const actions = await doc.actions(changed[0]!.range);
     const fix = actions.find((a) => a.kind === 'quickfix');
     assert.ok(fix, 'a quick fix is offered');
     assert.equal(fix.isPreferred, true);
@@ -101,7 +109,11 @@ describe('language server over stdio (push diagnostics)', () => {
   });
 
   it('offers source.fixAll.writev, which fixes every fixable hint at once', async () => {
-    const doc = new Doc(server, uriOf('shape1.c').replace('shape1.c', 'fixall.c'), fixture('c/shape1.c'));
+    const doc = new Doc(
+      server,
+      uriOf('adjacent.c').replace('adjacent.c', 'fixall.c'),
+      fixture('c/adjacent.c'),
+    );
     await server.published(doc.uri, 1);
     const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     const actions = await doc.actions(whole, ['source.fixAll']);
@@ -109,13 +121,13 @@ describe('language server over stdio (push diagnostics)', () => {
       actions.map((a) => a.kind),
       ['source.fixAll.writev'],
     );
-    doc.edit(editsOf(actions[0]));
+    doc.edit(editsOf(actions[0]!));
     const left = await server.published(doc.uri, 2);
     assert.equal(left.length, 1, 'only the writev whose buffers cannot be listed stays');
   });
 
   it('reloads settings when the configuration changes', async () => {
-    const doc = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
+    const doc = new Doc(server, uriOf('wrappers.c'), fixture('c/wrappers.c'));
     await server.until('the cross-file wrapper from the workspace index', () => {
       const d = server.diagnostics.get(doc.uri);
       return d && d.diagnostics.length === 3 ? true : undefined;
@@ -128,7 +140,7 @@ describe('language server over stdio (push diagnostics)', () => {
       const d = server.diagnostics.get(doc.uri);
       return d && d.diagnostics.length === 1 ? d.diagnostics : undefined;
     });
-    assert.equal(after[0].severity, 4);
+    assert.equal(after[0]!.severity, 4);
     server.settings = {};
     await server.connection.sendNotification('workspace/didChangeConfiguration', {
       settings: { writev: {} },
@@ -179,7 +191,7 @@ describe('language server over stdio (pull diagnostics)', () => {
   });
 
   it('answers textDocument/diagnostic with a full report, then "unchanged" for the same version', async () => {
-    const doc = new Doc(server, uriOf('shape5.c'), fixture('c/shape5.c'));
+    const doc = new Doc(server, uriOf('loops.c'), fixture('c/loops.c'));
     type Report = { kind: string; items?: Diagnostic[]; resultId?: string };
     const ask = (previousResultId?: string) =>
       server.connection.sendRequest('textDocument/diagnostic', {
@@ -214,8 +226,13 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('indexes the wrappers of each folder: cross-file wrappers in C and in TS', async () => {
-    const c = new Doc(server, uriOf('shape4.c'), fixture('c/shape4.c'));
-    const ts = new Doc(server, `file://${join(TS_DIR, 'shape4.ts')}`, fixture('ts/shape4.ts'), 'typescript');
+    const c = new Doc(server, uriOf('wrappers.c'), fixture('c/wrappers.c'));
+    const ts = new Doc(
+      server,
+      `file://${join(TS_DIR, 'wrappers.ts')}`,
+      fixture('ts/wrappers.ts'),
+      'typescript',
+    );
     for (const doc of [c, ts]) {
       await server.until(`3 findings in ${doc.uri}`, () =>
         server.diagnostics.get(doc.uri)?.diagnostics.length === 3 ? true : undefined,
@@ -237,7 +254,12 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     );
     assert.equal(result.files, files.length);
     for (const [uri, marks] of expected) {
-      assert.equal(server.diagnostics.get(uri)?.diagnostics.length ?? 0, marks.length, uri);
+      const published = server.diagnostics.get(uri)?.diagnostics ?? [];
+      assert.deepEqual(
+        published.map((d) => `${d.range.start.line + 1}: ${String(d.code)}`).sort(),
+        marks.map((m) => `${m.line + 1}: ${m.code}`).sort(),
+        uri,
+      );
     }
     assert.equal(
       result.findings,
@@ -248,7 +270,6 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('honours cancellation of writev/lintWorkspace', async () => {
-    const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
     const source = new CancellationTokenSource();
     const pending = server.connection.sendRequest('writev/lintWorkspace', {}, source.token) as Promise<{
       cancelled: boolean;
@@ -262,7 +283,7 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
     // Either the server stopped early and said so, or the request ended as cancelled (-32800).
     assert.ok('cancelled' in outcome ? outcome.cancelled : outcome.code === -32800, JSON.stringify(outcome));
     const ping = await server.connection.sendRequest('textDocument/codeAction', {
-      textDocument: { uri: uriOf('shape4.c') },
+      textDocument: { uri: uriOf('wrappers.c') },
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       context: { diagnostics: [] },
     });
@@ -270,9 +291,6 @@ describe('language server: multi-root workspace, workspace lint, node IPC', () =
   });
 
   it('also speaks node IPC', async () => {
-    const { fork } = await import('node:child_process');
-    const { createProtocolConnection, IPCMessageReader, IPCMessageWriter } =
-      await import('vscode-languageserver-protocol/node');
     const child = fork(join(REPO, 'server', 'out', 'server.js'), ['--node-ipc'], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { applyEdits, DEFAULT_SETTINGS } from 'writev-lint';
 import { analyzeFixture, analyzer, expectations, fixture, fixtures, FIXTURES, observed } from './helpers';
 
+/** The idioms every front end finds, one fixture each. */
+const IDIOMS = ['adjacent', 'betweenStatements', 'branchTails', 'wrappers', 'loops'];
+
 describe('TS/JS analysis', () => {
   for (const name of fixtures('ts', '.ts', '.js')) {
     it(`${name} yields exactly the findings its markers expect`, async () => {
@@ -16,6 +19,14 @@ describe('TS/JS analysis', () => {
 
   it('flags nothing in the negative fixture (every "never flag" case)', async () => {
     assert.deepEqual(await analyzeFixture('ts/negatives.ts'), []);
+  });
+
+  it('has a fixture with expected findings for each idiom', () => {
+    for (const idiom of IDIOMS) {
+      const name = `ts/${idiom}.ts`;
+      assert.ok(fixtures('ts', '.ts').includes(name), name);
+      assert.ok(expectations(fixture(name)).length > 0, `${name} expects findings`);
+    }
   });
 
   it('a quick fix swaps the import it leaves unused for the one it needs', async () => {
@@ -30,6 +41,7 @@ describe('TS/JS analysis', () => {
       '',
     ].join('\n');
     const [finding] = a.analyze(path, text, DEFAULT_SETTINGS);
+    assert.ok(finding, 'a finding');
     const fixed = applyEdits(text, a.fixEdits(path, text, finding) ?? []);
     assert.equal(
       fixed,

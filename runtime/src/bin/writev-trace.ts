@@ -35,6 +35,7 @@ import {
   type TraceSite,
   type TracedSyscall,
 } from '../trace/traceFile';
+import { UsageError } from '../usageError';
 
 const USAGE =
   'usage: writev-trace [--out FILE] [--syscalls write,writev,pwrite,pwritev,send,sendmsg] ' +
@@ -50,8 +51,6 @@ interface Options {
   tracer: 'node' | 'native';
   command: string[];
 }
-
-class UsageError extends Error {}
 
 function parseOptions(argv: string[]): Options {
   const { values, positionals } = parseArgs({

@@ -12,7 +12,8 @@ import { createSys } from '../nodeSys';
 import { writeOrDie } from '../orDie';
 import { BrokenPipeError } from '../errors';
 import { EXIT_BROKEN_PIPE, EXIT_FATAL } from '../exit';
-import { USAGE, UsageError, parseOptions } from '../uploadPack/options';
+import { USAGE, parseOptions } from '../uploadPack/options';
+import { UsageError } from '../usageError';
 import { UploadPackError } from '../uploadPack/errors';
 import { recordTiming, serveUploadPack } from '../uploadPack/server';
 

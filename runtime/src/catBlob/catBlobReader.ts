@@ -79,7 +79,7 @@ export class CatBlobReader {
     const line = this.take(lf + 1).toString('latin1', 0, lf);
     const match = HEADER.exec(line);
     if (!match) throw new CatBlobProtocolError(`malformed header ${JSON.stringify(line)}`, headerAt);
-    const oid = match[1];
+    const oid = match[1]!;
     if (expectedOid !== undefined && oid !== expectedOid.toLowerCase()) {
       throw new CatBlobProtocolError(`answer for ${oid}, but ${expectedOid} was asked for`, headerAt);
     }

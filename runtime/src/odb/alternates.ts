@@ -60,13 +60,14 @@ function unquote(line: string, file: string): string {
   const match = /^"((?:[^"\\]|\\.)*)"$/.exec(line);
   if (!match) throw new RepositoryError('ENOTREPO', file, `badly quoted alternate ${line}`);
   const bytes: number[] = [];
-  const body = Buffer.from(match[1], 'utf8');
+  const body = Buffer.from(match[1]!, 'utf8');
   for (let i = 0; i < body.length; i++) {
     if (body[i] !== 0x5c) {
-      bytes.push(body[i]);
+      bytes.push(body[i]!);
       continue;
     }
-    const next = String.fromCharCode(body[++i]);
+    // The pattern lets no backslash end the text: a byte always follows it.
+    const next = String.fromCharCode(body[++i]!);
     if (/[0-7]/.test(next)) {
       bytes.push(parseInt(body.toString('latin1', i, i + 3), 8));
       i += 2;

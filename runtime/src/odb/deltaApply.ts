@@ -73,25 +73,27 @@ export function applyDelta(
   const deltaAt = delta.byteOffset;
   let at = instructionsAt;
   let written = 0;
+  // The `!` reads below are inside bounds already checked: `at < end` for the opcode, the
+  // COPY_ARGUMENTS check for a copy's argument bytes, `offset + size <= base.length` for a copy.
   while (at < end) {
-    const op = delta[at++];
+    const op = delta[at++]!;
     if (op & 0x80) {
       // Copy: bits 0-3 say which offset bytes follow, bits 4-6 which size bytes (little-endian).
-      if (at + COPY_ARGUMENTS[op & 0x7f] > end) fail('delta copy instruction is cut off');
+      if (at + COPY_ARGUMENTS[op & 0x7f]! > end) fail('delta copy instruction is cut off');
       let offset = 0;
       let size = 0;
-      if (op & 0x01) offset = delta[at++];
-      if (op & 0x02) offset |= delta[at++] << 8;
-      if (op & 0x04) offset |= delta[at++] << 16;
-      if (op & 0x08) offset += delta[at++] * 0x1000000;
-      if (op & 0x10) size = delta[at++];
-      if (op & 0x20) size |= delta[at++] << 8;
-      if (op & 0x40) size |= delta[at++] << 16;
+      if (op & 0x01) offset = delta[at++]!;
+      if (op & 0x02) offset |= delta[at++]! << 8;
+      if (op & 0x04) offset |= delta[at++]! << 16;
+      if (op & 0x08) offset += delta[at++]! * 0x1000000;
+      if (op & 0x10) size = delta[at++]!;
+      if (op & 0x20) size |= delta[at++]! << 8;
+      if (op & 0x40) size |= delta[at++]! << 16;
       if (size === 0) size = 0x10000;
       if (offset + size > base.length) fail('delta reaches past its base');
       if (written + size > resultSize) fail('delta writes past the result size it declares');
       if (size <= SHORT_COPY) {
-        for (let k = 0; k < size; k++) out[written + k] = base[offset + k];
+        for (let k = 0; k < size; k++) out[written + k] = base[offset + k]!;
       } else {
         out.set(new Uint8Array(baseBuffer, baseAt + offset, size), written);
       }
@@ -101,7 +103,7 @@ export function applyDelta(
       if (at + op > end) fail('delta insert instruction is cut off');
       if (written + op > resultSize) fail('delta writes past the result size it declares');
       if (op <= SHORT_COPY) {
-        for (let k = 0; k < op; k++) out[written + k] = delta[at + k];
+        for (let k = 0; k < op; k++) out[written + k] = delta[at + k]!;
       } else {
         out.set(new Uint8Array(deltaBuffer, deltaAt + at, op), written);
       }
@@ -121,7 +123,7 @@ function readSize(bytes: Uint8Array, start: number, place: Place): { value: numb
   let at = start;
   for (;;) {
     if (at >= bytes.length) throw new ObjectCorruptError(place.file, place.offset, 'delta header is cut off');
-    const byte = bytes[at++];
+    const byte = bytes[at++]!; // at < bytes.length, checked above
     value += (byte & 0x7f) * scale;
     if ((byte & 0x80) === 0) break;
     scale *= 128;

@@ -118,7 +118,7 @@ function parseHeader(inflated: Buffer, file: string): LooseHeader {
   const nul = inflated.subarray(0, MAX_HEADER).indexOf(0);
   const text = inflated.toString('latin1', 0, nul < 0 ? Math.min(inflated.length, MAX_HEADER) : nul);
   const match = nul < 0 ? null : /^([a-z]+) (0|[1-9][0-9]{0,15})$/.exec(text);
-  const type = match ? objectTypeFromName(match[1]) : undefined;
+  const type = match ? objectTypeFromName(match[1]!) : undefined;
   if (!match || type === undefined) {
     throw new ObjectCorruptError(file, 0, `bad loose object header ${JSON.stringify(text)}`);
   }

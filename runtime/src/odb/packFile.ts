@@ -115,13 +115,14 @@ export class PackFile {
     let hi = sorted.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (sorted[mid] < offset) lo = mid + 1;
+      if (sorted[mid]! < offset) lo = mid + 1;
       else hi = mid;
     }
     if (sorted[lo] !== offset || lo === sorted.length - 1) {
       this.fail(offset, 'no entry starts at this offset (a delta base offset is wrong)');
     }
-    return { end: sorted[lo + 1], position: position ?? this.positionsByOffset![lo] };
+    // lo is below the last index (checked above), so both reads are in bounds.
+    return { end: sorted[lo + 1]!, position: position ?? this.positionsByOffset![lo]! };
   }
 
   /**
@@ -146,7 +147,7 @@ export class PackFile {
     const order = sortPositions(offsets, end);
     const sorted = new Float64Array(n + 1);
     for (let i = 0; i < n; i++) {
-      sorted[i] = offsets[order[i]];
+      sorted[i] = offsets[order[i]!]!; // order is a permutation of 0..n-1
       if (i > 0 && sorted[i] === sorted[i - 1]) {
         throw new ObjectCorruptError(
           this.index.file,
@@ -165,7 +166,7 @@ export class PackFile {
     let at = 0;
     const next = (): number => {
       if (at >= bytes.length) this.fail(offset, 'entry header is cut off');
-      return bytes[at++];
+      return bytes[at++]!;
     };
     let byte = next();
     const typeNumber = (byte >> 4) & 7;
@@ -235,11 +236,11 @@ function sortPositions(offsets: Float64Array, limit: number): Uint32Array {
   const order = new Uint32Array(n);
   if (limit * n >= Number.MAX_SAFE_INTEGER) {
     for (let i = 0; i < n; i++) order[i] = i;
-    return order.sort((a, b) => offsets[a] - offsets[b]);
+    return order.sort((a, b) => offsets[a]! - offsets[b]!);
   }
   const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = offsets[i] * n + i;
+  for (let i = 0; i < n; i++) keys[i] = offsets[i]! * n + i;
   keys.sort();
-  for (let i = 0; i < n; i++) order[i] = keys[i] % n;
+  for (let i = 0; i < n; i++) order[i] = keys[i]! % n;
   return order;
 }

@@ -91,6 +91,9 @@ export class PackIndex {
   /** The position of `id` (binary, {@link rawLength} bytes) in the sorted table, or -1. */
   find(id: Uint8Array): number {
     const first = id[0];
+    if (first === undefined || id.length !== this.idLength) {
+      throw new RangeError(`${this.file}: an object id here has ${this.idLength} bytes, not ${id.length}`);
+    }
     let lo = first === 0 ? 0 : this.fanout(first - 1);
     let hi = this.fanout(first);
     const data = this.data;
@@ -100,7 +103,8 @@ export class PackIndex {
       const at = this.namesAt + mid * this.nameStride;
       let cmp = 0;
       for (let i = 0; i < n; i++) {
-        const d = data[at + i] - id[i];
+        // Both reads are in bounds: the names table's extent was checked on open, and i < id.length.
+        const d = data[at + i]! - id[i]!;
         if (d !== 0) {
           cmp = d;
           break;

@@ -253,8 +253,7 @@ export class Repository {
    * The result may be shared with the cache.
    */
   private unpack(start: PackedLocation): TypedBytes {
-    const chain: RawEntry[] = [];
-    const packs: PackFile[] = [];
+    const chain: { pack: PackFile; entry: RawEntry }[] = [];
     let where: PackPlace = start;
     let base: TypedBytes;
     for (;;) {
@@ -278,8 +277,7 @@ export class Repository {
         base = this.keep(where.pack, where.offset, header.type, data);
         break;
       }
-      chain.push(entry);
-      packs.push(where.pack);
+      chain.push({ pack: where.pack, entry });
       if (header.kind === 'ofs-delta') {
         where = { pack: where.pack, offset: header.baseOffset };
         continue;
@@ -292,9 +290,7 @@ export class Repository {
       where = found.packed;
     }
     let object = base;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const pack = packs[i];
-      const entry = chain[i];
+    for (const { pack, entry } of chain.reverse()) {
       // Each delta is used up by the object it makes before the next is inflated: one scratch
       // buffer serves them all.
       const delta = this.inflateEntry(pack, entry, entry.header.size, this.scratch);

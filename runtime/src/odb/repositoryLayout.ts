@@ -60,7 +60,7 @@ function gitDirAt(dir: string): string | undefined {
     const text = readSmallFile(dotGit) ?? '';
     const match = /^gitdir: (.+?)\r?\n?$/.exec(text);
     if (!match) throw new RepositoryError('ENOTREPO', dotGit, 'is a file but not a "gitdir: <path>" link');
-    return resolve(dir, match[1]);
+    return resolve(dir, match[1]!);
   }
   if (
     existsSync(join(dir, 'HEAD')) &&
@@ -123,12 +123,12 @@ function readConfig(text: string): Map<string, string> {
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
     if (header) {
-      section = header[1].toLowerCase();
+      section = header[1]!.toLowerCase();
       continue;
     }
     const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (entry)
-      values.set(`${section}.${entry[1].toLowerCase()}`, (entry[2] ?? 'true').replace(/\s*[#;].*$/, ''));
+      values.set(`${section}.${entry[1]!.toLowerCase()}`, (entry[2] ?? 'true').replace(/\s*[#;].*$/, ''));
   }
   return values;
 }

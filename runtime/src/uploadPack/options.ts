@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CACHE_MAX_BYTES } from './packCache';
 import type { WriteMode } from './packSender';
+import { UsageError } from '../usageError';
 
 /** Everything the server can be told. */
 export interface UploadPackOptions {
@@ -30,22 +31,11 @@ export interface UploadPackOptions {
 /** The command's synopsis, printed on a usage error. */
 export const USAGE =
   'usage: writev-upload-pack [--strict] [--no-cache | --cache-dir=<dir>] [--cache-max-bytes=<n>]\n' +
-  '                          [--write-mode=batched|writev|write] [--pack-objects-hook=<cmd>] <directory>\n' +
+  '                          [--write-mode=batched|writev|writes] [--pack-objects-hook=<cmd>] <directory>\n' +
   'environment: WRITEV_UPLOAD_PACK_CACHE (a folder, or "off"), WRITEV_UPLOAD_PACK_CACHE_MAX_BYTES,\n' +
   '             WRITEV_UPLOAD_PACK_WRITE_MODE, WRITEV_UPLOAD_PACK_HOOK, WRITEV_UPLOAD_PACK_TIMING\n';
 
-/** A command line that cannot be used; the message says what is wrong. */
-export class UsageError extends Error {
-  /** Always `'ERR_USAGE'`. */
-  readonly code = 'ERR_USAGE';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-const WRITE_MODES: readonly WriteMode[] = ['batched', 'writev', 'write'];
+const WRITE_MODES: readonly WriteMode[] = ['batched', 'writev', 'writes'];
 
 function writeMode(value: string, from: string): WriteMode {
   if ((WRITE_MODES as readonly string[]).includes(value)) return value as WriteMode;

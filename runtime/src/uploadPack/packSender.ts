@@ -3,7 +3,7 @@
  * three ways of writing each pkt-line, so a benchmark can compare them on the same server:
  * - `'batched'`: many packets per writev (the default);
  * - `'writev'`: one writev of [header, payload] per packet, as Git does since 2.50;
- * - `'write'`: a write for the header and one for the payload, as Git did before.
+ * - `'writes'`: a write for the header and one for the payload, as Git did before.
  * All three put the same bytes on the wire.
  */
 import { LARGE_PACKET_MAX } from '../constants';
@@ -14,7 +14,7 @@ import { Band, encodePktLine, SIDEBAND_HEADER_SIZE, SIDEBAND_PACKET_MAX } from '
 import { sendSideband, sendSidebandTwoWrites } from '../protocol/sideband';
 
 /** How pkt-lines are written; see the module comment. */
-export type WriteMode = 'batched' | 'writev' | 'write';
+export type WriteMode = 'batched' | 'writev' | 'writes';
 
 /** The framing of the pack phase the client chose. */
 export type Framing = 'side-band-64k' | 'side-band' | 'none';

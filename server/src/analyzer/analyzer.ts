@@ -9,6 +9,7 @@ import { applySuppressions } from './suppressions';
 import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
+import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -24,7 +25,6 @@ function tsEnd(): typeof TsFrontEnd {
   tsFrontEnd ??= require('./ts/analyzeTs') as typeof TsFrontEnd;
   return tsFrontEnd;
 }
-import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 /** Files larger than this (UTF-16 code units, about 4 MB of ASCII) are not analysed: generated code. */
 export const MAX_TEXT_LENGTH = 4 * 1024 * 1024;
@@ -134,6 +134,7 @@ export class Analyzer {
     const edits = finding.fix?.edits;
     if (!edits || languageOf(path) === 'c') return edits;
     const main = [...edits].sort((a, b) => b.span.start - a.span.start)[0];
+    if (main === undefined) return edits; // a fix without edits leaves every import in use
     const fixed = applyEdits(text, edits);
     const pruned = tsImports().pruneImports(path, text, fixed);
     if (pruned === fixed) return edits;

@@ -11,7 +11,7 @@ function countBefore(sorted: readonly TextEdit[], start: number, end: number): n
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    const s = sorted[mid].span;
+    const s = sorted[mid]!.span; // low <= mid < high <= sorted.length
     if (s.start < start || (s.start === start && s.end <= end)) low = mid + 1;
     else high = mid;
   }

@@ -80,7 +80,7 @@ export interface WriteStep {
   readonly noFix?: string;
 }
 
-/** An if/else chain whose every arm ends in a write (shape 3 starts with one). */
+/** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */
 export interface BranchStep {
   readonly kind: 'branch';
   readonly span: Span;
@@ -100,7 +100,7 @@ export interface Arm {
   readonly declares: readonly string[];
 }
 
-/** A loop whose body may write once per iteration (shape 5). */
+/** A loop whose body may write once per iteration. */
 export interface LoopStep {
   readonly kind: 'loop';
   readonly span: Span;

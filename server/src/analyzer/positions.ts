@@ -36,9 +36,9 @@ export class LineIndex {
   }
 }
 
-/** The whitespace that starts the line holding `offset` in `text`. */
+/** The whitespace that starts the line holding `offset` in `text` (lines end as {@link LineIndex} counts). */
 export function indentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineStart = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
   const match = /^[ \t]*/.exec(text.slice(lineStart, offset));
   return match ? match[0] : '';
 }

@@ -1,4 +1,4 @@
-// What the analyzer knows of a wrapper function (shape 4: a function whose calls count as writes), in
+// What the analyzer knows of a wrapper function (a function whose calls count as writes), in
 // both languages. The front ends find wrappers in syntax; the workspace index and the write readers
 // only need these records, so they live here, apart from any parser.
 import type { Template } from './model';

@@ -1,4 +1,4 @@
-// The workspace index of wrapper functions (shape 4 across files): which files define which wrappers.
+// The workspace index of wrapper functions across files: which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 

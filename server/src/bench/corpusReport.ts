@@ -29,9 +29,10 @@ function table(title: string, rows: readonly ScoreRow[]): string[] {
     String(r.unlabelled),
     `${r.flagged}/${r.negatives}`,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  // Every row has one cell per header column, so the `!` reads below are in bounds.
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), ...body.map(line)];
 }
 

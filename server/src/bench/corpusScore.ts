@@ -84,7 +84,7 @@ export interface CorpusScore {
   readonly falsePositives: readonly { readonly run: FoundRun; readonly sites: readonly CorpusSite[] }[];
   /** Sequence findings that match no label and touch no positive: the labels may need a review. */
   readonly unlabelled: readonly FoundRun[];
-  /** Loop findings (shape 5), not scored: a different shape from the labelled runs. */
+  /** Loop findings, not scored: a different shape from the labelled runs. */
   readonly loops: readonly FoundRun[];
   /** Files and lines analysed. */
   readonly files: number;

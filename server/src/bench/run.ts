@@ -17,7 +17,13 @@ const KERNEL = '/tmp/linux/linux-source-6.1';
 function option(name: string): string[] {
   const values: string[] = [];
   const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) if (argv[i] === name && argv[i + 1]) values.push(argv[++i]);
+  for (let i = 0; i < argv.length; i++) {
+    const value = argv[i + 1];
+    if (argv[i] === name && value) {
+      values.push(value);
+      i++;
+    }
+  }
   return values;
 }
 
@@ -55,7 +61,7 @@ async function main(): Promise<void> {
     `whole tree: ${count(tree.files)} files, ${count(tree.lines)} lines in ${tree.seconds.toFixed(2)} s = ${count(tree.lines / tree.seconds)} lines/s, peak RSS ${tree.peakRssMiB.toFixed(0)} MiB, ${tree.findings.length} findings (target >= 100,000 lines/s)`,
   );
   for (const f of tree.findings.slice(0, 50)) console.log(`  ${f.path}:${f.line}: ${f.message} [${f.code}]`);
-  const full = option('--full')[0] ?? roots[0];
+  const full = option('--full')[0] ?? roots[0]!; // roots is not empty: checked above
   const parse = await measureFullParse(full);
   console.log(
     `full parse, one thread, no file skipped (${full}): ${count(parse.files)} files, ${count(parse.lines)} lines in ${parse.seconds.toFixed(2)} s = ${count(parse.lines / parse.seconds)} lines/s`,

@@ -1,6 +1,7 @@
 // Command-line arguments of writev-lint: one table of options (what node:util's parseArgs needs plus the
 // help text), parsed by parseArgs, then checked and turned into CliOptions.
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { UsageError } from '@writev/runtime/dist/usageError';
 
 /** Output formats. */
 export type Format = 'text' | 'json' | 'sarif' | 'github' | 'rdjson' | 'junit';
@@ -107,17 +108,11 @@ export interface CliOptions {
   readonly trace?: string;
 }
 
-/** A command line that cannot be run (exit status 2). */
-export class UsageError extends Error {
-  readonly code = 'EUSAGE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+// The one UsageError of every writev bin; writev-lint exits with status 2 on it.
+export { UsageError };
 
 function helpLines(): string {
-  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]) => {
+  const rows = Object.entries(OPTIONS).map(([name, spec]: [string, OptionSpec]): [string, string] => {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` <${spec.value}>` : ''}`;
     return [flag, spec.help];
   });

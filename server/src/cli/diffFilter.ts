@@ -27,13 +27,14 @@ export function unquoteGitPath(path: string): string {
   if (!path.startsWith('"')) return path;
   const bytes: number[] = [];
   const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  // i stays below the closing quote, so `path[i]` and the escaped `path[++i]` both exist.
   for (let i = 1; i < path.length - 1; i++) {
-    const c = path[i];
+    const c = path[i]!;
     if (c !== '\\') {
       bytes.push(...Buffer.from(c, 'utf8'));
       continue;
     }
-    const next = path[++i];
+    const next = path[++i]!;
     if (/[0-7]/.test(next)) {
       bytes.push(parseInt(path.slice(i, i + 3), 8));
       i += 2;
@@ -73,7 +74,8 @@ interface Repository {
 async function repositoryOf(dir: string): Promise<{ top: string; prefix: string } | undefined> {
   try {
     const [top, prefix] = (await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix'])).split('\n');
-    return { top, prefix };
+    // A work tree prints both lines (the prefix may be empty); anything else is no repository here.
+    return top === undefined || prefix === undefined ? undefined : { top, prefix };
   } catch {
     return undefined;
   }

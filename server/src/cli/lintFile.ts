@@ -67,7 +67,14 @@ export interface LintJob {
   readonly maxFileBytes?: number;
 }
 
-function report(findings: readonly Finding[], lines: LineIndex): ReportedFinding[] {
+/**
+ * The analyzer's findings with line/character positions in `text` (the text they were found in), as
+ * every output format and the --stdin path report them. Does not modify `findings`.
+ */
+export function reportedFindings(findings: readonly Finding[], text: string): ReportedFinding[] {
+  // No line index where there is nothing to report: most files of a large tree have nothing.
+  if (findings.length === 0) return [];
+  const lines = new LineIndex(text);
   const at = (offset: number) => lines.positionAt(offset);
   return findings.map((f) => ({
     code: f.code,
@@ -83,6 +90,13 @@ function report(findings: readonly Finding[], lines: LineIndex): ReportedFinding
       edits: f.fix.edits.map((e) => ({ start: at(e.span.start), end: at(e.span.end), newText: e.newText })),
     },
   }));
+}
+
+/** Lines of `text` for throughput figures: one more than its line feeds (without splitting it). */
+export function countLines(text: string): number {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 /** Builds the wrapper index a job carries. */
@@ -114,8 +128,7 @@ export async function lintFile(
   }
   let text = source.text;
   if (names && !names.test(text)) return undefined;
-  let lineCount = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
+  const lineCount = countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
   const refused = skipReason(text, limit);
   if (refused) return { path, findings: [], lines: lineCount, skipped: refused };
@@ -144,7 +157,7 @@ export async function lintFile(
         const reason = error instanceof SkippedFileError ? error.reason : (error as Error).message;
         return {
           path,
-          findings: report(findings, new LineIndex(text)),
+          findings: reportedFindings(findings, text),
           lines: lineCount,
           error: error instanceof FileChangedError ? error.message : `cannot fix ${path}: ${reason}`,
         };
@@ -154,9 +167,7 @@ export async function lintFile(
       findings = analyzer.analyze(path, text, job.settings, { index, maxLength: limit });
     }
   }
-  // Positions only where there is something to report: most files of a large tree have nothing.
-  const reported = findings.length > 0 ? report(findings, new LineIndex(text)) : [];
-  return { path, findings: reported, lines: lineCount, wrappers, fixed };
+  return { path, findings: reportedFindings(findings, text), lines: lineCount, wrappers, fixed };
 }
 
 /** The pattern that finds a call to any of `names` (second pass), or undefined for none. */

@@ -73,7 +73,7 @@ export class LintPool {
             resolve();
             return;
           }
-          const request: WorkerRequest = { id: next, files: batches[next++], job };
+          const request: WorkerRequest = { id: next, files: batches[next++]!, job }; // next < batches.length
           worker.postMessage(request);
         };
         const onMessage = (response: WorkerResponse) => {

@@ -2,34 +2,15 @@
 // the language), as editors and formatters' integrations call linters. Nothing is written to disk: with
 // --fix the fixed text is returned for printing.
 import { resolve } from 'node:path';
-import { Analyzer, LineIndex, languageOf, type AnalyzerSettings, type Finding } from '../index';
+import { Analyzer, languageOf, type AnalyzerSettings } from '../index';
 import { UsageError } from './args';
-import type { FileResult, ReportedFinding } from './lintFile';
+import { countLines, reportedFindings, type FileResult } from './lintFile';
 
 /** Reads standard input whole, as UTF-8. */
 export async function readStandardInput(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function reported(findings: readonly Finding[], text: string): ReportedFinding[] {
-  const lines = new LineIndex(text);
-  const at = (offset: number) => lines.positionAt(offset);
-  return findings.map((f) => ({
-    code: f.code,
-    severity: f.severity,
-    message: f.message,
-    syscalls: f.syscalls,
-    target: f.target,
-    start: at(f.span.start),
-    end: at(f.span.end),
-    related: f.related.map((r) => ({ start: at(r.span.start), end: at(r.span.end), message: r.message })),
-    fix: f.fix && {
-      title: f.fix.title,
-      edits: f.fix.edits.map((e) => ({ start: at(e.span.start), end: at(e.span.end), newText: e.newText })),
-    },
-  }));
 }
 
 /** What linting standard input gives: the result, and the text its findings refer to (fixed or not). */
@@ -56,7 +37,11 @@ export async function lintText(
     text = fixed;
     findings = analyzer.analyze(path, text, settings);
   }
-  const lines = text.split('\n').length;
-  const result = { path, findings: reported(findings, text), lines, fixed: fixed !== undefined };
+  const result = {
+    path,
+    findings: reportedFindings(findings, text),
+    lines: countLines(text),
+    fixed: fixed !== undefined,
+  };
   return { result, text };
 }

@@ -1,7 +1,7 @@
 // The contract between the writev language server and its clients, in one file that both compile:
-// the names that diagnostics and code actions carry, and the server's one custom request. It imports
-// nothing at run time but the analyzer model's constants, so the extension's first bundle can include it without
-// pulling in the language-server libraries.
+// the names that diagnostics and code actions carry, the server's custom request and notification. It
+// imports nothing at run time but the analyzer model's constants, so the extension's first bundle can
+// include it without pulling in the language-server libraries.
 import type { TraceSite } from '@writev/runtime/dist/trace/traceFile';
 import type { FindingCode } from '../analyzer/model';
 

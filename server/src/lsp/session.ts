@@ -57,7 +57,8 @@ export class Session {
   private analyzer!: Analyzer;
   private analyses!: DocumentAnalyses;
   private folders!: Folders;
-  private settings: SettingsCache;
+  // Created in `initialize` too: whether it may ask the client (`workspace/configuration`) is a capability.
+  private settings!: SettingsCache;
   private pull = false;
   private refresh = false;
   private dynamicConfiguration = false;
@@ -73,9 +74,7 @@ export class Session {
   constructor(
     private readonly connection: Connection,
     private readonly ready: Promise<Analyzer>,
-  ) {
-    this.settings = new SettingsCache(connection, false);
-  }
+  ) {}
 
   private log(message: string): void {
     this.connection.console.log(message);
@@ -111,19 +110,19 @@ export class Session {
   private async initialize(params: InitializeParams): Promise<InitializeResult> {
     this.analyzer = await this.ready;
     this.analyses = new DocumentAnalyses(this.analyzer);
+    const caps = params.capabilities;
+    this.settings = new SettingsCache(this.connection, !!caps.workspace?.configuration);
     this.folders = new Folders(
       this.analyzer,
       (path) => this.settings.get(URI.fromPath(path), true),
       (m) => this.log(m),
     );
-    const caps = params.capabilities;
     this.pull = !!caps.textDocument?.diagnostic;
     this.refresh = !!caps.workspace?.diagnostics?.refreshSupport;
     this.dynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     this.dynamicWatch = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     this.progressSupport = !!caps.window?.workDoneProgress;
     this.folderEvents = !!caps.workspace?.workspaceFolders;
-    this.settings = new SettingsCache(this.connection, !!caps.workspace?.configuration, undefined);
     const roots = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     this.roots = roots.filter((uri) => uri.startsWith('file:')).map((uri) => URI.toPath(uri));
     return {
@@ -237,6 +236,7 @@ export class Session {
     const section =
       typeof pushed === 'object' && pushed !== null ? (pushed as Record<string, unknown>).writev : undefined;
     this.settings.reset(section);
+    // Once now for the new settings, and again for each folder once its wrapper index is rebuilt with them.
     for (const folder of this.folders.all())
       void this.folders.reindex(folder).then(() => this.revalidateAll());
     this.revalidateAll();

@@ -35,7 +35,7 @@ function loosePath(dir: string, oid: string): string {
 function largestBlob(dir: string): string {
   return allObjects(dir)
     .filter((o) => o.type === 'blob')
-    .sort((a, b) => b.data.length - a.data.length)[0].oid;
+    .sort((a, b) => b.data.length - a.data.length)[0]!.oid;
 }
 
 describe('corrupt loose objects', () => {
@@ -58,6 +58,7 @@ describe('corrupt loose objects', () => {
   it('an intact file under the wrong name is not returned as that object', () => {
     const dir = fixtures.copy(fixtures.loose, 'loose-swapped');
     const [a, b] = allObjects(dir).filter((o) => o.type === 'blob');
+    assert.ok(a && b, 'the loose fixture has two blobs');
     renameSync(loosePath(dir, b.oid), loosePath(dir, a.oid));
     assertCorrupt(
       () => openRepository(dir).readObject(a.oid),
@@ -102,7 +103,7 @@ describe('corrupt packs', () => {
     const dir = fixtures.copy(fixtures.gc, 'pack-flip-crc-fixed');
     const layout = packLayout(dir);
     const entry = pick(layout.entries, 'whole');
-    damageEntry(layout, entry, (bytes) => (bytes[bytes.length - 30] ^= 0x55));
+    damageEntry(layout, entry, (bytes) => (bytes[bytes.length - 30]! ^= 0x55));
     assertCorrupt(() => openRepository(dir).readObject(entry.oid), layout.packPath, /zlib/);
   });
 
@@ -110,7 +111,7 @@ describe('corrupt packs', () => {
     const dir = fixtures.copy(fixtures.gc, 'pack-type');
     const layout = packLayout(dir);
     const entry = pick(layout.entries, 'whole');
-    damageEntry(layout, entry, (bytes) => (bytes[0] = (bytes[0] & 0x8f) | (5 << 4)));
+    damageEntry(layout, entry, (bytes) => (bytes[0] = (bytes[0]! & 0x8f) | (5 << 4)));
     assertCorrupt(
       () => openRepository(dir).readObject(entry.oid),
       layout.packPath,
@@ -123,7 +124,7 @@ describe('corrupt packs', () => {
     const dir = fixtures.copy(fixtures.gc, 'pack-size');
     const layout = packLayout(dir);
     const entry = pick(layout.entries, 'whole');
-    damageEntry(layout, entry, (bytes) => (bytes[0] ^= 0x01));
+    damageEntry(layout, entry, (bytes) => (bytes[0]! ^= 0x01));
     assertCorrupt(() => openRepository(dir).readObject(entry.oid), layout.packPath, /inflates to/);
   });
 
@@ -161,7 +162,7 @@ describe('corrupt indexes', () => {
   it('an index pointing past the pack is reported, naming the index', () => {
     const dir = fixtures.copy(fixtures.gc, 'idx-past-end');
     const layout = packLayout(dir);
-    const entry = layout.entries[3];
+    const entry = layout.entries[3]!;
     setIndexedOffset(layout.idxPath, entry.position, statSync(layout.packPath).size + 4096);
     assertCorrupt(() => openRepository(dir).readObject(entry.oid), layout.idxPath, /points past its pack/);
   });
@@ -169,7 +170,7 @@ describe('corrupt indexes', () => {
   it('an index pointing into the middle of an entry is reported, not followed', () => {
     const dir = fixtures.copy(fixtures.gc, 'idx-mid-entry');
     const layout = packLayout(dir);
-    const entry = layout.entries[3];
+    const entry = layout.entries[3]!;
     setIndexedOffset(layout.idxPath, entry.position, entry.offset + 1);
     assertCorrupt(
       () => openRepository(dir).readObject(entry.oid),
@@ -197,11 +198,11 @@ describe('random damage', () => {
     for (let round = 0; round < 60; round++) {
       writeFileSync(layout.packPath, pristinePack);
       writeFileSync(layout.idxPath, pristineIndex);
-      const victim = small[below(small.length)];
+      const victim = small[below(small.length)]!;
       damageEntry(layout, victim, (bytes) => {
         const at = below(bytes.length);
         if (below(3) === 0) bytes.fill(below(256), at);
-        else bytes[at] ^= 1 + below(255);
+        else bytes[at]! ^= 1 + below(255);
       });
       const repo = openRepository(dir, { deltaBaseCacheLimit: 0 });
       for (const entry of small) {

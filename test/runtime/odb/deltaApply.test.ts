@@ -170,7 +170,7 @@ describe('applyDelta on chains', () => {
           let object: Buffer = root;
           deltas.forEach((d, i) => {
             object = applyDelta(object, d, place);
-            assert.ok(object.equals(objects[i]), `level ${i + 1}`);
+            assert.ok(object.equals(objects[i]!), `level ${i + 1}`);
           });
         },
       ),

@@ -121,9 +121,9 @@ describe('parseOptions', () => {
     assert.deepEqual(parseOptions(['repo'], {}).cacheDir, 'default');
     assert.equal(parseOptions(['repo'], env).cacheDir, '/env/cache');
     assert.equal(parseOptions(['repo'], { WRITEV_UPLOAD_PACK_CACHE: 'off' }).cacheDir, false);
-    const o = parseOptions(['--cache-dir=/opt/c', '--write-mode=write', 'repo'], env);
+    const o = parseOptions(['--cache-dir=/opt/c', '--write-mode=writes', 'repo'], env);
     assert.equal(o.cacheDir, '/opt/c');
-    assert.equal(o.writeMode, 'write');
+    assert.equal(o.writeMode, 'writes');
     assert.equal(parseOptions(['--no-cache', 'repo'], env).cacheDir, false);
     assert.equal(parseOptions(['--cache-dir', '/opt/d', 'repo'], env).cacheDir, '/opt/d');
   });
@@ -139,7 +139,7 @@ describe('parseOptions', () => {
     );
     assert.throws(
       () => parseOptions(['--write-mode=fast', 'repo'], {}),
-      /'fast' is not one of batched, writev, write/,
+      /'fast' is not one of batched, writev, writes/,
     );
     assert.throws(() => parseOptions(['--cache-max-bytes=-1', 'repo'], {}), /not a byte count/);
     assert.throws(() => parseOptions([], {}), /exactly one <directory>/);

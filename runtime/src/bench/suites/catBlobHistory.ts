@@ -50,7 +50,7 @@ class Random {
   line(): string {
     const count = 4 + this.below(8);
     const words: string[] = [];
-    for (let i = 0; i < count; i++) words.push(WORDS[this.below(WORDS.length)]);
+    for (let i = 0; i < count; i++) words.push(WORDS[this.below(WORDS.length)]!);
     return words.join(' ');
   }
 }
@@ -93,9 +93,10 @@ export function writeHistory(shape: HistoryShape, emit: (chunk: Buffer) => void)
     data(message);
     changes();
   };
+  // Every file number below is under shape.files, the length of `files`.
   const modify = (f: number): void => {
     push(`M 100644 inline src/file${f}.txt\n`);
-    data(`${files[f].join('\n')}\n`);
+    data(`${files[f]!.join('\n')}\n`);
   };
   commit('initial', () => {
     for (let f = 0; f < shape.files; f++) modify(f);
@@ -108,7 +109,7 @@ export function writeHistory(shape: HistoryShape, emit: (chunk: Buffer) => void)
     commit(`change ${c}`, () => {
       for (let e = 0; e < shape.editsPerCommit; e++) {
         const f = random.below(shape.files);
-        edit(files[f], random);
+        edit(files[f]!, random);
         modify(f);
       }
     });

@@ -47,7 +47,7 @@ function commands(fixture: SidebandFixture, timing: string): Command[] {
       env: benchGitEnv(),
       ours: false,
     },
-    ours(TWO_WRITES, 'write'),
+    ours(TWO_WRITES, 'writes'),
     ours(ONE_WRITEV, 'writev'),
     ours(BATCHED, 'batched'),
     { name: CAT, file: 'cat', args: [fixture.pack], env: benchGitEnv(), ours: false },

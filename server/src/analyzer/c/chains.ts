@@ -60,19 +60,19 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const allowed = op === '||' ? ['<0', '==-1', '!=', 'truthy', 'falsy'] : ['=='];
   const writes: { write: CallWrite; call: Node; len?: Node }[] = [];
   const list = terms(test, op);
-  const kind = checkOf(list[0])?.kind;
+  const kind = checkOf(list[0]!)?.kind; // terms() returns at least the node itself
   for (const term of list) {
     const check = checkOf(term);
     if (!check || !allowed.includes(check.kind) || check.kind !== kind) break;
     const write = callWrite(check.call, ctx);
     if (!write || write.own || write.syscalls !== undefined) break;
-    if (writes.length > 0 && write.target !== writes[0].write.target) break;
+    if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
     if (check.len && !sameLength(check.len.text, write.checkLen)) break;
     writes.push({ write, call: check.call, len: check.len });
   }
   if (writes.length < 2) return undefined;
-  const first = writes[0];
-  const last = writes[writes.length - 1];
+  const first = writes[0]!;
+  const last = writes[writes.length - 1]!;
   const family = strictest(writes.map((w) => w.write.family));
   const all = writes.map((w) => w.write);
   const pieces = all.every((w) => w.pieces) ? all.flatMap((w) => w.pieces as Piece[]) : undefined;

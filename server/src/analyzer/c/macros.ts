@@ -43,8 +43,8 @@ function macroOf(def: Node, functions: ReadonlyMap<string, CWriteFunction>): CMa
   const value = def.childForFieldName('value')?.text.replace(/\\\r?\n/g, ' ') ?? '';
   const body = /^\s*([A-Za-z_]\w*)\s*\(([\s\S]*)\)\s*;?\s*$/.exec(value);
   if (!name || !body || params.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return undefined;
-  const fn = functions.get(body[1]);
-  const args = splitArgs(body[2]);
+  const fn = functions.get(body[1]!);
+  const args = splitArgs(body[2]!);
   if (!fn || fn.gathered || !args) return undefined;
   return { name, params, callee: fn.name, args };
 }
@@ -72,7 +72,7 @@ function substitute(text: string, params: readonly string[], args: readonly stri
     .map((token) => {
       const i = params.indexOf(token);
       if (i < 0) return token;
-      const arg = args[i].trim();
+      const arg = args[i]!.trim(); // the caller passes one argument per parameter
       return SIMPLE.test(arg) ? arg : `(${arg})`;
     })
     .join('');
@@ -82,7 +82,7 @@ function substitute(text: string, params: readonly string[], args: readonly stri
 function textNames(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/(\.|->)?\s*\b([A-Za-z_]\w*)\b(\s*\()?/g)) {
-    if (!m[1] && !m[3] && m[2] !== 'sizeof') found.add(m[2]);
+    if (!m[1] && !m[3] && m[2] !== 'sizeof') found.add(m[2]!);
   }
   return [...found];
 }
@@ -99,7 +99,7 @@ export function expandMacro(macro: CMacro, args: readonly Node[], ctx: CContext)
   const arg = (i: number | undefined) =>
     i === undefined ? undefined : substitute(macro.args[i] ?? '', macro.params, texts);
   // Calls in the body other than known pure ones could do anything.
-  const bodyCalls = [...macro.args.join(',').matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]);
+  const bodyCalls = [...macro.args.join(',').matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!);
   if (bodyCalls.some((c) => c !== 'sizeof' && !ctx.pure.has(c))) return undefined;
   if (fn.fixed && arg(fn.fixed.index)?.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
   const fdText = arg(fn.fd) ?? '';

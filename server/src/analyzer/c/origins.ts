@@ -89,10 +89,10 @@ const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
 function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
   if (/^\s*\(?\s*-\s*1\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
   const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
-  if (!call || !functions.has(call[1])) return 'other';
-  const args = call[2];
+  if (!call || !functions.has(call[1]!)) return 'other';
+  const args = call[2]!;
   if (call[1] === 'socket') return /\bSOCK_STREAM\b/.test(args) ? 'stream' : 'other';
-  if (/^dup[23]?$/.test(call[1]))
+  if (/^dup[23]?$/.test(call[1]!))
     return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
   return /"\/(dev|proc|sys)\//.test(args) ? 'other' : 'stream';
 }
@@ -110,7 +110,8 @@ export function streamGlobals(text: string, functions: ReadonlySet<string>): Set
       m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
         ? assignedOrigin(text.slice(at, at + 200), functions)
         : 'other';
-    origins.set(m[1], [...(origins.get(m[1]) ?? []), kind]);
+    const name = m[1]!;
+    origins.set(name, [...(origins.get(name) ?? []), kind]);
   }
   const found = new Set<string>();
   for (const [name, kinds] of origins) {

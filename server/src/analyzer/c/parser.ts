@@ -125,15 +125,16 @@ export class CParser {
       functions.push(...functionDefinitions(part.rootNode).filter((fn) => fn.endIndex <= before));
     };
     // Parts [cuts[i], cuts[j]) parsed as one; where an error still swallows, cut there.
+    // Callers pass 0 <= i, j < cuts.length, so the `cuts[...]!` reads below are in bounds.
     const solve = (i: number, j: number): void => {
       if (i >= j || text.slice(cuts[i], cuts[j]).trim() === '') return;
-      const part = parseRange(cuts[i], cuts[j]);
+      const part = parseRange(cuts[i]!, cuts[j]!);
       if (!part) return;
       const swallowing = j - i === 1 ? -1 : firstSwallowing(part.rootNode, text);
       if (swallowing === -1) return accept(part, Infinity);
       let k = i;
-      while (cuts[k + 1] <= swallowing) k++;
-      if (k > i) accept(part, cuts[k]);
+      while (cuts[k + 1]! <= swallowing) k++;
+      if (k > i) accept(part, cuts[k]!);
       else part.delete();
       broken(k, j);
     };
@@ -266,9 +267,9 @@ class LineStarts {
     let high = this.starts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >>> 1;
-      if (this.starts[mid] <= offset) low = mid;
+      if (this.starts[mid]! <= offset) low = mid;
       else high = mid - 1;
     }
-    return { row: low, column: offset - this.starts[low] };
+    return { row: low, column: offset - this.starts[low]! }; // starts holds 0, so low is in bounds
   }
 }

@@ -36,7 +36,7 @@ class FunctionReader {
       this.blocks.push({
         steps,
         locals: this.locals,
-        indent: indentAt(this.ctx.text, statements[0].startIndex),
+        indent: indentAt(this.ctx.text, statements[0]!.startIndex),
       });
     }
     return steps;
@@ -162,7 +162,8 @@ class FunctionReader {
     const varying = new Set<string>();
     const mutated = new Set<string>();
     for (const part of header) this.changed(part, varying, undefined, mutated);
-    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying, undefined, mutated));
+    // body holds one step per statement.
+    statements.forEach((s, i) => body[i]!.kind !== 'write' && this.changed(s, varying, undefined, mutated));
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
     return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };

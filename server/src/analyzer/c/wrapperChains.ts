@@ -34,7 +34,9 @@ export class WrapperMemo {
 
   /** The cached result for `text` in round `depth` under `context`, computing it when missing. */
   get(depth: number, context: string, text: string, compute: () => CWrapper | null): CWrapper | null {
-    return this.rounds[depth].get(context, text, compute);
+    const round = this.rounds[depth];
+    if (!round) throw new RangeError(`wrapper round ${depth} is past the deepest (${MAX_WRAPPER_DEPTH - 1})`);
+    return round.get(context, text, compute);
   }
 }
 

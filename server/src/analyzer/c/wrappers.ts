@@ -1,4 +1,4 @@
-// Finds wrapper functions (shape 4): a function whose body is one write of its buffer parameter to a
+// Finds wrapper functions: a function whose body is one write of its buffer parameter to a
 // descriptor, e.g. `static void emit(const char *buf, size_t n) { if (write_in_full(out_fd, buf, n) < 0)
 // die(...); }`, directly or through another wrapper, and printf-style helpers that format then write
 // once. Calls to it then count as writes to `out_fd`.
@@ -46,11 +46,11 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   if (statements.length > 8 || statements.some((st) => !plain.includes(st.type))) return undefined;
   const blocks = readFunction(fn, { ...ctx, wrappers: new Map() });
   if (blocks.length !== 1) return undefined;
-  const steps = blocks[0].steps;
+  const steps = blocks[0]!.steps;
   const writes = steps.filter((s) => s.kind === 'write');
   if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && (s.kind !== 'other' || s.barrier)))
     return undefined;
-  const first = writes[0];
+  const first = writes[0]!; // at least two, checked above
   if (writes.some((w) => w.target !== first.target || w.condition || w.stream || w.position))
     return undefined;
   const params = parameterNames(fn);
@@ -96,7 +96,7 @@ function lengthParam(node: Node | undefined, bufText: string, params: readonly (
   const bare = unwrap(node);
   if (bare.type === 'call_expression' && calleeName(bare) === 'strlen') {
     const args = callArgs(bare);
-    return args.length === 1 && unwrap(args[0]).text === bufText ? undefined : -1;
+    return args.length === 1 && unwrap(args[0]!).text === bufText ? undefined : -1;
   }
   return paramIndex(bare, params);
 }
@@ -129,7 +129,7 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
       formatterOf(fn, name, statements, ctx) ?? retryLoopOf(fn, name, ctx) ?? framingWrapper(fn, name, ctx)
     );
   if (statements.length !== 1) return retryLoopOf(fn, name, ctx);
-  let stmt = statements[0];
+  let stmt = statements[0]!;
   let returns = false;
   if (stmt.type === 'return_statement') {
     const value = stmt.namedChild(0);
@@ -145,14 +145,14 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   const args = callArgs(call);
   const slots = slotsOf(write.callee, ctx);
   if (!slots || slots.buf < 0) return undefined;
-  const buf = paramIndex(args[slots.buf], params);
+  const bufArg = args[slots.buf];
+  if (bufArg === undefined) return undefined; // too few arguments to read the buffer from
+  const buf = paramIndex(bufArg, params);
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
-  const len = lenArg === undefined ? undefined : lengthParam(lenArg, unwrap(args[slots.buf]).text, params);
+  const len = lenArg === undefined ? undefined : lengthParam(lenArg, unwrap(bufArg).text, params);
   // A helper that writes fixed bytes (a flush packet) sends a constant on every call.
   const fixedBytes =
-    buf < 0 && constant(args[slots.buf]) && (lenArg === undefined || constant(lenArg))
-      ? write.pieces[0]
-      : undefined;
+    buf < 0 && constant(bufArg) && (lenArg === undefined || constant(lenArg)) ? write.pieces[0] : undefined;
   if ((buf < 0 || len === -1) && !fixedBytes) return undefined;
   const fdParam = slots.fd === undefined ? -1 : paramIndex(args[slots.fd], params);
   const fdNames = write.targetNames;

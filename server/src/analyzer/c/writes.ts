@@ -68,9 +68,10 @@ export function checkOf(test: Node): Check | undefined {
   let left = t.childForFieldName('left');
   let right = t.childForFieldName('right');
   if (!left || !right) return undefined;
-  if (unwrap(left).type !== 'call_expression' && unwrap(right).type === 'call_expression' && SWAPPED[op]) {
+  const swapped = SWAPPED[op];
+  if (unwrap(left).type !== 'call_expression' && unwrap(right).type === 'call_expression' && swapped) {
     [left, right] = [right, left];
-    op = SWAPPED[op];
+    op = swapped;
   }
   const call = unwrap(left);
   if (call.type !== 'call_expression') return undefined;
@@ -168,7 +169,9 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return undefined;
     if (fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
     const fd = args[fn.fd];
-    if (hasEffects(fd)) return undefined;
+    const buf = args[fn.buf];
+    // A declared arity may leave no room for the descriptor or the buffer (a catalogue from the settings).
+    if (!fd || !buf || hasEffects(fd)) return undefined;
     const target = canonicalTarget(fd.text);
     if (!streamTarget(fn, target, ctx)) return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
@@ -178,9 +181,9 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
       targetNames: names([fd]),
       callee: name,
       family: fn.gatheredName ?? '',
-      pieces: fn.gathered ? undefined : [piece(args[fn.buf], len, ctx.text)],
-      reads: names([args[fn.buf], len]),
-      checkLen: len ? len.text : `strlen(${args[fn.buf].text})`,
+      pieces: fn.gathered ? undefined : [piece(buf, len, ctx.text)],
+      reads: names([buf, len]),
+      checkLen: len ? len.text : `strlen(${buf.text})`,
       fixable: fn.gatheredName !== undefined,
     };
   }

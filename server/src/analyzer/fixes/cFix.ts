@@ -44,6 +44,7 @@ type Plan = { readonly family: string; readonly template: Template } | { readonl
  */
 function plan(writes: readonly WriteStep[]): Plan {
   const lead = writes[0];
+  if (!lead) return { reason: 'the run holds no write' };
   for (const w of writes) {
     if (w.noFix) return { reason: w.noFix };
     if (w.stream || w.family === '') return { reason: `${w.callee}() has no gathered counterpart` };
@@ -61,17 +62,17 @@ function plan(writes: readonly WriteStep[]): Plan {
   const checked = writes.filter((w) => !isBare(w.template as Template));
   const bare = writes.filter((w) => isBare(w.template as Template));
   const family = strictest(writes.map((w) => w.family));
-  if (checked.some((w) => !sameTemplate(w.template as Template, checked[0].template as Template)))
+  if (checked.some((w) => !sameTemplate(w.template as Template, checked[0]!.template as Template)))
     return { reason: 'the writes handle their errors differently' };
   if (!family) return { reason: 'the writes belong to write families with no common gathered call' };
   const dies = writes.find((w) => w.family === 'writev_or_die');
   if (checked.length > 0 && dies) {
     return {
-      reason: `${dies.callee}() dies on failure where ${checked[0].callee}() lets the caller handle it`,
+      reason: `${dies.callee}() dies on failure where ${checked[0]!.callee}() lets the caller handle it`,
     };
   }
   if (checked.length > 0 && bare.length > 0) {
-    return { reason: `${bare[0].callee}() ignores its result where ${checked[0].callee}() checks it` };
+    return { reason: `${bare[0]!.callee}() ignores its result where ${checked[0]!.callee}() checks it` };
   }
   return { family, template: (checked[0] ?? lead).template as Template };
 }
@@ -79,7 +80,7 @@ function plan(writes: readonly WriteStep[]): Plan {
 /** The fix for a run, or why there is none (always one of the two). */
 export type CFixResult = { readonly fix: Fix; readonly family: string } | { readonly reason: string };
 
-/** The C fix for a run (shapes 1 to 4 and the idioms around them), or why no rewrite keeps its meaning. */
+/** The C fix for a run of writes (and the idioms around them), or why no rewrite keeps its meaning. */
 export function cFix(run: WriteRun, text: string): CFixResult {
   const writes = runWrites(run);
   const planned = plan(writes);
@@ -105,11 +106,11 @@ export function cFix(run: WriteRun, text: string): CFixResult {
   const iovcnt = uses('iovcnt') ? 'gathered_iovcnt' : 'iovcnt';
   const count =
     run.writes.reduce((sum, w) => sum + (w.pieces?.length ?? 0), 0) +
-    (run.head?.writes[0].pieces?.length ?? 0);
+    (run.head?.writes[0]?.pieces?.length ?? 0);
   const t = rebase(planned.template, inner);
   let { before, after } = t;
   if (before.includes(LENGTH_MARK) || after.includes(LENGTH_MARK)) {
-    // The total differs per branch in shape 3: no single expression to compare with.
+    // The total differs per branch when the run starts with branch tails: no single expression to compare with.
     if (run.head) return { reason: 'the byte count the check compares with differs per branch' };
     const lens = writes.flatMap((w) =>
       (w.pieces as Piece[]).map((p) => (SIMPLE_LEN.test(p.len ?? '') ? p.len : `(${p.len})`)),
@@ -118,7 +119,7 @@ export function cFix(run: WriteRun, text: string): CFixResult {
     after = after.replace(LENGTH_MARK, `(${lens.join(' + ')})`);
   }
   const leading = C_GATHERED_LEADING_ARGS[family];
-  const args = `${leading ? `${leading}, ` : ''}${writes[0].fdText}, ${iov}, ${conditional ? iovcnt : count}`;
+  const args = `${leading ? `${leading}, ` : ''}${writes[0]!.fdText}, ${iov}, ${conditional ? iovcnt : count}`;
   const call = `${before}${family}(${args})${after}`;
   const moved = run.moved.map((m) => `\n${indent}${text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
@@ -129,7 +130,7 @@ export function cFix(run: WriteRun, text: string): CFixResult {
     const fills = writes.flatMap((w) => {
       const pieces = w.pieces as Piece[];
       if (!w.condition) return pieces.map((p) => `${inner}${slot(p)}`);
-      if (pieces.length === 1) return [`${inner}if ${w.condition}`, `${inner}${unit}${slot(pieces[0])}`];
+      if (pieces.length === 1) return [`${inner}if ${w.condition}`, `${inner}${unit}${slot(pieces[0]!)}`];
       return [`${inner}if ${w.condition} {`, ...pieces.map((p) => `${inner}${unit}${slot(p)}`), `${inner}}`];
     });
     body = [
@@ -152,7 +153,7 @@ export function cFix(run: WriteRun, text: string): CFixResult {
       `${indent}}`,
     ].join('\n');
   } else {
-    const armPieces = run.head.writes[0].pieces?.length ?? 0;
+    const armPieces = run.head.writes[0]?.pieces?.length ?? 0;
     if (run.head.writes.some((w) => w.pieces?.length !== armPieces))
       return { reason: 'the branches write different numbers of buffers' };
     const assign = (p: Piece, i: number, at: string) =>

@@ -7,9 +7,13 @@ export function indentUnit(indent: string): string {
   return indent.length % 4 === 0 ? '    ' : '  ';
 }
 
+/** A line break as the editor counts it (CRLF, LF or a lone CR): a fix keeps the file's own. */
+const LINE_BREAK = '\\r\\n|\\r|\\n';
+
 /** Re-bases a template's continuation lines from its own indent onto `indent`. */
 export function rebase(t: Template, indent: string): Template {
-  const move = (s: string) => s.split(`\n${t.indent}`).join(`\n${indent}`);
+  const own = new RegExp(`(${LINE_BREAK})${t.indent}`, 'g'); // an indent is spaces and tabs only
+  const move = (s: string) => s.replace(own, (_, eol: string) => eol + indent);
   return { before: move(t.before), after: move(t.after), indent };
 }
 
@@ -26,7 +30,7 @@ export function sameTemplate(a: Template, b: Template): boolean {
 
 /** Prefixes every line after the first with `extra`. */
 export function indentLines(text: string, extra: string): string {
-  return text.split('\n').join(`\n${extra}`);
+  return text.replace(new RegExp(LINE_BREAK, 'g'), (eol) => eol + extra);
 }
 
 /** A line ending: what a file uses between lines. */

@@ -57,11 +57,11 @@ function corkFix(run: WriteRun, lead: WriteStep, text: string): Fix {
   };
 }
 
-/** The TS/JS fix for a run (shapes 1 to 4), or undefined when no rewrite would keep the code's meaning. */
+/** The TS/JS fix for a run of writes, or undefined when no rewrite would keep the code's meaning. */
 export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const writes = runWrites(run);
   const lead = writes[0];
-  if (!oneCall(writes) || !lead.template) return undefined;
+  if (!lead || !oneCall(writes) || !lead.template) return undefined;
   if (lead.family === 'cork') return run.head ? undefined : corkFix(run, lead, ctx.text);
   let callee = lead.family;
   let importEdit: TextEdit | undefined;

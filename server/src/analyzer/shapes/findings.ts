@@ -32,7 +32,7 @@ export interface FixNote {
 }
 
 /**
- * The finding for a run of writes (shapes 1 to 4), with `fix` when the language could build one, and
+ * The finding for a run of writes, with `fix` when the language could build one, and
  * the reason in the message when it could not.
  */
 export function sequenceFinding(
@@ -42,7 +42,7 @@ export function sequenceFinding(
   note: FixNote = {},
 ): Finding {
   const writes = runWrites(run);
-  const lead = writes[0];
+  const lead = writes[0]!; // a run holds at least two writes
   const n = run.syscalls;
   const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
   const message = lead.stream
@@ -62,7 +62,7 @@ export function sequenceFinding(
   };
 }
 
-/** The finding for a loop that writes per iteration (shape 5). */
+/** The finding for a loop that writes per iteration. */
 export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
   const callees = [...new Set(run.writes.map((w) => `${w.callee}()`))].join(', ');
   return {
@@ -70,7 +70,7 @@ export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
     severity: settings.severity.loopWrites,
     message:
       `${run.writes.length === 1 ? 'one syscall' : `${run.writes.length} syscalls`} per iteration to ` +
-      `${run.target} (${callees}): collect the buffers and send them with one ${run.writes[0].family}() after the loop`,
+      `${run.target} (${callees}): collect the buffers and send them with one ${run.writes[0]!.family}() after the loop`,
     span: run.loop.span,
     related: run.writes.map((write, k) => ({
       span: write.span,

@@ -1,4 +1,4 @@
-// Shape 5: one write per loop iteration to a descriptor that stays the same, where the buffer changes
+// Loops: one write per loop iteration to a descriptor that stays the same, where the buffer changes
 // from one iteration to the next and nothing else in the body does I/O. Information only, no fix: the
 // rewrite (collect the buffers, one gathered write after the loop) needs the program's limits in mind.
 import type { Block, LoopStep, WriteStep } from '../model';
@@ -10,7 +10,7 @@ export interface LoopRun {
   readonly target: string;
 }
 
-/** Finds the loops of one block that write per iteration (shape 5). */
+/** Finds the loops of one block that write per iteration. */
 export function findLoopWrites(block: Block): LoopRun[] {
   const found: LoopRun[] = [];
   for (const step of block.steps) {
@@ -29,9 +29,10 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     if (step.kind === 'write') writes.push(step);
     else if (step.kind !== 'other' || step.barrier || step.calls.length > 0) return undefined;
   }
-  if (writes.length === 0) return undefined;
-  const target = writes[0].target;
-  const names = new Set(writes[0].targetNames);
+  const first = writes[0];
+  if (first === undefined) return undefined;
+  const target = first.target;
+  const names = new Set(first.targetNames);
   for (const write of writes) {
     if (write.target !== target || write.position) return undefined;
     // The descriptor itself changes per iteration: not one descriptor.

@@ -1,12 +1,12 @@
-// Shapes 1 to 4, language-neutral: runs of writes to one descriptor within one block, possibly with
-// harmless statements between them (shape 2), possibly starting with an if/else whose every arm ends in
-// a write (shape 3). Calls through wrappers (shape 4) arrive here as ordinary write steps.
+// Runs of writes, language-neutral: adjacent writes to one descriptor within one block, possibly with
+// harmless statements between them, possibly starting with an if/else whose every arm ends in a write
+// (branch tails). Calls through wrappers arrive here as ordinary write steps.
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
   readonly target: string;
-  /** Shape 3: the if/else chain the run starts with, and the write that ends each of its arms. */
+  /** Branch tails: the if/else chain the run starts with, and the write that ends each of its arms. */
   readonly head?: { readonly branch: BranchStep; readonly writes: readonly WriteStep[] };
   /** The straight-line writes, in order (after the head, if any). */
   readonly writes: readonly WriteStep[];
@@ -37,7 +37,7 @@ function armWrites(branch: BranchStep): WriteStep[] | undefined {
     if (last?.kind !== 'write' || last.stream || last.position) return undefined;
     // A buffer declared inside the arm is gone once the branch ends: the write must stay where it is.
     if (meets(last.reads, arm.declares)) return undefined;
-    if (writes.length > 0 && last.target !== writes[0].target) return undefined;
+    if (writes.length > 0 && last.target !== writes[0]!.target) return undefined;
     writes.push(last);
   }
   return writes.length >= 2 ? writes : undefined;
@@ -54,6 +54,7 @@ function runFrom(
   locals: ReadonlySet<string>,
 ): [WriteRun, number] | undefined {
   const first = steps[i];
+  if (first === undefined) return undefined;
   let head: WriteRun['head'];
   const writes: WriteStep[] = [];
   let pending: OtherStep[] = [];
@@ -68,7 +69,8 @@ function runFrom(
     if (!ends) return undefined;
     head = { branch: first, writes: ends };
   } else return undefined;
-  const lead = head ? head.writes[0] : writes[0];
+  // armWrites returns two writes or more; otherwise `writes` holds `first` or its branch's tail.
+  const lead = head ? head.writes[0]! : writes[0]!;
   const names = new Set(lead.targetNames);
   if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
   if (pending.some((p) => meets(p.reads, names) || meets(p.writes, names) || p.output || p.setsGlobal))
@@ -76,7 +78,7 @@ function runFrom(
   const moved: OtherStep[] = [];
   let last = i;
   for (let j = i + 1; j < steps.length; j++) {
-    const step = steps[j];
+    const step = steps[j]!;
     if (step.kind === 'write') {
       if (step.target !== lead.target || !!step.stream !== !!lead.stream) break;
       // A chain that goes on testing after its writes (`|| close(fd) < 0`) joins nothing before it.
@@ -107,7 +109,7 @@ function runFrom(
       const prev = writes[writes.length - 1];
       if (
         opening &&
-        !(prev && !contiguous(prev, opening[0])) &&
+        !(prev && !contiguous(prev, opening[0]!)) &&
         !meets(
           opening.flatMap((w) => w.reads),
           pending.flatMap((p) => p.writes),
@@ -130,10 +132,10 @@ function runFrom(
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
   }
-  if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0].chain)) return undefined;
+  if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
   // A write under a condition joins a run; a run of nothing but conditional writes may make no call.
   if (!head && writes.every((w) => w.condition)) return undefined;
-  return [run(first, lead, writes, head, moved, steps[last].span.end), last + 1];
+  return [run(first, lead, writes, head, moved, steps[last]!.span.end), last + 1];
 }
 
 const STRADDLES = 'the writes straddle an if; gathering them means splitting it by hand';
@@ -148,12 +150,13 @@ function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[]
   const body = branch.arms[0]?.steps ?? [];
   let k = body.length - 1;
   const after: OtherStep[] = [];
-  while (k >= 0 && body[k].kind === 'other' && !(body[k] as OtherStep).barrier)
+  // Every `body[k]` read below has 0 <= k < body.length.
+  while (k >= 0 && body[k]!.kind === 'other' && !(body[k] as OtherStep).barrier)
     after.unshift(body[k--] as OtherStep);
   const writes: WriteStep[] = [];
-  while (k >= 0 && body[k].kind === 'write') {
+  while (k >= 0 && body[k]!.kind === 'write') {
     const w = body[k--] as WriteStep;
-    if (w.stream || w.alone || w.condition || (writes.length > 0 && w.target !== writes[0].target)) break;
+    if (w.stream || w.alone || w.condition || (writes.length > 0 && w.target !== writes[0]!.target)) break;
     writes.unshift(guarded(w, branch));
   }
   return writes.length > 0 ? { writes, after } : undefined;
@@ -180,9 +183,9 @@ function armLeading(
     s.kind === 'other' && !s.barrier && s.calls.length === 0 && !s.setsGlobal && !meets(s.writes, names);
   let k = 0;
   const changed: string[] = [];
-  for (; k < body.length && quiet(body[k]); k++) changed.push(...(body[k] as OtherStep).writes);
+  for (; k < body.length && quiet(body[k]!); k++) changed.push(...(body[k] as OtherStep).writes);
   const writes: WriteStep[] = [];
-  for (; k < body.length && body[k].kind === 'write'; k++) {
+  for (; k < body.length && body[k]!.kind === 'write'; k++) {
     const w = body[k] as WriteStep;
     // A buffer set inside the body (`msg = "EIP:\n"`) is not what the writes before it sent.
     if (w.stream || w.alone || w.condition || w.target !== target || meets(w.reads, changed)) break;
@@ -206,7 +209,7 @@ function run(
 }
 
 /**
- * Finds the runs of writes in one block (shapes 1 to 4). Runs never overlap; each is as long as the
+ * Finds the runs of writes in one block. Runs never overlap; each is as long as the
  * rules allow. Runs shorter than `minLength` syscalls are not returned.
  */
 export function findRuns(block: Block, minLength: number): WriteRun[] {

@@ -44,7 +44,7 @@ function requireOf(node: ts.Expression | undefined): string | undefined {
     ts.isIdentifier(node.expression) &&
     node.expression.text === 'require' &&
     node.arguments.length === 1 &&
-    ts.isStringLiteral(node.arguments[0])
+    ts.isStringLiteral(node.arguments[0]!)
   ) {
     return node.arguments[0].text;
   }

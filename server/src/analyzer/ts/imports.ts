@@ -33,7 +33,7 @@ function namedBindings(file: ts.SourceFile): NamedBinding[] {
       found.push({ local: local.text, element: stmt, siblings: [stmt], statement: stmt });
     }
     if (ts.isVariableStatement(stmt) && stmt.declarationList.declarations.length === 1) {
-      const decl = stmt.declarationList.declarations[0];
+      const decl = stmt.declarationList.declarations[0]!;
       const init = decl.initializer;
       const isRequire =
         init &&
@@ -62,7 +62,7 @@ function uses(file: ts.SourceFile, bindings: readonly NamedBinding[]): Map<strin
     if (skip.has(n)) {
       // A require's initializer is still code; only the bound names are skipped.
       if (ts.isVariableStatement(n))
-        ts.forEachChild(n.declarationList.declarations[0].initializer as ts.Node, visit);
+        ts.forEachChild(n.declarationList.declarations[0]!.initializer as ts.Node, visit);
       return;
     }
     if (ts.isIdentifier(n)) counts.set(n.text, (counts.get(n.text) ?? 0) + 1);
@@ -89,7 +89,8 @@ export function pruneImports(path: string, before: string, after: string): strin
   const byStatement = new Map<ts.Statement, NamedBinding[]>();
   for (const b of dead) byStatement.set(b.statement, [...(byStatement.get(b.statement) ?? []), b]);
   for (const [stmt, gone] of byStatement) {
-    const siblings = gone[0].siblings;
+    // Each group holds at least one binding, and a binding is one of its siblings.
+    const siblings = gone[0]!.siblings;
     if (gone.length === siblings.length) {
       const end = after[stmt.end] === '\n' ? stmt.end + 1 : stmt.end;
       edits.push({ span: { start: stmt.getStart(file), end }, newText: '' });
@@ -98,7 +99,7 @@ export function pruneImports(path: string, before: string, after: string): strin
     const kept = siblings.filter((s) => !gone.some((g) => g.element === s));
     const text = kept.map((s) => after.slice(s.getStart(file), s.end)).join(', ');
     edits.push({
-      span: { start: siblings[0].getStart(file), end: siblings[siblings.length - 1].end },
+      span: { start: siblings[0]!.getStart(file), end: siblings[siblings.length - 1]!.end },
       newText: text,
     });
   }

@@ -41,7 +41,7 @@ class FunctionReader {
   block(statements: readonly ts.Statement[]): Step[] {
     const steps = statements.map((s) => this.step(s));
     if (statements.length > 0) {
-      const start = statements[0].getStart(this.ctx.file);
+      const start = statements[0]!.getStart(this.ctx.file);
       this.blocks.push({ steps, locals: this.locals, indent: indentAt(this.ctx.text, start) });
     }
     return steps;
@@ -131,7 +131,8 @@ class FunctionReader {
     const varying = new Set<string>();
     const mutated = new Set<string>();
     // What changes per iteration: the header's effects and the body's, except the writes' own arguments.
-    statements.forEach((s, i) => body[i].kind !== 'write' && this.changed(s, varying, undefined, mutated));
+    // body holds one step per statement.
+    statements.forEach((s, i) => body[i]!.kind !== 'write' && this.changed(s, varying, undefined, mutated));
     const header: ts.Node[] = [];
     if (ts.isForStatement(stmt)) {
       if (stmt.initializer) header.push(stmt.initializer);

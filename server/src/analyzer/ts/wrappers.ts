@@ -1,4 +1,4 @@
-// Finds TS/JS wrapper functions (shape 4): a function whose body only writes its buffer parameter to a
+// Finds TS/JS wrapper functions: a function whose body only writes its buffer parameter to a
 // descriptor, e.g. `function emit(buf: Uint8Array) { writeInFull(outFd, buf); }` or
 // `const emit = (b) => fs.writeSync(1, b)`. Calls to it count as writes to that descriptor.
 import * as ts from 'typescript';
@@ -19,7 +19,7 @@ function wrapperOf(name: string, fn: FunctionNode, exported: boolean, ctx: TsCon
   let stmt: ts.Node;
   if (ts.isBlock(body)) {
     if (body.statements.length !== 1) return undefined;
-    stmt = body.statements[0];
+    stmt = body.statements[0]!;
   } else stmt = body;
   const found = statementCall(stmt);
   const write = found && writeStep(stmt, { ...ctx, wrappers: new Map() });
@@ -49,7 +49,7 @@ function wrapperOf(name: string, fn: FunctionNode, exported: boolean, ctx: TsCon
     async: found.awaited && isAsync,
     arity: params.length,
     stream: write.stream,
-    bytes: paramType === 'Uint8Array' || paramType === 'Buffer' || !write.pieces[0].isString,
+    bytes: paramType === 'Uint8Array' || paramType === 'Buffer' || !write.pieces[0]!.isString,
   };
 }
 

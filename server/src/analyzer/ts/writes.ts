@@ -105,17 +105,18 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
     targetNames: names([fd]),
   });
   if (fn) {
-    if (!!fn.async !== awaited || args.length <= Math.max(fn.fd, fn.buf)) return undefined;
+    const bufArg = args[fn.buf];
+    if (!!fn.async !== awaited || !fdArg || !bufArg) return undefined;
     const callee = call.expression.getText(ctx.file);
-    if (qualified === 'fs.writeSync') return fsWriteSync(args, base, callee, ctx, target(args[0]));
+    if (qualified === 'fs.writeSync') return fsWriteSync(args, base, callee, ctx, target(fdArg));
     if (args.length !== 2) return undefined;
     return {
       ...base,
-      ...target(args[fn.fd]),
+      ...target(fdArg),
       callee,
       family: fn.gatheredName ?? '',
-      pieces: piecesOf(args[fn.buf], !!fn.gathered, ctx, qualified.startsWith('runtime.')),
-      reads: names([args[fn.buf]]),
+      pieces: piecesOf(bufArg, !!fn.gathered, ctx, qualified.startsWith('runtime.')),
+      reads: names([bufArg]),
     };
   }
   if (
@@ -138,13 +139,14 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
       ...target(receiver),
       callee: `${recvText}.write`,
       family: kind === 'handle' ? `${recvText}.writev` : 'cork',
-      pieces: piecesOf(args[0], false, ctx, kind === 'stream'),
-      reads: names([args[0]]),
+      pieces: piecesOf(args[0]!, false, ctx, kind === 'stream'), // args.length === 1, checked above
+      reads: names([args[0]!]),
       stream: kind === 'stream' ? true : undefined,
     };
   }
   const wrapper = ts.isIdentifier(call.expression) ? ctx.wrappers.get(call.expression.text) : undefined;
-  if (!wrapper || wrapper.async !== awaited || args.length < wrapper.arity) return undefined;
+  const wrapperBuf = wrapper && args[wrapper.buf];
+  if (!wrapper || !wrapperBuf || wrapper.async !== awaited || args.length < wrapper.arity) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   const fixed = 'text' in wrapper.fd ? wrapper.fd : { text: '', names: [] };
   return {
@@ -154,8 +156,8 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
       : { target: canonicalTarget(fixed.text), fdText: fixed.text, targetNames: fixed.names }),
     callee: wrapper.name,
     family: wrapper.family,
-    pieces: piecesOf(args[wrapper.buf], false, ctx, wrapper.bytes === true),
-    reads: names([args[wrapper.buf]]),
+    pieces: piecesOf(wrapperBuf, false, ctx, wrapper.bytes === true),
+    reads: names([wrapperBuf]),
     // A wrapper from another file may write to a descriptor this file cannot name (unless a number).
     template: wrapper.file && !(!fd && /^\d+$/.test(fixed.text)) ? undefined : template,
     wrapper: { name: wrapper.name, file: wrapper.file },
@@ -174,17 +176,18 @@ function fsWriteSync(
   ctx: TsContext,
   fd: Target,
 ): WriteStep | undefined {
-  const buf = args[1];
+  const [, buf, offArg, lenArg, atArg] = args;
+  if (!buf) return undefined; // the catalogue's buffer slot is 1: the caller checked it is there
   const common = { ...base, ...fd, callee, reads: names(args.slice(1)) };
   if (args.length === 2) return { ...common, family: 'writevInFull', pieces: [pieceOf(buf, false, ctx)] };
-  if (args.length !== 4 && args.length !== 5) return undefined;
+  if (!offArg || !lenArg || (args.length !== 4 && args.length !== 5)) return undefined;
   if (isStringy(buf)) return undefined;
-  const [off, len] = [text(args[2], ctx), text(args[3], ctx)];
+  const [off, len] = [text(offArg, ctx), text(lenArg, ctx)];
   const bufText = text(buf, ctx);
   const whole = off === '0' && (len === `${bufText}.length` || len === `${bufText}.byteLength`);
   const piece = whole ? bufText : `${bufText}.subarray(${off}, ${off === '0' ? '' : `${off} + `}${len})`;
-  if (args.length === 4) return { ...common, family: 'writevInFull', pieces: [{ buf: piece }] };
-  const at = text(args[4], ctx).replace(/\s+/g, '');
+  if (args.length === 4 || !atArg) return { ...common, family: 'writevInFull', pieces: [{ buf: piece }] };
+  const at = text(atArg, ctx).replace(/\s+/g, '');
   if (at === 'null' || at === 'undefined')
     return { ...common, family: 'writevInFull', pieces: [{ buf: piece }] };
   const lens = [len, `${bufText}.length`, `${bufText}.byteLength`].map((l) => l.replace(/\s+/g, ''));

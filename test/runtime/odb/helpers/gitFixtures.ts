@@ -54,7 +54,11 @@ export function allObjects(dir: string): ListedObject[] {
   let at = 0;
   while (at < out.length) {
     const nl = out.indexOf(10, at);
-    const [oid, type, size] = out.toString('latin1', at, nl).split(' ');
+    const header = out.toString('latin1', at, nl);
+    const [oid, type, size] = header.split(' ');
+    if (oid === undefined || type === undefined || size === undefined) {
+      throw new Error(`git cat-file --batch in ${dir}: bad header ${JSON.stringify(header)}`);
+    }
     const end = nl + 1 + Number(size);
     objects.push({ oid, type, data: out.subarray(nl + 1, end) });
     at = end + 1;
@@ -232,5 +236,5 @@ function concatPacks(dir: string): Buffer {
   const packDir = join(dir, 'objects', 'pack');
   const packs = readdirSync(packDir).filter((n) => n.endsWith('.pack'));
   if (packs.length !== 1) throw new Error(`expected one pack in ${packDir}, found ${packs.length}`);
-  return readFileSync(join(packDir, packs[0]));
+  return readFileSync(join(packDir, packs[0]!));
 }

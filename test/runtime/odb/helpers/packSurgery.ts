@@ -44,7 +44,7 @@ export function packLayout(repoDir: string): PackLayout {
   pack.close();
   entries.sort((a, b) => a.offset - b.offset);
   const packSize = readFileSync(packPath).length;
-  entries.forEach((e, i) => (e.end = i + 1 < entries.length ? entries[i + 1].offset : packSize - 20));
+  entries.forEach((e, i) => (e.end = i + 1 < entries.length ? entries[i + 1]!.offset : packSize - 20));
   return { packPath, idxPath, entries };
 }
 
@@ -87,7 +87,8 @@ export function damageEntry(layout: PackLayout, entry: EntryInfo, change: (bytes
 /** Flips every bit of the byte at `offset` of `file`. */
 export function flipByte(file: string, offset: number): void {
   const bytes = readFileSync(file);
-  bytes[offset] ^= 0xff;
+  if (offset >= bytes.length) throw new RangeError(`${file} has no byte at offset ${offset}`);
+  bytes[offset]! ^= 0xff;
   writeFileSync(file, bytes);
 }
 
