@@ -5,7 +5,10 @@
  * the repository's object database (no git process).
  *
  *   writev-cat-blob [--git-dir=<dir>] [--cat-blob-fd=<n>] [--mode=batched|writev|writes]
- *                   [--batch-bytes=<n>] [--verify-hash] [--stats]
+ *                   [--batch-bytes=<n>] [--no-read-ahead] [--verify-hash] [--stats]
+ *
+ * In batched mode, once requests arrive in bulk, a worker thread makes the answers ahead of the
+ * writes (`--no-read-ahead`: one thread).
  *
  * Exits 0 at the end of input or `done`; 128 with "fatal: ..." as Git does for a bad command, a
  * non-blob, a damaged repository, a failed write, or a cat-blob descriptor that is not open, not
@@ -14,6 +17,7 @@
  */
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { createSys } from '../nodeSys';
 import { exitLikeGit } from '../exit';
 import { openRepository } from '../odb/repository';
@@ -23,7 +27,7 @@ import { checkOutputDescriptor } from '../outputDescriptor';
 
 const USAGE =
   'usage: writev-cat-blob [--git-dir=<dir>] [--cat-blob-fd=<n>] [--mode=batched|writev|writes] ' +
-  '[--batch-bytes=<n>] [--verify-hash] [--stats]';
+  '[--batch-bytes=<n>] [--no-read-ahead] [--verify-hash] [--stats]';
 
 const MODES: readonly ResponseMode[] = ['batched', 'writev', 'writes'];
 
@@ -35,6 +39,7 @@ interface Options {
   mode: ResponseMode;
   batchBytes?: number;
   verifyHash: boolean;
+  readAhead: boolean;
   stats: boolean;
 }
 
@@ -51,6 +56,7 @@ function parseOptions(argv: string[]): Options {
         mode: { type: 'string', default: 'batched' },
         'batch-bytes': { type: 'string' },
         'verify-hash': { type: 'boolean', default: false },
+        'no-read-ahead': { type: 'boolean', default: false },
         stats: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -81,6 +87,7 @@ function parseOptions(argv: string[]): Options {
     mode,
     ...(batchText !== undefined && { batchBytes: Number(batchText) }),
     verifyHash: values['verify-hash'],
+    readAhead: !values['no-read-ahead'],
     stats: values.stats,
   };
 }
@@ -101,7 +108,13 @@ function main(): void {
   const sys = createSys();
   const repo = openRepository(options.gitDir, { verifyHash: options.verifyHash });
   const { mode, batchBytes } = options;
-  const summary = serveCatBlob(0, options.fd, repo, { mode, sys, ...(batchBytes && { batchBytes }) });
+  const readAhead = options.readAhead && { repository: { verifyHash: options.verifyHash } };
+  const summary = serveCatBlob(0, options.fd, repo, {
+    mode,
+    sys,
+    readAhead,
+    ...(batchBytes && { batchBytes }),
+  });
   repo.close();
   if (options.stats) {
     const { write, writev } = sys.counts;
@@ -109,8 +122,11 @@ function main(): void {
   }
 }
 
-try {
-  main();
-} catch (err) {
-  exitLikeGit(err);
+// The same file runs the read-ahead worker (see catBlob/readAhead.ts), which must not start a main.
+if (isMainThread) {
+  try {
+    main();
+  } catch (err) {
+    exitLikeGit(err);
+  }
 }

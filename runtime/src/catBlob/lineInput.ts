@@ -13,6 +13,12 @@ export interface LineInputOptions {
   bufferSize?: number;
   /** The read call (default `fs.readSync`); tests inject short reads and EAGAIN through it. */
   read?: ReadFn;
+  /** Input already read from the descriptor by another reader, read before anything new. */
+  initial?: Uint8Array;
+  /** Lines already read before {@link LineInputOptions.initial}: numbering goes on from there. */
+  linesBefore?: number;
+  /** Whether the other reader saw the end of input: nothing more is read. */
+  ended?: boolean;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -47,11 +53,44 @@ export class LineInput {
   ) {
     this.buf = Buffer.allocUnsafe(options.bufferSize ?? DEFAULT_IO_BUFFER_SIZE);
     this.read = options.read ?? readCurrent;
+    const initial = options.initial ?? new Uint8Array(0);
+    if (initial.length > this.buf.length) throw new RangeError('initial input is longer than the buffer');
+    this.buf.set(initial);
+    this.end = initial.length;
+    this.lineNumber = options.linesBefore ?? 0;
+    this.eof = options.ended ?? false;
+  }
+
+  /**
+   * Whether at least `count` whole lines are buffered: the input arrives in bulk rather than a
+   * request at a time.
+   */
+  hasBufferedLines(count: number): boolean {
+    let at = this.start;
+    for (let seen = 0; seen < count; seen++) {
+      const lf = this.buf.indexOf(LF, at);
+      if (lf === -1 || lf >= this.end) return false;
+      at = lf + 1;
+    }
+    return true;
+  }
+
+  /** Whether the end of input has been seen. */
+  get ended(): boolean {
+    return this.eof;
+  }
+
+  /** Hands over the input read but not yet returned as lines (a copy); this reader is empty after. */
+  takeBuffered(): Buffer {
+    const rest = Buffer.from(this.buf.subarray(this.start, this.end));
+    this.start = this.end;
+    return rest;
   }
 
   /** Whether a whole line is already buffered, so {@link LineInput.readLine} will not block. */
   hasBufferedLine(): boolean {
-    return this.buf.subarray(this.start, this.end).indexOf(LF) !== -1;
+    const lf = this.buf.indexOf(LF, this.start);
+    return lf !== -1 && lf < this.end;
   }
 
   /**

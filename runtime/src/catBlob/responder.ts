@@ -1,4 +1,4 @@
-import { IOV_MAX, MAX_IO_SIZE } from '../constants';
+import { GatheredWrites } from '../gatheredWrites';
 import { writeOrDie, writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
 import type { GitObject } from '../odb/objectType';
@@ -56,10 +56,8 @@ export class CatBlobResponder {
   answers = 0;
   /** Bytes of answers handed to the descriptor so far (flushed or not). */
   bytes = 0;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private readonly iovMax: number;
-  private readonly maxIoSize: number;
+  /** The batched mode's queue (its limits are checked in every mode). */
+  private readonly queue: GatheredWrites;
   private readonly batchBytes: number;
   /** Where headers are written; reused from its start once they are out. */
   private chunk = Buffer.allocUnsafeSlow(HOLD_CHUNK);
@@ -72,8 +70,7 @@ export class CatBlobResponder {
     private readonly options: ResponderOptions = {},
   ) {
     this.mode = options.mode ?? 'batched';
-    this.iovMax = options.iovMax ?? IOV_MAX;
-    this.maxIoSize = options.maxIoSize ?? MAX_IO_SIZE;
+    this.queue = new GatheredWrites(fd, options);
     this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
   }
 
@@ -85,11 +82,7 @@ export class CatBlobResponder {
    * the reader's errors; `WriteError`/`BrokenPipeError` when a write fails.
    */
   answer(oid: string): void {
-    const hex = oid.toLowerCase();
-    // The reader's bytes are its cache's own, valid until they are written (releaseShared).
-    const object = this.repo.readObjectShared(hex);
-    if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
-    const text = object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`;
+    const { text, object } = lookUpAnswer(this.repo, oid);
     const payload = object === undefined || object.size === 0 ? undefined : object.data;
     const size = text.length + (object === undefined ? 0 : object.size + 1);
     this.answers++;
@@ -109,13 +102,14 @@ export class CatBlobResponder {
         return;
       case 'batched': {
         const count = object === undefined ? 1 : payload === undefined ? 2 : 3;
-        if (this.pending.length + count > this.iovMax || this.pendingBytes + size > this.maxIoSize) {
-          this.flush();
+        if (this.queue.pendingBuffers > 0) {
+          this.queue.makeRoom(count, size);
+          if (this.queue.pendingBuffers === 0) this.written();
         }
-        const header = this.copy(text);
-        this.pending.push(...answerBuffers(header, object, payload));
-        this.pendingBytes += size;
-        if (this.pendingBytes >= this.batchBytes) this.flush();
+        this.queue.push(this.copy(text));
+        if (payload !== undefined) this.queue.push(payload);
+        if (object !== undefined) this.queue.push(LF);
+        if (this.queue.pendingBytes >= this.batchBytes) this.flush();
         return;
       }
     }
@@ -123,17 +117,12 @@ export class CatBlobResponder {
 
   /** Whether answers are waiting for {@link CatBlobResponder.flush}. */
   get hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.queue.pendingBuffers > 0;
   }
 
   /** Writes every pending answer with one `writevInFull`. */
   flush(): void {
-    if (this.pending.length === 0) return;
-    const bufs = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    writevOrDie(this.fd, bufs, this.options);
-    this.written();
+    if (this.queue.flush()) this.written();
   }
 
   /** Everything handed over is written: the header room and the reader's bytes may be reused. */
@@ -161,6 +150,20 @@ export class CatBlobResponder {
     this.chunk = Buffer.allocUnsafeSlow(Math.max(HOLD_CHUNK, length));
     this.held = 0;
   }
+}
+
+/**
+ * The object that answers `cat-blob <oid>` and its header line (`<oid> blob <size>\n`, or
+ * `<oid> missing\n` when the object is undefined). The object's bytes are the reader's own
+ * ({@link Repository.readObjectShared}): valid until `releaseShared`.
+ *
+ * @throws {@link NotABlobError} for a tree, commit or tag; the reader's errors.
+ */
+export function lookUpAnswer(repo: Repository, oid: string): { text: string; object: GitObject | undefined } {
+  const hex = oid.toLowerCase();
+  const object = repo.readObjectShared(hex);
+  if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
+  return { text: object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`, object };
 }
 
 /** The buffers of one answer, as git fast-import writes them; an empty payload is left out. */

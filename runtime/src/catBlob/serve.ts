@@ -4,12 +4,26 @@ import { checkFd } from '../writeArguments';
 import type { Repository } from '../odb/repository';
 import { parseCommand } from './commands';
 import { LineInput, type LineInputOptions } from './lineInput';
-import { CatBlobResponder, type ResponderOptions } from './responder';
+import { serveAhead, type ReadAheadOptions } from './readAhead';
+import { CatBlobResponder, DEFAULT_BATCH_BYTES, type ResponderOptions } from './responder';
+
+/**
+ * Requests already waiting at a read that hand the rest of the stream to a worker: a frontend that
+ * sends them in bulk gains from answers made ahead; one that waits for each answer would not (the
+ * next request only comes after it), and starting a thread costs tens of milliseconds.
+ */
+export const READ_AHEAD_QUEUE = 32;
 
 /** Options of {@link serveCatBlob}. */
 export interface ServeOptions extends ResponderOptions {
   /** How the command input is read. */
   input?: LineInputOptions;
+  /**
+   * In `'batched'` mode, make the answers on a second thread ahead of the writes once requests
+   * arrive in bulk ({@link READ_AHEAD_QUEUE} waiting at a read); default off. Not with an injected
+   * `input.read` (a function cannot cross threads).
+   */
+  readAhead?: ReadAheadOptions | boolean;
 }
 
 /** What a session of {@link serveCatBlob} did. */
@@ -22,6 +36,8 @@ export interface ServeSummary {
   lines: number;
   /** Read calls on the input. */
   reads: number;
+  /** Whether a worker made answers ahead of the writes (see {@link ServeOptions.readAhead}). */
+  readAhead: boolean;
 }
 
 /**
@@ -48,8 +64,19 @@ export function serveCatBlob(
   const input = new LineInput(inputFd, options.input);
   const responder = new CatBlobResponder(outputFd, repo, options);
   const digits = hexLength(repo.algorithm);
+  const readAhead = options.readAhead === true ? {} : options.readAhead || undefined;
+  const mayHandOver =
+    readAhead !== undefined && responder.mode === 'batched' && options.input?.read === undefined;
+  let readsSeen = 0;
   try {
     for (;;) {
+      if (mayHandOver && input.reads !== readsSeen) {
+        readsSeen = input.reads;
+        if (input.hasBufferedLines(READ_AHEAD_QUEUE)) {
+          responder.flush();
+          return handOver(inputFd, outputFd, repo, input, responder, { ...options, ...readAhead });
+        }
+      }
       if (responder.hasPending && !input.hasBufferedLine()) responder.flush();
       const line = input.readLine();
       if (line === undefined) break;
@@ -64,5 +91,35 @@ export function serveCatBlob(
     throw err;
   }
   responder.flush();
-  return { answers: responder.answers, bytes: responder.bytes, lines: input.lineNumber, reads: input.reads };
+  return {
+    answers: responder.answers,
+    bytes: responder.bytes,
+    lines: input.lineNumber,
+    reads: input.reads,
+    readAhead: false,
+  };
+}
+
+/** Serves the rest of the stream with {@link serveAhead}, adding this thread's counts to the worker's. */
+function handOver(
+  inputFd: number,
+  outputFd: number,
+  repo: Repository,
+  input: LineInput,
+  responder: CatBlobResponder,
+  options: ServeOptions & ReadAheadOptions,
+): ServeSummary {
+  const handover = { buffered: input.takeBuffered(), linesBefore: input.lineNumber, ended: input.ended };
+  const rest = serveAhead(inputFd, outputFd, repo.gitDir, handover, {
+    ...options,
+    batchBytes: options.batchBytes ?? DEFAULT_BATCH_BYTES,
+    inputBufferSize: options.input?.bufferSize,
+  });
+  return {
+    answers: responder.answers + rest.answers,
+    bytes: responder.bytes + rest.bytes,
+    lines: rest.lines,
+    reads: input.reads + rest.reads,
+    readAhead: true,
+  };
 }

@@ -1,6 +1,6 @@
 import { IOV_MAX, LARGE_PACKET_MAX } from '../constants';
-import { resolveLimits, type WriteOptions } from '../options';
-import { writevOrDie } from '../orDie';
+import { GatheredWrites } from '../gatheredWrites';
+import type { WriteOptions } from '../options';
 import { byteView, checkFd } from '../writeArguments';
 import { PKT_HEADER_SIZE, SIDEBAND_HEADER_SIZE } from './pktLine';
 import { checkSidebandArgs, writeSidebandHeader } from './sideband';
@@ -28,39 +28,32 @@ export interface PktBatchWriterOptions extends WriteOptions {
 export class PktBatchWriter {
   /** The descriptor written to. */
   readonly fd: number;
-  private readonly options: WriteOptions;
   private readonly packetMax: number;
-  private readonly iovMax: number;
-  private readonly maxIoSize: number;
-  private readonly iov: Uint8Array[] = [];
+  private readonly queue: GatheredWrites;
   private headers: Buffer;
   private headerAt = 0;
   private readonly fullHeaders = new Map<number, Uint8Array>();
-  private bytes = 0;
 
   constructor(fd: number, options: PktBatchWriterOptions = {}) {
     const { packetMax = LARGE_PACKET_MAX, ...writeOptions } = options;
     checkFd(fd);
     checkSidebandArgs(1, packetMax);
-    const limits = resolveLimits(writeOptions);
+    this.queue = new GatheredWrites(fd, writeOptions);
     this.fd = fd;
-    this.options = writeOptions;
     this.packetMax = packetMax;
-    this.iovMax = limits.iovMax;
-    this.maxIoSize = limits.maxIoSize;
     // Every queued packet holds at least one buffer, so with the default bounds at most IOV_MAX
     // headers are pending at once; larger custom bounds grow the arena on demand.
-    this.headers = Buffer.allocUnsafe((Math.min(this.iovMax, IOV_MAX) + 1) * SIDEBAND_HEADER_SIZE);
+    this.headers = Buffer.allocUnsafe((Math.min(this.queue.iovMax, IOV_MAX) + 1) * SIDEBAND_HEADER_SIZE);
   }
 
   /** Buffers queued and not yet written. */
   get pendingBuffers(): number {
-    return this.iov.length;
+    return this.queue.pendingBuffers;
   }
 
   /** Bytes queued and not yet written. */
   get pendingBytes(): number {
-    return this.bytes;
+    return this.queue.pendingBytes;
   }
 
   /**
@@ -76,7 +69,7 @@ export class PktBatchWriter {
     const headerSize = band < 0 ? PKT_HEADER_SIZE : SIDEBAND_HEADER_SIZE;
     for (let at = 0; at < bytes.length; at += chunk) {
       const payload = bytes.subarray(at, Math.min(at + chunk, bytes.length));
-      this.makeRoom(2, headerSize + payload.length);
+      this.queue.makeRoom(2, headerSize + payload.length);
       let header: Uint8Array;
       if (payload.length === chunk) {
         header = this.fullHeader(band);
@@ -84,18 +77,17 @@ export class PktBatchWriter {
         header = this.takeHeader(headerSize);
         writeSidebandHeader(header, 0, payload.length, band);
       }
-      this.iov.push(header, payload);
-      this.bytes += header.length + payload.length;
+      this.queue.push(header);
+      this.queue.push(payload);
     }
   }
 
   /** Queues a flush packet (`0000`), e.g. the end of a sideband stream. */
   flushPacket(): void {
-    this.makeRoom(1, PKT_HEADER_SIZE);
+    this.queue.makeRoom(1, PKT_HEADER_SIZE);
     const header = this.takeHeader(PKT_HEADER_SIZE);
     header.write('0000', 'latin1');
-    this.iov.push(header);
-    this.bytes += PKT_HEADER_SIZE;
+    this.queue.push(header);
   }
 
   /**
@@ -106,13 +98,10 @@ export class PktBatchWriter {
    *   failure the queue is dropped: what was written cannot be known better than `bytesWritten`.
    */
   flush(): void {
-    if (this.iov.length === 0) return;
     try {
-      writevOrDie(this.fd, this.iov, this.options);
+      this.queue.flush();
     } finally {
-      this.iov.length = 0;
       this.headerAt = 0;
-      this.bytes = 0;
     }
   }
 
@@ -141,11 +130,5 @@ export class PktBatchWriter {
     const header = this.headers.subarray(this.headerAt, this.headerAt + size);
     this.headerAt += size;
     return header;
-  }
-
-  /** Flushes first when `buffers` more buffers or `size` more bytes would pass a bound. */
-  private makeRoom(buffers: number, size: number): void {
-    if (this.iov.length === 0) return;
-    if (this.iov.length + buffers > this.iovMax || this.bytes + size > this.maxIoSize) this.flush();
   }
 }

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import {
   catBlob,
+  CatBlobResponder,
   CatBlobCommandError,
   DEFAULT_BATCH_BYTES,
   IOV_MAX,
@@ -249,5 +250,13 @@ describe('command lines', () => {
     assert.equal(input.readLine(), undefined);
     const long = new LineInput(0, { bufferSize: 16, read: chunkedInput(['x'.repeat(40)]) });
     assert.throws(() => long.readLine(), /command line longer than 16 bytes/);
+  });
+});
+
+describe('CatBlobResponder limits', () => {
+  it('refuses a limit below 1 as every batching writer does, before anything is written', () => {
+    for (const limits of [{ iovMax: 0 }, { maxIoSize: 0 }, { iovMax: 1.5 }]) {
+      assert.throws(() => new CatBlobResponder(1, repo, { sys: new SinkSys(), ...limits }), RangeError);
+    }
   });
 });

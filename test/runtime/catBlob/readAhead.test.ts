@@ -1,0 +1,171 @@
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { CatBlobCommandError, NotABlobError, openRepository, serveCatBlob } from '@writev/runtime';
+import { READ_AHEAD_QUEUE } from '@writev/runtime/dist/catBlob/serve';
+import { allObjects, git, GIT_ENV, GitFixtures } from '../odb/helpers/gitFixtures';
+import { CAT_BLOB_BIN, fastImport, shuffled, writevCatBlob } from './helpers';
+
+const fixtures = new GitFixtures();
+after(() => fixtures.dispose());
+
+/** Enough requests for one read to hand the stream to the worker: every blob, three times over. */
+function bulkRequest(dir: string): string {
+  const blobs = allObjects(dir)
+    .filter((o) => o.type === 'blob')
+    .map((o) => o.oid);
+  const oids = shuffled([...blobs, ...blobs, ...blobs, '0'.repeat(40)], 7);
+  assert.ok(oids.length > 2 * READ_AHEAD_QUEUE);
+  return oids.map((oid) => `cat-blob ${oid}\n`).join('');
+}
+
+function stats(stderr: string): { readAhead: boolean; answers: number } {
+  return JSON.parse(stderr.trim().split('\n').at(-1)!) as { readAhead: boolean; answers: number };
+}
+
+describe('writev-cat-blob with answers made ahead on a worker thread', () => {
+  it('answers a bulk request byte for byte as git fast-import, with the worker', () => {
+    for (const dir of [fixtures.gc, fixtures.refDeltas, fixtures.alternate]) {
+      const request = bulkRequest(dir);
+      const theirs = fastImport(dir, request);
+      const ours = writevCatBlob(dir, request, ['--stats']);
+      assert.equal(ours.status, 0, ours.stderr);
+      assert.equal(stats(ours.stderr).readAhead, true, 'the worker made the answers');
+      assert.ok(ours.catBlob.equals(theirs.catBlob), `output differs in ${dir}`);
+      const single = writevCatBlob(dir, request, ['--stats', '--no-read-ahead']);
+      assert.equal(stats(single.stderr).readAhead, false);
+      assert.ok(single.catBlob.equals(theirs.catBlob));
+    }
+  });
+
+  const blob = (): string => git(fixtures.gc, ['rev-parse', 'main:src/file2.txt']).toString().trim();
+  const failures: [string, () => string][] = [
+    ['a tree', () => `cat-blob ${git(fixtures.gc, ['rev-parse', 'main^{tree}']).toString().trim()}\n`],
+    ['an unknown command', () => 'frobnicate now\n'],
+    ['garbage after the id', () => `cat-blob ${blob()} \n`],
+  ];
+  for (const [name, bad] of failures) {
+    it(`stops at ${name} deep in a bulk request: same answers before it, exit 128, same message`, () => {
+      const request = bulkRequest(fixtures.gc) + bad() + `cat-blob ${blob()}\n`;
+      const theirs = fastImport(fixtures.gc, request);
+      const ours = writevCatBlob(fixtures.gc, request);
+      assert.equal(theirs.status, 128);
+      assert.equal(ours.status, 128);
+      const fatal = (stderr: string): string => stderr.split('\n').find((l) => l.startsWith('fatal: ')) ?? '';
+      assert.equal(fatal(ours.stderr), fatal(theirs.stderr));
+      assert.ok(ours.catBlob.length > 0);
+      assert.ok(ours.catBlob.equals(theirs.catBlob), 'every answer before the bad line, nothing after');
+    });
+  }
+
+  it('answers each burst before the frontend sends the next (a request is never waited for)', async () => {
+    const dir = fixtures.gc;
+    const burst = bulkRequest(dir);
+    const expected = fastImport(dir, burst).catBlob;
+    const child = spawn(process.execPath, [CAT_BLOB_BIN, '--stats'], {
+      cwd: dir,
+      env: GIT_ENV,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const received: Buffer[] = [];
+    let length = 0;
+    const waitFor = (bytes: number): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (length >= bytes) resolve();
+        };
+        child.stdout.on('data', (d: Buffer) => {
+          received.push(d);
+          length += d.length;
+          check();
+        });
+        child.on('exit', () => reject(new Error(`exited before ${bytes} bytes: ${stderr}`)));
+        check();
+      });
+    // Three bursts, each sent only once every answer of the one before has arrived: if anything
+    // were held back until more input came, this would wait forever (and the test time out).
+    for (let round = 1; round <= 3; round++) {
+      child.stdin.write(burst);
+      await waitFor(expected.length * round);
+      child.stdout.removeAllListeners('data');
+    }
+    child.stdin.end();
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(status, 0, stderr);
+    assert.ok(Buffer.concat(received).equals(Buffer.concat([expected, expected, expected])));
+    assert.equal(stats(stderr).readAhead, true);
+  });
+
+  it('exits 141 without a message when the reader goes away', () => {
+    const request = bulkRequest(fixtures.gc).repeat(20);
+    const result = spawnSync(
+      'bash',
+      [
+        '-c',
+        '"$@" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"',
+        'pipe',
+        process.execPath,
+        CAT_BLOB_BIN,
+      ],
+      { cwd: fixtures.gc, input: request, encoding: 'utf8' },
+    );
+    assert.equal(result.stdout.trim(), '141');
+    assert.equal(result.stderr, '');
+  });
+});
+
+describe('serveCatBlob with readAhead', () => {
+  /** Serves `request` from files, as the library's caller would with real descriptors. */
+  function serveFromFiles(
+    request: string,
+    ringBytes?: number,
+  ): { out: Buffer; summary?: ReturnType<typeof serveCatBlob>; error?: unknown } {
+    const input = join(fixtures.root, 'request');
+    const output = join(fixtures.root, 'answers');
+    writeFileSync(input, request);
+    const inFd = openSync(input, 'r');
+    const outFd = openSync(output, 'w');
+    const repo = openRepository(fixtures.gc);
+    try {
+      const readAhead = ringBytes === undefined ? true : { ringBytes };
+      return { out: Buffer.alloc(0), summary: serveCatBlob(inFd, outFd, repo, { readAhead }) };
+    } catch (error) {
+      return { out: Buffer.alloc(0), error };
+    } finally {
+      repo.close();
+      closeSync(inFd);
+      closeSync(outFd);
+    }
+  }
+  const answers = (): Buffer => readFileSync(join(fixtures.root, 'answers'));
+
+  it('passes answers larger than its ring through it in pieces, and counts every line and answer', () => {
+    const request = bulkRequest(fixtures.gc);
+    const expected = fastImport(fixtures.gc, request).catBlob;
+    const { summary } = serveFromFiles(request, 4096);
+    assert.ok(answers().equals(expected));
+    assert.equal(summary?.readAhead, true);
+    assert.equal(summary?.lines, request.split('\n').length - 1);
+    assert.equal(summary?.answers, summary?.lines);
+    assert.equal(summary?.bytes, expected.length);
+  });
+
+  it('throws the worker error as its own class, with its fields, after the answers before it', () => {
+    const tree = git(fixtures.gc, ['rev-parse', 'main^{tree}']).toString().trim();
+    const request = bulkRequest(fixtures.gc);
+    const { error } = serveFromFiles(`${request}cat-blob ${tree}\n`);
+    assert.ok(error instanceof NotABlobError, String(error));
+    assert.equal(error.oid, tree);
+    assert.equal(error.type, 'tree');
+    assert.ok(answers().equals(fastImport(fixtures.gc, request).catBlob));
+    const lines = request.split('\n').length;
+    const bad = serveFromFiles(`${request}cat-blob nope\n`).error;
+    assert.ok(bad instanceof CatBlobCommandError);
+    assert.equal(bad.lineNumber, lines, 'the line number counts the lines read before the hand-over');
+    assert.equal(bad.message, 'Invalid dataref: cat-blob nope');
+  });
+});
