@@ -103,6 +103,16 @@ export class RingProducer {
     Atomics.notify(this.control, PRODUCER_EVENTS);
   }
 
+  /**
+   * Says the producer failed without publishing what is put but unpublished (a half-made answer must
+   * not reach the output). Does nothing once the ring has ended.
+   */
+  abandon(): void {
+    Atomics.compareExchange(this.control, STATE, RingState.Running, RingState.Failed);
+    Atomics.add(this.control, PRODUCER_EVENTS, 1);
+    Atomics.notify(this.control, PRODUCER_EVENTS);
+  }
+
   /** Free bytes, at least one; publishes and waits when the ring is full. */
   private room(): number {
     for (;;) {

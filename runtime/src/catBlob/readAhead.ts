@@ -164,6 +164,22 @@ export function serveAhead(
 /** The worker: reads requests, makes answers into the ring, ends with its counts or its error. */
 function produce(data: WorkerData): void {
   const ring = new RingProducer(data.ring);
+  // The main thread waits on the ring synchronously and cannot see this thread's 'exit' event: if
+  // the thread ends any other way than through the ends below (process.exit in a dependency, an
+  // error thrown outside the try), the ring must still end, or the writer would wait forever.
+  let ended = false;
+  process.once('exit', (code) => {
+    if (ended) return;
+    data.port.postMessage({
+      error: {
+        name: 'Error',
+        message: `the cat-blob worker stopped (exit code ${code})`,
+        stack: undefined,
+        fields: {},
+      },
+    } satisfies Outcome);
+    ring.abandon();
+  });
   let input: LineInput | undefined;
   const counts = { answers: 0, bytes: 0 };
   try {
@@ -199,9 +215,11 @@ function produce(data: WorkerData): void {
     }
     repo.close();
     const summary = { ...counts, lines: input.lineNumber, reads: input.reads };
+    ended = true;
     data.port.postMessage({ summary } satisfies Outcome);
     ring.end(RingState.Finished);
   } catch (err) {
+    ended = true;
     if (err instanceof RingCancelledError) return;
     data.port.postMessage({ error: sendable(err) } satisfies Outcome);
     ring.end(RingState.Failed);

@@ -13,13 +13,15 @@ export interface Answered {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, request: string | Buffer): Answered {
+export function run(command: string, args: string[], cwd: string, request: string | Buffer): Answered {
   const result = spawnSync(command, args, {
     cwd,
     env: GIT_ENV,
     input: request,
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     maxBuffer: 1 << 30,
+    // A hang is a failure, not a stuck suite.
+    timeout: 120_000,
   });
   if (result.error) throw result.error;
   return { status: result.status, catBlob: result.output[3] as Buffer, stderr: String(result.stderr) };

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { CatBlobCommandError, NotABlobError, openRepository, serveCatBlob } from '@writev/runtime';
 import { READ_AHEAD_QUEUE } from '@writev/runtime/dist/catBlob/serve';
 import { allObjects, git, GIT_ENV, GitFixtures } from '../odb/helpers/gitFixtures';
-import { CAT_BLOB_BIN, fastImport, shuffled, writevCatBlob } from './helpers';
+import { CAT_BLOB_BIN, fastImport, run, shuffled, writevCatBlob } from './helpers';
 
 const fixtures = new GitFixtures();
 after(() => fixtures.dispose());
@@ -26,6 +26,32 @@ function stats(stderr: string): { readAhead: boolean; answers: number } {
 }
 
 describe('writev-cat-blob with answers made ahead on a worker thread', () => {
+  it('fails with a message, and no half answer, when the worker thread stops on its own', () => {
+    // A preload makes the worker thread exit in the middle of its reads (as a dependency calling
+    // process.exit would): the writer waits on the ring synchronously, so only the ring can tell it.
+    const preload = join(fixtures.gc, '..', 'exit-in-worker.js');
+    writeFileSync(
+      preload,
+      `const wt = require('node:worker_threads'); const fs = require('node:fs');
+       if (!wt.isMainThread) { const read = fs.readSync; let n = 0;
+         fs.readSync = (...args) => { if (++n > 3) process.exit(7); return read(...args); }; }`,
+    );
+    const request = bulkRequest(fixtures.gc);
+    const ours = run(
+      process.execPath,
+      ['--require', preload, CAT_BLOB_BIN, '--cat-blob-fd=3'],
+      fixtures.gc,
+      request,
+    );
+    assert.notEqual(ours.status, 0, 'a failed run is not reported as success');
+    assert.match(ours.stderr, /cat-blob worker stopped \(exit code 7\)/);
+    const answers = fastImport(fixtures.gc, request).catBlob;
+    assert.ok(
+      answers.subarray(0, ours.catBlob.length).equals(ours.catBlob),
+      'what was written is a prefix of the answers',
+    );
+  });
+
   it('answers a bulk request byte for byte as git fast-import, with the worker', () => {
     for (const dir of [fixtures.gc, fixtures.refDeltas, fixtures.alternate]) {
       const request = bulkRequest(dir);
