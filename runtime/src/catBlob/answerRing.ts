@@ -98,9 +98,7 @@ export class RingProducer {
   /** Publishes what is left and says the producer is done (`Finished`) or failed (`Failed`). */
   end(state: RingEnd): void {
     this.publish();
-    Atomics.compareExchange(this.control, STATE, RingState.Running, state);
-    Atomics.add(this.control, PRODUCER_EVENTS, 1);
-    Atomics.notify(this.control, PRODUCER_EVENTS);
+    this.settle(state);
   }
 
   /**
@@ -108,7 +106,12 @@ export class RingProducer {
    * not reach the output). Does nothing once the ring has ended.
    */
   abandon(): void {
-    Atomics.compareExchange(this.control, STATE, RingState.Running, RingState.Failed);
+    this.settle(RingState.Failed);
+  }
+
+  /** Moves a running ring to `state` and wakes the consumer; an ended ring stays as it is. */
+  private settle(state: RingEnd): void {
+    Atomics.compareExchange(this.control, STATE, RingState.Running, state);
     Atomics.add(this.control, PRODUCER_EVENTS, 1);
     Atomics.notify(this.control, PRODUCER_EVENTS);
   }
