@@ -2,6 +2,15 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The rules that flag values typed `any`, for the files where `any` is what parsed JSON and require() give. */
+const UNSAFE_ANY_OFF = {
+  '@typescript-eslint/no-unsafe-argument': 'off',
+  '@typescript-eslint/no-unsafe-assignment': 'off',
+  '@typescript-eslint/no-unsafe-call': 'off',
+  '@typescript-eslint/no-unsafe-member-access': 'off',
+  '@typescript-eslint/no-unsafe-return': 'off',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -73,14 +82,7 @@ export default tseslint.config(
     // require() read as unbound methods. The promise rules still check it; these rules would only
     // repeat that the file is untyped.
     files: ['*.mjs', 'scripts/**/*.js', '*/bin/*.js'],
-    rules: {
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/unbound-method': 'off',
-    },
+    rules: { ...UNSAFE_ANY_OFF, '@typescript-eslint/unbound-method': 'off' },
   },
   {
     // These tests read writev-lint's JSON, SARIF and rdjson output as parsed JSON (`any`) and walk it
@@ -92,12 +94,6 @@ export default tseslint.config(
       'test/server/cliReview.test.ts',
       'test/server/ci.test.ts',
     ],
-    rules: {
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
+    rules: UNSAFE_ANY_OFF,
   },
 );
