@@ -27,6 +27,19 @@ export function run(command: string, args: string[], cwd: string, request: strin
   return { status: result.status, catBlob: result.output[3] as Buffer, stderr: String(result.stderr) };
 }
 
+/**
+ * Runs writev-cat-blob in `dir` on `request` with its output piped into `head -c 100`, which leaves
+ * early; gives the exit status bash saw for writev-cat-blob and what it wrote to stderr.
+ */
+export function catBlobIntoClosedReader(dir: string, request: string): { status: string; stderr: string } {
+  const result = spawnSync(
+    'bash',
+    ['-c', '"$@" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"', 'pipe', process.execPath, CAT_BLOB_BIN],
+    { cwd: dir, input: request, encoding: 'utf8', timeout: 120_000 },
+  );
+  return { status: result.stdout.trim(), stderr: result.stderr };
+}
+
 /** Runs `git fast-import --cat-blob-fd=3` in `dir` on `request`. */
 export function fastImport(dir: string, request: string | Buffer): Answered {
   return run('git', ['fast-import', '--quiet', '--cat-blob-fd=3'], dir, request);
