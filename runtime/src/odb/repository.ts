@@ -21,6 +21,11 @@ const MAX_POOLED = 16 * 1024 * 1024;
 const ENTRY_OVERHEAD = 160;
 /** The scratch buffer's size: deltas up to this size are inflated without an allocation. */
 const SCRATCH_SIZE = 64 * 1024;
+/**
+ * Objects read from one pack before it is scanned for its delta bases ({@link Repository.unpack}):
+ * the scan reads every entry's header, worth it for a bulk request, not for a handful of reads.
+ */
+const BULK_READS = 256;
 /** Compressed bytes inflated to read a delta's sizes. */
 const DELTA_HEADER_PROBE = 256;
 
@@ -94,6 +99,8 @@ export class Repository {
   private readonly scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
   private readonly verifyHash: boolean;
   private readonly packSerial = new Map<PackFile, number>();
+  /** Objects asked of each pack so far, until it is scanned for its delta bases. */
+  private readonly packReads = new Map<PackFile, number>();
 
   /** Use {@link openRepository}. */
   constructor(path: string, options: OpenRepositoryOptions = {}) {
@@ -249,10 +256,13 @@ export class Repository {
   /**
    * Reads the packed object at `start`: walks its delta chain down to a cached object or a whole
    * one, then applies the deltas above it in turn, straight from each base into the next object,
-   * and caches every object so made (see {@link DeltaBaseCache} for why the one asked for too).
-   * The result may be shared with the cache.
+   * and caches every object so made (see {@link DeltaBaseCache} for why the one asked for too),
+   * except an object asked for that its pack says is no delta's base: nothing is ever made from
+   * it, so its memory serves the next object as soon as the caller is done with it. The result may
+   * be shared with the cache.
    */
   private unpack(start: PackedLocation): TypedBytes {
+    this.countRead(start.pack);
     const chain: { pack: PackFile; entry: RawEntry }[] = [];
     let where: PackPlace = start;
     let base: TypedBytes;
@@ -274,7 +284,10 @@ export class Repository {
       if (header.kind === 'whole') {
         // One byte more than the object: inflating into it shows a stream longer than declared.
         const data = this.inflateEntry(where.pack, entry, header.size, this.pool.take(header.size + 1));
-        base = this.keep(where.pack, where.offset, header.type, data);
+        base =
+          chain.length === 0
+            ? this.keepIfBase(where.pack, where.offset, header.type, data)
+            : this.keep(where.pack, where.offset, header.type, data);
         break;
       }
       chain.push({ pack: where.pack, entry });
@@ -290,14 +303,39 @@ export class Repository {
       where = found.packed;
     }
     let object = base;
-    for (const { pack, entry } of chain.reverse()) {
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { pack, entry } = chain[i]!;
       // Each delta is used up by the object it makes before the next is inflated: one scratch
       // buffer serves them all.
       const delta = this.inflateEntry(pack, entry, entry.header.size, this.scratch);
       const data = applyDelta(object.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
-      object = this.keep(pack, entry.offset, base.type, data);
+      object =
+        i === 0
+          ? this.keepIfBase(pack, entry.offset, base.type, data)
+          : this.keep(pack, entry.offset, base.type, data);
     }
     return object;
+  }
+
+  /**
+   * Caches an object asked for unless its pack knows it is no delta's base; then its memory is
+   * handed back at once, reused only after {@link Repository.releaseShared}.
+   */
+  private keepIfBase(pack: PackFile, offset: number, type: ObjectType, data: Buffer): TypedBytes {
+    if (pack.isDeltaBase(offset) !== false) return this.keep(pack, offset, type, data);
+    this.pool.release(data);
+    return { type, data };
+  }
+
+  /** Counts a read from `pack`, and scans it for its delta bases once reads come in bulk. */
+  private countRead(pack: PackFile): void {
+    const reads = this.packReads.get(pack);
+    if (reads === undefined) this.packReads.set(pack, 1);
+    else if (reads + 1 < BULK_READS) this.packReads.set(pack, reads + 1);
+    else if (reads + 1 === BULK_READS) {
+      this.packReads.set(pack, BULK_READS);
+      pack.findDeltaBases();
+    }
   }
 
   /** Caches an object read from a pack, and returns it. */
