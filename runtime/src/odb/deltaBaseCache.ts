@@ -66,6 +66,14 @@ export class DeltaBaseCache<T extends CacheEntry> {
     }
   }
 
+  /** Removes the entry for `key` without calling `onEvict`, and returns it (undefined when absent). */
+  take(key: number): T | undefined {
+    const link = this.links.get(key);
+    if (link === undefined) return undefined;
+    this.remove(link);
+    return link.entry;
+  }
+
   /** Drops every entry. */
   clear(): void {
     this.links.clear();

@@ -8,6 +8,8 @@ import { PackWindows, type WindowCache } from './packWindows';
 
 const PACK_HEADER = 12;
 const PACK_SIGNATURE = 0x5041434b; // "PACK"
+/** The most deltas counted against one entry: {@link PackFile.deltaChildren} says "this many or more". */
+export const MANY_CHILDREN = 0xffff;
 /** The bytes read at a time while scanning a pack for its delta bases. */
 const SCAN_CHUNK = 1024 * 1024;
 const OFS_DELTA = 6;
@@ -51,8 +53,8 @@ export class PackFile {
   private readonly idLength: number;
   private sortedOffsets: Float64Array | undefined;
   private positionsByOffset: Uint32Array | undefined;
-  /** Per entry in offset order: 1 when another entry of this pack is a delta against it. */
-  private baseFlags: Uint8Array | null | undefined;
+  /** Per entry in offset order: how many entries of this pack are deltas against it. */
+  private childCounts: Uint16Array | null | undefined;
 
   private constructor(
     /** The `.pack` file's path. */
@@ -113,28 +115,29 @@ export class PackFile {
   }
 
   /**
-   * Whether another entry of this pack is a delta against the entry at `offset`, or undefined until
-   * {@link PackFile.findDeltaBases} has run (or when it could not read every header).
+   * How many entries of this pack are deltas against the entry at `offset` ({@link
+   * MANY_CHILDREN} standing for that many or more), or undefined until {@link
+   * PackFile.findDeltaBases} has run (or when it could not read every header).
    */
-  isDeltaBase(offset: number): boolean | undefined {
-    const flags = this.baseFlags;
-    if (flags === undefined || flags === null) return undefined;
+  deltaChildren(offset: number): number | undefined {
+    const counts = this.childCounts;
+    if (counts === undefined || counts === null) return undefined;
     const rank = this.rankOf(offset);
-    return rank === undefined ? undefined : flags[rank] === 1;
+    return rank === undefined ? undefined : counts[rank];
   }
 
   /**
    * Reads every entry's header once (sequentially, past the windows, so the windows keep what the
-   * reads need) to learn which entries are delta bases: what a reader may keep for later, as the
-   * rest is never needed to make another object. A damaged header anywhere leaves it unknown (it is
+   * reads need) to count each entry's deltas: a reader keeps an object for later only while
+   * objects made from it are still to come. A damaged header anywhere leaves it unknown (it is
    * reported when that entry is read, not here). Runs once; later calls return at once.
    */
   findDeltaBases(): void {
-    if (this.baseFlags !== undefined) return;
-    this.baseFlags = null;
+    if (this.childCounts !== undefined) return;
+    this.childCounts = null;
     const sorted = (this.sortedOffsets ??= this.buildReverseIndex());
     const count = sorted.length - 1;
-    const flags = new Uint8Array(count);
+    const counts = new Uint16Array(count);
     const chunk = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, this.size));
     let chunkAt = 0;
     let chunkLength = 0;
@@ -155,13 +158,13 @@ export class PackFile {
           const position = this.index.find(header.baseId);
           if (position >= 0) base = this.rankOf(this.index.offsetAt(position));
         }
-        if (base !== undefined) flags[base] = 1;
+        if (base !== undefined && counts[base]! < MANY_CHILDREN) counts[base] = counts[base]! + 1;
       }
     } catch (err) {
       if (err instanceof ObjectCorruptError) return;
       throw err;
     }
-    this.baseFlags = flags;
+    this.childCounts = counts;
   }
 
   /** The entry's extent and index position, from the reverse index. */
