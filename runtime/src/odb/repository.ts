@@ -211,6 +211,11 @@ export class Repository {
     return { type: this.typeOfChain(pack, offset), size: readDeltaSizes(prefix, place).resultSize };
   }
 
+  /** The bytes the delta-base cache holds now (at most its limit). */
+  get deltaBaseCacheBytes(): number {
+    return this.cache.size;
+  }
+
   /** Whether the repository has `oid`. */
   hasObject(oid: string): boolean {
     const id = parseObjectId(oid, this.algorithm);
