@@ -25,9 +25,12 @@ const ENTRY_OVERHEAD = 160;
 const SCRATCH_SIZE = 64 * 1024;
 /**
  * Objects read from one pack before it is scanned for its delta bases ({@link Repository.unpack}):
- * the scan reads every entry's header, worth it for a bulk request, not for a handful of reads.
+ * at least {@link BULK_READS}, and at least one in {@link BULK_SHARE} of the pack's entries. The
+ * scan reads every entry's header, which is worth it for a bulk request, not for a handful of
+ * reads, and on a large pack costs a fraction of the reads made before it.
  */
 const BULK_READS = 256;
+const BULK_SHARE = 64;
 /** Compressed bytes inflated to read a delta's sizes. */
 const DELTA_HEADER_PROBE = 256;
 
@@ -370,13 +373,10 @@ export class Repository {
 
   /** Counts a read from `pack`, and scans it for its delta bases once reads come in bulk. */
   private countRead(pack: PackFile): void {
-    const reads = this.packReads.get(pack);
-    if (reads === undefined) this.packReads.set(pack, 1);
-    else if (reads + 1 < BULK_READS) this.packReads.set(pack, reads + 1);
-    else if (reads + 1 === BULK_READS) {
-      this.packReads.set(pack, BULK_READS);
-      pack.findDeltaBases();
-    }
+    const reads = (this.packReads.get(pack) ?? 0) + 1;
+    if (reads > Math.max(BULK_READS, pack.index.count / BULK_SHARE)) return;
+    this.packReads.set(pack, reads);
+    if (reads >= Math.max(BULK_READS, pack.index.count / BULK_SHARE)) pack.findDeltaBases();
   }
 
   /** Finds a reference delta's base: in the same pack first, then anywhere in the repository. */
