@@ -373,10 +373,11 @@ export class Repository {
 
   /** Counts a read from `pack`, and scans it for its delta bases once reads come in bulk. */
   private countRead(pack: PackFile): void {
+    const bulk = Math.max(BULK_READS, Math.ceil(pack.index.count / BULK_SHARE));
     const reads = (this.packReads.get(pack) ?? 0) + 1;
-    if (reads > Math.max(BULK_READS, pack.index.count / BULK_SHARE)) return;
+    if (reads > bulk) return;
     this.packReads.set(pack, reads);
-    if (reads >= Math.max(BULK_READS, pack.index.count / BULK_SHARE)) pack.findDeltaBases();
+    if (reads === bulk) pack.findDeltaBases();
   }
 
   /** Finds a reference delta's base: in the same pack first, then anywhere in the repository. */
