@@ -7,6 +7,7 @@ import { openRepository } from '@writev/runtime';
 import { PackFile } from '@writev/runtime/dist/odb/packFile';
 import { PackIndex } from '@writev/runtime/dist/odb/packIndex';
 import { allObjects, git, GitFixtures } from './helpers/gitFixtures';
+import { objectId, writeHandPack } from './helpers/packWriter';
 
 const fixtures = new GitFixtures();
 const scratch = mkdtempSync(join(tmpdir(), 'writev-delta-bases-'));
@@ -161,3 +162,35 @@ describe('Repository keeps an object asked for only while deltas against it are 
     }
   });
 });
+
+describe('the scan of a large pack', () => {
+  it('starts after one read in 64 of its entries, and from then on answers nothing is made from are not kept', () => {
+    // 20,000 distinct small blobs, all stored whole: nothing is a delta base. The scan starts at
+    // read 313 (20,000 / 64, rounded up), not at 256. (fast-import took 86 s to write such a pack
+    // here; the hand-made pack is written directly.)
+    const dir = join(scratch, 'many');
+    git(scratch, ['init', '--quiet', '--bare', dir]);
+    const entries = Array.from({ length: 20_000 }, (_, i) => ({
+      kind: 'whole' as const,
+      type: 'blob' as const,
+      data: Buffer.from(`blob number ${i}\n`),
+    }));
+    writeHandPack(dir, entries);
+    const blobs = entries.map((e) => ({ oid: objectId('blob', e.data), data: e.data }));
+    const repo = openRepository(dir);
+    try {
+      const held: number[] = [];
+      for (const { oid, data } of blobs.slice(0, 400)) {
+        assert.ok(repo.readObjectShared(oid)?.data.equals(data), oid);
+        repo.releaseShared();
+        held.push(repo.deltaBaseCacheBytes);
+      }
+      // Until the scan every object read is kept; from the 313th on (the scan's start), none is.
+      assert.ok(held[311]! > held[310]!, 'kept before the scan');
+      assert.equal(held[399], held[311], 'nothing kept from the scan on');
+    } finally {
+      repo.close();
+    }
+  });
+});
+
