@@ -170,7 +170,8 @@ export class PackFile {
   /** The entry's extent and index position, from the reverse index. */
   private locate(offset: number, position: number | undefined): { end: number; position: number } {
     const rank = this.rankOf(offset);
-    if (rank === undefined) this.fail(offset, 'no entry starts at this offset (a delta base offset is wrong)');
+    if (rank === undefined)
+      this.fail(offset, 'no entry starts at this offset (a delta base offset is wrong)');
     // rank is below the last index (rankOf checks), so both reads are in bounds.
     return { end: this.sortedOffsets![rank + 1]!, position: position ?? this.positionsByOffset![rank]! };
   }

@@ -6,9 +6,7 @@ import { ObjectCorruptError } from './errors';
 import { ObjectDirectory, type PackedLocation } from './objectDirectory';
 import { hashObject, parseObjectId, type HashAlgorithm } from './objectId';
 import type { GitObject, ObjectHeader, ObjectType } from './objectType';
-import type { PackFile, RawEntry } from './packFile';
-
-import { MANY_CHILDREN } from './packFile';
+import { MANY_CHILDREN, type PackFile, type RawEntry } from './packFile';
 import { WindowCache } from './packWindows';
 import { findRepository } from './repositoryLayout';
 import { inflateExact, inflatePrefix } from './zlibInflate';

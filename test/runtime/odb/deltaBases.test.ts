@@ -54,7 +54,7 @@ describe('PackFile.findDeltaBases', () => {
           const oid = index.idAt(i).toString('hex');
           const count = pack.deltaChildren(index.offsetAt(i));
           assert.equal(count, expected.get(oid) ?? 0, `deltas against ${oid}`);
-          if (count! > 0) bases++;
+          if (count > 0) bases++;
         }
         assert.equal(bases, expected.size);
       } finally {
@@ -129,7 +129,10 @@ describe('Repository keeps an object asked for only while deltas against it are 
           let most = 0;
           for (const oid of blobs) {
             const object = repo.readObjectShared(oid);
-            assert.ok(object !== undefined && object.data.equals(expected.get(oid)!), `${oid}, round ${round}`);
+            assert.ok(
+              object !== undefined && object.data.equals(expected.get(oid)!),
+              `${oid}, round ${round}`,
+            );
             most = Math.max(most, repo.deltaBaseCacheBytes - before);
             repo.releaseShared();
           }
@@ -193,4 +196,3 @@ describe('the scan of a large pack', () => {
     }
   });
 });
-
