@@ -74,8 +74,10 @@ const enum Brace {
 /** An open bracket; for the `(` of a write call, what the scan learned of its arguments so far. */
 interface Open {
   readonly char: number;
-  /** `(`: it follows if/while/for/with. `{`: its Brace kind. */
-  readonly kind: number;
+  /** `(`: it follows if/while/for/with. */
+  readonly cond?: boolean;
+  /** `{`: what it opens. */
+  readonly brace?: Brace;
   readonly call?: {
     method: WriteMethod;
     nameAt: number;
@@ -127,6 +129,16 @@ function isNameChar(c: number): boolean {
   );
 }
 
+/** Whether only blanks (or a comment's end, conservatively) stand between `at` and the start of its line. */
+function firstOnLine(source: string, at: number): boolean {
+  for (let j = at - 1; j >= 0; j--) {
+    const c = source.charCodeAt(j);
+    if (isLineEnd(c) || (c === SLASH && source.charCodeAt(j - 1) === 42)) return true;
+    if (!isSpace(c)) return false;
+  }
+  return true;
+}
+
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /**
@@ -136,8 +148,6 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57;
  * are left out.
  */
 export function findWriteCalls(source: string): WriteCall[] | undefined {
-  // HTML-like comments (`<!--`, `-->` at a line start) are comments in sloppy scripts: too rare to model.
-  if (source.includes('<!--') || source.includes('-->')) return undefined;
   const found: WriteCall[] = [];
   const stack: Open[] = [];
   const n = source.length;
@@ -202,14 +212,13 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
     const c = text.charCodeAt(0);
     if (text === '(' || text === '[' || text === '{') {
       inArgument(start, end, text);
-      let kind = 0;
-      if (text === '(') kind = prevTok === Tok.Name && CONDITION_KEYWORDS.has(prevText) ? 1 : 0;
-      if (text === '{') kind = braceKind();
+      const cond = text === '(' && prevTok === Tok.Name && CONDITION_KEYWORDS.has(prevText);
+      const brace = text === '{' ? braceKind() : undefined;
       const open: Open =
         text === '(' && name
           ? {
               char: c,
-              kind,
+              cond,
               call: {
                 method: name.method,
                 nameAt: name.at,
@@ -221,7 +230,7 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
                 lastSpread: false,
               },
             }
-          : { char: c, kind };
+          : { char: c, cond, brace };
       stack.push(open);
       regexOk = true;
       return;
@@ -235,7 +244,7 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
       }
       inArgument(start, end, text);
       if (text === ')') {
-        regexOk = open.kind === 1;
+        regexOk = open.cond === true;
         const call = open.call;
         if (call) {
           const useLast = call.argStart < 0;
@@ -250,14 +259,14 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
             };
         }
       } else if (text === ']') regexOk = false;
-      else regexOk = open.kind === Brace.Block ? true : open.kind === Brace.Object ? false : undefined;
+      else regexOk = open.brace === Brace.Block ? true : open.brace === Brace.Object ? false : undefined;
       return;
     }
     regexOk = !(text === '++' || text === '--');
   };
 
   /** The kind of a `{` from the token before it. */
-  const braceKind = (): number => {
+  const braceKind = (): Brace => {
     if (prevTok === Tok.Name) return EXPRESSION_KEYWORDS.has(prevText) ? Brace.Object : Brace.Block;
     if (prevTok === Tok.Value) return Brace.Block;
     if (prevText === ')' || prevText === '=>' || prevText === ';' || prevText === '{' || prevText === '}')
@@ -265,7 +274,7 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
     if (prevText === ':') {
       const outer = stack[stack.length - 1];
       if (!outer) return Brace.Unknown;
-      return outer.char !== 123 || outer.kind === Brace.Object ? Brace.Object : Brace.Unknown;
+      return outer.char !== 123 || outer.brace === Brace.Object ? Brace.Object : Brace.Unknown;
     }
     return Brace.Object;
   };
@@ -280,7 +289,7 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
         return true;
       } else if (c === 36 && source.charCodeAt(i + 1) === 123) {
         i += 2;
-        stack.push({ char: 123, kind: Brace.Template });
+        stack.push({ char: 123, brace: Brace.Template });
         regexOk = true;
         return true;
       } else i++;
@@ -361,7 +370,7 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
     }
     if (
       c === 125 &&
-      stack[stack.length - 1]?.kind === Brace.Template &&
+      stack[stack.length - 1]?.brace === Brace.Template &&
       stack[stack.length - 1]?.char === 123
     ) {
       stack.pop();
@@ -407,6 +416,13 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
     else if (two === '=>' || two === '++' || two === '--') text = two;
     else if (two === '?.' && !isDigit(source.charCodeAt(i + 2))) text = '?.';
     else text = source[i] as string;
+    // HTML-like comments (`<!--`, and `-->` first on a line) are comments in sloppy scripts: too rare
+    // to model, and `x-->0` is not one.
+    if (
+      (text === '<' && source.startsWith('!--', i + 1)) ||
+      (text === '--' && source[i + 2] === '>' && firstOnLine(source, i))
+    )
+      return undefined;
     i += text.length;
     token(Tok.Punct, text, start, i);
   }
