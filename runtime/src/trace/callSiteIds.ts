@@ -6,11 +6,13 @@
  * The CommonJS loader's compile step is wrapped: in each of the program's files, the last argument of
  * every write call the scanner finds (writeCallScanner.ts) is wrapped in a marker,
  *
- *     out.write('k=' + i)   becomes   out.write(__writevSite(7,'k=' + i))
+ *     out.write('k=' + i)
+ *     out.write((typeof __writevSite=="function"?__writevSite:(i,v)=>v)(7,'k=' + i))
  *
  * on the same line (lines never move; columns after the marker on that line do, which is why a file
  * with a source map is left alone). The marker runs after every other argument and just before the
- * call, records "site 7, with this value", and returns the value unchanged. The traced wrapper then
+ * call, records "site 7, with this value", and returns the value unchanged. Where no marker is defined
+ * (a function's text run in a browser page or a new `vm` context), the stand-in returns the value alone. The traced wrapper then
  * takes the id, and accepts it only when the method it wraps is the one written at site 7 and its last
  * argument is the very value marked; anything else (a `write` method of the program's own that calls
  * `console.log`, a marked call that never reached a wrapper) falls back to the stack capture, which is
@@ -24,6 +26,9 @@ import { siteAbove, type Site } from './callerSite';
 
 /** The marker's global name; a file that already uses it is not rewritten. */
 export const MARKER = '__writevSite';
+
+/** The callee written before a marked argument: the marker, or an identity stand-in where it is not defined. */
+const MARKED = `(typeof ${MARKER}=="function"?${MARKER}:(i,v)=>v)`;
 
 /** Files larger than this (bundles) are not scanned: the scan would cost more at start-up than it saves. */
 const MAX_SOURCE = 4 * 1024 * 1024;
@@ -106,7 +111,7 @@ export function rewriteWriteCalls(source: string, file: string): string {
   calls.forEach((call, index) => {
     const id = entries.length;
     entries.push({ method: methodId(call.method), file, line: lines[index] ?? 1 });
-    edits.push({ at: call.argStart, text: `${MARKER}(${id},`, order: 1 });
+    edits.push({ at: call.argStart, text: `${MARKED}(${id},`, order: 1 });
     edits.push({ at: call.argEnd, text: ')', order: 0 });
   });
   // At one offset, a marker's `)` closes before another's opens.

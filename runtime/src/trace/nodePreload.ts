@@ -13,6 +13,10 @@
  *   hands the kernel alone and one `writev` per batch (a corked stream); a file stream counts the `fs`
  *   calls it makes. Streams that make no system call themselves (a Transform, say) count nothing.
  *
+ * The line of a call: the program's CommonJS files load with their write calls numbered
+ * (callSiteIds.ts), so a wrapper usually knows its caller's line without a stack capture; a call from
+ * code that was not rewritten is found by capture (callerSite.ts), with the same result.
+ *
  * It only observes: every wrapper calls the original with the original arguments and returns its
  * result; a failure inside the tracer is never thrown into the program.
  */

@@ -142,7 +142,7 @@ function firstOnLine(source: string, at: number): boolean {
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /**
- * The write calls of `source` (a script or module body), in source order, or `undefined` when the
+ * The write calls of `source` (a script or module body), in the order they close, or `undefined` when the
  * source holds something this tokenizer cannot be sure of (then nothing may be rewritten). Calls whose
  * last argument is a spread, calls without arguments, and method definitions named like a write method
  * are left out.
@@ -206,7 +206,7 @@ export function findWriteCalls(source: string): WriteCall[] | undefined {
     prevText = text;
   };
 
-  /** Returns false when the brackets do not match. */
+  /** Cleared when a closing bracket does not match the open one. */
   let balanced = true;
   const punct = (text: string, start: number, end: number, name?: { method: WriteMethod; at: number }) => {
     const c = text.charCodeAt(0);

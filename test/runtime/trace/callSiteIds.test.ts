@@ -85,6 +85,10 @@ describe('writev-trace with numbered call sites', () => {
       'let maybe;',
       "log.push('optional ' + maybe?.write(say('never')) + ' ' + o?.write(1, 2));",
       "log.push('count ' + o.n);",
+      '// A function whose text runs where no marker is defined (a new vm context, a browser page).',
+      "const inPage = function () { const sink = { got: [], write(x) { this.got.push(x); return 'page ' + x; } }; return sink.write(7); };",
+      "log.push(require('node:vm').runInNewContext('(' + inPage + ')()'));",
+      "console.error('rewritten ' + String(inPage).includes('__writev' + 'Site'));",
       "require('node:fs').writeSync(1, log.join('\\n') + '\\n');",
       '',
     ].join('\n');
@@ -101,6 +105,9 @@ describe('writev-trace with numbered call sites', () => {
     assert.match(run.stdout, /^yield 30$/m);
     assert.match(run.stdout, /^optional undefined 3$/m);
     assert.doesNotMatch(run.stdout, /never/);
+    assert.match(run.stdout, /^page 7$/m);
+    assert.match(plain.stderr, /^rewritten false$/m);
+    assert.match(run.stderr, /^rewritten true$/m, 'the function run in a new context was rewritten');
   });
 
   it("never lends a marked call's line to a write made inside the method it called", () => {
