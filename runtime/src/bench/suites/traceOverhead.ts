@@ -67,6 +67,8 @@ export const traceOverheadSuite: Suite = {
     const tracer = join(__dirname, '..', '..', 'writev-trace.js');
     const pipe = new DrainedPipe();
     const results = [];
+    /** CPU seconds of every run of the current case, by mode, warm-ups first. */
+    const cpu = new Map<string, number[]>();
     // Each program to each target; then the program with no write at all: the fixed cost (the tracer's
     // own process, the preload, the trace file) apart from the cost per call.
     const cases = [
@@ -94,26 +96,35 @@ export const traceOverheadSuite: Suite = {
           { name: 'writev-trace', run: tracedRun() },
           // The tracer as it was before call sites were numbered: a stack capture per call.
           { name: 'captures only', run: tracedRun({ ...process.env, WRITEV_TRACE_REWRITE: '0' }) },
-        ];
+        ].map((mode) => withCpuSpread(mode, cpu));
         const where = target === 'file' ? 'a file' : 'a drained pipe';
-        results.push(
-          await runCase(
-            {
-              suite: this.id,
-              case: n === 0 ? 'start-up' : `${name} to a ${target}`,
-              title:
-                n === 0
-                  ? 'A program that writes nothing: the fixed cost'
-                  : `${n.toLocaleString('en-US')} small writes with ${name} to ${where}`,
-              modes,
-              runs,
-              warmup: 1,
-              references: ['untraced'],
-              parameters: { calls: n, target },
-            },
-            ctx,
-          ),
+        cpu.clear();
+        const result = await runCase(
+          {
+            suite: this.id,
+            case: n === 0 ? 'start-up' : `${name} to a ${target}`,
+            title:
+              n === 0
+                ? 'A program that writes nothing: the fixed cost'
+                : `${n.toLocaleString('en-US')} small writes with ${name} to ${where}`,
+            modes,
+            runs,
+            warmup: WARMUP,
+            references: ['untraced'],
+            parameters: { calls: n, target },
+          },
+          ctx,
         );
+        for (const measured of result.results) {
+          const seconds = (cpu.get(measured.command) ?? []).slice(WARMUP);
+          if (seconds.length > 0)
+            measured.extra = {
+              ...measured.extra,
+              cpuMin: Math.min(...seconds),
+              cpuMax: Math.max(...seconds),
+            };
+        }
+        results.push(result);
       }
     } finally {
       pipe.dispose();
@@ -121,6 +132,26 @@ export const traceOverheadSuite: Suite = {
     return results;
   },
 };
+
+/** Warm-up runs per mode, before the measured ones. */
+const WARMUP = 1;
+
+/** `mode`, noting the CPU seconds of each of its runs in `cpu` (the median alone hides the spread). */
+function withCpuSpread(mode: Mode, cpu: Map<string, number[]>): Mode {
+  return {
+    name: mode.name,
+    async run() {
+      const sample = await mode.run();
+      const seconds = sample.extra?.cpuSeconds;
+      if (seconds !== undefined) {
+        const list = cpu.get(mode.name) ?? [];
+        list.push(seconds);
+        cpu.set(mode.name, list);
+      }
+      return sample;
+    },
+  };
+}
 
 /** Runs node with `args` once, stdout on the drained pipe for the `pipe` target, and measures it. */
 async function runOnce(
