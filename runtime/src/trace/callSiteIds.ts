@@ -132,6 +132,8 @@ type Compile = (this: unknown, content: unknown, filename: unknown, ...rest: unk
  * rewritten. Never throws into the program: a file the rewrite fails on loads as it was.
  */
 export function rewriteModules(rewritable: (file: string) => boolean): void {
+  // A second copy of the tracer in one process (a traced writev-trace, say) leaves the first one's.
+  if (Object.hasOwn(globalThis, MARKER)) return;
   Object.defineProperty(globalThis, MARKER, {
     value: mark,
     writable: false,
