@@ -78,6 +78,11 @@ export interface WriteStep {
   readonly calls?: readonly Span[];
   /** Why no fix can include this write (it then only counts in the hint's syscall total). */
   readonly noFix?: string;
+  /**
+   * Variables the statement keeps the write's result in (`(n = write(...)) < 0`, `ret = write(...)`):
+   * a later write that sends one of them depends on this write's result.
+   */
+  readonly assigns?: readonly string[];
 }
 
 /** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */

@@ -4,7 +4,7 @@
 // read in chains.ts, from the calls this file understands.
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
-import type { Piece, Template, WriteStep } from '../model';
+import type { Piece, Span, Template, WriteStep } from '../model';
 import type { CWrapper } from '../wrapper';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
@@ -41,19 +41,56 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
 /** A check of a call's result: `call < 0`, `call == -1`, `call != len`, or `call == len`. */
 export interface Check {
   readonly call: Node;
-  /** `<0`, `==-1`, `!=` or `==`. */
+  /**
+   * Failure tests: `<0`, `<=0`, `==-1`, `!=` (a length), `truthy`, `falsy`. Success tests: `==` (a
+   * length), `>=0`, `!=-1`, `>0`.
+   */
   readonly kind: string;
   /** The length operand of `!=`/`==` checks. */
   readonly len?: Node;
+  /** The variable the result is kept in inside the test (`(n = write(...)) != len`). */
+  readonly assigned?: Node;
 }
 
+/** Check kinds under which the statement's handler runs when the call succeeded. */
+export const SUCCESS_CHECKS: ReadonlySet<string> = new Set(['==', '>=0', '!=-1', '>0']);
+
 /** The operator that says the same with its operands swapped (`0 > call` is `call < 0`). */
-const SWAPPED: Readonly<Record<string, string>> = { '<': '>', '>': '<', '==': '==', '!=': '!=' };
+const SWAPPED: Readonly<Record<string, string>> = {
+  '<': '>',
+  '>': '<',
+  '<=': '>=',
+  '>=': '<=',
+  '==': '==',
+  '!=': '!=',
+};
+
+/** Comparisons with a constant that say whether a write failed or succeeded. */
+const CONSTANT_CHECKS: Readonly<Record<string, string>> = {
+  '<0': '<0',
+  '<=0': '<=0',
+  '==-1': '==-1',
+  '>=0': '>=0',
+  '!=-1': '!=-1',
+  '>0': '>0',
+};
+
+/** The call `node` is, or the call assigned inside it (`(n = write(...))`), with the variable. */
+function callIn(node: Node): { call: Node; assigned?: Node } | undefined {
+  const n = unwrap(node);
+  if (n.type === 'call_expression') return { call: n };
+  if (n.type !== 'assignment_expression' || n.childForFieldName('operator')?.text !== '=') return undefined;
+  const left = n.childForFieldName('left');
+  const right = n.childForFieldName('right');
+  const call = right ? unwrap(right) : undefined;
+  return left?.type === 'identifier' && call?.type === 'call_expression' ? { call, assigned: left } : undefined;
+}
 
 /**
- * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call == -1`, `call != len`,
- * `call == len`, each also written the other way round (`len != call`), and the bare `call`
- * (`truthy`: a non-zero result is the error) or `!call` (`falsy`).
+ * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call <= 0`, `call == -1`,
+ * `call != len`, `call == len`, `call >= 0`, `call != -1`, `call > 0`, each also written the other way
+ * round (`len != call`), and the bare `call` (`truthy`: a non-zero result is the error) or `!call`
+ * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`).
  */
 export function checkOf(test: Node): Check | undefined {
   const t = unwrap(test);
@@ -69,16 +106,17 @@ export function checkOf(test: Node): Check | undefined {
   let right = t.childForFieldName('right');
   if (!left || !right) return undefined;
   const swapped = SWAPPED[op];
-  if (unwrap(left).type !== 'call_expression' && unwrap(right).type === 'call_expression' && swapped) {
+  if (!callIn(left) && callIn(right) && swapped) {
     [left, right] = [right, left];
     op = swapped;
   }
-  const call = unwrap(left);
-  if (call.type !== 'call_expression') return undefined;
+  const found = callIn(left);
+  if (!found) return undefined;
+  const { call, assigned } = found;
   const r = right.text.replace(/\s+/g, '');
-  if (op === '<' && r === '0') return { call, kind: '<0' };
-  if (op === '==' && r === '-1') return { call, kind: '==-1' };
-  if (op === '!=' || op === '==') return { call, kind: op, len: right };
+  const constant = CONSTANT_CHECKS[`${op}${r}`];
+  if (constant) return { call, kind: constant, assigned };
+  if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned };
   return undefined;
 }
 
@@ -92,7 +130,7 @@ export function statementCall(stmt: Node): Node | undefined {
   if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return undefined;
   const cond = stmt.childForFieldName('condition');
   const check = cond ? checkOf(cond) : undefined;
-  return check && check.kind !== '==' ? check.call : undefined;
+  return check && !SUCCESS_CHECKS.has(check.kind) ? check.call : undefined;
 }
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
@@ -123,6 +161,7 @@ export function templateAround(
   to: number,
   len: Node | undefined,
   text: string,
+  skip?: Span,
 ): Template {
   // The length sits after the call (`call != len`) or before it (`len != call`).
   const mark = (start: number, end: number) =>
@@ -130,7 +169,10 @@ export function templateAround(
       ? text.slice(start, len.startIndex) + LENGTH_MARK + text.slice(len.endIndex, end)
       : text.slice(start, end);
   return {
-    before: mark(stmt.startIndex, from),
+    // `skip`: text before the call the gathered statement leaves out (a guard `negated && `).
+    before: skip
+      ? mark(stmt.startIndex, skip.start) + mark(skip.end, from)
+      : mark(stmt.startIndex, from),
     after: mark(to, stmt.endIndex),
     indent: indentAt(text, stmt.startIndex),
   };
@@ -277,10 +319,21 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
   const { checkLen: _len, own, fixable, ...rest } = write;
+  const assigned = check?.assigned?.text;
+  if (assigned && write.targetNames.includes(assigned)) return undefined;
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
     ...rest,
     template: fixable ? (own ?? site) : undefined,
+    ...(assigned && { assigns: [assigned], noFix: write.noFix ?? keptResult(write.callee, assigned) }),
   };
+}
+
+/**
+ * Why a write whose result the statement keeps in a variable has no fix: code after it may read the
+ * variable, which a gathered call would set to the total instead.
+ */
+export function keptResult(callee: string, name: string): string {
+  return `the result of ${callee}() is kept in ${name}, which a gathered call would set to the total of all the writes`;
 }

@@ -94,6 +94,9 @@ function runFrom(
       if (step.alone) break;
       const prev = writes[writes.length - 1] ?? lead;
       if (head && step.position) break;
+      // A write that sends the result an earlier one kept (`(n = write(...))`) depends on that write.
+      const results = [...(head?.writes ?? []), ...writes].flatMap((w) => w.assigns ?? []);
+      if (meets(step.reads, results) || meets(step.targetNames, results)) break;
       if (!contiguous(prev, step)) break;
       // A statement between may have changed what this write sends: a fix cannot move it after the
       // gathered call. Filling the vector where each write stands would still send the same bytes,
