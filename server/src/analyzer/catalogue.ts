@@ -76,6 +76,16 @@ export const C_FAMILY_STRICTNESS: Readonly<Record<string, number>> = {
 /** Arguments a gathered C function takes before the descriptor (`atomiciov(writev, fd, iov, n)`). */
 export const C_GATHERED_LEADING_ARGS: Readonly<Record<string, string>> = { atomiciov: 'writev' };
 
+/**
+ * Macros and functions that only discard the result of the call they wrap, to quiet
+ * `warn_unused_result` (sudo's `ignore_result()`, gnulib's `ignore_value()`): the statement is the call.
+ */
+export const C_RESULT_DISCARDERS: ReadonlySet<string> = new Set([
+  'ignore_result',
+  'ignore_value',
+  'IGNORE_RESULT',
+]);
+
 /** Descriptor spellings that mean the same descriptor. */
 export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
   STDIN_FILENO: '0',

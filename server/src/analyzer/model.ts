@@ -102,6 +102,11 @@ export interface BranchStep {
     readonly opaque?: boolean;
     /** The chain ends in a plain `else` (a partial step only because a test has effects). */
     readonly exhaustive?: boolean;
+    /**
+     * An early exit (`if (!more) return 0;`): the body only leaves the block, computing nothing on
+     * the way, and the test only reads these names. Writes after it run when the test fails.
+     */
+    readonly exit?: { readonly reads: readonly string[] };
   };
 }
 

@@ -18,7 +18,7 @@ import {
 } from './syntax';
 import { chainStep, conditionalStep, resultChecked } from './chains';
 import { functionStreams, type FileStreams } from './origins';
-import { pureTest, statementCall, writeStep, type CContext } from './writes';
+import { hasEffects, pureTest, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -145,11 +145,17 @@ class FunctionReader {
     if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
     // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
     // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
+    const exit = pure && arms.length === 1 && leavesQuietly(stmt.childForFieldName('consequence'));
     return {
       kind: 'branch',
       span: this.span(stmt),
       arms,
-      partial: { condition: cond.text, opaque: !pure || undefined, exhaustive: exhaustive || undefined },
+      partial: {
+        condition: cond.text,
+        opaque: !pure || undefined,
+        exhaustive: exhaustive || undefined,
+        exit: exit ? { reads: [...identifiers(cond)] } : undefined,
+      },
     };
   }
 
@@ -308,6 +314,15 @@ class FunctionReader {
     });
     return { ...summary, mutated: [...mutated] };
   }
+}
+
+/** A body that only leaves the block (`return`, `return 0`, `goto out`, `break`): no call on the way. */
+function leavesQuietly(body: Node | null): boolean {
+  const stmts = body?.type === 'compound_statement' ? namedKids(body) : body ? [body] : [];
+  const stmt = stmts[0];
+  if (stmts.length !== 1 || !stmt) return false;
+  if (['goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)) return true;
+  return stmt.type === 'return_statement' && calls(stmt).length === 0 && !hasEffects(stmt);
 }
 
 /** The local names of a function: its parameters and every variable declared in its body. */

@@ -3,7 +3,7 @@
 // Statements that hold several writes (a condition chaining them) or a write under a condition are
 // read in chains.ts, from the calls this file understands.
 import type { Node } from 'web-tree-sitter';
-import type { CWriteFunction } from '../catalogue';
+import { C_RESULT_DISCARDERS, type CWriteFunction } from '../catalogue';
 import type { Piece, Span, Template, WriteStep } from '../model';
 import type { CWrapper } from '../wrapper';
 import { indentAt } from '../positions';
@@ -120,12 +120,29 @@ export function checkOf(test: Node): Check | undefined {
   return undefined;
 }
 
+/**
+ * The call an expression statement makes for its effect alone: `call`, `(void)call`, `(void)!call`
+ * (which quiets `warn_unused_result`), or `ignore_result(call)`.
+ */
+function discarded(expr: Node): Node | undefined {
+  let at = unwrap(expr);
+  if (at.type === 'unary_expression' && at.childForFieldName('operator')?.text === '!') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = unwrap(arg);
+  }
+  if (at.type !== 'call_expression') return undefined;
+  const args = callArgs(at);
+  const inner = args.length === 1 ? unwrap(args[0]!) : undefined;
+  if (C_RESULT_DISCARDERS.has(calleeName(at) ?? '') && inner?.type === 'call_expression') return inner;
+  return at;
+}
+
 /** The call a statement is built around, if the statement is a bare or checked call. */
 export function statementCall(stmt: Node): Node | undefined {
   if (stmt.type === 'expression_statement') {
     const expr = stmt.namedChild(0);
-    const call = expr ? unwrap(expr) : undefined;
-    return call?.type === 'call_expression' ? call : undefined;
+    return expr ? discarded(expr) : undefined;
   }
   if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return undefined;
   const cond = stmt.childForFieldName('condition');
@@ -178,9 +195,16 @@ export function templateAround(
   };
 }
 
-/** A template of a bare statement: the call and its semicolon (behind `(void)` at most). */
+/**
+ * A template of a bare statement: the call and its semicolon, its result at most discarded
+ * (`(void)`, `(void)!`, `ignore_result(...)`).
+ */
 export function isBare(t: Template): boolean {
-  return t.before.replace(/\(\s*void\s*\)/, '').trim() === '' && t.after.trim() === ';';
+  const before = t.before.replace(/\(\s*void\s*\)/, '').replace(/!/, '').trim();
+  const after = t.after.trim();
+  if (before === '') return after === ';';
+  const wrap = /^(\w+)\s*\($/.exec(before);
+  return !!wrap && C_RESULT_DISCARDERS.has(wrap[1]!) && /^\)\s*;$/.test(after);
 }
 
 /** A cast to an integer type, as a length check writes it (`(ssize_t)len`, `(size_t) n`). */

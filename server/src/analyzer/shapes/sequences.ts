@@ -24,6 +24,9 @@ const STATE =
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
 
+const EXIT =
+  'an early return stands between the writes; gathering them means filling the vector under its test by hand';
+
 /**
  * At most this many statements may stand between two writes of a run. Further apart, the writes are
  * rarely meant as one message, and the odds of a missed dependency grow.
@@ -86,6 +89,8 @@ function runFrom(
   const sentSoFar = () => [...(head?.writes ?? []), ...writes].flatMap((w) => w.reads);
   let last = i;
   let next = -1;
+  // Tests of early exits passed so far: the writes after them run only when each fails.
+  const exits: string[] = [];
   for (let j = i + 1; j < steps.length; j++) {
     const step = steps[j]!;
     if (step.kind === 'write') {
@@ -116,10 +121,22 @@ function runFrom(
       const calls = pending.some((p) => p.calls.length > 0 && p.output !== false);
       if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
       if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
+      if (exits.length > 0)
+        joining = { ...joining, condition: joining.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
       moved.push(...pending);
       pending = [];
       writes.push(joining);
       last = j;
+      continue;
+    }
+    // An early exit between the writes (`if (!more) return 0;`): the writes after it run when its test
+    // fails. Its test must read only the function's own names, none of them an earlier write's result.
+    const exit = step.kind === 'branch' ? step.partial?.exit : undefined;
+    if (exit && !head && writes.length > 0) {
+      const results = writes.flatMap((w) => w.assigns ?? []);
+      if (!exit.reads.every((n) => locals.has(n)) || meets(exit.reads, results)) break;
+      if (pending.some((p) => p.calls.length > 0 && p.output !== false)) break;
+      exits.push((step as BranchStep).partial!.condition);
       continue;
     }
     if (step.kind === 'branch' && !head) {
