@@ -133,12 +133,16 @@ export function functionStreams(
   const streams = new Set<string>();
   // A parameter or local of the same name hides the global.
   for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
-  const records = new Map<string, Origin[]>();
+  // What each name is assigned: a node read against the streams known so far, or a fixed kind.
+  const records = new Map<string, (Node | Origin)[]>();
   const escaped = new Set<string>();
   const pipes: string[] = [];
   const children: string[] = [];
-  const record = (key: string, kind: Origin) => records.set(key, [...(records.get(key) ?? []), kind]);
+  const record = (key: string, value: Node | Origin) =>
+    records.set(key, [...(records.get(key) ?? []), value]);
   const known = (text: string) => streams.has(text);
+  const kindsOf = (key: string): Origin[] =>
+    (records.get(key) ?? []).map((v) => (typeof v === 'string' ? v : origin(v, file.functions, known)));
   const nodes = fn.descendantsOfType([
     'assignment_expression',
     'init_declarator',
@@ -154,13 +158,13 @@ export function functionStreams(
         const left = canonicalTarget(n.childForFieldName('left')?.text ?? '');
         const right = n.childForFieldName('right');
         const plain = n.childForFieldName('operator')?.text === '=';
-        record(left, plain && right ? origin(right, file.functions, known) : 'other');
+        record(left, plain && right ? right : 'other');
         break;
       }
       case 'init_declarator': {
         const name = declaredName(n.childForFieldName('declarator'));
         const value = n.childForFieldName('value');
-        if (name && value) record(name, origin(value, file.functions, known));
+        if (name && value) record(name, value);
         break;
       }
       case 'update_expression': {
@@ -194,9 +198,18 @@ export function functionStreams(
       }
     }
   }
-  for (const [key, kinds] of records) {
-    if (locals.has(key) && !escaped.has(key) && kinds.includes('stream') && !kinds.includes('other'))
-      streams.add(key);
+  // `output = ttyfd` after `ttyfd = open(...)`: a name copied from a stream is one, so the names are
+  // read again until no more turn out to be streams (each round adds one at least, or stops).
+  for (let added = true; added;) {
+    added = false;
+    for (const key of records.keys()) {
+      if (streams.has(key) || !locals.has(key) || escaped.has(key)) continue;
+      const kinds = kindsOf(key);
+      if (kinds.includes('stream') && !kinds.includes('other')) {
+        streams.add(key);
+        added = true;
+      }
+    }
   }
   for (const arr of pipes) {
     const root = /^[A-Za-z_]\w*/.exec(arr)?.[0] ?? '';
@@ -205,7 +218,7 @@ export function functionStreams(
   }
   // A child started with `in = -1` gets a pipe to its stdin; any other value is the caller's descriptor.
   for (const key of children) {
-    const kinds = records.get(key) ?? [];
+    const kinds = kindsOf(key);
     if (kinds.length > 0 && kinds.every((k) => k === 'sentinel')) streams.add(key);
   }
   return streams;

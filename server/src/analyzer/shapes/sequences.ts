@@ -24,6 +24,8 @@ const STATE =
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
 
+const ALL_CONDITIONAL =
+  'every write is under a test of its own; where none holds, a gathered call would still run';
 const EXIT =
   'an early return stands between the writes; gathering them means filling the vector under its test by hand';
 
@@ -194,10 +196,37 @@ function runFrom(
   // next) it is a sequence whenever both hold; in one arm of an if/else, the other path differs.
   const conditions = new Set(writes.map((w) => w.condition));
   const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
-  if (!head && writes.every((w) => w.condition) && !straddles) return undefined;
+  // Each write under a test of its own, the tests about different things (`if (bell) ...; if (prompt)
+  // ...`): both may hold. Tests of one variable (`if (a) ...; if (!a) ...`) may exclude each other.
+  const independent =
+    !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
+  if (!head && writes.every((w) => w.condition) && !straddles && !independent) return undefined;
+  if (independent && writes.every((w) => w.condition))
+    writes.splice(0, writes.length, ...writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL })));
   // `last` is i or the index of a step the loop read.
   const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
   return [end, next >= 0 ? next : last + 1];
+}
+
+/** Names a condition reads, constants (upper-case names) left out: `(prompt != NULL)` reads prompt. */
+function conditionNames(condition: string): string[] {
+  return (condition.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n));
+}
+
+/**
+ * True when no two writes' conditions read a common name, and no two send the same bytes (the same
+ * message under two tests is one message for two cases, as `^C` on a signal or on an empty read).
+ */
+function disjoint(writes: readonly WriteStep[]): boolean {
+  const seen = new Set<string>();
+  const sent = writes.map((w) => (w.pieces ?? []).map((p) => `${p.buf}\u0000${p.len ?? ''}`).join('\u0001'));
+  if (new Set(sent).size < sent.length) return false;
+  for (const w of writes) {
+    const names = new Set(conditionNames(w.condition ?? ''));
+    if (names.size === 0 || meets([...names], seen)) return false;
+    for (const n of names) seen.add(n);
+  }
+  return true;
 }
 
 /** The run made of `writes` (after `head`), from `first` to `end`. */
