@@ -35,6 +35,12 @@ const EXIT =
  */
 const MAX_BETWEEN = 3;
 
+/**
+ * Statements that compute what the next write sends (filling a header's fields one by one) do not
+ * count toward {@link MAX_BETWEEN}; this many statements at most may stand between two writes in all.
+ */
+const MAX_PREPARED = 24;
+
 /** The writes ending every arm of an exhaustive if/else chain, if they all go to one descriptor. */
 function armWrites(branch: BranchStep): WriteStep[] | undefined {
   const writes: WriteStep[] = [];
@@ -85,6 +91,8 @@ function runFrom(
   if (writes.some((w) => w.target !== lead.target)) return undefined;
   if (pending.some((p) => !quiet(p, names, locals))) return undefined;
   const moved: OtherStep[] = [];
+  // For each moved statement, what the writes before it sent.
+  const movedSent: string[][] = [];
   // Names statements between the writes change (moved after the gathered write by a fix).
   const changedSoFar = () => [...moved, ...pending].flatMap((p) => p.writes);
   const changedInArms: string[] = [];
@@ -105,6 +113,7 @@ function runFrom(
       const results = [...(head?.writes ?? []), ...writes].flatMap((w) => w.assigns ?? []);
       if (meets(step.reads, results) || meets(step.targetNames, results)) break;
       if (!contiguous(prev, step)) break;
+      if (unrelated(pending, step) > MAX_BETWEEN) break;
       // A statement between may have changed what this write sends: a fix cannot move it after the
       // gathered call. Filling the vector where each write stands would still send the same bytes,
       // unless a statement changed in place a buffer an earlier write sent: then stop before it.
@@ -114,8 +123,11 @@ function runFrom(
         // Only computations: a call that may do I/O (or fail loudly) between is a reason to split.
         // (A front end that does not mark calls as quiet with `output: false` gets no such run.)
         if (between.some((p) => p.calls.length > 0 && p.output !== false)) break;
-        const inPlace = between.flatMap((p) => p.mutated ?? p.writes);
-        if (meets(sentSoFar(), [...inPlace, ...changedInArms])) break;
+        // Each statement against the writes before it: one that fills a header before the write that
+        // sends it is the preparation, not a change of bytes already queued.
+        const sentBefore = [...movedSent, ...pending.map(() => sentSoFar())];
+        if (between.some((p, k) => meets(sentBefore[k] ?? [], p.mutated ?? p.writes))) break;
+        if (meets(sentSoFar(), changedInArms)) break;
         joining = { ...step, noFix: step.noFix ?? COMPUTED };
       }
       // A call between may change globals; a write that sends a global would then send something else.
@@ -125,6 +137,7 @@ function runFrom(
       if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
       if (exits.length > 0)
         joining = { ...joining, condition: joining.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
+      movedSent.push(...pending.map(() => sentSoFar()));
       moved.push(...pending);
       pending = [];
       writes.push(joining);
@@ -156,7 +169,8 @@ function runFrom(
           changedSoFar(),
         )
       ) {
-        moved.push(...pending);
+        movedSent.push(...pending.map(() => sentSoFar()));
+      moved.push(...pending);
         pending = [];
         writes.push(...passage.writes);
         changedInArms.push(...passage.changed);
@@ -174,7 +188,8 @@ function runFrom(
         ) &&
         !between
       ) {
-        moved.push(...pending);
+        movedSent.push(...pending.map(() => sentSoFar()));
+      moved.push(...pending);
         pending = [];
         writes.push(...opening);
         last = j;
@@ -188,7 +203,7 @@ function runFrom(
     // bytes, but a gathered write would fail with one message: the run is reported without a fix.
     if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals)) break;
     pending.push(step);
-    if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
+    if (pending.filter((p) => !p.comment).length > MAX_PREPARED) break;
   }
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
   // A write under a condition joins a run; a run of nothing but writes under one condition may make
@@ -206,6 +221,21 @@ function runFrom(
   // `last` is i or the index of a step the loop read.
   const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
   return [end, next >= 0 ? next : last + 1];
+}
+
+/**
+ * How many statements of `between` (comments aside) do not prepare `write`: a statement prepares it
+ * when it changes something the write sends, or something a later preparing statement reads.
+ */
+function unrelated(between: readonly OtherStep[], write: WriteStep): number {
+  const needed = new Set(write.reads);
+  let count = 0;
+  for (const p of [...between].reverse()) {
+    if (p.comment) continue;
+    if (meets(p.writes, needed)) for (const n of p.reads) needed.add(n);
+    else count++;
+  }
+  return count;
 }
 
 /** Names a condition reads, constants (upper-case names) left out: `(prompt != NULL)` reads prompt. */
