@@ -6,7 +6,17 @@
 // `.in` of a child process started with a pipe (`cp.in = -1`). Parameters stay unknown.
 import type { Node } from 'web-tree-sitter';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
-import { callArgs, calleeName, canonicalTarget, declaredName, namedKids, rootName, unwrap } from './syntax';
+import {
+  callArgs,
+  calleeName,
+  canonicalTarget,
+  declaredName,
+  functionName,
+  namedKids,
+  parameterNames,
+  rootName,
+  unwrap,
+} from './syntax';
 
 /** What the file says about descriptors, found once per analysis (part of the results' cache key). */
 export interface FileStreams {
@@ -14,6 +24,11 @@ export interface FileStreams {
   readonly functions: ReadonlySet<string>;
   /** Globals of the file assigned only such results (or -1). */
   readonly globals: ReadonlySet<string>;
+  /**
+   * Parameters of the file's static functions that every call in the file passes a stream, by
+   * function name (a static function has no callers elsewhere).
+   */
+  readonly parameters?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const DEVICE_PATH = /^"\/(dev|proc|sys)\//;
@@ -133,6 +148,8 @@ export function functionStreams(
   const streams = new Set<string>();
   // A parameter or local of the same name hides the global.
   for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
+  const name = functionName(fn);
+  const params = (name && file.parameters?.get(name)) || new Set<string>();
   // What each name is assigned: a node read against the streams known so far, or a fixed kind.
   const records = new Map<string, (Node | Origin)[]>();
   const escaped = new Set<string>();
@@ -211,6 +228,11 @@ export function functionStreams(
       }
     }
   }
+  // A parameter every caller passes a stream in stays one while the function only copies it around.
+  for (const p of params) {
+    const kinds = kindsOf(p);
+    if (!escaped.has(p) && !kinds.includes('other')) streams.add(p);
+  }
   for (const arr of pipes) {
     const root = /^[A-Za-z_]\w*/.exec(arr)?.[0] ?? '';
     const touched = [...records.keys()].some((k) => k.startsWith(`${arr}[`)) || escaped.has(root);
@@ -222,4 +244,97 @@ export function functionStreams(
     if (kinds.length > 0 && kinds.every((k) => k === 'sentinel')) streams.add(key);
   }
   return streams;
+}
+
+/** A function definition with the text of its body. */
+interface Body {
+  readonly fn: Node;
+  readonly text: string;
+}
+
+/** The names a function declares itself (locals, not its parameters), as functionStreams takes them. */
+function ownLocals(fn: Node): Set<string> {
+  const declared = new Set<string>();
+  for (const d of fn.descendantsOfType('init_declarator')) {
+    const n = d && declaredName(d.childForFieldName('declarator'));
+    if (n) declared.add(n);
+  }
+  for (const d of fn.descendantsOfType('declaration')) {
+    for (const x of d?.childrenForFieldName('declarator') ?? []) {
+      const n = declaredName(x);
+      if (n) declared.add(n);
+    }
+  }
+  return declared;
+}
+
+/**
+ * The parameters of the file's static functions that take a byte stream from every caller: the
+ * function is `static` (no caller elsewhere), its name is only ever called (never taken as a pointer),
+ * and each call in the file passes, in that place, a descriptor its caller knows to be a stream.
+ * Only functions whose body makes a plain write are looked at. Callers that are such functions
+ * themselves are read with what is known so far, until nothing more is learnt.
+ */
+export function streamParameters(
+  bodies: readonly Body[],
+  file: FileStreams,
+  text: string,
+  plainWrite: RegExp,
+): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  const candidates = bodies.filter((b) => plainWrite.test(b.text) && isStaticDefinition(b.fn));
+  if (candidates.length === 0) return found;
+  const withFound: FileStreams = { ...file, parameters: found };
+  for (let round = 0, learnt = true; learnt && round < 4; round++) {
+    learnt = false;
+    const callerStreams = new Map<Node['id'], Set<string>>();
+    const streamsOf = (caller: Node) => {
+      let known = callerStreams.get(caller.id);
+      if (!known) {
+        const locals = ownLocals(caller);
+        const all = new Set([...locals, ...parameterNames(caller).filter((n): n is string => !!n)]);
+        known = functionStreams(caller, locals, withFound, all);
+        callerStreams.set(caller.id, known);
+      }
+      return known;
+    };
+    for (const { fn } of candidates) {
+      const name = functionName(fn);
+      if (!name || found.has(name)) continue;
+      // Every mention of the name is followed by `(`: definitions, prototypes and calls, no pointer.
+      const mentions = [...text.matchAll(new RegExp(`\\b${name}\\b(\\s*\\()?`, 'g'))];
+      if (mentions.some((m) => m[1] === undefined)) continue;
+      const params = parameterNames(fn);
+      const call = new RegExp(`\\b${name}\\s*\\(`);
+      const sites = bodies
+        .filter((b) => b.fn !== fn && call.test(b.text))
+        .flatMap((b) =>
+          b.fn
+            .descendantsOfType('call_expression')
+            .filter((c): c is Node => c !== null && calleeName(c) === name)
+            .map((c) => ({ caller: b.fn, args: callArgs(c) })),
+        );
+      if (sites.length === 0) continue;
+      const streams = new Set<string>();
+      params.forEach((p, i) => {
+        if (!p) return;
+        const all = sites.every(({ caller, args }) => {
+          const arg = args[i];
+          const target = arg ? canonicalTarget(arg.text) : '';
+          return target === '1' || target === '2' || streamsOf(caller).has(target);
+        });
+        if (all) streams.add(p);
+      });
+      if (streams.size > 0) {
+        found.set(name, streams);
+        learnt = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** The definition is `static` (its name is not visible to other files). */
+function isStaticDefinition(fn: Node): boolean {
+  return namedKids(fn).some((k) => k.type === 'storage_class_specifier' && k.text === 'static');
 }
