@@ -31,7 +31,15 @@ export interface FileStreams {
   readonly parameters?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-const DEVICE_PATH = /^"\/(dev|proc|sys)\//;
+/**
+ * Literal paths of devices and kernel files, where one write may be one packet or one command. A
+ * terminal (`/dev/tty`, the console, a serial line) and the byte sinks `/dev/null`, `/dev/stdout` and
+ * `/dev/stderr` are byte streams all the same.
+ */
+const DEVICE_PATH = /^"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc\/|sys\/)/;
+
+/** {@link DEVICE_PATH} anywhere in a text (any argument of a call read from the text alone). */
+const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
 
 type Origin = 'stream' | 'sentinel' | 'other';
 
@@ -109,7 +117,7 @@ function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
   if (call[1] === 'socket') return /\bSOCK_STREAM\b/.test(args) ? 'stream' : 'other';
   if (/^dup[23]?$/.test(call[1]!))
     return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
-  return /"\/(dev|proc|sys)\//.test(args) ? 'other' : 'stream';
+  return DEVICE_ANYWHERE.test(args) ? 'other' : 'stream';
 }
 
 /**

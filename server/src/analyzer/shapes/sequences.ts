@@ -27,7 +27,7 @@ const COMPUTED =
 const ALL_CONDITIONAL =
   'every write is under a test of its own; where none holds, a gathered call would still run';
 const EXIT =
-  'an early return stands between the writes; gathering them means filling the vector under its test by hand';
+  'an early exit (a return, goto, break or continue under a test) stands between the writes; gathering them means filling the vector under its test by hand';
 
 /**
  * At most this many statements may stand between two writes of a run. Further apart, the writes are
