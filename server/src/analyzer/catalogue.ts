@@ -145,6 +145,9 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'max',
   'MSB',
   'fileno',
+  // Accessors that read a lock file's or temporary file's descriptor out of its struct.
+  'get_lock_file_fd',
+  'get_tempfile_fd',
   // Byte-order conversions (glibc's <endian.h>, <byteswap.h>, and the kernel-style names).
   'htobe16',
   'htobe32',
