@@ -155,6 +155,11 @@ export interface OtherStep {
   readonly output?: boolean;
   /** Assigns a variable that is not the function's own: the writes' error paths may report it. */
   readonly setsGlobal?: boolean;
+  /**
+   * Member paths assigned (`ctx->count`, `opt.len`), canonical, for the names of `writes` that change
+   * only through such assignments: a descriptor at another member (`ctx->out`) stays the same.
+   */
+  readonly members?: readonly string[];
 }
 
 /** A statement in a block, as the shape finders see it. */

@@ -230,13 +230,23 @@ class FunctionReader {
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */
-  private changed(node: Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+  private changed(
+    node: Node,
+    into: Set<string>,
+    callees?: string[],
+    mutated?: Set<string>,
+    members?: { paths: Set<string>; whole: Set<string> },
+  ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
-    const add = (n: Node | null, contents: boolean) => {
+    const add = (n: Node | null, contents: boolean, assigned = false) => {
       const root = n ? rootName(n) : undefined;
       if (!root) return;
       into.add(root);
       if (contents || (n && unwrap(n).type !== 'identifier')) mutated?.add(root);
+      // `ctx->count = 0` changes one member; anything else may change any part of the variable.
+      const path = assigned && n ? memberPath(n) : undefined;
+      if (path) members?.paths.add(path);
+      else members?.whole.add(root);
     };
     const kinds = [
       'assignment_expression',
@@ -249,10 +259,10 @@ class FunctionReader {
       if (!n) continue;
       switch (n.type) {
         case 'assignment_expression':
-          add(n.childForFieldName('left'), false);
+          add(n.childForFieldName('left'), false, true);
           break;
         case 'update_expression':
-          add(n.childForFieldName('argument'), false);
+          add(n.childForFieldName('argument'), false, true);
           break;
         case 'pointer_expression':
           if (n.child(0)?.type === '&') add(n.childForFieldName('argument'), true);
@@ -283,7 +293,8 @@ class FunctionReader {
     const writes = new Set<string>();
     const mutated = new Set<string>();
     const callees: string[] = [];
-    this.changed(stmt, writes, callees, mutated);
+    const members = { paths: new Set<string>(), whole: new Set<string>() };
+    this.changed(stmt, writes, callees, mutated, members);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
         const name = declaredName(d);
@@ -312,7 +323,8 @@ class FunctionReader {
       output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
       setsGlobal,
     });
-    return { ...summary, mutated: [...mutated] };
+    const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
+    return { ...summary, mutated: [...mutated], members: memberOnly.length > 0 ? memberOnly : undefined };
   }
 }
 
@@ -323,6 +335,19 @@ function leavesQuietly(body: Node | null): boolean {
   if (stmts.length !== 1 || !stmt) return false;
   if (['goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)) return true;
   return stmt.type === 'return_statement' && calls(stmt).length === 0 && !hasEffects(stmt);
+}
+
+/** `a.b`, `a->b.c` (members all the way down to a variable), canonical; undefined for anything else. */
+function memberPath(node: Node): string | undefined {
+  let at = unwrap(node);
+  if (at.type !== 'field_expression') return undefined;
+  const text = at.text.replace(/\s+/g, '');
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = unwrap(arg);
+  }
+  return at.type === 'identifier' ? text : undefined;
 }
 
 /** The local names of a function: its parameters and every variable declared in its body. */

@@ -201,7 +201,7 @@ function runFrom(
     if (step.kind !== 'other') break;
     // A global set between (busybox sets the message its die path prints before each write) keeps the
     // bytes, but a gathered write would fail with one message: the run is reported without a fix.
-    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals)) break;
+    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals, lead.target)) break;
     pending.push(step);
     if (pending.filter((p) => !p.comment).length > MAX_PREPARED) break;
   }
