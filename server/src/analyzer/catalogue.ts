@@ -91,6 +91,9 @@ export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
   STDIN_FILENO: '0',
   STDOUT_FILENO: '1',
   STDERR_FILENO: '2',
+  'fileno(stdin)': '0',
+  'fileno(stdout)': '1',
+  'fileno(stderr)': '2',
 };
 
 /**
