@@ -89,7 +89,14 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
   if (op !== '||' && op !== '&&') return undefined;
   const allowed = (kind: string) => (op === '||' ? FAILURE_CHECKS.includes(kind) : SUCCESS_CHECKS.has(kind));
-  const writes: { write: CallWrite; call: Node; len?: Node; assigned?: string; guarded: boolean; guardReads: string[] }[] = [];
+  const writes: {
+    write: CallWrite;
+    call: Node;
+    len?: Node;
+    assigned?: string;
+    guarded: boolean;
+    guardReads: string[];
+  }[] = [];
   const list = terms(test, op);
   let kind: string | undefined;
   for (const term of list) {
@@ -104,7 +111,14 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     const assigned = check.assigned?.text;
     if (assigned && write.targetNames.includes(assigned)) break;
     const guardReads = guarded ? guarded.guards.flatMap((g) => [...identifiers(g)]) : [];
-    writes.push({ write, call: check.call, len: check.len, assigned, guarded: guarded !== undefined, guardReads });
+    writes.push({
+      write,
+      call: check.call,
+      len: check.len,
+      assigned,
+      guarded: guarded !== undefined,
+      guardReads,
+    });
   }
   if (writes.length < 2) return undefined;
   const first = writes[0]!;

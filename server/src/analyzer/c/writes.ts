@@ -83,7 +83,9 @@ function callIn(node: Node): { call: Node; assigned?: Node } | undefined {
   const left = n.childForFieldName('left');
   const right = n.childForFieldName('right');
   const call = right ? unwrap(right) : undefined;
-  return left?.type === 'identifier' && call?.type === 'call_expression' ? { call, assigned: left } : undefined;
+  return left?.type === 'identifier' && call?.type === 'call_expression'
+    ? { call, assigned: left }
+    : undefined;
 }
 
 /**
@@ -187,9 +189,7 @@ export function templateAround(
       : text.slice(start, end);
   return {
     // `skip`: text before the call the gathered statement leaves out (a guard `negated && `).
-    before: skip
-      ? mark(stmt.startIndex, skip.start) + mark(skip.end, from)
-      : mark(stmt.startIndex, from),
+    before: skip ? mark(stmt.startIndex, skip.start) + mark(skip.end, from) : mark(stmt.startIndex, from),
     after: mark(to, stmt.endIndex),
     indent: indentAt(text, stmt.startIndex),
   };
@@ -200,7 +200,10 @@ export function templateAround(
  * (`(void)`, `(void)!`, `ignore_result(...)`).
  */
 export function isBare(t: Template): boolean {
-  const before = t.before.replace(/\(\s*void\s*\)/, '').replace(/!/, '').trim();
+  const before = t.before
+    .replace(/\(\s*void\s*\)/, '')
+    .replace(/!/, '')
+    .trim();
   const after = t.after.trim();
   if (before === '') return after === ';';
   const wrap = /^(\w+)\s*\($/.exec(before);

@@ -170,7 +170,7 @@ function runFrom(
         )
       ) {
         movedSent.push(...pending.map(() => sentSoFar()));
-      moved.push(...pending);
+        moved.push(...pending);
         pending = [];
         writes.push(...passage.writes);
         changedInArms.push(...passage.changed);
@@ -189,7 +189,7 @@ function runFrom(
         !between
       ) {
         movedSent.push(...pending.map(() => sentSoFar()));
-      moved.push(...pending);
+        moved.push(...pending);
         pending = [];
         writes.push(...opening);
         last = j;
