@@ -4,7 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import { C_FAMILY_STRICTNESS } from '../catalogue';
 import type { Piece, WriteStep } from '../model';
-import { identifiers, namedKids, unwrap } from './syntax';
+import { calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   callWrite,
   checkOf,
@@ -304,5 +304,48 @@ export function resultChecked(
       assigns: [result],
     },
     covers: last - i + 1,
+  };
+}
+
+/** Why a write whose result the function returns has no fix. */
+function returnedResult(callee: string): string {
+  return `the function returns what ${callee}() returns, and a gathered call would return the total of all the writes`;
+}
+
+/**
+ * `return write(...);` or `return write(...) < 0 ? -1 : 0;`: the last write of a run. Returning the
+ * test's outcome keeps its meaning with the gathered call (a fix); returning the count does not.
+ */
+export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.type !== 'return_statement' || stmt.hasError) return undefined;
+  const value = stmt.namedChild(0);
+  const bare = value ? unwrap(value) : undefined;
+  if (!bare) return undefined;
+  let call: Node | undefined;
+  let check: Check | undefined;
+  if (bare.type === 'call_expression') call = bare;
+  else if (bare.type === 'conditional_expression') {
+    const test = bare.childForFieldName('condition');
+    const arms = ['consequence', 'alternative'].map((f) => bare.childForFieldName(f));
+    // The arms only state the outcome (`-1`, `0`, `error(...)` would be I/O).
+    if (!test || arms.some((a) => !a || calls(a).length > 0 || hasEffects(a))) return undefined;
+    check = checkOf(test);
+    call = check?.call;
+    if (check?.assigned) return undefined;
+  }
+  if (!call) return undefined;
+  const write = callWrite(call, ctx);
+  if (!write || write.own) return undefined;
+  if (check?.len && !sameLength(check.len.text, write.checkLen)) return undefined;
+  const { checkLen: _len, own: _own, fixable, ...rest } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    template:
+      fixable && check
+        ? templateAround(stmt, call.startIndex, call.endIndex, check.len, ctx.text)
+        : undefined,
+    noFix: write.noFix ?? (check ? undefined : returnedResult(write.callee)),
   };
 }

@@ -16,7 +16,7 @@ import {
   rootName,
   unwrap,
 } from './syntax';
-import { chainStep, conditionalStep, resultChecked } from './chains';
+import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
 import { hasEffects, pureTest, statementCall, writeStep, type CContext } from './writes';
 
@@ -77,7 +77,8 @@ class FunctionReader {
       if (write) return write;
     }
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
-      const write = chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx);
+      const write =
+        chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx) ?? returnStep(stmt, this.ctx);
       if (write) return write;
     }
     switch (stmt.type) {
