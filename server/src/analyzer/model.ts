@@ -83,6 +83,8 @@ export interface WriteStep {
    * a later write that sends one of them depends on this write's result.
    */
   readonly assigns?: readonly string[];
+  /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
+  readonly leaves?: boolean;
 }
 
 /** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */

@@ -347,5 +347,6 @@ export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
         ? templateAround(stmt, call.startIndex, call.endIndex, check.len, ctx.text)
         : undefined,
     noFix: write.noFix ?? (check ? undefined : returnedResult(write.callee)),
+    leaves: true,
   };
 }

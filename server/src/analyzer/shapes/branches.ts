@@ -95,7 +95,9 @@ function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | und
 
 /** A write a run may take from inside a branch: to `target`, plain, its buffers still alive after it. */
 function joinable(w: WriteStep, target: string, declares: readonly string[]): boolean {
-  return w.target === target && !w.stream && !w.alone && !w.position && !meets(w.reads, declares);
+  return (
+    w.target === target && !w.stream && !w.alone && !w.leaves && !w.position && !meets(w.reads, declares)
+  );
 }
 
 /** The first write inside a branch (a run that starts with it goes to that one's descriptor). */

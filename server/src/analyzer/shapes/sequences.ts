@@ -46,7 +46,7 @@ function armWrites(branch: BranchStep): WriteStep[] | undefined {
   const writes: WriteStep[] = [];
   for (const arm of branch.arms) {
     const last = arm.steps[arm.steps.length - 1];
-    if (last?.kind !== 'write' || last.stream || last.position) return undefined;
+    if (last?.kind !== 'write' || last.stream || last.position || last.leaves) return undefined;
     // A buffer declared inside the arm is gone once the branch ends: the write must stay where it is.
     if (meets(last.reads, arm.declares)) return undefined;
     if (writes.length > 0 && last.target !== writes[0]!.target) return undefined;
@@ -70,8 +70,10 @@ function runFrom(
   let head: WriteRun['head'];
   const writes: WriteStep[] = [];
   let pending: OtherStep[] = [];
-  if (first.kind === 'write') writes.push(first);
-  else if (first.kind === 'branch') {
+  if (first.kind === 'write') {
+    if (first.leaves) return undefined;
+    writes.push(first);
+  } else if (first.kind === 'branch') {
     const ends = first.partial ? undefined : armWrites(first);
     const opener = ends ? undefined : firstWrite([first]);
     const passage = opener && through(first, opener.target, new Set(opener.targetNames), locals, []);
@@ -142,6 +144,8 @@ function runFrom(
       pending = [];
       writes.push(joining);
       last = j;
+      // `return write(...)`: the path ends there.
+      if (step.leaves) break;
       continue;
     }
     // An early exit between the writes (`if (!more) return 0;`): the writes after it run when its test
