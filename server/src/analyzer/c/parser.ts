@@ -1,30 +1,31 @@
 // Loads the C grammar (web-tree-sitter + the tree-sitter-c wasm, no native build) and keeps one syntax
 // tree per open document, reparsed incrementally on each change.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 // A require, not an import: bundlers then pick the package's CommonJS build, which finds its files
 // from __filename (its ES module build needs import.meta.url, which a CommonJS bundle does not have).
 import TreeSitter = require('web-tree-sitter');
 import type { Edit, Language, Node, Range, Tree } from 'web-tree-sitter';
+import { cGrammar } from './grammar';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 
 const { Parser } = TreeSitter;
 
 let loading: Promise<Language> | undefined;
 
-/** Finds a wasm file beside the running script (the dist/ bundle) or in its npm package. */
-function locate(file: string, packagePath: string): string {
-  const beside = join(__dirname, file);
-  return existsSync(beside) ? beside : require.resolve(packagePath);
-}
-
-/** Loads the C grammar once per process; later calls share the same promise. */
+/** Loads the C grammar once per thread (from {@link cGrammar}); later calls share the same promise. */
 export function loadCLanguage(): Promise<Language> {
   loading ??= (async () => {
+    const { runtime, language } = cGrammar();
     await Parser.init({
-      locateFile: (name: string) => locate(name, `web-tree-sitter/${name}`),
+      // web-tree-sitter instantiates its runtime through this hook when given (Emscripten's).
+      instantiateWasm: (
+        imports: WebAssembly.Imports,
+        done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ) => {
+        done(new WebAssembly.Instance(runtime, imports), runtime);
+        return {};
+      },
     });
-    return TreeSitter.Language.load(locate('tree-sitter-c.wasm', 'tree-sitter-c/tree-sitter-c.wasm'));
+    return TreeSitter.Language.loadSync(language);
   })();
   return loading;
 }
