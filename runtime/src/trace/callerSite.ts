@@ -112,6 +112,11 @@ function kindOf(name: string | null): Kind {
   return kind;
 }
 
+/** Whether `file` (a path or URL) is the program's own: neither Node's, nor this tracer's, nor the runtime's. */
+export function isProgramFile(file: string): boolean {
+  return kindOf(file) === Kind.User;
+}
+
 /** Counts `file` (the tracer's own, where it was loaded from) as Node's: never a caller's line. */
 export function ignoreFrames(file: string): void {
   kinds.set(file, Kind.Internal);

@@ -58,7 +58,7 @@ export const traceOverheadSuite: Suite = {
   id: 'trace-overhead',
   title: 'writev-trace overhead',
   description:
-    'A write-heavy Node program (to a file and to a drained pipe) run plainly and under writev-trace: what recording every call costs.',
+    'A write-heavy Node program (to a file and to a drained pipe) run plainly, under writev-trace, and under writev-trace with a stack capture per call (no numbered call sites): what recording every call costs.',
   async run(ctx) {
     const calls = bySize(ctx.size, { tiny: 20_000, quick: 200_000, full: 1_000_000 });
     const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 10 });
@@ -67,6 +67,8 @@ export const traceOverheadSuite: Suite = {
     const tracer = join(__dirname, '..', '..', 'writev-trace.js');
     const pipe = new DrainedPipe();
     const results = [];
+    /** CPU seconds of every run of the current case, by mode, warm-ups first. */
+    const cpu = new Map<string, number[]>();
     // Each program to each target; then the program with no write at all: the fixed cost (the tracer's
     // own process, the preload, the trace file) apart from the cost per call.
     const cases = [
@@ -82,38 +84,47 @@ export const traceOverheadSuite: Suite = {
         const args = [program, String(n), ...(target === 'file' ? [join(dir, `${name}.out`)] : [])];
         const tracePath = join(dir, `${name}-${target}.trace.json`);
         const traced = [tracer, '--out', tracePath, '--', process.execPath, ...args];
+        const tracedRun = (env?: NodeJS.ProcessEnv) => async () => {
+          const sample = await runOnce(traced, target, pipe, env);
+          const counted = tracedCalls(tracePath, program);
+          if (name === 'fs.writeSync' && counted !== n)
+            throw new Error(`writev-trace counted ${counted} of ${n} fs.writeSync calls`);
+          return { ...sample, extra: { ...sample.extra, tracedCalls: counted } };
+        };
         const modes: Mode[] = [
           { name: 'untraced', run: () => runOnce(args, target, pipe) },
-          {
-            name: 'writev-trace',
-            run: async () => {
-              const sample = await runOnce(traced, target, pipe);
-              const counted = tracedCalls(tracePath, program);
-              if (name === 'fs.writeSync' && counted !== n)
-                throw new Error(`writev-trace counted ${counted} of ${n} fs.writeSync calls`);
-              return { ...sample, extra: { ...sample.extra, tracedCalls: counted } };
-            },
-          },
-        ];
+          { name: 'writev-trace', run: tracedRun() },
+          // The tracer as it was before call sites were numbered: a stack capture per call.
+          { name: 'captures only', run: tracedRun({ ...process.env, WRITEV_TRACE_REWRITE: '0' }) },
+        ].map((mode) => withCpuSpread(mode, cpu));
         const where = target === 'file' ? 'a file' : 'a drained pipe';
-        results.push(
-          await runCase(
-            {
-              suite: this.id,
-              case: n === 0 ? 'start-up' : `${name} to a ${target}`,
-              title:
-                n === 0
-                  ? 'A program that writes nothing: the fixed cost'
-                  : `${n.toLocaleString('en-US')} small writes with ${name} to ${where}`,
-              modes,
-              runs,
-              warmup: 1,
-              references: ['untraced'],
-              parameters: { calls: n, target },
-            },
-            ctx,
-          ),
+        cpu.clear();
+        const result = await runCase(
+          {
+            suite: this.id,
+            case: n === 0 ? 'start-up' : `${name} to a ${target}`,
+            title:
+              n === 0
+                ? 'A program that writes nothing: the fixed cost'
+                : `${n.toLocaleString('en-US')} small writes with ${name} to ${where}`,
+            modes,
+            runs,
+            warmup: WARMUP,
+            references: ['untraced'],
+            parameters: { calls: n, target },
+          },
+          ctx,
         );
+        for (const measured of result.results) {
+          const seconds = (cpu.get(measured.command) ?? []).slice(WARMUP);
+          if (seconds.length > 0)
+            measured.extra = {
+              ...measured.extra,
+              cpuMin: Math.min(...seconds),
+              cpuMax: Math.max(...seconds),
+            };
+        }
+        results.push(result);
       }
     } finally {
       pipe.dispose();
@@ -122,8 +133,33 @@ export const traceOverheadSuite: Suite = {
   },
 };
 
+/** Warm-up runs per mode, before the measured ones. */
+const WARMUP = 1;
+
+/** `mode`, noting the CPU seconds of each of its runs in `cpu` (the median alone hides the spread). */
+function withCpuSpread(mode: Mode, cpu: Map<string, number[]>): Mode {
+  return {
+    name: mode.name,
+    async run() {
+      const sample = await mode.run();
+      const seconds = sample.extra?.cpuSeconds;
+      if (seconds !== undefined) {
+        const list = cpu.get(mode.name) ?? [];
+        list.push(seconds);
+        cpu.set(mode.name, list);
+      }
+      return sample;
+    },
+  };
+}
+
 /** Runs node with `args` once, stdout on the drained pipe for the `pipe` target, and measures it. */
-async function runOnce(args: string[], target: Target, pipe: DrainedPipe): Promise<RunSample> {
+async function runOnce(
+  args: string[],
+  target: Target,
+  pipe: DrainedPipe,
+  env?: NodeJS.ProcessEnv,
+): Promise<RunSample> {
   let stdout: StdioEnd = 'ignore';
   let drained: Promise<void> = Promise.resolve();
   if (target === 'pipe') {
@@ -131,7 +167,7 @@ async function runOnce(args: string[], target: Target, pipe: DrainedPipe): Promi
     stdout = end.fd;
     drained = end.drained;
   }
-  const running = measureProcess(process.execPath, args, { stdio: ['ignore', stdout] });
+  const running = measureProcess(process.execPath, args, { stdio: ['ignore', stdout], env });
   if (typeof stdout === 'number') closeSync(stdout);
   const [result] = await Promise.all([running, drained]);
   if (result.status !== 0)
