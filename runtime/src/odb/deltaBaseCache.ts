@@ -8,11 +8,11 @@ export interface CacheEntry {
  * The delta-base cache: recently read objects keyed by pack and offset, bounded by the memory they
  * hold (as Git's `core.deltaBaseCacheLimit`), the least recently used dropped first.
  *
- * Every object read from a pack is kept, the one asked for as well as those its chain passed: a
- * request for a file's versions in history order (newest first, as a history-rewriting frontend
- * asks) reads each version right after the one it is a delta of, so the base is here and each
- * answer costs one delta. Git keeps only the objects a chain passed, so there the version just
- * answered is rebuilt for the next one: two deltas per answer.
+ * The reader keeps the objects a chain passed and the one asked for: a request for a file's
+ * versions in history order (newest first, as a history-rewriting frontend asks) reads each version
+ * right after the one it is a delta of, so the base is here and each answer costs one delta. Git
+ * keeps only the objects a chain passed. Once the pack's entries are counted, the reader takes an
+ * object asked for out again ({@link DeltaBaseCache.take}) when every delta against it is made.
  *
  * Entries are shared: callers must not modify what they get.
  */
@@ -64,6 +64,14 @@ export class DeltaBaseCache<T extends CacheEntry> {
       this.remove(evicted);
       this.onEvict(evicted.entry);
     }
+  }
+
+  /** Removes the entry for `key` without calling `onEvict`, and returns it (undefined when absent). */
+  take(key: number): T | undefined {
+    const link = this.links.get(key);
+    if (link === undefined) return undefined;
+    this.remove(link);
+    return link.entry;
   }
 
   /** Drops every entry. */

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { ObjectCorruptError } from './errors';
 import { rawLength, type HashAlgorithm } from './objectId';
@@ -8,6 +8,10 @@ import { PackWindows, type WindowCache } from './packWindows';
 
 const PACK_HEADER = 12;
 const PACK_SIGNATURE = 0x5041434b; // "PACK"
+/** The most deltas counted against one entry: {@link PackFile.deltaChildren} says "this many or more". */
+export const MANY_CHILDREN = 0xffff;
+/** The bytes read at a time while scanning a pack for its delta bases. */
+const SCAN_CHUNK = 1024 * 1024;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
@@ -49,6 +53,8 @@ export class PackFile {
   private readonly idLength: number;
   private sortedOffsets: Float64Array | undefined;
   private positionsByOffset: Uint32Array | undefined;
+  /** Per entry in offset order: how many entries of this pack are deltas against it. */
+  private childCounts: Uint16Array | null | undefined;
 
   private constructor(
     /** The `.pack` file's path. */
@@ -108,8 +114,70 @@ export class PackFile {
     return this.parseHeader(this.windows.read(offset, Math.min(end - offset, 32 + this.idLength)), offset);
   }
 
+  /**
+   * How many entries of this pack are deltas against the entry at `offset` ({@link
+   * MANY_CHILDREN} standing for that many or more), or undefined until {@link
+   * PackFile.findDeltaBases} has run (or when it could not read every header).
+   */
+  deltaChildren(offset: number): number | undefined {
+    const counts = this.childCounts;
+    if (counts === undefined || counts === null) return undefined;
+    const rank = this.rankOf(offset);
+    return rank === undefined ? undefined : counts[rank];
+  }
+
+  /**
+   * Reads every entry's header once (sequentially, past the windows, so the windows keep what the
+   * reads need) to count each entry's deltas: a reader keeps an object for later only while
+   * objects made from it are still to come. A damaged header anywhere leaves it unknown (it is
+   * reported when that entry is read, not here). Runs once; later calls return at once.
+   */
+  findDeltaBases(): void {
+    if (this.childCounts !== undefined) return;
+    this.childCounts = null;
+    const sorted = (this.sortedOffsets ??= this.buildReverseIndex());
+    const count = sorted.length - 1;
+    const counts = new Uint16Array(count);
+    const chunk = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, this.size));
+    let chunkAt = 0;
+    let chunkLength = 0;
+    const headerRoom = 32 + this.idLength;
+    try {
+      for (let rank = 0; rank < count; rank++) {
+        const offset = sorted[rank]!;
+        const length = Math.min(sorted[rank + 1]! - offset, headerRoom);
+        if (offset + length > chunkAt + chunkLength) {
+          chunkAt = offset;
+          chunkLength = readSync(this.fd, chunk, 0, Math.min(chunk.length, this.size - offset), offset);
+          if (chunkLength < length) return;
+        }
+        const header = this.parseHeader(chunk.subarray(offset - chunkAt, offset - chunkAt + length), offset);
+        let base: number | undefined;
+        if (header.kind === 'ofs-delta') base = this.rankOf(header.baseOffset);
+        else if (header.kind === 'ref-delta') {
+          const position = this.index.find(header.baseId);
+          if (position >= 0) base = this.rankOf(this.index.offsetAt(position));
+        }
+        if (base !== undefined && counts[base]! < MANY_CHILDREN) counts[base] = counts[base]! + 1;
+      }
+    } catch (err) {
+      if (err instanceof ObjectCorruptError) return;
+      throw err;
+    }
+    this.childCounts = counts;
+  }
+
   /** The entry's extent and index position, from the reverse index. */
   private locate(offset: number, position: number | undefined): { end: number; position: number } {
+    const rank = this.rankOf(offset);
+    if (rank === undefined)
+      this.fail(offset, 'no entry starts at this offset (a delta base offset is wrong)');
+    // rank is below the last index (rankOf checks), so both reads are in bounds.
+    return { end: this.sortedOffsets![rank + 1]!, position: position ?? this.positionsByOffset![rank]! };
+  }
+
+  /** The rank of the entry at `offset` in offset order, or undefined when no entry starts there. */
+  private rankOf(offset: number): number | undefined {
     const sorted = (this.sortedOffsets ??= this.buildReverseIndex());
     let lo = 0;
     let hi = sorted.length - 1;
@@ -118,11 +186,7 @@ export class PackFile {
       if (sorted[mid]! < offset) lo = mid + 1;
       else hi = mid;
     }
-    if (sorted[lo] !== offset || lo === sorted.length - 1) {
-      this.fail(offset, 'no entry starts at this offset (a delta base offset is wrong)');
-    }
-    // lo is below the last index (checked above), so both reads are in bounds.
-    return { end: sorted[lo + 1]!, position: position ?? this.positionsByOffset![lo]! };
+    return sorted[lo] !== offset || lo === sorted.length - 1 ? undefined : lo;
   }
 
   /**

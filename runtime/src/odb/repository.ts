@@ -6,7 +6,7 @@ import { ObjectCorruptError } from './errors';
 import { ObjectDirectory, type PackedLocation } from './objectDirectory';
 import { hashObject, parseObjectId, type HashAlgorithm } from './objectId';
 import type { GitObject, ObjectHeader, ObjectType } from './objectType';
-import type { PackFile, RawEntry } from './packFile';
+import { MANY_CHILDREN, type PackFile, type RawEntry } from './packFile';
 import { WindowCache } from './packWindows';
 import { findRepository } from './repositoryLayout';
 import { inflateExact, inflatePrefix } from './zlibInflate';
@@ -21,6 +21,14 @@ const MAX_POOLED = 16 * 1024 * 1024;
 const ENTRY_OVERHEAD = 160;
 /** The scratch buffer's size: deltas up to this size are inflated without an allocation. */
 const SCRATCH_SIZE = 64 * 1024;
+/**
+ * Objects read from one pack before it is scanned for its delta bases ({@link Repository.unpack}):
+ * at least {@link BULK_READS}, and at least one in {@link BULK_SHARE} of the pack's entries. The
+ * scan reads every entry's header, which is worth it for a bulk request, not for a handful of
+ * reads, and on a large pack costs a fraction of the reads made before it.
+ */
+const BULK_READS = 256;
+const BULK_SHARE = 64;
 /** Compressed bytes inflated to read a delta's sizes. */
 const DELTA_HEADER_PROBE = 256;
 
@@ -56,6 +64,12 @@ interface TypedBytes {
 /** What the delta-base cache holds: an object read from a pack, stored whole or built from deltas. */
 interface CachedObject extends TypedBytes {
   readonly bytes: number;
+  /** Its key in the cache. */
+  readonly key: number;
+  /** Objects still to be made from it (its pack's count less those made since it was cached). */
+  pending: number;
+  /** Whether it was asked for (not only met on the way to another object). */
+  asked: boolean;
 }
 
 /** Where the search for an object's bytes starts. */
@@ -94,6 +108,8 @@ export class Repository {
   private readonly scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
   private readonly verifyHash: boolean;
   private readonly packSerial = new Map<PackFile, number>();
+  /** Objects asked of each pack so far, until it is scanned for its delta bases. */
+  private readonly packReads = new Map<PackFile, number>();
 
   /** Use {@link openRepository}. */
   constructor(path: string, options: OpenRepositoryOptions = {}) {
@@ -196,6 +212,11 @@ export class Repository {
     return { type: this.typeOfChain(pack, offset), size: readDeltaSizes(prefix, place).resultSize };
   }
 
+  /** The bytes the delta-base cache holds now (at most its limit). */
+  get deltaBaseCacheBytes(): number {
+    return this.cache.size;
+  }
+
   /** Whether the repository has `oid`. */
   hasObject(oid: string): boolean {
     const id = parseObjectId(oid, this.algorithm);
@@ -250,16 +271,21 @@ export class Repository {
    * Reads the packed object at `start`: walks its delta chain down to a cached object or a whole
    * one, then applies the deltas above it in turn, straight from each base into the next object,
    * and caches every object so made (see {@link DeltaBaseCache} for why the one asked for too).
-   * The result may be shared with the cache.
+   * Once the pack has counted each entry's deltas ({@link PackFile.findDeltaBases}), an object
+   * that was asked for is kept only while objects made from it are still to come: the rest is
+   * never needed again, and its memory serves the next object as soon as the caller is done with
+   * it. The result may be shared with the cache.
    */
   private unpack(start: PackedLocation): TypedBytes {
+    this.countRead(start.pack);
     const chain: { pack: PackFile; entry: RawEntry }[] = [];
     let where: PackPlace = start;
-    let base: TypedBytes;
+    let base: TypedBytes | CachedObject;
     for (;;) {
       const cached = this.cache.get(this.keyOf(where.pack, where.offset));
       if (cached !== undefined) {
         base = cached;
+        if (chain.length === 0) this.asked(cached);
         break;
       }
       if (chain.length >= MAX_CHAIN) {
@@ -274,7 +300,7 @@ export class Repository {
       if (header.kind === 'whole') {
         // One byte more than the object: inflating into it shows a stream longer than declared.
         const data = this.inflateEntry(where.pack, entry, header.size, this.pool.take(header.size + 1));
-        base = this.keep(where.pack, where.offset, header.type, data);
+        base = this.keep(where.pack, where.offset, header.type, data, chain.length === 0);
         break;
       }
       chain.push({ pack: where.pack, entry });
@@ -289,22 +315,67 @@ export class Repository {
       }
       where = found.packed;
     }
-    let object = base;
-    for (const { pack, entry } of chain.reverse()) {
+    let object: TypedBytes | CachedObject = base;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { pack, entry } = chain[i]!;
       // Each delta is used up by the object it makes before the next is inflated: one scratch
       // buffer serves them all.
       const delta = this.inflateEntry(pack, entry, entry.header.size, this.scratch);
       const data = applyDelta(object.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
-      object = this.keep(pack, entry.offset, base.type, data);
+      if ('pending' in object) this.madeFrom(object);
+      object = this.keep(pack, entry.offset, base.type, data, i === 0);
     }
     return object;
   }
 
-  /** Caches an object read from a pack, and returns it. */
-  private keep(pack: PackFile, offset: number, type: ObjectType, data: Buffer): TypedBytes {
-    const object = { type, data, bytes: this.pool.memoryOf(data) + ENTRY_OVERHEAD };
-    this.cache.set(this.keyOf(pack, offset), object);
+  /**
+   * Caches an object read from a pack, and returns it. One asked for that no object to come is made
+   * from is not cached: its memory is handed back at once, reused only after
+   * {@link Repository.releaseShared}.
+   */
+  private keep(
+    pack: PackFile,
+    offset: number,
+    type: ObjectType,
+    data: Buffer,
+    asked: boolean,
+  ): TypedBytes | CachedObject {
+    const pending = pack.deltaChildren(offset) ?? MANY_CHILDREN;
+    if (asked && pending === 0) {
+      this.pool.release(data);
+      return { type, data };
+    }
+    const key = this.keyOf(pack, offset);
+    const object = { type, data, bytes: this.pool.memoryOf(data) + ENTRY_OVERHEAD, key, pending, asked };
+    this.cache.set(key, object);
     return object;
+  }
+
+  /** A cached object was asked for: dropped if nothing more is to be made from it. */
+  private asked(object: CachedObject): void {
+    object.asked = true;
+    if (object.pending <= 0) this.drop(object);
+  }
+
+  /** One more object was made from `base`: dropped once it was asked for and nothing more is to come. */
+  private madeFrom(base: CachedObject): void {
+    if (base.pending >= MANY_CHILDREN) return;
+    base.pending--;
+    if (base.pending <= 0 && base.asked) this.drop(base);
+  }
+
+  /** Takes an object out of the cache; its memory serves others after {@link Repository.releaseShared}. */
+  private drop(object: CachedObject): void {
+    if (this.cache.take(object.key) === object) this.pool.release(object.data);
+  }
+
+  /** Counts a read from `pack`, and scans it for its delta bases once reads come in bulk. */
+  private countRead(pack: PackFile): void {
+    const bulk = Math.max(BULK_READS, Math.ceil(pack.index.count / BULK_SHARE));
+    const reads = (this.packReads.get(pack) ?? 0) + 1;
+    if (reads > bulk) return;
+    this.packReads.set(pack, reads);
+    if (reads === bulk) pack.findDeltaBases();
   }
 
   /** Finds a reference delta's base: in the same pack first, then anywhere in the repository. */

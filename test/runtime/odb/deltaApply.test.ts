@@ -229,6 +229,22 @@ describe('DeltaBaseCache', () => {
     assert.equal(cache.get(1)?.bytes, 50);
     assert.deepEqual(evicted, []);
   });
+
+  it('gives an entry taken out back to the caller, not to onEvict, and keeps the recency order', () => {
+    const evicted: number[] = [];
+    const cache = new DeltaBaseCache<{ bytes: number }>(100, (e) => evicted.push(e.bytes));
+    cache.set(1, entry(30));
+    cache.set(2, entry(31));
+    cache.set(3, entry(32));
+    assert.equal(cache.take(2)?.bytes, 31);
+    assert.equal(cache.take(2), undefined);
+    assert.equal(cache.size, 62);
+    cache.set(4, entry(60));
+    // 1 is the oldest and goes to make room; 2 is not reported, and 3 stays.
+    assert.deepEqual(evicted, [30]);
+    assert.equal(cache.size, 92);
+    assert.ok(cache.get(3));
+  });
 });
 
 /** Whether two views start at the same memory. */
