@@ -22,10 +22,14 @@ const CORPUS = join(REPO, 'test', 'server', 'corpus');
  * (78 of 96), precision 100% (75 of 75), no negative flagged. With upper-case macros in tests and
  * arguments read as expressions: recall 83.3% (80 of 96), precision 100% (77 of 77). With a global
  * set between writes reported without a fix: recall 84.4% (81 of 96), precision 100%. With a result
- * kept and checked after the write: recall 85.4% (82 of 96), precision 100% (79 of 79). The recall bar
- * is one run below that; the precision bar allows one false positive.
+ * kept and checked after the write: recall 85.4% (82 of 96), precision 100% (79 of 79). With results
+ * kept inside the test, early exits between writes, conditional writes under independent tests,
+ * descriptors copied from streams or passed to a static function by every caller, statements that
+ * prepare the next write, and framing wrappers with an optional payload: recall 92.7% (89 of 96),
+ * precision 100% (85 of 85), no negative flagged. The recall bar is one run below that; the precision
+ * bar allows one false positive.
  */
-const RECALL_BAR = 81 / 96;
+const RECALL_BAR = 88 / 96;
 const PRECISION_BAR = 0.98;
 
 test('the corpus keeps its own rules: four projects or more, 80 positive runs and 80 negatives, every labelled line a write call', async () => {

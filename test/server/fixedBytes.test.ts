@@ -26,6 +26,7 @@ const IDIOMS = [
   'write-macros',
   'project-families',
   'branch-runs',
+  'check-forms',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

@@ -76,11 +76,24 @@ export const C_FAMILY_STRICTNESS: Readonly<Record<string, number>> = {
 /** Arguments a gathered C function takes before the descriptor (`atomiciov(writev, fd, iov, n)`). */
 export const C_GATHERED_LEADING_ARGS: Readonly<Record<string, string>> = { atomiciov: 'writev' };
 
+/**
+ * Macros and functions that only discard the result of the call they wrap, to quiet
+ * `warn_unused_result` (sudo's `ignore_result()`, gnulib's `ignore_value()`): the statement is the call.
+ */
+export const C_RESULT_DISCARDERS: ReadonlySet<string> = new Set([
+  'ignore_result',
+  'ignore_value',
+  'IGNORE_RESULT',
+]);
+
 /** Descriptor spellings that mean the same descriptor. */
 export const C_DESCRIPTOR_ALIASES: Readonly<Record<string, string>> = {
   STDIN_FILENO: '0',
   STDOUT_FILENO: '1',
   STDERR_FILENO: '2',
+  'fileno(stdin)': '0',
+  'fileno(stdout)': '1',
+  'fileno(stderr)': '2',
 };
 
 /**
@@ -135,6 +148,37 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'max',
   'MSB',
   'fileno',
+  // Accessors that read a lock file's or temporary file's descriptor out of its struct.
+  'get_lock_file_fd',
+  'get_tempfile_fd',
+  // Byte-order conversions (glibc's <endian.h>, <byteswap.h>, and the kernel-style names).
+  'htobe16',
+  'htobe32',
+  'htobe64',
+  'htole16',
+  'htole32',
+  'htole64',
+  'be16toh',
+  'be32toh',
+  'be64toh',
+  'le16toh',
+  'le32toh',
+  'le64toh',
+  'bswap_16',
+  'bswap_32',
+  'bswap_64',
+  'cpu_to_le16',
+  'cpu_to_le32',
+  'cpu_to_le64',
+  'cpu_to_be16',
+  'cpu_to_be32',
+  'cpu_to_be64',
+  'le16_to_cpu',
+  'le32_to_cpu',
+  'le64_to_cpu',
+  'be16_to_cpu',
+  'be32_to_cpu',
+  'be64_to_cpu',
   // Accessors of well-known C buffer types: they read the struct and change nothing.
   'sshbuf_ptr',
   'sshbuf_mutable_ptr',

@@ -78,6 +78,13 @@ export interface WriteStep {
   readonly calls?: readonly Span[];
   /** Why no fix can include this write (it then only counts in the hint's syscall total). */
   readonly noFix?: string;
+  /**
+   * Variables the statement keeps the write's result in (`(n = write(...)) < 0`, `ret = write(...)`):
+   * a later write that sends one of them depends on this write's result.
+   */
+  readonly assigns?: readonly string[];
+  /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
+  readonly leaves?: boolean;
 }
 
 /** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */
@@ -97,6 +104,11 @@ export interface BranchStep {
     readonly opaque?: boolean;
     /** The chain ends in a plain `else` (a partial step only because a test has effects). */
     readonly exhaustive?: boolean;
+    /**
+     * An early exit (`if (!more) return 0;`): the body only leaves the block, computing nothing on
+     * the way, and the test only reads these names. Writes after it run when the test fails.
+     */
+    readonly exit?: { readonly reads: readonly string[] };
   };
 }
 
@@ -145,6 +157,11 @@ export interface OtherStep {
   readonly output?: boolean;
   /** Assigns a variable that is not the function's own: the writes' error paths may report it. */
   readonly setsGlobal?: boolean;
+  /**
+   * Member paths assigned (`ctx->count`, `opt.len`), canonical, for the names of `writes` that change
+   * only through such assignments: a descriptor at another member (`ctx->out`) stays the same.
+   */
+  readonly members?: readonly string[];
 }
 
 /** A statement in a block, as the shape finders see it. */

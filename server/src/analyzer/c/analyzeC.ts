@@ -11,7 +11,7 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
 import { fileMacros, type CMacro } from './macros';
-import { streamGlobals, streamReturning, type FileStreams } from './origins';
+import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
 import { fileWrappers, WrapperMemo } from './wrapperChains';
 import { settingWrapper } from './wrappers';
@@ -57,7 +57,8 @@ export class CAnalyzer {
       functions,
     ))
       functions.add(name);
-    return { functions, globals: streamGlobals(text, functions) };
+    const file = { functions, globals: streamGlobals(text, functions) };
+    return { ...file, parameters: streamParameters(bodies, file, text, PLAIN_WRITE) };
   }
 
   private withTree<T>(
@@ -132,6 +133,7 @@ export class CAnalyzer {
         [...macros.values()],
         [...streams.functions],
         [...streams.globals],
+        [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
       ]);
       const findings: Finding[] = [];
       for (const fn of functions) {

@@ -4,10 +4,13 @@
 import type { Node } from 'web-tree-sitter';
 import { C_FAMILY_STRICTNESS } from '../catalogue';
 import type { Piece, WriteStep } from '../model';
-import { identifiers, namedKids, unwrap } from './syntax';
+import { calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   callWrite,
   checkOf,
+  keptResult,
+  SUCCESS_CHECKS,
+  type Check,
   hasEffects,
   onlyPureCalls,
   sameLength,
@@ -40,10 +43,38 @@ export function strictest(families: readonly string[]): string | undefined {
   return best;
 }
 
+/** Check kinds a `||` chain of writes may use (each says the write failed). */
+const FAILURE_CHECKS = ['<0', '<=0', '==-1', '!=', 'truthy', 'falsy'];
+
+/**
+ * A check guarded by tests in the same term: `negated && write(...) < 0` (in a `||` chain of failure
+ * checks, or alone) or `len == 0 || write(...) > 0` (in a `&&` chain of success checks). The guards must
+ * only read; the write runs when they let it. Undefined when `term` is no such thing.
+ */
+function guardedCheck(
+  term: Node,
+  inner: '&&' | '||',
+  ctx: CContext,
+): { check: Check; guards: Node[]; term: Node } | undefined {
+  const parts = terms(term, inner);
+  const last = parts[parts.length - 1];
+  const guards = parts.slice(0, -1);
+  const check = last ? checkOf(last) : undefined;
+  if (!last || !check || guards.length === 0) return undefined;
+  if (guards.some((g) => checkOf(g) || hasEffects(g)) || !onlyPureCalls(guards, ctx.pure)) return undefined;
+  return { check, guards, term: last };
+}
+
+/** Why a write under a guard inside a chained condition has no fix. */
+const GUARDED =
+  'a write in the chained condition runs only when the test before it lets it; gathering them means filling the vector under those tests by hand';
+
 /**
  * An `if` or `return` whose condition starts with two or more checked writes to one descriptor joined
- * by `||` (each `< 0`, `== -1` or `!= its length`) or by `&&` (each `== its length`). The writes prefix
- * is the sequence; the rest of the chain (`|| close(fd) < 0`) stays after the gathered call.
+ * by `||` (each a failure check: `< 0`, `== -1`, `!= its length`...) or by `&&` (each a success check:
+ * `== its length`, `>= 0`...). The writes prefix is the sequence; the rest of the chain
+ * (`|| close(fd) < 0`) stays after the gathered call. A term may guard its write with tests that only
+ * read (`(negated && w(...) < 0) ||`, `(len == 0 || w(...) > 0) &&`): reported without a fix.
  */
 export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (stmt.hasError) return undefined;
@@ -57,18 +88,37 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const test = unwrap(cond);
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
   if (op !== '||' && op !== '&&') return undefined;
-  const allowed = op === '||' ? ['<0', '==-1', '!=', 'truthy', 'falsy'] : ['=='];
-  const writes: { write: CallWrite; call: Node; len?: Node }[] = [];
+  const allowed = (kind: string) => (op === '||' ? FAILURE_CHECKS.includes(kind) : SUCCESS_CHECKS.has(kind));
+  const writes: {
+    write: CallWrite;
+    call: Node;
+    len?: Node;
+    assigned?: string;
+    guarded: boolean;
+    guardReads: string[];
+  }[] = [];
   const list = terms(test, op);
-  const kind = checkOf(list[0]!)?.kind; // terms() returns at least the node itself
+  let kind: string | undefined;
   for (const term of list) {
-    const check = checkOf(term);
-    if (!check || !allowed.includes(check.kind) || check.kind !== kind) break;
+    const guarded = checkOf(term) ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
+    const check = guarded?.check ?? checkOf(term);
+    if (!check || !allowed(check.kind) || (kind !== undefined && check.kind !== kind)) break;
+    kind = check.kind;
     const write = callWrite(check.call, ctx);
     if (!write || write.own || write.syscalls !== undefined) break;
     if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
     if (check.len && !sameLength(check.len.text, write.checkLen)) break;
-    writes.push({ write, call: check.call, len: check.len });
+    const assigned = check.assigned?.text;
+    if (assigned && write.targetNames.includes(assigned)) break;
+    const guardReads = guarded ? guarded.guards.flatMap((g) => [...identifiers(g)]) : [];
+    writes.push({
+      write,
+      call: check.call,
+      len: check.len,
+      assigned,
+      guarded: guarded !== undefined,
+      guardReads,
+    });
   }
   if (writes.length < 2) return undefined;
   const first = writes[0]!;
@@ -77,6 +127,15 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const all = writes.map((w) => w.write);
   const pieces = all.every((w) => w.pieces) ? all.flatMap((w) => w.pieces as Piece[]) : undefined;
   const fixable = all.every((w) => w.fixable) && family !== undefined && family !== '';
+  const assigns = writes.flatMap((w) => (w.assigned ? [w.assigned] : []));
+  const noFix =
+    family === undefined
+      ? 'the chained writes belong to different write families'
+      : writes.some((w) => w.guarded)
+        ? GUARDED
+        : assigns[0] !== undefined
+          ? keptResult(first.write.callee, assigns[0])
+          : undefined;
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -86,16 +145,19 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     callee: [...new Set(all.map((w) => w.callee))].join('/'),
     family: family ?? first.write.family,
     pieces,
-    reads: [...new Set(all.flatMap((w) => w.reads))],
-    template: fixable
-      ? templateAround(stmt, first.call.startIndex, last.call.endIndex, last.len, ctx.text)
-      : undefined,
+    reads: [...new Set([...all.flatMap((w) => w.reads), ...writes.flatMap((w) => w.guardReads)])],
+    template:
+      fixable && !noFix
+        ? templateAround(stmt, first.call.startIndex, last.call.endIndex, last.len, ctx.text)
+        : undefined,
     syscalls: writes.length,
     calls: writes.map((w) => ({ start: w.call.startIndex, end: w.call.endIndex })),
     chain: true,
     // Tests after the writes (`|| close(fd) < 0`) may end the descriptor's use: nothing joins after.
     alone: writes.length < list.length || stmt.type === 'return_statement',
-    noFix: family === undefined ? 'the chained writes belong to different write families' : undefined,
+    noFix,
+    condition: writes.every((w) => w.guarded) ? `(${test.text})` : undefined,
+    assigns: assigns.length > 0 ? assigns : undefined,
   };
 }
 
@@ -110,12 +172,16 @@ function only(body: Node | null): Node | undefined {
 /**
  * `if (cond) <write>;` without `else`, where the condition only reads (no calls but pure ones, no
  * assignments): the write runs or not, and a fix can fill its slot of the vector under the same test.
+ * Also the test and the write in one condition: `if (negated && write(fd, "^", 1) < 0) return -1;`.
  */
 export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative'))
     return undefined;
   const cond = stmt.childForFieldName('condition');
-  if (!cond || checkOf(cond) || !onlyPureCalls([cond], ctx.pure) || hasEffects(cond)) return undefined;
+  if (!cond) return undefined;
+  const guarded = checkOf(cond) ? undefined : guardedCheck(cond, '&&', ctx);
+  if (guarded) return guardedWrite(stmt, guarded, ctx);
+  if (checkOf(cond) || !onlyPureCalls([cond], ctx.pure) || hasEffects(cond)) return undefined;
   const inner = only(stmt.childForFieldName('consequence'));
   const call = inner && statementCall(inner);
   const write = inner && call && writeStep(inner, call, ctx);
@@ -126,6 +192,38 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
     condition: cond.text,
     calls: write.calls ?? [{ start: call.startIndex, end: call.endIndex }],
     reads: [...new Set([...write.reads, ...identifiers(cond)])],
+  };
+}
+
+/** `if (guard && write(...) < 0) handler`: the write under the guard, the handler kept for the fix. */
+function guardedWrite(
+  stmt: Node,
+  { check, guards, term }: { check: Check; guards: Node[]; term: Node },
+  ctx: CContext,
+): WriteStep | undefined {
+  if (!FAILURE_CHECKS.includes(check.kind)) return undefined;
+  const write = callWrite(check.call, ctx);
+  if (!write || write.own) return undefined;
+  if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
+  const assigned = check.assigned?.text;
+  if (assigned && write.targetNames.includes(assigned)) return undefined;
+  const first = guards[0]!; // guardedCheck returns at least one guard
+  const last = guards[guards.length - 1]!;
+  const condition = `(${ctx.text.slice(first.startIndex, last.endIndex)})`;
+  // The gathered call keeps the statement without the guard: `if (` + call + `) < 0) handler`.
+  const skip = { start: first.startIndex, end: term.startIndex };
+  const { checkLen: _len, own: _own, fixable, ...rest } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    template: fixable
+      ? templateAround(stmt, check.call.startIndex, check.call.endIndex, check.len, ctx.text, skip)
+      : undefined,
+    condition,
+    calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
+    reads: [...new Set([...write.reads, ...guards.flatMap((g) => [...identifiers(g)])])],
+    ...(assigned && { assigns: [assigned], noFix: write.noFix ?? keptResult(write.callee, assigned) }),
   };
 }
 
@@ -143,6 +241,29 @@ function leaves(body: Node | null): boolean {
   );
 }
 
+/** The call whose result `stmt` keeps: `ret = call(...);` or `ssize_t ret = call(...);` (one declarator). */
+function keptIn(stmt: Node): { call: Node; result: string } | undefined {
+  let left: Node | null = null;
+  let right: Node | null = null;
+  if (stmt.type === 'expression_statement') {
+    const expr = stmt.namedChild(0);
+    const assign = expr ? unwrap(expr) : undefined;
+    if (assign?.type !== 'assignment_expression' || assign.childForFieldName('operator')?.text !== '=')
+      return undefined;
+    left = assign.childForFieldName('left');
+    right = assign.childForFieldName('right');
+  } else if (stmt.type === 'declaration') {
+    const declarators = stmt.childrenForFieldName('declarator');
+    const d = declarators[0];
+    if (declarators.length !== 1 || d?.type !== 'init_declarator') return undefined;
+    left = d.childForFieldName('declarator');
+    right = d.childForFieldName('value');
+  }
+  const call = right ? unwrap(right) : undefined;
+  if (left?.type !== 'identifier' || call?.type !== 'call_expression') return undefined;
+  return { call, result: left.text };
+}
+
 /**
  * `ret = write(fd, buf, n);` followed by checks of `ret` that leave (`if (ret < 0) return -1;` and
  * `if ((size_t)ret != n) return -1;`): one write whose error handling spans those statements. Returns
@@ -155,18 +276,12 @@ export function resultChecked(
   ctx: CContext,
 ): { step: WriteStep; covers: number } | undefined {
   const stmt = statements[i];
-  if (stmt?.type !== 'expression_statement' || stmt.hasError) return undefined;
-  const expr = stmt.namedChild(0);
-  const assign = expr ? unwrap(expr) : undefined;
-  if (assign?.type !== 'assignment_expression' || assign.childForFieldName('operator')?.text !== '=')
-    return undefined;
-  const left = assign.childForFieldName('left');
-  const right = assign.childForFieldName('right');
-  const call = right ? unwrap(right) : undefined;
-  if (left?.type !== 'identifier' || call?.type !== 'call_expression') return undefined;
+  if (!stmt || stmt.hasError) return undefined;
+  const kept = keptIn(stmt);
+  if (!kept) return undefined;
+  const { call, result } = kept;
   const write = callWrite(call, ctx);
-  if (!write || write.own) return undefined;
-  const result = left.text;
+  if (!write || write.own || write.targetNames.includes(result)) return undefined;
   let last = i;
   for (let j = i + 1; j < statements.length; j++) {
     const check = statements[j];
@@ -186,7 +301,52 @@ export function resultChecked(
       span: { start: stmt.startIndex, end: end.endIndex },
       calls: [{ start: call.startIndex, end: call.endIndex }],
       noFix: write.noFix ?? resultCheckedReason(write.callee),
+      assigns: [result],
     },
     covers: last - i + 1,
+  };
+}
+
+/** Why a write whose result the function returns has no fix. */
+function returnedResult(callee: string): string {
+  return `the function returns what ${callee}() returns, and a gathered call would return the total of all the writes`;
+}
+
+/**
+ * `return write(...);` or `return write(...) < 0 ? -1 : 0;`: the last write of a run. Returning the
+ * test's outcome keeps its meaning with the gathered call (a fix); returning the count does not.
+ */
+export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.type !== 'return_statement' || stmt.hasError) return undefined;
+  const value = stmt.namedChild(0);
+  const bare = value ? unwrap(value) : undefined;
+  if (!bare) return undefined;
+  let call: Node | undefined;
+  let check: Check | undefined;
+  if (bare.type === 'call_expression') call = bare;
+  else if (bare.type === 'conditional_expression') {
+    const test = bare.childForFieldName('condition');
+    const arms = ['consequence', 'alternative'].map((f) => bare.childForFieldName(f));
+    // The arms only state the outcome (`-1`, `0`, `error(...)` would be I/O).
+    if (!test || arms.some((a) => !a || calls(a).length > 0 || hasEffects(a))) return undefined;
+    check = checkOf(test);
+    call = check?.call;
+    if (check?.assigned) return undefined;
+  }
+  if (!call) return undefined;
+  const write = callWrite(call, ctx);
+  if (!write || write.own) return undefined;
+  if (check?.len && !sameLength(check.len.text, write.checkLen)) return undefined;
+  const { checkLen: _len, own: _own, fixable, ...rest } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    template:
+      fixable && check
+        ? templateAround(stmt, call.startIndex, call.endIndex, check.len, ctx.text)
+        : undefined,
+    noFix: write.noFix ?? (check ? undefined : returnedResult(write.callee)),
+    leaves: true,
   };
 }

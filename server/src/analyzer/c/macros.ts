@@ -41,7 +41,9 @@ function macroOf(def: Node, functions: ReadonlyMap<string, CWriteFunction>): CMa
   const name = def.childForFieldName('name')?.text;
   const params = def.childForFieldName('parameters')?.namedChildren.map((p) => p?.text ?? '') ?? [];
   const value = def.childForFieldName('value')?.text.replace(/\\\r?\n/g, ' ') ?? '';
-  const body = /^\s*([A-Za-z_]\w*)\s*\(([\s\S]*)\)\s*;?\s*$/.exec(value);
+  // A statement macro wraps its call in `do { ... } while (0)` (or braces) to stand as one statement.
+  const statement = /^\s*(?:do\s*)?\{([\s\S]*)\}\s*(?:while\s*\(\s*0\s*\))?\s*$/.exec(value);
+  const body = /^\s*([A-Za-z_]\w*)\s*\(([\s\S]*)\)\s*;?\s*$/.exec(statement ? statement[1]! : value);
   if (!name || !body || params.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return undefined;
   const fn = functions.get(body[1]!);
   const args = splitArgs(body[2]!);

@@ -6,7 +6,17 @@
 // `.in` of a child process started with a pipe (`cp.in = -1`). Parameters stay unknown.
 import type { Node } from 'web-tree-sitter';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
-import { callArgs, calleeName, canonicalTarget, declaredName, namedKids, rootName, unwrap } from './syntax';
+import {
+  callArgs,
+  calleeName,
+  canonicalTarget,
+  declaredName,
+  functionName,
+  namedKids,
+  parameterNames,
+  rootName,
+  unwrap,
+} from './syntax';
 
 /** What the file says about descriptors, found once per analysis (part of the results' cache key). */
 export interface FileStreams {
@@ -14,9 +24,22 @@ export interface FileStreams {
   readonly functions: ReadonlySet<string>;
   /** Globals of the file assigned only such results (or -1). */
   readonly globals: ReadonlySet<string>;
+  /**
+   * Parameters of the file's static functions that every call in the file passes a stream, by
+   * function name (a static function has no callers elsewhere).
+   */
+  readonly parameters?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-const DEVICE_PATH = /^"\/(dev|proc|sys)\//;
+/**
+ * Literal paths of devices and kernel files, where one write may be one packet or one command. A
+ * terminal (`/dev/tty`, the console, a serial line) and the byte sinks `/dev/null`, `/dev/stdout` and
+ * `/dev/stderr` are byte streams all the same.
+ */
+const DEVICE_PATH = /^"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc\/|sys\/)/;
+
+/** {@link DEVICE_PATH} anywhere in a text (any argument of a call read from the text alone). */
+const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
 
 type Origin = 'stream' | 'sentinel' | 'other';
 
@@ -94,7 +117,7 @@ function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
   if (call[1] === 'socket') return /\bSOCK_STREAM\b/.test(args) ? 'stream' : 'other';
   if (/^dup[23]?$/.test(call[1]!))
     return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
-  return /"\/(dev|proc|sys)\//.test(args) ? 'other' : 'stream';
+  return DEVICE_ANYWHERE.test(args) ? 'other' : 'stream';
 }
 
 /**
@@ -133,12 +156,18 @@ export function functionStreams(
   const streams = new Set<string>();
   // A parameter or local of the same name hides the global.
   for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
-  const records = new Map<string, Origin[]>();
+  const name = functionName(fn);
+  const params = (name && file.parameters?.get(name)) || new Set<string>();
+  // What each name is assigned: a node read against the streams known so far, or a fixed kind.
+  const records = new Map<string, (Node | Origin)[]>();
   const escaped = new Set<string>();
   const pipes: string[] = [];
   const children: string[] = [];
-  const record = (key: string, kind: Origin) => records.set(key, [...(records.get(key) ?? []), kind]);
+  const record = (key: string, value: Node | Origin) =>
+    records.set(key, [...(records.get(key) ?? []), value]);
   const known = (text: string) => streams.has(text);
+  const kindsOf = (key: string): Origin[] =>
+    (records.get(key) ?? []).map((v) => (typeof v === 'string' ? v : origin(v, file.functions, known)));
   const nodes = fn.descendantsOfType([
     'assignment_expression',
     'init_declarator',
@@ -154,13 +183,13 @@ export function functionStreams(
         const left = canonicalTarget(n.childForFieldName('left')?.text ?? '');
         const right = n.childForFieldName('right');
         const plain = n.childForFieldName('operator')?.text === '=';
-        record(left, plain && right ? origin(right, file.functions, known) : 'other');
+        record(left, plain && right ? right : 'other');
         break;
       }
       case 'init_declarator': {
         const name = declaredName(n.childForFieldName('declarator'));
         const value = n.childForFieldName('value');
-        if (name && value) record(name, origin(value, file.functions, known));
+        if (name && value) record(name, value);
         break;
       }
       case 'update_expression': {
@@ -194,9 +223,23 @@ export function functionStreams(
       }
     }
   }
-  for (const [key, kinds] of records) {
-    if (locals.has(key) && !escaped.has(key) && kinds.includes('stream') && !kinds.includes('other'))
-      streams.add(key);
+  // `output = ttyfd` after `ttyfd = open(...)`: a name copied from a stream is one, so the names are
+  // read again until no more turn out to be streams (each round adds one at least, or stops).
+  for (let added = true; added;) {
+    added = false;
+    for (const key of records.keys()) {
+      if (streams.has(key) || !locals.has(key) || escaped.has(key)) continue;
+      const kinds = kindsOf(key);
+      if (kinds.includes('stream') && !kinds.includes('other')) {
+        streams.add(key);
+        added = true;
+      }
+    }
+  }
+  // A parameter every caller passes a stream in stays one while the function only copies it around.
+  for (const p of params) {
+    const kinds = kindsOf(p);
+    if (!escaped.has(p) && !kinds.includes('other')) streams.add(p);
   }
   for (const arr of pipes) {
     const root = /^[A-Za-z_]\w*/.exec(arr)?.[0] ?? '';
@@ -205,8 +248,101 @@ export function functionStreams(
   }
   // A child started with `in = -1` gets a pipe to its stdin; any other value is the caller's descriptor.
   for (const key of children) {
-    const kinds = records.get(key) ?? [];
+    const kinds = kindsOf(key);
     if (kinds.length > 0 && kinds.every((k) => k === 'sentinel')) streams.add(key);
   }
   return streams;
+}
+
+/** A function definition with the text of its body. */
+interface Body {
+  readonly fn: Node;
+  readonly text: string;
+}
+
+/** The names a function declares itself (locals, not its parameters), as functionStreams takes them. */
+function ownLocals(fn: Node): Set<string> {
+  const declared = new Set<string>();
+  for (const d of fn.descendantsOfType('init_declarator')) {
+    const n = d && declaredName(d.childForFieldName('declarator'));
+    if (n) declared.add(n);
+  }
+  for (const d of fn.descendantsOfType('declaration')) {
+    for (const x of d?.childrenForFieldName('declarator') ?? []) {
+      const n = declaredName(x);
+      if (n) declared.add(n);
+    }
+  }
+  return declared;
+}
+
+/**
+ * The parameters of the file's static functions that take a byte stream from every caller: the
+ * function is `static` (no caller elsewhere), its name is only ever called (never taken as a pointer),
+ * and each call in the file passes, in that place, a descriptor its caller knows to be a stream.
+ * Only functions whose body makes a plain write are looked at. Callers that are such functions
+ * themselves are read with what is known so far, until nothing more is learnt.
+ */
+export function streamParameters(
+  bodies: readonly Body[],
+  file: FileStreams,
+  text: string,
+  plainWrite: RegExp,
+): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  const candidates = bodies.filter((b) => plainWrite.test(b.text) && isStaticDefinition(b.fn));
+  if (candidates.length === 0) return found;
+  const withFound: FileStreams = { ...file, parameters: found };
+  for (let round = 0, learnt = true; learnt && round < 4; round++) {
+    learnt = false;
+    const callerStreams = new Map<Node['id'], Set<string>>();
+    const streamsOf = (caller: Node) => {
+      let known = callerStreams.get(caller.id);
+      if (!known) {
+        const locals = ownLocals(caller);
+        const all = new Set([...locals, ...parameterNames(caller).filter((n): n is string => !!n)]);
+        known = functionStreams(caller, locals, withFound, all);
+        callerStreams.set(caller.id, known);
+      }
+      return known;
+    };
+    for (const { fn } of candidates) {
+      const name = functionName(fn);
+      if (!name || found.has(name)) continue;
+      // Every mention of the name is followed by `(`: definitions, prototypes and calls, no pointer.
+      const mentions = [...text.matchAll(new RegExp(`\\b${name}\\b(\\s*\\()?`, 'g'))];
+      if (mentions.some((m) => m[1] === undefined)) continue;
+      const params = parameterNames(fn);
+      const call = new RegExp(`\\b${name}\\s*\\(`);
+      const sites = bodies
+        .filter((b) => b.fn !== fn && call.test(b.text))
+        .flatMap((b) =>
+          b.fn
+            .descendantsOfType('call_expression')
+            .filter((c): c is Node => c !== null && calleeName(c) === name)
+            .map((c) => ({ caller: b.fn, args: callArgs(c) })),
+        );
+      if (sites.length === 0) continue;
+      const streams = new Set<string>();
+      params.forEach((p, i) => {
+        if (!p) return;
+        const all = sites.every(({ caller, args }) => {
+          const arg = args[i];
+          const target = arg ? canonicalTarget(arg.text) : '';
+          return target === '1' || target === '2' || streamsOf(caller).has(target);
+        });
+        if (all) streams.add(p);
+      });
+      if (streams.size > 0) {
+        found.set(name, streams);
+        learnt = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** The definition is `static` (its name is not visible to other files). */
+function isStaticDefinition(fn: Node): boolean {
+  return namedKids(fn).some((k) => k.type === 'storage_class_specifier' && k.text === 'static');
 }

@@ -16,9 +16,9 @@ import {
   rootName,
   unwrap,
 } from './syntax';
-import { chainStep, conditionalStep, resultChecked } from './chains';
+import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
-import { pureTest, statementCall, writeStep, type CContext } from './writes';
+import { hasEffects, pureTest, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -77,7 +77,8 @@ class FunctionReader {
       if (write) return write;
     }
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
-      const write = chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx);
+      const write =
+        chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx) ?? returnStep(stmt, this.ctx);
       if (write) return write;
     }
     switch (stmt.type) {
@@ -145,11 +146,17 @@ class FunctionReader {
     if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
     // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
     // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
+    const exit = pure && arms.length === 1 && leavesQuietly(stmt.childForFieldName('consequence'));
     return {
       kind: 'branch',
       span: this.span(stmt),
       arms,
-      partial: { condition: cond.text, opaque: !pure || undefined, exhaustive: exhaustive || undefined },
+      partial: {
+        condition: cond.text,
+        opaque: !pure || undefined,
+        exhaustive: exhaustive || undefined,
+        exit: exit ? { reads: [...identifiers(cond)] } : undefined,
+      },
     };
   }
 
@@ -224,13 +231,23 @@ class FunctionReader {
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */
-  private changed(node: Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+  private changed(
+    node: Node,
+    into: Set<string>,
+    callees?: string[],
+    mutated?: Set<string>,
+    members?: { paths: Set<string>; whole: Set<string> },
+  ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
-    const add = (n: Node | null, contents: boolean) => {
+    const add = (n: Node | null, contents: boolean, assigned = false) => {
       const root = n ? rootName(n) : undefined;
       if (!root) return;
       into.add(root);
       if (contents || (n && unwrap(n).type !== 'identifier')) mutated?.add(root);
+      // `ctx->count = 0` changes one member; anything else may change any part of the variable.
+      const path = assigned && n ? memberPath(n) : undefined;
+      if (path) members?.paths.add(path);
+      else members?.whole.add(root);
     };
     const kinds = [
       'assignment_expression',
@@ -243,10 +260,10 @@ class FunctionReader {
       if (!n) continue;
       switch (n.type) {
         case 'assignment_expression':
-          add(n.childForFieldName('left'), false);
+          add(n.childForFieldName('left'), false, true);
           break;
         case 'update_expression':
-          add(n.childForFieldName('argument'), false);
+          add(n.childForFieldName('argument'), false, true);
           break;
         case 'pointer_expression':
           if (n.child(0)?.type === '&') add(n.childForFieldName('argument'), true);
@@ -277,7 +294,8 @@ class FunctionReader {
     const writes = new Set<string>();
     const mutated = new Set<string>();
     const callees: string[] = [];
-    this.changed(stmt, writes, callees, mutated);
+    const members = { paths: new Set<string>(), whole: new Set<string>() };
+    this.changed(stmt, writes, callees, mutated, members);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
         const name = declaredName(d);
@@ -306,8 +324,31 @@ class FunctionReader {
       output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
       setsGlobal,
     });
-    return { ...summary, mutated: [...mutated] };
+    const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
+    return { ...summary, mutated: [...mutated], members: memberOnly.length > 0 ? memberOnly : undefined };
   }
+}
+
+/** A body that only leaves the block (`return`, `return 0`, `goto out`, `break`): no call on the way. */
+function leavesQuietly(body: Node | null): boolean {
+  const stmts = body?.type === 'compound_statement' ? namedKids(body) : body ? [body] : [];
+  const stmt = stmts[0];
+  if (stmts.length !== 1 || !stmt) return false;
+  if (['goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)) return true;
+  return stmt.type === 'return_statement' && calls(stmt).length === 0 && !hasEffects(stmt);
+}
+
+/** `a.b`, `a->b.c` (members all the way down to a variable), canonical; undefined for anything else. */
+function memberPath(node: Node): string | undefined {
+  let at = unwrap(node);
+  if (at.type !== 'field_expression') return undefined;
+  const text = at.text.replace(/\s+/g, '');
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = unwrap(arg);
+  }
+  return at.type === 'identifier' ? text : undefined;
 }
 
 /** The local names of a function: its parameters and every variable declared in its body. */

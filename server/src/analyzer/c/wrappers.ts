@@ -4,6 +4,7 @@
 // once. Calls to it then count as writes to `out_fd`.
 import type { Node } from 'web-tree-sitter';
 import type { WrapperSetting } from '../settings';
+import type { Step } from '../model';
 import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import {
   callArgs,
@@ -33,32 +34,52 @@ function constant(node: Node | undefined): boolean {
   );
 }
 
+/** A step a frame may hold besides its writes: a computation, or an if that only computes. */
+function computes(s: Step): boolean {
+  if (s.kind === 'other') return !s.barrier && s.calls.length === 0;
+  return (
+    s.kind === 'branch' &&
+    !s.partial?.opaque &&
+    s.arms.every((a) => a.steps.every((x) => x.kind === 'other' && !x.barrier && x.calls.length === 0))
+  );
+}
+
+/** The names a computing step may change (an if's arms included). */
+function changes(s: Step): string[] {
+  if (s.kind === 'other') return [...s.writes];
+  if (s.kind === 'branch') return s.arms.flatMap((a) => a.steps.flatMap(changes));
+  return [];
+}
+
 /**
  * A framing wrapper: a body of two or more writes to one descriptor (a parameter or a fixed global),
- * with only harmless statements between (`put_be32(hdr, len)`). Each call then makes that many
- * syscalls; calls in a row are one sequence, reported without a fix.
+ * with only computations between (`put_be32(hdr, len)`, `if (buf) len = strlen(buf);`), the payload
+ * possibly under a test (`if (len > 0)`), and a constant `return` at the end at most. Each call then
+ * makes that many syscalls (at most); calls in a row are one sequence, reported without a fix.
  */
 function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
   // A frame is a few plain statements: anything with control flow or a long body is no wrapper, and
   // reading every function in full would cost the whole-tree speed.
   const statements = namedKids(fn.childForFieldName('body') as Node);
   const plain = ['expression_statement', 'declaration', 'if_statement'];
-  if (statements.length > 8 || statements.some((st) => !plain.includes(st.type))) return undefined;
+  const end = statements[statements.length - 1];
+  const returns = end?.type === 'return_statement' && calls(end).length === 0 ? 1 : 0;
+  const body = statements.slice(0, statements.length - returns);
+  if (statements.length > 8 || body.some((st) => !plain.includes(st.type))) return undefined;
   const blocks = readFunction(fn, { ...ctx, wrappers: new Map() });
-  if (blocks.length !== 1) return undefined;
-  const steps = blocks[0]!.steps;
+  const steps = blocks[blocks.length - 1]?.steps.slice(0, body.length);
+  if (!steps) return undefined;
   const writes = steps.filter((s) => s.kind === 'write');
-  if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && (s.kind !== 'other' || s.barrier)))
-    return undefined;
+  if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && !computes(s))) return undefined;
   const first = writes[0]!; // at least two, checked above
-  if (writes.some((w) => w.target !== first.target || w.condition || w.stream || w.position))
+  if (first.condition || writes.some((w) => w.target !== first.target || w.stream || w.position))
     return undefined;
   const params = parameterNames(fn);
   const fdParam = params.indexOf(first.target);
   if (fdParam < 0 && first.targetNames.some((n) => params.includes(n))) return undefined;
   // Nothing between the writes may change the descriptor.
-  if (steps.some((s) => s.kind === 'other' && s.writes.some((n) => first.targetNames.includes(n))))
-    return undefined;
+  if (steps.some((s) => changes(s).some((n) => first.targetNames.includes(n)))) return undefined;
+  const syscalls = writes.reduce((sum, w) => sum + (w.syscalls ?? 1), 0);
   return {
     name,
     exported: !isStatic(fn, name),
@@ -66,7 +87,10 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
     buf: -1,
     family: first.family,
     arity: params.length,
-    syscalls: writes.reduce((sum, w) => sum + (w.syscalls ?? 1), 0),
+    syscalls,
+    noFix: writes.some((w) => w.condition)
+      ? `${name}() writes up to ${syscalls} times per call (a header, then its payload when there is one); gathering across calls needs a variant of it that fills an iovec`
+      : undefined,
   };
 }
 

@@ -3,8 +3,8 @@
 // Statements that hold several writes (a condition chaining them) or a write under a condition are
 // read in chains.ts, from the calls this file understands.
 import type { Node } from 'web-tree-sitter';
-import type { CWriteFunction } from '../catalogue';
-import type { Piece, Template, WriteStep } from '../model';
+import { C_RESULT_DISCARDERS, type CWriteFunction } from '../catalogue';
+import type { Piece, Span, Template, WriteStep } from '../model';
 import type { CWrapper } from '../wrapper';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
@@ -41,19 +41,58 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
 /** A check of a call's result: `call < 0`, `call == -1`, `call != len`, or `call == len`. */
 export interface Check {
   readonly call: Node;
-  /** `<0`, `==-1`, `!=` or `==`. */
+  /**
+   * Failure tests: `<0`, `<=0`, `==-1`, `!=` (a length), `truthy`, `falsy`. Success tests: `==` (a
+   * length), `>=0`, `!=-1`, `>0`.
+   */
   readonly kind: string;
   /** The length operand of `!=`/`==` checks. */
   readonly len?: Node;
+  /** The variable the result is kept in inside the test (`(n = write(...)) != len`). */
+  readonly assigned?: Node;
 }
 
+/** Check kinds under which the statement's handler runs when the call succeeded. */
+export const SUCCESS_CHECKS: ReadonlySet<string> = new Set(['==', '>=0', '!=-1', '>0']);
+
 /** The operator that says the same with its operands swapped (`0 > call` is `call < 0`). */
-const SWAPPED: Readonly<Record<string, string>> = { '<': '>', '>': '<', '==': '==', '!=': '!=' };
+const SWAPPED: Readonly<Record<string, string>> = {
+  '<': '>',
+  '>': '<',
+  '<=': '>=',
+  '>=': '<=',
+  '==': '==',
+  '!=': '!=',
+};
+
+/** Comparisons with a constant that say whether a write failed or succeeded. */
+const CONSTANT_CHECKS: Readonly<Record<string, string>> = {
+  '<0': '<0',
+  '<=0': '<=0',
+  '==-1': '==-1',
+  '>=0': '>=0',
+  '!=-1': '!=-1',
+  '>0': '>0',
+};
+
+/** The call `node` is, or the call assigned inside it (`(n = write(...))`), with the variable. */
+function callIn(node: Node): { call: Node; assigned?: Node } | undefined {
+  const n = unwrap(node);
+  if (n.type === 'call_expression') return { call: n };
+  if (n.type !== 'assignment_expression' || n.childForFieldName('operator')?.text !== '=') return undefined;
+  const left = n.childForFieldName('left');
+  const right = n.childForFieldName('right');
+  const call = right ? unwrap(right) : undefined;
+  return left?.type === 'identifier' && call?.type === 'call_expression'
+    ? { call, assigned: left }
+    : undefined;
+}
 
 /**
- * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call == -1`, `call != len`,
- * `call == len`, each also written the other way round (`len != call`), and the bare `call`
- * (`truthy`: a non-zero result is the error) or `!call` (`falsy`).
+ * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call <= 0`, `call == -1`,
+ * `call != len`, `call == len`, `call >= 0`, `call != -1`, `call > 0`, each also written the other way
+ * round (`len != call`), and the bare `call` (`truthy`: a non-zero result is the error) or `!call`
+ * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`).
  */
 export function checkOf(test: Node): Check | undefined {
   const t = unwrap(test);
@@ -69,30 +108,48 @@ export function checkOf(test: Node): Check | undefined {
   let right = t.childForFieldName('right');
   if (!left || !right) return undefined;
   const swapped = SWAPPED[op];
-  if (unwrap(left).type !== 'call_expression' && unwrap(right).type === 'call_expression' && swapped) {
+  if (!callIn(left) && callIn(right) && swapped) {
     [left, right] = [right, left];
     op = swapped;
   }
-  const call = unwrap(left);
-  if (call.type !== 'call_expression') return undefined;
+  const found = callIn(left);
+  if (!found) return undefined;
+  const { call, assigned } = found;
   const r = right.text.replace(/\s+/g, '');
-  if (op === '<' && r === '0') return { call, kind: '<0' };
-  if (op === '==' && r === '-1') return { call, kind: '==-1' };
-  if (op === '!=' || op === '==') return { call, kind: op, len: right };
+  const constant = CONSTANT_CHECKS[`${op}${r}`];
+  if (constant) return { call, kind: constant, assigned };
+  if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned };
   return undefined;
+}
+
+/**
+ * The call an expression statement makes for its effect alone: `call`, `(void)call`, `(void)!call`
+ * (which quiets `warn_unused_result`), or `ignore_result(call)`.
+ */
+function discarded(expr: Node): Node | undefined {
+  let at = unwrap(expr);
+  if (at.type === 'unary_expression' && at.childForFieldName('operator')?.text === '!') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = unwrap(arg);
+  }
+  if (at.type !== 'call_expression') return undefined;
+  const args = callArgs(at);
+  const inner = args.length === 1 ? unwrap(args[0]!) : undefined;
+  if (C_RESULT_DISCARDERS.has(calleeName(at) ?? '') && inner?.type === 'call_expression') return inner;
+  return at;
 }
 
 /** The call a statement is built around, if the statement is a bare or checked call. */
 export function statementCall(stmt: Node): Node | undefined {
   if (stmt.type === 'expression_statement') {
     const expr = stmt.namedChild(0);
-    const call = expr ? unwrap(expr) : undefined;
-    return call?.type === 'call_expression' ? call : undefined;
+    return expr ? discarded(expr) : undefined;
   }
   if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return undefined;
   const cond = stmt.childForFieldName('condition');
   const check = cond ? checkOf(cond) : undefined;
-  return check && check.kind !== '==' ? check.call : undefined;
+  return check && !SUCCESS_CHECKS.has(check.kind) ? check.call : undefined;
 }
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
@@ -123,6 +180,7 @@ export function templateAround(
   to: number,
   len: Node | undefined,
   text: string,
+  skip?: Span,
 ): Template {
   // The length sits after the call (`call != len`) or before it (`len != call`).
   const mark = (start: number, end: number) =>
@@ -130,15 +188,26 @@ export function templateAround(
       ? text.slice(start, len.startIndex) + LENGTH_MARK + text.slice(len.endIndex, end)
       : text.slice(start, end);
   return {
-    before: mark(stmt.startIndex, from),
+    // `skip`: text before the call the gathered statement leaves out (a guard `negated && `).
+    before: skip ? mark(stmt.startIndex, skip.start) + mark(skip.end, from) : mark(stmt.startIndex, from),
     after: mark(to, stmt.endIndex),
     indent: indentAt(text, stmt.startIndex),
   };
 }
 
-/** A template of a bare statement: the call and its semicolon (behind `(void)` at most). */
+/**
+ * A template of a bare statement: the call and its semicolon, its result at most discarded
+ * (`(void)`, `(void)!`, `ignore_result(...)`).
+ */
 export function isBare(t: Template): boolean {
-  return t.before.replace(/\(\s*void\s*\)/, '').trim() === '' && t.after.trim() === ';';
+  const before = t.before
+    .replace(/\(\s*void\s*\)/, '')
+    .replace(/!/, '')
+    .trim();
+  const after = t.after.trim();
+  if (before === '') return after === ';';
+  const wrap = /^(\w+)\s*\($/.exec(before);
+  return !!wrap && C_RESULT_DISCARDERS.has(wrap[1]!) && /^\)\s*;$/.test(after);
 }
 
 /** A cast to an integer type, as a length check writes it (`(ssize_t)len`, `(size_t) n`). */
@@ -277,10 +346,21 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
   const { checkLen: _len, own, fixable, ...rest } = write;
+  const assigned = check?.assigned?.text;
+  if (assigned && write.targetNames.includes(assigned)) return undefined;
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
     ...rest,
     template: fixable ? (own ?? site) : undefined,
+    ...(assigned && { assigns: [assigned], noFix: write.noFix ?? keptResult(write.callee, assigned) }),
   };
+}
+
+/**
+ * Why a write whose result the statement keeps in a variable has no fix: code after it may read the
+ * variable, which a gathered call would set to the total instead.
+ */
+export function keptResult(callee: string, name: string): string {
+  return `the result of ${callee}() is kept in ${name}, which a gathered call would set to the total of all the writes`;
 }

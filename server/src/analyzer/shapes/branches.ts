@@ -23,12 +23,51 @@ export function ownTarget(names: ReadonlySet<string>, locals: ReadonlySet<string
   return names.size > 0 && [...names].every((n) => locals.has(n));
 }
 
-/** A statement a run may cross: no I/O, no change of the descriptor or of global state. */
-export function quiet(step: OtherStep, names: ReadonlySet<string>, locals: ReadonlySet<string>): boolean {
+/** True when assigning member path `path` may change the descriptor expression `target`. */
+function overlaps(path: string, target: string): boolean {
+  const within = (inner: string, outer: string) =>
+    inner === outer || ['.', '->', '['].some((sep) => inner.startsWith(outer + sep));
+  return within(target, path) || within(path, target);
+}
+
+/**
+ * A statement a run may cross: no I/O, no change of the descriptor or of global state. With `target`
+ * (the descriptor's canonical text), assigning another member of its struct (`ctx->count++` next to
+ * writes to `ctx->out`) is no change of it.
+ */
+export function quiet(
+  step: OtherStep,
+  names: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
+  target?: string,
+): boolean {
   if (step.barrier || step.setsGlobal) return false;
-  if (meets(step.reads, names) || meets(step.writes, names)) return false;
+  if (meets(step.reads, names)) {
+    // Reading the struct to update another of its members reads no descriptor either.
+    const own = step.writes.filter((n) => names.has(n));
+    const memberOnly =
+      target !== undefined &&
+      own.length > 0 &&
+      own.every((n) => memberChanged(step, n)) &&
+      !(step.members ?? []).some((p) => overlaps(p, target));
+    if (!memberOnly) return false;
+  }
+  if (meets(step.writes, names)) {
+    const changed = step.writes.filter((n) => names.has(n));
+    if (
+      target === undefined ||
+      !changed.every((n) => memberChanged(step, n)) ||
+      (step.members ?? []).some((p) => overlaps(p, target))
+    )
+      return false;
+  }
   // A call that may print could write to the same descriptor unless it is the function's own.
   return !step.output || ownTarget(names, locals);
+}
+
+/** True when the statement changes `name` only by assigning members of it. */
+function memberChanged(step: OtherStep, name: string): boolean {
+  return (step.members ?? []).some((p) => p.startsWith(`${name}.`) || p.startsWith(`${name}->`));
 }
 
 /** The condition of writes in one arm of an if/else chain that ends in `else` (each path writes). */
@@ -56,7 +95,9 @@ function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | und
 
 /** A write a run may take from inside a branch: to `target`, plain, its buffers still alive after it. */
 function joinable(w: WriteStep, target: string, declares: readonly string[]): boolean {
-  return w.target === target && !w.stream && !w.alone && !w.position && !meets(w.reads, declares);
+  return (
+    w.target === target && !w.stream && !w.alone && !w.leaves && !w.position && !meets(w.reads, declares)
+  );
 }
 
 /** The first write inside a branch (a run that starts with it goes to that one's descriptor). */

@@ -65,18 +65,20 @@ export function sequenceFinding(
 /** The finding for a loop that writes per iteration. */
 export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
   const callees = [...new Set(run.writes.map((w) => `${w.callee}()`))].join(', ');
+  // A call to a framing wrapper makes several syscalls itself.
+  const n = run.writes.reduce((sum, w) => sum + (w.syscalls ?? 1), 0);
   return {
     code: 'loop-writes',
     severity: settings.severity.loopWrites,
     message:
-      `${run.writes.length === 1 ? 'one syscall' : `${run.writes.length} syscalls`} per iteration to ` +
+      `${n === 1 ? 'one syscall' : `${n} syscalls`} per iteration to ` +
       `${run.target} (${callees}): collect the buffers and send them with one ${run.writes[0]!.family}() after the loop`,
     span: run.loop.span,
     related: run.writes.map((write, k) => ({
       span: write.span,
       message: label(write, k + 1, run.writes.length),
     })),
-    syscalls: run.writes.length,
+    syscalls: n,
     target: run.target,
   };
 }

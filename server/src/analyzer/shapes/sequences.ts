@@ -24,18 +24,29 @@ const STATE =
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
 
+const ALL_CONDITIONAL =
+  'every write is under a test of its own; where none holds, a gathered call would still run';
+const EXIT =
+  'an early exit (a return, goto, break or continue under a test) stands between the writes; gathering them means filling the vector under its test by hand';
+
 /**
  * At most this many statements may stand between two writes of a run. Further apart, the writes are
  * rarely meant as one message, and the odds of a missed dependency grow.
  */
 const MAX_BETWEEN = 3;
 
+/**
+ * Statements that compute what the next write sends (filling a header's fields one by one) do not
+ * count toward {@link MAX_BETWEEN}; this many statements at most may stand between two writes in all.
+ */
+const MAX_PREPARED = 24;
+
 /** The writes ending every arm of an exhaustive if/else chain, if they all go to one descriptor. */
 function armWrites(branch: BranchStep): WriteStep[] | undefined {
   const writes: WriteStep[] = [];
   for (const arm of branch.arms) {
     const last = arm.steps[arm.steps.length - 1];
-    if (last?.kind !== 'write' || last.stream || last.position) return undefined;
+    if (last?.kind !== 'write' || last.stream || last.position || last.leaves) return undefined;
     // A buffer declared inside the arm is gone once the branch ends: the write must stay where it is.
     if (meets(last.reads, arm.declares)) return undefined;
     if (writes.length > 0 && last.target !== writes[0]!.target) return undefined;
@@ -59,8 +70,10 @@ function runFrom(
   let head: WriteRun['head'];
   const writes: WriteStep[] = [];
   let pending: OtherStep[] = [];
-  if (first.kind === 'write') writes.push(first);
-  else if (first.kind === 'branch') {
+  if (first.kind === 'write') {
+    if (first.leaves) return undefined;
+    writes.push(first);
+  } else if (first.kind === 'branch') {
     const ends = first.partial ? undefined : armWrites(first);
     const opener = ends ? undefined : firstWrite([first]);
     const passage = opener && through(first, opener.target, new Set(opener.targetNames), locals, []);
@@ -80,12 +93,16 @@ function runFrom(
   if (writes.some((w) => w.target !== lead.target)) return undefined;
   if (pending.some((p) => !quiet(p, names, locals))) return undefined;
   const moved: OtherStep[] = [];
+  // For each moved statement, what the writes before it sent.
+  const movedSent: string[][] = [];
   // Names statements between the writes change (moved after the gathered write by a fix).
   const changedSoFar = () => [...moved, ...pending].flatMap((p) => p.writes);
   const changedInArms: string[] = [];
   const sentSoFar = () => [...(head?.writes ?? []), ...writes].flatMap((w) => w.reads);
   let last = i;
   let next = -1;
+  // Tests of early exits passed so far: the writes after them run only when each fails.
+  const exits: string[] = [];
   for (let j = i + 1; j < steps.length; j++) {
     const step = steps[j]!;
     if (step.kind === 'write') {
@@ -94,7 +111,11 @@ function runFrom(
       if (step.alone) break;
       const prev = writes[writes.length - 1] ?? lead;
       if (head && step.position) break;
+      // A write that sends the result an earlier one kept (`(n = write(...))`) depends on that write.
+      const results = [...(head?.writes ?? []), ...writes].flatMap((w) => w.assigns ?? []);
+      if (meets(step.reads, results) || meets(step.targetNames, results)) break;
       if (!contiguous(prev, step)) break;
+      if (unrelated(pending, step) > MAX_BETWEEN) break;
       // A statement between may have changed what this write sends: a fix cannot move it after the
       // gathered call. Filling the vector where each write stands would still send the same bytes,
       // unless a statement changed in place a buffer an earlier write sent: then stop before it.
@@ -104,8 +125,11 @@ function runFrom(
         // Only computations: a call that may do I/O (or fail loudly) between is a reason to split.
         // (A front end that does not mark calls as quiet with `output: false` gets no such run.)
         if (between.some((p) => p.calls.length > 0 && p.output !== false)) break;
-        const inPlace = between.flatMap((p) => p.mutated ?? p.writes);
-        if (meets(sentSoFar(), [...inPlace, ...changedInArms])) break;
+        // Each statement against the writes before it: one that fills a header before the write that
+        // sends it is the preparation, not a change of bytes already queued.
+        const sentBefore = [...movedSent, ...pending.map(() => sentSoFar())];
+        if (between.some((p, k) => meets(sentBefore[k] ?? [], p.mutated ?? p.writes))) break;
+        if (meets(sentSoFar(), changedInArms)) break;
         joining = { ...step, noFix: step.noFix ?? COMPUTED };
       }
       // A call between may change globals; a write that sends a global would then send something else.
@@ -113,10 +137,25 @@ function runFrom(
       const calls = pending.some((p) => p.calls.length > 0 && p.output !== false);
       if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
       if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
+      if (exits.length > 0)
+        joining = { ...joining, condition: joining.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
+      movedSent.push(...pending.map(() => sentSoFar()));
       moved.push(...pending);
       pending = [];
       writes.push(joining);
       last = j;
+      // `return write(...)`: the path ends there.
+      if (step.leaves) break;
+      continue;
+    }
+    // An early exit between the writes (`if (!more) return 0;`): the writes after it run when its test
+    // fails. Its test must read only the function's own names, none of them an earlier write's result.
+    const exit = step.kind === 'branch' ? step.partial?.exit : undefined;
+    if (exit && !head && writes.length > 0) {
+      const results = writes.flatMap((w) => w.assigns ?? []);
+      if (!exit.reads.every((n) => locals.has(n)) || meets(exit.reads, results)) break;
+      if (pending.some((p) => p.calls.length > 0 && p.output !== false)) break;
+      exits.push((step as BranchStep).partial!.condition);
       continue;
     }
     if (step.kind === 'branch' && !head) {
@@ -134,6 +173,7 @@ function runFrom(
           changedSoFar(),
         )
       ) {
+        movedSent.push(...pending.map(() => sentSoFar()));
         moved.push(...pending);
         pending = [];
         writes.push(...passage.writes);
@@ -152,6 +192,7 @@ function runFrom(
         ) &&
         !between
       ) {
+        movedSent.push(...pending.map(() => sentSoFar()));
         moved.push(...pending);
         pending = [];
         writes.push(...opening);
@@ -164,9 +205,9 @@ function runFrom(
     if (step.kind !== 'other') break;
     // A global set between (busybox sets the message its die path prints before each write) keeps the
     // bytes, but a gathered write would fail with one message: the run is reported without a fix.
-    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals)) break;
+    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals, lead.target)) break;
     pending.push(step);
-    if (pending.filter((p) => !p.comment).length > MAX_BETWEEN) break;
+    if (pending.filter((p) => !p.comment).length > MAX_PREPARED) break;
   }
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
   // A write under a condition joins a run; a run of nothing but writes under one condition may make
@@ -174,10 +215,52 @@ function runFrom(
   // next) it is a sequence whenever both hold; in one arm of an if/else, the other path differs.
   const conditions = new Set(writes.map((w) => w.condition));
   const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
-  if (!head && writes.every((w) => w.condition) && !straddles) return undefined;
+  // Each write under a test of its own, the tests about different things (`if (bell) ...; if (prompt)
+  // ...`): both may hold. Tests of one variable (`if (a) ...; if (!a) ...`) may exclude each other.
+  const independent =
+    !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
+  if (!head && writes.every((w) => w.condition) && !straddles && !independent) return undefined;
+  if (independent && writes.every((w) => w.condition))
+    writes.splice(0, writes.length, ...writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL })));
   // `last` is i or the index of a step the loop read.
   const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
   return [end, next >= 0 ? next : last + 1];
+}
+
+/**
+ * How many statements of `between` (comments aside) do not prepare `write`: a statement prepares it
+ * when it changes something the write sends, or something a later preparing statement reads.
+ */
+function unrelated(between: readonly OtherStep[], write: WriteStep): number {
+  const needed = new Set(write.reads);
+  let count = 0;
+  for (const p of [...between].reverse()) {
+    if (p.comment) continue;
+    if (meets(p.writes, needed)) for (const n of p.reads) needed.add(n);
+    else count++;
+  }
+  return count;
+}
+
+/** Names a condition reads, constants (upper-case names) left out: `(prompt != NULL)` reads prompt. */
+function conditionNames(condition: string): string[] {
+  return (condition.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n));
+}
+
+/**
+ * True when no two writes' conditions read a common name, and no two send the same bytes (the same
+ * message under two tests is one message for two cases, as `^C` on a signal or on an empty read).
+ */
+function disjoint(writes: readonly WriteStep[]): boolean {
+  const seen = new Set<string>();
+  const sent = writes.map((w) => (w.pieces ?? []).map((p) => `${p.buf}\u0000${p.len ?? ''}`).join('\u0001'));
+  if (new Set(sent).size < sent.length) return false;
+  for (const w of writes) {
+    const names = new Set(conditionNames(w.condition ?? ''));
+    if (names.size === 0 || meets([...names], seen)) return false;
+    for (const n of names) seen.add(n);
+  }
+  return true;
 }
 
 /** The run made of `writes` (after `head`), from `first` to `end`. */
