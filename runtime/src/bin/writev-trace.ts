@@ -226,7 +226,7 @@ async function main(): Promise<void> {
     writeTrace(options.out, trace);
     const calls = trace.sites.reduce((n, s) => n + s.calls, 0);
     process.stderr.write(
-      `writev-trace: ${calls.toLocaleString('en-US')} calls at ${trace.sites.length} lines -> ${options.out}\n`,
+      `writev-trace: ${plural(calls, 'call')} at ${plural(trace.sites.length, 'line')} -> ${options.out}\n`,
     );
     for (const note of traced.notes) process.stderr.write(`writev-trace: note: ${note}\n`);
     rmSync(work, { recursive: true, force: true });
@@ -242,3 +242,8 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+/** `1 call`, `40,000 calls`: a count with its noun, as the summary line prints it. */
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -39,5 +39,11 @@ export async function measureCorpus(corpusDir: string, trees: string | undefined
     projectSettings(project); // Checks them: a bad entry is named here, not by a failed run.
     cases.push({ name: project.name, root, settings: project.settings });
   }
+  if (cases.length === 0) {
+    console.log(
+      `project trees: none found under ${trees} (check them out with node scripts/corpus-trees.js)`,
+    );
+    return;
+  }
   await printTreeTimings(cases, runs);
 }

@@ -178,7 +178,8 @@ export function treeTable(timings: readonly TreeTiming[]): string {
     count(lines / many),
     (one / many).toFixed(2),
   ];
-  const body = [...timings.map(row), total];
+  // No total over no trees: it would be 0 lines in 0 s.
+  const body = timings.length > 0 ? [...timings.map(row), total] : [];
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');

@@ -105,6 +105,36 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
 }
 
 /**
+ * The texts a first pass read, kept for the second so that it reads no file again (it tests every
+ * file for calls to the wrappers the first pass found; reading them all again cost a tenth of a run
+ * on trees where one wrapper is exported). Holds at most `budget` characters; files past it are read
+ * again. One store per thread: the second pass sends each file to the thread that read it.
+ */
+export class SourceStore {
+  private readonly texts = new Map<string, string>();
+  private held = 0;
+
+  constructor(private readonly budget = 128 * 1024 * 1024) {}
+
+  /** Keeps `text` as the content of `path` if the budget allows. */
+  keep(path: string, text: string): void {
+    if (this.held + text.length > this.budget || this.texts.has(path)) return;
+    this.texts.set(path, text);
+    this.held += text.length;
+  }
+
+  /** The text kept for `path`, given up (undefined when none was kept). */
+  take(path: string): string | undefined {
+    const text = this.texts.get(path);
+    if (text !== undefined) {
+      this.texts.delete(path);
+      this.held -= text.length;
+    }
+    return text;
+  }
+}
+
+/**
  * Lints `path`. Never throws: a file that cannot be read or written comes back with `error` set.
  * Returns undefined in a second pass for a file that calls none of `job.names`.
  */
@@ -114,18 +144,24 @@ export async function lintFile(
   job: LintJob,
   index: WrapperIndex | undefined,
   names: RegExp | undefined,
+  store?: SourceStore,
 ): Promise<FileResult | undefined> {
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  let source: SourceFile;
-  try {
-    // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
-    // trips through the thread pool cost more than the read (see readRegularFileSync).
-    source = readSourceFileSync(path, limit);
-  } catch (error) {
-    if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
-    return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
+  // A fix writes the file back: it must start from what is on disk now, with its stamp.
+  const kept = job.fix ? undefined : store?.take(path);
+  let source: SourceFile | undefined;
+  if (kept === undefined) {
+    try {
+      // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
+      // trips through the thread pool cost more than the read (see readRegularFileSync).
+      source = readSourceFileSync(path, limit);
+    } catch (error) {
+      if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
+      return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
+    }
   }
-  let text = source.text;
+  let text = kept ?? (source as SourceFile).text;
+  if (!index && !job.fix) store?.keep(path, text);
   if (names && !names.test(text)) return undefined;
   const lineCount = countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
@@ -146,7 +182,7 @@ export async function lintFile(
   let findings = first.findings;
   const wrappers = index ? undefined : first.wrappers;
   let fixed = false;
-  if (job.fix) {
+  if (job.fix && source) {
     const fixedText = analyzer.fixAll(path, text, findings);
     if (fixedText !== undefined) {
       try {

@@ -1,6 +1,7 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
 // second only where a wrapper from another file is called), optionally fixes, keeps what the review asks
 // for (review.ts), prints, exits 0/1/2.
+import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 // Not the library index: that loads the analyzer, which only the worker threads need.
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
@@ -70,6 +71,15 @@ function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefine
   });
 }
 
+/** `path` names a folder (false when it cannot be read: the walk reports that). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Lints with the options given. Files take `settings`, or where `lookup` finds a config file for
  * them, its settings. Exposed for the benchmark.
@@ -80,6 +90,7 @@ export async function lint(
   lookup?: ConfigLookup,
 ): Promise<FileResult[]> {
   const pool = new LintPool(options.jobs);
+  if (options.paths.some(isFolder)) pool.warm();
   const { files, groups, skipped } = await collect(options.paths, settings, lookup, (found) =>
     pool.prepare(found),
   ).catch(async (error: unknown) => {

@@ -6,7 +6,8 @@ import type * as AnalyzerModule from '../analyzer/analyzer';
 import { languageOf } from '../analyzer/languageOf';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { UsageError } from './args';
-import { countLines, reportedFindings, type FileResult } from './lintFile';
+import type * as LintFileModule from './lintFile';
+import type { FileResult } from './lintFile';
 
 /** Reads standard input whole, as UTF-8. */
 export async function readStandardInput(): Promise<string> {
@@ -30,8 +31,9 @@ export async function lintText(
   fix: boolean,
 ): Promise<StdinLint> {
   // Loaded here: a run over files analyses them on worker threads, and loading the analyzer into
-  // this thread as well would only delay their start.
+  // this thread as well would only delay their start (lintFile loads it too).
   const { Analyzer } = require('../analyzer/analyzer') as typeof AnalyzerModule;
+  const { countLines, reportedFindings } = require('./lintFile') as typeof LintFileModule;
   const path = resolve(cwd, filename);
   if (!languageOf(path))
     throw new UsageError(`--stdin-filename ${filename}: not a C, TypeScript or JavaScript file name`);

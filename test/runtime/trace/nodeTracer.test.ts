@@ -233,6 +233,20 @@ describe('writev-trace on a Node program', () => {
     ]);
   });
 
+  it('sums the trace up on stderr in words that fit the count', () => {
+    const dir = folder();
+    const one = program(dir, 'one.js', "require('fs').writeSync(1, 'x');\n");
+    const single = trace(dir, ['node', one]).run;
+    assert.match(single.stderr, /^writev-trace: 1 call at 1 line -> /m);
+    const two = program(
+      dir,
+      'two.js',
+      "require('fs').writeSync(1, 'x');\nrequire('fs').writeSync(1, 'yz');\n",
+    );
+    const pair = trace(dir, ['node', two]).run;
+    assert.match(pair.stderr, /^writev-trace: 2 calls at 2 lines -> /m);
+  });
+
   it('names a command that does not exist, with status 128 and no trace', () => {
     const dir = folder();
     const run = spawnSync(
