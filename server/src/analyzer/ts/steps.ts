@@ -6,6 +6,7 @@ import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import { qualify } from './bindings';
+import { chainStep, conditionalStep, exitBranch } from './idioms';
 import { callsIn, identifiers, rootName, shortName, suspends } from './syntax';
 import { isPureCall, writeStep, type TsContext } from './writes';
 
@@ -61,10 +62,16 @@ class FunctionReader {
   }
 
   private step(stmt: ts.Statement): Step {
-    const write = writeStep(stmt, this.ctx);
+    const write = writeStep(stmt, this.ctx) ?? chainStep(stmt, this.ctx);
     if (write) return write;
     if (ts.isExpressionStatement(stmt) || ts.isVariableStatement(stmt)) return this.summary(stmt);
-    if (ts.isIfStatement(stmt)) return this.branch(stmt);
+    if (ts.isIfStatement(stmt)) {
+      return (
+        conditionalStep(stmt, this.ctx) ??
+        exitBranch(stmt, this.ctx, (statements) => this.arm(statements)) ??
+        this.branch(stmt)
+      );
+    }
     if (
       ts.isForStatement(stmt) ||
       ts.isForOfStatement(stmt) ||

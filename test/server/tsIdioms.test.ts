@@ -1,0 +1,114 @@
+// The TS/JS idioms of real programs (fixtures/ts/idioms.ts): which hints get a fix, what the fix
+// writes, and why the others have none.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { applyEdits, DEFAULT_SETTINGS, type Finding } from 'writev-lint';
+import { analyzer, analyzeFixture, fixture, FIXTURES } from './helpers';
+
+const NAME = 'ts/idioms.ts';
+
+/** The finding that starts in the function named `fn`. */
+async function findingIn(fn: string): Promise<Finding> {
+  const text = fixture(NAME);
+  const at = text.indexOf(`${fn}(`);
+  const next = text.indexOf('\n}', at);
+  const found = (await analyzeFixture(NAME)).find((f) => f.span.start > at && f.span.start < next);
+  assert.ok(found, `a finding in ${fn}`);
+  return found;
+}
+
+async function fixedIn(fn: string): Promise<string> {
+  const text = fixture(NAME);
+  const finding = await findingIn(fn);
+  assert.ok(finding.fix, `${fn} has a fix`);
+  const fixed = applyEdits(text, (await analyzer()).fixEdits(join(FIXTURES, NAME), text, finding) ?? []);
+  const at = fixed.indexOf(`${fn}(`);
+  return fixed.slice(fixed.indexOf('\n', at) + 1, fixed.indexOf('\n}', at));
+}
+
+describe('TS/JS idioms', () => {
+  it('fills the vector under the test of a conditional write before unconditional ones', async () => {
+    assert.match((await findingIn('line')).message, /^up to 3 syscalls to fd can become one/);
+    assert.equal(
+      await fixedIn('line'),
+      [
+        '  {',
+        '    const iov: Uint8Array[] = [];',
+        "    if (negated) iov.push(Buffer.from('^'));",
+        "    iov.push(Buffer.from(hex), Buffer.from('\\n'));",
+        '    writevInFull(fd, iov);',
+        '  }',
+      ].join('\n'),
+    );
+  });
+
+  it('fills the vector under the test of a conditional write after unconditional ones', async () => {
+    assert.equal(
+      await fixedIn('record'),
+      [
+        '  {',
+        '    const iov: Uint8Array[] = [];',
+        '    iov.push(head, body);',
+        '    if (trailer) iov.push(trailer);',
+        '    writevInFull(fd, iov);',
+        '  }',
+      ].join('\n'),
+    );
+  });
+
+  it('corks a stream around writes of which one is conditional', async () => {
+    assert.equal(
+      await fixedIn('heading'),
+      [
+        '  out.cork();',
+        "  out.write('<h1>'); // expect: adjacent-writes 4",
+        '  if (title) out.write(title);',
+        "  out.write('</h1>');",
+        '  out.write(body);',
+        '  out.uncork();',
+      ].join('\n'),
+    );
+  });
+
+  it('reports writes checked in one condition without a fix, and says why', async () => {
+    for (const fn of ['chained', 'chainedOr']) {
+      const f = await findingIn(fn);
+      assert.equal(f.fix, undefined, fn);
+      assert.match(f.message, /no automatic fix: each write is checked on its own in one condition/);
+      // One related location per write call in the condition.
+      assert.equal(f.related.length, f.syscalls, fn);
+    }
+  });
+
+  it('reports writes around an early exit without a fix, and says why', async () => {
+    const f = await findingIn('early');
+    assert.equal(f.fix, undefined);
+    assert.match(f.message, /^up to 2 syscalls .*no automatic fix: an early exit/);
+  });
+
+  it('gathers writes to a member descriptor', async () => {
+    // (A method: the slice runs to the class's end.)
+    assert.equal(await fixedIn('send'), '    writevInFull(this.sock.fd, [head, body]);\n  }');
+  });
+
+  it('gives no fix when writes sit in both arms of an if/else (the vector differs per arm)', async () => {
+    const a = await analyzer();
+    const path = join(FIXTURES, 'arms.ts');
+    const text = [
+      "import { writeInFull } from '@writev/runtime';",
+      'export function arms(fd: number, a: Uint8Array, b: Uint8Array, x: boolean): void {',
+      '  writeInFull(fd, a);',
+      '  if (x) writeInFull(fd, b);',
+      '  else writeInFull(fd, a);',
+      '  writeInFull(fd, b);',
+      '}',
+      '',
+    ].join('\n');
+    const [finding, ...rest] = a.analyze(path, text, DEFAULT_SETTINGS);
+    assert.deepEqual(rest, []);
+    assert.ok(finding);
+    assert.equal(finding.fix, undefined);
+    assert.match(finding.message, /no automatic fix: some writes are in the arms of an if/);
+  });
+});
