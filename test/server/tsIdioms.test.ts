@@ -1,12 +1,62 @@
 // The TS/JS idioms of real programs (fixtures/ts/idioms.ts): which hints get a fix, what the fix
 // writes, and why the others have none.
 import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { Writable } from 'node:stream';
+import { after, describe, it } from 'node:test';
+import * as ts from 'typescript';
 import { applyEdits, DEFAULT_SETTINGS, type Finding } from 'writev-lint';
 import { analyzer, analyzeFixture, fixture, FIXTURES } from './helpers';
 
 const NAME = 'ts/idioms.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'writev-idioms-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+type Module = Record<string, (...args: unknown[]) => unknown> & {
+  Connection: new (sock: { fd: number }) => { send(a: Uint8Array, b: Uint8Array): void };
+};
+
+/** Compiles TS source to CommonJS in `work` and loads it, @writev/runtime resolved from here. */
+function load(name: string, source: string): Module {
+  const text = source.replaceAll("'@writev/runtime'", JSON.stringify(require.resolve('@writev/runtime')));
+  const js = ts.transpileModule(text, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const path = join(work, `${name}.cjs`);
+  writeFileSync(path, js);
+  return require(path) as Module;
+}
+
+/** The bytes `call` writes to a fresh file through the descriptor it is given. */
+function bytesTo(call: (fd: number) => void): string {
+  const path = join(work, 'out.bin');
+  const fd = openSync(path, 'w');
+  try {
+    call(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(path, 'latin1');
+}
+
+/** A stream that records what reaches it and how many times it is asked to write. */
+class Recorder extends Writable {
+  data = '';
+  calls = 0;
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    this.calls++;
+    this.data += chunk.toString('latin1');
+    done();
+  }
+  override _writev(chunks: { chunk: Buffer }[], done: () => void): void {
+    this.calls++;
+    for (const c of chunks) this.data += c.chunk.toString('latin1');
+    done();
+  }
+}
 
 /** The finding that starts in the function named `fn`. */
 async function findingIn(fn: string): Promise<Finding> {
@@ -110,5 +160,44 @@ describe('TS/JS idioms', () => {
     assert.ok(finding);
     assert.equal(finding.fix, undefined);
     assert.match(finding.message, /no automatic fix: some writes are in the arms of an if/);
+  });
+
+  it('the fixed functions send the same bytes as the originals, on every path', async () => {
+    const text = fixture(NAME);
+    const a = await analyzer();
+    const found = await analyzeFixture(NAME);
+    const fixedText = a.fixAll(join(FIXTURES, NAME), text, found) ?? text;
+    assert.notEqual(fixedText, text);
+    const before = load('before', text);
+    const fixed = load('fixed', fixedText);
+    const [h, b, t] = [Buffer.from('HEAD'), Buffer.from('body\u00e9'), Buffer.from('END')];
+    const calls: [string, unknown[]][] = [
+      ['line', [true, 'c0ffee']],
+      ['line', [false, 'c0ffee']],
+      ['record', [h, b, t]],
+      ['record', [h, b, undefined]],
+      ['sized', [true, h, b]],
+      ['sized', [false, h, b]],
+    ];
+    for (const [fn, args] of calls) {
+      const want = bytesTo((fd) => before[fn]!(fd, ...args));
+      assert.ok(want.length > 0);
+      assert.equal(
+        bytesTo((fd) => fixed[fn]!(fd, ...args)),
+        want,
+        `${fn}(${String(args[0])})`,
+      );
+    }
+    const send = (m: Module) => bytesTo((fd) => new m.Connection({ fd }).send(h, b));
+    assert.equal(send(fixed), send(before));
+    for (const title of ['Title', undefined]) {
+      const [was, now] = [new Recorder(), new Recorder()];
+      before.heading!(was, title, 'text');
+      fixed.heading!(now, title, 'text');
+      assert.equal(now.data, was.data);
+      // Corked, the stream gets every chunk in one call.
+      assert.equal(now.calls, 1);
+      assert.ok(was.calls > 1);
+    }
   });
 });
