@@ -138,6 +138,10 @@ describe('TS/JS idioms', () => {
   });
 
   it('gathers writes to a member descriptor', async () => {
+    assert.equal(
+      await fixedIn('counted'),
+      ['  writevInFull(ctx.fd, [head, body]);', '  ctx.sent++;'].join('\n'),
+    );
     // (A method: the slice runs to the class's end.)
     assert.equal(await fixedIn('send'), '    writevInFull(this.sock.fd, [head, body]);\n  }');
   });
@@ -190,6 +194,12 @@ describe('TS/JS idioms', () => {
     }
     const send = (m: Module) => bytesTo((fd) => new m.Connection({ fd }).send(h, b));
     assert.equal(send(fixed), send(before));
+    const counted = (m: Module) => {
+      const ctx = { fd: -1, sent: 0 };
+      const bytes = bytesTo((fd) => m.counted!(Object.assign(ctx, { fd }), h, b));
+      return `${bytes} ${ctx.sent}`;
+    };
+    assert.equal(counted(fixed), counted(before));
     for (const title of ['Title', undefined]) {
       const [was, now] = [new Recorder(), new Recorder()];
       before.heading!(was, title, 'text');

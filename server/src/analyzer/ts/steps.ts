@@ -160,24 +160,40 @@ class FunctionReader {
     return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
   }
 
-  /** Adds the names `node` may change: assigned, incremented, passed to calls, called methods on. */
-  private changed(node: ts.Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+  /**
+   * Adds the names `node` may change: assigned, incremented, passed to calls, called methods on. With
+   * `members`, records the member paths assigned (`ctx.count++`) and the names changed any other way.
+   */
+  private changed(
+    node: ts.Node,
+    into: Set<string>,
+    callees?: string[],
+    mutated?: Set<string>,
+    members?: { readonly paths: string[]; readonly plain: Set<string> },
+  ): void {
     // `x = next` rebinds x; `x.len = 0`, `buf.fill(0)` and call arguments may change what x holds.
-    const add = (e: ts.Expression | undefined, contents = false) => {
+    const add = (e: ts.Expression | undefined, contents = false, assigned = false) => {
       const root = e ? rootName(e) : undefined;
       if (!root) return;
       into.add(root);
       if (contents || (e && !ts.isIdentifier(e))) mutated?.add(root);
+      const path = assigned && e ? memberPath(e) : undefined;
+      if (path) members?.paths.push(path);
+      else members?.plain.add(root);
     };
     const visit = (n: ts.Node): void => {
-      if (ts.isBinaryExpression(n) && ASSIGNMENTS.has(n.operatorToken.kind)) add(n.left);
+      if (ts.isBinaryExpression(n) && ASSIGNMENTS.has(n.operatorToken.kind)) add(n.left, false, true);
       else if (
         (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
         (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)
       ) {
-        add(n.operand);
+        add(n.operand, false, true);
       } else if (ts.isDeleteExpression(n)) add(n.expression);
-      else if (ts.isVariableDeclaration(n)) for (const name of boundNames(n.name)) into.add(name);
+      else if (ts.isVariableDeclaration(n))
+        for (const name of boundNames(n.name)) {
+          into.add(name);
+          members?.plain.add(name);
+        }
       else if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
         if (!isPureCall(n, this.ctx.bindings)) {
           callees?.push(qualify(n.expression, this.ctx.bindings));
@@ -201,9 +217,22 @@ class FunctionReader {
     }
     const writes = new Set<string>();
     const callees: string[] = [];
-    this.changed(stmt, writes, callees);
-    return summaryStep(this.span(stmt), identifiers(stmt), writes, callees);
+    const members = { paths: [] as string[], plain: new Set<string>() };
+    this.changed(stmt, writes, callees, undefined, members);
+    const step = summaryStep(this.span(stmt), identifiers(stmt), writes, callees);
+    // Names changed only by assigning their members: a descriptor at another member stays the same.
+    const paths = members.paths.filter((p) => !members.plain.has(p.replace(/\..*$/, '')));
+    return paths.length > 0 ? { ...step, members: paths } : step;
   }
+}
+
+/** `a.b.c` or `this.b` (no element access, call or optional chain) without whitespace, else undefined. */
+function memberPath(e: ts.Expression): string | undefined {
+  if (!ts.isPropertyAccessExpression(e)) return undefined;
+  let at: ts.Expression = e;
+  while (ts.isPropertyAccessExpression(at) && !at.questionDotToken) at = at.expression;
+  if (!ts.isIdentifier(at) && at.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  return e.getText().replace(/\s+/g, '');
 }
 
 /** Names declared anywhere in a function: parameters, variables, nested functions. */
