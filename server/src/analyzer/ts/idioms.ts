@@ -14,7 +14,7 @@ const CHAINED =
 const ASSIGNS = /\+\+|--|[^=!<>]=[^=]/;
 
 /** True when `test` only reads: pure calls at most, no assignment, no `await` or `yield`. */
-function readsOnly(test: ts.Expression, ctx: TsContext): boolean {
+export function readsOnly(test: ts.Expression, ctx: TsContext): boolean {
   return (
     !suspends(test) &&
     !ASSIGNS.test(test.getText(ctx.file)) &&

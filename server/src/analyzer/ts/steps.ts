@@ -6,7 +6,7 @@ import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import { qualify } from './bindings';
-import { chainStep, conditionalStep, exitBranch } from './idioms';
+import { chainStep, conditionalStep, exitBranch, readsOnly } from './idioms';
 import { callsIn, identifiers, rootName, shortName, suspends } from './syntax';
 import { isPureCall, writeStep, type TsContext } from './writes';
 
@@ -102,9 +102,25 @@ class FunctionReader {
       },
       (statements) => this.arm(statements),
     );
-    const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
-    if (!exhaustive || impure || suspends(stmt.expression)) return this.barrier(stmt);
-    return { kind: 'branch', span: this.span(stmt), arms };
+    // Every test of the chain runs before (or between) the arms' writes.
+    const tests: ts.Expression[] = [];
+    for (let at: ts.Statement | undefined = stmt; at && ts.isIfStatement(at); at = at.elseStatement)
+      tests.push(at.expression);
+    if (tests.some((t) => suspends(t))) return this.barrier(stmt);
+    const pure = tests.every((t) => readsOnly(t, this.ctx));
+    if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
+    // An `if` without `else` (or a chain without one): writes at the ends of its arms may join writes
+    // around it, in a hint without a fix. A test with effects runs first: only the arms' last writes may.
+    return {
+      kind: 'branch',
+      span: this.span(stmt),
+      arms,
+      partial: {
+        condition: `(${stmt.expression.getText(this.ctx.file)})`,
+        opaque: !pure || undefined,
+        exhaustive: exhaustive || undefined,
+      },
+    };
   }
 
   /** A switch with a `default` whose every clause ends in `break` (or is the last): a branch step. */
