@@ -61,8 +61,11 @@ function corkFix(run: WriteRun, lead: WriteStep, text: string): Fix {
 export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const writes = runWrites(run);
   const lead = writes[0];
-  if (!lead || !oneCall(writes) || !lead.template) return undefined;
+  if (!lead || !oneCall(writes) || !lead.template || writes.some((w) => w.noFix)) return undefined;
+  // Cork and uncork around the run keep each write where it stands, conditional ones included.
   if (lead.family === 'cork') return run.head ? undefined : corkFix(run, lead, ctx.text);
+  const conditional = writes.some((w) => w.condition);
+  if (conditional && (run.head || lead.position)) return undefined;
   let callee = lead.family;
   let importEdit: TextEdit | undefined;
   if (lead.family.endsWith('.writev')) callee = lead.family;
@@ -72,31 +75,43 @@ export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const indent = indentAt(ctx.text, run.span.start);
   const unit = indentUnit(indent);
   const handle = lead.family.endsWith('.writev');
-  const call = (bufs: string, t: { before: string; after: string }) => {
+  const call = (array: string, t: { before: string; after: string }) => {
     const position = lead.position ? `, ${lead.position.at}` : '';
-    return `${t.before}${callee}(${handle ? '' : `${lead.fdText}, `}[${bufs}]${position})${t.after}`;
+    return `${t.before}${callee}(${handle ? '' : `${lead.fdText}, `}${array}${position})${t.after}`;
   };
+  const pieces = (w: WriteStep) => (w.pieces as Piece[]).map(render).join(', ');
+  const iovName = () =>
+    /\biov\b/.test(ctx.text.slice(run.span.start, run.span.end)) ? 'gatheredBufs' : 'iov';
+  const declare = (iov: string) => `const ${iov}${ctx.javascript ? '' : ': Uint8Array[]'} = [];`;
   const moved = run.moved.map((m) => `\n${indent}${ctx.text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
-  if (!run.head) {
-    body = call(
-      writes.flatMap((w) => (w.pieces as Piece[]).map(render)).join(', '),
-      rebase(lead.template, indent),
-    );
+  if (conditional) {
+    // Each write fills the vector under its own test: the vector holds what would have gone out. The
+    // block keeps the vector's name free for another run of the same function.
+    const iov = iovName();
+    const inner = indent + unit;
+    const fills: string[] = [];
+    writes.forEach((w, k) => {
+      const prev = writes[k - 1];
+      // Unconditional neighbours share one push.
+      if (!w.condition && prev && !prev.condition)
+        fills[fills.length - 1] = fills[fills.length - 1]!.replace(/\);$/, `, ${pieces(w)});`);
+      else fills.push(`${w.condition ? `if ${w.condition} ` : ''}${iov}.push(${pieces(w)});`);
+    });
+    body = ['{', declare(iov), ...fills, call(iov, rebase(lead.template, inner))].join(`\n${inner}`);
+    body += `\n${indent}}`;
+  } else if (!run.head) {
+    body = call(`[${writes.map(pieces).join(', ')}]`, rebase(lead.template, indent));
   } else {
     const inner = indent + unit;
-    const iov = /\biov\b/.test(ctx.text.slice(run.span.start, run.span.end)) ? 'gatheredBufs' : 'iov';
-    const region = fillArms(
-      run.head,
-      ctx.text,
-      (w) => `${iov}.push(${(w.pieces as Piece[]).map(render).join(', ')});`,
-    );
+    const iov = iovName();
+    const region = fillArms(run.head, ctx.text, (w) => `${iov}.push(${pieces(w)});`);
     const rest = run.writes.flatMap((w) => (w.pieces as Piece[]).map(render));
     body = [
       '{',
-      `${inner}const ${iov}${ctx.javascript ? '' : ': Uint8Array[]'} = [];`,
+      `${inner}${declare(iov)}`,
       `${inner}${indentLines(region, unit)}`,
-      `${inner}${call([`...${iov}`, ...rest].join(', '), rebase(lead.template, inner))}`,
+      `${inner}${call(`[${[`...${iov}`, ...rest].join(', ')}]`, rebase(lead.template, inner))}`,
       `${indent}}`,
     ].join('\n');
   }

@@ -5,9 +5,9 @@ import * as ts from 'typescript';
 import { TS_WRITE_FUNCTIONS, tsWriteFunctions } from '../catalogue';
 import { tsFix } from '../fixes/tsFix';
 import type { Finding } from '../model';
-import { loopFinding, sequenceFinding } from '../shapes/findings';
+import { loopFinding, runWrites, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
-import { findRuns } from '../shapes/sequences';
+import { findRuns, type WriteRun } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { moduleKey } from '../wrapper';
 import { readBindings } from './bindings';
@@ -64,6 +64,11 @@ export function tsWrappers(path: string, text: string, settings: AnalyzerSetting
   return findWrappers(contextFor(path, text, settings));
 }
 
+/** Why a run has no fix, when one of its writes says so (a chained check, an early exit between). */
+function noFixReason(run: WriteRun): string | undefined {
+  return runWrites(run).find((w) => w.noFix)?.noFix;
+}
+
 /** The findings in a TS/JS file and the wrappers it defines; `lookup` finds other files' exported wrappers. */
 export function analyzeTs(
   path: string,
@@ -90,7 +95,7 @@ export function analyzeTs(
   const findings: Finding[] = [];
   for (const block of readBlocks(ctx)) {
     for (const run of findRuns(block, settings.minSequenceLength))
-      findings.push(sequenceFinding(run, settings, tsFix(run, fixCtx)));
+      findings.push(sequenceFinding(run, settings, tsFix(run, fixCtx), { reason: noFixReason(run) }));
     for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
   }
   return { findings: findings.sort((a, b) => a.span.start - b.span.start), wrappers: own };

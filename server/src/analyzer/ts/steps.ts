@@ -6,6 +6,7 @@ import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import { qualify } from './bindings';
+import { chainStep, conditionalStep, exitBranch, readsOnly } from './idioms';
 import { callsIn, identifiers, rootName, shortName, suspends } from './syntax';
 import { isPureCall, writeStep, type TsContext } from './writes';
 
@@ -61,10 +62,16 @@ class FunctionReader {
   }
 
   private step(stmt: ts.Statement): Step {
-    const write = writeStep(stmt, this.ctx);
+    const write = writeStep(stmt, this.ctx) ?? chainStep(stmt, this.ctx);
     if (write) return write;
     if (ts.isExpressionStatement(stmt) || ts.isVariableStatement(stmt)) return this.summary(stmt);
-    if (ts.isIfStatement(stmt)) return this.branch(stmt);
+    if (ts.isIfStatement(stmt)) {
+      return (
+        conditionalStep(stmt, this.ctx) ??
+        exitBranch(stmt, this.ctx, (statements) => this.arm(statements)) ??
+        this.branch(stmt)
+      );
+    }
     if (
       ts.isForStatement(stmt) ||
       ts.isForOfStatement(stmt) ||
@@ -95,9 +102,25 @@ class FunctionReader {
       },
       (statements) => this.arm(statements),
     );
-    const impure = callsIn(stmt.expression).some((c) => !isPureCall(c, this.ctx.bindings));
-    if (!exhaustive || impure || suspends(stmt.expression)) return this.barrier(stmt);
-    return { kind: 'branch', span: this.span(stmt), arms };
+    // Every test of the chain runs before (or between) the arms' writes.
+    const tests: ts.Expression[] = [];
+    for (let at: ts.Statement | undefined = stmt; at && ts.isIfStatement(at); at = at.elseStatement)
+      tests.push(at.expression);
+    if (tests.some((t) => suspends(t))) return this.barrier(stmt);
+    const pure = tests.every((t) => readsOnly(t, this.ctx));
+    if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
+    // An `if` without `else` (or a chain without one): writes at the ends of its arms may join writes
+    // around it, in a hint without a fix. A test with effects runs first: only the arms' last writes may.
+    return {
+      kind: 'branch',
+      span: this.span(stmt),
+      arms,
+      partial: {
+        condition: `(${stmt.expression.getText(this.ctx.file)})`,
+        opaque: !pure || undefined,
+        exhaustive: exhaustive || undefined,
+      },
+    };
   }
 
   /** A switch with a `default` whose every clause ends in `break` (or is the last): a branch step. */
@@ -153,24 +176,40 @@ class FunctionReader {
     return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
   }
 
-  /** Adds the names `node` may change: assigned, incremented, passed to calls, called methods on. */
-  private changed(node: ts.Node, into: Set<string>, callees?: string[], mutated?: Set<string>): void {
+  /**
+   * Adds the names `node` may change: assigned, incremented, passed to calls, called methods on. With
+   * `members`, records the member paths assigned (`ctx.count++`) and the names changed any other way.
+   */
+  private changed(
+    node: ts.Node,
+    into: Set<string>,
+    callees?: string[],
+    mutated?: Set<string>,
+    members?: { readonly paths: string[]; readonly plain: Set<string> },
+  ): void {
     // `x = next` rebinds x; `x.len = 0`, `buf.fill(0)` and call arguments may change what x holds.
-    const add = (e: ts.Expression | undefined, contents = false) => {
+    const add = (e: ts.Expression | undefined, contents = false, assigned = false) => {
       const root = e ? rootName(e) : undefined;
       if (!root) return;
       into.add(root);
       if (contents || (e && !ts.isIdentifier(e))) mutated?.add(root);
+      const path = assigned && e ? memberPath(e) : undefined;
+      if (path) members?.paths.push(path);
+      else members?.plain.add(root);
     };
     const visit = (n: ts.Node): void => {
-      if (ts.isBinaryExpression(n) && ASSIGNMENTS.has(n.operatorToken.kind)) add(n.left);
+      if (ts.isBinaryExpression(n) && ASSIGNMENTS.has(n.operatorToken.kind)) add(n.left, false, true);
       else if (
         (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
         (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)
       ) {
-        add(n.operand);
+        add(n.operand, false, true);
       } else if (ts.isDeleteExpression(n)) add(n.expression);
-      else if (ts.isVariableDeclaration(n)) for (const name of boundNames(n.name)) into.add(name);
+      else if (ts.isVariableDeclaration(n))
+        for (const name of boundNames(n.name)) {
+          into.add(name);
+          members?.plain.add(name);
+        }
       else if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
         if (!isPureCall(n, this.ctx.bindings)) {
           callees?.push(qualify(n.expression, this.ctx.bindings));
@@ -194,9 +233,22 @@ class FunctionReader {
     }
     const writes = new Set<string>();
     const callees: string[] = [];
-    this.changed(stmt, writes, callees);
-    return summaryStep(this.span(stmt), identifiers(stmt), writes, callees);
+    const members = { paths: [] as string[], plain: new Set<string>() };
+    this.changed(stmt, writes, callees, undefined, members);
+    const step = summaryStep(this.span(stmt), identifiers(stmt), writes, callees);
+    // Names changed only by assigning their members: a descriptor at another member stays the same.
+    const paths = members.paths.filter((p) => !members.plain.has(p.replace(/\..*$/, '')));
+    return paths.length > 0 ? { ...step, members: paths } : step;
   }
+}
+
+/** `a.b.c` or `this.b` (no element access, call or optional chain) without whitespace, else undefined. */
+function memberPath(e: ts.Expression): string | undefined {
+  if (!ts.isPropertyAccessExpression(e)) return undefined;
+  let at: ts.Expression = e;
+  while (ts.isPropertyAccessExpression(at) && !at.questionDotToken) at = at.expression;
+  if (!ts.isIdentifier(at) && at.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  return e.getText().replace(/\s+/g, '');
 }
 
 /** Names declared anywhere in a function: parameters, variables, nested functions. */
