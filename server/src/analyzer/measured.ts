@@ -94,6 +94,6 @@ export function hotLineMessage(hot: HotLine): string {
   );
   return (
     `This line made ${hot.calls.toLocaleString('en-US')} write calls in the traced run ` +
-    `(${average} bytes each on average: ${parts.join(', ')}); gather or buffer them`
+    `(${average} byte${average === 1 ? '' : 's'} each on average: ${parts.join(', ')}); gather or buffer them`
   );
 }
