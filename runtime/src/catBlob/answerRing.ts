@@ -77,13 +77,32 @@ export class RingProducer {
   write(bytes: Uint8Array): void {
     let from = 0;
     while (from < bytes.length) {
-      const room = this.room();
+      const room = this.roomFor();
       const at = this.put & this.mask;
       const n = Math.min(room, bytes.length - from, this.data.length - at);
       this.data.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), at);
       from += n;
       this.put = (this.put + n) & COUNT_MASK;
     }
+  }
+
+  /**
+   * A view of the next `n` bytes of the ring, for an answer made in place: the caller fills it and
+   * then puts it with {@link RingProducer.commit}, or leaves it (nothing is put until then). Waits,
+   * publishing first, until the consumer has written out enough to make the room. Undefined when
+   * the `n` bytes would run past the ring's end (they must be one piece of memory): the caller
+   * then writes its answer with {@link RingProducer.write}.
+   */
+  reserve(n: number): Buffer | undefined {
+    const at = this.put & this.mask;
+    if (n > this.data.length - at) return undefined;
+    this.roomFor(n);
+    return this.data.subarray(at, at + n);
+  }
+
+  /** Puts the first `n` bytes of the view {@link RingProducer.reserve} gave: they are filled. */
+  commit(n: number): void {
+    this.put = (this.put + n) & COUNT_MASK;
   }
 
   /** Makes every byte put so far visible to the consumer, and wakes it. */
@@ -116,15 +135,15 @@ export class RingProducer {
     Atomics.notify(this.control, PRODUCER_EVENTS);
   }
 
-  /** Free bytes, at least one; publishes and waits when the ring is full. */
-  private room(): number {
+  /** Free bytes, at least `least`; publishes and waits while there are fewer. */
+  private roomFor(least = 1): number {
     for (;;) {
       const events = Atomics.load(this.control, CONSUMER_EVENTS);
       if (Atomics.load(this.control, STATE) === RingState.Cancelled) throw new RingCancelledError();
       const used = (this.put - Atomics.load(this.control, CONSUMED)) & COUNT_MASK;
       const free = this.data.length - used;
-      if (free > 0) return free;
-      // Full: the consumer can only make room from bytes it can see.
+      if (free >= least) return free;
+      // Too full: the consumer can only make room from bytes it can see.
       this.publish();
       Atomics.wait(this.control, CONSUMER_EVENTS, events);
     }

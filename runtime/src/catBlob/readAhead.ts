@@ -17,7 +17,7 @@ import { writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
 import { hexLength } from '../odb/objectId';
 import { ObjectCorruptError, InvalidObjectIdError, RepositoryError } from '../odb/errors';
-import { openRepository, type OpenRepositoryOptions } from '../odb/repository';
+import { openRepository, type Destination, type OpenRepositoryOptions } from '../odb/repository';
 import {
   allocateRing,
   RingCancelledError,
@@ -68,6 +68,8 @@ export interface AheadSummary {
   bytes: number;
   lines: number;
   reads: number;
+  /** Answers made straight in the ring (see {@link InPlaceAnswer}). */
+  inPlace: number;
 }
 
 /** What the worker is given. */
@@ -181,7 +183,7 @@ function produce(data: WorkerData): void {
     ring.abandon();
   });
   let input: LineInput | undefined;
-  const counts = { answers: 0, bytes: 0 };
+  const counts = { answers: 0, bytes: 0, inPlace: 0 };
   try {
     const repo = openRepository(data.gitDir, data.repository);
     input = new LineInput(data.inputFd, {
@@ -193,6 +195,7 @@ function produce(data: WorkerData): void {
     const digits = hexLength(repo.algorithm);
     const header = Buffer.allocUnsafe(HEADER_ROOM);
     const publishBytes = Math.max(data.batchBytes, PUBLISH_BYTES);
+    const inPlace = new InPlaceAnswer(ring, header);
     for (;;) {
       if (ring.unpublished > 0 && !input.hasBufferedLine()) ring.publish();
       const line = input.readLine();
@@ -200,12 +203,18 @@ function produce(data: WorkerData): void {
       const command = parseCommand(line, input.lineNumber, digits);
       if (command.kind === 'done') break;
       if (command.kind !== 'cat-blob') continue;
-      const { text, object } = lookUpAnswer(repo, command.oid);
+      inPlace.start(command.oid);
+      const { text, object } = lookUpAnswer(repo, command.oid, inPlace.destination);
       const length = header.write(text, 0, 'latin1');
-      ring.write(header.subarray(0, length));
-      if (object !== undefined) {
-        ring.write(object.data);
-        ring.write(LF);
+      if (object !== undefined && inPlace.holds(object.data)) {
+        inPlace.commit();
+        counts.inPlace++;
+      } else {
+        ring.write(header.subarray(0, length));
+        if (object !== undefined) {
+          ring.write(object.data);
+          ring.write(LF);
+        }
       }
       // The bytes are in the ring: the reader's memory may be reused.
       repo.releaseShared();
@@ -223,6 +232,58 @@ function produce(data: WorkerData): void {
     if (err instanceof RingCancelledError) return;
     data.port.postMessage({ error: sendable(err) } satisfies Outcome);
     ring.end(RingState.Failed);
+  }
+}
+
+/**
+ * One answer made straight in the ring: the reader is given the room for header, payload and LF
+ * at the ring's write position, so the last step of reading the blob (inflating it, or applying
+ * its last delta) writes the answer's bytes where the main thread writes them out from, with no
+ * copy. When the reader makes the bytes elsewhere (the object is still needed as a delta base, or
+ * the room would wrap past the ring's end), the answer is copied into the ring as before.
+ */
+class InPlaceAnswer {
+  private room: Buffer | undefined;
+  private headerLength = 0;
+  private oid = '';
+
+  constructor(
+    private readonly ring: RingProducer,
+    private readonly header: Buffer,
+  ) {}
+
+  /** Starts the answer to `cat-blob <oid>`: no room is given yet. */
+  start(oid: string): void {
+    this.oid = oid.toLowerCase();
+    this.room = undefined;
+  }
+
+  /** The reader's {@link Destination}: room for a blob's answer in the ring, after its header. */
+  readonly destination: Destination = (type, size) => {
+    if (type !== 'blob') return undefined;
+    this.headerLength = this.header.write(`${this.oid} blob ${size}\n`, 0, 'latin1');
+    this.room = this.ring.reserve(this.headerLength + size + 1);
+    if (this.room === undefined) return undefined;
+    this.header.copy(this.room, 0, 0, this.headerLength);
+    return this.room.subarray(this.headerLength);
+  };
+
+  /** Whether `data` is the payload made in the room given. */
+  holds(data: Buffer): boolean {
+    const room = this.room;
+    return (
+      room !== undefined &&
+      data.buffer === room.buffer &&
+      data.byteOffset === room.byteOffset + this.headerLength &&
+      data.length === room.length - this.headerLength - 1
+    );
+  }
+
+  /** Ends the answer with its LF and puts it in the ring. */
+  commit(): void {
+    const room = this.room!; // holds() was true: the room was given
+    room[room.length - 1] = 0x0a;
+    this.ring.commit(room.length);
   }
 }
 

@@ -2,7 +2,7 @@ import { GatheredWrites } from '../gatheredWrites';
 import { writeOrDie, writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
 import type { GitObject } from '../odb/objectType';
-import type { Repository } from '../odb/repository';
+import type { Destination, Repository } from '../odb/repository';
 import { NotABlobError } from './errors';
 
 const LF = Buffer.from('\n');
@@ -155,13 +155,18 @@ export class CatBlobResponder {
 /**
  * The object that answers `cat-blob <oid>` and its header line (`<oid> blob <size>\n`, or
  * `<oid> missing\n` when the object is undefined). The object's bytes are the reader's own
- * ({@link Repository.readObjectShared}): valid until `releaseShared`.
+ * ({@link Repository.readObjectShared}): valid until `releaseShared`. With `destination`, they may
+ * be made in the memory it gives (see {@link Repository.readObjectShared}).
  *
  * @throws {@link NotABlobError} for a tree, commit or tag; the reader's errors.
  */
-export function lookUpAnswer(repo: Repository, oid: string): { text: string; object: GitObject | undefined } {
+export function lookUpAnswer(
+  repo: Repository,
+  oid: string,
+  destination?: Destination,
+): { text: string; object: GitObject | undefined } {
   const hex = oid.toLowerCase();
-  const object = repo.readObjectShared(hex);
+  const object = repo.readObjectShared(hex, destination);
   if (object !== undefined && object.type !== 'blob') throw new NotABlobError(hex, object.type);
   return { text: object === undefined ? `${hex} missing\n` : `${hex} blob ${object.size}\n`, object };
 }

@@ -38,6 +38,8 @@ export interface ServeSummary {
   reads: number;
   /** Whether a worker made answers ahead of the writes (see {@link ServeOptions.readAhead}). */
   readAhead: boolean;
+  /** Answers the worker made straight in its ring, with no copy (0 without the worker). */
+  inPlace: number;
 }
 
 /**
@@ -97,6 +99,7 @@ export function serveCatBlob(
     lines: input.lineNumber,
     reads: input.reads,
     readAhead: false,
+    inPlace: 0,
   };
 }
 
@@ -121,5 +124,6 @@ function handOver(
     lines: rest.lines,
     reads: input.reads + rest.reads,
     readAhead: true,
+    inPlace: rest.inPlace,
   };
 }

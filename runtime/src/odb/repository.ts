@@ -76,6 +76,14 @@ interface CachedObject extends TypedBytes {
 type Start = { readonly packed: PackedLocation } | { readonly loose: ObjectDirectory };
 
 /**
+ * Where a caller would have an object's bytes made when nothing else will need them: given the
+ * object's type and size, memory of at least `size + 1` bytes (the spare byte shows an inflation
+ * that runs long), or undefined to let the reader allocate. A cat-blob writer passes the place in
+ * its output the answer will go, so the bytes are made there and never copied.
+ */
+export type Destination = (type: ObjectType, size: number) => Buffer | undefined;
+
+/**
  * Opens the repository at or above `path` (a work tree, a bare repository or a git directory) for
  * reading objects, without running git. Read-only; call {@link Repository.close} when done.
  *
@@ -152,9 +160,13 @@ export class Repository {
    * cache's own, and must not be modified. They stay valid until the caller says it is done with
    * them by {@link Repository.releaseShared}; until then their memory is never reused. For
    * callers that write the bytes out, as a cat-blob answer does.
+   *
+   * With `destination`, a packed object that no object to come is made from (known once the pack
+   * was scanned for its delta bases) is made straight into the memory `destination` gives, when it
+   * gives any: the returned bytes are then a view of that memory.
    */
-  readObjectShared(oid: string): GitObject | undefined {
-    return this.find(oid)?.object;
+  readObjectShared(oid: string, destination?: Destination): GitObject | undefined {
+    return this.find(oid, destination)?.object;
   }
 
   /**
@@ -167,7 +179,7 @@ export class Repository {
   }
 
   /** Finds and reads `oid`, saying whether its bytes are shared with the delta-base cache. */
-  private find(oid: string): { object: GitObject; shared: boolean } | undefined {
+  private find(oid: string, destination?: Destination): { object: GitObject; shared: boolean } | undefined {
     const id = parseObjectId(oid, this.algorithm);
     const hex = oid.toLowerCase();
     const start = this.locate(id, hex);
@@ -176,7 +188,7 @@ export class Repository {
       const object = start.loose.loose.read(hex);
       return object && { object, shared: false };
     }
-    const { type, data } = this.unpack(start.packed);
+    const { type, data } = this.unpack(start.packed, destination);
     if (this.verifyHash || start.packed.pack.index.version === 1) {
       const actual = hashObject(type, data, this.algorithm);
       if (actual !== hex) {
@@ -276,7 +288,7 @@ export class Repository {
    * never needed again, and its memory serves the next object as soon as the caller is done with
    * it. The result may be shared with the cache.
    */
-  private unpack(start: PackedLocation): TypedBytes {
+  private unpack(start: PackedLocation, destination?: Destination): TypedBytes {
     this.countRead(start.pack);
     const chain: { pack: PackFile; entry: RawEntry }[] = [];
     let where: PackPlace = start;
@@ -299,7 +311,16 @@ export class Repository {
       const { header } = entry;
       if (header.kind === 'whole') {
         // One byte more than the object: inflating into it shows a stream longer than declared.
-        const data = this.inflateEntry(where.pack, entry, header.size, this.pool.take(header.size + 1));
+        const into =
+          chain.length === 0
+            ? this.answerMemory(where.pack, where.offset, header.type, header.size, destination)
+            : undefined;
+        const data = this.inflateEntry(
+          where.pack,
+          entry,
+          header.size,
+          into ?? this.pool.take(header.size + 1),
+        );
         base = this.keep(where.pack, where.offset, header.type, data, chain.length === 0);
         break;
       }
@@ -321,7 +342,14 @@ export class Repository {
       // Each delta is used up by the object it makes before the next is inflated: one scratch
       // buffer serves them all.
       const delta = this.inflateEntry(pack, entry, entry.header.size, this.scratch);
-      const data = applyDelta(object.data, delta, { file: pack.file, offset: entry.offset }, this.allocate);
+      const type = base.type;
+      const allocate =
+        i === 0 && destination !== undefined
+          ? (size: number): Buffer =>
+              this.answerMemory(pack, entry.offset, type, size, destination)?.subarray(0, size) ??
+              this.pool.take(size)
+          : this.allocate;
+      const data = applyDelta(object.data, delta, { file: pack.file, offset: entry.offset }, allocate);
       if ('pending' in object) this.madeFrom(object);
       object = this.keep(pack, entry.offset, base.type, data, i === 0);
     }
@@ -367,6 +395,22 @@ export class Repository {
   /** Takes an object out of the cache; its memory serves others after {@link Repository.releaseShared}. */
   private drop(object: CachedObject): void {
     if (this.cache.take(object.key) === object) this.pool.release(object.data);
+  }
+
+  /**
+   * Memory from `destination` for the object asked for at `offset`, when it will not be cached
+   * (nothing more is made from it): at least `size + 1` bytes, or undefined.
+   */
+  private answerMemory(
+    pack: PackFile,
+    offset: number,
+    type: ObjectType,
+    size: number,
+    destination: Destination | undefined,
+  ): Buffer | undefined {
+    if (destination === undefined || pack.deltaChildren(offset) !== 0) return undefined;
+    const memory = destination(type, size);
+    return memory !== undefined && memory.length > size ? memory : undefined;
   }
 
   /** Counts a read from `pack`, and scans it for its delta bases once reads come in bulk. */

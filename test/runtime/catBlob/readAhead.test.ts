@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { CatBlobCommandError, NotABlobError, openRepository, serveCatBlob } from '@writev/runtime';
 import { READ_AHEAD_QUEUE } from '@writev/runtime/dist/catBlob/serve';
 import { allObjects, git, GIT_ENV, GitFixtures } from '../odb/helpers/gitFixtures';
+import { damageEntry, packLayout } from '../odb/helpers/packSurgery';
 import { CAT_BLOB_BIN, catBlobIntoClosedReader, fastImport, run, shuffled, writevCatBlob } from './helpers';
 
 const fixtures = new GitFixtures();
@@ -21,8 +22,22 @@ function bulkRequest(dir: string): string {
   return oids.map((oid) => `cat-blob ${oid}\n`).join('');
 }
 
-function stats(stderr: string): { readAhead: boolean; answers: number } {
-  return JSON.parse(stderr.trim().split('\n').at(-1)!) as { readAhead: boolean; answers: number };
+/**
+ * {@link bulkRequest} after one blob asked for 300 times: by then the pack is scanned for its delta
+ * bases, so the blobs asked for afterwards that nothing is made from are made straight in the ring
+ * (before the scan every object read is kept, and none is made there).
+ */
+function scannedBulkRequest(dir: string): string {
+  const first = allObjects(dir).find((o) => o.type === 'blob' && o.data.length > 0)!.oid;
+  return `cat-blob ${first}\n`.repeat(300) + bulkRequest(dir);
+}
+
+function stats(stderr: string): { readAhead: boolean; answers: number; inPlace: number } {
+  return JSON.parse(stderr.trim().split('\n').at(-1)!) as {
+    readAhead: boolean;
+    answers: number;
+    inPlace: number;
+  };
 }
 
 describe('writev-cat-blob with answers made ahead on a worker thread', () => {
@@ -54,11 +69,16 @@ describe('writev-cat-blob with answers made ahead on a worker thread', () => {
 
   it('answers a bulk request byte for byte as git fast-import, with the worker', () => {
     for (const dir of [fixtures.gc, fixtures.refDeltas, fixtures.alternate]) {
-      const request = bulkRequest(dir);
+      const request = scannedBulkRequest(dir);
       const theirs = fastImport(dir, request);
       const ours = writevCatBlob(dir, request, ['--stats']);
       assert.equal(ours.status, 0, ours.stderr);
       assert.equal(stats(ours.stderr).readAhead, true, 'the worker made the answers');
+      assert.ok(
+        stats(ours.stderr).inPlace > 0,
+        `answers were made straight in the ring (${dir}: ${ours.stderr})`,
+      );
+      assert.ok(stats(ours.stderr).inPlace < stats(ours.stderr).answers, 'and others copied into it');
       assert.ok(ours.catBlob.equals(theirs.catBlob), `output differs in ${dir}`);
       const single = writevCatBlob(dir, request, ['--stats', '--no-read-ahead']);
       assert.equal(stats(single.stderr).readAhead, false);
@@ -126,6 +146,42 @@ describe('writev-cat-blob with answers made ahead on a worker thread', () => {
     assert.equal(stats(stderr).readAhead, true);
   });
 
+  it('writes no byte of an answer that fails half made in the ring, and every answer before it', () => {
+    // A blob no delta is made from is inflated straight into the ring once the pack is scanned;
+    // damage that only zlib's checksum sees fails it after its bytes were written there. (The
+    // history's small whole blobs are all delta bases, so one that is not is added.)
+    const dir = fixtures.copy(fixtures.gc, 'ahead-damaged-leaf');
+    let x = 7;
+    const noise = Buffer.from(
+      Array.from({ length: 20_000 }, () => (x = (x * 1103515245 + 12345) % 2 ** 31) >> 23),
+    );
+    const oid = git(dir, ['hash-object', '-w', '--stdin'], noise).toString().trim();
+    git(dir, ['update-ref', 'refs/tags/noise', oid]);
+    git(dir, ['repack', '-adq']);
+    const layout = packLayout(dir);
+    const leaf = layout.entries.find((e) => e.oid === oid);
+    assert.ok(leaf !== undefined && leaf.header.kind === 'whole', 'the added blob is whole in the pack');
+    assert.ok(
+      !layout.entries.some((e) => e.header.kind === 'ofs-delta' && e.header.baseOffset === leaf.offset),
+    );
+    damageEntry(layout, leaf, (bytes) => (bytes[bytes.length - 30]! ^= 0x55));
+    const before = scannedBulkRequest(fixtures.gc)
+      .split('\n')
+      .filter((line) => line !== '' && !line.endsWith(leaf.oid))
+      .map((line) => `${line}\n`)
+      .join('');
+    const request = `${before}cat-blob ${leaf.oid}\n${before}`;
+    const expected = fastImport(fixtures.gc, before).catBlob;
+    const ours = writevCatBlob(dir, request);
+    assert.notEqual(ours.status, 0, 'a failed run is not reported as success');
+    assert.match(ours.stderr, /zlib/);
+    assert.ok(ours.stderr.includes(layout.packPath), ours.stderr);
+    assert.ok(ours.catBlob.equals(expected), 'every answer before the damaged blob, nothing of it');
+    const single = writevCatBlob(dir, request, ['--no-read-ahead']);
+    assert.equal(single.status, ours.status);
+    assert.ok(single.catBlob.equals(expected));
+  });
+
   it('exits 141 without a message when the reader goes away', () => {
     const request = bulkRequest(fixtures.gc).repeat(20);
     const result = catBlobIntoClosedReader(fixtures.gc, request);
@@ -160,14 +216,20 @@ describe('serveCatBlob with readAhead', () => {
   const answers = (): Buffer => readFileSync(join(fixtures.root, 'answers'));
 
   it('passes answers larger than its ring through it in pieces, and counts every line and answer', () => {
-    const request = bulkRequest(fixtures.gc);
+    const request = scannedBulkRequest(fixtures.gc);
     const expected = fastImport(fixtures.gc, request).catBlob;
-    const { summary } = serveFromFiles(request, 4096);
-    assert.ok(answers().equals(expected));
-    assert.equal(summary?.readAhead, true);
-    assert.equal(summary?.lines, request.split('\n').length - 1);
-    assert.equal(summary?.answers, summary?.lines);
-    assert.equal(summary?.bytes, expected.length);
+    for (const ringBytes of [4096, 64 * 1024]) {
+      const { summary } = serveFromFiles(request, ringBytes);
+      assert.ok(answers().equals(expected), `output with a ring of ${ringBytes} bytes`);
+      assert.equal(summary?.readAhead, true);
+      assert.equal(summary?.lines, request.split('\n').length - 1);
+      assert.equal(summary?.answers, summary?.lines);
+      assert.equal(summary?.bytes, expected.length);
+      // Answers that fit before the ring's end are made in it; the rest (and the blobs of
+      // several MB) are copied through it.
+      const inPlace = summary?.inPlace ?? 0;
+      assert.ok(inPlace > 0 && inPlace < (summary?.answers ?? 0), `in place: ${inPlace}`);
+    }
   });
 
   it('throws the worker error as its own class, with its fields, after the answers before it', () => {
