@@ -1,7 +1,7 @@
 // Bundles the extension's client and server, and the runtime's command-line tools, into dist/.
 // tsc -b type-checks and emits the libraries; esbuild makes the artefacts that start fast.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +44,24 @@ export function clientBuildOptions(production, outfile = 'dist/client.js') {
   };
 }
 
+/**
+ * Bundles the settings validators that scripts/settings-validators.js generated into server/out
+ * (ajv standalone code; server/src/config/validate.ts requires them, they have no source file).
+ * @type {import('esbuild').Plugin}
+ */
+const settingsValidators = {
+  name: 'settings-validators',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/settingsValidators$/ }, () => {
+      const path = resolve('server/out/config/settingsValidators.js');
+      if (existsSync(path)) return { path };
+      return {
+        errors: [{ text: `${path} is missing: run node scripts/settings-validators.js after tsc -b` }],
+      };
+    });
+  },
+};
+
 // Imported (by the bundle-size test) only for the options above; run, it builds everything.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildAll(process.argv.includes('--production'));
@@ -79,6 +97,7 @@ async function buildAll(production) {
       // web-tree-sitter's ESM build (what an `import` resolves to) needs import.meta.url, which a CommonJS
       // bundle does not have: take its CommonJS build instead.
       alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
+      plugins: [settingsValidators],
     }),
     // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
     // find their helper processes relative to their own folder, as laid out in runtime/dist: helpers in

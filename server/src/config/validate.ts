@@ -1,8 +1,9 @@
 // Validates settings against the schema (ajv, JSON schema draft 7) and turns ajv's errors into
 // messages a user can act on: the key path as written in the file, what was expected, what was
 // found, and a "did you mean" for near misses of a key or an enumerated value.
+import type * as Crypto from 'node:crypto';
 import type * as AjvModule from 'ajv';
-import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { ANNOTATION_KEYWORDS, EDITOR_ONLY_KEYS, type SchemaNode } from './schema';
 
 /** One problem in a settings object: where (`severity.adjacentWrites`, `writeFunctions[1].fd`) and what. */
@@ -25,24 +26,52 @@ export class SettingsError extends Error {
   }
 }
 
+/**
+ * The options every settings validator is compiled with, here and by the build
+ * (scripts/settings-validators.js), so a precompiled validator reports exactly what a compiled one would.
+ */
+export const AJV_OPTIONS: Readonly<Options> = {
+  allErrors: true,
+  verbose: true,
+  useDefaults: true,
+  allowUnionTypes: true,
+  keywords: ANNOTATION_KEYWORDS,
+};
+
+/** The name of `schema`'s precompiled validator: a digest of its JSON, so a changed schema never meets a stale one. */
+export function schemaKey(schema: SchemaNode): string {
+  const { createHash } = require('node:crypto') as typeof Crypto;
+  return `s${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The validators the build generated (ajv's standalone code, in settingsValidators.js beside this
+ * file), by {@link schemaKey}; empty when the module is missing (a build by `tsc -b` alone).
+ */
+function precompiled(): Readonly<Record<string, ValidateFunction | undefined>> {
+  try {
+    return require('./settingsValidators') as Record<string, ValidateFunction | undefined>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return {};
+    throw error;
+  }
+}
+
 let ajv: Ajv | undefined;
 const compiled = new Map<SchemaNode, ValidateFunction>();
 
-/** The compiled validator of `schema` (compiled once; it fills in defaults where values are missing). */
+/** The validator of `schema` (found or compiled once; it fills in defaults where values are missing). */
 function validatorOf(schema: SchemaNode): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    // Loaded on first use: a run without config files never validates, and loading ajv took a
-    // twentieth of a whole-tree run's time, before any file was read.
-    const { default: AjvClass } = require('ajv') as typeof AjvModule;
-    ajv ??= new AjvClass({
-      allErrors: true,
-      verbose: true,
-      useDefaults: true,
-      allowUnionTypes: true,
-      keywords: ANNOTATION_KEYWORDS,
-    });
-    validate = ajv.compile(schema as object);
+    // Compiling the schema took 0.15-0.25 s of every run that reads a config file, so the build
+    // generates the code; ajv compiles only a schema the build did not see.
+    validate = precompiled()[schemaKey(schema)];
+    if (!validate) {
+      const { default: AjvClass } = require('ajv') as typeof AjvModule;
+      ajv ??= new AjvClass(AJV_OPTIONS);
+      validate = ajv.compile(schema as object);
+    }
     compiled.set(schema, validate);
   }
   return validate;
