@@ -100,7 +100,7 @@ describe('writev-lint conventions', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /writev_or_die\(fd, iov, 2\);/);
     assert.ok(!run.stdout.includes('write_or_die(fd, "a", 1);'));
-    assert.match(run.stderr, /writev-lint: 0 findings in 1 files, 1 files fixed/);
+    assert.match(run.stderr, /writev-lint: 0 findings in 1 file, 1 file fixed/);
     const untouched = lintBin(['--stdin', '--stdin-filename', 'ok.c', '--fix'], { input: 'int x;\n' });
     assert.deepEqual([untouched.status, untouched.stdout], [0, 'int x;\n']);
   });

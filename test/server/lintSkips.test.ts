@@ -52,7 +52,7 @@ describe('writev-lint skips what it cannot read, and says so', () => {
     assert.equal(status, 2);
     assert.match(err, /^writev-lint: skipped a\.c: a FIFO, not a regular file$/m);
     assert.match(out, /^b\.c:3:2: warning: 2 syscalls/m, 'the other file is still analysed');
-    assert.match(err, /1 finding in 1 files, 1 skipped \(incomplete\)/);
+    assert.match(err, /1 finding in 1 file, 1 skipped \(incomplete\)/);
   });
 
   it('a FIFO and a FIFO .gitignore inside a walked folder are named, without hanging', () => {
@@ -85,7 +85,7 @@ describe('writev-lint skips what it cannot read, and says so', () => {
       skipped.err,
       /skipped big\.c: \d+ bytes, larger than the limit of 4194304 bytes \(raise it with --max-file-size\)/,
     );
-    assert.doesNotMatch(skipped.err, /^writev-lint: 0 findings in 1 files$/m);
+    assert.doesNotMatch(skipped.err, /^writev-lint: 0 findings in 1 file$/m);
     const raised = lint(['--max-file-size', '8M', 'big.c'], dir);
     assert.equal(raised.status, 1, raised.err);
     assert.match(raised.out, /^big\.c:100003:2: warning: 2 syscalls/m);

@@ -216,7 +216,8 @@ export async function main(
     const fixed = results.filter((r) => r.fixed).length;
     if (options.format === 'text') {
       output.err(
-        `writev-lint: ${count} finding${count === 1 ? '' : 's'} in ${results.length - skipped.length} files${fixed ? `, ${fixed} files fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
+        `writev-lint: ${counted(count, 'finding')} in ${counted(results.length - skipped.length, 'file')}` +
+          `${fixed ? `, ${counted(fixed, 'file')} fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
       );
     }
     const status = exitStatus(reviewed.results, options);
@@ -232,4 +233,9 @@ export async function main(
     output.err(`writev-lint: ${(error as Error).stack ?? String(error)}\n`);
     return 2;
   }
+}
+
+/** `1 file`, `2 files`: a count with its noun, for the summary line. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
