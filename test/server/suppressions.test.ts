@@ -161,7 +161,9 @@ describe('suppression comments in C', () => {
 
 describe('suppression comments in TS/JS', () => {
   // The `if` ends a run: the next pair is a finding of its own.
-  const pair = '  fs.writeSync(fd, a);\n  fs.writeSync(fd, b);\n  if (!a) return;\n';
+  // The log line ends the run, so that two pairs in one function are two findings (an early exit would
+  // not: writes after it join the run as conditional ones).
+  const pair = "  fs.writeSync(fd, a);\n  fs.writeSync(fd, b);\n  console.error('sent');\n";
   const ts = (body: string) =>
     `import * as fs from 'node:fs';\nexport function f(fd: number, a: Uint8Array, b: Uint8Array): void {\n${body}}\n`;
 
