@@ -3,19 +3,10 @@
 // and a marked call that is not the traced one never lending its line to another.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { after, describe, it } from 'node:test';
-import { lineOf, program, sitesOf, trace, workFolder } from './helpers';
+import { describe, it } from 'node:test';
+import { lineOf, program, sitesOf, trace, removedAfterTests } from './helpers';
 
-const dirs: string[] = [];
-function folder(): string {
-  const dir = workFolder();
-  dirs.push(dir);
-  return dir;
-}
-after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const folder = removedAfterTests();
 
 const noRewrite = { ...process.env, WRITEV_TRACE_REWRITE: '0' };
 

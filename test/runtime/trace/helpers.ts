@@ -1,8 +1,9 @@
 // Runs the built writev-trace on real programs and reads the trace it writes.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import type { TraceFile, TraceSite } from '@writev/runtime/dist/trace/traceFile';
 
 /** The repository root (tests run from out/test/runtime/trace). */
@@ -13,6 +14,19 @@ export const TRACE_BIN = join(REPO, 'runtime', 'dist', 'writev-trace.js');
 /** A fresh folder for one test's program and trace. */
 export function workFolder(): string {
   return mkdtempSync(join(tmpdir(), 'writev-trace-test-'));
+}
+
+/** A maker of fresh folders that are all removed after the calling test file's tests. */
+export function removedAfterTests(): () => string {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = workFolder();
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /** Writes `text` as `name` in `dir` and returns its path. */

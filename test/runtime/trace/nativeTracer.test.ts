@@ -2,21 +2,13 @@
 // children followed, a binary without debug information named, and strace's absence said clearly.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseStrace } from '@writev/runtime/dist/trace/straceTracer';
-import { lineOf, program, sitesOf, trace, TRACE_BIN, workFolder } from './helpers';
+import { lineOf, program, sitesOf, trace, TRACE_BIN, removedAfterTests } from './helpers';
 
-const dirs: string[] = [];
-function folder(): string {
-  const dir = workFolder();
-  dirs.push(dir);
-  return dir;
-}
-after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const folder = removedAfterTests();
 
 const C_PROGRAM = [
   '#include <string.h>',

@@ -2,21 +2,13 @@
 // offers, the runtime's own writev stack, child processes, exit status and output passed through.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import ts from 'typescript';
-import { lineOf, program, REPO, sitesOf, trace, workFolder } from './helpers';
+import { lineOf, program, REPO, sitesOf, trace, removedAfterTests } from './helpers';
 
-const dirs: string[] = [];
-function folder(): string {
-  const dir = workFolder();
-  dirs.push(dir);
-  return dir;
-}
-after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const folder = removedAfterTests();
 
 describe('writev-trace on a Node program', () => {
   it('counts each fs write form at the line that called it, with exact bytes', async () => {
