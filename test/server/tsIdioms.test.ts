@@ -107,16 +107,20 @@ describe('TS/JS idioms', () => {
     );
   });
 
-  it('corks a stream around writes of which one is conditional', async () => {
+  it('corks a stream around writes of which one is conditional, uncorking in a finally', async () => {
+    // `title` may be anything at run time: a write of it may throw, and uncork() must still run.
     assert.equal(
       await fixedIn('heading'),
       [
         '  out.cork();',
-        "  out.write('<h1>'); // expect: adjacent-writes 4",
-        '  if (title) out.write(title);',
-        "  out.write('</h1>');",
-        '  out.write(body);',
-        '  out.uncork();',
+        '  try {',
+        "    out.write('<h1>'); // expect: adjacent-writes 4",
+        '    if (title) out.write(title);',
+        "    out.write('</h1>');",
+        '    out.write(body);',
+        '  } finally {',
+        '    out.uncork();',
+        '  }',
       ].join('\n'),
     );
   });
