@@ -66,6 +66,17 @@ function hiddenDeclaration(run: WriteRun, text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * One indentation step of the file: a tab where `indent` has one, else the smallest indentation of
+ * any line (a method's body in a 2-space file sits 4 spaces in, but a step is still 2).
+ */
+function stepOf(text: string, indent: string): string {
+  if (indent.includes('\t')) return '\t';
+  let least = Infinity;
+  for (const m of text.matchAll(/^( +)[^\s*]/gm)) least = Math.min(least, m[1]!.length);
+  return least === Infinity || least > 8 ? indentUnit(indent) : ' '.repeat(least);
+}
+
 /** Prefixes every non-empty line after the first with `extra`. */
 function indentBody(body: string, extra: string): string {
   return body.replace(/(\r\n|\r|\n)(?=[^\r\n])/g, `$1${extra}`);
@@ -113,7 +124,7 @@ export function corkRun(run: WriteRun, text: string, bindings: Bindings): CorkRe
       reason: `uncork() must go in a finally, and the try block would hide \`${hidden}\`, declared between the writes and used after them`,
     };
   }
-  const unit = indentUnit(indent);
+  const unit = stepOf(text, indent);
   // Lines of a template literal that spans lines are bytes, not indentation: leave them as they are.
   const multiLineTemplate = /`[^`]*(\r\n|\r|\n)[^`]*`/.test(body);
   const newText = [
