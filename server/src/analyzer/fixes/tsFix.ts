@@ -5,10 +5,12 @@ import * as ts from 'typescript';
 import { RUNTIME_MODULE } from '../catalogue';
 import type { Fix, Piece, TextEdit, WriteStep } from '../model';
 import { indentAt } from '../positions';
+import { inArm } from '../shapes/branches';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import type { Bindings } from '../ts/bindings';
 import { fillArms, oneCall } from './gather';
+import { fillInPlace } from './tsArms';
 import { corkRun } from './tsCork';
 import { indentLines, indentUnit, rebase } from './text';
 
@@ -68,9 +70,15 @@ export function tsFixFor(run: WriteRun, ctx: TsFixContext): TsFixResult {
 function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const writes = runWrites(run);
   const lead = writes[0];
-  if (!lead || !oneCall(writes) || !lead.template || writes.some((w) => w.noFix)) return undefined;
+  // Writes in the arms of ifs are reported without a fix by the shapes; here they get one when the
+  // vector can be filled where each write stands (tsArms.ts).
+  if (!lead || !oneCall(writes) || !lead.template || writes.some((w) => w.noFix && !inArm(w)))
+    return undefined;
+  const armed = writes.some(inArm);
   const conditional = writes.some((w) => w.condition);
   if (conditional && (run.head || lead.position)) return undefined;
+  // Some path must write: a vector empty on every path of a test would still be sent.
+  if (armed && (run.moved.length > 0 || writes.every((w) => w.condition))) return undefined;
   let callee = lead.family;
   let importEdit: TextEdit | undefined;
   if (lead.family.endsWith('.writev')) callee = lead.family;
@@ -90,7 +98,19 @@ function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const declare = (iov: string) => `const ${iov}${ctx.javascript ? '' : ': Uint8Array[]'} = [];`;
   const moved = run.moved.map((m) => `\n${indent}${ctx.text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
-  if (conditional) {
+  if (armed) {
+    const iov = iovName();
+    const inner = indent + unit;
+    const region = fillInPlace(run.span, ctx.text, writes, (w) => `${iov}.push(${pieces(w)});`);
+    if (region === undefined) return undefined;
+    body = [
+      '{',
+      `${inner}${declare(iov)}`,
+      `${inner}${indentLines(region, unit)}`,
+      `${inner}${call(iov, rebase(lead.template, inner))}`,
+      `${indent}}`,
+    ].join('\n');
+  } else if (conditional) {
     // Each write fills the vector under its own test: the vector holds what would have gone out. The
     // block keeps the vector's name free for another run of the same function.
     const iov = iovName();
