@@ -112,16 +112,21 @@ export function nodeTypeName(
   if (!type || !ts.isTypeReferenceNode(type)) return undefined;
   const full = type.typeName.getText();
   if (full === 'NodeJS.WritableStream') return full;
-  const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+  const local = ts.isIdentifier(type.typeName) ? type.typeName : undefined;
+  // `import { Socket as NetSocket } from 'net'`: the name the module exports.
+  const imported = local ? bindings.imports.get(local.text) : undefined;
+  const name = local ? (imported?.name ?? local.text) : (type.typeName as ts.QualifiedName).right.text;
   if (!TS_STREAM_TYPES.has(name) && !(name in TS_STREAM_MEMBERS)) return undefined;
   const qualifier = ts.isQualifiedName(type.typeName) ? type.typeName.left : undefined;
   if (qualifier) {
+    // The global namespace of Node's types (`NodeJS.WriteStream`, process.stdout's type).
+    if (ts.isIdentifier(qualifier) && qualifier.text === 'NodeJS' && !bindings.imports.has('NodeJS'))
+      return name;
     if (!ts.isIdentifier(qualifier)) return undefined;
     const b = bindings.imports.get(qualifier.text);
     return b && !b.name && TS_STREAM_TYPE_MODULES.has(b.module) ? name : undefined;
   }
-  const b = bindings.imports.get(name);
-  if (b) return TS_STREAM_TYPE_MODULES.has(b.module) && b.name === name ? name : undefined;
+  if (imported) return TS_STREAM_TYPE_MODULES.has(imported.module) ? name : undefined;
   return bindings.localTypes.has(name) ? undefined : name;
 }
 
