@@ -120,14 +120,22 @@ function assignmentsIn(cls: ts.ClassLikeDeclaration, name: string) {
         if (ctor && left.expression.kind === ts.SyntaxKind.ThisKeyword) inConstructor.push(n.right);
         else elsewhere++;
       }
+      // Destructuring into the member: a change whose value is not read here.
+      if (
+        (ts.isObjectLiteralExpression(left) || ts.isArrayLiteralExpression(left)) &&
+        left.getText().includes(name)
+      )
+        elsewhere++;
     }
-    // Destructuring into a member, `delete`, `++`: counted as changes anywhere.
+    // `delete`, `++`: counted as changes anywhere (a name that only contains it errs on the safe side).
     if (
       (ts.isDeleteExpression(n) || ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
       n.getText().includes(name)
     )
       elsewhere++;
-    ts.forEachChild(n, (c) => visit(c, ctor));
+    // A function made in the constructor (a callback) may run at any later time.
+    const inner = ctor && !(ts.isFunctionLike(n) && !ts.isConstructorDeclaration(n));
+    ts.forEachChild(n, (c) => visit(c, inner));
   };
   for (const m of cls.members) visit(m, ts.isConstructorDeclaration(m));
   return { inConstructor, elsewhere };
