@@ -226,6 +226,6 @@ describe('writev-lint', () => {
     });
     assert.equal(threaded.status, 1, threaded.stderr);
     assert.deepEqual(JSON.parse(threaded.stdout), JSON.parse(inline.stdout));
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 136);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 150);
   });
 });

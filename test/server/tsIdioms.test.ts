@@ -107,16 +107,20 @@ describe('TS/JS idioms', () => {
     );
   });
 
-  it('corks a stream around writes of which one is conditional', async () => {
+  it('corks a stream around writes of which one is conditional, uncorking in a finally', async () => {
+    // `title` may be anything at run time: a write of it may throw, and uncork() must still run.
     assert.equal(
       await fixedIn('heading'),
       [
         '  out.cork();',
-        "  out.write('<h1>'); // expect: adjacent-writes 4",
-        '  if (title) out.write(title);',
-        "  out.write('</h1>');",
-        '  out.write(body);',
-        '  out.uncork();',
+        '  try {',
+        "    out.write('<h1>'); // expect: adjacent-writes 4",
+        '    if (title) out.write(title);',
+        "    out.write('</h1>');",
+        '    out.write(body);',
+        '  } finally {',
+        '    out.uncork();',
+        '  }',
       ].join('\n'),
     );
   });
@@ -146,7 +150,7 @@ describe('TS/JS idioms', () => {
     assert.equal(await fixedIn('send'), '    writevInFull(this.sock.fd, [head, body]);\n  }');
   });
 
-  it('gives no fix when writes sit in both arms of an if/else (the vector differs per arm)', async () => {
+  it('fills the vector in the arms of an if/else where each write stands', async () => {
     const a = await analyzer();
     const path = join(FIXTURES, 'arms.ts');
     const text = [
@@ -156,6 +160,44 @@ describe('TS/JS idioms', () => {
       '  if (x) writeInFull(fd, b);',
       '  else writeInFull(fd, a);',
       '  writeInFull(fd, b);',
+      '}',
+      '',
+    ].join('\n');
+    const [finding, ...rest] = a.analyze(path, text, DEFAULT_SETTINGS);
+    assert.deepEqual(rest, []);
+    assert.ok(finding?.fix);
+    assert.equal(
+      applyEdits(text, a.fixEdits(path, text, finding) ?? [])
+        .split('\n')
+        .slice(2, 10)
+        .join('\n'),
+      [
+        '  {',
+        '    const iov: Uint8Array[] = [];',
+        '    iov.push(a);',
+        '    if (x) iov.push(b);',
+        '    else iov.push(a);',
+        '    iov.push(b);',
+        '    writevInFull(fd, iov);',
+        '  }',
+      ].join('\n'),
+    );
+  });
+
+  it('gives no fix when an arm computes between its writes, and says why', async () => {
+    const a = await analyzer();
+    const path = join(FIXTURES, 'arms.ts');
+    const text = [
+      "import { writeInFull } from '@writev/runtime';",
+      'export function arms(fd: number, a: Uint8Array, b: Uint8Array, x: boolean): number {',
+      '  let n = 0;',
+      '  writeInFull(fd, a);',
+      '  if (x) {',
+      '    n++;',
+      '    writeInFull(fd, b);',
+      '  } else writeInFull(fd, a);',
+      '  writeInFull(fd, b);',
+      '  return n;',
       '}',
       '',
     ].join('\n');
@@ -182,6 +224,10 @@ describe('TS/JS idioms', () => {
       ['record', [h, b, undefined]],
       ['sized', [true, h, b]],
       ['sized', [false, h, b]],
+      ['straddle', [true, h, b, t]],
+      ['straddle', [false, h, b, t]],
+      ['checked', [() => true, h, b]],
+      ['checked', [() => false, h, b]],
     ];
     for (const [fn, args] of calls) {
       const want = bytesTo((fd) => before[fn]!(fd, ...args));

@@ -246,6 +246,12 @@ export const TS_MODULES: Readonly<Record<string, string>> = {
   'node:net': 'net',
   stream: 'stream',
   'node:stream': 'stream',
+  tls: 'tls',
+  'node:tls': 'tls',
+  http: 'http',
+  'node:http': 'http',
+  https: 'https',
+  'node:https': 'https',
   '@writev/runtime': 'runtime',
 };
 
@@ -284,6 +290,7 @@ export const TS_STREAM_FACTORIES: ReadonlySet<string> = new Set([
   'fs.createWriteStream',
   'net.connect',
   'net.createConnection',
+  'tls.connect',
   'stream.PassThrough',
   'stream.Writable',
 ]);
@@ -296,7 +303,34 @@ export const TS_STREAM_TYPES: ReadonlySet<string> = new Set([
   'NodeJS.WritableStream',
   'Duplex',
   'PassThrough',
+  'Transform',
+  'TLSSocket',
+  // HTTP messages are Writables with cork/uncork (a corked chunked response sends one chunk).
+  'ServerResponse',
+  'OutgoingMessage',
+  'ClientRequest',
 ]);
+
+/**
+ * The modules a stream type name must come from: `Socket` imported from 'dgram' (datagrams) or from a
+ * WebSocket library (messages) is no byte stream.
+ */
+export const TS_STREAM_TYPE_MODULES: ReadonlySet<string> = new Set([
+  'stream',
+  'net',
+  'tls',
+  'fs',
+  'http',
+  'https',
+]);
+
+/** Members of Node types that hold the connection's socket (`res.socket.write(...)`). */
+export const TS_STREAM_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  ServerResponse: ['socket', 'connection'],
+  OutgoingMessage: ['socket', 'connection'],
+  ClientRequest: ['socket', 'connection'],
+  IncomingMessage: ['socket', 'connection'],
+};
 /** Type names that mark a parameter or variable as a `FileHandle` (its `write` becomes `writev`). */
 export const TS_FILE_HANDLE_TYPES: ReadonlySet<string> = new Set(['FileHandle', 'fsp.FileHandle']);
 

@@ -1,14 +1,17 @@
 // Builds the TS/JS quick fix for a run: one gathered call (`writevInFull(fd, [a, b])`, adding its import
 // from @writev/runtime when missing; `handle.writev([...])`; `fs.writevSync(fd, [...], pos)`), or, for
-// stream writes, `cork()` before and `uncork()` after so Node sends the chunks with one writev.
+// stream writes, `cork()` before and `uncork()` after so Node sends the chunks with one writev (tsCork.ts).
 import * as ts from 'typescript';
 import { RUNTIME_MODULE } from '../catalogue';
 import type { Fix, Piece, TextEdit, WriteStep } from '../model';
 import { indentAt } from '../positions';
+import { inArm } from '../shapes/branches';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import type { Bindings } from '../ts/bindings';
 import { fillArms, oneCall } from './gather';
+import { fillInPlace } from './tsArms';
+import { corkRun } from './tsCork';
 import { indentLines, indentUnit, rebase } from './text';
 
 /** What the TS fix builder needs to know about the file. */
@@ -46,26 +49,36 @@ function runtimeCallee(name: string, ctx: TsFixContext): { callee: string; edit?
   };
 }
 
-function corkFix(run: WriteRun, lead: WriteStep, text: string): Fix {
-  const indent = indentAt(text, run.span.start);
-  return {
-    title: `Cork ${lead.fdText} around ${run.syscalls} writes (one writev)`,
-    edits: [
-      { span: { start: run.span.start, end: run.span.start }, newText: `${lead.fdText}.cork();\n${indent}` },
-      { span: { start: run.span.end, end: run.span.end }, newText: `\n${indent}${lead.fdText}.uncork();` },
-    ],
-  };
+/** A run's fix, or why it has none. */
+export interface TsFixResult {
+  readonly fix?: Fix;
+  readonly reason?: string;
 }
 
-/** The TS/JS fix for a run of writes, or undefined when no rewrite would keep the code's meaning. */
-export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
+/**
+ * The TS/JS fix for a run of writes, or why no rewrite would keep the code's meaning. Stream writes are
+ * corked where they stand (see tsCork.ts), whatever the shape of the run around them.
+ */
+export function tsFixFor(run: WriteRun, ctx: TsFixContext): TsFixResult {
+  const writes = runWrites(run);
+  if (writes.length > 0 && writes.every((w) => w.stream)) return corkRun(run, ctx.text, ctx.bindings);
+  const fix = tsFix(run, ctx);
+  return { fix, reason: fix ? undefined : writes.find((w) => w.noFix)?.noFix };
+}
+
+/** The gathered-call fix for a run of writes to a descriptor or FileHandle, if one keeps its meaning. */
+function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const writes = runWrites(run);
   const lead = writes[0];
-  if (!lead || !oneCall(writes) || !lead.template || writes.some((w) => w.noFix)) return undefined;
-  // Cork and uncork around the run keep each write where it stands, conditional ones included.
-  if (lead.family === 'cork') return run.head ? undefined : corkFix(run, lead, ctx.text);
+  // Writes in the arms of ifs are reported without a fix by the shapes; here they get one when the
+  // vector can be filled where each write stands (tsArms.ts).
+  if (!lead || !oneCall(writes) || !lead.template || writes.some((w) => w.noFix && !inArm(w)))
+    return undefined;
+  const armed = writes.some(inArm);
   const conditional = writes.some((w) => w.condition);
   if (conditional && (run.head || lead.position)) return undefined;
+  // Some path must write: a vector empty on every path of a test would still be sent.
+  if (armed && (run.moved.length > 0 || writes.every((w) => w.condition))) return undefined;
   let callee = lead.family;
   let importEdit: TextEdit | undefined;
   if (lead.family.endsWith('.writev')) callee = lead.family;
@@ -85,7 +98,19 @@ export function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   const declare = (iov: string) => `const ${iov}${ctx.javascript ? '' : ': Uint8Array[]'} = [];`;
   const moved = run.moved.map((m) => `\n${indent}${ctx.text.slice(m.span.start, m.span.end)}`).join('');
   let body: string;
-  if (conditional) {
+  if (armed) {
+    const iov = iovName();
+    const inner = indent + unit;
+    const region = fillInPlace(run.span, ctx.text, writes, (w) => `${iov}.push(${pieces(w)});`);
+    if (region === undefined) return undefined;
+    body = [
+      '{',
+      `${inner}${declare(iov)}`,
+      `${inner}${indentLines(region, unit)}`,
+      `${inner}${call(iov, rebase(lead.template, inner))}`,
+      `${indent}}`,
+    ].join('\n');
+  } else if (conditional) {
     // Each write fills the vector under its own test: the vector holds what would have gone out. The
     // block keeps the vector's name free for another run of the same function.
     const iov = iovName();

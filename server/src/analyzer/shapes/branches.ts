@@ -93,10 +93,18 @@ function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | und
   return arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
 }
 
-/** A write a run may take from inside a branch: to `target`, plain, its buffers still alive after it. */
-function joinable(w: WriteStep, target: string, declares: readonly string[]): boolean {
+/**
+ * A write a run may take from inside a branch: to `target`, plain, its buffers still alive after it.
+ * A stream write only with `stream` (a branch passed through whole: its writes are corked in place).
+ */
+function joinable(w: WriteStep, target: string, declares: readonly string[], stream = false): boolean {
   return (
-    w.target === target && !w.stream && !w.alone && !w.leaves && !w.position && !meets(w.reads, declares)
+    w.target === target &&
+    !!w.stream === stream &&
+    !w.alone &&
+    !w.leaves &&
+    !w.position &&
+    !meets(w.reads, declares)
   );
 }
 
@@ -132,6 +140,7 @@ export function through(
   names: ReadonlySet<string>,
   locals: ReadonlySet<string>,
   sent: readonly string[],
+  stream = false,
 ): Passage | undefined {
   if (branch.partial?.opaque) return undefined;
   const arms: WriteStep[][] = [];
@@ -141,7 +150,7 @@ export function through(
     const armSent = [...sent];
     for (const s of arm.steps) {
       if (s.kind === 'write') {
-        if (!joinable(s, target, arm.declares)) return undefined;
+        if (!joinable(s, target, arm.declares, stream)) return undefined;
         writes.push(guarded(s, branch, ARMS));
         armSent.push(...s.reads);
       } else if (s.kind === 'other') {
@@ -149,7 +158,7 @@ export function through(
         if (!quiet(s, names, locals) || s.output || meets(s.writes, armSent)) return undefined;
         changed.push(...s.writes);
       } else if (s.kind === 'branch') {
-        const inner = through(s, target, names, locals, armSent);
+        const inner = through(s, target, names, locals, armSent, stream);
         if (!inner) return undefined;
         writes.push(...inner.writes);
         armSent.push(...inner.writes.flatMap((w) => w.reads));

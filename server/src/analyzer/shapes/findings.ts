@@ -46,7 +46,8 @@ export function sequenceFinding(
   const n = run.syscalls;
   const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
   const message = lead.stream
-    ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev`
+    ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev` +
+      (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '')
     : `${count} syscalls to ${run.target} can become one: gather these writes into one ${gathered(note.family ?? lead.family)}` +
       (run.head ? ' after the if/else' : '') +
       (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '');

@@ -76,7 +76,8 @@ function runFrom(
   } else if (first.kind === 'branch') {
     const ends = first.partial ? undefined : armWrites(first);
     const opener = ends ? undefined : firstWrite([first]);
-    const passage = opener && through(first, opener.target, new Set(opener.targetNames), locals, []);
+    const passage =
+      opener && through(first, opener.target, new Set(opener.targetNames), locals, [], !!opener.stream);
     const tail = ends || passage ? undefined : trailing(first);
     if (ends) head = { branch: first, writes: ends };
     else if (passage) writes.push(...passage.writes);
@@ -163,7 +164,7 @@ function runFrom(
       const sent = writes.flatMap((w) => w.reads);
       const between = pending.some((p) => p.calls.length > 0);
       // A branch that only writes and computes: the run goes on through it.
-      const passage = between ? undefined : through(step, lead.target, names, locals, sent);
+      const passage = between ? undefined : through(step, lead.target, names, locals, sent, !!lead.stream);
       if (
         passage &&
         // `through` never returns a passage without writes.

@@ -3,11 +3,11 @@
 import { dirname, resolve } from 'node:path';
 import * as ts from 'typescript';
 import { TS_WRITE_FUNCTIONS, tsWriteFunctions } from '../catalogue';
-import { tsFix } from '../fixes/tsFix';
+import { tsFixFor } from '../fixes/tsFix';
 import type { Finding } from '../model';
-import { loopFinding, runWrites, sequenceFinding } from '../shapes/findings';
+import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
-import { findRuns, type WriteRun } from '../shapes/sequences';
+import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { moduleKey } from '../wrapper';
 import { readBindings } from './bindings';
@@ -64,11 +64,6 @@ export function tsWrappers(path: string, text: string, settings: AnalyzerSetting
   return findWrappers(contextFor(path, text, settings));
 }
 
-/** Why a run has no fix, when one of its writes says so (a chained check, an early exit between). */
-function noFixReason(run: WriteRun): string | undefined {
-  return runWrites(run).find((w) => w.noFix)?.noFix;
-}
-
 /** The findings in a TS/JS file and the wrappers it defines; `lookup` finds other files' exported wrappers. */
 export function analyzeTs(
   path: string,
@@ -94,8 +89,10 @@ export function analyzeTs(
   const fixCtx = { text, bindings: ctx.bindings, javascript: /\.[mc]?jsx?$/.test(path) };
   const findings: Finding[] = [];
   for (const block of readBlocks(ctx)) {
-    for (const run of findRuns(block, settings.minSequenceLength))
-      findings.push(sequenceFinding(run, settings, tsFix(run, fixCtx), { reason: noFixReason(run) }));
+    for (const run of findRuns(block, settings.minSequenceLength)) {
+      const { fix, reason } = tsFixFor(run, fixCtx);
+      findings.push(sequenceFinding(run, settings, fix, { reason }));
+    }
     for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
   }
   return { findings: findings.sort((a, b) => a.span.start - b.span.start), wrappers: own };

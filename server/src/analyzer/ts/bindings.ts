@@ -8,6 +8,8 @@ import {
   TS_FILE_HANDLE_TYPES,
   TS_MODULES,
   TS_STREAM_FACTORIES,
+  TS_STREAM_MEMBERS,
+  TS_STREAM_TYPE_MODULES,
   TS_STREAM_TYPES,
 } from '../catalogue';
 
@@ -31,6 +33,8 @@ export interface Bindings {
   readonly importAt: number;
   /** The file uses `require` rather than `import` for its modules. */
   readonly commonJs: boolean;
+  /** Names of the types (interfaces, classes, aliases, enums) the file declares itself. */
+  readonly localTypes: ReadonlySet<string>;
 }
 
 function moduleName(specifier: string): string {
@@ -95,12 +99,47 @@ function bindRequire(decl: ts.VariableDeclaration, imports: Map<string, Binding>
   return true;
 }
 
-function kindOfType(type: ts.TypeNode | undefined): 'handle' | 'stream' | undefined {
+/**
+ * The Node type a type annotation names (`Writable`, `net.Socket`, `http.ServerResponse`), when it is
+ * one of the stream types or types with stream members and comes from a Node module: a `Socket`
+ * imported from 'dgram' or from a WebSocket library, or declared in the file, is not a byte stream.
+ * A name neither imported nor declared here is taken as the ambient Node type.
+ */
+export function nodeTypeName(
+  type: ts.TypeNode | undefined,
+  bindings: Pick<Bindings, 'imports' | 'localTypes'>,
+): string | undefined {
+  if (!type || !ts.isTypeReferenceNode(type)) return undefined;
+  const full = type.typeName.getText();
+  if (full === 'NodeJS.WritableStream') return full;
+  const local = ts.isIdentifier(type.typeName) ? type.typeName : undefined;
+  // `import { Socket as NetSocket } from 'net'`: the name the module exports.
+  const imported = local ? bindings.imports.get(local.text) : undefined;
+  const name = local ? (imported?.name ?? local.text) : (type.typeName as ts.QualifiedName).right.text;
+  if (!TS_STREAM_TYPES.has(name) && !(name in TS_STREAM_MEMBERS)) return undefined;
+  const qualifier = ts.isQualifiedName(type.typeName) ? type.typeName.left : undefined;
+  if (qualifier) {
+    // The global namespace of Node's types (`NodeJS.WriteStream`, process.stdout's type).
+    if (ts.isIdentifier(qualifier) && qualifier.text === 'NodeJS' && !bindings.imports.has('NodeJS'))
+      return name;
+    if (!ts.isIdentifier(qualifier)) return undefined;
+    const b = bindings.imports.get(qualifier.text);
+    return b && !b.name && TS_STREAM_TYPE_MODULES.has(b.module) ? name : undefined;
+  }
+  if (imported) return TS_STREAM_TYPE_MODULES.has(imported.module) ? name : undefined;
+  return bindings.localTypes.has(name) ? undefined : name;
+}
+
+/** `handle` or `stream` for a type annotation that names a FileHandle or a Node stream. */
+export function kindOfType(
+  type: ts.TypeNode | undefined,
+  bindings: Pick<Bindings, 'imports' | 'localTypes'>,
+): 'handle' | 'stream' | undefined {
   const text = type?.getText().replace(/^.*\./, '');
   if (!text) return undefined;
   if (TS_FILE_HANDLE_TYPES.has(text)) return 'handle';
-  if (TS_STREAM_TYPES.has(text)) return 'stream';
-  return undefined;
+  const name = nodeTypeName(type, bindings);
+  return name && (TS_STREAM_TYPES.has(name) || name === 'NodeJS.WritableStream') ? 'stream' : undefined;
 }
 
 function kindOfInit(init: ts.Expression | undefined, partial: Bindings): 'handle' | 'stream' | undefined {
@@ -168,14 +207,34 @@ export function readBindings(file: ts.SourceFile): Bindings {
       }
     }
   }
-  const partial: Bindings = { imports, kinds: new Map(), types: new Map(), importAt, commonJs };
+  const localTypes = new Set<string>();
+  const declared = (node: ts.Node): void => {
+    if (
+      (ts.isInterfaceDeclaration(node) ||
+        ts.isClassDeclaration(node) ||
+        ts.isTypeAliasDeclaration(node) ||
+        ts.isEnumDeclaration(node)) &&
+      node.name
+    )
+      localTypes.add(node.name.text);
+    ts.forEachChild(node, declared);
+  };
+  declared(file);
+  const partial: Bindings = {
+    imports,
+    kinds: new Map(),
+    types: new Map(),
+    importAt,
+    commonJs,
+    localTypes,
+  };
   const kinds = new Map<string, 'handle' | 'stream'>();
   const types = new Map<string, 'string' | 'bytes'>();
   const ambiguous = new Set<string>();
   const visit = (node: ts.Node): void => {
     if ((ts.isVariableDeclaration(node) || ts.isParameter(node)) && ts.isIdentifier(node.name)) {
       const name = node.name.text;
-      const kind = kindOfType(node.type) ?? kindOfInit(node.initializer, partial);
+      const kind = kindOfType(node.type, partial) ?? kindOfInit(node.initializer, partial);
       if (kind) kinds.set(name, kind);
       const type = typeOf(node.type, node.initializer, partial);
       if (types.has(name) && types.get(name) !== type) ambiguous.add(name);
@@ -186,5 +245,5 @@ export function readBindings(file: ts.SourceFile): Bindings {
   };
   visit(file);
   for (const name of ambiguous) types.delete(name);
-  return { imports, kinds, types, runtimeImport, importAt, commonJs };
+  return { imports, kinds, types, runtimeImport, importAt, commonJs, localTypes };
 }

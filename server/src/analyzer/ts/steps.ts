@@ -7,6 +7,7 @@ import { indentAt } from '../positions';
 import { barrierStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import { qualify } from './bindings';
 import { chainStep, conditionalStep, exitBranch, readsOnly } from './idioms';
+import { SHARED_MEMBER } from './members';
 import { callsIn, identifiers, rootName, shortName, suspends } from './syntax';
 import { isPureCall, writeStep, type TsContext } from './writes';
 
@@ -235,6 +236,8 @@ class FunctionReader {
     const callees: string[] = [];
     const members = { paths: [] as string[], plain: new Set<string>() };
     this.changed(stmt, writes, callees, undefined, members);
+    // A call may reach any object through an alias and assign its members (see members.ts).
+    if (callees.length > 0) writes.add(SHARED_MEMBER);
     const step = summaryStep(this.span(stmt), identifiers(stmt), writes, callees);
     // Names changed only by assigning their members: a descriptor at another member stays the same.
     const paths = members.paths.filter((p) => !members.plain.has(p.replace(/\..*$/, '')));

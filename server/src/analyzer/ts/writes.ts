@@ -7,6 +7,7 @@ import type { Piece, Template, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import type { TsWrapper } from '../wrapper';
 import { qualify, type Bindings } from './bindings';
+import { memberNames, memberStream } from './members';
 import { callsIn, canonicalTarget, identifiers, isStringy, rootName } from './syntax';
 
 export type { TsWrapper } from '../wrapper';
@@ -102,7 +103,7 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
   const target = (fd: ts.Expression) => ({
     target: canonicalTarget(text(fd, ctx)),
     fdText: text(fd, ctx),
-    targetNames: names([fd]),
+    targetNames: memberNames(fd, names([fd]), ctx),
   });
   if (fn) {
     const bufArg = args[fn.buf];
@@ -127,16 +128,17 @@ export function writeStep(stmt: ts.Node, ctx: TsContext): WriteStep | undefined 
     const receiver = call.expression.expression;
     const recvText = text(receiver, ctx);
     const root = rootName(receiver);
+    const std = recvText === 'process.stdout' || recvText === 'process.stderr';
+    // A stream held in a member (`this.out`, `ctx.out`, `res.socket`), as far as the file shows.
+    const held = !std && !ts.isIdentifier(receiver) ? memberStream(receiver, ctx) : undefined;
     const kind =
-      recvText === 'process.stdout' || recvText === 'process.stderr'
-        ? 'stream'
-        : ts.isIdentifier(receiver) && root
-          ? ctx.bindings.kinds.get(root)
-          : undefined;
+      std || held ? 'stream' : ts.isIdentifier(receiver) && root ? ctx.bindings.kinds.get(root) : undefined;
     if (!kind || (kind === 'handle') !== awaited) return undefined;
+    if (call.expression.questionDotToken) return undefined;
     return {
       ...base,
       ...target(receiver),
+      ...(held ? { targetNames: held.targetNames } : {}),
       callee: `${recvText}.write`,
       family: kind === 'handle' ? `${recvText}.writev` : 'cork',
       pieces: piecesOf(args[0]!, false, ctx, kind === 'stream'), // args.length === 1, checked above
