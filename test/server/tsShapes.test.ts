@@ -29,6 +29,27 @@ describe('TS/JS analysis', () => {
     }
   });
 
+  it('tells how to gather a loop: cork a stream around it, collect buffers for a descriptor', async () => {
+    const a = await analyzer();
+    const path = join(FIXTURES, 'loopAdvice.ts');
+    const text = [
+      "import * as fs from 'node:fs';",
+      "import type { Writable } from 'node:stream';",
+      'export function lines(out: Writable, all: readonly string[]): void {',
+      '  for (const line of all) out.write(line);',
+      '}',
+      'export function chunks(fd: number, all: readonly Uint8Array[]): void {',
+      '  for (const chunk of all) fs.writeSync(fd, chunk);',
+      '}',
+      '',
+    ].join('\n');
+    const messages = a.analyze(path, text, DEFAULT_SETTINGS).map((f) => `${f.code}: ${f.message}`);
+    assert.deepEqual(messages, [
+      'loop-writes: one syscall per iteration to out (out.write()): cork() the stream before the loop and uncork() it after, so its writes go out as one writev',
+      'loop-writes: one syscall per iteration to fd (fs.writeSync()): collect the buffers and send them with one writevInFull() after the loop',
+    ]);
+  });
+
   it('a quick fix swaps the import it leaves unused for the one it needs', async () => {
     const a = await analyzer();
     const path = join(FIXTURES, 'quick.ts');

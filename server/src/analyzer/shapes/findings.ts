@@ -68,12 +68,18 @@ export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
   const callees = [...new Set(run.writes.map((w) => `${w.callee}()`))].join(', ');
   // A call to a framing wrapper makes several syscalls itself.
   const n = run.writes.reduce((sum, w) => sum + (w.syscalls ?? 1), 0);
+  const family = run.writes[0]!.family;
+  // A stream gathers by corking around the loop, not by one call after it.
+  const advice =
+    family === 'cork'
+      ? `cork() the stream before the loop and uncork() it after, so its writes go out as one writev`
+      : `collect the buffers and send them with one ${family}() after the loop`;
   return {
     code: 'loop-writes',
     severity: settings.severity.loopWrites,
     message:
       `${n === 1 ? 'one syscall' : `${n} syscalls`} per iteration to ` +
-      `${run.target} (${callees}): collect the buffers and send them with one ${run.writes[0]!.family}() after the loop`,
+      `${run.target} (${callees}): ${advice}`,
     span: run.loop.span,
     related: run.writes.map((write, k) => ({
       span: write.span,
