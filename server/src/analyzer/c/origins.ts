@@ -343,6 +343,6 @@ export function streamParameters(
 }
 
 /** The definition is `static` (its name is not visible to other files). */
-function isStaticDefinition(fn: Node): boolean {
+export function isStaticDefinition(fn: Node): boolean {
   return namedKids(fn).some((k) => k.type === 'storage_class_specifier' && k.text === 'static');
 }

@@ -86,6 +86,37 @@ export class CParser {
   }
 
   /**
+   * Parses only `ranges` of `text` (already blanked; `[start, end)` offsets, sorted, not overlapping),
+   * as one input: the nodes keep their offsets in the whole text. The caller owns the tree and must
+   * `delete()` it.
+   */
+  parseRanges(text: string, ranges: readonly (readonly [number, number])[]): Tree {
+    const lines = new LineStarts(text);
+    const included: Range[] = ranges.map(([from, to]) => ({
+      startIndex: from,
+      endIndex: to,
+      startPosition: lines.pointAt(from),
+      endPosition: lines.pointAt(to),
+    }));
+    const last = ranges[ranges.length - 1]?.[1] ?? 0;
+    let at = 0;
+    // Each read gets the rest of the range it falls in: given the whole text, the parser copies it all.
+    const tree = this.parser.parse(
+      (index) => {
+        if (index >= last) return '';
+        // The first range that ends after `index` (reads go forward, mostly).
+        while (at > 0 && ranges[at - 1]![1] > index) at--;
+        while (ranges[at]![1] <= index) at++;
+        return text.slice(index, ranges[at]![1]);
+      },
+      null,
+      { includedRanges: included },
+    );
+    if (!tree) throw new Error(`C parser returned no tree for ${ranges.length} parts (${text.length} chars)`);
+    return tree;
+  }
+
+  /**
    * The function definitions of `tree` (parsed from `text`), with those a syntax error swallowed
    * recovered. tree-sitter recovers from a junk line such as `xx write_in_full(fd, a, 3);` with an
    * ERROR node (or a statement) that can run on through the following functions, whose tokens then
