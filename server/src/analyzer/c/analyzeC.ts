@@ -10,8 +10,8 @@ import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
-import type { CMacro } from './macros';
-import { interestingParts, rootsMacros, type FileSyntax } from './partSyntax';
+import { fileMacros, type CMacro } from './macros';
+import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
@@ -76,7 +76,7 @@ export class CAnalyzer {
       // Function definitions only when needed: with errors, finding them parses again.
       return use({
         functions: () => (parsed ??= this.parser.functions(tree, blanked)).functions,
-        roots: [tree.rootNode],
+        macros: () => fileMacros(tree.rootNode, cWriteFunctions(settings)),
       });
     } finally {
       parsed?.release();
@@ -100,7 +100,7 @@ export class CAnalyzer {
       wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, external).own,
     });
     try {
-      return use({ functions: () => parsed.functions, roots: parsed.roots });
+      return use({ functions: () => parsed.functions, macros: () => parsed.macros });
     } finally {
       parsed.release();
     }
@@ -156,9 +156,7 @@ export class CAnalyzer {
     if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
       return { findings: [], wrappers: [] };
     const analyse = (syntax: FileSyntax) => {
-      const macros = /#\s*define\s+\w+\(/.test(text)
-        ? rootsMacros(syntax.roots, cWriteFunctions(settings))
-        : new Map<string, CMacro>();
+      const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       const known = this.settingWrappers(settings, external);
       if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
         return { findings: [], wrappers: [] };

@@ -99,15 +99,19 @@ export class CParser {
       endPosition: lines.pointAt(to),
     }));
     const last = ranges[ranges.length - 1]?.[1] ?? 0;
-    let at = 0;
-    // Each read gets the rest of the range it falls in: given the whole text, the parser copies it all.
+    // Each read gets the rest of the range it falls in (given the whole text, the parser copies it
+    // all); node.text reads through this too, anywhere, hence the binary search.
     const tree = this.parser.parse(
       (index) => {
         if (index >= last) return '';
-        // The first range that ends after `index` (reads go forward, mostly).
-        while (at > 0 && ranges[at - 1]![1] > index) at--;
-        while (ranges[at]![1] <= index) at++;
-        return text.slice(index, ranges[at]![1]);
+        let low = 0;
+        let high = ranges.length - 1;
+        while (low < high) {
+          const mid = (low + high) >>> 1;
+          if (ranges[mid]![1] > index) high = mid;
+          else low = mid + 1;
+        }
+        return text.slice(index, ranges[low]![1]); // low < ranges.length: `last` is past index
       },
       null,
       { includedRanges: included },

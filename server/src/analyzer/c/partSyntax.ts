@@ -14,10 +14,10 @@ import { functionName } from './syntax';
 import { bodiesOf, type FunctionBody } from './wrapperChains';
 import type { CWrapper } from './writes';
 
-/** The syntax a file's analysis reads: its function definitions (in order) and the trees' roots. */
+/** The syntax a file's analysis reads: its function definitions (in order) and its same-file macros. */
 export interface FileSyntax {
   functions(): Node[];
-  readonly roots: readonly Node[];
+  macros(): Map<string, CMacro>;
 }
 
 /** What decides which names matter, from the analyzer. */
@@ -27,16 +27,6 @@ export interface Interest {
   readonly settingWrappers: ReadonlyMap<string, CWrapper>;
   /** The file's own wrappers among `bodies`, with the file's `macros` known. */
   wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
-}
-
-/** The same-file macros of all `roots`, in the order of the roots. */
-export function rootsMacros(
-  roots: readonly Node[],
-  functions: ReturnType<typeof cWriteFunctions>,
-): Map<string, CMacro> {
-  const found = new Map<string, CMacro>();
-  for (const root of roots) for (const [name, macro] of fileMacros(root, functions)) found.set(name, macro);
-  return found;
 }
 
 /** Finds a call of one of `names`, also through a line continuation (a macro body). */
@@ -60,12 +50,14 @@ export function interestingParts(
   blanked: string,
   parser: CParser,
   interest: Interest,
-): { functions: Node[]; roots: Node[]; release(): void } {
+): { functions: Node[]; macros: Map<string, CMacro>; release(): void } {
   const cuts = partCuts(blanked);
   const done = new Set<number>();
   const trees: Tree[] = [];
   const releases: (() => void)[] = [];
   const functions: Node[] = [];
+  const macros = new Map<string, CMacro>();
+  const defines = /#\s*define\s+\w+\(/.test(text);
   const writeFunctions = cWriteFunctions(interest.settings);
   const names = new Set([...writeFunctions.keys(), ...interest.settingWrappers.keys()]);
   const plain = PLAIN_WRITE.test(text);
@@ -84,12 +76,8 @@ export function interestingParts(
       functions.push(...parsed.functions);
       functions.sort((a, b) => a.startIndex - b.startIndex);
       const before = names.size;
-      const macros = /#\s*define\s+\w+\(/.test(text)
-        ? rootsMacros(
-            trees.map((t) => t.rootNode),
-            writeFunctions,
-          )
-        : new Map<string, CMacro>();
+      if (defines)
+        for (const [name, macro] of fileMacros(tree.rootNode, writeFunctions)) macros.set(name, macro);
       for (const name of macros.keys()) names.add(name);
       const bodies = bodiesOf(functions, text);
       for (const w of interest.wrappersOf(bodies, macros)) names.add(w.name);
@@ -110,7 +98,7 @@ export function interestingParts(
   }
   return {
     functions,
-    roots: trees.map((t) => t.rootNode),
+    macros,
     release: () => {
       for (const release of releases) release();
       for (const t of trees) t.delete();
