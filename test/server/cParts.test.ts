@@ -54,6 +54,16 @@ describe('C top-level parts', () => {
     ]);
   });
 
+  it('does not cut at a } line that leaves a brace open (a badly indented block)', () => {
+    const f = 'void f(int fd)\n{\n\tif (fd) {\n\t\tfd++;\n}\n\twrite(fd, "a", 1);\n}\n';
+    assert.deepEqual(parts(`${f}${UNRELATED}`), [f, UNRELATED]);
+  });
+
+  it('counts the braces of one branch of a conditional, so the cuts after it remain', () => {
+    const f = 'void f(int a)\n{\n#ifdef A\n\tif (a) {\n#else\n\tif (!a) {\n#endif\n\t\ta++;\n\t}\n}\n';
+    assert.deepEqual(parts(`${f}${UNRELATED}${UNRELATED}`), [f, UNRELATED, UNRELATED]);
+  });
+
   it('cuts K&R definitions after their closing line', () => {
     const text = 'int f(a, b)\nint a;\nchar *b;\n{\n\treturn a;\n}\nint g(c)\nint c;\n{\n\treturn c;\n}\n';
     assert.deepEqual(parts(text), [
@@ -110,6 +120,16 @@ describe('a batch run parses the parts that other parts make matter', () => {
       UNRELATED,
       'static int make(const char *path)\n{\n\treturn open(path, O_WRONLY | O_CREAT, 0644);\n}\n',
       'void run(const char *path)\n{\n\tint fd = make(path);\n\twrite(fd, "a", 1);\n\twrite(fd, "b", 1);\n}\n',
+    ].join('\n');
+    const { batch, whole } = await both(text);
+    assert.equal(batch.length, 1);
+    assert.deepEqual(batch, whole);
+  });
+
+  it('reads a function whose inner block closes in column 0 whole', async () => {
+    const text = [
+      UNRELATED,
+      'void f(int fd, const char *a)\n{\n\tif (!a) {\n\t\treturn;\n}\n\twrite_in_full(fd, "x", 1);\n\twrite_in_full(fd, a, 3);\n}\n',
     ].join('\n');
     const { batch, whole } = await both(text);
     assert.equal(batch.length, 1);
