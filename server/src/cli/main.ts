@@ -1,7 +1,6 @@
 // writev-lint: the code-review face of the analyzer. Finds the files, lints them in two passes (the
 // second only where a wrapper from another file is called), optionally fixes, keeps what the review asks
 // for (review.ts), prints, exits 0/1/2.
-import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 // Not the library index: that loads the analyzer, which only the worker threads need.
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
@@ -71,15 +70,6 @@ function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefine
   });
 }
 
-/** `path` names a folder (false when it cannot be read: the walk reports that). */
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Lints with the options given. Files take `settings`, or where `lookup` finds a config file for
  * them, its settings. Exposed for the benchmark.
@@ -89,8 +79,10 @@ export async function lint(
   settings: AnalyzerSettings,
   lookup?: ConfigLookup,
 ): Promise<FileResult[]> {
+  // No worker before the walk has found enough files to pay for one: a worker's start costs a tenth
+  // of a CPU-second (0.42 against 0.29 CPU-s for a folder of one file), and this thread starts on the
+  // files at once while the workers boot.
   const pool = new LintPool(options.jobs);
-  if (options.paths.some(isFolder)) pool.warm();
   const { files, groups, skipped } = await collect(options.paths, settings, lookup, (found) =>
     pool.prepare(found),
   ).catch(async (error: unknown) => {
@@ -130,7 +122,9 @@ export async function lint(
     }
     return [...skipped, ...files.map((f) => byPath.get(f) as FileResult)];
   } finally {
-    await pool.close();
+    // Not awaited: the workers are idle and unreferenced, and the report need not wait for their end
+    // (tens of milliseconds on a loaded machine).
+    void pool.close();
   }
 }
 

@@ -1,5 +1,6 @@
-// Lints files in parallel on worker threads (or in this thread for small inputs); the workers take
-// the files one at a time from a list they share, so one that finishes early takes the next file.
+// Lints files in parallel: this thread and worker threads take the files one at a time from a list
+// they share, so one that finishes early takes the next file. This thread starts at once; a worker
+// joins when it has booted, and one that has not by the end is not waited for.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -8,24 +9,31 @@ import type * as AnalyzerModule from '../analyzer/analyzer';
 import { cGrammar, type CGrammar } from '../analyzer/c/grammar';
 import type * as LintFileModule from './lintFile';
 import type { FileResult, LintJob, SourceStore } from './lintFile';
-import type { WorkerData, WorkerRequest, WorkerResponse } from './worker';
+import {
+  CANCELLED,
+  type FileList,
+  type WorkerData,
+  type WorkerRequest,
+  type WorkerResponse,
+} from './workerProtocol';
 
-/** Below this many files, starting workers (each loads the grammar) costs more than it saves. */
+/** Below this many files, a run starts no worker (one warmed up before the walk may still join in). */
 const SMALL_INPUT = 64;
-/** No more workers than one per this many files. */
+/** No more threads than one per this many files. */
 const FILES_PER_WORKER = 16;
 
 /**
- * The most worker threads a run starts: one per core. More only add memory (each loads an analyzer of
- * its own) and contention: `--jobs 1000` once started 200 threads holding 2.5 GB.
+ * The most threads a run analyses on, this one included: one per core. More only add memory (each
+ * worker loads an analyzer of its own) and contention: `--jobs 1000` once started 200 threads holding
+ * 2.5 GB.
  */
 export function workerLimit(): number {
   return Math.max(1, availableParallelism());
 }
 
 /**
- * The threads a run over `files` files uses with `jobs` (undefined: one per core for large inputs);
- * 1 means this thread, no worker. Never fewer for more files.
+ * The threads, this one included, that a run over `files` files analyses on with `jobs` (undefined:
+ * one per core for large inputs); 1 means this thread alone. Never fewer for more files.
  */
 export function runThreads(files: number, jobs?: number): number {
   const wanted = jobs !== undefined ? Math.min(jobs, workerLimit()) : files < SMALL_INPUT ? 1 : workerLimit();
@@ -45,18 +53,24 @@ function batchGrammar(): CGrammar {
   return cGrammar();
 }
 
+/** What this thread lints with, loaded on its first run. */
+interface Local {
+  readonly analyzer: AnalyzerModule.Analyzer;
+  readonly lintFile: typeof LintFileModule;
+  readonly store: SourceStore;
+}
+
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
 export class LintPool {
   private workers: Worker[] = [];
   /** Workers that failed or exited, with why. */
   private readonly failures = new WeakMap<Worker, string>();
-  private local: Promise<AnalyzerModule.Analyzer> | undefined;
-  private localStore: SourceStore | undefined;
+  private local: Promise<Local> | undefined;
   /** Which worker (or this thread: undefined) read each file of the first pass. */
   private readers = new Map<string, Worker | undefined>();
   private readonly jobs?: number;
 
-  /** `jobs`: worker threads to use (1: none), at most {@link workerLimit}; undefined: one per core for large inputs. */
+  /** `jobs`: threads to analyse on, this one included (1: no worker), at most {@link workerLimit}; undefined: one per core for large inputs. */
   constructor(jobs?: number) {
     this.jobs = jobs === undefined ? undefined : Math.min(jobs, workerLimit());
   }
@@ -71,24 +85,16 @@ export class LintPool {
    * tenth of a second or more) overlaps the walk instead of following it.
    */
   prepare(files: number): void {
-    const threads = this.threadsFor(files);
-    if (threads > 1) this.spawn(threads);
+    this.spawn(this.threadsFor(files) - 1);
   }
 
-  /**
-   * Starts one worker before the files are known, for a run over a folder: its start-up (a fifth of
-   * a second) then overlaps reading the config files and the walk. A run that finds few files lints
-   * them on it alone, so this thread never loads the analyzer. Does nothing where only this thread
-   * may run (`--jobs 1`, one core).
-   */
-  warm(): void {
-    if (this.threadsFor(Number.MAX_SAFE_INTEGER) > 1) this.spawn(1);
-  }
-
-  private spawn(threads: number): void {
-    while (this.workers.length < threads) {
+  private spawn(workers: number): void {
+    while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
       const worker = new Worker(join(__dirname, 'worker.js'), { workerData });
+      // A run never waits for a worker's start or end, so an idle worker must not keep the process
+      // alive either (a run's drive references it while it works).
+      worker.unref();
       // Until a run listens, a worker's failure is kept for the run to report.
       worker.once('error', (error: Error) => this.failures.set(worker, error.stack ?? String(error)));
       worker.once('exit', (code: number) => {
@@ -105,100 +111,127 @@ export class LintPool {
    */
   async run(files: readonly string[], job: LintJob): Promise<FileResult[]> {
     const threads = this.threadsFor(files.length);
+    this.spawn(threads - 1);
     const first = !job.index;
-    // Once a worker runs, even a small input goes to it: it is ready, and this thread is not.
-    const results =
-      threads <= 1 && this.workers.length === 0
-        ? await this.runHere(files, job)
-        : await this.runOnWorkers(files, job, threads);
+    const results = await this.runShared(files, job);
     const order = new Map(files.map((f, i) => [f, i]));
     if (first) for (const r of results) this.readers.set(r.result.path, r.worker);
     return results.map((r) => r.result).sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
   }
 
-  private async runHere(files: readonly string[], job: LintJob): Promise<Read[]> {
-    // Loaded on first use: when the workers do the analysis, this thread never needs the analyzer.
-    const { callPattern, indexOfJob, lintFile, SourceStore } = require('./lintFile') as typeof LintFileModule;
-    batchGrammar();
-    this.local ??= (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
-    const analyzer = await this.local;
-    const index = indexOfJob(job);
-    const names = callPattern(job.names);
-    this.localStore ??= new SourceStore();
+  /** This thread's analyzer, loaded (with the grammar) on first use. */
+  private loadLocal(): Promise<Local> {
+    this.local ??= (async () => {
+      const lintFile = require('./lintFile') as typeof LintFileModule;
+      batchGrammar();
+      const analyzer = await (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
+      return { analyzer, lintFile, store: new lintFile.SourceStore() };
+    })();
+    return this.local;
+  }
+
+  /** Lints the files this thread takes from `lists` (by their shared counters), in order. */
+  private async runHere(lists: readonly FileList[], job: LintJob): Promise<Read[]> {
+    const { analyzer, lintFile, store } = await this.loadLocal();
+    const index = lintFile.indexOfJob(job);
+    const names = lintFile.callPattern(job.names);
     const results: Read[] = [];
-    for (const file of files) {
-      const result = await lintFile(analyzer, file, job, index, names, this.localStore);
-      if (result) results.push({ result, worker: undefined });
+    for (const list of lists) {
+      const next = new Int32Array(list.next);
+      for (let i = Atomics.add(next, 0, 1); i < list.files.length; i = Atomics.add(next, 0, 1)) {
+        const file = list.files[i];
+        const result =
+          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, names, store);
+        if (result) results.push({ result, worker: undefined });
+      }
     }
     return results;
   }
 
-  private async runOnWorkers(files: readonly string[], job: LintJob, threads: number): Promise<Read[]> {
-    this.spawn(threads);
-    const workers = this.workers.slice(0, threads);
-    // Every worker gets the whole list and takes files from it by a counter they share: the load
+  private async runShared(files: readonly string[], job: LintJob): Promise<Read[]> {
+    const workers = this.workers;
+    // Every thread gets the whole list and takes files from it by a counter they share: the load
     // balances itself without a message per batch. On a loaded machine a worker waited longer for
-    // its parent to wake and send the next batch than it took to lint it, and two workers were
-    // slower than this thread alone. A second pass gives each worker the files it read in the first
-    // (it kept their texts), and what no worker read to all of them.
-    const shared: WorkerRequest = { files, job, next: new SharedArrayBuffer(4) };
-    const requests = new Map<Worker, WorkerRequest>(workers.map((w) => [w, shared]));
+    // its parent to wake and send the next batch than it took to lint it. A second pass gives each
+    // thread the files it read in the first (it kept their texts), and what no thread still running
+    // read to all of them.
+    const shared: FileList = { files, next: new SharedArrayBuffer(4) };
+    const lists = new Map<Worker | undefined, FileList[]>([undefined, ...workers].map((w) => [w, [shared]]));
     if (job.index && !job.fix && this.readers.size > 0) {
-      const own = new Map<Worker, string[]>(workers.map((w) => [w, []]));
+      const own = new Map<Worker | undefined, string[]>([undefined, ...workers].map((w) => [w, []]));
       const rest: string[] = [];
       for (const file of files) {
-        const reader = this.readers.get(file);
-        const mine = reader ? own.get(reader) : undefined;
+        const mine = own.get(this.readers.get(file));
         if (mine) mine.push(file);
         else rest.push(file);
       }
-      const restCounter = new SharedArrayBuffer(4);
-      for (const [worker, mine] of own) {
-        requests.set(worker, {
-          files: mine,
-          job,
-          next: new SharedArrayBuffer(4),
-          rest: rest.length > 0 ? { files: rest, next: restCounter } : undefined,
-        });
-      }
+      const restList: FileList = { files: rest, next: new SharedArrayBuffer(4) };
+      for (const [thread, mine] of own)
+        lists.set(thread, [{ files: mine, next: new SharedArrayBuffer(4) }, restList]);
     }
-    const drive = (worker: Worker) =>
-      new Promise<Read[]>((resolve, reject) => {
-        const failure = this.failures.get(worker);
-        if (failure !== undefined) {
-          reject(new Error(`writev-lint worker failed: ${failure}`));
-          return;
-        }
-        const settle = () => {
-          worker.off('message', onMessage);
-          worker.off('error', onError);
-          worker.off('exit', onExit);
-        };
-        const onMessage = (response: WorkerResponse) => {
-          settle();
-          if (response.error) reject(new Error(`writev-lint worker failed: ${response.error}`));
-          else resolve(response.results.map((result) => ({ result, worker })));
-        };
-        const onError = (error: Error) => {
-          settle();
-          reject(error);
-        };
-        // A worker that dies without an error event (killed, out of memory) would otherwise leave
-        // this promise, and the run, waiting forever.
-        const onExit = (code: number) => {
-          settle();
-          reject(new Error(`writev-lint worker exited (code ${code}) mid-run`));
-        };
-        worker.on('message', onMessage);
-        worker.on('error', onError);
-        worker.on('exit', onExit);
-        worker.postMessage(requests.get(worker));
-      });
-    const parts = await Promise.all(workers.map(drive));
-    return parts.flat();
+    const drives = workers.map((worker) => this.drive(worker, { job, lists: lists.get(worker) ?? [] }));
+    const here = await this.runHere(lists.get(undefined) ?? [], job);
+    // A worker that has not started on its request by now has nothing left to take: cancel it
+    // rather than wait for its boot (a tenth of a second or more, as long as a small tree's run).
+    const parts = await Promise.all(drives.map((d) => d.cancelled()));
+    return [...here, ...parts.flat()];
   }
 
-  /** Stops the worker threads. */
+  /** Sends `request` to `worker`; `cancelled()` gives up on it if it has not started yet, else waits for its results. */
+  private drive(worker: Worker, request: Omit<WorkerRequest, 'state'>): { cancelled(): Promise<Read[]> } {
+    const state = new Int32Array(new SharedArrayBuffer(4));
+    let settle = () => undefined as void;
+    const answer = new Promise<Read[]>((resolve, reject) => {
+      const failure = this.failures.get(worker);
+      if (failure !== undefined) {
+        reject(new Error(`writev-lint worker failed: ${failure}`));
+        return;
+      }
+      settle = () => {
+        worker.unref();
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (response: WorkerResponse) => {
+        settle();
+        if (response.error) reject(new Error(`writev-lint worker failed: ${response.error}`));
+        else resolve(response.results.map((result) => ({ result, worker })));
+      };
+      const onError = (error: Error) => {
+        settle();
+        reject(error);
+      };
+      // A worker that dies without an error event (killed, out of memory) would otherwise leave
+      // this promise, and the run, waiting forever.
+      const onExit = (code: number) => {
+        settle();
+        reject(new Error(`writev-lint worker exited (code ${code}) mid-run`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      // Alive while its answer is awaited (workers are unreferenced otherwise, see spawn).
+      worker.ref();
+      worker.postMessage({ ...request, state: state.buffer } satisfies WorkerRequest);
+    });
+    return {
+      cancelled: () => {
+        // The worker marks its request STARTED before taking a file; whoever changes 0 first wins.
+        if (Atomics.compareExchange(state, 0, 0, CANCELLED) === 0) {
+          settle();
+          answer.catch(() => undefined); // a failure of a worker that never started loses nothing
+          return Promise.resolve([]);
+        }
+        return answer;
+      },
+    };
+  }
+
+  /**
+   * Stops the worker threads. The promise resolves when they have ended; a run's results never
+   * depend on that (the CLI does not wait for it).
+   */
   async close(): Promise<void> {
     const workers = this.workers;
     this.workers = [];

@@ -11,9 +11,10 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { FunctionMemo, shiftFinding } from './memo';
 import { fileMacros, type CMacro } from './macros';
+import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
-import { fileWrappers, WrapperMemo } from './wrapperChains';
+import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -61,22 +62,76 @@ export class CAnalyzer {
     return { ...file, parameters: streamParameters(bodies, file, text, PLAIN_WRITE) };
   }
 
+  /** The syntax of the whole `text`, incrementally reparsed when `key` is given. */
   private withTree<T>(
     text: string,
     settings: AnalyzerSettings,
-    key: string | undefined,
-    use: (functions: () => Node[], root: Node) => T,
+    key: string,
+    use: (syntax: FileSyntax) => T,
   ): T {
     const blanked = this.blanked(text, settings);
     const tree = this.parser.parse(blanked, key);
     let parsed: ReturnType<CParser['functions']> | undefined;
     try {
       // Function definitions only when needed: with errors, finding them parses again.
-      return use(() => (parsed ??= this.parser.functions(tree, blanked)).functions, tree.rootNode);
+      return use({
+        functions: () => (parsed ??= this.parser.functions(tree, blanked)).functions,
+        macros: () => fileMacros(tree.rootNode, cWriteFunctions(settings)),
+      });
     } finally {
       parsed?.release();
-      if (key === undefined) tree.delete();
     }
+  }
+
+  /**
+   * The syntax of the parts of `text` that can hold something to find (a batch run): see
+   * {@link interestingParts}. The findings and wrappers are those of the whole file's parse.
+   */
+  private withParts<T>(
+    text: string,
+    settings: AnalyzerSettings,
+    external: ReadonlyMap<string, CWrapper>,
+    use: (syntax: FileSyntax) => T,
+  ): T {
+    const blanked = this.blanked(text, settings);
+    const parsed = interestingParts(text, blanked, this.parser, {
+      settings,
+      settingWrappers: this.settingWrappers(settings, external),
+      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, external).own,
+    });
+    try {
+      return use({ functions: () => parsed.functions, macros: () => parsed.macros });
+    } finally {
+      parsed.release();
+    }
+  }
+
+  /** `external` with the settings' C wrappers over it. */
+  private settingWrappers(
+    settings: AnalyzerSettings,
+    external: ReadonlyMap<string, CWrapper>,
+  ): Map<string, CWrapper> {
+    const wrappers = new Map(external);
+    for (const w of settings.wrappers) {
+      if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
+    }
+    return wrappers;
+  }
+
+  /** The wrappers `bodies` define, over the known ones (`external` and the settings'). */
+  private ownWrappers(
+    text: string,
+    settings: AnalyzerSettings,
+    bodies: readonly FunctionBody[],
+    macros: ReadonlyMap<string, CMacro>,
+    external: ReadonlyMap<string, CWrapper>,
+  ): { own: CWrapper[]; known: Map<string, CWrapper>; writers: RegExp } {
+    const known = this.settingWrappers(settings, external);
+    const writers = this.writerPattern(settings, known, macros);
+    const base = this.context(text, settings, known);
+    const memoKey = [...base.functions.keys(), '|', ...known.keys()].join(',');
+    const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
+    return { own, known, writers };
   }
 
   /** The wrapper functions `text` defines (for the workspace index). */
@@ -100,27 +155,14 @@ export class CAnalyzer {
     // call in its body, which this also sees (through a line continuation, hence `loose`).
     if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
       return { findings: [], wrappers: [] };
-    return this.withTree(text, settings, key, (functionsOf, root) => {
-      const wrappers = new Map(external);
-      for (const w of settings.wrappers) {
-        if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
-      }
-      const macros = /#\s*define\s+\w+\(/.test(text)
-        ? fileMacros(root, cWriteFunctions(settings))
-        : new Map<string, CMacro>();
-      const writers = this.writerPattern(settings, wrappers, macros);
-      if (key === undefined && !writers.test(text)) return { findings: [], wrappers: [] };
-      const base = this.context(text, settings, wrappers);
-      const bodies = functionsOf()
-        .map((fn) => ({ fn, body: fn.childForFieldName('body') }))
-        .filter(({ body }) => body !== null)
-        .map(({ fn, body }) => ({
-          fn,
-          text: text.slice((body as Node).startIndex, (body as Node).endIndex),
-        }));
+    const analyse = (syntax: FileSyntax) => {
+      const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
+      const known = this.settingWrappers(settings, external);
+      if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
+        return { findings: [], wrappers: [] };
+      const bodies = bodiesOf(syntax.functions(), text);
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
-      const memoKey = [...base.functions.keys(), '|', ...wrappers.keys()].join(',');
-      const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
+      const { own, known: wrappers, writers } = this.ownWrappers(text, settings, bodies, macros, external);
       for (const w of own) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
       const functions =
@@ -147,7 +189,10 @@ export class CAnalyzer {
         ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
         : findings;
       return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
-    });
+    };
+    return key === undefined
+      ? this.withParts(text, settings, external, analyse)
+      : this.withTree(text, settings, key, analyse);
   }
 
   /** The findings of one function (absolute offsets). */

@@ -126,19 +126,25 @@ function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
  * and its address is never taken. Read from the text alone: cheap enough for every file of a tree.
  */
 export function streamGlobals(text: string, functions: ReadonlySet<string>): Set<string> {
-  const origins = new Map<string, Origin[]>();
+  // Per name, whether some assignment is a stream and whether some is anything else (a sentinel is
+  // neither): flags, not lists, as a file assigns its loop counters hundreds of times.
+  const origins = new Map<string, { stream: boolean; other: boolean }>();
   for (const m of text.matchAll(ASSIGNED_NAME)) {
+    const name = m[1]!;
+    let seen = origins.get(name);
+    if (!seen) origins.set(name, (seen = { stream: false, other: false }));
+    if (seen.other) continue; // nothing can make it a stream again
     const at = (m.index ?? 0) + m[0].length;
     const kind =
       m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
         ? assignedOrigin(text.slice(at, at + 200), functions)
         : 'other';
-    const name = m[1]!;
-    origins.set(name, [...(origins.get(name) ?? []), kind]);
+    if (kind === 'stream') seen.stream = true;
+    else if (kind === 'other') seen.other = true;
   }
   const found = new Set<string>();
-  for (const [name, kinds] of origins) {
-    if (!kinds.includes('stream') || kinds.includes('other')) continue;
+  for (const [name, { stream, other }] of origins) {
+    if (!stream || other) continue;
     // Its address taken (`&fd` as an argument or a value): anything could change it.
     if (new RegExp(`(?:[(,=?:]|return)\\s*&\\s*${name}\\b`).test(text)) continue;
     found.add(name);
@@ -343,6 +349,6 @@ export function streamParameters(
 }
 
 /** The definition is `static` (its name is not visible to other files). */
-function isStaticDefinition(fn: Node): boolean {
+export function isStaticDefinition(fn: Node): boolean {
   return namedKids(fn).some((k) => k.type === 'storage_class_specifier' && k.text === 'static');
 }

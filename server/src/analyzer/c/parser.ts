@@ -86,6 +86,41 @@ export class CParser {
   }
 
   /**
+   * Parses only `ranges` of `text` (already blanked; `[start, end)` offsets, sorted, not overlapping),
+   * as one input: the nodes keep their offsets in the whole text. The caller owns the tree and must
+   * `delete()` it.
+   */
+  parseRanges(text: string, ranges: readonly (readonly [number, number])[]): Tree {
+    const lines = new LineStarts(text);
+    const included: Range[] = ranges.map(([from, to]) => ({
+      startIndex: from,
+      endIndex: to,
+      startPosition: lines.pointAt(from),
+      endPosition: lines.pointAt(to),
+    }));
+    const last = ranges[ranges.length - 1]?.[1] ?? 0;
+    // Each read gets the rest of the range it falls in (given the whole text, the parser copies it
+    // all); node.text reads through this too, anywhere, hence the binary search.
+    const tree = this.parser.parse(
+      (index) => {
+        if (index >= last) return '';
+        let low = 0;
+        let high = ranges.length - 1;
+        while (low < high) {
+          const mid = (low + high) >>> 1;
+          if (ranges[mid]![1] > index) high = mid;
+          else low = mid + 1;
+        }
+        return text.slice(index, ranges[low]![1]); // low < ranges.length: `last` is past index
+      },
+      null,
+      { includedRanges: included },
+    );
+    if (!tree) throw new Error(`C parser returned no tree for ${ranges.length} parts (${text.length} chars)`);
+    return tree;
+  }
+
+  /**
    * The function definitions of `tree` (parsed from `text`), with those a syntax error swallowed
    * recovered. tree-sitter recovers from a junk line such as `xx write_in_full(fd, a, 3);` with an
    * ERROR node (or a statement) that can run on through the following functions, whose tokens then

@@ -79,3 +79,13 @@ export function fileWrappers(
   }
   return own;
 }
+
+/** The definitions of `functions` that have a body, with the body's text in `text`. */
+export function bodiesOf(functions: readonly Node[], text: string): FunctionBody[] {
+  const bodies: FunctionBody[] = [];
+  for (const fn of functions) {
+    const body = fn.childForFieldName('body');
+    if (body) bodies.push({ fn, text: text.slice(body.startIndex, body.endIndex) });
+  }
+  return bodies;
+}

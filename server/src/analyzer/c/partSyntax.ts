@@ -1,0 +1,107 @@
+// A batch run parses only the top-level parts of a file that can matter (parts.ts): the parts that
+// name something of interest, a set that grows with what the parsed parts define, until it stops.
+// On the corpus trees only about a fifth of the lines of the files that name a write function are in
+// definitions that call one; the rest need no parse.
+import type { Node, Tree } from 'web-tree-sitter';
+import { C_STREAM_FUNCTIONS, cWriteFunctions } from '../catalogue';
+import type { AnalyzerSettings } from '../settings';
+import { fileMacros, type CMacro } from './macros';
+import { isStaticDefinition } from './origins';
+import type { CParser } from './parser';
+import { chooseParts, partCuts } from './parts';
+import { PLAIN_WRITE } from './steps';
+import { functionName } from './syntax';
+import { bodiesOf, type FunctionBody } from './wrapperChains';
+import type { CWrapper } from './writes';
+
+/** The syntax a file's analysis reads: its function definitions (in order) and its same-file macros. */
+export interface FileSyntax {
+  functions(): Node[];
+  macros(): Map<string, CMacro>;
+}
+
+/** What decides which names matter, from the analyzer. */
+export interface Interest {
+  readonly settings: AnalyzerSettings;
+  /** Wrappers known before the file (workspace, settings). */
+  readonly settingWrappers: ReadonlyMap<string, CWrapper>;
+  /** The file's own wrappers among `bodies`, with the file's `macros` known. */
+  wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
+}
+
+/** Finds a call of one of `names`, also through a line continuation (a macro body). */
+function callOf(names: Iterable<string>): RegExp {
+  const words = [...names].filter((n) => /^\w+$/.test(n));
+  return words.length > 0 ? new RegExp(`\\b(?:${words.join('|')})[\\s\\\\]*\\(`) : /(?!)/;
+}
+
+/**
+ * Parses the parts of `text` (`blanked` is what the parser reads) that every whole-file rule of the
+ * analysis needs, and their function definitions (with the parser's error recovery), in document
+ * order. A part is parsed when it calls a name of interest: a write function, a known wrapper, a
+ * same-file macro or wrapper (found in the parts parsed), or a static function that writes to a plain
+ * descriptor (its callers decide whether its parameter is a stream); or, in a file with plain writes,
+ * when it returns from a part calling a stream function (a function of the file that returns a
+ * stream). Names found in parsed parts choose more parts, parsed in turn, until no new part is chosen.
+ * Call `release` when done with the nodes.
+ */
+export function interestingParts(
+  text: string,
+  blanked: string,
+  parser: CParser,
+  interest: Interest,
+): { functions: Node[]; macros: Map<string, CMacro>; release(): void } {
+  const cuts = partCuts(blanked);
+  const done = new Set<number>();
+  const trees: Tree[] = [];
+  const releases: (() => void)[] = [];
+  const functions: Node[] = [];
+  const macros = new Map<string, CMacro>();
+  const defines = /#\s*define\s+\w+\(/.test(text);
+  const writeFunctions = cWriteFunctions(interest.settings);
+  const names = new Set([...writeFunctions.keys(), ...interest.settingWrappers.keys()]);
+  const plain = PLAIN_WRITE.test(text);
+  const opener = plain ? callOf([...C_STREAM_FUNCTIONS, ...interest.settings.streamFunctions]) : undefined;
+  let pattern = callOf(names);
+  const wanted = (part: string) =>
+    pattern.test(part) || (opener !== undefined && opener.test(part) && /\breturn\b/.test(part));
+  try {
+    for (;;) {
+      const ranges = chooseParts(text, cuts, wanted, done);
+      if (ranges.length === 0) break;
+      const tree = parser.parseRanges(blanked, ranges);
+      trees.push(tree);
+      const parsed = parser.functions(tree, blanked);
+      releases.push(() => parsed.release());
+      functions.push(...parsed.functions);
+      functions.sort((a, b) => a.startIndex - b.startIndex);
+      const before = names.size;
+      if (defines)
+        for (const [name, macro] of fileMacros(tree.rootNode, writeFunctions)) macros.set(name, macro);
+      for (const name of macros.keys()) names.add(name);
+      const bodies = bodiesOf(functions, text);
+      for (const w of interest.wrappersOf(bodies, macros)) names.add(w.name);
+      if (plain) {
+        for (const b of bodies) {
+          if (!PLAIN_WRITE.test(b.text) || !isStaticDefinition(b.fn)) continue;
+          const name = functionName(b.fn);
+          if (name) names.add(name);
+        }
+      }
+      if (names.size === before) break;
+      pattern = callOf(names);
+    }
+  } catch (error) {
+    for (const release of releases) release();
+    for (const t of trees) t.delete();
+    throw error;
+  }
+  return {
+    functions,
+    macros,
+    release: () => {
+      for (const release of releases) release();
+      for (const t of trees) t.delete();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// The top-level parts of a C file, for a batch run that parses only the parts that can hold something
+// to find. A part ends after a line starting with `}` (the end of a top-level definition in nearly
+// every C style, the same cut the parser's error recovery makes), unless that line is inside a
+// comment or string, inside a preprocessor conditional (`#if` ... `#endif`: a part holds whole
+// conditionals, so that each parses alone as it does in the whole file), or leaves a brace open (a
+// badly indented `}` inside a function body: cutting there would part the function).
+
+/**
+ * Comments, strings and character literals (whose braces and `#if` do not count), conditional
+ * directives (group 1), a `}` starting a line (group 2) and other braces (group 3). An unterminated
+ * comment runs to the end.
+ */
+const TOKENS =
+  /\/\*[\s\S]*?(?:\*\/|(?![\s\S]))|\/\/(?:[^\n\\]|\\[\s\S])*|"(?:[^"\\\n]|\\[\s\S])*"?|'(?:[^'\\\n]|\\[\s\S])*'?|^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b|^(\})|([{}])/gm;
+
+/** A conditional being read: the brace depth at its `#if`, and at the end of its first branch. */
+interface Conditional {
+  readonly atIf: number;
+  firstEnd?: number;
+}
+
+/**
+ * The offsets where the top-level parts of `text` start, then `text.length`: `[0, ..., text.length]`,
+ * strictly increasing. Part i is `[cuts[i], cuts[i + 1])`. A cut is just after a line that starts with
+ * `}` outside comments, strings and preprocessor conditionals, that closes every brace before it. Only
+ * the first branch of a conditional counts braces (`#ifdef A` `if (a) {` `#else` `if (b) {` `#endif`
+ * opens one), as the compiler sees one branch.
+ */
+export function partCuts(text: string): number[] {
+  const cuts = [0];
+  const conditionals: Conditional[] = [];
+  let braces = 0;
+  // The end of the last closing `}` line, until a token shows that a comment or string runs over it
+  // or a brace opens again on that line.
+  let pending = -1;
+  TOKENS.lastIndex = 0;
+  for (let m = TOKENS.exec(text); m !== null; m = TOKENS.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (pending !== -1) {
+      if (start >= pending) {
+        if (pending < text.length) cuts.push(pending);
+        pending = -1;
+      } else if (end > pending || m[3] === '{') pending = -1;
+    }
+    const directive = m[1];
+    if (directive !== undefined) {
+      const open = conditionals[conditionals.length - 1];
+      if (directive.startsWith('if')) conditionals.push({ atIf: braces });
+      else if (!open)
+        continue; // an #else or #endif without its #if: nothing to undo
+      else if (directive === 'endif') {
+        conditionals.pop();
+        braces = open.firstEnd ?? braces;
+      } else {
+        open.firstEnd ??= braces;
+        braces = open.atIf;
+      }
+    } else if (m[3] !== undefined) {
+      braces = m[3] === '{' ? braces + 1 : Math.max(0, braces - 1);
+    } else if (m[2] !== undefined) {
+      braces = Math.max(0, braces - 1);
+      if (braces === 0 && conditionals.length === 0) {
+        const newline = text.indexOf('\n', end);
+        pending = newline === -1 ? text.length : newline + 1;
+      }
+    }
+  }
+  if (pending !== -1 && pending < text.length) cuts.push(pending);
+  cuts.push(text.length);
+  return cuts;
+}
+
+/**
+ * The ranges `[start, end)` to parse: the parts (from {@link partCuts}) for which `wanted` says yes and
+ * that `done` does not hold yet, adjacent ones joined. Adds the chosen parts' indices to `done`.
+ */
+export function chooseParts(
+  text: string,
+  cuts: readonly number[],
+  wanted: (part: string) => boolean,
+  done: Set<number>,
+): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    if (done.has(i)) continue;
+    const start = cuts[i]!;
+    const end = cuts[i + 1]!;
+    if (!wanted(text.slice(start, end))) continue;
+    done.add(i);
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === start) last[1] = end;
+    else ranges.push([start, end]);
+  }
+  return ranges;
+}
