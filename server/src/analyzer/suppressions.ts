@@ -9,6 +9,7 @@
 import { findComments, type Comment } from './comments';
 import type { Finding, Language, RuleCode, TextEdit } from './model';
 import { RULE_CODES } from './model';
+import { lineStartAt } from './positions';
 
 const KINDS = ['disable-next-line', 'disable-line', 'disable', 'enable'] as const;
 type Kind = (typeof KINDS)[number];
@@ -268,8 +269,7 @@ export function applySuppressions(
  * blanks before it.
  */
 function removal(text: string, comment: Comment): TextEdit {
-  const lineStart =
-    Math.max(text.lastIndexOf('\n', comment.start - 1), text.lastIndexOf('\r', comment.start - 1)) + 1;
+  const lineStart = lineStartAt(text, comment.start);
   const eol = /\r\n|\n|\r|$/.exec(text.slice(comment.end)) as RegExpExecArray;
   const lineEnd = comment.end + eol.index;
   const alone =

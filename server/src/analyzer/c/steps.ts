@@ -237,6 +237,7 @@ class FunctionReader {
     callees?: string[],
     mutated?: Set<string>,
     members?: { paths: Set<string>; whole: Set<string> },
+    found: readonly (Node | null)[] = node.descendantsOfType(CHANGE_KINDS),
   ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
     const add = (n: Node | null, contents: boolean, assigned = false) => {
@@ -249,14 +250,7 @@ class FunctionReader {
       if (path) members?.paths.add(path);
       else members?.whole.add(root);
     };
-    const kinds = [
-      'assignment_expression',
-      'update_expression',
-      'pointer_expression',
-      'call_expression',
-      'init_declarator',
-    ];
-    for (const n of node.descendantsOfType(kinds)) {
+    for (const n of found) {
       if (!n) continue;
       switch (n.type) {
         case 'assignment_expression':
@@ -295,14 +289,18 @@ class FunctionReader {
     const mutated = new Set<string>();
     const callees: string[] = [];
     const members = { paths: new Set<string>(), whole: new Set<string>() };
-    this.changed(stmt, writes, callees, mutated, members);
+    // One walk of the statement serves the three questions below: each descendantsOfType makes a
+    // node object per match across the parser's wasm boundary.
+    const found = stmt.descendantsOfType(CHANGE_KINDS).filter((n): n is Node => n !== null);
+    this.changed(stmt, writes, callees, mutated, members, found);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
         const name = declaredName(d);
         if (name) writes.add(name);
       }
     }
-    for (const call of calls(stmt)) {
+    for (const call of found) {
+      if (call.type !== 'call_expression') continue;
       const name = calleeName(call);
       // An unnamed callee (a function pointer), a known writer or anything named like I/O: unsure.
       if (
@@ -315,10 +313,11 @@ class FunctionReader {
         return this.barrier(stmt);
       }
     }
-    const setsGlobal = stmt.descendantsOfType('assignment_expression').some((a) => {
-      const root = a?.childForFieldName('left');
+    const setsGlobal = found.some((a) => {
+      if (a.type !== 'assignment_expression') return false;
+      const root = a.childForFieldName('left');
       const name = root ? rootName(root) : undefined;
-      return a?.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
+      return a.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
     });
     const summary = summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
       output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
@@ -328,6 +327,15 @@ class FunctionReader {
     return { ...summary, mutated: [...mutated], members: memberOnly.length > 0 ? memberOnly : undefined };
   }
 }
+
+/** What may change names in a statement: assignments, increments, address-taking, calls, declarations. */
+const CHANGE_KINDS = [
+  'assignment_expression',
+  'update_expression',
+  'pointer_expression',
+  'call_expression',
+  'init_declarator',
+];
 
 /** A body that only leaves the block (`return`, `return 0`, `goto out`, `break`): no call on the way. */
 function leavesQuietly(body: Node | null): boolean {
