@@ -18,7 +18,7 @@ import {
 } from './syntax';
 import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
-import { hasEffects, pureTest, statementCall, writeStep, type CContext } from './writes';
+import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -138,11 +138,7 @@ class FunctionReader {
       if (test) tests.push(test);
       at = at.childForFieldName('alternative')?.namedChild(0) ?? null;
     }
-    const pure = tests.every(
-      (t) =>
-        calls(t).every((c) => pureTest(calleeName(c), this.ctx.pure)) &&
-        t.descendantsOfType(['assignment_expression', 'update_expression']).length === 0,
-    );
+    const pure = tests.every((t) => readsOnly(t, this.ctx.pure));
     if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
     // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
     // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
