@@ -18,6 +18,7 @@ import {
 } from './syntax';
 import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
+import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
@@ -27,6 +28,7 @@ class FunctionReader {
   constructor(
     private readonly ctx: CContext,
     private readonly locals: ReadonlySet<string>,
+    private readonly changes: SubtreeIndex,
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -220,7 +222,11 @@ class FunctionReader {
     const mutated = new Set<string>();
     for (const part of header) this.changed(part, varying, undefined, mutated);
     // body holds one step per statement.
-    statements.forEach((s, i) => body[i]!.kind !== 'write' && this.changed(s, varying, undefined, mutated));
+    statements.forEach(
+      (s, i) =>
+        body[i]!.kind !== 'write' &&
+        this.changed(s, varying, undefined, mutated, undefined, this.changes.within(s)),
+    );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
     return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
@@ -285,9 +291,8 @@ class FunctionReader {
     const mutated = new Set<string>();
     const callees: string[] = [];
     const members = { paths: new Set<string>(), whole: new Set<string>() };
-    // One walk of the statement serves the three questions below: each descendantsOfType makes a
-    // node object per match across the parser's wasm boundary.
-    const found = stmt.descendantsOfType(CHANGE_KINDS).filter((n): n is Node => n !== null);
+    // One list serves the three questions below, read from the function's one search (see SubtreeIndex).
+    const found = this.changes.within(stmt);
     this.changed(stmt, writes, callees, mutated, members, found);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
@@ -384,7 +389,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals) };
   }
-  const reader = new FunctionReader(ctx, locals);
+  const reader = new FunctionReader(ctx, locals, new SubtreeIndex(body, CHANGE_KINDS));
   reader.block(namedKids(body));
   return reader.blocks;
 }
