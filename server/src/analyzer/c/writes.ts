@@ -134,10 +134,12 @@ function discarded(expr: Node): Node | undefined {
     at = unwrap(arg);
   }
   if (at.type !== 'call_expression') return undefined;
+  // The name first: listing a call's arguments makes a node object for each across the parser's wasm
+  // boundary, and every expression statement that calls something comes here.
+  if (!C_RESULT_DISCARDERS.has(calleeName(at) ?? '')) return at;
   const args = callArgs(at);
   const inner = args.length === 1 ? unwrap(args[0]!) : undefined;
-  if (C_RESULT_DISCARDERS.has(calleeName(at) ?? '') && inner?.type === 'call_expression') return inner;
-  return at;
+  return inner?.type === 'call_expression' ? inner : at;
 }
 
 /** The call a statement is built around, if the statement is a bare or checked call. */
