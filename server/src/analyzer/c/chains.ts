@@ -100,8 +100,9 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const list = terms(test, op);
   let kind: string | undefined;
   for (const term of list) {
-    const guarded = checkOf(term) ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
-    const check = guarded?.check ?? checkOf(term);
+    const plain = checkOf(term);
+    const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
+    const check = guarded?.check ?? plain;
     if (!check || !allowed(check.kind) || (kind !== undefined && check.kind !== kind)) break;
     kind = check.kind;
     const write = callWrite(check.call, ctx);
@@ -179,9 +180,10 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
     return undefined;
   const cond = stmt.childForFieldName('condition');
   if (!cond) return undefined;
-  const guarded = checkOf(cond) ? undefined : guardedCheck(cond, '&&', ctx);
+  const check = checkOf(cond);
+  const guarded = check ? undefined : guardedCheck(cond, '&&', ctx);
   if (guarded) return guardedWrite(stmt, guarded, ctx);
-  if (checkOf(cond) || !readsOnly(cond, ctx.pure)) return undefined;
+  if (check || !readsOnly(cond, ctx.pure)) return undefined;
   const inner = only(stmt.childForFieldName('consequence'));
   const call = inner && statementCall(inner);
   const write = inner && call && writeStep(inner, call, ctx);
