@@ -12,7 +12,7 @@ import {
   SUCCESS_CHECKS,
   type Check,
   hasEffects,
-  onlyPureCalls,
+  readsOnly,
   sameLength,
   statementCall,
   templateAround,
@@ -61,7 +61,7 @@ function guardedCheck(
   const guards = parts.slice(0, -1);
   const check = last ? checkOf(last) : undefined;
   if (!last || !check || guards.length === 0) return undefined;
-  if (guards.some((g) => checkOf(g) || hasEffects(g)) || !onlyPureCalls(guards, ctx.pure)) return undefined;
+  if (guards.some((g) => checkOf(g) || !readsOnly(g, ctx.pure))) return undefined;
   return { check, guards, term: last };
 }
 
@@ -100,8 +100,9 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const list = terms(test, op);
   let kind: string | undefined;
   for (const term of list) {
-    const guarded = checkOf(term) ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
-    const check = guarded?.check ?? checkOf(term);
+    const plain = checkOf(term);
+    const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
+    const check = guarded?.check ?? plain;
     if (!check || !allowed(check.kind) || (kind !== undefined && check.kind !== kind)) break;
     kind = check.kind;
     const write = callWrite(check.call, ctx);
@@ -179,9 +180,10 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
     return undefined;
   const cond = stmt.childForFieldName('condition');
   if (!cond) return undefined;
-  const guarded = checkOf(cond) ? undefined : guardedCheck(cond, '&&', ctx);
+  const check = checkOf(cond);
+  const guarded = check ? undefined : guardedCheck(cond, '&&', ctx);
   if (guarded) return guardedWrite(stmt, guarded, ctx);
-  if (checkOf(cond) || !onlyPureCalls([cond], ctx.pure) || hasEffects(cond)) return undefined;
+  if (check || !readsOnly(cond, ctx.pure)) return undefined;
   const inner = only(stmt.childForFieldName('consequence'));
   const call = inner && statementCall(inner);
   const write = inner && call && writeStep(inner, call, ctx);
@@ -287,7 +289,7 @@ export function resultChecked(
     const check = statements[j];
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
     if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
-    if (!identifiers(cond).has(result) || hasEffects(cond) || !onlyPureCalls([cond], ctx.pure)) break;
+    if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
     if (!leaves(check.childForFieldName('consequence'))) break;
     last = j;
   }

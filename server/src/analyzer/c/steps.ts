@@ -18,7 +18,8 @@ import {
 } from './syntax';
 import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
-import { hasEffects, pureTest, statementCall, writeStep, type CContext } from './writes';
+import { SubtreeIndex } from './subtreeIndex';
+import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -27,6 +28,7 @@ class FunctionReader {
   constructor(
     private readonly ctx: CContext,
     private readonly locals: ReadonlySet<string>,
+    private readonly changes: SubtreeIndex,
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -138,11 +140,7 @@ class FunctionReader {
       if (test) tests.push(test);
       at = at.childForFieldName('alternative')?.namedChild(0) ?? null;
     }
-    const pure = tests.every(
-      (t) =>
-        calls(t).every((c) => pureTest(calleeName(c), this.ctx.pure)) &&
-        t.descendantsOfType(['assignment_expression', 'update_expression']).length === 0,
-    );
+    const pure = tests.every((t) => readsOnly(t, this.ctx.pure));
     if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
     // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
     // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
@@ -224,7 +222,11 @@ class FunctionReader {
     const mutated = new Set<string>();
     for (const part of header) this.changed(part, varying, undefined, mutated);
     // body holds one step per statement.
-    statements.forEach((s, i) => body[i]!.kind !== 'write' && this.changed(s, varying, undefined, mutated));
+    statements.forEach(
+      (s, i) =>
+        body[i]!.kind !== 'write' &&
+        this.changed(s, varying, undefined, mutated, undefined, this.changes.within(s)),
+    );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
     return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
@@ -289,9 +291,8 @@ class FunctionReader {
     const mutated = new Set<string>();
     const callees: string[] = [];
     const members = { paths: new Set<string>(), whole: new Set<string>() };
-    // One walk of the statement serves the three questions below: each descendantsOfType makes a
-    // node object per match across the parser's wasm boundary.
-    const found = stmt.descendantsOfType(CHANGE_KINDS).filter((n): n is Node => n !== null);
+    // One list serves the three questions below, read from the function's one search (see SubtreeIndex).
+    const found = this.changes.within(stmt);
     this.changed(stmt, writes, callees, mutated, members, found);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
@@ -388,7 +389,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals) };
   }
-  const reader = new FunctionReader(ctx, locals);
+  const reader = new FunctionReader(ctx, locals, new SubtreeIndex(body, CHANGE_KINDS));
   reader.block(namedKids(body));
   return reader.blocks;
 }

