@@ -90,14 +90,14 @@ export class CAnalyzer {
   private withParts<T>(
     text: string,
     settings: AnalyzerSettings,
-    external: ReadonlyMap<string, CWrapper>,
+    known: ReadonlyMap<string, CWrapper>,
     use: (syntax: FileSyntax) => T,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
-      settingWrappers: this.settingWrappers(settings, external),
-      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, external).own,
+      settingWrappers: known,
+      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, known).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -118,20 +118,19 @@ export class CAnalyzer {
     return wrappers;
   }
 
-  /** The wrappers `bodies` define, over the known ones (`external` and the settings'). */
+  /** The wrappers `bodies` define, over the `known` ones (from {@link settingWrappers}). */
   private ownWrappers(
     text: string,
     settings: AnalyzerSettings,
     bodies: readonly FunctionBody[],
     macros: ReadonlyMap<string, CMacro>,
-    external: ReadonlyMap<string, CWrapper>,
-  ): { own: CWrapper[]; known: Map<string, CWrapper>; writers: RegExp } {
-    const known = this.settingWrappers(settings, external);
+    known: ReadonlyMap<string, CWrapper>,
+  ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
     const base = this.context(text, settings, known);
     const memoKey = [...base.functions.keys(), '|', ...known.keys()].join(',');
     const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
-    return { own, known, writers };
+    return { own, writers };
   }
 
   /** The wrapper functions `text` defines (for the workspace index). */
@@ -155,14 +154,15 @@ export class CAnalyzer {
     // call in its body, which this also sees (through a line continuation, hence `loose`).
     if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
       return { findings: [], wrappers: [] };
+    const known = this.settingWrappers(settings, external);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
-      const known = this.settingWrappers(settings, external);
       if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
         return { findings: [], wrappers: [] };
       const bodies = bodiesOf(syntax.functions(), text);
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
-      const { own, known: wrappers, writers } = this.ownWrappers(text, settings, bodies, macros, external);
+      const { own, writers } = this.ownWrappers(text, settings, bodies, macros, known);
+      const wrappers = new Map(known);
       for (const w of own) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
       const functions =
@@ -191,7 +191,7 @@ export class CAnalyzer {
       return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
     };
     return key === undefined
-      ? this.withParts(text, settings, external, analyse)
+      ? this.withParts(text, settings, known, analyse)
       : this.withTree(text, settings, key, analyse);
   }
 
