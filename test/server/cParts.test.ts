@@ -24,6 +24,13 @@ async function both(text: string): Promise<{ batch: string[]; whole: string[] }>
   return { batch, whole };
 }
 
+/** Asserts that a batch run of `text` finds `count` findings, the same as a whole-file parse. */
+async function assertSameAsWhole(text: string, count: number): Promise<void> {
+  const { batch, whole } = await both(text);
+  assert.equal(batch.length, count);
+  assert.deepEqual(batch, whole);
+}
+
 const UNRELATED = 'static int unrelated(int a)\n{\n\treturn a * 2;\n}\n';
 
 describe('C top-level parts', () => {
@@ -83,9 +90,7 @@ describe('a batch run parses the parts that other parts make matter', () => {
       UNRELATED.replace('unrelated', 'other'),
       'void put(const char *s)\n{\n\twrite_in_full(1, s, strlen(s));\n}\n',
     ].join('\n');
-    const { batch, whole } = await both(text);
-    assert.equal(batch.length, 1);
-    assert.deepEqual(batch, whole);
+    await assertSameAsWhole(text, 1);
   });
 
   it('finds the calls of a same-file macro that writes', async () => {
@@ -97,9 +102,7 @@ describe('a batch run parses the parts that other parts make matter', () => {
       '#define SAY(x) \\\n\twrite_in_full(1, x, strlen(x))',
       '',
     ].join('\n');
-    const { batch, whole } = await both(text);
-    assert.equal(batch.length, 1);
-    assert.deepEqual(batch, whole);
+    await assertSameAsWhole(text, 1);
   });
 
   it('lets the callers of a static function decide that its descriptor is a stream', async () => {
@@ -121,9 +124,7 @@ describe('a batch run parses the parts that other parts make matter', () => {
       'static int make(const char *path)\n{\n\treturn open(path, O_WRONLY | O_CREAT, 0644);\n}\n',
       'void run(const char *path)\n{\n\tint fd = make(path);\n\twrite(fd, "a", 1);\n\twrite(fd, "b", 1);\n}\n',
     ].join('\n');
-    const { batch, whole } = await both(text);
-    assert.equal(batch.length, 1);
-    assert.deepEqual(batch, whole);
+    await assertSameAsWhole(text, 1);
   });
 
   it('reads a function whose inner block closes in column 0 whole', async () => {
@@ -131,9 +132,7 @@ describe('a batch run parses the parts that other parts make matter', () => {
       UNRELATED,
       'void f(int fd, const char *a)\n{\n\tif (!a) {\n\t\treturn;\n}\n\twrite_in_full(fd, "x", 1);\n\twrite_in_full(fd, a, 3);\n}\n',
     ].join('\n');
-    const { batch, whole } = await both(text);
-    assert.equal(batch.length, 1);
-    assert.deepEqual(batch, whole);
+    await assertSameAsWhole(text, 1);
   });
 
   it('keeps the findings of the other parts when one part has a parse error', async () => {
@@ -146,8 +145,6 @@ describe('a batch run parses the parts that other parts make matter', () => {
       UNRELATED,
       seq('three'),
     ].join('\n');
-    const { batch, whole } = await both(text);
-    assert.equal(batch.length, 3);
-    assert.deepEqual(batch, whole);
+    await assertSameAsWhole(text, 3);
   });
 });
