@@ -170,14 +170,18 @@ export class RingConsumer {
    * Waits until bytes are published or the producer has ended, then gives at most `most` of the
    * published bytes (views of the ring, valid until {@link RingConsumer.release}), or the end once
    * every published byte was given.
+   *
+   * @param meanwhile - called instead of waiting while nothing is published, for short steps of
+   * other work; says whether it did any (when not, the consumer sleeps until the producer wakes it).
    */
-  next(most: number): RingRead {
+  next(most: number, meanwhile?: () => boolean): RingRead {
     for (;;) {
       const events = Atomics.load(this.control, PRODUCER_EVENTS);
       const state = Atomics.load(this.control, STATE);
       const available = (Atomics.load(this.control, PUBLISHED) - this.consumed) & COUNT_MASK;
       if (available > 0) return { bytes: this.views(Math.min(available, most)) };
       if (state === RingState.Finished || state === RingState.Failed) return { end: state };
+      if (meanwhile?.() === true) continue;
       Atomics.wait(this.control, PRODUCER_EVENTS, events);
     }
   }

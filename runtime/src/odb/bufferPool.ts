@@ -31,6 +31,12 @@ const GRANULE = 4096;
 const SLACK_CLASSES = 3;
 const SLACK_SHARE = 0.25;
 
+/**
+ * Where the pool takes memory it has never had: `bytes` of it, or undefined to allocate its own
+ * (as when none is given).
+ */
+export type MemorySource = (bytes: number) => Buffer | undefined;
+
 /** A pool of object buffers, bounded in bytes. */
 export class BufferPool {
   /** Free pieces of memory (views of their whole extent) by their length in bytes. */
@@ -45,12 +51,14 @@ export class BufferPool {
   private readonly unused = new Set<Buffer>();
   private bytes = 0;
   /** The slab new pieces are cut from, and how much of it is cut. */
-  private slab = Buffer.allocUnsafeSlow(0);
+  private slab: Buffer = Buffer.allocUnsafeSlow(0);
   private slabUsed = 0;
 
   constructor(
     /** The most bytes kept for reuse. */
     readonly limit: number,
+    /** Where new memory comes from before the pool allocates its own (see {@link MemorySource}). */
+    private readonly source?: MemorySource,
   ) {}
 
   /**
@@ -72,19 +80,19 @@ export class BufferPool {
       }
     }
     if (rounded > SLAB_OBJECT) {
+      const given = this.source?.(rounded);
+      if (given !== undefined) return this.cut(given, 0, rounded).subarray(0, size);
       const fresh = Buffer.allocUnsafeSlow(rounded);
       this.own.add(fresh.buffer);
       return fresh.subarray(0, size);
     }
     if (this.slabUsed + rounded > this.slab.length) {
-      this.slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-      this.slabs.set(this.slab.buffer, new Map());
+      this.slab = this.source?.(SLAB_SIZE) ?? Buffer.allocUnsafeSlow(SLAB_SIZE);
       this.slabUsed = 0;
     }
     const at = this.slabUsed;
     this.slabUsed += rounded;
-    this.slabs.get(this.slab.buffer)!.set(this.slab.byteOffset + at, rounded);
-    return this.slab.subarray(at, at + size);
+    return this.cut(this.slab, at, rounded).subarray(0, size);
   }
 
   /** The memory `buf` (from {@link BufferPool.take}) keeps in use, in bytes. */
@@ -130,6 +138,17 @@ export class BufferPool {
     this.dropped.length = 0;
     this.unused.clear();
     this.bytes = 0;
+  }
+
+  /**
+   * The piece of `rounded` bytes at `at` in `memory`, remembered by its place in the underlying
+   * buffer (memory from a {@link MemorySource} may share one buffer across many slabs).
+   */
+  private cut(memory: Buffer, at: number, rounded: number): Buffer {
+    let extents = this.slabs.get(memory.buffer);
+    if (extents === undefined) this.slabs.set(memory.buffer, (extents = new Map()));
+    extents.set(memory.byteOffset + at, rounded);
+    return memory.subarray(at, at + rounded);
   }
 
   /** The extent of the pool's piece that `buf` starts, or undefined when `buf` is not the pool's. */

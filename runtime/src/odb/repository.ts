@@ -1,5 +1,5 @@
 import { readAlternates } from './alternates';
-import { BufferPool } from './bufferPool';
+import { BufferPool, type MemorySource } from './bufferPool';
 import { DeltaBaseCache } from './deltaBaseCache';
 import { applyDelta, readDeltaSizes } from './deltaApply';
 import { ObjectCorruptError } from './errors';
@@ -46,6 +46,11 @@ export interface OpenRepositoryOptions {
    * hash pass over each payload.
    */
   verifyHash?: boolean;
+  /**
+   * Where the reader takes new memory for the objects it builds, before allocating its own: for
+   * memory another thread faults in ahead (see `ArenaCarver`). Default: the reader's own.
+   */
+  memory?: MemorySource;
 }
 
 /** A pack entry: the pack and the entry's offset, with its index position when known. */
@@ -136,7 +141,7 @@ export class Repository {
     }
     this.objectDirectories = opened;
     const limit = options.deltaBaseCacheLimit ?? layout.deltaBaseCacheLimit ?? DEFAULT_DELTA_BASE_CACHE_LIMIT;
-    this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED));
+    this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED), options.memory);
     this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
     this.verifyHash = options.verifyHash ?? false;
   }
