@@ -94,6 +94,17 @@ export class LineInput {
   }
 
   /**
+   * Reads (blocking) until a whole line is buffered or the input has ended, and returns nothing:
+   * a caller can then look at what one read brought ({@link LineInput.hasBufferedLines}) before
+   * taking any line.
+   *
+   * @throws {@link CatBlobCommandError} for a line longer than the buffer.
+   */
+  bufferLine(): void {
+    while (!this.eof && !this.hasBufferedLine()) this.fill();
+  }
+
+  /**
    * The next line without its LF, reading (and blocking) as needed; a last line without LF counts.
    * Returns undefined at the end of input.
    *

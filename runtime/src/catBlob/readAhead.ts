@@ -17,7 +17,7 @@ import { writevOrDie } from '../orDie';
 import type { WriteOptions } from '../options';
 import { hexLength } from '../odb/objectId';
 import { ObjectCorruptError, InvalidObjectIdError, RepositoryError } from '../odb/errors';
-import { allocateArena, ArenaCarver, ArenaToucher, type ArenaMemory } from '../odb/memoryArena';
+import { allocateArena, ArenaCarver, ArenaToucher, PageToucher, type ArenaMemory } from '../odb/memoryArena';
 import { openRepository, type Destination, type OpenRepositoryOptions } from '../odb/repository';
 import {
   allocateRing,
@@ -166,8 +166,10 @@ export function serveAhead(
   const most = ring.data.byteLength / WRITE_SHARE;
   // While the worker has nothing to write yet (it is resolving delta chains), this thread takes
   // the page faults its next objects would take: see memoryArena.
-  const toucher = new ArenaToucher(arena, TOUCH_AHEAD);
-  const touch = (): boolean => toucher.touch(TOUCH_PAGES);
+  // The ring's first lap comes first: the worker writes its first answers there.
+  const ringPages = new PageToucher(ring.data);
+  const arenaPages = new ArenaToucher(arena, TOUCH_AHEAD);
+  const touch = (): boolean => ringPages.touch(TOUCH_PAGES) || arenaPages.touch(TOUCH_PAGES);
   try {
     for (;;) {
       const read = consumer.next(most, touch);

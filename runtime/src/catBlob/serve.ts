@@ -69,17 +69,18 @@ export function serveCatBlob(
   const readAhead = options.readAhead === true ? {} : options.readAhead || undefined;
   const mayHandOver =
     readAhead !== undefined && responder.mode === 'batched' && options.input?.read === undefined;
-  let readsSeen = 0;
   try {
     for (;;) {
-      if (mayHandOver && input.reads !== readsSeen) {
-        readsSeen = input.reads;
+      if (responder.hasPending && !input.hasBufferedLine()) responder.flush();
+      // Whether requests come in bulk is known after each read, before the first line it brought
+      // is answered here: the first requests of a history are often its longest delta chains,
+      // which the worker would make again (tens of milliseconds on a real history).
+      if (mayHandOver && !input.hasBufferedLine()) {
+        input.bufferLine();
         if (input.hasBufferedLines(READ_AHEAD_QUEUE)) {
-          responder.flush();
           return handOver(inputFd, outputFd, repo, input, responder, { ...options, ...readAhead });
         }
       }
-      if (responder.hasPending && !input.hasBufferedLine()) responder.flush();
       const line = input.readLine();
       if (line === undefined) break;
       const command = parseCommand(line, input.lineNumber, digits);

@@ -1,7 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { BufferPool } from '@writev/runtime/dist/odb/bufferPool';
-import { allocateArena, ArenaCarver, ArenaToucher, PAGE_BYTES } from '@writev/runtime/dist/odb/memoryArena';
+import {
+  allocateArena,
+  ArenaCarver,
+  ArenaToucher,
+  PAGE_BYTES,
+  PageToucher,
+} from '@writev/runtime/dist/odb/memoryArena';
 
 const faults = (): number => process.resourceUsage().minorPageFault;
 
@@ -75,6 +81,24 @@ describe('memory arena', () => {
     const warmFaults = faults() - start;
     assert.ok(coldFaults >= pages / 2, `writing fresh memory faults (${coldFaults} faults)`);
     assert.ok(warmFaults < pages / 10, `writing touched memory hardly does (${warmFaults} faults)`);
+  });
+});
+
+describe('page toucher', () => {
+  it('maps a whole shared buffer a few pages at a time, keeping its bytes', () => {
+    const pages = 512;
+    const memory = new SharedArrayBuffer(pages * PAGE_BYTES + 100);
+    const bytes = Buffer.from(memory);
+    bytes.fill(0x5a, 0, 3 * PAGE_BYTES); // already written by the other thread
+    const toucher = new PageToucher(memory);
+    let steps = 0;
+    while (toucher.touch(64)) steps++;
+    assert.equal(steps, Math.ceil((pages + 1) / 64));
+    assert.ok(bytes.subarray(0, 3 * PAGE_BYTES).every((b) => b === 0x5a));
+    assert.ok(bytes.subarray(3 * PAGE_BYTES).every((b) => b === 0));
+    const start = faults();
+    bytes.fill(1);
+    assert.ok(faults() - start < pages / 10, 'writing it takes hardly any page fault');
   });
 });
 
