@@ -123,6 +123,28 @@ export class PackIndex {
     return this.data.subarray(at, at + this.idLength);
   }
 
+  /**
+   * Every entry's pack offset, by index position: {@link PackIndex.offsetAt} for all of them in
+   * one pass. Reading a pack's whole table runs once, cold (not yet compiled): a call per entry
+   * through `readUInt32BE` and its bounds checks cost 20-30 ms on a 20,000-object pack; the bytes
+   * are read here directly (the table lies inside the data, checked when the index was opened).
+   */
+  offsets(): Float64Array {
+    const n = this.count;
+    const out = new Float64Array(n);
+    if (this.version === 1) {
+      for (let i = 0; i < n; i++) out[i] = this.offsetAt(i);
+      return out;
+    }
+    const d = this.data;
+    for (let i = 0, at = this.offsetsAt; i < n; i++, at += 4) {
+      // In bounds: the offset table's extent was checked against the data's length at opening.
+      const small = d[at]! * 0x1000000 + ((d[at + 1]! << 16) | (d[at + 2]! << 8) | d[at + 3]!);
+      out[i] = small < LARGE_OFFSET_FLAG ? small : this.offsetAt(i);
+    }
+    return out;
+  }
+
   /** The offset of the pack entry at `position`. */
   offsetAt(position: number): number {
     if (this.version === 1) return this.data.readUInt32BE(this.offsetsAt + position * this.nameStride);
