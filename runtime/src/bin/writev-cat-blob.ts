@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { createSys } from '../nodeSys';
 import { exitLikeGit } from '../exit';
+import { allocateArena, ArenaCarver } from '../odb/memoryArena';
 import { openRepository } from '../odb/repository';
 import type { ResponseMode } from '../catBlob/responder';
 import { serveCatBlob } from '../catBlob/serve';
@@ -30,6 +31,12 @@ const USAGE =
   '[--batch-bytes=<n>] [--no-read-ahead] [--verify-hash] [--stats]';
 
 const MODES: readonly ResponseMode[] = ['batched', 'writev', 'writes'];
+/**
+ * The address space reserved for the objects the reader builds (delta bases, answers that are
+ * also bases): more than Git's default 96 MiB delta-base cache and the reader's pool, so it rarely
+ * falls back to memory of its own. Only the pages used are ever mapped.
+ */
+const ARENA_BYTES = 128 * 1024 * 1024;
 
 interface Options {
   gitDir: string;
@@ -106,9 +113,16 @@ function main(): void {
   // the answers would be lost or crash the process instead of failing.
   checkOutputDescriptor(options.fd, options.fdLabel);
   const sys = createSys();
-  const repo = openRepository(options.gitDir, { verifyHash: options.verifyHash });
+  // With read-ahead, objects are built in an arena whose pages the writing thread maps ahead of
+  // use (see odb/memoryArena): only address space until then.
+  const arena = options.readAhead ? allocateArena(ARENA_BYTES) : undefined;
+  const carver = arena && new ArenaCarver(arena);
+  const repo = openRepository(options.gitDir, {
+    verifyHash: options.verifyHash,
+    ...(carver && { memory: (bytes: number) => carver.carve(bytes) }),
+  });
   const { mode, batchBytes } = options;
-  const readAhead = options.readAhead && { repository: { verifyHash: options.verifyHash } };
+  const readAhead = options.readAhead && { arena };
   const summary = serveCatBlob(0, options.fd, repo, {
     mode,
     sys,

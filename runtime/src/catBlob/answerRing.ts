@@ -9,8 +9,9 @@ const PUBLISHED = 0; // bytes the producer has published, modulo 2^31
 const CONSUMED = 1; // bytes the consumer has written out, modulo 2^31
 const STATE = 2; // RUNNING, FINISHED, FAILED or CANCELLED
 const PRODUCER_EVENTS = 3; // bumped at every publish and at the end: the consumer waits on it
-const CONSUMER_EVENTS = 4; // bumped at every consume and at a cancel: the producer waits on it
-const CONTROL_WORDS = 5;
+const CONSUMER_EVENTS = 4; // bumped at every consume, at a cancel and at the end: the producer waits on it
+const FINISHED = 5; // 1 once the consumer has written out everything up to the producer's end
+const CONTROL_WORDS = 6;
 
 const COUNT_MASK = 0x7fffffff;
 
@@ -114,6 +115,23 @@ export class RingProducer {
     Atomics.notify(this.control, PRODUCER_EVENTS);
   }
 
+  /** Whether the consumer told the producer to stop (it failed, or stopped reading). */
+  get cancelled(): boolean {
+    return Atomics.load(this.control, STATE) === RingState.Cancelled;
+  }
+
+  /**
+   * Waits, after {@link RingProducer.end}, until the consumer has written out everything
+   * published ({@link RingConsumer.finish}) or has given up ({@link RingConsumer.cancel}).
+   */
+  awaitConsumer(): void {
+    for (;;) {
+      const events = Atomics.load(this.control, CONSUMER_EVENTS);
+      if (Atomics.load(this.control, FINISHED) === 1 || this.cancelled) return;
+      Atomics.wait(this.control, CONSUMER_EVENTS, events);
+    }
+  }
+
   /** Publishes what is left and says the producer is done (`Finished`) or failed (`Failed`). */
   end(state: RingEnd): void {
     this.publish();
@@ -190,6 +208,13 @@ export class RingConsumer {
   release(n: number): void {
     this.consumed = (this.consumed + n) & COUNT_MASK;
     Atomics.store(this.control, CONSUMED, this.consumed);
+    Atomics.add(this.control, CONSUMER_EVENTS, 1);
+    Atomics.notify(this.control, CONSUMER_EVENTS);
+  }
+
+  /** Says every byte up to the producer's end was written out (after `next` gave the end). */
+  finish(): void {
+    Atomics.store(this.control, FINISHED, 1);
     Atomics.add(this.control, CONSUMER_EVENTS, 1);
     Atomics.notify(this.control, CONSUMER_EVENTS);
   }

@@ -19,9 +19,10 @@ export interface ServeOptions extends ResponderOptions {
   /** How the command input is read. */
   input?: LineInputOptions;
   /**
-   * In `'batched'` mode, make the answers on a second thread ahead of the writes once requests
-   * arrive in bulk ({@link READ_AHEAD_QUEUE} waiting at a read); default off. Not with an injected
-   * `input.read` (a function cannot cross threads).
+   * In `'batched'` mode, make the answers ahead of the writes once requests arrive in bulk
+   * ({@link READ_AHEAD_QUEUE} waiting at a read), a second thread writing them; default off. That
+   * thread writes through a `Sys` of its own (a function cannot cross threads): an injected `sys`
+   * gets its call counts, not its calls.
    */
   readAhead?: ReadAheadOptions | boolean;
 }
@@ -36,9 +37,9 @@ export interface ServeSummary {
   lines: number;
   /** Read calls on the input. */
   reads: number;
-  /** Whether a worker made answers ahead of the writes (see {@link ServeOptions.readAhead}). */
+  /** Whether answers were made ahead of the writes, a worker writing them (see {@link ServeOptions.readAhead}). */
   readAhead: boolean;
-  /** Answers the worker made straight in its ring, with no copy (0 without the worker). */
+  /** Answers made straight in the ring the worker writes from, with no copy (0 without it). */
   inPlace: number;
 }
 
@@ -67,8 +68,7 @@ export function serveCatBlob(
   const responder = new CatBlobResponder(outputFd, repo, options);
   const digits = hexLength(repo.algorithm);
   const readAhead = options.readAhead === true ? {} : options.readAhead || undefined;
-  const mayHandOver =
-    readAhead !== undefined && responder.mode === 'batched' && options.input?.read === undefined;
+  const mayHandOver = readAhead !== undefined && responder.mode === 'batched';
   try {
     for (;;) {
       if (responder.hasPending && !input.hasBufferedLine()) responder.flush();
@@ -78,7 +78,7 @@ export function serveCatBlob(
       if (mayHandOver && !input.hasBufferedLine()) {
         input.bufferLine();
         if (input.hasBufferedLines(READ_AHEAD_QUEUE)) {
-          return handOver(inputFd, outputFd, repo, input, responder, { ...options, ...readAhead });
+          return handOver(outputFd, repo, input, responder, { ...options, ...readAhead });
         }
       }
       const line = input.readLine();
@@ -104,26 +104,23 @@ export function serveCatBlob(
   };
 }
 
-/** Serves the rest of the stream with {@link serveAhead}, adding this thread's counts to the worker's. */
+/** Serves the rest of the stream with {@link serveAhead}, adding this thread's earlier counts. */
 function handOver(
-  inputFd: number,
   outputFd: number,
   repo: Repository,
   input: LineInput,
   responder: CatBlobResponder,
   options: ServeOptions & ReadAheadOptions,
 ): ServeSummary {
-  const handover = { buffered: input.takeBuffered(), linesBefore: input.lineNumber, ended: input.ended };
-  const rest = serveAhead(inputFd, outputFd, repo.gitDir, handover, {
+  const rest = serveAhead(input, outputFd, repo, {
     ...options,
     batchBytes: options.batchBytes ?? DEFAULT_BATCH_BYTES,
-    inputBufferSize: options.input?.bufferSize,
   });
   return {
     answers: responder.answers + rest.answers,
     bytes: responder.bytes + rest.bytes,
     lines: rest.lines,
-    reads: input.reads + rest.reads,
+    reads: rest.reads,
     readAhead: true,
     inPlace: rest.inPlace,
   };

@@ -146,7 +146,7 @@ export class BufferPool {
    */
   private cut(memory: Buffer, at: number, rounded: number): Buffer {
     let extents = this.slabs.get(memory.buffer);
-    if (extents === undefined) this.slabs.set(memory.buffer, (extents = new Map()));
+    if (extents === undefined) this.slabs.set(memory.buffer, (extents = new Map<number, number>()));
     extents.set(memory.byteOffset + at, rounded);
     return memory.subarray(at, at + rounded);
   }

@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CatBlobCommandError, NotABlobError, openRepository, serveCatBlob } from '@writev/runtime';
+import type { ReadFn } from '@writev/runtime/dist/catBlob/lineInput';
 import { READ_AHEAD_QUEUE } from '@writev/runtime/dist/catBlob/serve';
+import { allocateArena, ArenaCarver, type ArenaMemory } from '@writev/runtime/dist/odb/memoryArena';
 import { allObjects, git, GIT_ENV, GitFixtures } from '../odb/helpers/gitFixtures';
 import { damageEntry, packLayout } from '../odb/helpers/packSurgery';
 import { CAT_BLOB_BIN, catBlobIntoClosedReader, fastImport, run, shuffled, writevCatBlob } from './helpers';
@@ -32,34 +34,37 @@ function scannedBulkRequest(dir: string): string {
   return `cat-blob ${first}\n`.repeat(300) + bulkRequest(dir);
 }
 
-function stats(stderr: string): { readAhead: boolean; answers: number; inPlace: number } {
+function stats(stderr: string): { readAhead: boolean; answers: number; inPlace: number; writev: number } {
   return JSON.parse(stderr.trim().split('\n').at(-1)!) as {
     readAhead: boolean;
     answers: number;
     inPlace: number;
+    writev: number;
   };
 }
 
-describe('writev-cat-blob with answers made ahead on a worker thread', () => {
-  it('fails with a message, and no half answer, when the worker thread stops on its own', () => {
-    // A preload makes the worker thread exit in the middle of its reads (as a dependency calling
-    // process.exit would): the writer waits on the ring synchronously, so only the ring can tell it.
+describe('writev-cat-blob with answers made ahead of a writer thread', () => {
+  it('fails with a message, and no half answer, when the writer thread stops on its own', () => {
+    // A preload makes the writer thread exit in the middle of its writes (as a dependency calling
+    // process.exit would): the answering thread waits on the ring synchronously, so only the ring
+    // can tell it. Small batches make enough writes for that.
     const preload = join(fixtures.gc, '..', 'exit-in-worker.js');
     writeFileSync(
       preload,
       `const wt = require('node:worker_threads'); const fs = require('node:fs');
-       if (!wt.isMainThread) { const read = fs.readSync; let n = 0;
-         fs.readSync = (...args) => { if (++n > 3) process.exit(7); return read(...args); }; }`,
+       if (!wt.isMainThread) { const writev = fs.writevSync; let n = 0;
+         fs.writevSync = (...args) => { if (++n > 3) process.exit(7); return writev(...args); }; }`,
     );
-    const request = bulkRequest(fixtures.gc);
+    const request = bulkRequest(fixtures.gc).repeat(4);
     const ours = run(
       process.execPath,
-      ['--require', preload, CAT_BLOB_BIN, '--cat-blob-fd=3'],
+      ['--require', preload, CAT_BLOB_BIN, '--cat-blob-fd=3', '--batch-bytes=1'],
       fixtures.gc,
       request,
     );
     assert.notEqual(ours.status, 0, 'a failed run is not reported as success');
-    assert.match(ours.stderr, /cat-blob worker stopped \(exit code 7\)/);
+    assert.match(ours.stderr, /cat-blob writer thread stopped \(exit code 7\)/);
+    assert.ok(ours.catBlob.length > 0, 'the writes before it went out');
     const answers = fastImport(fixtures.gc, request).catBlob;
     assert.ok(
       answers.subarray(0, ours.catBlob.length).equals(ours.catBlob),
@@ -73,13 +78,15 @@ describe('writev-cat-blob with answers made ahead on a worker thread', () => {
       const theirs = fastImport(dir, request);
       const ours = writevCatBlob(dir, request, ['--stats']);
       assert.equal(ours.status, 0, ours.stderr);
-      assert.equal(stats(ours.stderr).readAhead, true, 'the worker made the answers');
+      assert.equal(stats(ours.stderr).readAhead, true, 'the writer thread wrote the answers');
       assert.ok(
         stats(ours.stderr).inPlace > 0,
         `answers were made straight in the ring (${dir}: ${ours.stderr})`,
       );
       assert.ok(stats(ours.stderr).inPlace < stats(ours.stderr).answers, 'and others copied into it');
       assert.ok(ours.catBlob.equals(theirs.catBlob), `output differs in ${dir}`);
+      const { writev, answers } = stats(ours.stderr);
+      assert.ok(writev > 0 && writev < answers, `the writer thread's writev calls are counted: ${writev}`);
       const single = writevCatBlob(dir, request, ['--stats', '--no-read-ahead']);
       assert.equal(stats(single.stderr).readAhead, false);
       assert.ok(single.catBlob.equals(theirs.catBlob));
@@ -195,16 +202,20 @@ describe('serveCatBlob with readAhead', () => {
   function serveFromFiles(
     request: string,
     ringBytes?: number,
+    options: { arena?: ArenaMemory; read?: ReadFn } = {},
   ): { out: Buffer; summary?: ReturnType<typeof serveCatBlob>; error?: unknown } {
     const input = join(fixtures.root, 'request');
     const output = join(fixtures.root, 'answers');
     writeFileSync(input, request);
     const inFd = openSync(input, 'r');
     const outFd = openSync(output, 'w');
-    const repo = openRepository(fixtures.gc);
+    const carver = options.arena && new ArenaCarver(options.arena);
+    const repo = openRepository(fixtures.gc, carver && { memory: (bytes) => carver.carve(bytes) });
     try {
-      const readAhead = ringBytes === undefined ? true : { ringBytes };
-      return { out: Buffer.alloc(0), summary: serveCatBlob(inFd, outFd, repo, { readAhead }) };
+      const readAhead = { ringBytes, arena: options.arena };
+      const input = options.read && { read: options.read };
+      const summary = serveCatBlob(inFd, outFd, repo, { readAhead, ...(input && { input }) });
+      return { out: Buffer.alloc(0), summary };
     } catch (error) {
       return { out: Buffer.alloc(0), error };
     } finally {
@@ -232,7 +243,33 @@ describe('serveCatBlob with readAhead', () => {
     }
   });
 
-  it('throws the worker error as its own class, with its fields, after the answers before it', () => {
+  it('builds the objects in the arena it is given, with the same answers', () => {
+    const request = scannedBulkRequest(fixtures.gc);
+    const arena = allocateArena(64 * 1024 * 1024);
+    const { summary } = serveFromFiles(request, undefined, { arena });
+    assert.equal(summary?.readAhead, true);
+    assert.ok(answers().equals(fastImport(fixtures.gc, request).catBlob));
+    const used = Buffer.from(arena.data).subarray(0, 1024 * 1024);
+    assert.ok(
+      used.some((b) => b !== 0),
+      'objects were built in the arena',
+    );
+  });
+
+  it('reads through an injected input function, the writes going to the writer thread', () => {
+    const request = bulkRequest(fixtures.gc);
+    let reads = 0;
+    const read: ReadFn = (fd, buf, offset, length) => {
+      reads++;
+      return readSync(fd, buf, offset, Math.min(length, 4096), null);
+    };
+    const { summary } = serveFromFiles(request, undefined, { read });
+    assert.equal(summary?.readAhead, true);
+    assert.equal(summary?.reads, reads);
+    assert.ok(answers().equals(fastImport(fixtures.gc, request).catBlob));
+  });
+
+  it('throws the reader error as its own class, with its fields, after the answers before it', () => {
     const tree = git(fixtures.gc, ['rev-parse', 'main^{tree}']).toString().trim();
     const request = bulkRequest(fixtures.gc);
     const { error } = serveFromFiles(`${request}cat-blob ${tree}\n`);
