@@ -119,10 +119,10 @@ function main(): void {
   const carver = arena && new ArenaCarver(arena);
   const repo = openRepository(options.gitDir, {
     verifyHash: options.verifyHash,
-    ...(carver && { memory: (bytes: number) => carver.carve(bytes) }),
+    ...(carver && { memory: carver }),
   });
   const { mode, batchBytes } = options;
-  const readAhead = options.readAhead && { arena };
+  const readAhead = options.readAhead && { arena: carver };
   const summary = serveCatBlob(0, options.fd, repo, {
     mode,
     sys,

@@ -4,6 +4,8 @@
  * with no message, no copy and no allocation per answer.
  */
 
+import type { SharedCopier } from '../odb/sharedCopy';
+
 /** Control words, each an Int32 of the control array. */
 const PUBLISHED = 0; // bytes the producer has published, modulo 2^31
 const CONSUMED = 1; // bytes the consumer has written out, modulo 2^31
@@ -23,8 +25,32 @@ export type RingEnd = typeof RingState.Finished | typeof RingState.Failed;
 
 /** The shared memory of a ring: what one thread hands the other to build its end. */
 export interface RingMemory {
+  /** The memory the ring's bytes lie in, from `at` (default 0) for `size` bytes (default all). */
   readonly data: SharedArrayBuffer;
+  readonly at?: number;
+  readonly size?: number;
   readonly control: SharedArrayBuffer;
+}
+
+/** The ring's bytes in its memory. */
+export function ringBytes(memory: RingMemory): Buffer {
+  return Buffer.from(memory.data, memory.at ?? 0, memory.size ?? memory.data.byteLength - (memory.at ?? 0));
+}
+
+/** The size a ring of at least `bytes` gets: a power of two from 4 KiB up to 1 GiB. */
+export function ringSize(bytes: number): number {
+  let size = 4096;
+  while (size < bytes && size < 2 ** 30) size *= 2;
+  return size;
+}
+
+/**
+ * A ring over `size` bytes (a {@link ringSize}) of shared memory at `at`: for a ring inside memory
+ * the answers are also built in, so copies between them stay inside one memory (see sharedCopy).
+ */
+export function ringIn(data: SharedArrayBuffer, at: number, size: number): RingMemory {
+  if (ringSize(size) !== size) throw new RangeError(`a ring's size must be a power of two, got ${size}`);
+  return { data, at, size, control: new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT) };
 }
 
 /**
@@ -32,12 +58,7 @@ export interface RingMemory {
  * power of two up to 2^30 divides, so a count's remainder is its place in the ring).
  */
 export function allocateRing(bytes: number): RingMemory {
-  let size = 4096;
-  while (size < bytes && size < 2 ** 30) size *= 2;
-  return {
-    data: new SharedArrayBuffer(size),
-    control: new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT),
-  };
+  return ringIn(new SharedArrayBuffer(ringSize(bytes)), 0, ringSize(bytes));
 }
 
 /** Thrown inside the producer when the consumer has stopped reading: nothing more will be written. */
@@ -63,8 +84,12 @@ export class RingProducer {
   private put = 0;
   private published = 0;
 
-  constructor(memory: RingMemory) {
-    this.data = Buffer.from(memory.data);
+  constructor(
+    memory: RingMemory,
+    /** Copies from the ring's own memory, when that memory is shared WebAssembly memory. */
+    private readonly copier?: SharedCopier,
+  ) {
+    this.data = ringBytes(memory);
     this.control = new Int32Array(memory.control);
     this.mask = this.data.length - 1;
   }
@@ -81,7 +106,11 @@ export class RingProducer {
       const room = this.roomFor();
       const at = this.put & this.mask;
       const n = Math.min(room, bytes.length - from, this.data.length - at);
-      this.data.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), at);
+      if (this.copier?.holds(bytes) === true) {
+        this.copier.copy(this.data.byteOffset + at, bytes.byteOffset + from, n);
+      } else {
+        this.data.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), at);
+      }
       from += n;
       this.put = (this.put + n) & COUNT_MASK;
     }
@@ -179,7 +208,7 @@ export class RingConsumer {
   private consumed = 0;
 
   constructor(memory: RingMemory) {
-    this.data = Buffer.from(memory.data);
+    this.data = ringBytes(memory);
     this.control = new Int32Array(memory.control);
     this.mask = this.data.length - 1;
   }

@@ -7,7 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { createSys } from '../nodeSys';
 import { writevOrDie } from '../orDie';
-import { ArenaToucher, PageToucher, type ArenaMemory } from '../odb/memoryArena';
+import { ArenaToucher, PageToucher, type ArenaPages } from '../odb/memoryArena';
 import type { WriteLimits } from '../options';
 import type { SyscallCounts } from '../syscall';
 import { RingConsumer, type RingMemory } from './answerRing';
@@ -32,7 +32,7 @@ export interface WriterData {
   readonly limits: WriteLimits;
   readonly ring: RingMemory;
   /** The memory the answering thread's repository builds objects in, when it uses one. */
-  readonly arena: ArenaMemory | undefined;
+  readonly arena: ArenaPages | undefined;
   readonly port: MessagePort;
 }
 
@@ -55,10 +55,10 @@ export function writeAnswers(data: WriterData): void {
     data.port.postMessage({ counts: sys.counts, error } satisfies WriterOutcome);
     ring.cancel();
   });
-  const ringPages = new PageToucher(data.ring.data);
+  const ringPages = new PageToucher(data.ring.data, data.ring.at, data.ring.size);
   const arenaPages = data.arena && new ArenaToucher(data.arena, TOUCH_AHEAD);
   const touch = (): boolean => ringPages.touch(TOUCH_PAGES) || (arenaPages?.touch(TOUCH_PAGES) ?? false);
-  const most = data.ring.data.byteLength / WRITE_SHARE;
+  const most = (data.ring.size ?? data.ring.data.byteLength) / WRITE_SHARE;
   const options = { ...data.limits, sys };
   try {
     for (;;) {

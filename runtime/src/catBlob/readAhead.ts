@@ -10,12 +10,20 @@
  * VM) overlaps the first answers instead of delaying them.
  */
 import { MessageChannel, Worker, isMainThread, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { ArenaMemory } from '../odb/memoryArena';
+import type { ArenaCarver } from '../odb/memoryArena';
 import { hexLength } from '../odb/objectId';
 import type { Destination, Repository } from '../odb/repository';
 import type { WriteOptions } from '../options';
 import type { SyscallCounts } from '../syscall';
-import { allocateRing, RingCancelledError, RingProducer, RingState } from './answerRing';
+import {
+  allocateRing,
+  ringIn,
+  ringSize,
+  RingCancelledError,
+  RingProducer,
+  RingState,
+  type RingMemory,
+} from './answerRing';
 import { WRITER_ROLE, writeAnswers, type WriterData, type WriterOutcome } from './answerWriter';
 import { parseCommand } from './commands';
 import type { LineInput } from './lineInput';
@@ -40,11 +48,12 @@ export interface ReadAheadOptions {
   /** Answers made ahead of the writes at most, in bytes (default {@link DEFAULT_RING_BYTES}). */
   ringBytes?: number;
   /**
-   * The arena the repository builds its objects in (opened with a `memory` source carving it, see
-   * `ArenaCarver`): the writing thread faults its pages in ahead of use while it has nothing to
-   * write. Without it the writer only writes.
+   * The carver of the arena the repository builds its objects in (the repository's `memory`):
+   * the ring is carved from it too, so copies between objects and ring run at `memmove` speed,
+   * and the writing thread faults in the arena's pages ahead of use while it has nothing to write.
+   * Without it the ring has memory of its own and the writer only writes.
    */
-  arena?: ArenaMemory;
+  arena?: ArenaCarver;
 }
 
 /** What the read-ahead counted. */
@@ -76,21 +85,22 @@ export function serveAhead(
   repo: Repository,
   options: ReadAheadOptions & WriteOptions & { batchBytes: number },
 ): AheadSummary {
-  const ring = allocateRing(options.ringBytes ?? DEFAULT_RING_BYTES);
+  const ring = makeRing(options.ringBytes ?? DEFAULT_RING_BYTES, options.arena);
   const { port1, port2 } = new MessageChannel();
   const data: WriterData = {
     role: WRITER_ROLE,
     outputFd,
     limits: { maxIoSize: options.maxIoSize, iovMax: options.iovMax },
     ring,
-    arena: options.arena,
+    // Only the bytes and control words cross: the writer touches pages, it copies nothing.
+    arena: options.arena?.pages,
     port: port2,
   };
   const worker = new Worker(__filename, { workerData: data, transferList: [port2] });
   // The writer may be blocked on a full pipe when this thread is done (after a failed answer): it
   // must not keep the process alive.
   worker.unref();
-  const producer = new RingProducer(ring);
+  const producer = new RingProducer(ring, options.arena?.copier);
   const counts = { answers: 0, bytes: 0, inPlace: 0 };
   let failure: Error | undefined;
   try {
@@ -109,6 +119,13 @@ export function serveAhead(
   if (failure !== undefined && !(failure instanceof RingCancelledError)) throw failure;
   if (outcome === undefined) throw new Error('the cat-blob writer thread ended without a word');
   return { ...counts, lines: input.lineNumber, reads: input.reads };
+}
+
+/** A ring of at least `bytes`, carved from the arena when there is one with room for it. */
+function makeRing(bytes: number, arena: ArenaCarver | undefined): RingMemory {
+  const size = ringSize(bytes);
+  const room = arena?.carve(size);
+  return room === undefined ? allocateRing(size) : ringIn(arena!.pages.data, room.byteOffset, size);
 }
 
 /** Reads requests until the end of input or `done`, putting each answer in the ring. */

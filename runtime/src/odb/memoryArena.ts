@@ -11,6 +11,9 @@
  * mapped.
  */
 
+import type { MemorySource } from './bufferPool';
+import { SharedCopier, sharedMemory, type SharedWasmMemory } from './sharedCopy';
+
 /** Control words, each an Int32 of the control array. */
 const CARVED = 0; // pages handed out
 const CONTROL_WORDS = 1;
@@ -19,29 +22,43 @@ const CONTROL_WORDS = 1;
 export const PAGE_BYTES = 4096;
 const PAGE_WORDS = PAGE_BYTES / Int32Array.BYTES_PER_ELEMENT;
 
-/** The shared memory of an arena: what one thread hands the other to build its end. */
-export interface ArenaMemory {
+/** What the touching thread needs of an arena: its bytes and its control words. */
+export interface ArenaPages {
   readonly data: SharedArrayBuffer;
   readonly control: SharedArrayBuffer;
 }
 
 /**
- * Reserves an arena of `bytes` (rounded up to whole pages). Only address space is taken: the
- * system maps a page when it is first written.
+ * The shared memory of an arena: a shared `WebAssembly.Memory` (so copies inside it run at
+ * `memmove` speed, see sharedCopy), its buffer, and the control words both threads see.
+ */
+export interface ArenaMemory extends ArenaPages {
+  readonly memory: SharedWasmMemory;
+}
+
+/**
+ * Reserves an arena of `bytes` (rounded up to whole 64 KiB pages). Only address space is taken:
+ * the system maps a page when it is first written.
  */
 export function allocateArena(bytes: number): ArenaMemory {
-  const pages = Math.max(1, Math.ceil(bytes / PAGE_BYTES));
+  const memory = sharedMemory(bytes);
   return {
-    data: new SharedArrayBuffer(pages * PAGE_BYTES),
+    memory,
+    data: memory.buffer,
     control: new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT),
   };
 }
 
 /**
  * The carving end: hands out the arena from its start, in whole pages, never taking anything
- * back (the caller recycles what it carved). Single-threaded.
+ * back (the caller recycles what it carved). Single-threaded. A {@link MemorySource} for a
+ * repository's objects, whose deltas are then applied with the arena's {@link SharedCopier}.
  */
-export class ArenaCarver {
+export class ArenaCarver implements MemorySource {
+  /** Copies inside the arena at `memmove` speed. */
+  readonly copier: SharedCopier;
+  /** What a thread that touches the arena's pages needs (see {@link ArenaToucher}). */
+  readonly pages: ArenaPages;
   private readonly data: SharedArrayBuffer;
   private readonly control: Int32Array;
   private carved = 0;
@@ -49,6 +66,13 @@ export class ArenaCarver {
   constructor(memory: ArenaMemory) {
     this.data = memory.data;
     this.control = new Int32Array(memory.control);
+    this.copier = new SharedCopier(memory.memory);
+    this.pages = { data: memory.data, control: memory.control };
+  }
+
+  /** {@link MemorySource.take}: the same as {@link ArenaCarver.carve}. */
+  take(bytes: number): Buffer | undefined {
+    return this.carve(bytes);
   }
 
   /** The bytes not carved yet. */
@@ -84,7 +108,7 @@ export class ArenaToucher {
   private touched = 0;
 
   constructor(
-    memory: ArenaMemory,
+    memory: ArenaPages,
     /** How far in front of the carver pages are mapped, in bytes. */
     private readonly ahead: number,
   ) {
@@ -124,9 +148,10 @@ export class PageToucher {
   private readonly pages: number;
   private touched = 0;
 
-  constructor(memory: SharedArrayBuffer) {
-    this.words = new Int32Array(memory, 0, Math.floor(memory.byteLength / 4));
-    this.pages = Math.ceil(memory.byteLength / PAGE_BYTES);
+  /** Touches `size` bytes of `memory` from `at` (a multiple of 4; default: all of it). */
+  constructor(memory: SharedArrayBuffer, at = 0, size = memory.byteLength - at) {
+    this.words = new Int32Array(memory, at, Math.floor(size / 4));
+    this.pages = Math.ceil(size / PAGE_BYTES);
   }
 
   /** Touches at most `most` more pages; says whether it touched any (false: all are mapped). */

@@ -1,5 +1,6 @@
 import { readAlternates } from './alternates';
 import { BufferPool, type MemorySource } from './bufferPool';
+import type { SharedCopier } from './sharedCopy';
 import { DeltaBaseCache } from './deltaBaseCache';
 import { applyDelta, readDeltaSizes } from './deltaApply';
 import { ObjectCorruptError } from './errors';
@@ -120,6 +121,8 @@ export class Repository {
   /** Where each delta is inflated (most are small) and used up at once: no allocation for it. */
   private readonly scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
   private readonly verifyHash: boolean;
+  /** Copies inside the memory the objects are built in, when it is shared (see sharedCopy). */
+  private readonly copier: SharedCopier | undefined;
   private readonly packSerial = new Map<PackFile, number>();
   /** Objects asked of each pack so far, until it is scanned for its delta bases. */
   private readonly packReads = new Map<PackFile, number>();
@@ -144,6 +147,7 @@ export class Repository {
     this.pool = new BufferPool(Math.min(limit / 4, MAX_POOLED), options.memory);
     this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
     this.verifyHash = options.verifyHash ?? false;
+    this.copier = options.memory?.copier;
   }
 
   /**
@@ -354,7 +358,13 @@ export class Repository {
               this.answerMemory(pack, entry.offset, type, size, destination)?.subarray(0, size) ??
               this.pool.take(size)
           : this.allocate;
-      const data = applyDelta(object.data, delta, { file: pack.file, offset: entry.offset }, allocate);
+      const data = applyDelta(
+        object.data,
+        delta,
+        { file: pack.file, offset: entry.offset },
+        allocate,
+        this.copier,
+      );
       if ('pending' in object) this.madeFrom(object);
       object = this.keep(pack, entry.offset, base.type, data, i === 0);
     }

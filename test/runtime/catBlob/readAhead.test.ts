@@ -210,9 +210,9 @@ describe('serveCatBlob with readAhead', () => {
     const inFd = openSync(input, 'r');
     const outFd = openSync(output, 'w');
     const carver = options.arena && new ArenaCarver(options.arena);
-    const repo = openRepository(fixtures.gc, carver && { memory: (bytes) => carver.carve(bytes) });
+    const repo = openRepository(fixtures.gc, carver && { memory: carver });
     try {
-      const readAhead = { ringBytes, arena: options.arena };
+      const readAhead = { ringBytes, arena: carver };
       const input = options.read && { read: options.read };
       const summary = serveCatBlob(inFd, outFd, repo, { readAhead, ...(input && { input }) });
       return { out: Buffer.alloc(0), summary };

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { BufferPool } from '@writev/runtime/dist/odb/bufferPool';
+import { applyDelta } from '@writev/runtime/dist/odb/deltaApply';
 import {
   allocateArena,
   ArenaCarver,
@@ -14,6 +15,9 @@ const faults = (): number => process.resourceUsage().minorPageFault;
 describe('memory arena', () => {
   it('carves whole pages in order, never the same memory twice, until it is used up', () => {
     const memory = allocateArena(10 * PAGE_BYTES);
+    const total = memory.data.byteLength;
+    assert.equal(total % PAGE_BYTES, 0);
+    assert.ok(total >= 10 * PAGE_BYTES);
     const carver = new ArenaCarver(memory);
     const a = carver.carve(100)!;
     const b = carver.carve(PAGE_BYTES + 1)!;
@@ -28,14 +32,16 @@ describe('memory arena', () => {
     );
     assert.ok(a.buffer === memory.data && c.buffer === memory.data);
     assert.ok(a.every((byte) => byte === 0));
-    assert.equal(carver.remaining, 6 * PAGE_BYTES);
-    assert.equal(carver.carve(6 * PAGE_BYTES + 1), undefined, 'more than remains');
-    assert.equal(carver.carve(6 * PAGE_BYTES)!.byteOffset, 4 * PAGE_BYTES, 'what remains is still given');
+    const rest = total - 4 * PAGE_BYTES;
+    assert.equal(carver.remaining, rest);
+    assert.equal(carver.carve(rest + 1), undefined, 'more than remains');
+    assert.equal(carver.carve(rest)!.byteOffset, 4 * PAGE_BYTES, 'what remains is still given');
     assert.equal(carver.carve(1), undefined);
   });
 
   it('touches only pages in front of the carver, up to its distance, and says when it is done', () => {
     const memory = allocateArena(64 * PAGE_BYTES);
+    assert.equal(memory.data.byteLength, 64 * PAGE_BYTES, 'exactly four 64 KiB WebAssembly pages');
     const carver = new ArenaCarver(memory);
     const toucher = new ArenaToucher(memory, 8 * PAGE_BYTES);
     assert.equal(toucher.touch(3), true);
@@ -84,6 +90,59 @@ describe('memory arena', () => {
   });
 });
 
+describe('shared copier', () => {
+  it('copies inside the shared memory as memmove does, overlapping ranges included', () => {
+    const memory = allocateArena(64 * 1024);
+    const copier = new ArenaCarver(memory).copier;
+    const bytes = Buffer.from(memory.data);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + 3) & 0xff;
+    const expected = Buffer.from(bytes);
+    for (const [to, from, length] of [
+      [1000, 0, 5000], // forward, overlapping
+      [0, 1500, 6000], // backward, overlapping
+      [60_000, 10, 5536], // up to the last byte
+      [7, 7, 100],
+      [9, 9000, 0],
+    ] as const) {
+      copier.copy(to, from, length);
+      expected.copyWithin(to, from, from + length);
+      assert.ok(bytes.equals(expected), `copy(${to}, ${from}, ${length})`);
+    }
+    assert.throws(() => copier.copy(60_000, 0, 5537), WebAssembly.RuntimeError, 'past the end is refused');
+    assert.ok(bytes.equals(expected), 'and changes nothing');
+  });
+
+  it('applies deltas to the same bytes with the copier as without', () => {
+    const memory = allocateArena(1024 * 1024);
+    const carver = new ArenaCarver(memory);
+    let x = 11;
+    const base = carver.carve(70_000)!;
+    for (let i = 0; i < base.length; i++) base[i] = (x = (x * 1103515245 + 12345) % 2 ** 31) >> 23;
+    const delta = Buffer.from([
+      ...[0x80 | 0x01, 1], // copy: offset 1, no size byte (a size of 0x10000)
+      ...[3, 0xaa, 0xbb, 0xcc], // insert 3 bytes
+      ...[0x80 | 0x07 | 0x10, 0x88, 0x0d, 0x01, 30], // copy 30 bytes from 69,000
+      ...[0x80 | 0x01 | 0x10, 17, 5], // copy 5 bytes from 17
+    ]);
+    const header = [...varint(base.length), ...varint(0x10000 + 3 + 30 + 5)];
+    const full = Buffer.concat([Buffer.from(header), delta]);
+    const place = { file: 'pack', offset: 12 };
+    const plain = applyDelta(Buffer.from(base), full, place);
+    const shared = applyDelta(base, full, place, (n) => carver.carve(n)!, carver.copier);
+    assert.equal(shared.buffer, memory.data, 'the result is in the arena');
+    assert.ok(shared.equals(plain));
+  });
+});
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  do {
+    out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    n = Math.floor(n / 128);
+  } while (n > 0);
+  return out;
+}
+
 describe('page toucher', () => {
   it('maps a whole shared buffer a few pages at a time, keeping its bytes', () => {
     const pages = 512;
@@ -106,7 +165,7 @@ describe('BufferPool with a memory source', () => {
   it('cuts slabs and large objects from the source, and recycles each piece on its own', () => {
     const memory = allocateArena(8 * 1024 * 1024);
     const carver = new ArenaCarver(memory);
-    const pool = new BufferPool(1 << 20, (bytes) => carver.carve(bytes));
+    const pool = new BufferPool(1 << 20, carver);
     const pieces = Array.from({ length: 200 }, (_, i) => pool.take(1 + ((i * 131) % 30_000)));
     const large = pool.take(300_000);
     assert.ok(
@@ -137,7 +196,7 @@ describe('BufferPool with a memory source', () => {
 
   it('allocates its own memory once the source has none', () => {
     const carver = new ArenaCarver(allocateArena(1024 * 1024));
-    const pool = new BufferPool(1 << 20, (bytes) => carver.carve(bytes));
+    const pool = new BufferPool(1 << 20, carver);
     const first = pool.take(1000);
     assert.ok(first.buffer instanceof SharedArrayBuffer);
     const slabs = Array.from({ length: 6 }, () => pool.take(200_000));
