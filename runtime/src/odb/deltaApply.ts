@@ -51,8 +51,9 @@ const COPY_ARGUMENTS = Uint8Array.from({ length: 128 }, (_, op) => {
  * instruction: no piece, no array, only the view a native copy needs.
  *
  * @param allocate - makes the (uninitialised) result buffer; every byte of it is written.
- * @param copier - when the base and the result both lie in its shared memory, every copy is
- *   one `memory.copy` (JavaScript copies shared memory at half speed: see sharedCopy).
+ * @param copier - when the result and the base (or the delta) lie in its shared memory, each copy
+ *   from the base (or insert from the delta) is one `memory.copy` (JavaScript copies shared
+ *   memory at half speed: see sharedCopy).
  * @throws {@link ObjectCorruptError} naming `place` for any violation.
  */
 export function applyDelta(
@@ -70,7 +71,9 @@ export function applyDelta(
     fail(`delta expects a base of ${baseSize} bytes, the base has ${base.length}`);
   if (resultSize >= MAX_RESULT) fail(`delta result of ${resultSize} bytes is too large`);
   const out = allocate(resultSize);
-  const shared = copier !== undefined && copier.holds(out) && copier.holds(base) ? copier.copy : undefined;
+  const inArena = copier !== undefined && copier.holds(out);
+  const shared = inArena && copier.holds(base) ? copier.copy : undefined;
+  const sharedInserts = inArena && copier.holds(delta) ? copier.copy : undefined;
   const outAt = out.byteOffset;
   const end = delta.length;
   const baseBuffer = base.buffer;
@@ -110,7 +113,9 @@ export function applyDelta(
       // Insert: the next `op` bytes of the delta are literal result bytes.
       if (at + op > end) fail('delta insert instruction is cut off');
       if (written + op > resultSize) fail('delta writes past the result size it declares');
-      if (op <= SHORT_COPY) {
+      if (sharedInserts !== undefined) {
+        sharedInserts(outAt + written, deltaAt + at, op);
+      } else if (op <= SHORT_COPY) {
         for (let k = 0; k < op; k++) out[written + k] = delta[at + k]!;
       } else {
         out.set(new Uint8Array(deltaBuffer, deltaAt + at, op), written);

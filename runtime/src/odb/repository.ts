@@ -119,7 +119,7 @@ export class Repository {
   /** Memory for the objects built, recycled from the cache's evictions. */
   private readonly pool: BufferPool;
   /** Where each delta is inflated (most are small) and used up at once: no allocation for it. */
-  private readonly scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
+  private readonly scratch: Buffer;
   private readonly verifyHash: boolean;
   /** Copies inside the memory the objects are built in, when it is shared (see sharedCopy). */
   private readonly copier: SharedCopier | undefined;
@@ -148,6 +148,8 @@ export class Repository {
     this.cache = new DeltaBaseCache(limit, (evicted) => this.pool.release(evicted.data));
     this.verifyHash = options.verifyHash ?? false;
     this.copier = options.memory?.copier;
+    // In the objects' memory, a delta's inserts are copies inside one memory too.
+    this.scratch = options.memory?.take(SCRATCH_SIZE) ?? Buffer.allocUnsafeSlow(SCRATCH_SIZE);
   }
 
   /**

@@ -131,6 +131,11 @@ describe('shared copier', () => {
     const shared = applyDelta(base, full, place, (n) => carver.carve(n)!, carver.copier);
     assert.equal(shared.buffer, memory.data, 'the result is in the arena');
     assert.ok(shared.equals(plain));
+    // The delta in the arena too: its inserts are copies inside it as well.
+    const deltaInArena = carver.carve(full.length)!;
+    full.copy(deltaInArena);
+    const inserts = applyDelta(base, deltaInArena, place, (n) => carver.carve(n)!, carver.copier);
+    assert.ok(inserts.equals(plain));
   });
 });
 
