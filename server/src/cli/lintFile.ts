@@ -12,6 +12,8 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   encodeSource,
   readSourceFileSync,
+  readSourceTextSync,
+  ReadBuffer,
   SkippedFileError,
   type SourceFile,
 } from '../workspace/sourceFile';
@@ -134,6 +136,9 @@ export class SourceStore {
   }
 }
 
+/** This thread's buffer for reading files (see ReadBuffer), made on the first read. */
+let readBuffer: ReadBuffer | undefined;
+
 /**
  * Lints `path`. Never throws: a file that cannot be read or written comes back with `error` set.
  * Returns undefined in a second pass for a file that calls none of `job.names`.
@@ -148,19 +153,20 @@ export async function lintFile(
 ): Promise<FileResult | undefined> {
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   // A fix writes the file back: it must start from what is on disk now, with its stamp.
-  const kept = job.fix ? undefined : store?.take(path);
+  let text = job.fix ? undefined : store?.take(path);
   let source: SourceFile | undefined;
-  if (kept === undefined) {
+  if (text === undefined) {
     try {
       // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
-      // trips through the thread pool cost more than the read (see readRegularFileSync).
-      source = readSourceFileSync(path, limit);
+      // trips through the thread pool cost more than the read (see readRegularFileSync). Without a
+      // fix, the text alone, through this thread's one buffer.
+      if (job.fix) source = readSourceFileSync(path, limit);
+      text = source ? source.text : readSourceTextSync(path, limit, (readBuffer ??= new ReadBuffer())).text;
     } catch (error) {
       if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
       return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
     }
   }
-  let text = kept ?? (source as SourceFile).text;
   if (!index && !job.fix) store?.keep(path, text);
   if (names && !names.test(text)) return undefined;
   const lineCount = countLines(text);
