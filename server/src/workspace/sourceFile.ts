@@ -207,15 +207,11 @@ export class ReadBuffer {
 }
 
 /**
- * The text of `path` as {@link readSourceFileSync} decodes it, without the bytes or the stamp that
- * only writing the file back needs (a run that fixes nothing): the same checks, the same reads (one
- * byte more than the size, then to the end, up to the limit), read into `into`.
+ * The bytes of `path` as {@link readRegularFileSync} reads them (the same checks, the same reads: one
+ * byte more than the size, then to the end, up to the limit), without the stamp that only writing the
+ * file back needs, read into `into`: the view returned is valid until the next read into it.
  */
-export function readSourceTextSync(
-  path: string,
-  maxBytes: number,
-  into: ReadBuffer,
-): { text: string; form: SourceForm } {
+export function readRegularFileInto(path: string, maxBytes: number, into: ReadBuffer): Buffer {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = fstatSync(fd, { bigint: true });
@@ -237,10 +233,19 @@ export function readSourceTextSync(
       if (bytesRead === 0) break;
       total += bytesRead;
     }
-    return decodeSource(buffer.subarray(0, total));
+    return buffer.subarray(0, total);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The text of `path` as {@link readSourceFileSync} decodes it, read with {@link readRegularFileInto}. */
+export function readSourceTextSync(
+  path: string,
+  maxBytes: number,
+  into: ReadBuffer,
+): { text: string; form: SourceForm } {
+  return decodeSource(readRegularFileInto(path, maxBytes, into));
 }
 
 /**
