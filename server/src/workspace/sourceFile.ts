@@ -1,9 +1,9 @@
 // Reading a source file from disk without hanging, without unbounded memory, and without losing a
 // byte: the text is decoded so that encoding it again gives back the very bytes that were read.
 import { Buffer, isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
 
 /** Files larger than this (bytes) are skipped unless the caller raises the limit: generated code. */
 export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -123,7 +123,13 @@ function stampOf(bytes: Buffer, info: BigIntStats): FileStamp {
     dev: info.dev,
     // Hashed on first use: only a fix compares it, and most files of a run are never fixed.
     get sha256() {
-      return (sha256 ??= createHash('sha256').update(bytes).digest('hex'));
+      if (sha256 === undefined) {
+        // node:crypto on first use too: a batch run's threads never hash, and loading it took 6 ms of
+        // a worker's start.
+        const { createHash } = require('node:crypto') as typeof Crypto;
+        sha256 = createHash('sha256').update(bytes).digest('hex');
+      }
+      return sha256;
     },
     mode: Number(info.mode) & 0o7777,
     uid: Number(info.uid),
@@ -142,6 +148,8 @@ export async function readRegularFile(
   path: string,
   maxBytes = DEFAULT_MAX_FILE_BYTES,
 ): Promise<{ bytes: Buffer; stamp: FileStamp }> {
+  // Loaded on first use: a batch run's worker threads only read synchronously (4 ms of their start).
+  const { open } = require('node:fs/promises') as typeof FsPromises;
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = await handle.stat({ bigint: true });
