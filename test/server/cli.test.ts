@@ -189,6 +189,20 @@ describe('writev-lint', () => {
     assert.ok(paths.has('src/betweenStatements.c'));
   });
 
+  it('skips what a .gitignore deeper in the walked folder ignores, below it only', async () => {
+    const dir = join(tmp, 'nested-ignore');
+    cpSync(join(FIXTURES, 'c'), join(dir, 'a'), { recursive: true });
+    cpSync(join(FIXTURES, 'c'), join(dir, 'b'), { recursive: true });
+    writeFileSync(join(dir, 'b', '.gitignore'), 'adjacent.c\n');
+    const { out } = await run(['--format', 'json', dir]);
+    const paths = new Set(
+      (JSON.parse(out).findings as { path: string }[]).map((f) => f.path.replace(/^.*\/nested-ignore\//, '')),
+    );
+    assert.ok(paths.has('a/adjacent.c'));
+    assert.ok(!paths.has('b/adjacent.c'));
+    assert.ok(paths.has('b/betweenStatements.c'));
+  });
+
   it('reads junk without crashing: binary bytes, deep nesting, a half-typed file', async () => {
     const dir = join(tmp, 'junk');
     cpSync(join(FIXTURES, 'c', 'loops.c'), join(dir, 'ok.c'));

@@ -1,12 +1,11 @@
-// writev-lint's two passes over a tree: the second (callers of wrappers exported by other files) uses
-// the texts the first kept on the thread that read them, and must find what reading again finds.
+// writev-lint's two passes over a tree: the second analyses again the callers of wrappers exported by
+// other files, on any thread, whatever the encoding of the caller.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { SourceStore } from 'writev-lint/out/cli/lintFile';
 import { REPO } from './helpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-passes-'));
@@ -49,23 +48,30 @@ describe('writev-lint second pass', () => {
     assert.deepEqual(two, one);
   });
 
+  it('finds a caller whose file is Latin-1 (not UTF-8) as one that is UTF-8', () => {
+    const dir = tree('latin1', 2, 0);
+    // 0xE9 alone is not UTF-8: the file is read as Latin-1, one character per byte.
+    writeFileSync(
+      join(dir, 'caller0.c'),
+      Buffer.concat([
+        Buffer.from('/* caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(
+          ' */\nvoid log_line(const char *line);\n\nvoid pair0(const char *k, const char *v)\n{\n\tlog_line(k);\n\tlog_line(v);\n}\n',
+        ),
+      ]),
+    );
+    const run = lint(['--jobs', '1', dir]);
+    assert.deepEqual(
+      run.findings.map((f) => f.path).sort(),
+      ['caller0.c', 'sub/caller1.c'].map((p) => join(dir, p)).sort(),
+    );
+  });
+
   it('finds them in a small folder linted on the worker started for it', () => {
     const dir = tree('small', 5, 3);
     const small = lint([dir]);
     assert.equal(small.findings.length, 5);
     assert.deepEqual(small, lint(['--jobs', '1', dir]));
-  });
-});
-
-describe('SourceStore', () => {
-  it('gives each kept text back once, and keeps none past its budget', () => {
-    const store = new SourceStore(10);
-    store.keep('a.c', 'abcdef');
-    store.keep('b.c', 'ghijkl'); // 12 characters: over the budget, not kept
-    assert.equal(store.take('a.c'), 'abcdef');
-    assert.equal(store.take('a.c'), undefined);
-    assert.equal(store.take('b.c'), undefined);
-    store.keep('b.c', 'ghijkl'); // room again once a.c was taken
-    assert.equal(store.take('b.c'), 'ghijkl');
   });
 });

@@ -1,19 +1,21 @@
 // --diff-base: the lines added or changed since a revision, from `git diff` in each file's repository
 // (the working tree against the revision, so staged and unstaged edits count; untracked files count as
 // wholly added), and the filter that keeps findings with a write on such a line.
-import { execFile } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from './args';
 import type { ReportedFinding } from './lintFile';
 
-const run = promisify(execFile);
+// node:child_process loaded with the first --diff-base query, not by every run (2 ms of start-up).
+let run: typeof ChildProcess.execFile.__promisify__ | undefined;
 
 /** Lines (1-based) added or changed in a file, or every line of it. */
 export type ChangedLines = 'all' | ReadonlySet<number>;
 
 async function git(cwd: string, args: readonly string[]): Promise<string> {
   // Settings of the user that would change the output we parse are overridden on the command line.
+  run ??= promisify((require('node:child_process') as typeof ChildProcess).execFile);
   const { stdout } = await run('git', ['-c', 'core.quotePath=false', ...args], {
     cwd,
     encoding: 'utf8',

@@ -1,6 +1,5 @@
 // Lints one file: read, analyse, optionally fix in place. Runs in a worker thread or in the main
 // thread; results are plain data (positions computed here, so the text never travels).
-import { realpath } from 'node:fs/promises';
 // The analyzer's own modules, not the library index: a worker thread loads this file, and the index
 // also loads the settings validator (ajv), which doubled a worker's start-up.
 import { skipReason, type Analyzer } from '../analyzer/analyzer';
@@ -11,11 +10,14 @@ import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import {
   DEFAULT_MAX_FILE_BYTES,
   encodeSource,
+  decodeSource,
+  readRegularFileInto,
   readSourceFileSync,
+  ReadBuffer,
   SkippedFileError,
   type SourceFile,
 } from '../workspace/sourceFile';
-import { FileChangedError, replaceFile } from './replaceFile';
+import type * as ReplaceFileModule from './replaceFile';
 
 /** A finding with its positions (zero-based line, UTF-16 character). */
 export interface ReportedFinding {
@@ -104,35 +106,8 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   return index;
 }
 
-/**
- * The texts a first pass read, kept for the second so that it reads no file again (it tests every
- * file for calls to the wrappers the first pass found; reading them all again cost a tenth of a run
- * on trees where one wrapper is exported). Holds at most `budget` characters; files past it are read
- * again. One store per thread: the second pass sends each file to the thread that read it.
- */
-export class SourceStore {
-  private readonly texts = new Map<string, string>();
-  private held = 0;
-
-  constructor(private readonly budget = 128 * 1024 * 1024) {}
-
-  /** Keeps `text` as the content of `path` if the budget allows. */
-  keep(path: string, text: string): void {
-    if (this.held + text.length > this.budget || this.texts.has(path)) return;
-    this.texts.set(path, text);
-    this.held += text.length;
-  }
-
-  /** The text kept for `path`, given up (undefined when none was kept). */
-  take(path: string): string | undefined {
-    const text = this.texts.get(path);
-    if (text !== undefined) {
-      this.texts.delete(path);
-      this.held -= text.length;
-    }
-    return text;
-  }
-}
+/** This thread's buffer for reading files (see ReadBuffer), made on the first read. */
+let readBuffer: ReadBuffer | undefined;
 
 /**
  * Lints `path`. Never throws: a file that cannot be read or written comes back with `error` set.
@@ -143,26 +118,30 @@ export async function lintFile(
   path: string,
   job: LintJob,
   index: WrapperIndex | undefined,
-  names: RegExp | undefined,
-  store?: SourceStore,
+  callers: Callers | undefined,
 ): Promise<FileResult | undefined> {
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   // A fix writes the file back: it must start from what is on disk now, with its stamp.
-  const kept = job.fix ? undefined : store?.take(path);
   let source: SourceFile | undefined;
-  if (kept === undefined) {
-    try {
-      // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
-      // trips through the thread pool cost more than the read (see readRegularFileSync).
+  let text: string;
+  try {
+    // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
+    // trips through the thread pool cost more than the read (see readRegularFileSync). Without a fix,
+    // the bytes alone, through this thread's one buffer; a second pass decodes only the files whose
+    // bytes name a wrapper it looks for (most do not).
+    if (job.fix) {
       source = readSourceFileSync(path, limit);
-    } catch (error) {
-      if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
-      return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
+      text = source.text;
+    } else {
+      const bytes = readRegularFileInto(path, limit, (readBuffer ??= new ReadBuffer()));
+      if (callers && !callers.words.some((word) => bytes.includes(word, 0, 'latin1'))) return undefined;
+      text = decodeSource(bytes).text;
     }
+  } catch (error) {
+    if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
+    return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
   }
-  let text = kept ?? (source as SourceFile).text;
-  if (!index && !job.fix) store?.keep(path, text);
-  if (names && !names.test(text)) return undefined;
+  if (callers && !callers.pattern.test(text)) return undefined;
   const lineCount = countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
   const refused = skipReason(text, limit);
@@ -185,6 +164,10 @@ export async function lintFile(
   if (job.fix && source) {
     const fixedText = analyzer.fixAll(path, text, findings);
     if (fixedText !== undefined) {
+      // Loaded for a fix only: with node:crypto and node:fs/promises it took 10 of a worker's 63 ms of
+      // module loading, in every run.
+      const { FileChangedError, replaceFile } = require('./replaceFile') as typeof ReplaceFileModule;
+      const { realpath } = require('node:fs/promises') as typeof import('node:fs/promises');
       try {
         // Only the edited characters change: the rest is encoded back to the bytes it came from.
         await replaceFile(await realpath(path), source.stamp, encodeSource(fixedText, source.form));
@@ -205,11 +188,24 @@ export async function lintFile(
   return { path, findings: reportedFindings(findings, text), lines: lineCount, wrappers, fixed };
 }
 
-/** The pattern that finds a call to any of `names` (second pass), or undefined for none. */
-export function callPattern(names: readonly string[] | undefined): RegExp | undefined {
+/**
+ * Which files a second pass analyses again: those that call one of its names. `words` are the names
+ * the pattern looks for, each of which a file's bytes hold (in ASCII, whether the file is UTF-8 or
+ * Latin-1) when its text matches: files without any are passed over without being decoded.
+ */
+export interface Callers {
+  readonly pattern: RegExp;
+  readonly words: readonly string[];
+}
+
+/** What finds a call to any of `names` (second pass), or undefined for none. */
+export function callPattern(names: readonly string[] | undefined): Callers | undefined {
   if (!names) return undefined;
-  const safe = names.filter((n) => /^[\w$]+$/.test(n));
-  return new RegExp(
-    safe.length > 0 ? `\\b(?:${safe.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s*\\(` : '(?!)',
-  );
+  const words = names.filter((n) => /^[\w$]+$/.test(n));
+  return {
+    pattern: new RegExp(
+      words.length > 0 ? `\\b(?:${words.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s*\\(` : '(?!)',
+    ),
+    words,
+  };
 }

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type * as AnalyzerModule from '../analyzer/analyzer';
 import { cGrammar, type CGrammar } from '../analyzer/c/grammar';
 import type * as LintFileModule from './lintFile';
-import type { FileResult, LintJob, SourceStore } from './lintFile';
+import type { FileResult, LintJob } from './lintFile';
 import {
   CANCELLED,
   type FileList,
@@ -28,8 +28,13 @@ const FILES_PER_WORKER = 16;
  * 2.5 GB.
  */
 export function workerLimit(): number {
-  return Math.max(1, availableParallelism());
+  // Asked once per process: each call is a system call (the CPU affinity mask), and the walk asks for
+  // every file it finds (750 calls, 14 ms of busybox's 35 ms walk).
+  cores ??= Math.max(1, availableParallelism());
+  return cores;
 }
+
+let cores: number | undefined;
 
 /**
  * The threads, this one included, that a run over `files` files analyses on with `jobs` (undefined:
@@ -57,7 +62,6 @@ function batchGrammar(): CGrammar {
 interface Local {
   readonly analyzer: AnalyzerModule.Analyzer;
   readonly lintFile: typeof LintFileModule;
-  readonly store: SourceStore;
 }
 
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
@@ -66,8 +70,6 @@ export class LintPool {
   /** Workers that failed or exited, with why. */
   private readonly failures = new WeakMap<Worker, string>();
   private local: Promise<Local> | undefined;
-  /** Which worker (or this thread: undefined) read each file of the first pass. */
-  private readers = new Map<string, Worker | undefined>();
   private readonly jobs?: number;
 
   /** `jobs`: threads to analyse on, this one included (1: no worker), at most {@link workerLimit}; undefined: one per core for large inputs. */
@@ -104,19 +106,13 @@ export class LintPool {
     }
   }
 
-  /**
-   * Lints `files` with `job`; results come back in the order of `files`. A first pass (no `job.index`)
-   * keeps the texts it reads on the thread that read them; the second pass after it sends each file
-   * back to that thread.
-   */
+  /** Lints `files` with `job`; results come back in the order of `files`. */
   async run(files: readonly string[], job: LintJob): Promise<FileResult[]> {
     const threads = this.threadsFor(files.length);
     this.spawn(threads - 1);
-    const first = !job.index;
     const results = await this.runShared(files, job);
     const order = new Map(files.map((f, i) => [f, i]));
-    if (first) for (const r of results) this.readers.set(r.result.path, r.worker);
-    return results.map((r) => r.result).sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
+    return results.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
   }
 
   /** This thread's analyzer, loaded (with the grammar) on first use. */
@@ -125,52 +121,37 @@ export class LintPool {
       const lintFile = require('./lintFile') as typeof LintFileModule;
       batchGrammar();
       const analyzer = await (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
-      return { analyzer, lintFile, store: new lintFile.SourceStore() };
+      return { analyzer, lintFile };
     })();
     return this.local;
   }
 
   /** Lints the files this thread takes from `lists` (by their shared counters), in order. */
-  private async runHere(lists: readonly FileList[], job: LintJob): Promise<Read[]> {
-    const { analyzer, lintFile, store } = await this.loadLocal();
+  private async runHere(lists: readonly FileList[], job: LintJob): Promise<FileResult[]> {
+    const { analyzer, lintFile } = await this.loadLocal();
     const index = lintFile.indexOfJob(job);
-    const names = lintFile.callPattern(job.names);
-    const results: Read[] = [];
+    const callers = lintFile.callPattern(job.names);
+    const results: FileResult[] = [];
     for (const list of lists) {
       const next = new Int32Array(list.next);
       for (let i = Atomics.add(next, 0, 1); i < list.files.length; i = Atomics.add(next, 0, 1)) {
         const file = list.files[i];
         const result =
-          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, names, store);
-        if (result) results.push({ result, worker: undefined });
+          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, callers);
+        if (result) results.push(result);
       }
     }
     return results;
   }
 
-  private async runShared(files: readonly string[], job: LintJob): Promise<Read[]> {
+  private async runShared(files: readonly string[], job: LintJob): Promise<FileResult[]> {
     const workers = this.workers;
     // Every thread gets the whole list and takes files from it by a counter they share: the load
     // balances itself without a message per batch. On a loaded machine a worker waited longer for
-    // its parent to wake and send the next batch than it took to lint it. A second pass gives each
-    // thread the files it read in the first (it kept their texts), and what no thread still running
-    // read to all of them.
-    const shared: FileList = { files, next: new SharedArrayBuffer(4) };
-    const lists = new Map<Worker | undefined, FileList[]>([undefined, ...workers].map((w) => [w, [shared]]));
-    if (job.index && !job.fix && this.readers.size > 0) {
-      const own = new Map<Worker | undefined, string[]>([undefined, ...workers].map((w) => [w, []]));
-      const rest: string[] = [];
-      for (const file of files) {
-        const mine = own.get(this.readers.get(file));
-        if (mine) mine.push(file);
-        else rest.push(file);
-      }
-      const restList: FileList = { files: rest, next: new SharedArrayBuffer(4) };
-      for (const [thread, mine] of own)
-        lists.set(thread, [{ files: mine, next: new SharedArrayBuffer(4) }, restList]);
-    }
-    const drives = workers.map((worker) => this.drive(worker, { job, lists: lists.get(worker) ?? [] }));
-    const here = await this.runHere(lists.get(undefined) ?? [], job);
+    // its parent to wake and send the next batch than it took to lint it.
+    const lists: FileList[] = [{ files, next: new SharedArrayBuffer(4) }];
+    const drives = workers.map((worker) => this.drive(worker, { job, lists }));
+    const here = await this.runHere(lists, job);
     // A worker that has not started on its request by now has nothing left to take: cancel it
     // rather than wait for its boot (a tenth of a second or more, as long as a small tree's run).
     const parts = await Promise.all(drives.map((d) => d.cancelled()));
@@ -178,10 +159,13 @@ export class LintPool {
   }
 
   /** Sends `request` to `worker`; `cancelled()` gives up on it if it has not started yet, else waits for its results. */
-  private drive(worker: Worker, request: Omit<WorkerRequest, 'state'>): { cancelled(): Promise<Read[]> } {
+  private drive(
+    worker: Worker,
+    request: Omit<WorkerRequest, 'state'>,
+  ): { cancelled(): Promise<FileResult[]> } {
     const state = new Int32Array(new SharedArrayBuffer(4));
     let settle = () => undefined as void;
-    const answer = new Promise<Read[]>((resolve, reject) => {
+    const answer = new Promise<FileResult[]>((resolve, reject) => {
       const failure = this.failures.get(worker);
       if (failure !== undefined) {
         reject(new Error(`writev-lint worker failed: ${failure}`));
@@ -196,7 +180,7 @@ export class LintPool {
       const onMessage = (response: WorkerResponse) => {
         settle();
         if (response.error) reject(new Error(`writev-lint worker failed: ${response.error}`));
-        else resolve(response.results.map((result) => ({ result, worker })));
+        else resolve([...response.results]);
       };
       const onError = (error: Error) => {
         settle();
@@ -235,13 +219,6 @@ export class LintPool {
   async close(): Promise<void> {
     const workers = this.workers;
     this.workers = [];
-    this.readers = new Map();
     await Promise.all(workers.map((w) => w.terminate()));
   }
-}
-
-/** A file's result, and the worker that read it (undefined: this thread). */
-interface Read {
-  readonly result: FileResult;
-  readonly worker: Worker | undefined;
 }

@@ -44,8 +44,11 @@ export function fingerprintsOf(
   cwd: string,
 ): Map<ReportedFinding, string> {
   const all = new Map<ReportedFinding, string>();
-  for (const r of results)
+  for (const r of results) {
+    // Most files of a tree have no finding: no path to make relative (750 path.relative calls on busybox).
+    if (r.findings.length === 0) continue;
     for (const [f, print] of fingerprints(r, displayPath(r.path, cwd), texts.get(r.path))) all.set(f, print);
+  }
   return all;
 }
 

@@ -1,30 +1,29 @@
 // A worker thread of writev-lint: loads the analyzer once (on the grammar its parent compiled), then
-// lints the files it is sent, keeping the texts of a first pass for the second.
+// lints the files it is sent.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Analyzer } from '../analyzer/analyzer';
 import { cGrammar } from '../analyzer/c/grammar';
-import { callPattern, indexOfJob, lintFile, SourceStore, type FileResult } from './lintFile';
+import { callPattern, indexOfJob, lintFile, type FileResult } from './lintFile';
 import { STARTED, type WorkerData, type WorkerRequest, type WorkerResponse } from './workerProtocol';
 
 const port = parentPort;
 if (port) {
   cGrammar((workerData as WorkerData).grammar);
   const ready = Analyzer.create();
-  const store = new SourceStore();
   const lint = async (request: WorkerRequest): Promise<void> => {
     // Cancelled: the parent finished the files while this worker was starting, and waits for nothing.
     if (Atomics.compareExchange(new Int32Array(request.state), 0, 0, STARTED) !== 0) return;
     try {
       const analyzer = await ready;
       const index = indexOfJob(request.job);
-      const names = callPattern(request.job.names);
+      const callers = callPattern(request.job.names);
       const results: FileResult[] = [];
       for (const list of request.lists) {
         const next = new Int32Array(list.next);
         for (let i = Atomics.add(next, 0, 1); i < list.files.length; i = Atomics.add(next, 0, 1)) {
           const file = list.files[i];
           const result =
-            file === undefined ? undefined : await lintFile(analyzer, file, request.job, index, names, store);
+            file === undefined ? undefined : await lintFile(analyzer, file, request.job, index, callers);
           if (result) results.push(result);
         }
       }

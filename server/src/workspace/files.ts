@@ -77,8 +77,6 @@ export async function* sourceFiles(
   const stack: { dir: string; chain: Rules[] }[] = [{ dir: root, chain: [] }];
   while (stack.length > 0 && !shouldStop()) {
     const { dir, chain: parent } = stack.pop() as { dir: string; chain: Rules[] };
-    const own = await gitignoreOf(dir, onSkip);
-    const chain = own ? [...parent, own] : parent;
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -88,6 +86,10 @@ export async function* sourceFiles(
       if (code !== 'ENOENT') onSkip(dir, `folder not read: ${code ?? (error as Error).message}`);
       continue;
     }
+    // Only a folder that lists a .gitignore has rules to read: opening one in every folder cost a
+    // thrown ENOENT per folder, a fifth of the walk's time on busybox (43 folders, no .gitignore).
+    const own = entries.some((e) => e.name === '.gitignore') ? await gitignoreOf(dir, onSkip) : undefined;
+    const chain = own ? [...parent, own] : parent;
     const subdirs: string[] = [];
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
