@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { createSys } from '../nodeSys';
 import { exitLikeGit } from '../exit';
+import { keepFreedMemory } from '../keepFreedMemory';
 import { allocateArena, ArenaCarver } from '../odb/memoryArena';
 import { openRepository } from '../odb/repository';
 import type { ResponseMode } from '../catBlob/responder';
@@ -113,6 +114,9 @@ function main(): void {
   // the answers would be lost or crash the process instead of failing.
   checkOutputDescriptor(options.fd, options.fdLabel);
   const sys = createSys();
+  // A bulk request compiles its hot paths on V8's background threads, whose memory glibc would
+  // otherwise hand back and fault in again for each function.
+  keepFreedMemory();
   // With read-ahead, objects are built in an arena whose pages the writing thread maps ahead of
   // use (see odb/memoryArena): only address space until then.
   const arena = options.readAhead ? allocateArena(ARENA_BYTES) : undefined;

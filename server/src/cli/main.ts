@@ -12,7 +12,7 @@ import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
 import { formatJunit } from './junit';
 import type { FileResult, LintJob } from './lintFile';
-import { keepFreedMemory } from './keepFreedMemory';
+import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
 import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
 import { fingerprintsOf, textsOf, type Report } from './report';
