@@ -125,7 +125,8 @@ export function serveAhead(
 function makeRing(bytes: number, arena: ArenaCarver | undefined): RingMemory {
   const size = ringSize(bytes);
   const room = arena?.carve(size);
-  return room === undefined ? allocateRing(size) : ringIn(arena!.pages.data, room.byteOffset, size);
+  if (arena === undefined || room === undefined) return allocateRing(size);
+  return ringIn(arena.pages.data, room.byteOffset, size);
 }
 
 /** Reads requests until the end of input or `done`, putting each answer in the ring. */

@@ -97,14 +97,7 @@ function* readRequests(
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const room = maxBytes + 1 - total;
-    if (room <= 0) {
-      throw new SkippedFileError(
-        path,
-        `grew past the limit of ${maxBytes} bytes while being read (raise it with --max-file-size)`,
-      );
-    }
-    const chunk = Buffer.allocUnsafe(Math.min(room, Math.max(65536, Number(info.size) + 1 - total)));
+    const chunk = Buffer.allocUnsafe(requestSize(path, info, maxBytes, total));
     const bytesRead = yield { chunk, position: total };
     if (bytesRead === 0) break;
     chunks.push(chunk.subarray(0, bytesRead));
@@ -112,6 +105,24 @@ function* readRequests(
   }
   // Most files come in one read: their chunk is the file (concat would copy it).
   return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, total);
+}
+
+/**
+ * How many bytes the next read of `path` asks for, `total` read so far: the rest of the size it
+ * had when opened plus one (to see a file that grew), at least 64 KiB, never past the limit plus
+ * one. Both readers ask the same, so they see a file the same way.
+ *
+ * @throws {@link SkippedFileError} once the file has grown past `maxBytes`.
+ */
+function requestSize(path: string, info: BigIntStats, maxBytes: number, total: number): number {
+  const room = maxBytes + 1 - total;
+  if (room <= 0) {
+    throw new SkippedFileError(
+      path,
+      `grew past the limit of ${maxBytes} bytes while being read (raise it with --max-file-size)`,
+    );
+  }
+  return Math.min(room, Math.max(65536, Number(info.size) + 1 - total));
 }
 
 function stampOf(bytes: Buffer, info: BigIntStats): FileStamp {
@@ -227,15 +238,7 @@ export function readRegularFileInto(path: string, maxBytes: number, into: ReadBu
     let total = 0;
     let buffer: Buffer;
     for (;;) {
-      const room = maxBytes + 1 - total;
-      if (room <= 0) {
-        throw new SkippedFileError(
-          path,
-          `grew past the limit of ${maxBytes} bytes while being read (raise it with --max-file-size)`,
-        );
-      }
-      // The request sizes of readRequests, so that both readers see a file the same way.
-      const wanted = Math.min(room, Math.max(65536, Number(info.size) + 1 - total));
+      const wanted = requestSize(path, info, maxBytes, total);
       buffer = into.withRoom(total + wanted, total);
       const bytesRead = readSync(fd, buffer, total, wanted, total);
       if (bytesRead === 0) break;

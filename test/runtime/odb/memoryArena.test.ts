@@ -9,6 +9,7 @@ import {
   PAGE_BYTES,
   PageToucher,
 } from '@writev/runtime/dist/odb/memoryArena';
+import { deltaHeader } from './helpers/packWriter';
 
 const faults = (): number => process.resourceUsage().minorPageFault;
 
@@ -124,8 +125,7 @@ describe('shared copier', () => {
       ...[0x80 | 0x07 | 0x10, 0x88, 0x0d, 0x01, 30], // copy 30 bytes from 69,000
       ...[0x80 | 0x01 | 0x10, 17, 5], // copy 5 bytes from 17
     ]);
-    const header = [...varint(base.length), ...varint(0x10000 + 3 + 30 + 5)];
-    const full = Buffer.concat([Buffer.from(header), delta]);
+    const full = Buffer.concat([deltaHeader(base.length, 0x10000 + 3 + 30 + 5), delta]);
     const place = { file: 'pack', offset: 12 };
     const plain = applyDelta(Buffer.from(base), full, place);
     const shared = applyDelta(base, full, place, (n) => carver.carve(n)!, carver.copier);
@@ -138,15 +138,6 @@ describe('shared copier', () => {
     assert.ok(inserts.equals(plain));
   });
 });
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  do {
-    out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
-    n = Math.floor(n / 128);
-  } while (n > 0);
-  return out;
-}
 
 describe('page toucher', () => {
   it('maps a whole shared buffer a few pages at a time, keeping its bytes', () => {
