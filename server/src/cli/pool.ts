@@ -9,6 +9,7 @@ import type * as AnalyzerModule from '../analyzer/analyzer';
 import { cGrammar, type CGrammar } from '../analyzer/c/grammar';
 import type * as LintFileModule from './lintFile';
 import type { FileResult, LintJob } from './lintFile';
+import type * as SecondPassModule from './secondPass';
 import {
   CANCELLED,
   type FileList,
@@ -62,6 +63,7 @@ function batchGrammar(): CGrammar {
 interface Local {
   readonly analyzer: AnalyzerModule.Analyzer;
   readonly lintFile: typeof LintFileModule;
+  readonly secondPass: typeof SecondPassModule.secondPass;
 }
 
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
@@ -119,25 +121,26 @@ export class LintPool {
   private loadLocal(): Promise<Local> {
     this.local ??= (async () => {
       const lintFile = require('./lintFile') as typeof LintFileModule;
+      const { secondPass } = require('./secondPass') as typeof SecondPassModule;
       batchGrammar();
       const analyzer = await (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
-      return { analyzer, lintFile };
+      return { analyzer, lintFile, secondPass };
     })();
     return this.local;
   }
 
   /** Lints the files this thread takes from `lists` (by their shared counters), in order. */
   private async runHere(lists: readonly FileList[], job: LintJob): Promise<FileResult[]> {
-    const { analyzer, lintFile } = await this.loadLocal();
+    const { analyzer, lintFile, secondPass } = await this.loadLocal();
     const index = lintFile.indexOfJob(job);
-    const callers = lintFile.callPattern(job.names);
+    const second = secondPass(job.names, index);
     const results: FileResult[] = [];
     for (const list of lists) {
       const next = new Int32Array(list.next);
       for (let i = Atomics.add(next, 0, 1); i < list.files.length; i = Atomics.add(next, 0, 1)) {
         const file = list.files[i];
         const result =
-          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, callers);
+          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, second);
         if (result) results.push(result);
       }
     }
