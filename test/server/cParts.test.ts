@@ -147,4 +147,18 @@ describe('a batch run parses the parts that other parts make matter', () => {
     ].join('\n');
     await assertSameAsWhole(text, 3);
   });
+
+  it('finds the same with prototypes of write functions and wrappers around the definitions', async () => {
+    // The prototypes' parts hold no body and no macro: nothing there to read, and they are not parsed.
+    const text = [
+      'ssize_t write_in_full(int fd, const void *buf, size_t count);',
+      'void put(const char *s);',
+      'void use(void)\n{\n\tput("a");\n\tput("b");\n}\n',
+      'void put(const char *s);\nint write_str_in_full(int fd, const char *s);',
+      'void put(const char *s)\n{\n\twrite_in_full(1, s, strlen(s));\n}\n',
+      'void put(const char *s);\n# define SAY(x) \\\n\twrite_in_full(1, x, strlen(x))',
+      'void say(void)\n{\n\tSAY("a");\n\tSAY("b");\n}\n',
+    ].join('\n');
+    await assertSameAsWhole(text, 2);
+  });
 });

@@ -29,6 +29,12 @@ export interface Interest {
   wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
 }
 
+/**
+ * What a part needs to hold anything the analysis reads: a function body, or a macro definition. A
+ * part without either (a header's run of prototypes naming a write function) is not parsed.
+ */
+const HOLDS_DEFINITION = /\{|#\s*define\b/;
+
 /** Finds a call of one of `names`, also through a line continuation (a macro body). */
 function callOf(names: Iterable<string>): RegExp {
   const words = [...names].filter((n) => /^\w+$/.test(n));
@@ -64,7 +70,8 @@ export function interestingParts(
   const opener = plain ? callOf([...C_STREAM_FUNCTIONS, ...interest.settings.streamFunctions]) : undefined;
   let pattern = callOf(names);
   const wanted = (part: string) =>
-    pattern.test(part) || (opener !== undefined && opener.test(part) && /\breturn\b/.test(part));
+    HOLDS_DEFINITION.test(part) &&
+    (pattern.test(part) || (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)));
   try {
     for (;;) {
       const ranges = chooseParts(text, cuts, wanted, done);
