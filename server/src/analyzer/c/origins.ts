@@ -194,6 +194,8 @@ function streamAssignment(functions: ReadonlySet<string>): RegExp {
   let pattern = assignments.get(key);
   if (!pattern) {
     pattern = names.length > 0 ? new RegExp(`=\\s*(?:\\(\\s*int\\s*\\)\\s*)?(?:${key})\\s*\\(`) : /(?!)/;
+    // A file's own stream functions make a set of its own: a long-lived server meets many.
+    if (assignments.size >= 64) assignments.clear();
     assignments.set(key, pattern);
   }
   return pattern;
@@ -206,9 +208,21 @@ export function functionStreams(
   file: FileStreams,
   shadows: ReadonlySet<string> = locals,
 ): Set<string> {
+  return streamsIn(fn, file, () => ({ locals, shadows }));
+}
+
+/**
+ * {@link functionStreams} with its locals and shadowing names given by `scope`, from the names the
+ * function declares (its declarations' declarators, found in the search the streams need anyway).
+ */
+function streamsIn(
+  fn: Node,
+  file: FileStreams,
+  scope: (declared: ReadonlySet<string>) => { locals: ReadonlySet<string>; shadows: ReadonlySet<string> },
+  declares = false,
+): Set<string> {
   const streams = new Set<string>();
-  // A parameter or local of the same name hides the global.
-  for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
+  const declared = new Set<string>();
   const name = functionName(fn);
   const params = (name && file.parameters?.get(name)) || new Set<string>();
   // What each name is assigned: a node read against the streams known so far, or a fixed kind.
@@ -243,6 +257,7 @@ export function functionStreams(
         const name = declaredName(n.childForFieldName('declarator'));
         const value = n.childForFieldName('value');
         if (name && value) record(name, value);
+        if (name && declares) declared.add(name);
         break;
       }
       case 'update_expression': {
@@ -267,6 +282,12 @@ export function functionStreams(
         break;
       }
       case 'declaration': {
+        if (declares) {
+          for (const d of n.childrenForFieldName('declarator')) {
+            const local = declaredName(d);
+            if (local) declared.add(local);
+          }
+        }
         if (!/\bstruct\s+child_process\b/.test(n.childForFieldName('type')?.text ?? '')) break;
         for (const d of n.childrenForFieldName('declarator')) {
           const name = declaredName(d);
@@ -278,6 +299,9 @@ export function functionStreams(
       }
     }
   }
+  const { locals, shadows } = scope(declared);
+  // A parameter or local of the same name hides the global.
+  for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
   // `output = ttyfd` after `ttyfd = open(...)`: a name copied from a stream is one, so the names are
   // read again until no more turn out to be streams (each round adds one at least, or stops).
   for (let added = true; added;) {
@@ -313,25 +337,6 @@ export function functionStreams(
 interface Body {
   readonly fn: Node;
   readonly text: string;
-}
-
-/** The names a function declares itself (locals, not its parameters), as functionStreams takes them. */
-function ownLocals(fn: Node): Set<string> {
-  const declared = new Set<string>();
-  // One search for both kinds (each search crosses into the parser and makes a node per match).
-  for (const d of fn.descendantsOfType(['init_declarator', 'declaration'])) {
-    if (!d) continue;
-    if (d.type === 'init_declarator') {
-      const n = declaredName(d.childForFieldName('declarator'));
-      if (n) declared.add(n);
-      continue;
-    }
-    for (const x of d.childrenForFieldName('declarator')) {
-      const n = declaredName(x);
-      if (n) declared.add(n);
-    }
-  }
-  return declared;
 }
 
 /** The calls `fn` makes, by the name called (calls through a pointer left out). */
@@ -377,9 +382,14 @@ export function streamParameters(
     const streamsOf = (caller: Node) => {
       let known = callerStreams.get(caller.id);
       if (!known) {
-        const locals = ownLocals(caller);
-        const all = new Set([...locals, ...parameterNames(caller).filter((n): n is string => !!n)]);
-        known = functionStreams(caller, locals, withFound, all);
+        // The caller's own names come from the search its streams make.
+        const params = parameterNames(caller).filter((n): n is string => !!n);
+        known = streamsIn(
+          caller,
+          withFound,
+          (locals) => ({ locals, shadows: new Set([...locals, ...params]) }),
+          true,
+        );
         callerStreams.set(caller.id, known);
       }
       return known;
