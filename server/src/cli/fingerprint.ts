@@ -1,6 +1,5 @@
 // Fingerprints of findings that survive edits elsewhere in the file: the rule, the file and the text of
 // the finding's writes, never a line number. Both the baseline and SARIF's partialFingerprints use them.
-import { createHash } from 'node:crypto';
 import { LineIndex } from '../analyzer/positions';
 import type { FileResult, ReportedFinding } from './lintFile';
 
@@ -31,6 +30,9 @@ export function fingerprints(
 ): Map<ReportedFinding, string> {
   const seen = new Map<string, number>();
   const out = new Map<ReportedFinding, string>();
+  if (result.findings.length === 0) return out;
+  // Loaded for the first finding: node:crypto took 6-10 ms of a start, and a run may find nothing.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const lines = text === undefined ? undefined : new LineIndex(text);
   for (const f of result.findings) {
     const writes = text === undefined ? [f.message] : writeTexts(f, text, lines);
