@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS } from 'writev-lint';
-import { partCuts } from 'writev-lint/out/analyzer/c/parts';
+import { partCuts, unguarded } from 'writev-lint/out/analyzer/c/parts';
 import { analyzer } from './helpers';
 
 /** The parts of `text` as strings. */
@@ -146,5 +146,64 @@ describe('a batch run parses the parts that other parts make matter', () => {
       seq('three'),
     ].join('\n');
     await assertSameAsWhole(text, 3);
+  });
+
+  it('finds the same with prototypes of write functions and wrappers around the definitions', async () => {
+    // The prototypes' parts hold no body and no macro: nothing there to read, and they are not parsed.
+    const text = [
+      'ssize_t write_in_full(int fd, const void *buf, size_t count);',
+      'void put(const char *s);',
+      'void use(void)\n{\n\tput("a");\n\tput("b");\n}\n',
+      'void put(const char *s);\nint write_str_in_full(int fd, const char *s);',
+      'void put(const char *s)\n{\n\twrite_in_full(1, s, strlen(s));\n}\n',
+      'void put(const char *s);\n# define SAY(x) \\\n\twrite_in_full(1, x, strlen(x))',
+      'void say(void)\n{\n\tSAY("a");\n\tSAY("b");\n}\n',
+    ].join('\n');
+    await assertSameAsWhole(text, 2);
+  });
+
+  it('finds the same in a header with an include guard as in a whole-file parse', async () => {
+    const header = [
+      '/* out.h */',
+      '#ifndef OUT_H',
+      '#define OUT_H',
+      'ssize_t write_in_full(int fd, const void *buf, size_t count);',
+      'struct out {\n\tint fd;\n};\n',
+      'static inline void two(struct out *o, const char *a)\n{\n\twrite_in_full(o->fd, a, 3);\n\twrite_in_full(o->fd, "x", 1);\n}\n',
+      '#ifdef EXTRA\nvoid extra(void);\n#endif',
+      'static inline void pair(int fd)\n{\n\twrite_in_full(fd, "a", 1);\n\twrite_in_full(fd, "b", 1);\n}\n',
+      '#endif /* OUT_H */',
+      '',
+    ].join('\n');
+    await assertSameAsWhole(header, 2);
+  });
+});
+
+describe('include guards', () => {
+  const body = 'struct a {\n\tint x;\n};\n#if X\nint y;\n#endif\n';
+
+  it('blanks the lines of a guard, keeping offsets and lines, and cuts inside it', () => {
+    const text = `// c\n#ifndef A_H\n#define A_H 1\n${body}#endif // A_H\n\n`;
+    const out = unguarded(text);
+    assert.equal(out, text.replace('#ifndef A_H', ' '.repeat(11)).replace('#endif // A_H', ' '.repeat(13)));
+    assert.ok(partCuts(out).length > partCuts(text).length);
+  });
+
+  it('leaves a file alone whose first or last line of code is not the guard', () => {
+    for (const text of [
+      `int before;\n#ifndef A_H\n#define A_H\n${body}#endif\n`,
+      `#ifndef A_H\n#define A_H\n${body}#endif\nint after;\n`,
+      `#ifndef A_H\n#define B_H\n${body}#endif\n`,
+      `#ifndef A_H\n#define A_H\n${body}#else\nint other;\n#endif\n`,
+      `#ifndef A_H\n#define A_H\n${body}#endif\nint between;\n#if Y\n#endif\n`,
+    ])
+      assert.equal(unguarded(text), text);
+  });
+
+  it('reads a file that starts with many lines of slashes in one pass', () => {
+    // Each line of slashes can be read as one comment or several: a search that tries every
+    // reading never ends on a file like busybox's networking/ifupdown.c.
+    const text = `${'////////:config X\n'.repeat(200)}#include <a.h>\nint x;\n#endif\n`;
+    assert.equal(unguarded(text), text);
   });
 });

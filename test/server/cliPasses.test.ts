@@ -6,6 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { WrapperIndex } from 'writev-lint';
+import type { CWrapper } from 'writev-lint/out/analyzer/wrapper';
+import { SecondPass } from 'writev-lint/out/cli/secondPass';
 import { REPO } from './helpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-passes-'));
@@ -73,5 +76,75 @@ describe('writev-lint second pass', () => {
     const small = lint([dir]);
     assert.equal(small.findings.length, 5);
     assert.deepEqual(small, lint(['--jobs', '1', dir]));
+  });
+
+  it("keeps the findings of a file that calls its own wrapper, and of one whose static wrapper has another file's name", () => {
+    const dir = tree('own', 2, 1);
+    // lib.c calls its own log_line() twice: a finding the first pass already has.
+    writeFileSync(
+      join(dir, 'lib.c'),
+      'int log_fd = 2;\nvoid log_line(const char *line)\n{\n\twrite_str_in_full(log_fd, line);\n}\n\n' +
+        'void banner(void)\n{\n\tlog_line("a");\n\tlog_line("b");\n}\n',
+    );
+    // A static log_line() of its own, to another descriptor: it overrides lib.c's.
+    writeFileSync(
+      join(dir, 'local.c'),
+      'static void log_line(const char *line)\n{\n\twrite_str_in_full(3, line);\n}\n\n' +
+        'void twice(void)\n{\n\tlog_line("c");\n\tlog_line("d");\n}\n',
+    );
+    const one = lint(['--jobs', '1', dir]);
+    assert.deepEqual(
+      one.findings.map((f) => `${f.path}:${f.line}`).sort(),
+      [
+        ['caller0.c', 5],
+        ['lib.c', 9],
+        ['local.c', 8],
+        ['sub/caller1.c', 5],
+      ].map(([p, l]) => `${join(dir, p as string)}:${l}`),
+    );
+    assert.deepEqual(lint(['--jobs', '2', dir]), one);
+  });
+});
+
+describe('second pass filter', () => {
+  const wrapper = (name: string, exported = true): CWrapper => ({
+    name,
+    exported,
+    fd: { param: 0 },
+    buf: 1,
+    len: 2,
+    family: 'write',
+    arity: 3,
+  });
+  const index = new WrapperIndex();
+  index.set('/t/html.c', { c: [wrapper('html'), wrapper('html_raw')], ts: [] });
+  index.set('/t/log.c', { c: [wrapper('log_line'), wrapper('put', false)], ts: [] });
+  index.set('/t/put.c', { c: [wrapper('put')], ts: [] });
+  index.set('/t/a.c', { c: [wrapper('both')], ts: [] });
+  index.set('/t/b.c', { c: [wrapper('both')], ts: [] });
+  const second = new SecondPass(['html', 'html_raw', 'log_line', 'put', 'both'], index);
+  const wants = (path: string, text: string) => second.forPath(path).pattern.test(text);
+
+  it('analyses again a file calling a wrapper another file exports', () => {
+    assert.ok(wants('/t/ui.c', 'void f(void) { html("<p>"); }'));
+    assert.ok(wants('/t/ui.h', 'void f(void) { log_line ("x"); }'));
+    assert.ok(!wants('/t/ui.c', 'void f(void) { htmlx("<p>"); html; }'));
+  });
+
+  it('passes over a file that calls only the wrappers it defines', () => {
+    assert.ok(!wants('/t/html.c', 'void f(void) { html("<p>"); html_raw("x", 1); }'));
+    assert.ok(wants('/t/html.c', 'void f(void) { html("<p>"); log_line("x"); }'));
+  });
+
+  it("analyses again a file whose static wrapper has another file's exported name", () => {
+    assert.ok(wants('/t/log.c', 'void f(void) { put("x"); }'));
+  });
+
+  it('passes over a call to a name two files export: it could mean either', () => {
+    assert.ok(!wants('/t/ui.c', 'void f(void) { both("x"); }'));
+  });
+
+  it('keeps every name for TS/JS files', () => {
+    assert.ok(wants('/t/html.ts', 'html("x")'));
   });
 });

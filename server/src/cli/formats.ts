@@ -43,9 +43,11 @@ export function formatText(report: Report): string {
 /** One JSON document: every finding with 1-based positions, its fingerprint, and the counts. */
 export function formatJson(report: Report): string {
   const { results, cwd } = report;
-  const findings = results.flatMap((r) =>
-    r.findings.map((f) => ({
-      path: displayPath(r.path, cwd),
+  const findings = results.flatMap((r) => {
+    // Once per file: cgit's 148 findings are in 20 files.
+    const path = r.findings.length > 0 ? displayPath(r.path, cwd) : '';
+    return r.findings.map((f) => ({
+      path,
       line: f.start.line + 1,
       column: f.start.character + 1,
       endLine: f.end.line + 1,
@@ -63,8 +65,8 @@ export function formatJson(report: Report): string {
         column: x.start.character + 1,
         message: x.message,
       })),
-    })),
-  );
+    }));
+  });
   return `${JSON.stringify({ files: results.length, findings }, null, 2)}\n`;
 }
 

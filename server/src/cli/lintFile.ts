@@ -18,6 +18,7 @@ import {
   type SourceFile,
 } from '../workspace/sourceFile';
 import type * as ReplaceFileModule from './replaceFile';
+import type { SecondPass } from './secondPass';
 
 /** A finding with its positions (zero-based line, UTF-16 character). */
 export interface ReportedFinding {
@@ -59,7 +60,10 @@ export interface LintJob {
   readonly settings: AnalyzerSettings;
   /** Wrappers of the whole tree, by file (second pass). */
   readonly index?: readonly (readonly [string, FileWrappers])[];
-  /** Second pass: only files calling one of these names are analysed again; others return nothing. */
+  /**
+   * Second pass: only files calling one of these names (defined in another file, see SecondPass) are
+   * analysed again; others return nothing.
+   */
   readonly names?: readonly string[];
   readonly fix: boolean;
   /** Files larger than this many bytes are skipped (default {@link DEFAULT_MAX_FILE_BYTES}). */
@@ -111,19 +115,21 @@ let readBuffer: ReadBuffer | undefined;
 
 /**
  * Lints `path`. Never throws: a file that cannot be read or written comes back with `error` set.
- * Returns undefined in a second pass for a file that calls none of `job.names`.
+ * Returns undefined in a second pass for a file that calls no wrapper of another file (see
+ * {@link SecondPass}).
  */
 export async function lintFile(
   analyzer: Analyzer,
   path: string,
   job: LintJob,
   index: WrapperIndex | undefined,
-  callers: Callers | undefined,
+  second: SecondPass | undefined,
 ): Promise<FileResult | undefined> {
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   // A fix writes the file back: it must start from what is on disk now, with its stamp.
   let source: SourceFile | undefined;
   let text: string;
+  const callers = second?.forPath(path);
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
     // trips through the thread pool cost more than the read (see readRegularFileSync). Without a fix,
@@ -186,26 +192,4 @@ export async function lintFile(
     }
   }
   return { path, findings: reportedFindings(findings, text), lines: lineCount, wrappers, fixed };
-}
-
-/**
- * Which files a second pass analyses again: those that call one of its names. `words` are the names
- * the pattern looks for, each of which a file's bytes hold (in ASCII, whether the file is UTF-8 or
- * Latin-1) when its text matches: files without any are passed over without being decoded.
- */
-export interface Callers {
-  readonly pattern: RegExp;
-  readonly words: readonly string[];
-}
-
-/** What finds a call to any of `names` (second pass), or undefined for none. */
-export function callPattern(names: readonly string[] | undefined): Callers | undefined {
-  if (!names) return undefined;
-  const words = names.filter((n) => /^[\w$]+$/.test(n));
-  return {
-    pattern: new RegExp(
-      words.length > 0 ? `\\b(?:${words.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s*\\(` : '(?!)',
-    ),
-    words,
-  };
 }

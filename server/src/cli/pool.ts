@@ -4,11 +4,12 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type * as AnalyzerModule from '../analyzer/analyzer';
 import { cGrammar, type CGrammar } from '../analyzer/c/grammar';
 import type * as LintFileModule from './lintFile';
 import type { FileResult, LintJob } from './lintFile';
+import type * as SecondPassModule from './secondPass';
 import {
   CANCELLED,
   type FileList,
@@ -62,6 +63,7 @@ function batchGrammar(): CGrammar {
 interface Local {
   readonly analyzer: AnalyzerModule.Analyzer;
   readonly lintFile: typeof LintFileModule;
+  readonly secondPass: typeof SecondPassModule.secondPass;
 }
 
 /** Runs lint jobs over file lists; reuse it for several passes, then {@link LintPool.close}. */
@@ -91,6 +93,10 @@ export class LintPool {
   }
 
   private spawn(workers: number): void {
+    if (this.workers.length >= workers) return;
+    // Loaded for a worker only: 4.6 ms of every start, and a run of --jobs 1 or of fewer than
+    // SMALL_INPUT files starts none.
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
       const worker = new Worker(join(__dirname, 'worker.js'), { workerData });
@@ -119,25 +125,26 @@ export class LintPool {
   private loadLocal(): Promise<Local> {
     this.local ??= (async () => {
       const lintFile = require('./lintFile') as typeof LintFileModule;
+      const { secondPass } = require('./secondPass') as typeof SecondPassModule;
       batchGrammar();
       const analyzer = await (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
-      return { analyzer, lintFile };
+      return { analyzer, lintFile, secondPass };
     })();
     return this.local;
   }
 
   /** Lints the files this thread takes from `lists` (by their shared counters), in order. */
   private async runHere(lists: readonly FileList[], job: LintJob): Promise<FileResult[]> {
-    const { analyzer, lintFile } = await this.loadLocal();
+    const { analyzer, lintFile, secondPass } = await this.loadLocal();
     const index = lintFile.indexOfJob(job);
-    const callers = lintFile.callPattern(job.names);
+    const second = secondPass(job.names, index);
     const results: FileResult[] = [];
     for (const list of lists) {
       const next = new Int32Array(list.next);
       for (let i = Atomics.add(next, 0, 1); i < list.files.length; i = Atomics.add(next, 0, 1)) {
         const file = list.files[i];
         const result =
-          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, callers);
+          file === undefined ? undefined : await lintFile.lintFile(analyzer, file, job, index, second);
         if (result) results.push(result);
       }
     }

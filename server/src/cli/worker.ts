@@ -3,7 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Analyzer } from '../analyzer/analyzer';
 import { cGrammar } from '../analyzer/c/grammar';
-import { callPattern, indexOfJob, lintFile, type FileResult } from './lintFile';
+import { indexOfJob, lintFile, type FileResult } from './lintFile';
+import { secondPass } from './secondPass';
 import { STARTED, type WorkerData, type WorkerRequest, type WorkerResponse } from './workerProtocol';
 
 const port = parentPort;
@@ -16,14 +17,14 @@ if (port) {
     try {
       const analyzer = await ready;
       const index = indexOfJob(request.job);
-      const callers = callPattern(request.job.names);
+      const second = secondPass(request.job.names, index);
       const results: FileResult[] = [];
       for (const list of request.lists) {
         const next = new Int32Array(list.next);
         for (let i = Atomics.add(next, 0, 1); i < list.files.length; i = Atomics.add(next, 0, 1)) {
           const file = list.files[i];
           const result =
-            file === undefined ? undefined : await lintFile(analyzer, file, request.job, index, callers);
+            file === undefined ? undefined : await lintFile(analyzer, file, request.job, index, second);
           if (result) results.push(result);
         }
       }

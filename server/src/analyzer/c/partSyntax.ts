@@ -8,7 +8,7 @@ import type { AnalyzerSettings } from '../settings';
 import { fileMacros, type CMacro } from './macros';
 import { isStaticDefinition } from './origins';
 import type { CParser } from './parser';
-import { chooseParts, partCuts } from './parts';
+import { chooseParts, partCuts, unguarded } from './parts';
 import { PLAIN_WRITE } from './steps';
 import { functionName } from './syntax';
 import { bodiesOf, type FunctionBody } from './wrapperChains';
@@ -29,6 +29,12 @@ export interface Interest {
   wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
 }
 
+/**
+ * What a part needs to hold anything the analysis reads: a function body, or a macro definition. A
+ * part without either (a header's run of prototypes naming a write function) is not parsed.
+ */
+const HOLDS_DEFINITION = /\{|#\s*define\b/;
+
 /** Finds a call of one of `names`, also through a line continuation (a macro body). */
 function callOf(names: Iterable<string>): RegExp {
   const words = [...names].filter((n) => /^\w+$/.test(n));
@@ -36,7 +42,8 @@ function callOf(names: Iterable<string>): RegExp {
 }
 
 /**
- * Parses the parts of `text` (`blanked` is what the parser reads) that every whole-file rule of the
+ * Parses the parts of `text` (`blanked` is what the parser reads, less an include guard: see
+ * {@link unguarded}) that every whole-file rule of the
  * analysis needs, and their function definitions (with the parser's error recovery), in document
  * order. A part is parsed when it calls a name of interest: a write function, a known wrapper, a
  * same-file macro or wrapper (found in the parts parsed), or a static function that writes to a plain
@@ -51,7 +58,8 @@ export function interestingParts(
   parser: CParser,
   interest: Interest,
 ): { functions: Node[]; macros: Map<string, CMacro>; release(): void } {
-  const cuts = partCuts(blanked);
+  const source = unguarded(blanked);
+  const cuts = partCuts(source);
   const done = new Set<number>();
   const trees: Tree[] = [];
   const releases: (() => void)[] = [];
@@ -64,14 +72,15 @@ export function interestingParts(
   const opener = plain ? callOf([...C_STREAM_FUNCTIONS, ...interest.settings.streamFunctions]) : undefined;
   let pattern = callOf(names);
   const wanted = (part: string) =>
-    pattern.test(part) || (opener !== undefined && opener.test(part) && /\breturn\b/.test(part));
+    HOLDS_DEFINITION.test(part) &&
+    (pattern.test(part) || (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)));
   try {
     for (;;) {
       const ranges = chooseParts(text, cuts, wanted, done);
       if (ranges.length === 0) break;
-      const tree = parser.parseRanges(blanked, ranges);
+      const tree = parser.parseRanges(source, ranges);
       trees.push(tree);
-      const parsed = parser.functions(tree, blanked);
+      const parsed = parser.functions(tree, source);
       releases.push(() => parsed.release());
       functions.push(...parsed.functions);
       functions.sort((a, b) => a.startIndex - b.startIndex);

@@ -13,6 +13,61 @@
 const TOKENS =
   /\/\*[\s\S]*?(?:\*\/|(?![\s\S]))|\/\/(?:[^\n\\]|\\[\s\S])*|"(?:[^"\\\n]|\\[\s\S])*"?|'(?:[^'\\\n]|\\[\s\S])*'?|^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b|^(\})|([{}])/gm;
 
+/**
+ * Blank space and comments before the first line of code, or after the last. Each comment can be
+ * matched one way only (a block comment ends at its first `*\/`, a line comment at the end of its
+ * line): a line of slashes (busybox's `////////:config`) read as several comments in every possible
+ * way once took minutes.
+ */
+const SPACE = String.raw`(?:\s|\/\*(?:[^*]|\*(?!\/))*\*\/|\/\/[^\n]*(?![^\n]))*`;
+
+/** An include guard's opening: `#ifndef NAME` on the file's first line of code (group 1: NAME). */
+const GUARD_START = new RegExp(`^${SPACE}(#[ \\t]*ifndef[ \\t]+(\\w+)[^\\n]*)\\n`);
+
+/** A file's last line of code: `#endif`, with a comment after it at most. */
+const GUARD_END = new RegExp(`(#[ \\t]*endif\\b[^\\n]*(?![^\\n]))${SPACE}$`);
+
+/**
+ * `text` with its include guard's `#ifndef` and `#endif` lines blanked (spaces; offsets and lines are
+ * kept), or `text` itself when it has none. An include guard is a conditional that opens on the
+ * file's first line of code with `#ifndef NAME`, is followed by `#define NAME`, and closes on its
+ * last line. A part holds whole conditionals (see {@link partCuts}), so a guarded header was one part,
+ * parsed whole (busybox's libbb.h, 102,000 characters, for a few prototypes that name a write
+ * function: 80 ms, most of it in the parser's error recovery); without the guard it is cut like a
+ * source file. The guard changes nothing in what the parser reads: it holds the whole file.
+ */
+export function unguarded(text: string): string {
+  const start = GUARD_START.exec(text);
+  if (!start) return text;
+  const name = start[2]!;
+  const afterStart = start.index + start[0].length;
+  if (!new RegExp(`^${SPACE}#[ \\t]*define[ \\t]+${name}\\b`).test(text.slice(afterStart))) return text;
+  const end = GUARD_END.exec(text);
+  if (!end || end.index < afterStart) return text;
+  // The guard's conditional must close at that #endif, and nowhere before it.
+  let depth = 0;
+  TOKENS.lastIndex = 0;
+  const inner = text.slice(afterStart, end.index);
+  for (let m = TOKENS.exec(inner); m !== null; m = TOKENS.exec(inner)) {
+    const directive = m[1];
+    if (directive === undefined) continue;
+    if (directive.startsWith('if')) depth++;
+    else if (depth === 0)
+      return text; // the guard's own #else, #elif or an early #endif
+    else if (directive === 'endif') depth--;
+  }
+  if (depth !== 0) return text;
+  const openAt = start.index + start[0].length - 1 - start[1]!.length;
+  const blank = (s: string) => s.replace(/[^\n]/g, ' ');
+  return (
+    text.slice(0, openAt) +
+    blank(start[1]!) +
+    text.slice(openAt + start[1]!.length, end.index) +
+    blank(end[1]!) +
+    text.slice(end.index + end[1]!.length)
+  );
+}
+
 /** A conditional being read: the brace depth at its `#if`, and at the end of its first branch. */
 interface Conditional {
   readonly atIf: number;

@@ -60,12 +60,16 @@ function changes(s: Step): string[] {
 function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
   // A frame is a few plain statements: anything with control flow or a long body is no wrapper, and
   // reading every function in full would cost the whole-tree speed.
-  const statements = namedKids(fn.childForFieldName('body') as Node);
+  const block = fn.childForFieldName('body') as Node;
+  const statements = namedKids(block);
   const plain = ['expression_statement', 'declaration', 'if_statement'];
   const end = statements[statements.length - 1];
   const returns = end?.type === 'return_statement' && calls(end).length === 0 ? 1 : 0;
   const body = statements.slice(0, statements.length - returns);
   if (statements.length > 8 || body.some((st) => !plain.includes(st.type))) return undefined;
+  // Each write of a frame calls a write function or a macro by name: a body that names them fewer
+  // than twice is no frame, without reading it (most short functions that call a wrapper: cgit's).
+  if (!namesTwice(ctx, ctx.text.slice(block.startIndex, block.endIndex))) return undefined;
   const blocks = readFunction(fn, { ...ctx, wrappers: new Map() });
   const steps = blocks[blocks.length - 1]?.steps.slice(0, body.length);
   if (!steps) return undefined;
@@ -92,6 +96,28 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
       ? `${name}() writes up to ${syscalls} times per call (a header, then its payload when there is one); gathering across calls needs a variant of it that fills an iovec`
       : undefined,
   };
+}
+
+/** Patterns of {@link namesTwice}, by the names they find. */
+const namePatterns = new Map<string, RegExp | undefined>();
+
+/**
+ * Whether `text` names the write functions and macros of `ctx` (wrappers aside) at least twice, as
+ * words: what two writes to them need. True when a name is not a plain word (not searched for).
+ */
+function namesTwice(ctx: CContext, text: string): boolean {
+  const names = [...ctx.functions.keys(), ...(ctx.macros?.keys() ?? [])];
+  const key = names.join('|');
+  let pattern = namePatterns.get(key);
+  if (!namePatterns.has(key)) {
+    pattern = names.every((n) => /^\w+$/.test(n)) ? new RegExp(`\\b(?:${key})\\b`, 'g') : undefined;
+    // Macros are a file's own: a long-lived server meets many sets of them.
+    if (namePatterns.size >= 64) namePatterns.clear();
+    namePatterns.set(key, pattern);
+  }
+  if (!pattern) return true;
+  pattern.lastIndex = 0;
+  return pattern.test(text) && pattern.test(text);
 }
 
 /** Where a write call carries its descriptor (absent: fixed by the callee), buffer and length. */
