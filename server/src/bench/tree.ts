@@ -1,6 +1,7 @@
 // Whole-tree throughput: writev-lint's engine (worker threads, .gitignore, two passes) over large C
 // trees, with lines per second and peak memory; and, for comparison, one thread that parses and reads
 // every file (no first-look filter).
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Analyzer } from '../analyzer/analyzer';
 import { DEFAULT_SETTINGS, type AnalyzerSettings } from '../analyzer/settings';
@@ -37,12 +38,14 @@ export async function measureTree(
   const started = process.hrtime.bigint();
   const results: FileResult[] = await lint({ paths: roots, fix: false, jobs }, settings);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = results.filter((r) => !r.skipped).length;
+  const linted = results.filter((r) => !r.skipped);
+  const files = linted.length;
+  const bytes = linted.reduce((n, r) => n + statSync(r.path).size, 0);
   return {
     files: results.length,
     lines: results.reduce((n, r) => n + r.lines, 0),
     seconds,
-    threads: runThreads(files, jobs),
+    threads: runThreads(files, bytes, jobs),
     findings: results.flatMap((r) =>
       r.findings.map((f) => ({ path: r.path, line: f.start.line + 1, code: f.code, message: f.message })),
     ),

@@ -73,16 +73,18 @@ function runCli(
   });
 }
 
-/** Files and lines of `root` as writev-lint counts them (one more line than newlines per file). */
-async function size(root: string): Promise<{ files: number; lines: number }> {
+/** Files, lines (one more than newlines per file) and bytes of `root` as writev-lint counts them. */
+async function size(root: string): Promise<{ files: number; lines: number; bytes: number }> {
   const { files } = await collect([root], DEFAULT_SETTINGS, undefined);
   let lines = 0;
+  let bytes = 0;
   for (const file of files) {
     const text = readFileSync(file, 'latin1');
+    bytes += text.length;
     lines++;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   }
-  return { files: files.length, lines };
+  return { files: files.length, lines, bytes };
 }
 
 /** Times each tree `runs` times; throws a {@link TreeRunError} when the two runs find different counts. */
@@ -93,13 +95,13 @@ export async function timeTrees(trees: readonly TreeCase[], runs: number): Promi
     for (const tree of trees) {
       const config = join(dir, `${tree.name}.json`);
       writeFileSync(config, JSON.stringify(tree.settings ?? {}));
-      const { files, lines } = await size(tree.root);
+      const { files, lines, bytes } = await size(tree.root);
       timings.push({
         name: tree.name,
         files,
         lines,
         findings: 0,
-        threads: runThreads(files),
+        threads: runThreads(files, bytes),
         one: [],
         many: [],
       });

@@ -20,13 +20,13 @@ export interface Collected {
  * Collects the files of `paths`: named files as they are, folders walked. Files without a config file
  * take `fallback` (its `exclude` relative to each walked folder). Throws a UsageError for a missing
  * path, and the lookup's SettingsError for a config file that cannot be used. `found` hears the
- * number of files found so far, as the walk goes.
+ * number of files found so far and the one just found, as the walk goes.
  */
 export async function collect(
   paths: readonly string[],
   fallback: AnalyzerSettings,
   lookup: ConfigLookup | undefined,
-  found?: (files: number) => void,
+  found?: (files: number, path: string) => void,
 ): Promise<Collected> {
   const settingsOf = new Map<string, AnalyzerSettings>();
   const skipped: FileResult[] = [];
@@ -48,7 +48,7 @@ export async function collect(
     if (!info.isDirectory()) {
       // A file named on the command line is linted even where `exclude` would skip it in a walk.
       settingsOf.set(abs, (await lookup?.forPath(abs))?.settings ?? fallback);
-      found?.(settingsOf.size);
+      found?.(settingsOf.size, abs);
       continue;
     }
     const root = await lookup?.forPath(abs, true);
@@ -58,7 +58,7 @@ export async function collect(
       // A config file deeper in the tree has its own `exclude`, relative to its folder.
       if (config && config !== root && excludedBy(config, file)) continue;
       settingsOf.set(file, config?.settings ?? fallback);
-      found?.(settingsOf.size);
+      found?.(settingsOf.size, file);
     }
   }
   const groups = new Map<AnalyzerSettings, string[]>();
