@@ -127,8 +127,8 @@ export class LintPool {
 
   private spawn(workers: number): void {
     if (this.workers.length >= workers) return;
-    // Loaded for a worker only: 4.6 ms of every start, and a run of --jobs 1 or of fewer than
-    // SMALL_INPUT files starts none.
+    // Loaded for a worker only: 4.6 ms of every start, and a run of --jobs 1 or of less than
+    // WORKER_WORTHY_BYTES of source starts none.
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
