@@ -1,6 +1,6 @@
 // `npm run bench:analyzer`: the analyzer's speed figures. Usage:
 //   node server/out/bench/run.js [--tree dir...] [--full dir] [--lines 4000] [--edits 300] [--no-tree]
-//     [--corpus dir] [--trees dir] [--tree-runs 3] [--no-incremental]
+//     [--corpus dir] [--trees dir] [--tree-runs 5] [--no-incremental]
 // Without --tree, uses the Linux kernel's fs/, net/ and drivers/net/ under /tmp/linux (extract
 // Debian's linux-source there first; see server/README.md), or skips the tree figures if absent.
 // Then recall and precision on the labelled corpus (test/server/corpus), and lines/s over each corpus
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     option('--trees')[0] ??
       process.env.WRITEV_CORPUS_TREES ??
       (existsSync(cachedTrees) ? cachedTrees : undefined),
-    Number(option('--tree-runs')[0] ?? 3),
+    Number(option('--tree-runs')[0] ?? 5),
   );
   if (process.argv.includes('--no-tree')) return;
   const trees = option('--tree');
