@@ -120,6 +120,11 @@ function commitReleases(
 ): void {
   rmSync(repo, { recursive: true, force: true });
   execFileSync('git', ['init', '-q', '--bare', repo], { env: gitEnv(repo) });
+  // The history is repacked once at the end. Git's automatic gc would start in the background after
+  // a commit, from a work tree this loop deletes: it failed, and every later git command in the
+  // repository printed the warning of the gc.log it left (or, had it run, it would repack while the
+  // benchmark measures).
+  execFileSync('git', ['config', 'gc.auto', '0'], { env: gitEnv(repo) });
   for (const { version, time } of releases) {
     rmSync(tree, { recursive: true, force: true });
     mkdirSync(tree);
