@@ -300,7 +300,10 @@ export const sidebandSuite: Suite = {
           ctx,
         );
         for (const [description, met] of checkTargets(framing, result)) {
-          const line = `${met ? 'met' : 'NOT met'}: ${description}`;
+          // The targets are set for Git's measurement, a 100 MiB pack: on a smaller one Node's start-up
+          // is most of our whole-process time, and the line says so rather than pass for the verdict.
+          const scope = ctx.size === 'full' ? '' : ` [targets are set for --size full; this is ${ctx.size}]`;
+          const line = `${met ? 'met' : 'NOT met'}: ${description}${scope}`;
           result.parameters![`target ${Object.keys(result.parameters!).length - 1}`] = line;
           ctx.emit({ type: 'log', suite: this.id, message: `${framing}: ${line}` });
         }
