@@ -93,9 +93,9 @@ export class StraceParser {
     for (;;) {
       const end = chunk.indexOf('\n', start);
       if (end < 0) break;
-      const piece = chunk.slice(start, end);
-      if (!this.dropping) this.line(this.carry === '' ? piece : this.carry + piece);
-      else this.dropping = false;
+      if (this.dropping) this.dropping = false;
+      else if (this.carry.length + (end - start) > MAX_STRACE_LINE) this.overlong++;
+      else this.line(this.carry + chunk.slice(start, end));
       this.carry = '';
       start = end + 1;
     }
