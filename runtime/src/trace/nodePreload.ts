@@ -258,11 +258,13 @@ function wrapStreamWrites(proto: Record<string, AnyFn>): void {
 // event loop, so a program busy in synchronous code would ignore Ctrl-C and SIGTERM, and a program that
 // signals itself would run on past its `process.kill()`. Signals act as they do untraced; the table is
 // saved instead at exit, just before the program signals itself or aborts, and while it runs: at the
-// first call, then at most every SAVE_GAP_MS from the call path, and once the event loop is free after
-// a call. A process killed from outside loses only the calls made since its last save.
+// first call, then from the call path when SAVE_GAP_MS have passed (looked at every CLOCK_EVERY calls),
+// and once the event loop is free after a call. A process killed from outside loses only the calls
+// made since its last save: in busy code, at most the last SAVE_GAP_MS or CLOCK_EVERY calls of them.
 
-/** The longest a counted call waits for a save while the program runs. */
+/** The longest a counted call waits for a save while the program runs (or CLOCK_EVERY calls). */
 const SAVE_GAP_MS = 100;
+const CLOCK_EVERY = 1024;
 
 /** This process's (and thread's) table in the trace folder; rewritten whole at each save. */
 // The name only has to differ between the processes of one trace (no secret: node:crypto is not needed).
@@ -279,9 +281,18 @@ let unsaved = false;
 let lastSave = 0;
 let saveTimer: NodeJS.Timeout | undefined;
 
-/** After each counted call: saves now if the last save is old, or once the event loop is free. */
+/** Calls counted since the clock was last read on the call path. */
+let sinceClock = 0;
+
+/**
+ * After each counted call: saves now if the last save is old, otherwise makes sure a save will follow
+ * once the event loop is free. The clock is read when a save is scheduled and then once in
+ * CLOCK_EVERY calls: read on every call, the clock was most of what saving added to a call.
+ */
 function counted(): void {
   unsaved = true;
+  if (saveTimer && ++sinceClock < CLOCK_EVERY) return;
+  sinceClock = 0;
   const now = Date.now();
   if (now - lastSave >= SAVE_GAP_MS) save(false);
   else if (!saveTimer) {
@@ -310,9 +321,14 @@ function save(complete: boolean): void {
     const table = new SiteTable();
     addAllSites(table);
     const bytes = Buffer.from(JSON.stringify({ pid: process.pid, complete, sites: table.list() }));
-    // Exclusive: a leftover temporary file can only be this process's own, from a save that threw.
-    rmSync(temp, { force: true });
-    const fd = openSync(temp, 'wx', 0o600);
+    let fd: number;
+    try {
+      fd = openSync(temp, 'wx', 0o600);
+    } catch {
+      // Exclusive: a leftover temporary file can only be this process's own, from a save that threw.
+      rmSync(temp, { force: true });
+      fd = openSync(temp, 'wx', 0o600);
+    }
     try {
       for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
     } finally {

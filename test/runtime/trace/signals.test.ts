@@ -132,6 +132,7 @@ describe('signals under writev-trace', () => {
       );
       assert.equal(t.signal, signal);
       assert.deepEqual(sitesOf(t, file), [`${lineOf(text, '// before')} write fd=1 calls=1 bytes=7`]);
+      assert.equal(t.notes, undefined, 'saved just before the signal: nothing is missing');
     });
   }
 
@@ -157,6 +158,10 @@ describe('signals under writev-trace', () => {
     const t = readTrace(out);
     assert.deepEqual([t.exitCode, t.signal], [130, 'SIGINT']);
     assert.deepEqual(sitesOf(t, file), [`${lineOf(BUSY_NODE, '// ready')} write fd=1 calls=1 bytes=6`]);
+    assert.ok(
+      t.notes?.some((n) => /1 Node process \(\d+\) ended without exiting/.test(n)),
+      String(t.notes),
+    );
   });
 
   it('a busy Node program dies of a SIGTERM sent to writev-trace alone, as untraced', async () => {
@@ -176,6 +181,10 @@ describe('signals under writev-trace', () => {
     const t = readTrace(out);
     assert.deepEqual([t.exitCode, t.signal], [143, 'SIGTERM']);
     assert.deepEqual(sitesOf(t, file), [`${lineOf(BUSY_NODE, '// ready')} write fd=1 calls=1 bytes=6`]);
+    assert.ok(
+      t.notes?.some((n) => /1 Node process \(\d+\) ended without exiting/.test(n)),
+      String(t.notes),
+    );
   });
 
   it("a program's own SIGTERM handler still decides, and its exit status passes through", () => {
