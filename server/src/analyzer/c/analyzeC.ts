@@ -6,6 +6,7 @@ import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
+import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
@@ -15,6 +16,7 @@ import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { functionName } from './syntax';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -148,6 +150,7 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
+    onLimit: (message: string) => void = () => {},
   ): { findings: Finding[]; wrappers: CWrapper[] } {
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
@@ -180,7 +183,9 @@ export class CAnalyzer {
       const findings: Finding[] = [];
       for (const fn of functions) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
-          this.functionFindings(fn, ctx, settings, streams).map((f) => shiftFinding(f, -fn.startIndex)),
+          this.functionFindings(fn, ctx, settings, streams, onLimit).map((f) =>
+            shiftFinding(f, -fn.startIndex),
+          ),
         );
         for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
       }
@@ -201,10 +206,22 @@ export class CAnalyzer {
     ctx: CContext,
     settings: AnalyzerSettings,
     streams: FileStreams,
+    onLimit: (message: string) => void,
   ): Finding[] {
     const findings: Finding[] = [];
     for (const block of readFunction(fn, ctx, streams)) {
-      for (const run of findRuns(block, settings.minSequenceLength)) {
+      let runs;
+      try {
+        runs = findRuns(block, settings.minSequenceLength, Budget.forBlock(block));
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error;
+        const line = ctx.text.slice(0, fn.startIndex).split('\n').length;
+        onLimit(
+          `function ${functionName(fn) ?? '(unnamed)'} at line ${line}: ${error.message}; no findings reported for it`,
+        );
+        return [];
+      }
+      for (const run of runs) {
         const result = cFix(run, ctx.text);
         findings.push(sequenceFinding(run, settings, 'fix' in result ? result.fix : undefined, result));
       }
