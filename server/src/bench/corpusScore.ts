@@ -243,29 +243,34 @@ function touches(run: FoundRun, site: CorpusSite): boolean {
 /** What one finding is worth against the labels of its project. */
 export interface Verdict {
   /**
-   * `true`: it covers exactly one positive run and no write labelled elsewhere; `false`: it covers a
-   * negative, or spans writes of two labelled sites (a barrier the labels put between them); `partial`:
-   * it covers part of one positive and nothing else labelled; `unlabelled`: it touches no label.
+   * `true`: it covers a positive run and spans no barrier; `false`: it covers a negative, or gathers
+   * across a barrier (it touches two positive runs that share no write, and covers one of them);
+   * `partial`: it covers part of a positive only; `unlabelled`: it touches no positive.
    */
   readonly kind: 'true' | 'false' | 'partial' | 'unlabelled';
-  /** The positive run it finds (`true`), or the sites it wrongly covers or spans (`false`). */
+  /** The positive runs it finds (`true`), or the sites it wrongly covers or spans (`false`). */
   readonly sites: readonly CorpusSite[];
 }
 
 /**
- * Judges one finding. Every write call of a corpus file is labelled once, so a finding that covers a
- * positive run and also a write labelled as another site gathers across what the labels separate: it
- * earns no credit, for either run, and counts against precision.
+ * Judges one finding. Positives that share a write are one run labelled path by path (the arms of an
+ * if), and a finding may find them together; positives that share none were labelled apart because
+ * something between them must not be crossed. A finding that covers one of them and reaches into the
+ * other earns no credit for either, and counts against precision: the old count of two hits for one
+ * such finding is what this replaces.
  */
 export function judge(run: FoundRun, sites: readonly CorpusSite[]): Verdict {
   const mine = sites.filter((s) => s.project === run.project && touches(run, s));
   const negatives = mine.filter((s) => s.verdict === 'negative' && covers(run, s));
   if (negatives.length > 0) return { kind: 'false', sites: negatives };
-  if (mine.length === 0) return { kind: 'unlabelled', sites: [] };
-  if (mine.length > 1) return { kind: 'false', sites: mine };
-  const only = mine[0]!;
-  if (only.verdict === 'positive' && covers(run, only)) return { kind: 'true', sites: [only] };
-  return { kind: only.verdict === 'positive' ? 'partial' : 'unlabelled', sites: mine };
+  const positives = mine.filter((s) => s.verdict === 'positive');
+  if (positives.length === 0) return { kind: 'unlabelled', sites: [] };
+  const covered = positives.filter((s) => covers(run, s));
+  const apart = positives.some((a, i) =>
+    positives.slice(i + 1).some((b) => !a.lines.some((l) => b.lines.includes(l))),
+  );
+  if (covered.length === 0) return { kind: 'partial', sites: positives };
+  return apart ? { kind: 'false', sites: positives } : { kind: 'true', sites: covered };
 }
 
 function row(key: string, sites: readonly CorpusSite[], runs: readonly FoundRun[]): ScoreRow {
@@ -273,7 +278,7 @@ function row(key: string, sites: readonly CorpusSite[], runs: readonly FoundRun[
   const negatives = sites.filter((s) => s.verdict === 'negative');
   const verdicts = runs.map((run) => judge(run, sites));
   const count = (kind: Verdict['kind']) => verdicts.filter((v) => v.kind === kind).length;
-  const credited = new Set(verdicts.filter((v) => v.kind === 'true').map((v) => v.sites[0]));
+  const credited = new Set(verdicts.filter((v) => v.kind === 'true').flatMap((v) => v.sites));
   const wronged = new Set(verdicts.filter((v) => v.kind === 'false').flatMap((v) => v.sites));
   return {
     key,
@@ -312,7 +317,7 @@ export async function scoreCorpus(dir: string): Promise<CorpusScore> {
   const idioms = [...new Set(corpus.sites.map((s) => s.idiom))].sort();
   const verdicts = new Map(runs.map((r) => [r, judge(r, corpus.sites)]));
   const matches = (run: FoundRun, s: CorpusSite) =>
-    verdicts.get(run)!.kind === 'true' && verdicts.get(run)!.sites[0] === s;
+    verdicts.get(run)!.kind === 'true' && verdicts.get(run)!.sites.includes(s);
   // Per idiom, findings are counted only where their verdict names a site of that idiom.
   const idiomRows = (projects?: readonly string[]) =>
     idioms.flatMap((idiom) => {

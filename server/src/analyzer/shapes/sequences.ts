@@ -30,8 +30,6 @@ export interface WriteRun {
   readonly syscalls: number;
 }
 
-const STATE =
-  'a global set between the writes may be what their error path reports; a gathered write would report one';
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
 
@@ -182,7 +180,9 @@ function runFrom(
       // A call between may change globals; a write that sends a global would then send something else.
       // (C marks the calls that may do more than compute on their arguments as `output`.)
       if (pending.some(calls) && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
-      if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
+      // A global set between (a message the die path prints, set before each write) may be what the
+      // error path reports: a gathered write would fail with one message where each write had its own.
+      if (pending.some((p) => p.setsGlobal)) break;
       if (exits.length > 0)
         joining = { ...joining, condition: joining.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
       movePending();
@@ -241,8 +241,7 @@ function runFrom(
       break;
     }
     if (step.kind !== 'other') break;
-    // A global set between (busybox sets the message its die path prints before each write) keeps the
-    // bytes, but a gathered write would fail with one message: the run is reported without a fix.
+    // A global set between is judged at the next write, which it keeps from joining the run.
     if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals, lead.target)) break;
     pending.push(step);
     if (!step.comment && ++prepared > MAX_PREPARED) break;
