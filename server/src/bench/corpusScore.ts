@@ -311,7 +311,7 @@ export async function scoreCorpus(dir: string): Promise<CorpusScore> {
     files += result.files;
     lines += result.lines;
   }
-  const runs = all.filter((r) => r.code === 'adjacent-writes');
+  const runs = all.filter((r) => r.code.startsWith('adjacent-writes'));
   const sitesOf = (f: (s: CorpusSite) => boolean) => corpus.sites.filter(f);
   const runsOf = (project?: string) => runs.filter((r) => project === undefined || r.project === project);
   const idioms = [...new Set(corpus.sites.map((s) => s.idiom))].sort();
@@ -358,7 +358,7 @@ export async function scoreCorpus(dir: string): Promise<CorpusScore> {
       .filter((run) => verdicts.get(run)!.kind === 'false')
       .map((run) => ({ run, sites: verdicts.get(run)!.sites })),
     unlabelled: runs.filter((r) => verdicts.get(r)!.kind === 'unlabelled'),
-    loops: all.filter((r) => r.code !== 'adjacent-writes'),
+    loops: all.filter((r) => !r.code.startsWith('adjacent-writes')),
     files,
     lines,
   };

@@ -17,6 +17,7 @@ import { streamGlobals, streamParameters, streamReturning, type FileStreams } fr
 import { PLAIN_WRITE, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
+import { messageDescriptors } from './messageDescriptors';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -43,7 +44,14 @@ export class CAnalyzer {
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
   ): CContext {
-    return { text, functions: cWriteFunctions(settings), wrappers, pure: C_PURE_FUNCTIONS, macros };
+    return {
+      text,
+      functions: cWriteFunctions(settings),
+      wrappers,
+      pure: C_PURE_FUNCTIONS,
+      macros,
+      assumeStreams: settings.unknownDescriptors === 'report',
+    };
   }
 
   /** What the file says about where descriptors come from (only read when it has plain writes). */
@@ -61,7 +69,11 @@ export class CAnalyzer {
     ))
       functions.add(name);
     const file = { functions, globals: streamGlobals(text, functions) };
-    return { ...file, parameters: streamParameters(bodies, file, text, PLAIN_WRITE) };
+    return {
+      ...file,
+      parameters: streamParameters(bodies, file, text, PLAIN_WRITE),
+      messages: messageDescriptors(text),
+    };
   }
 
   /** The syntax of the whole `text`, incrementally reparsed when `key` is given. */
@@ -179,6 +191,7 @@ export class CAnalyzer {
         [...streams.functions],
         [...streams.globals],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
+        ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
       ]);
       const findings: Finding[] = [];
       for (const fn of functions) {

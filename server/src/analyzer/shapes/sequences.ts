@@ -118,8 +118,15 @@ function runFrom(
   let clobbered = false; // a moved statement changed a buffer a write before it sent
   let armsClobber = false; // a branch passed through changed something a write sends
   let prepared = pending.filter((p) => !p.comment).length; // pending statements other than comments
+  // Variables whose address a write sent (`&len`): a vector filled where each write stands points at
+  // them, so assigning one between the writes would change what the earlier write sends.
+  const addressed = new Set<string>();
   const take = (w: WriteStep) => {
     writes.push(w);
+    for (const p of w.pieces ?? []) {
+      const address = /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(p.buf)?.[1];
+      if (address) addressed.add(address);
+    }
     for (const n of w.reads) {
       sent.add(n);
       if (changedInArms.has(n)) armsClobber = true;
@@ -241,6 +248,9 @@ function runFrom(
       break;
     }
     if (step.kind !== 'other') break;
+    // Memory a write already sent is released or changed: a gathered write would send it after that.
+    if (step.frees && meets(step.frees, sent)) break;
+    if (meets(step.writes, addressed)) break;
     // A global set between is judged at the next write, which it keeps from joining the run.
     if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals, lead.target)) break;
     pending.push(step);
