@@ -19,7 +19,7 @@ const DEVICE_PATH = /"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc
 const ASSIGNED_CALL = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*(?:\(\s*int\s*\)\s*)?(\w+)\s*\(([^;]{0,300})/g;
 
 /** `socketpair(domain, type, protocol, name)`: the type and the array. */
-const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>\-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
+const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
 
 /** What a file shows about message descriptors, by canonical text and by last member name. */
 export interface MessageDescriptors {
