@@ -53,6 +53,10 @@ const RULES = [
     },
     help: {
       text: `${ADJACENT_HELP} Check what the descriptor is first: the code does not show it (a parameter, a member set elsewhere).`,
+      markdown:
+        `${ADJACENT_HELP}\n\nCheck what the descriptor is first: the code does not show it.\n\n` +
+        '```c\nvoid send_both(int fd, const char *hdr, const char *body, size_t len)\n{\n\twrite(fd, hdr, 4);\n\twrite(fd, body, len);\n}\n```\n\n' +
+        'is one `writev(fd, iov, 2)` if `fd` is a file, a pipe or a stream socket; on a datagram socket it would merge two messages.',
     },
     helpUri: `${DOCS_URL}#adjacent-writes-unknown-fd`,
     defaultConfiguration: { level: 'note' },

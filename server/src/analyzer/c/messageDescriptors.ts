@@ -1,4 +1,5 @@
-// Descriptors the file shows to keep message boundaries: a datagram, sequenced-packet or raw socket, a
+// Descriptors the file shows to keep message boundaries: a datagram, sequenced-packet or raw socket (or
+// one whose type the call leaves to a variable), a
 // socketpair of those kinds, or a device or kernel file opened by its literal path. One write there is
 // one message (or one command), so gathering writes would change what the peer receives: whatever the
 // analyzer assumes about descriptors of unknown kind, these stay quiet.
@@ -52,7 +53,8 @@ export function messageDescriptors(text: string): MessageDescriptors {
   if (/\bsocket\s*\(|\bopen\w*\s*\(/.test(text)) {
     for (const m of text.matchAll(ASSIGNED_CALL)) {
       const [, target, callee, args] = m as unknown as [string, string, string, string];
-      if (callee === 'socket' && MESSAGE_SOCKET.test(args)) add(target);
+      // A socket whose type the call does not spell as a stream may be a datagram socket.
+      if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !/\bSOCK_STREAM\b/.test(args))) add(target);
       else if (/^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args)) add(target);
     }
   }
