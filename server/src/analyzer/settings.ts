@@ -36,7 +36,17 @@ export interface AnalyzerSettings {
   readonly wrappers: readonly WrapperSetting[];
   /** Shortest run of writes that is reported (default 2). */
   readonly minSequenceLength: number;
-  readonly severity: { readonly adjacentWrites: Severity; readonly loopWrites: Severity };
+  readonly severity: {
+    readonly adjacentWrites: Severity;
+    readonly adjacentWritesUnknownFd: Severity;
+    readonly loopWrites: Severity;
+  };
+  /**
+   * Plain `write`/`send` runs on a descriptor whose kind the code does not show (a parameter, a member
+   * set in another file): `report` them under `adjacent-writes-unknown-fd`, on the assumption that it
+   * is a byte stream, or stay `quiet`. Descriptors shown to keep message boundaries stay quiet always.
+   */
+  readonly unknownDescriptors: 'report' | 'quiet';
   readonly languages: { readonly c: boolean; readonly typescript: boolean; readonly javascript: boolean };
   /** Gitignore-style patterns of files never analysed. */
   readonly exclude: readonly string[];
@@ -92,5 +102,6 @@ export function parseSettings(
     reportUnusedDirectives: valid.reportUnusedDirectives,
     measuredWrites: valid.measuredWrites,
     streamFunctions: valid.streamFunctions,
+    unknownDescriptors: valid.unknownDescriptors,
   };
 }

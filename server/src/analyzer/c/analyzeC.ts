@@ -6,6 +6,7 @@ import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
+import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
@@ -15,6 +16,8 @@ import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { functionName } from './syntax';
+import { messageDescriptors } from './messageDescriptors';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -41,7 +44,14 @@ export class CAnalyzer {
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
   ): CContext {
-    return { text, functions: cWriteFunctions(settings), wrappers, pure: C_PURE_FUNCTIONS, macros };
+    return {
+      text,
+      functions: cWriteFunctions(settings),
+      wrappers,
+      pure: C_PURE_FUNCTIONS,
+      macros,
+      assumeStreams: settings.unknownDescriptors === 'report',
+    };
   }
 
   /** What the file says about where descriptors come from (only read when it has plain writes). */
@@ -59,7 +69,11 @@ export class CAnalyzer {
     ))
       functions.add(name);
     const file = { functions, globals: streamGlobals(text, functions) };
-    return { ...file, parameters: streamParameters(bodies, file, text, PLAIN_WRITE) };
+    return {
+      ...file,
+      parameters: streamParameters(bodies, file, text, PLAIN_WRITE),
+      messages: messageDescriptors(text),
+    };
   }
 
   /** The syntax of the whole `text`, incrementally reparsed when `key` is given. */
@@ -148,6 +162,7 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
+    onLimit: (message: string) => void = () => {},
   ): { findings: Finding[]; wrappers: CWrapper[] } {
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
@@ -176,11 +191,14 @@ export class CAnalyzer {
         [...streams.functions],
         [...streams.globals],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
+        ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
       ]);
       const findings: Finding[] = [];
       for (const fn of functions) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
-          this.functionFindings(fn, ctx, settings, streams).map((f) => shiftFinding(f, -fn.startIndex)),
+          this.functionFindings(fn, ctx, settings, streams, onLimit).map((f) =>
+            shiftFinding(f, -fn.startIndex),
+          ),
         );
         for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
       }
@@ -201,10 +219,22 @@ export class CAnalyzer {
     ctx: CContext,
     settings: AnalyzerSettings,
     streams: FileStreams,
+    onLimit: (message: string) => void,
   ): Finding[] {
     const findings: Finding[] = [];
     for (const block of readFunction(fn, ctx, streams)) {
-      for (const run of findRuns(block, settings.minSequenceLength)) {
+      let runs;
+      try {
+        runs = findRuns(block, settings.minSequenceLength, Budget.forBlock(block));
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error;
+        const line = ctx.text.slice(0, fn.startIndex).split('\n').length;
+        onLimit(
+          `function ${functionName(fn) ?? '(unnamed)'} at line ${line}: ${error.message}; no findings reported for it`,
+        );
+        return [];
+      }
+      for (const run of runs) {
         const result = cFix(run, ctx.text);
         findings.push(sequenceFinding(run, settings, 'fix' in result ? result.fix : undefined, result));
       }
