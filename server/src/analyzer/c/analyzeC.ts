@@ -38,7 +38,10 @@ export class CAnalyzer {
       if (this.patterns.size >= PATTERN_CACHE_SIZE) this.patterns.clear();
       this.patterns.set(key, macroPattern(settings.attributeMacros));
     }
-    return blankMacros(text, this.patterns.get(key));
+    // A lone `\r` ends a line for C compilers, but not for the grammar: a `//` comment would run on
+    // to the next `\n`, and a file of old Mac line endings has none. The same length keeps offsets.
+    const lines = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    return blankMacros(lines, this.patterns.get(key));
   }
 
   private context(
