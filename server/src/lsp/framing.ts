@@ -15,7 +15,27 @@ const MAX_HEADER_BYTES = 8 * 1024;
 /** A header block: `Content-Length: digits` (any case, any other headers), then a blank line. */
 const HEADER_START = /content-length[ \t]*:/i;
 /** Inside a body: a header line that a valid JSON body can never hold, so a frame was cut short. */
-const HEADER_INSIDE = /content-length[ \t]*:[ \t]*\d+\r\n/i;
+const HEADER_INSIDE = /^content-length[ \t]*:[ \t]*\d+\r\n/i;
+/** What a body is searched for first, natively: the header name's tail as clients spell it. */
+const NEEDLES = [Buffer.from('ength'), Buffer.from('ENGTH')];
+
+/**
+ * Where a `Content-Length: N` header line starts in `body`, or -1. The native search for the name's
+ * tail keeps a 10 MB body to a few milliseconds; each hit (a JSON `length`) is checked in place.
+ */
+function headerInside(body: Buffer): number {
+  let first = -1;
+  for (const needle of NEEDLES) {
+    for (let at = body.indexOf(needle, 9); at >= 0; at = body.indexOf(needle, at + 1)) {
+      if (first >= 0 && at - 9 >= first) break;
+      if (HEADER_INSIDE.test(body.toString('latin1', at - 9, at + 40))) {
+        first = at - 9;
+        break;
+      }
+    }
+  }
+  return first;
+}
 /** Characters kept from a scan for a header start split across two chunks. */
 const OVERLAP = 64;
 
@@ -174,22 +194,31 @@ export class FrameFilter extends Transform {
     const take = data.subarray(0, this.length - this.partBytes);
     const rest = data.subarray(take.length);
     // Only the new bytes (and the few before them) are scanned, so a large body costs one pass.
-    const joined = this.tail.length > 0 ? Buffer.concat([this.tail, take]) : take;
-    const inside = joined.toString('latin1').search(HEADER_INSIDE);
-    if (inside >= 0) {
-      const cut = this.partBytes - this.tail.length + inside;
+    // The last bytes before this chunk and its first ones, for a header split between the two.
+    const seam = this.tail.length > 0 ? Buffer.concat([this.tail, take.subarray(0, OVERLAP)]) : undefined;
+    const inSeam = seam ? headerInside(seam) : -1;
+    const inTake = inSeam >= 0 ? -1 : headerInside(take);
+    if (inSeam >= 0 || inTake >= 0) {
+      const cut = inSeam >= 0 ? this.partBytes - this.tail.length + inSeam : this.partBytes + inTake;
+      const from =
+        inSeam >= 0
+          ? Buffer.concat([(seam as Buffer).subarray(inSeam), take.subarray(OVERLAP)])
+          : take.subarray(inTake);
       this.report({
         message: `a frame's body ended after ${cut} of the ${this.length} bytes its Content-Length declared (the next frame began there); the frame was skipped`,
         skipped: this.header.length + cut,
       });
       this.reset();
-      return Buffer.concat([joined.subarray(inside), rest]);
+      return Buffer.concat([from, rest]);
     }
     this.parts.push(take);
     this.partBytes += take.length;
-    this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - OVERLAP)));
+    const last = take.length >= OVERLAP ? take : Buffer.concat([this.tail, take]);
+    this.tail = Buffer.from(last.subarray(Math.max(0, last.length - OVERLAP)));
     if (this.partBytes < this.length) return undefined;
-    this.push(Buffer.concat([this.header, ...this.parts]));
+    // Passed on as the chunks came: the reader after this joins them, so a large body is not copied.
+    this.push(this.header);
+    for (const part of this.parts) this.push(part);
     this.reset();
     this.skipping = false;
     return rest;
