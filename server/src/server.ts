@@ -37,6 +37,9 @@ function connect(): Connection {
   console.warn = toLog((m) => made.console.warn(m));
   console.error = toLog((m) => made.console.error(m));
   console.debug = toLog((m) => made.console.log(m));
+  // The two that print to stdout besides log and info.
+  console.dir = toLog((m) => made.console.log(m));
+  console.table = toLog((m) => made.console.log(m));
   return made;
 }
 
