@@ -2,7 +2,7 @@
 // file), typed, and the one function that turns untrusted input into them. What is valid and the
 // defaults come from the schema in config/schema.ts; this file only gives them types.
 import { defaultsOf, EDITOR_SETTINGS_SCHEMA, SETTINGS_SCHEMA } from '../config/schema';
-import { validate } from '../config/validate';
+import { depthIssue, SettingsError, validate } from '../config/validate';
 import type { Severity } from './model';
 
 export { SettingsError, type SettingsIssue } from '../config/validate';
@@ -87,6 +87,9 @@ export function parseSettings(
   raw: unknown,
   origin: SettingsOrigin = { source: 'settings', prefix: 'writev', editor: true },
 ): AnalyzerSettings {
+  // Checked first: copying a value nested 100,000 levels deep would exhaust the stack.
+  const deep = depthIssue(raw, origin.prefix);
+  if (deep) throw new SettingsError(origin.source, [deep]);
   const data = raw === undefined || raw === null ? {} : structuredClone(raw);
   const schema = origin.editor ? EDITOR_SETTINGS_SCHEMA : SETTINGS_SCHEMA;
   const valid = validate<AnalyzerSettings>(schema, data, origin.source, origin.prefix);

@@ -10,7 +10,7 @@ import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
-import { FunctionMemo, shiftFinding } from './memo';
+import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
@@ -23,6 +23,9 @@ import type { CContext, CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
 
+/** Entries of each pattern cache before it starts again. */
+const PATTERN_CACHE_SIZE = 256;
+
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
 export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
@@ -34,8 +37,14 @@ export class CAnalyzer {
 
   private blanked(text: string, settings: AnalyzerSettings): string {
     const key = settings.attributeMacros.join(',');
-    if (!this.patterns.has(key)) this.patterns.set(key, macroPattern(settings.attributeMacros));
-    return blankMacros(text, this.patterns.get(key));
+    if (!this.patterns.has(key)) {
+      if (this.patterns.size >= PATTERN_CACHE_SIZE) this.patterns.clear();
+      this.patterns.set(key, macroPattern(settings.attributeMacros));
+    }
+    // A lone `\r` ends a line for C compilers, but not for the grammar: a `//` comment would run on
+    // to the next `\n`, and a file of old Mac line endings has none. The same length keeps offsets.
+    const lines = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    return blankMacros(lines, this.patterns.get(key));
   }
 
   private context(
@@ -208,9 +217,16 @@ export class CAnalyzer {
         : findings;
       return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
     };
-    return key === undefined
-      ? this.withParts(text, settings, known, analyse)
-      : this.withTree(text, settings, key, analyse);
+    if (key === undefined) return this.withParts(text, settings, known, analyse);
+    // The memos keep what this document's latest analyses used, until it is closed (forget).
+    this.findingMemo.begin(key);
+    this.wrapperMemo.begin(key);
+    try {
+      return this.withTree(text, settings, key, analyse);
+    } finally {
+      this.findingMemo.end();
+      this.wrapperMemo.end();
+    }
   }
 
   /** The findings of one function (absolute offsets). */
@@ -266,13 +282,23 @@ export class CAnalyzer {
     if (!pattern) {
       const space = loose ? '[\\s\\\\]*' : '\\s*';
       pattern = new RegExp(`\\b(?:${names.filter((n) => /^\w+$/.test(n)).join('|')})${space}\\(`);
+      // Each file's macros make a key of their own (each keystroke of a new #define name, in the
+      // editor): the cache is bounded, as every cache a long editing session feeds must be.
+      if (this.writers.size >= PATTERN_CACHE_SIZE) this.writers.clear();
       this.writers.set(key, pattern);
     }
     return pattern;
   }
 
-  /** Forgets the tree kept for `key`. */
+  /** Forgets the tree kept for `key`, and what the memos keep only for it. */
   forget(key: string): void {
     this.parser.forget(key);
+    this.findingMemo.forget(key);
+    this.wrapperMemo.forget(key);
+  }
+
+  /** What the function memos hold: the findings memo, then each wrapper round's. */
+  memoUse(): MemoUse[] {
+    return [this.findingMemo.use(), ...this.wrapperMemo.use()];
   }
 }
