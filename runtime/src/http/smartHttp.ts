@@ -176,15 +176,15 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
       return;
     }
     const answer = known ? err : new HttpRequestError('ERR_HTTP_UPLOAD_PACK_FAILED', 'internal error');
+    const text = Buffer.from(`${answer.message}\n`, 'utf8');
     res.writeHead(answer.status, {
       ...NO_CACHE_HEADERS,
       'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': String(text.length),
       ...answer.headers,
       // The rest of a refused body is not read: the connection cannot carry another request.
       ...(bodyUnread ? { Connection: 'close' } : {}),
     });
-    const text = Buffer.from(`${answer.message}\n`, 'utf8');
-    res.setHeader('Content-Length', text.length);
     res.end(text);
   }
 
@@ -346,7 +346,13 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
     try {
       serve(req, res);
     } catch (err) {
-      refuse(req, res, err, req.method === 'POST' && !req.complete);
+      try {
+        refuse(req, res, err, req.method === 'POST' && !req.complete);
+      } catch (failure) {
+        // Whatever went wrong, this request alone pays for it: the server goes on.
+        log(`${req.method ?? '?'} ${quoted(req.url ?? '')}: cannot answer: ${String(failure)}`);
+        res.destroy();
+      }
     }
   }) as SmartHttpHandler;
   Object.defineProperty(handler, 'running', { get: () => running.size });

@@ -185,3 +185,28 @@ export function pktLines(data: Buffer): string[] {
   }
   return lines;
 }
+
+/**
+ * What a stateless v0 answer says once packet boundaries are set aside (upload-pack relays
+ * pack-objects' output as it arrives, so they vary): the lines before the pack, the pack itself
+ * (the band-1 bytes), and the text of the other bands.
+ */
+export function answerContent(data: Buffer): { lines: string[]; pack: Buffer; other: string } {
+  const lines: string[] = [];
+  const pack: Buffer[] = [];
+  let other = '';
+  let inPack = false;
+  for (let at = 0; at + 4 <= data.length;) {
+    const length = parseInt(data.toString('latin1', at, at + 4), 16);
+    if (Number.isNaN(length)) throw new Error(`not a pkt-line at ${at}`);
+    const payload = length < 4 ? undefined : data.subarray(at + 4, at + length);
+    at += length < 4 ? 4 : length;
+    if (payload === undefined) lines.push(data.toString('latin1', at - 4, at));
+    else if (!inPack) {
+      lines.push(payload.toString('latin1'));
+      inPack = payload.toString('latin1') === 'NAK\n';
+    } else if (payload[0] === 1) pack.push(payload.subarray(1));
+    else other += payload.subarray(1).toString('utf8');
+  }
+  return { lines, pack: Buffer.concat(pack), other };
+}
