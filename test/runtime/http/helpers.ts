@@ -27,6 +27,13 @@ export function httpTestEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+/** git configuration in the environment for one pack-objects thread: a request gives the same pack bytes. */
+export const PACK_THREADS_1: NodeJS.ProcessEnv = {
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'pack.threads',
+  GIT_CONFIG_VALUE_0: '1',
+};
+
 /** An upload-pack the handler can run, as the bin's `--upload-pack` and as the handler's option. */
 export interface UploadPackUnderTest {
   readonly name: string;

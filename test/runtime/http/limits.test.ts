@@ -13,13 +13,15 @@ import {
   type SmartHttpOptions,
 } from '@writev/runtime';
 import { git, makeRepository, Scratch } from '../uploadPack/helpers/gitRepo';
-import { answerContent, closeServer, httpRequest, httpTestEnv, serveHandler } from './helpers';
+import {
+  answerContent,
+  closeServer,
+  httpRequest,
+  PACK_THREADS_1,
+  httpTestEnv,
+  serveHandler,
+} from './helpers';
 
-export const PACK_THREADS_1 = {
-  GIT_CONFIG_COUNT: '1',
-  GIT_CONFIG_KEY_0: 'pack.threads',
-  GIT_CONFIG_VALUE_0: '1',
-};
 const REQUEST_TYPE = 'application/x-git-upload-pack-request';
 
 /** Waits for `condition`, polling, up to 10 s. */
