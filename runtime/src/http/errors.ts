@@ -57,10 +57,17 @@ export class HttpRequestError extends Error {
 
 /**
  * Quotes a string from the request for a message: control characters and non-ASCII shown as
- * `\xNN` escapes, and at most 200 characters, so an answer or a log line stays one readable line.
+ * `\xNN` (or `\uNNNN`) escapes, and at most 200 characters, so an answer or a log line stays one
+ * readable line.
  */
 export function quoted(text: string): string {
   const shown = text.length > 200 ? `${text.slice(0, 200)}...` : text;
   // eslint-disable-next-line no-control-regex
-  return `'${shown.replace(/[\x00-\x1f\x7f-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+  const escaped = shown.replace(/[\x00-\x1f\x7f-\uffff]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code > 0xff
+      ? `\\u${code.toString(16).padStart(4, '0')}`
+      : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+  return `'${escaped}'`;
 }

@@ -1,7 +1,7 @@
 /**
  * From a request's target to a repository inside the served folder. Two steps, each refusing on its
  * own terms: the spelling of the path (no `..`, no empty or absolute segments, no encoded slashes,
- * no NUL) before the file system is touched, then the file system itself (the repository, with its
+ * no control characters) before the file system is touched, then the file system itself (the repository, with its
  * symlinks followed, must lie inside the folder and be a git directory).
  */
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
@@ -75,6 +75,8 @@ function segment(raw: string, path: string): string {
   if (name === '.' || name === '..') throw bad(`a ${quoted(name)} segment`);
   if (name.includes('/')) throw bad(`an encoded '/' in ${quoted(raw)}`);
   if (name.includes('\0')) throw bad(`an encoded NUL in ${quoted(raw)}`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\x01-\x1f\x7f]/.test(name)) throw bad(`a control character in ${quoted(raw)}`);
   return name;
 }
 
