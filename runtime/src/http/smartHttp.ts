@@ -154,9 +154,10 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
   try {
     root = realpathSync(options.root);
   } catch (err) {
-    throw new Error(`cannot serve ${options.root}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, {
-      cause: err,
-    });
+    const code = (err as NodeJS.ErrnoException).code;
+    const problem =
+      code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : String(err);
+    throw new Error(`cannot serve ${options.root}: ${problem}`, { cause: err });
   }
   if (!statSync(root).isDirectory()) throw new Error(`cannot serve ${options.root}: not a folder`);
   const command = options.uploadPack ?? writevUploadPack();
