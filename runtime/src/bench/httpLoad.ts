@@ -6,7 +6,7 @@
  * Prints the wall time of the N clones and the server's peak memory for each, and their ratios; every
  * clone must succeed, be `git fsck`-clean and hold every object of the repository.
  *
- *   node runtime/dist/bench/httpLoad.js [--clones 32] [--source <repository>] [--protocol 0|2]
+ *   node runtime/dist/bench/httpLoad.js [--clones 32] [--rounds 1] [--source <repository>] [--protocol 0|2]
  *                                       [--upload-pack <command>] [--timeout <s>] [--work <dir>]
  *
  * `--source` defaults to the repository around the working folder (its whole history, cloned bare);
@@ -15,7 +15,7 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -25,11 +25,12 @@ import { createGitHttpBackendHandler } from '../http/cgiBackend';
 import { createSmartHttpHandler } from '../http/smartHttp';
 import { shellCommand, writevUploadPack, type UploadPackCommand } from '../http/uploadPackCommand';
 import { formatBytes } from './format';
+import { median } from './stats';
 import { TreeMemorySampler } from './processTreeMemory';
 import { benchGitEnv } from './suites/sidebandFixture';
 
 const USAGE =
-  'usage: httpLoad.js [--clones <n>] [--source <repository>] [--protocol 0|2] [--upload-pack <command>]\n' +
+  'usage: httpLoad.js [--clones <n>] [--rounds <n>] [--source <repository>] [--protocol 0|2] [--upload-pack <command>]\n' +
   '                   [--timeout <s>] [--work <dir>]\n';
 
 type ServerKind = 'writev-git-http' | 'git-http-backend';
@@ -130,6 +131,8 @@ async function measure(
 ): Promise<LoadResult> {
   const { child, url } = await startServer(kind, join(work, 'served'), options.uploadPack);
   const abort = new AbortController();
+  // Every clone listens for the abort: more listeners than Node's default warning threshold.
+  setMaxListeners(options.clones + 1, abort.signal);
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   const dests = join(work, kind);
   mkdirSync(dests, { recursive: true });
@@ -180,6 +183,7 @@ async function main(): Promise<void> {
       serve: { type: 'string' },
       root: { type: 'string' },
       clones: { type: 'string', default: '32' },
+      rounds: { type: 'string', default: '1' },
       source: { type: 'string' },
       protocol: { type: 'string', default: '2' },
       'upload-pack': { type: 'string' },
@@ -196,6 +200,9 @@ async function main(): Promise<void> {
   }
   const clones = Number(values.clones);
   const timeoutMs = Number(values.timeout) * 1000;
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20)
+    throw new Error(`--rounds must be 1 to 20, not ${values.rounds}`);
   if (!Number.isInteger(clones) || clones < 1 || clones > 256)
     throw new Error(`--clones must be 1 to 256, not ${values.clones}`);
   if (!(timeoutMs > 0)) throw new Error(`--timeout must be a number of seconds, not ${values.timeout}`);
@@ -229,20 +236,28 @@ async function main(): Promise<void> {
     );
     const options = { clones, protocol: values.protocol, uploadPack, timeoutMs };
     const results: LoadResult[] = [];
-    for (const kind of ['writev-git-http', 'git-http-backend'] as const) {
-      const result = await measure(kind, work, options, expected);
-      results.push(result);
-      process.stdout.write(
-        `${kind.padEnd(17)} wall ${result.wall.toFixed(2).padStart(7)} s   server peak RSS ${formatBytes(result.serverPeakRss).padStart(10)}` +
-          `   tree peak RSS ${formatBytes(result.treePeakRss).padStart(10)} (${result.peakProcesses} processes at most)` +
-          `   all ${clones} fsck-clean, all objects\n`,
-      );
+    // Rounds in the order ours, theirs, theirs, ours, ...: on a shared machine the load drifts, and
+    // each server then gets as many early runs as late ones.
+    for (let round = 0; round < rounds; round++) {
+      const order = ['writev-git-http', 'git-http-backend'] as const;
+      for (const kind of round % 2 === 0 ? order : [...order].reverse()) {
+        const result = await measure(kind, work, options, expected);
+        results.push(result);
+        process.stdout.write(
+          `${kind.padEnd(17)} wall ${result.wall.toFixed(2).padStart(7)} s   server peak RSS ${formatBytes(result.serverPeakRss).padStart(10)}` +
+            `   tree peak RSS ${formatBytes(result.treePeakRss).padStart(10)} (${result.peakProcesses} processes at most)` +
+            `   all ${clones} fsck-clean, all objects\n`,
+        );
+      }
     }
-    const [ours, theirs] = results as [LoadResult, LoadResult];
+    const medianOf = (kind: ServerKind, pick: (r: LoadResult) => number): number =>
+      median(results.filter((r) => r.kind === kind).map(pick));
+    const ratio = (pick: (r: LoadResult) => number): string =>
+      `${(medianOf('git-http-backend', pick) / medianOf('writev-git-http', pick)).toFixed(2)}x`;
     process.stdout.write(
-      `git http-backend / writev-git-http: wall ${(theirs.wall / ours.wall).toFixed(2)}x, ` +
-        `server peak RSS ${(theirs.serverPeakRss / ours.serverPeakRss).toFixed(2)}x, ` +
-        `tree peak RSS ${(theirs.treePeakRss / ours.treePeakRss).toFixed(2)}x\n`,
+      `git http-backend / writev-git-http${rounds > 1 ? `, medians of ${rounds}` : ''}: ` +
+        `wall ${ratio((r) => r.wall)}, server peak RSS ${ratio((r) => r.serverPeakRss)}, ` +
+        `tree peak RSS ${ratio((r) => r.treePeakRss)}\n`,
     );
   } finally {
     if (!values.work) rmSync(work, { recursive: true, force: true });

@@ -51,8 +51,11 @@ export const NO_CACHE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-cache, max-age=0, must-revalidate',
 };
 
+/** The `Content-Type` of `info/refs?service=git-upload-pack` answers. */
 export const ADVERTISEMENT_TYPE = 'application/x-git-upload-pack-advertisement';
+/** The `Content-Type` a `POST <repo>/git-upload-pack` must carry. */
 export const REQUEST_TYPE = 'application/x-git-upload-pack-request';
+/** The `Content-Type` of `git-upload-pack` answers. */
 export const RESULT_TYPE = 'application/x-git-upload-pack-result';
 
 /** `# service=git-upload-pack` and a flush: what a v0 advertisement over HTTP starts with. */
@@ -171,11 +174,13 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
   function refuse(req: IncomingMessage, res: ServerResponse, err: unknown, bodyUnread: boolean): void {
     const known = err instanceof HttpRequestError;
     const message = err instanceof Error ? err.message : String(err);
-    log(`${req.method ?? '?'} ${quoted(req.url ?? '')}: ${known ? err.status : 500} ${message}`);
+    const request = `${req.method ?? '?'} ${quoted(req.url ?? '')}`;
     if (res.headersSent || res.destroyed) {
+      log(`${request}: response cut off: ${message}`);
       res.destroy();
       return;
     }
+    log(`${request}: ${known ? err.status : 500} ${message}`);
     const answer = known ? err : new HttpRequestError('ERR_HTTP_UPLOAD_PACK_FAILED', 'internal error');
     const text = Buffer.from(`${answer.message}\n`, 'utf8');
     res.writeHead(answer.status, {
