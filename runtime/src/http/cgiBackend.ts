@@ -46,6 +46,17 @@ export function createGitHttpBackendHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const log = options.log ?? (() => undefined);
   return (req, res) => {
+    try {
+      gateway(req, res);
+    } catch (err) {
+      // One request's failure (spawn refusing an argument, say) must not stop the server.
+      log(`${req.method ?? '?'} ${quoted(req.url ?? '')}: 502 ${String(err)}`);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(502, { 'Content-Type': 'text/plain', Connection: 'close' }).end('bad gateway\n');
+    }
+  };
+
+  function gateway(req: IncomingMessage, res: ServerResponse): void {
     const target = req.url ?? '/';
     const queryAt = target.indexOf('?');
     let pathInfo: string;
@@ -53,6 +64,10 @@ export function createGitHttpBackendHandler(
       // A web server hands CGI the decoded path; git http-backend judges it from there.
       pathInfo = decodeURIComponent(queryAt < 0 ? target : target.slice(0, queryAt));
     } catch {
+      pathInfo = '\0';
+    }
+    // A NUL cannot travel in an environment variable (spawn would throw): no CGI program can be asked.
+    if (pathInfo.includes('\0')) {
       res.writeHead(400, { 'Content-Type': 'text/plain' }).end(`bad path ${quoted(target)}\n`);
       return;
     }
@@ -154,5 +169,5 @@ export function createGitHttpBackendHandler(
     });
     res.on('error', () => undefined);
     req.pipe(child.stdin);
-  };
+  }
 }

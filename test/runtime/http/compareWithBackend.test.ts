@@ -144,6 +144,16 @@ describe('the smart HTTP handler answers as git http-backend does', () => {
     }
   });
 
+  it('the CGI gateway answers 400 for a path it cannot hand to CGI (a NUL) and keeps serving', async () => {
+    const answer = await httpRequest(backend, '/project.git%00/info/refs?service=git-upload-pack');
+    assert.equal(answer.status, 400);
+    assert.match(
+      answer.body.toString(),
+      /^bad path '\/project\.git%00\/info\/refs\?service=git-upload-pack'/,
+    );
+    assert.equal((await httpRequest(backend, ADVERTISE)).status, 200);
+  });
+
   it('stricter than git http-backend: symlinks out of the folder, .. in the path, the dumb protocol', async () => {
     const cases: [string, string, number, number][] = [
       // [what, path, git http-backend's status, ours]
