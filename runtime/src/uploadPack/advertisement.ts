@@ -1,9 +1,10 @@
 /**
- * The protocol v0 ref advertisement: one pkt-line per ref (HEAD first, then every ref by name, each
- * annotated tag followed by its peeled `^{}` line), capabilities after a NUL on the first line, and
- * a flush. Only what this server implements is advertised.
+ * The protocol v0 ref advertisement: one pkt-line per visible ref (HEAD first, then every ref by
+ * name, each annotated tag followed by its peeled `^{}` line), capabilities after a NUL on the first
+ * line, and a flush. What is visible (namespace, hidden refs) is decided in `refView.ts`. Only what
+ * this server implements is advertised.
  */
-import type { RefList } from './repository';
+import type { RefList } from './refView';
 
 /** The agent string the server sends, as `agent=<this>`. */
 export const AGENT = 'writev-upload-pack/0.1.0';
@@ -18,7 +19,7 @@ export const SERVER_CAPABILITIES = ['side-band', 'side-band-64k', 'ofs-delta', '
 /** The capability list of the first line, including HEAD's symref, the hash and the agent. */
 export function capabilityList(refs: RefList): string {
   const caps: string[] = [...SERVER_CAPABILITIES];
-  if (refs.head?.target) caps.push(`symref=HEAD:${refs.head.target}`);
+  if (refs.headTarget !== undefined) caps.push(`symref=HEAD:${refs.headTarget}`);
   caps.push(`object-format=${refs.objectFormat}`, `agent=${AGENT}`);
   return caps.join(' ');
 }
@@ -30,7 +31,10 @@ export function capabilityList(refs: RefList): string {
  */
 export function advertisementLines(refs: RefList): string[] {
   const entries: [string, string][] = [];
-  if (refs.head) entries.push([refs.head.oid, 'HEAD']);
+  if (refs.head) {
+    entries.push([refs.head.oid, 'HEAD']);
+    if (refs.head.peeled) entries.push([refs.head.peeled, 'HEAD^{}']);
+  }
   for (const ref of refs.refs) {
     entries.push([ref.oid, ref.name]);
     if (ref.peeled) entries.push([ref.peeled, `${ref.name}^{}`]);
@@ -46,7 +50,10 @@ export function advertisementLines(refs: RefList): string[] {
 /** The object ids a client may ask for: every advertised ref and peeled tag. */
 export function advertisedTips(refs: RefList): Set<string> {
   const tips = new Set<string>();
-  if (refs.head) tips.add(refs.head.oid);
+  if (refs.head) {
+    tips.add(refs.head.oid);
+    if (refs.head.peeled) tips.add(refs.head.peeled);
+  }
   for (const ref of refs.refs) {
     tips.add(ref.oid);
     if (ref.peeled) tips.add(ref.peeled);

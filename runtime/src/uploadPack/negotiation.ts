@@ -8,7 +8,7 @@
 import { encodePktLine } from '../protocol/pktLine';
 import type { PktReader } from '../protocol/pktReader';
 import { SERVER_CAPABILITIES } from './advertisement';
-import { UploadPackError } from './errors';
+import { notOurRef, UploadPackError } from './errors';
 
 /** What the client asked for. */
 export interface WantRequest {
@@ -25,38 +25,60 @@ function checkOid(text: string, line: string): string {
   return text;
 }
 
+/** What decides which objects a client may want. */
+export interface WantPolicy {
+  /** The advertised objects (refs and peeled tags): always allowed. */
+  readonly tips: ReadonlySet<string>;
+  /** Which of the given objects the repository has (one git call for the whole list). */
+  readonly present: (oids: readonly string[]) => Set<string>;
+}
+
 /**
  * Reads the want lines up to their flush.
  *
- * @param tips - the advertised objects: as in Git, anything else is refused ("not our ref").
+ * Git checks each want as it reads it: an object the repository does not have is refused at once,
+ * one it has but did not advertise after the flush. Here the objects are looked up once for the
+ * whole list, with the same outcome: the first missing object in the client's order is named if
+ * there is one (else a malformed line that followed, else the first unadvertised object).
+ *
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
- * @throws {@link UploadPackError} for a want not advertised, or a request this server does not
- *   implement (shallow, deepen, filter), with the reason.
+ * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
+ *   a request this server does not implement (shallow, deepen, filter), with the reason.
  */
-export function readWants(reader: PktReader, tips: ReadonlySet<string>): WantRequest | undefined {
+export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | undefined {
   if (reader.atEnd()) return undefined;
   const wants: string[] = [];
   const seen = new Set<string>();
   let capabilities = new Set<string>();
+  let malformed: UploadPackError | undefined;
   for (;;) {
     const line = reader.readLine();
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want') {
-      if (verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter') {
-        throw new UploadPackError(
-          `'${verb}' requests are not supported by writev-upload-pack (not advertised)`,
-        );
-      }
-      throw new UploadPackError(`protocol error: expected a want line, got '${line}'`);
+      malformed =
+        verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
+          ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)
+          : new UploadPackError(`protocol error: expected a want line, got '${line}'`);
+      break;
     }
-    const oid = checkOid(arg, line);
+    if (!OID.test(arg)) {
+      malformed = new UploadPackError(`protocol error: expected an object id, got '${line}'`);
+      break;
+    }
     if (wants.length === 0) capabilities = new Set(rest);
-    if (!tips.has(oid)) throw new UploadPackError(`upload-pack: not our ref ${oid}`);
-    if (!seen.has(oid)) wants.push(oid);
-    seen.add(oid);
+    if (!seen.has(arg)) wants.push(arg);
+    seen.add(arg);
   }
+  const strangers = wants.filter((oid) => !policy.tips.has(oid));
+  if (strangers.length > 0) {
+    const present = policy.present(strangers);
+    const missing = strangers.find((oid) => !present.has(oid));
+    if (missing !== undefined) throw notOurRef(missing);
+  }
+  if (malformed) throw malformed;
+  if (strangers.length > 0) throw notOurRef(strangers[0]!);
   return wants.length === 0 ? undefined : { wants, capabilities };
 }
 

@@ -64,6 +64,11 @@ export interface PackRequest {
   /** Whether deltas may refer to their base by offset (`ofs-delta`). */
   readonly ofsDelta: boolean;
   readonly objectFormat: 'sha1' | 'sha256';
+  /**
+   * Whatever else shapes the pack's bytes (the pack settings of the configuration, the hook that
+   * makes packs), as one opaque string; requests that differ here never share an entry.
+   */
+  readonly settings?: string;
 }
 
 /**
@@ -72,8 +77,9 @@ export interface PackRequest {
  */
 export function cacheKey(request: PackRequest): string {
   const lines = [
-    'writev-upload-pack cache v1',
+    'writev-upload-pack cache v2',
     `object-format ${request.objectFormat}`,
+    `settings ${JSON.stringify(request.settings ?? '')}`,
     `ofs-delta ${request.ofsDelta ? 1 : 0}`,
     ...[...new Set(request.wants)].sort().map((oid) => `want ${oid}`),
     ...[...new Set(request.common)].sort().map((oid) => `have ${oid}`),

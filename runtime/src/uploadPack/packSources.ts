@@ -5,6 +5,7 @@
  */
 import { closeSync, read, readSync } from 'node:fs';
 import { writeOrDie } from '../orDie';
+import { gitChildEnv } from './childEnv';
 import { UploadPackError } from './errors';
 import type { CachedPack, PackCache, PackFill } from './packCache';
 import { looksLikePack, PackChecksum } from './packChecksum';
@@ -141,7 +142,7 @@ export function runPackObjects(
   const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(file, argv, {
     cwd: spec.gitDir,
-    env: { ...process.env, GIT_DIR: spec.gitDir },
+    env: gitChildEnv(process.env, { GIT_DIR: spec.gitDir }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let failure: Error | undefined;

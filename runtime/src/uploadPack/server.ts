@@ -14,16 +14,20 @@ import type { Sys } from '../syscall';
 import { WriteError } from '../errors';
 import { writeOrDie, writevOrDie } from '../orDie';
 import { FdSource } from '../protocol/byteSource';
-import { encodePktLine, flushPkt } from '../protocol/pktLine';
+import { encodePktLine, errPktLine, flushPkt } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { advertisedTips, advertisementLines } from './advertisement';
+import { UploadPackError } from './errors';
+import { namespacePrefix } from './namespace';
 import { honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
 import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
 import { runPackObjects, serveCachedPack } from './packSources';
-import { findGitDir, listRefs, presentObjects } from './repository';
+import { visibleRefs } from './refView';
+import { findRepository, git, listRawRefs, presentObjects, type GitLayout } from './repository';
+import { readServeConfig } from './serveConfig';
 
 /** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
 export interface ServerIo {
@@ -77,10 +81,10 @@ function objectFolders(gitDir: string): string[] {
  * refused: packs there are the repository's own, and the cache must never sit where its files
  * could be taken for them (or its eviction reach them).
  */
-function cacheFolder(options: UploadPackOptions, gitDir: string): { dir?: string; refusal?: string } {
-  const dir = cacheDirFor(options, gitDir);
+function cacheFolder(options: UploadPackOptions, layout: GitLayout): { dir?: string; refusal?: string } {
+  const dir = cacheDirFor(options, layout.commonDir);
   if (dir === undefined) return {};
-  const objects = objectFolders(gitDir).find((folder) => isWithin(dir, folder));
+  const objects = objectFolders(layout.commonDir).find((folder) => isWithin(dir, folder));
   if (objects === undefined) return { dir };
   return { refusal: `pack cache folder ${dir} is inside the object folder ${objects}: not used` };
 }
@@ -113,9 +117,15 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     sender?.warning(text);
   };
   try {
-    const gitDir = findGitDir(options.repository, options.strict);
-    const folder = cacheFolder(options, gitDir);
-    const refs = listRefs(gitDir, folder.dir);
+    // A bad namespace is refused before anything is read, as git refuses it at start.
+    const prefix = namespacePrefix(options.namespace);
+    const layout = findRepository(options.repository, options.strict);
+    const { gitDir, commonDir } = layout;
+    const folder = cacheFolder(options, layout);
+    const config = readServeConfig(gitDir, commonDir, folder.dir, () =>
+      git(gitDir, ['config', '--list', '-z', '--show-origin']),
+    );
+    const refs = visibleRefs(listRawRefs(layout, folder.dir), gitDir, { prefix, rules: config.hideRules() });
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
@@ -125,7 +135,10 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
 
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = sinceStart();
-    const request = readWants(reader, advertisedTips(refs));
+    const request = readWants(reader, {
+      tips: advertisedTips(refs),
+      present: (oids) => presentObjects(gitDir, oids),
+    });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
     const common = negotiate(reader, sendLine, (oids) => presentObjects(gitDir, oids));
 
@@ -142,6 +155,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       common,
       ofsDelta: caps.has('ofs-delta'),
       objectFormat: refs.objectFormat,
+      settings: `${config.packDigest()} ${options.packObjectsHook ?? ''}`,
     };
     if (folder.refusal !== undefined) warn(folder.refusal);
     const cache =
@@ -164,10 +178,11 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     // Every failure but the client's own descriptor failing is told to the client, whatever it
     // asked for: once the pack phase has begun, on band 3 (or, bare, as ERR before any pack byte).
     if (!(err instanceof WriteError)) {
-      const message = `writev-upload-pack: ${err instanceof Error ? err.message : String(err)}`;
+      const wire = err instanceof UploadPackError ? err.wire : undefined;
+      const message = wire ?? `writev-upload-pack: ${err instanceof Error ? err.message : String(err)}`;
       try {
         if (sender) sender.fail(message);
-        else sendLine(encodePktLine(`ERR ${message}\n`));
+        else sendLine(errPktLine(wire ?? `${message}\n`));
       } catch {
         // the client is gone too; the caller still reports the first error
       }

@@ -163,7 +163,7 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
     ]);
     const result = await run(process.execPath, [BIN, source], { env, input: request });
     assert.equal(result.status, 128);
-    assert.equal(lines(result.stdout).at(-1), `ERR writev-upload-pack: upload-pack: not our ref ${bogus}`);
+    assert.equal(lines(result.stdout).at(-1), `ERR upload-pack: not our ref ${bogus}`);
   });
 
   it('refuses shallow and deepen requests it does not advertise', async () => {
