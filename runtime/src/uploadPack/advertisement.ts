@@ -47,16 +47,14 @@ export function advertisementLines(refs: RefList): string[] {
   return entries.map(([oid, name], i) => (i === 0 ? `${oid} ${name}\0${caps}\n` : `${oid} ${name}\n`));
 }
 
-/** The object ids a client may ask for: every advertised ref and peeled tag. */
+/**
+ * The object ids a client may ask for: the objects of the advertised refs. Not the objects tags
+ * peel to: git's upload-pack refuses those unless they are also a ref's (or reachable wants are
+ * allowed), and so does this one.
+ */
 export function advertisedTips(refs: RefList): Set<string> {
   const tips = new Set<string>();
-  if (refs.head) {
-    tips.add(refs.head.oid);
-    if (refs.head.peeled) tips.add(refs.head.peeled);
-  }
-  for (const ref of refs.refs) {
-    tips.add(ref.oid);
-    if (ref.peeled) tips.add(ref.peeled);
-  }
+  if (refs.head) tips.add(refs.head.oid);
+  for (const ref of refs.refs) tips.add(ref.oid);
   return tips;
 }

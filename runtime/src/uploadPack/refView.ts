@@ -30,7 +30,7 @@ export interface RefList {
   readonly refs: readonly Ref[];
   /** The repository's hash: `sha1` or `sha256`. */
   readonly objectFormat: 'sha1' | 'sha256';
-  /** The objects of the refs that were hidden (with their peeled objects). */
+  /** The objects of the refs that were hidden (not what they peel to). */
   readonly hiddenTips?: ReadonlySet<string>;
 }
 
@@ -99,9 +99,8 @@ export function visibleRefs(raw: RawRefs, gitDir: string, scope: RefScope): RefL
   const { prefix, rules } = scope;
   const byName = new Map(raw.refs.map((ref) => [ref.name, ref]));
   const hiddenTips = new Set<string>();
-  const hide = (ref: { oid: string; peeled?: string }): void => {
+  const hide = (ref: { oid: string }): void => {
     hiddenTips.add(ref.oid);
-    if (ref.peeled) hiddenTips.add(ref.peeled);
   };
   const found = findHead(raw, byName, gitDir, prefix);
   let head: RefList['head'];

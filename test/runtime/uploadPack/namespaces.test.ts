@@ -173,6 +173,11 @@ describe('GIT_NAMESPACE and hideRefs: the advertisement and refusals of git uplo
         want: () => rootSecret,
       },
       {
+        name: 'an object only a tag peels to (git accepts ref objects only)',
+        setting: { name: 'A', namespace: 'tenantA' },
+        want: () => git(source, ['rev-parse', 'main']).trim(),
+      },
+      {
         name: 'a root branch from inside a namespace',
         setting: { name: 'A', namespace: 'tenantA' },
         want: () => git(source, ['rev-parse', 'topic']).trim(),
