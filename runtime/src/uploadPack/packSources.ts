@@ -106,6 +106,8 @@ export interface PackObjectsSpec {
   readonly wants: readonly string[];
   readonly common: readonly string[];
   readonly ofsDelta: boolean;
+  readonly thin?: boolean;
+  readonly includeTag?: boolean;
   readonly progress: boolean;
   /**
    * A command run instead of `git`, with `git pack-objects ...` as its arguments, like Git's
@@ -116,9 +118,12 @@ export interface PackObjectsSpec {
 
 /** The arguments of the pack-objects call, as Git's upload-pack makes it for these capabilities. */
 export function packObjectsArgs(spec: PackObjectsSpec): string[] {
-  const args = ['pack-objects', '--revs', '--stdout'];
+  const args = ['pack-objects', '--revs'];
+  if (spec.thin) args.push('--thin');
+  args.push('--stdout');
   if (spec.progress) args.push('--progress');
   if (spec.ofsDelta) args.push('--delta-base-offset');
+  if (spec.includeTag) args.push('--include-tag');
   return args;
 }
 

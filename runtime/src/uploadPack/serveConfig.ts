@@ -16,6 +16,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { UploadPackError } from './errors';
 import { parseHideRules, type HideRule } from './hideRefs';
 import { memoPath, readMemo, writeMemo } from './memoFile';
+import type { WantAllowance } from './negotiation';
 
 /** The memo's first line, with the format's version. */
 const MEMO_MAGIC = 'writev-upload-pack config memo v1';
@@ -55,14 +56,37 @@ export class ServeConfig {
    * @throws {@link UploadPackError} for a value that is not a boolean, as git refuses it.
    */
   bool(key: string, fallback: boolean): boolean {
-    const value = this.values(key).at(-1);
-    if (value === undefined) return fallback;
+    const entry = this.entries.filter((e) => e.key === key).at(-1);
+    return entry === undefined ? fallback : this.parseBool(entry);
+  }
+
+  private parseBool(entry: ConfigEntry): boolean {
+    const { key, value } = entry;
     if (value === null) return true;
     const lower = value.toLowerCase();
     if (['true', 'yes', 'on'].includes(lower)) return true;
     if (['false', 'no', 'off', ''].includes(lower)) return false;
     if (/^-?\d+$/.test(value)) return Number(value) !== 0;
     throw new UploadPackError(`bad boolean config value '${value}' for '${key}'`);
+  }
+
+  /**
+   * Which unadvertised objects clients may want: `uploadpack.allowTipSHA1InWant`,
+   * `allowReachableSHA1InWant` and `allowAnySHA1InWant` (which sets or clears all three), applied
+   * in the order git read them.
+   * @throws {@link UploadPackError} for a value that is not a boolean.
+   */
+  wantAllowance(): WantAllowance {
+    let tip = false;
+    let reachable = false;
+    let any = false;
+    for (const entry of this.entries) {
+      const key = entry.key;
+      if (key === 'uploadpack.allowtipsha1inwant') tip = this.parseBool(entry);
+      else if (key === 'uploadpack.allowreachablesha1inwant') reachable = this.parseBool(entry);
+      else if (key === 'uploadpack.allowanysha1inwant') tip = reachable = any = this.parseBool(entry);
+    }
+    return { tip, reachable, any };
   }
 
   /**

@@ -8,6 +8,7 @@
  * A client asking for protocol v2 (`GIT_PROTOCOL=version=2`) gets the v0 advertisement, which git
  * clients accept as the server's answer: the fallback is the client's, and it is clean.
  */
+import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Sys } from '../syscall';
@@ -19,13 +20,14 @@ import { PktReader } from '../protocol/pktReader';
 import { advertisedTips, advertisementLines } from './advertisement';
 import { UploadPackError } from './errors';
 import { namespacePrefix } from './namespace';
-import { honoured, negotiate, readWants } from './negotiation';
+import { GitOracle } from './commitGraph';
+import { ackModeOf, honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
 import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
 import { runPackObjects, serveCachedPack } from './packSources';
-import { visibleRefs } from './refView';
+import { visibleRefs, type RefList } from './refView';
 import { findRepository, git, listRawRefs, presentObjects, type GitLayout } from './repository';
 import { readServeConfig } from './serveConfig';
 
@@ -90,6 +92,30 @@ function cacheFolder(options: UploadPackOptions, layout: GitLayout): { dir?: str
 }
 
 /**
+ * Whether some of `wants` are not reachable from `from`, as git's upload-pack decides it: a
+ * `rev-list` of the wants less everything `from` reaches prints something. (Like git's, this looks
+ * at commits only: a tree or blob want passes.) A rev-list that fails counts as unreachable.
+ */
+function someUnreachable(gitDir: string, wants: readonly string[], from: readonly string[]): boolean {
+  const input = `${[...from.map((oid) => `^${oid}`), ...wants].join('\n')}\n`;
+  try {
+    return git(gitDir, ['rev-list', '--stdin'], input).trim() !== '';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A digest of the repository's tags (every ref under `refs/tags/`, namespaces aside, as
+ * `pack-objects --include-tag` looks at them): an `include-tag` pack depends on them.
+ */
+function tagsDigest(refs: RefList['refs']): string {
+  const hash = createHash('sha256');
+  for (const ref of refs) if (ref.name.startsWith('refs/tags/')) hash.update(`${ref.oid} ${ref.name}\n`);
+  return hash.digest('hex');
+}
+
+/**
  * Serves one fetch. Errors the client should see are sent to it (an `ERR` line before the pack,
  * band 3 during it) and then thrown, so the caller exits non-zero.
  *
@@ -125,11 +151,13 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const config = readServeConfig(gitDir, commonDir, folder.dir, () =>
       git(gitDir, ['config', '--list', '-z', '--show-origin']),
     );
-    const refs = visibleRefs(listRawRefs(layout, folder.dir), gitDir, { prefix, rules: config.hideRules() });
+    const raw = listRawRefs(layout, folder.dir);
+    const refs = visibleRefs(raw, gitDir, { prefix, rules: config.hideRules() });
+    const allow = config.wantAllowance();
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
-      [...advertisementLines(refs).map((line) => encodePktLine(line)), flushPkt()],
+      [...advertisementLines(refs, { allow }).map((line) => encodePktLine(line)), flushPkt()],
       writeOptions,
     );
 
@@ -138,9 +166,14 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const request = readWants(reader, {
       tips: advertisedTips(refs),
       present: (oids) => presentObjects(gitDir, oids),
+      hiddenTips: refs.hiddenTips ?? new Set(),
+      allow,
+      someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
     });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
-    const common = negotiate(reader, sendLine, (oids) => presentObjects(gitDir, oids));
+    const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
+      ackMode: ackModeOf(request.capabilities),
+    });
 
     const caps = honoured(request);
     const framing: Framing = caps.has('side-band-64k')
@@ -154,8 +187,14 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       wants: request.wants,
       common,
       ofsDelta: caps.has('ofs-delta'),
+      thin: caps.has('thin-pack'),
+      includeTag: caps.has('include-tag'),
       objectFormat: refs.objectFormat,
-      settings: `${config.packDigest()} ${options.packObjectsHook ?? ''}`,
+      settings: [
+        config.packDigest(),
+        options.packObjectsHook ?? '',
+        caps.has('include-tag') ? tagsDigest(raw.refs) : '',
+      ].join(' '),
     };
     if (folder.refusal !== undefined) warn(folder.refusal);
     const cache =

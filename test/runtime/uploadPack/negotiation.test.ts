@@ -127,7 +127,7 @@ describe('advertisementLines', () => {
       objectFormat: 'sha1',
     });
     assert.deepEqual(lines, [
-      `${A} HEAD\0side-band side-band-64k ofs-delta no-progress symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
+      `${A} HEAD\0multi_ack thin-pack side-band side-band-64k ofs-delta no-progress include-tag multi_ack_detailed symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
       `${A} refs/heads/main\n`,
       `${B} refs/tags/v1\n`,
       `${A} refs/tags/v1^{}\n`,
@@ -136,7 +136,7 @@ describe('advertisementLines', () => {
 
   it('advertises capabilities on a capabilities^{} line for an empty repository', () => {
     const [line] = advertisementLines({ refs: [], objectFormat: 'sha1' });
-    assert.match(line!, /^0{40} capabilities\^\{\}\0side-band /);
+    assert.match(line!, /^0{40} capabilities\^\{\}\0multi_ack thin-pack side-band /);
   });
 });
 
