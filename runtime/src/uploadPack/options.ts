@@ -28,6 +28,8 @@ export interface UploadPackOptions {
   timingFile?: string;
   /** The git namespace to serve (`GIT_NAMESPACE`; see gitnamespaces(7)); none when absent or empty. */
   namespace?: string;
+  /** What the client asked for in `GIT_PROTOCOL` (`version=2` selects protocol v2). */
+  protocol?: string;
 }
 
 /** The command's synopsis, printed on a usage error. */
@@ -35,7 +37,8 @@ export const USAGE =
   'usage: writev-upload-pack [--strict] [--no-cache | --cache-dir=<dir>] [--cache-max-bytes=<n>]\n' +
   '                          [--write-mode=batched|writev|writes] [--pack-objects-hook=<cmd>] <directory>\n' +
   'environment: WRITEV_UPLOAD_PACK_CACHE (a folder, or "off"), WRITEV_UPLOAD_PACK_CACHE_MAX_BYTES,\n' +
-  '             WRITEV_UPLOAD_PACK_WRITE_MODE, WRITEV_UPLOAD_PACK_HOOK, WRITEV_UPLOAD_PACK_TIMING\n';
+  '             WRITEV_UPLOAD_PACK_WRITE_MODE, WRITEV_UPLOAD_PACK_HOOK, WRITEV_UPLOAD_PACK_TIMING;\n' +
+  '             GIT_PROTOCOL (version=2 for protocol v2), GIT_NAMESPACE, GIT_CONFIG_* as git reads them\n';
 
 const WRITE_MODES: readonly WriteMode[] = ['batched', 'writev', 'writes'];
 
@@ -102,6 +105,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): U
   if (hook) options.packObjectsHook = hook;
   if (env.WRITEV_UPLOAD_PACK_TIMING) options.timingFile = env.WRITEV_UPLOAD_PACK_TIMING;
   if (env.GIT_NAMESPACE) options.namespace = env.GIT_NAMESPACE;
+  if (env.GIT_PROTOCOL) options.protocol = env.GIT_PROTOCOL;
   if (values['cache-dir'] !== undefined) options.cacheDir = cacheSetting(values['cache-dir']);
   if (values['no-cache']) options.cacheDir = false;
   if (values['cache-max-bytes'] !== undefined) {

@@ -1,12 +1,12 @@
 /**
- * `writev-upload-pack`: the server side of `git clone` and `git fetch` over protocol v0, speaking
+ * `writev-upload-pack`: the server side of `git clone` and `git fetch` over protocols v0 and v2, speaking
  * on two descriptors (stdin and stdout when git runs it through `--upload-pack`). It advertises
  * the refs, reads the wants, negotiates, then streams the pack from the cache or from
  * `git pack-objects`, through the runtime's fd-based writers (never `process.stdout`, which would
  * make a shared pipe non-blocking).
  *
- * A client asking for protocol v2 (`GIT_PROTOCOL=version=2`) gets the v0 advertisement, which git
- * clients accept as the server's answer: the fallback is the client's, and it is clean.
+ * A client asking for protocol v2 (`GIT_PROTOCOL=version=2`) is served by `v2.ts`, through the same
+ * ref view, writers and pack cache.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -27,9 +27,10 @@ import { isWithin } from './cacheFiles';
 import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
 import { runPackObjects, serveCachedPack } from './packSources';
-import { visibleRefs, type RefList } from './refView';
-import { findRepository, git, listRawRefs, presentObjects, type GitLayout } from './repository';
-import { readServeConfig } from './serveConfig';
+import { visibleRefs } from './refView';
+import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type RawRefs } from './repository';
+import { readServeConfig, type ServeConfig } from './serveConfig';
+import { isV2, serveV2 } from './v2';
 
 /** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
 export interface ServerIo {
@@ -109,10 +110,71 @@ function someUnreachable(gitDir: string, wants: readonly string[], from: readonl
  * A digest of the repository's tags (every ref under `refs/tags/`, namespaces aside, as
  * `pack-objects --include-tag` looks at them): an `include-tag` pack depends on them.
  */
-function tagsDigest(refs: RefList['refs']): string {
+function tagsDigest(refs: RawRefs['refs']): string {
   const hash = createHash('sha256');
   for (const ref of refs) if (ref.name.startsWith('refs/tags/')) hash.update(`${ref.oid} ${ref.name}\n`);
   return hash.digest('hex');
+}
+
+/** Everything pack production needs to know about the serve. */
+export interface PackContext {
+  readonly options: UploadPackOptions;
+  readonly gitDir: string;
+  readonly folder: { dir?: string; refusal?: string };
+  readonly config: ServeConfig;
+  readonly rawRefs: RawRefs['refs'];
+  readonly objectFormat: 'sha1' | 'sha256';
+  readonly warn: (message: string) => void;
+}
+
+/** What the client asked of the pack. */
+export interface PackAsk {
+  readonly wants: readonly string[];
+  readonly common: readonly string[];
+  readonly ofsDelta: boolean;
+  readonly thin: boolean;
+  readonly includeTag: boolean;
+  readonly progress: boolean;
+}
+
+/**
+ * Sends the pack through `sender`, from the cache when it holds the same pack, else from
+ * pack-objects (filling the cache on the way). The caller ends the sender.
+ */
+export async function sendPack(
+  context: PackContext,
+  sender: PackSender,
+  ask: PackAsk,
+): Promise<ServeReport['pack']> {
+  const { options, gitDir, folder, config, objectFormat, warn } = context;
+  const packRequest = {
+    wants: ask.wants,
+    common: ask.common,
+    ofsDelta: ask.ofsDelta,
+    thin: ask.thin,
+    includeTag: ask.includeTag,
+    objectFormat,
+    settings: [
+      config.packDigest(),
+      options.packObjectsHook ?? '',
+      ask.includeTag ? tagsDigest(context.rawRefs) : '',
+    ].join(' '),
+  };
+  if (folder.refusal !== undefined) warn(folder.refusal);
+  const cache =
+    folder.dir === undefined
+      ? undefined
+      : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
+  const key = cacheKey(packRequest);
+  const entry = cache?.open(key);
+  if (cache && entry && (await serveCachedPack(entry, cache, sender, objectFormat))) return 'cache-hit';
+  const fill = cache?.startFill(key, objectFormat);
+  await runPackObjects(
+    { gitDir, ...packRequest, progress: ask.progress, hook: options.packObjectsHook },
+    sender,
+    fill,
+  );
+  return cache ? 'cache-miss' : 'uncached';
 }
 
 /**
@@ -154,6 +216,26 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const raw = listRawRefs(layout, folder.dir);
     const refs = visibleRefs(raw, gitDir, { prefix, rules: config.hideRules() });
     const allow = config.wantAllowance();
+    const context: PackContext = {
+      options,
+      gitDir,
+      folder,
+      config,
+      rawRefs: raw.refs,
+      objectFormat: refs.objectFormat,
+      warn,
+    };
+    if (isV2(options.protocol)) {
+      const pack = await serveV2(
+        context,
+        io,
+        writeOptions,
+        { prefix, rules: config.hideRules() },
+        raw,
+        (s) => (sender = s),
+      );
+      return report({ pack, endAt: sinceStart() });
+    }
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
@@ -181,36 +263,15 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       : caps.has('side-band')
         ? 'side-band'
         : 'none';
-    const progress = !caps.has('no-progress');
-    sender = new PackSender(io.output, framing, options.writeMode, progress, writeOptions);
-    const packRequest = {
+    sender = new PackSender(io.output, framing, options.writeMode, !caps.has('no-progress'), writeOptions);
+    const pack = await sendPack(context, sender, {
       wants: request.wants,
       common,
       ofsDelta: caps.has('ofs-delta'),
       thin: caps.has('thin-pack'),
       includeTag: caps.has('include-tag'),
-      objectFormat: refs.objectFormat,
-      settings: [
-        config.packDigest(),
-        options.packObjectsHook ?? '',
-        caps.has('include-tag') ? tagsDigest(raw.refs) : '',
-      ].join(' '),
-    };
-    if (folder.refusal !== undefined) warn(folder.refusal);
-    const cache =
-      folder.dir === undefined
-        ? undefined
-        : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
-    const key = cacheKey(packRequest);
-    const entry = cache?.open(key);
-    let pack: ServeReport['pack'];
-    if (cache && entry && (await serveCachedPack(entry, cache, sender, refs.objectFormat))) {
-      pack = 'cache-hit';
-    } else {
-      const fill = cache?.startFill(key, refs.objectFormat);
-      await runPackObjects({ gitDir, ...packRequest, progress, hook: options.packObjectsHook }, sender, fill);
-      pack = cache ? 'cache-miss' : 'uncached';
-    }
+      progress: !caps.has('no-progress'),
+    });
     sender.end();
     return report({ pack, requestAt, endAt: sinceStart() });
   } catch (err) {

@@ -78,6 +78,9 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
       run(
         'git',
         [
+          // Protocol v0: a v2 packfile section is always on side-band-64k.
+          '-c',
+          'protocol.version=0',
           'clone',
           `--upload-pack=${[process.execPath, PROXY].map((a) => `'${a}'`).join(' ')} ${uploadPackCommand(...args)}`,
           `file://${source}`,
