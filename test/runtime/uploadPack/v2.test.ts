@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { decodePktLines, delimPkt, encodePktLine, flushPkt, packetText } from '@writev/runtime';
 import { gitEnv } from '../helpers/gitEnv';
@@ -188,5 +189,40 @@ describe('protocol v2 (GIT_PROTOCOL=version=2) as git upload-pack speaks it', ()
       trace.stdout.toString(),
       git(scratch.dir, [...v2, 'ls-remote', '--symref', `file://${source}`]),
     );
+  });
+
+  it('serves clones over ssh (a GIT_SSH_COMMAND that runs the command locally), v0 and v2, as git does', async () => {
+    // git runs `<ssh> [-o SendEnv=GIT_PROTOCOL] <host> "<upload-pack> '<path>'"`; this ssh runs the
+    // last argument here, with the environment git gave it (GIT_PROTOCOL included).
+    const ssh = scratch.path('fake-ssh');
+    writeFileSync(ssh, '#!/bin/sh\nfor last; do :; done\nexec sh -c "$last"\n', { mode: 0o755 });
+    const env = gitEnv({ ...cache, GIT_SSH_COMMAND: ssh });
+    for (const version of ['0', '2']) {
+      const dests: string[] = [];
+      for (const [name, uploadPack] of [
+        ['ours', [`--upload-pack=${uploadPackCommand()}`]],
+        ['git', []],
+      ] as const) {
+        const dest = scratch.path(`ssh-v${version}-${name}`);
+        dests.push(dest);
+        const args = [
+          '-c',
+          `protocol.version=${version}`,
+          '-c',
+          'ssh.variant=ssh',
+          'clone',
+          '-q',
+          ...uploadPack,
+        ];
+        const clone = await run('git', [...args, `ssh://localhost${source}`, dest], { env });
+        assert.equal(clone.status, 0, clone.stderr);
+        git(dest, ['fsck', '--full', '--strict']);
+      }
+      assert.equal(git(dests[0]!, ['for-each-ref']), git(dests[1]!, ['for-each-ref']));
+      assert.equal(
+        git(dests[0]!, ['rev-list', '--objects', '--all']),
+        git(dests[1]!, ['rev-list', '--objects', '--all']),
+      );
+    }
   });
 });
