@@ -39,6 +39,7 @@ export {
   decodePktLines,
   delimPkt,
   encodePktLine,
+  errPktLine,
   flushPkt,
   LARGE_PACKET_DATA_MAX,
   packetText,

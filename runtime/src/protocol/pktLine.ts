@@ -118,6 +118,20 @@ export function encodePktLine(payload: string | ArrayBufferView): Buffer {
 }
 
 /**
+ * An `ERR <message>` packet, as a server sends it before hanging up. A message too long for one
+ * packet is cut to fit (at a UTF-8 character boundary), so the client still learns why: a packet
+ * over {@link LARGE_PACKET_MAX} bytes could not be sent at all. A fresh buffer.
+ */
+export function errPktLine(message: string): Buffer {
+  const body = Buffer.from(`ERR ${message}`, 'utf8');
+  if (body.length <= LARGE_PACKET_DATA_MAX) return encodePktLine(body);
+  let end = LARGE_PACKET_DATA_MAX;
+  // Back up over UTF-8 continuation bytes (10xxxxxx) to the start of the character cut in two.
+  while (end > 0 && (body[end]! & 0xc0) === 0x80) end--;
+  return encodePktLine(body.subarray(0, end));
+}
+
+/**
  * Decodes a complete stream held in memory into packets. Payloads are views into `stream`, not
  * copies. For streams read from a descriptor use `PktReader`, which does not need it all at once.
  *

@@ -1,24 +1,45 @@
 /**
- * The protocol v0 ref advertisement: one pkt-line per ref (HEAD first, then every ref by name, each
- * annotated tag followed by its peeled `^{}` line), capabilities after a NUL on the first line, and
- * a flush. Only what this server implements is advertised.
+ * The protocol v0 ref advertisement: one pkt-line per visible ref (HEAD first, then every ref by
+ * name, each annotated tag followed by its peeled `^{}` line), capabilities after a NUL on the first
+ * line, and a flush. What is visible (namespace, hidden refs) is decided in `refView.ts`. Only what
+ * this server implements is advertised.
  */
-import type { RefList } from './repository';
+import type { WantAllowance } from './negotiation';
+import type { RefList } from './refView';
 
 /** The agent string the server sends, as `agent=<this>`. */
 export const AGENT = 'writev-upload-pack/0.1.0';
 
 /**
- * The capabilities this server implements, in the order Git lists them. Not advertised (so clients
- * never ask): multi_ack and multi_ack_detailed (negotiation here is the basic one), thin-pack,
- * shallow and deepen-*, include-tag, filter, allow-*-in-want.
+ * The capabilities this server always implements, in the order Git lists them. Not advertised (so
+ * clients never ask): shallow and deepen-*, filter.
  */
-export const SERVER_CAPABILITIES = ['side-band', 'side-band-64k', 'ofs-delta', 'no-progress'] as const;
+export const SERVER_CAPABILITIES = [
+  'multi_ack',
+  'thin-pack',
+  'side-band',
+  'side-band-64k',
+  'ofs-delta',
+  'no-progress',
+  'include-tag',
+  'multi_ack_detailed',
+] as const;
+
+/** The capabilities that depend on the repository's configuration or on the kind of serve. */
+export interface OptionalCapabilities {
+  /** `allow-tip-sha1-in-want` and `allow-reachable-sha1-in-want`, from the configuration. */
+  readonly allow?: WantAllowance;
+  /** `no-done`: offered to stateless (HTTP) clients, as git offers it. */
+  readonly noDone?: boolean;
+}
 
 /** The capability list of the first line, including HEAD's symref, the hash and the agent. */
-export function capabilityList(refs: RefList): string {
+export function capabilityList(refs: RefList, optional: OptionalCapabilities = {}): string {
   const caps: string[] = [...SERVER_CAPABILITIES];
-  if (refs.head?.target) caps.push(`symref=HEAD:${refs.head.target}`);
+  if (optional.allow?.tip) caps.push('allow-tip-sha1-in-want');
+  if (optional.allow?.reachable) caps.push('allow-reachable-sha1-in-want');
+  if (optional.noDone) caps.push('no-done');
+  if (refs.headTarget !== undefined) caps.push(`symref=HEAD:${refs.headTarget}`);
   caps.push(`object-format=${refs.objectFormat}`, `agent=${AGENT}`);
   return caps.join(' ');
 }
@@ -28,14 +49,17 @@ export function capabilityList(refs: RefList): string {
  * repository advertises the capabilities on a `capabilities^{}` line with the null object id, as
  * Git does, so clients can still read them.
  */
-export function advertisementLines(refs: RefList): string[] {
+export function advertisementLines(refs: RefList, optional: OptionalCapabilities = {}): string[] {
   const entries: [string, string][] = [];
-  if (refs.head) entries.push([refs.head.oid, 'HEAD']);
+  if (refs.head) {
+    entries.push([refs.head.oid, 'HEAD']);
+    if (refs.head.peeled) entries.push([refs.head.peeled, 'HEAD^{}']);
+  }
   for (const ref of refs.refs) {
     entries.push([ref.oid, ref.name]);
     if (ref.peeled) entries.push([ref.peeled, `${ref.name}^{}`]);
   }
-  const caps = capabilityList(refs);
+  const caps = capabilityList(refs, optional);
   if (entries.length === 0) {
     const zero = '0'.repeat(refs.objectFormat === 'sha256' ? 64 : 40);
     return [`${zero} capabilities^{}\0${caps}\n`];
@@ -43,13 +67,14 @@ export function advertisementLines(refs: RefList): string[] {
   return entries.map(([oid, name], i) => (i === 0 ? `${oid} ${name}\0${caps}\n` : `${oid} ${name}\n`));
 }
 
-/** The object ids a client may ask for: every advertised ref and peeled tag. */
+/**
+ * The object ids a client may ask for: the objects of the advertised refs. Not the objects tags
+ * peel to: git's upload-pack refuses those unless they are also a ref's (or reachable wants are
+ * allowed), and so does this one.
+ */
 export function advertisedTips(refs: RefList): Set<string> {
   const tips = new Set<string>();
   if (refs.head) tips.add(refs.head.oid);
-  for (const ref of refs.refs) {
-    tips.add(ref.oid);
-    if (ref.peeled) tips.add(ref.peeled);
-  }
+  for (const ref of refs.refs) tips.add(ref.oid);
   return tips;
 }

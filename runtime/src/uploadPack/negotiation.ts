@@ -1,14 +1,13 @@
 /**
  * The client's half of a v0 fetch, read by the server: the wants with the capabilities the client
- * chose, then the haves, answered with the basic (not multi_ack) negotiation the server advertises:
- * - on the first have the server also has, `ACK <oid>`, once;
- * - on a flush, `NAK` while no common object has been found, silence after;
- * - on `done`, `NAK` if none was ever found, else nothing more: the pack follows.
+ * chose, checked against what it may want, then the haves, answered in the acknowledgment mode the
+ * client chose (see {@link negotiate}).
  */
 import { encodePktLine } from '../protocol/pktLine';
 import type { PktReader } from '../protocol/pktReader';
 import { SERVER_CAPABILITIES } from './advertisement';
-import { UploadPackError } from './errors';
+import type { HaveOracle } from './commitGraph';
+import { notOurRef, UploadPackError } from './errors';
 
 /** What the client asked for. */
 export interface WantRequest {
@@ -26,38 +25,103 @@ function checkOid(text: string, line: string): string {
 }
 
 /**
+ * Which objects beyond the advertised ones a client may want, as the repository's
+ * `uploadpack.allowTipSHA1InWant`, `allowReachableSHA1InWant` and `allowAnySHA1InWant` say.
+ */
+export interface WantAllowance {
+  /** The objects of hidden refs. */
+  readonly tip: boolean;
+  /** Objects reachable from the advertised (and, with `tip` or this, hidden) refs. */
+  readonly reachable: boolean;
+  /** Any object the repository has (set only with the other two, as git's `allowAnySHA1InWant`). */
+  readonly any: boolean;
+}
+
+/** What decides which objects a client may want. */
+export interface WantPolicy {
+  /** The objects of the advertised refs: always allowed. */
+  readonly tips: ReadonlySet<string>;
+  /** Which of the given objects the repository has (one git call for the whole list). */
+  readonly present: (oids: readonly string[]) => Set<string>;
+  /** The objects of hidden refs. */
+  readonly hiddenTips?: ReadonlySet<string>;
+  /** What the configuration allows beyond the tips; nothing when absent. */
+  readonly allow?: WantAllowance;
+  /**
+   * A stateless serve (smart HTTP): the refs may have moved since the client read them, so, as
+   * git does, objects reachable from a ref are accepted even without `allow.reachable`.
+   */
+  readonly stateless?: boolean;
+  /**
+   * Whether some of `wants` are not reachable from `from` (git's `rev-list --stdin` check); needed
+   * when reachable objects may be wanted.
+   */
+  readonly someUnreachable?: (wants: readonly string[], from: readonly string[]) => boolean;
+}
+
+/**
  * Reads the want lines up to their flush.
  *
- * @param tips - the advertised objects: as in Git, anything else is refused ("not our ref").
+ * Git checks each want as it reads it: an object the repository does not have is refused at once,
+ * one it has but did not advertise after the flush. Here the objects are looked up once for the
+ * whole list, with the same outcome: the first missing object in the client's order is named if
+ * there is one (else a malformed line that followed, else the first unadvertised object).
+ *
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
- * @throws {@link UploadPackError} for a want not advertised, or a request this server does not
- *   implement (shallow, deepen, filter), with the reason.
+ * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
+ *   a request this server does not implement (shallow, deepen, filter), with the reason.
  */
-export function readWants(reader: PktReader, tips: ReadonlySet<string>): WantRequest | undefined {
+export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | undefined {
   if (reader.atEnd()) return undefined;
   const wants: string[] = [];
   const seen = new Set<string>();
   let capabilities = new Set<string>();
+  let malformed: UploadPackError | undefined;
   for (;;) {
     const line = reader.readLine();
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want') {
-      if (verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter') {
-        throw new UploadPackError(
-          `'${verb}' requests are not supported by writev-upload-pack (not advertised)`,
-        );
-      }
-      throw new UploadPackError(`protocol error: expected a want line, got '${line}'`);
+      malformed =
+        verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
+          ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)
+          : new UploadPackError(`protocol error: expected a want line, got '${line}'`);
+      break;
     }
-    const oid = checkOid(arg, line);
+    if (!OID.test(arg)) {
+      malformed = new UploadPackError(`protocol error: expected an object id, got '${line}'`);
+      break;
+    }
     if (wants.length === 0) capabilities = new Set(rest);
-    if (!tips.has(oid)) throw new UploadPackError(`upload-pack: not our ref ${oid}`);
-    if (!seen.has(oid)) wants.push(oid);
-    seen.add(oid);
+    if (!seen.has(arg)) wants.push(arg);
+    seen.add(arg);
   }
+  const strangers = wants.filter((oid) => !policy.tips.has(oid));
+  if (strangers.length > 0) {
+    const present = policy.present(strangers);
+    const missing = strangers.find((oid) => !present.has(oid));
+    if (missing !== undefined) throw notOurRef(missing);
+  }
+  if (malformed) throw malformed;
+  checkStrangers(policy, strangers);
   return wants.length === 0 ? undefined : { wants, capabilities };
+}
+
+/**
+ * Refuses the wants that are neither advertised nor allowed, naming the first, as git's
+ * upload-pack does once it has read them all.
+ */
+function checkStrangers(policy: WantPolicy, strangers: readonly string[]): void {
+  const allow = policy.allow ?? { tip: false, reachable: false, any: false };
+  if (strangers.length === 0 || (allow.any && allow.tip && allow.reachable)) return;
+  const hidden = allow.tip || allow.reachable ? (policy.hiddenTips ?? new Set<string>()) : new Set<string>();
+  const others = strangers.filter((oid) => !hidden.has(oid));
+  if (others.length === 0) return;
+  if (!(policy.stateless || allow.reachable) || policy.someUnreachable === undefined) {
+    throw notOurRef(others[0]!);
+  }
+  if (policy.someUnreachable(others, [...policy.tips, ...hidden])) throw notOurRef(others[0]!);
 }
 
 /** The capabilities of `request` that this server honours. */
@@ -65,33 +129,95 @@ export function honoured(request: WantRequest): Set<string> {
   return new Set(SERVER_CAPABILITIES.filter((cap) => request.capabilities.has(cap)));
 }
 
+/** How acknowledgments are given: the client's choice among what was advertised. */
+export type AckMode = 'basic' | 'multi_ack' | 'multi_ack_detailed';
+
+/** The client's negotiation options. */
+export interface NegotiationOptions {
+  readonly ackMode: AckMode;
+  /** The client asked for `no-done` (offered in stateless serves): the pack follows `ready`. */
+  readonly noDone?: boolean;
+}
+
+/** The ack mode of a request's capabilities. */
+export function ackModeOf(capabilities: ReadonlySet<string>): AckMode {
+  if (capabilities.has('multi_ack_detailed')) return 'multi_ack_detailed';
+  return capabilities.has('multi_ack') ? 'multi_ack' : 'basic';
+}
+
 /**
- * Reads haves up to `done` and answers them (see the module comment).
+ * Reads haves up to `done` and answers them as gitprotocol-pack(5) and git's upload-pack do:
+ * - basic: `ACK <oid>` for the first common object only (and for a have that adds nothing while it
+ *   is still the only one), `NAK` at each flush until one is found, and at `done` without one;
+ * - `multi_ack`: `ACK <oid> continue` for each common object, and for an object the server lacks
+ *   once every want reaches what the client has; `NAK` at every flush; `ACK <last>` at `done`;
+ * - `multi_ack_detailed`: the same with `ACK <oid> common`, `ACK <oid> ready` in place of continue,
+ *   and at a flush `ACK <last> ready` when the batch had only common objects and the server is
+ *   ready; with `no-done`, the server then sends `ACK <last>` and the pack without waiting for done.
+ * A common commit also counts its parents as the client's, as git counts them.
  *
  * @param send - writes one response line (already a pkt-line) to the client.
- * @param present - which of the given objects the repository has.
- * @returns the common objects, in the order the client named them, without repeats.
+ * @param oracle - what the repository knows (or, for the basic mode, just which objects it has).
+ * @returns the common objects, in the order the client named them.
  * @throws {@link UploadPackError} for a line that is neither a have, a flush nor `done`, or when
  *   the client hangs up before `done`.
  */
 export function negotiate(
   reader: PktReader,
   send: (packet: Uint8Array) => void,
-  present: (oids: readonly string[]) => Set<string>,
+  oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
+  options: NegotiationOptions = { ackMode: 'basic' },
 ): string[] {
+  const repo: HaveOracle =
+    typeof oracle === 'function'
+      ? {
+          // Only presence is known: each object counts as a commit without parents.
+          lookup: (oids) => new Map([...oracle(oids)].map((oid) => [oid, { type: 'commit', parents: [] }])),
+          allWantsReach: () => false,
+        }
+      : oracle;
+  const { ackMode } = options;
+  const multi = ackMode !== 'basic';
+  const ack = (text: string): void => send(encodePktLine(`${text}\n`));
   const common: string[] = [];
-  const known = new Set<string>();
+  const theyHave = new Set<string>();
+  let oldest = 0;
+  let last = '';
+  let gotCommon = false;
+  let gotOther = false;
+  let sentReady = false;
   let pending: string[] = [];
-  // Presence is checked per batch (one git call), and answered before the flush or done that ends
-  // the batch: the bytes on the wire are the same as answering have by have.
+  const okToGiveUp = (): boolean => common.length > 0 && repo.allWantsReach(theyHave, oldest);
+  // Objects are looked up per batch (one git call), then answered have by have in order: the
+  // bytes on the wire are the same as answering each have as it arrives.
   const settle = (): void => {
     if (pending.length === 0) return;
-    const found = present(pending);
+    const facts = repo.lookup(pending);
     for (const oid of pending) {
-      if (!found.has(oid) || known.has(oid)) continue;
-      known.add(oid);
-      common.push(oid);
-      if (common.length === 1) send(encodePktLine(`ACK ${oid}\n`));
+      const object = facts.get(oid);
+      if (object === undefined) {
+        gotOther = true;
+        if (multi && okToGiveUp()) {
+          if (ackMode === 'multi_ack_detailed') {
+            sentReady = true;
+            ack(`ACK ${oid} ready`);
+          } else ack(`ACK ${oid} continue`);
+        }
+        continue;
+      }
+      let knew = false;
+      if (object.type === 'commit') {
+        knew = theyHave.has(oid);
+        theyHave.add(oid);
+        if (oldest === 0 || (object.date ?? 0) < oldest) oldest = object.date ?? 0;
+        for (const parent of object.parents ?? []) theyHave.add(parent);
+      }
+      if (!knew) common.push(oid);
+      gotCommon = true;
+      last = oid;
+      if (ackMode === 'multi_ack_detailed') ack(`ACK ${oid} common`);
+      else if (multi) ack(`ACK ${oid} continue`);
+      else if (common.length === 1) ack(`ACK ${oid}`);
     }
     pending = [];
   };
@@ -100,12 +226,24 @@ export function negotiate(
     const line = reader.readLine();
     if (line === undefined) {
       settle();
-      if (common.length === 0) send(encodePktLine('NAK\n'));
+      if (ackMode === 'multi_ack_detailed' && gotCommon && !gotOther && okToGiveUp()) {
+        sentReady = true;
+        ack(`ACK ${last} ready`);
+      }
+      if (common.length === 0 || multi) ack('NAK');
+      if (options.noDone && sentReady) {
+        ack(`ACK ${last}`);
+        return common;
+      }
+      gotCommon = false;
+      gotOther = false;
       continue;
     }
     if (line === 'done') {
       settle();
-      if (common.length === 0) send(encodePktLine('NAK\n'));
+      if (common.length > 0) {
+        if (multi) ack(`ACK ${last}`);
+      } else ack('NAK');
       return common;
     }
     const have = /^have (\S+)$/.exec(line);

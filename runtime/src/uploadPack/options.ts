@@ -26,6 +26,10 @@ export interface UploadPackOptions {
   packObjectsHook?: string;
   /** A file to append a JSON line of timings to (start-up and streaming, for benchmarks). */
   timingFile?: string;
+  /** The git namespace to serve (`GIT_NAMESPACE`; see gitnamespaces(7)); none when absent or empty. */
+  namespace?: string;
+  /** What the client asked for in `GIT_PROTOCOL` (`version=2` selects protocol v2). */
+  protocol?: string;
 }
 
 /** The command's synopsis, printed on a usage error. */
@@ -33,7 +37,8 @@ export const USAGE =
   'usage: writev-upload-pack [--strict] [--no-cache | --cache-dir=<dir>] [--cache-max-bytes=<n>]\n' +
   '                          [--write-mode=batched|writev|writes] [--pack-objects-hook=<cmd>] <directory>\n' +
   'environment: WRITEV_UPLOAD_PACK_CACHE (a folder, or "off"), WRITEV_UPLOAD_PACK_CACHE_MAX_BYTES,\n' +
-  '             WRITEV_UPLOAD_PACK_WRITE_MODE, WRITEV_UPLOAD_PACK_HOOK, WRITEV_UPLOAD_PACK_TIMING\n';
+  '             WRITEV_UPLOAD_PACK_WRITE_MODE, WRITEV_UPLOAD_PACK_HOOK, WRITEV_UPLOAD_PACK_TIMING;\n' +
+  '             GIT_PROTOCOL (version=2 for protocol v2), GIT_NAMESPACE, GIT_CONFIG_* as git reads them\n';
 
 const WRITE_MODES: readonly WriteMode[] = ['batched', 'writev', 'writes'];
 
@@ -99,6 +104,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): U
   const hook = values['pack-objects-hook'] ?? env.WRITEV_UPLOAD_PACK_HOOK;
   if (hook) options.packObjectsHook = hook;
   if (env.WRITEV_UPLOAD_PACK_TIMING) options.timingFile = env.WRITEV_UPLOAD_PACK_TIMING;
+  if (env.GIT_NAMESPACE) options.namespace = env.GIT_NAMESPACE;
+  if (env.GIT_PROTOCOL) options.protocol = env.GIT_PROTOCOL;
   if (values['cache-dir'] !== undefined) options.cacheDir = cacheSetting(values['cache-dir']);
   if (values['no-cache']) options.cacheDir = false;
   if (values['cache-max-bytes'] !== undefined) {
@@ -110,8 +117,11 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): U
   return options;
 }
 
-/** The cache folder for a repository, or `undefined` when caching is off. */
-export function cacheDirFor(options: UploadPackOptions, gitDir: string): string | undefined {
+/**
+ * The cache folder for a repository, or `undefined` when caching is off. The default is in the
+ * common folder, so the linked worktrees of a repository share one cache.
+ */
+export function cacheDirFor(options: UploadPackOptions, commonDir: string): string | undefined {
   if (options.cacheDir === false) return undefined;
-  return options.cacheDir === 'default' ? join(gitDir, 'writev-pack-cache') : options.cacheDir;
+  return options.cacheDir === 'default' ? join(commonDir, 'writev-pack-cache') : options.cacheDir;
 }

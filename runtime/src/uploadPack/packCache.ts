@@ -63,7 +63,19 @@ export interface PackRequest {
   readonly common: readonly string[];
   /** Whether deltas may refer to their base by offset (`ofs-delta`). */
   readonly ofsDelta: boolean;
+  /** `thin-pack`: deltas may refer to objects the client has, outside the pack. */
+  readonly thin?: boolean;
+  /**
+   * `include-tag`: the pack also holds annotated tags (under `refs/tags/`) of objects it holds; the
+   * pack then depends on the tags, so their state must be part of `settings`.
+   */
+  readonly includeTag?: boolean;
   readonly objectFormat: 'sha1' | 'sha256';
+  /**
+   * Whatever else shapes the pack's bytes (the pack settings of the configuration, the hook that
+   * makes packs), as one opaque string; requests that differ here never share an entry.
+   */
+  readonly settings?: string;
 }
 
 /**
@@ -72,9 +84,12 @@ export interface PackRequest {
  */
 export function cacheKey(request: PackRequest): string {
   const lines = [
-    'writev-upload-pack cache v1',
+    'writev-upload-pack cache v2',
     `object-format ${request.objectFormat}`,
+    `settings ${JSON.stringify(request.settings ?? '')}`,
     `ofs-delta ${request.ofsDelta ? 1 : 0}`,
+    `thin-pack ${request.thin ? 1 : 0}`,
+    `include-tag ${request.includeTag ? 1 : 0}`,
     ...[...new Set(request.wants)].sort().map((oid) => `want ${oid}`),
     ...[...new Set(request.common)].sort().map((oid) => `have ${oid}`),
   ];

@@ -5,6 +5,7 @@
  */
 import { closeSync, read, readSync } from 'node:fs';
 import { writeOrDie } from '../orDie';
+import { gitChildEnv } from './childEnv';
 import { UploadPackError } from './errors';
 import type { CachedPack, PackCache, PackFill } from './packCache';
 import { looksLikePack, PackChecksum } from './packChecksum';
@@ -105,6 +106,8 @@ export interface PackObjectsSpec {
   readonly wants: readonly string[];
   readonly common: readonly string[];
   readonly ofsDelta: boolean;
+  readonly thin?: boolean;
+  readonly includeTag?: boolean;
   readonly progress: boolean;
   /**
    * A command run instead of `git`, with `git pack-objects ...` as its arguments, like Git's
@@ -115,9 +118,12 @@ export interface PackObjectsSpec {
 
 /** The arguments of the pack-objects call, as Git's upload-pack makes it for these capabilities. */
 export function packObjectsArgs(spec: PackObjectsSpec): string[] {
-  const args = ['pack-objects', '--revs', '--stdout'];
+  const args = ['pack-objects', '--revs'];
+  if (spec.thin) args.push('--thin');
+  args.push('--stdout');
   if (spec.progress) args.push('--progress');
   if (spec.ofsDelta) args.push('--delta-base-offset');
+  if (spec.includeTag) args.push('--include-tag');
   return args;
 }
 
@@ -141,7 +147,7 @@ export function runPackObjects(
   const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(file, argv, {
     cwd: spec.gitDir,
-    env: { ...process.env, GIT_DIR: spec.gitDir },
+    env: gitChildEnv(process.env, { GIT_DIR: spec.gitDir }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let failure: Error | undefined;

@@ -1,40 +1,80 @@
 /**
- * What the server needs to know about the repository it serves: where its git directory is, its
- * refs (with peeled tags and HEAD's target) and which objects it has. Refs and objects come from
- * the installed `git`, which already knows every storage detail (packed refs, alternates, reftable).
+ * What the server needs to know about the repository it serves: where its git directory is (and,
+ * for a linked worktree, the common one), its refs (with peeled tags and symbolic targets) and which
+ * objects it has. Refs and objects come from the installed `git`, which already knows every
+ * storage detail (packed refs, alternates, per-worktree refs).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { gitChildEnv } from './childEnv';
 import { UploadPackError } from './errors';
 import { memoizedRefs } from './refsMemo';
 
-/** One advertised ref: its name, the object it points at, and for an annotated tag what it peels to. */
-export interface Ref {
-  readonly name: string;
-  readonly oid: string;
-  readonly peeled?: string;
+/** A repository's folders. */
+export interface GitLayout {
+  /** The git directory: a repository's, or a linked worktree's (its HEAD, per-worktree refs). */
+  readonly gitDir: string;
+  /** Where objects, shared refs and the config live: `gitDir`, or the main repository's. */
+  readonly commonDir: string;
 }
 
-/** The refs to advertise. */
-export interface RefList {
-  /** HEAD's object, and the ref it points at when it is symbolic; absent when HEAD is unborn. */
-  readonly head?: { readonly oid: string; readonly target?: string };
-  /** Every ref, sorted by name as git sorts them (bytewise). */
-  readonly refs: readonly Ref[];
+/** One ref as git lists it, by its full name. */
+export interface RawRef {
+  readonly name: string;
+  readonly oid: string;
+  /** For an annotated tag, the object it peels to. */
+  readonly peeled?: string;
+  /** For a symbolic ref, the ref it points at (one level). */
+  readonly symref?: string;
+}
+
+/** Every ref of a repository, unfiltered, sorted by name as git sorts them (bytewise). */
+export interface RawRefs {
+  readonly refs: readonly RawRef[];
   /** The repository's hash: `sha1` or `sha256`. */
   readonly objectFormat: 'sha1' | 'sha256';
 }
 
-function isGitDirectory(dir: string): boolean {
+function isRegularFile(path: string): boolean {
   try {
-    // HEAD must be a regular file: it is read whole, and a FIFO there would hang git and us.
-    return statSync(dir).isDirectory() && statSync(`${dir}/HEAD`).isFile() && existsSync(`${dir}/objects`);
+    return statSync(path).isFile();
   } catch {
     return false;
   }
 }
 
-/** A `.git` file (worktrees, submodules) holds `gitdir: <path>`; follow it. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The common folder of a git directory: the one its `commondir` file names, else itself. */
+function commonDirOf(dir: string): string {
+  const file = join(dir, 'commondir');
+  if (!isRegularFile(file)) return dir;
+  const named = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  return resolve(dir, named);
+}
+
+/**
+ * The layout of `dir` when it is a git directory: HEAD a regular file (it is read whole, and a FIFO
+ * there would hang git and us), and an objects folder in its common folder.
+ */
+function layoutOf(dir: string): GitLayout | undefined {
+  try {
+    if (!isDirectory(dir) || !isRegularFile(join(dir, 'HEAD'))) return undefined;
+    const commonDir = commonDirOf(dir);
+    if (!isDirectory(join(commonDir, 'objects'))) return undefined;
+    return { gitDir: resolve(dir), commonDir: resolve(commonDir) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A `.git` file (worktrees, submodules, `--separate-git-dir`) holds `gitdir: <path>`; follow it. */
 function followGitFile(file: string): string | undefined {
   try {
     if (!statSync(file).isFile()) return undefined;
@@ -48,19 +88,25 @@ function followGitFile(file: string): string | undefined {
 }
 
 /**
- * Finds the git directory for `path` the way upload-pack does: `path/.git`, `path`, `path.git/.git`
- * and `path.git` in that order (with `strict`, only `path` itself), following `.git` files. No
- * search upwards: a server serves exactly the repository it was named.
+ * Finds the repository for `path` the way upload-pack does: `path/.git`, `path`, `path.git/.git`
+ * and `path.git` in that order (with `strict`, only `path` itself), following `.git` files and a
+ * linked worktree's `commondir`. No search upwards: a server serves exactly the repository it was
+ * named, whatever `GIT_DIR` says.
  *
  * @throws {@link UploadPackError} "'<path>' does not appear to be a git repository".
  */
-export function findGitDir(path: string, strict = false): string {
+export function findRepository(path: string, strict = false): GitLayout {
   const candidates = strict ? [path] : [`${path}/.git`, path, `${path}.git/.git`, `${path}.git`];
   for (const candidate of candidates) {
-    const dir = followGitFile(candidate) ?? candidate;
-    if (isGitDirectory(dir)) return resolve(dir);
+    const layout = layoutOf(followGitFile(candidate) ?? candidate);
+    if (layout) return layout;
   }
   throw new UploadPackError(`'${path}' does not appear to be a git repository`);
+}
+
+/** The git directory for `path` (see {@link findRepository}). */
+export function findGitDir(path: string, strict = false): string {
+  return findRepository(path, strict).gitDir;
 }
 
 /** Runs git on the repository and returns its standard output; a failure names the command. */
@@ -74,6 +120,7 @@ export function git(gitDir: string, args: readonly string[], input?: string): st
       encoding: 'utf8',
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'pipe'],
+      env: gitChildEnv(process.env),
     });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
@@ -84,21 +131,28 @@ export function git(gitDir: string, args: readonly string[], input?: string): st
 }
 
 /**
- * Lists the refs to advertise: every ref (with the object an annotated tag peels to), and HEAD,
- * read from the git directory's `HEAD` file so its symbolic target is known without another git.
+ * Lists every ref of the repository (with the object an annotated tag peels to and a symbolic
+ * ref's target), per-worktree refs included for a linked worktree. HEAD is not among them: it is
+ * read from its file by the caller, so its symbolic target is known without another git.
  *
  * @param memoDir - a folder for a memo of git's answer (the pack cache's), so that refs that have
  *   not changed since the last serve are listed without running git; see `refsMemo.ts`.
  */
-export function listRefs(gitDir: string, memoDir?: string): RefList {
-  const out = memoizedRefs(memoDir, gitDir, () =>
-    git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname) %(*objectname)']),
+export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
+  const { gitDir, commonDir } = layout;
+  const out = memoizedRefs(memoDir, gitDir, commonDir, () =>
+    git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname) %(*objectname) %(symref)']),
   );
-  const refs: Ref[] = [];
+  const refs: RawRef[] = [];
   for (const line of out.split('\n')) {
     if (line === '') continue;
-    const [oid, name, peeled] = line.split(' ');
-    refs.push(peeled ? { name: name!, oid: oid!, peeled } : { name: name!, oid: oid! });
+    const [oid, name, peeled, symref] = line.split(' ');
+    refs.push({
+      name: name!,
+      oid: oid!,
+      ...(peeled ? { peeled } : {}),
+      ...(symref ? { symref } : {}),
+    });
   }
   const objectFormat =
     refs.length > 0
@@ -106,16 +160,7 @@ export function listRefs(gitDir: string, memoDir?: string): RefList {
         ? 'sha256'
         : 'sha1'
       : (git(gitDir, ['rev-parse', '--show-object-format']).trim() as 'sha1' | 'sha256');
-  const headText = readFileSync(`${gitDir}/HEAD`, 'utf8').trim();
-  const symbolic = /^ref: (.+)$/.exec(headText);
-  let head: RefList['head'];
-  if (symbolic) {
-    const target = refs.find((r) => r.name === symbolic[1]);
-    if (target) head = { oid: target.oid, target: target.name };
-  } else if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(headText)) {
-    head = { oid: headText };
-  }
-  return head ? { head, refs, objectFormat } : { refs, objectFormat };
+  return { refs, objectFormat };
 }
 
 /**

@@ -1,29 +1,36 @@
 /**
- * `writev-upload-pack`: the server side of `git clone` and `git fetch` over protocol v0, speaking
+ * `writev-upload-pack`: the server side of `git clone` and `git fetch` over protocols v0 and v2, speaking
  * on two descriptors (stdin and stdout when git runs it through `--upload-pack`). It advertises
  * the refs, reads the wants, negotiates, then streams the pack from the cache or from
  * `git pack-objects`, through the runtime's fd-based writers (never `process.stdout`, which would
  * make a shared pipe non-blocking).
  *
- * A client asking for protocol v2 (`GIT_PROTOCOL=version=2`) gets the v0 advertisement, which git
- * clients accept as the server's answer: the fallback is the client's, and it is clean.
+ * A client asking for protocol v2 (`GIT_PROTOCOL=version=2`) is served by `v2.ts`, through the same
+ * ref view, writers and pack cache.
  */
+import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Sys } from '../syscall';
 import { WriteError } from '../errors';
 import { writeOrDie, writevOrDie } from '../orDie';
 import { FdSource } from '../protocol/byteSource';
-import { encodePktLine, flushPkt } from '../protocol/pktLine';
+import { encodePktLine, errPktLine, flushPkt } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { advertisedTips, advertisementLines } from './advertisement';
-import { honoured, negotiate, readWants } from './negotiation';
+import { UploadPackError } from './errors';
+import { namespacePrefix } from './namespace';
+import { GitOracle } from './commitGraph';
+import { ackModeOf, honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
 import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
 import { runPackObjects, serveCachedPack } from './packSources';
-import { findGitDir, listRefs, presentObjects } from './repository';
+import { visibleRefs } from './refView';
+import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type RawRefs } from './repository';
+import { readServeConfig, type ServeConfig } from './serveConfig';
+import { isV2, serveV2 } from './v2';
 
 /** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
 export interface ServerIo {
@@ -77,12 +84,97 @@ function objectFolders(gitDir: string): string[] {
  * refused: packs there are the repository's own, and the cache must never sit where its files
  * could be taken for them (or its eviction reach them).
  */
-function cacheFolder(options: UploadPackOptions, gitDir: string): { dir?: string; refusal?: string } {
-  const dir = cacheDirFor(options, gitDir);
+function cacheFolder(options: UploadPackOptions, layout: GitLayout): { dir?: string; refusal?: string } {
+  const dir = cacheDirFor(options, layout.commonDir);
   if (dir === undefined) return {};
-  const objects = objectFolders(gitDir).find((folder) => isWithin(dir, folder));
+  const objects = objectFolders(layout.commonDir).find((folder) => isWithin(dir, folder));
   if (objects === undefined) return { dir };
   return { refusal: `pack cache folder ${dir} is inside the object folder ${objects}: not used` };
+}
+
+/**
+ * Whether some of `wants` are not reachable from `from`, as git's upload-pack decides it: a
+ * `rev-list` of the wants less everything `from` reaches prints something. (Like git's, this looks
+ * at commits only: a tree or blob want passes.) A rev-list that fails counts as unreachable.
+ */
+function someUnreachable(gitDir: string, wants: readonly string[], from: readonly string[]): boolean {
+  const input = `${[...from.map((oid) => `^${oid}`), ...wants].join('\n')}\n`;
+  try {
+    return git(gitDir, ['rev-list', '--stdin'], input).trim() !== '';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A digest of the repository's tags (every ref under `refs/tags/`, namespaces aside, as
+ * `pack-objects --include-tag` looks at them): an `include-tag` pack depends on them.
+ */
+function tagsDigest(refs: RawRefs['refs']): string {
+  const hash = createHash('sha256');
+  for (const ref of refs) if (ref.name.startsWith('refs/tags/')) hash.update(`${ref.oid} ${ref.name}\n`);
+  return hash.digest('hex');
+}
+
+/** Everything pack production needs to know about the serve. */
+export interface PackContext {
+  readonly options: UploadPackOptions;
+  readonly gitDir: string;
+  readonly folder: { dir?: string; refusal?: string };
+  readonly config: ServeConfig;
+  readonly rawRefs: RawRefs['refs'];
+  readonly objectFormat: 'sha1' | 'sha256';
+  readonly warn: (message: string) => void;
+}
+
+/** What the client asked of the pack. */
+export interface PackAsk {
+  readonly wants: readonly string[];
+  readonly common: readonly string[];
+  readonly ofsDelta: boolean;
+  readonly thin: boolean;
+  readonly includeTag: boolean;
+  readonly progress: boolean;
+}
+
+/**
+ * Sends the pack through `sender`, from the cache when it holds the same pack, else from
+ * pack-objects (filling the cache on the way). The caller ends the sender.
+ */
+export async function sendPack(
+  context: PackContext,
+  sender: PackSender,
+  ask: PackAsk,
+): Promise<ServeReport['pack']> {
+  const { options, gitDir, folder, config, objectFormat, warn } = context;
+  const packRequest = {
+    wants: ask.wants,
+    common: ask.common,
+    ofsDelta: ask.ofsDelta,
+    thin: ask.thin,
+    includeTag: ask.includeTag,
+    objectFormat,
+    settings: [
+      config.packDigest(),
+      options.packObjectsHook ?? '',
+      ask.includeTag ? tagsDigest(context.rawRefs) : '',
+    ].join(' '),
+  };
+  if (folder.refusal !== undefined) warn(folder.refusal);
+  const cache =
+    folder.dir === undefined
+      ? undefined
+      : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
+  const key = cacheKey(packRequest);
+  const entry = cache?.open(key);
+  if (cache && entry && (await serveCachedPack(entry, cache, sender, objectFormat))) return 'cache-hit';
+  const fill = cache?.startFill(key, objectFormat);
+  await runPackObjects(
+    { gitDir, ...packRequest, progress: ask.progress, hook: options.packObjectsHook },
+    sender,
+    fill,
+  );
+  return cache ? 'cache-miss' : 'uncached';
 }
 
 /**
@@ -113,21 +205,57 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     sender?.warning(text);
   };
   try {
-    const gitDir = findGitDir(options.repository, options.strict);
-    const folder = cacheFolder(options, gitDir);
-    const refs = listRefs(gitDir, folder.dir);
+    // A bad namespace is refused before anything is read, as git refuses it at start.
+    const prefix = namespacePrefix(options.namespace);
+    const layout = findRepository(options.repository, options.strict);
+    const { gitDir, commonDir } = layout;
+    const folder = cacheFolder(options, layout);
+    const config = readServeConfig(gitDir, commonDir, folder.dir, () =>
+      git(gitDir, ['config', '--list', '-z', '--show-origin']),
+    );
+    const raw = listRawRefs(layout, folder.dir);
+    const refs = visibleRefs(raw, gitDir, { prefix, rules: config.hideRules() });
+    const allow = config.wantAllowance();
+    const context: PackContext = {
+      options,
+      gitDir,
+      folder,
+      config,
+      rawRefs: raw.refs,
+      objectFormat: refs.objectFormat,
+      warn,
+    };
+    if (isV2(options.protocol)) {
+      const pack = await serveV2(
+        context,
+        io,
+        writeOptions,
+        { prefix, rules: config.hideRules() },
+        raw,
+        (s) => (sender = s),
+      );
+      return report({ pack, endAt: sinceStart() });
+    }
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
-      [...advertisementLines(refs).map((line) => encodePktLine(line)), flushPkt()],
+      [...advertisementLines(refs, { allow }).map((line) => encodePktLine(line)), flushPkt()],
       writeOptions,
     );
 
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = sinceStart();
-    const request = readWants(reader, advertisedTips(refs));
+    const request = readWants(reader, {
+      tips: advertisedTips(refs),
+      present: (oids) => presentObjects(gitDir, oids),
+      hiddenTips: refs.hiddenTips ?? new Set(),
+      allow,
+      someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
+    });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
-    const common = negotiate(reader, sendLine, (oids) => presentObjects(gitDir, oids));
+    const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
+      ackMode: ackModeOf(request.capabilities),
+    });
 
     const caps = honoured(request);
     const framing: Framing = caps.has('side-band-64k')
@@ -135,39 +263,26 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       : caps.has('side-band')
         ? 'side-band'
         : 'none';
-    const progress = !caps.has('no-progress');
-    sender = new PackSender(io.output, framing, options.writeMode, progress, writeOptions);
-    const packRequest = {
+    sender = new PackSender(io.output, framing, options.writeMode, !caps.has('no-progress'), writeOptions);
+    const pack = await sendPack(context, sender, {
       wants: request.wants,
       common,
       ofsDelta: caps.has('ofs-delta'),
-      objectFormat: refs.objectFormat,
-    };
-    if (folder.refusal !== undefined) warn(folder.refusal);
-    const cache =
-      folder.dir === undefined
-        ? undefined
-        : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
-    const key = cacheKey(packRequest);
-    const entry = cache?.open(key);
-    let pack: ServeReport['pack'];
-    if (cache && entry && (await serveCachedPack(entry, cache, sender, refs.objectFormat))) {
-      pack = 'cache-hit';
-    } else {
-      const fill = cache?.startFill(key, refs.objectFormat);
-      await runPackObjects({ gitDir, ...packRequest, progress, hook: options.packObjectsHook }, sender, fill);
-      pack = cache ? 'cache-miss' : 'uncached';
-    }
+      thin: caps.has('thin-pack'),
+      includeTag: caps.has('include-tag'),
+      progress: !caps.has('no-progress'),
+    });
     sender.end();
     return report({ pack, requestAt, endAt: sinceStart() });
   } catch (err) {
     // Every failure but the client's own descriptor failing is told to the client, whatever it
     // asked for: once the pack phase has begun, on band 3 (or, bare, as ERR before any pack byte).
     if (!(err instanceof WriteError)) {
-      const message = `writev-upload-pack: ${err instanceof Error ? err.message : String(err)}`;
+      const wire = err instanceof UploadPackError ? err.wire : undefined;
+      const message = wire ?? `writev-upload-pack: ${err instanceof Error ? err.message : String(err)}`;
       try {
         if (sender) sender.fail(message);
-        else sendLine(encodePktLine(`ERR ${message}\n`));
+        else sendLine(errPktLine(wire ?? `${message}\n`));
       } catch {
         // the client is gone too; the caller still reports the first error
       }

@@ -55,7 +55,7 @@ describe('git clone and fetch through writev-upload-pack', () => {
     assert.equal(readdirSync(cache).filter((f) => f.endsWith('.pack')).length, 1);
   });
 
-  it('clones with protocol.version=2 (falling back to v0) and with protocol.version=0', async () => {
+  it('clones with protocol.version=2 and with protocol.version=0', async () => {
     for (const version of ['2', '0']) {
       const dest = scratch.path(`v${version}`);
       await clone(dest, '-c', `protocol.version=${version}`);

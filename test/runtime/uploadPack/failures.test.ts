@@ -78,6 +78,9 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
       run(
         'git',
         [
+          // Protocol v0: a v2 packfile section is always on side-band-64k.
+          '-c',
+          'protocol.version=0',
           'clone',
           `--upload-pack=${[process.execPath, PROXY].map((a) => `'${a}'`).join(' ')} ${uploadPackCommand(...args)}`,
           `file://${source}`,
@@ -163,7 +166,7 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
     ]);
     const result = await run(process.execPath, [BIN, source], { env, input: request });
     assert.equal(result.status, 128);
-    assert.equal(lines(result.stdout).at(-1), `ERR writev-upload-pack: upload-pack: not our ref ${bogus}`);
+    assert.equal(lines(result.stdout).at(-1), `ERR upload-pack: not our ref ${bogus}`);
   });
 
   it('refuses shallow and deepen requests it does not advertise', async () => {

@@ -19,6 +19,12 @@ const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
 const C = 'c'.repeat(40);
 
+/** A want policy: `tips` advertised, `has` present in the repository (the tips too). */
+const policy = (tips: string[], has: string[] = []) => ({
+  tips: new Set(tips),
+  present: (oids: readonly string[]) => new Set(oids.filter((o) => tips.includes(o) || has.includes(o))),
+});
+
 const reader = (...lines: (string | null)[]): PktReader =>
   new PktReader(
     new ChunkSource([Buffer.concat(lines.map((l) => (l === null ? flushPkt() : encodePktLine(l))))]),
@@ -42,22 +48,40 @@ describe('readWants', () => {
   it('reads the wants and the capabilities of the first line, dropping repeats', () => {
     const request = readWants(
       reader(`want ${A} side-band-64k ofs-delta agent=x\n`, `want ${B}\n`, `want ${A}\n`, null),
-      new Set([A, B]),
+      policy([A, B]),
     );
     assert.deepEqual(request?.wants, [A, B]);
     assert.deepEqual([...request.capabilities], ['side-band-64k', 'ofs-delta', 'agent=x']);
   });
 
   it('returns nothing for a flush without wants and for a client that hangs up', () => {
-    assert.equal(readWants(reader(null), new Set()), undefined);
-    assert.equal(readWants(reader(), new Set()), undefined);
+    assert.equal(readWants(reader(null), policy([])), undefined);
+    assert.equal(readWants(reader(), policy([])), undefined);
   });
 
   it('refuses an object that was not advertised, and a malformed id', () => {
-    assert.throws(() => readWants(reader(`want ${C}\n`, null), new Set([A])), {
-      message: `upload-pack: not our ref ${C}`,
+    assert.throws(() => readWants(reader(`want ${C}\n`, null), policy([A])), {
+      message: `git upload-pack: not our ref ${C}`,
+      wire: `upload-pack: not our ref ${C}`,
     });
-    assert.throws(() => readWants(reader('want xyz\n', null), new Set([A])), UploadPackError);
+    assert.throws(() => readWants(reader('want xyz\n', null), policy([A])), UploadPackError);
+  });
+
+  it('names the first missing object, as git refuses it on its line; else the first unadvertised', () => {
+    // C exists but is not advertised, B is missing: git dies at B's line, before the flush.
+    assert.throws(() => readWants(reader(`want ${C}\n`, `want ${B}\n`, null), policy([A], [C])), {
+      wire: `upload-pack: not our ref ${B}`,
+    });
+    // A missing object before a malformed line is named; the malformed line is after git died.
+    assert.throws(() => readWants(reader(`want ${B}\n`, 'want xyz\n', null), policy([A])), {
+      wire: `upload-pack: not our ref ${B}`,
+    });
+    assert.throws(() => readWants(reader(`want ${C}\n`, 'want xyz\n', null), policy([A], [C])), {
+      message: /protocol error/,
+    });
+    assert.throws(() => readWants(reader(`want ${A}\n`, `want ${C}\n`, null), policy([A], [C])), {
+      wire: `upload-pack: not our ref ${C}`,
+    });
   });
 });
 
@@ -94,7 +118,8 @@ describe('negotiate (no multi_ack)', () => {
 describe('advertisementLines', () => {
   it('puts HEAD first with the capabilities, then refs with peeled tags', () => {
     const lines = advertisementLines({
-      head: { oid: A, target: 'refs/heads/main' },
+      head: { oid: A },
+      headTarget: 'refs/heads/main',
       refs: [
         { name: 'refs/heads/main', oid: A },
         { name: 'refs/tags/v1', oid: B, peeled: A },
@@ -102,7 +127,7 @@ describe('advertisementLines', () => {
       objectFormat: 'sha1',
     });
     assert.deepEqual(lines, [
-      `${A} HEAD\0side-band side-band-64k ofs-delta no-progress symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
+      `${A} HEAD\0multi_ack thin-pack side-band side-band-64k ofs-delta no-progress include-tag multi_ack_detailed symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
       `${A} refs/heads/main\n`,
       `${B} refs/tags/v1\n`,
       `${A} refs/tags/v1^{}\n`,
@@ -111,7 +136,7 @@ describe('advertisementLines', () => {
 
   it('advertises capabilities on a capabilities^{} line for an empty repository', () => {
     const [line] = advertisementLines({ refs: [], objectFormat: 'sha1' });
-    assert.match(line!, /^0{40} capabilities\^\{\}\0side-band /);
+    assert.match(line!, /^0{40} capabilities\^\{\}\0multi_ack thin-pack side-band /);
   });
 });
 

@@ -61,14 +61,26 @@ describe('a fetch the pack cache answers runs no git', () => {
   }
 
   /** What git itself advertises for the refs (HEAD, then every ref and peeled tag). */
-  function gitAdvertises(): string[] {
-    const out = git(source, ['upload-pack', '--advertise-refs', '.git'], { env: gitEnv() });
+  function gitAdvertises(extra: NodeJS.ProcessEnv = {}): string[] {
+    const out = git(source, ['upload-pack', '--advertise-refs', '.git'], { env: gitEnv(extra) });
     return advertised(Buffer.from(out, 'latin1'));
+  }
+
+  /** Only the advertisement (a client that sends a flush), with the git calls made. */
+  async function advertise(extra: NodeJS.ProcessEnv = {}): Promise<{ lines: string[]; calls: string[] }> {
+    rmSync(log, { force: true });
+    const result = await run(process.execPath, [BIN, `${source}/.git`], {
+      env: { ...env, ...extra },
+      input: flushPkt(),
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const calls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+    return { lines: advertised(result.stdout), calls };
   }
 
   it('lists refs with git once, then from the memo; a changed ref is listed by git again', async () => {
     const first = await serve();
-    assert.deepEqual(first.calls, ['for-each-ref', 'pack-objects']);
+    assert.deepEqual(first.calls, ['config', 'for-each-ref', 'pack-objects']);
     assert.deepEqual(first.lines, gitAdvertises());
 
     const hit = await serve();
@@ -85,5 +97,36 @@ describe('a fetch the pack cache answers runs no git', () => {
     assert.deepEqual(packed.calls, ['for-each-ref']);
     assert.deepEqual(packed.lines, gitAdvertises());
     assert.deepEqual((await serve()).calls, []);
+  });
+
+  it('filters the memo by namespace and hide rules on every serve: one memo, each client its own refs', async () => {
+    const head = git(source, ['rev-parse', 'HEAD']).trim();
+    git(source, ['update-ref', 'refs/namespaces/t1/refs/heads/only-t1', head]);
+    git(source, ['symbolic-ref', 'refs/namespaces/t1/HEAD', 'refs/namespaces/t1/refs/heads/only-t1']);
+    const warm = await advertise();
+    assert.deepEqual(warm.lines, gitAdvertises());
+
+    const t1 = await advertise({ GIT_NAMESPACE: 't1' });
+    assert.deepEqual(t1.calls, [], 'the namespace is served from the same memo');
+    assert.deepEqual(t1.lines, gitAdvertises({ GIT_NAMESPACE: 't1' }));
+    assert.deepEqual(t1.lines, [`${head} HEAD`, `${head} refs/heads/only-t1`]);
+
+    git(source, ['config', 'uploadpack.hideRefs', 'refs/tags']);
+    const hidden = await advertise();
+    assert.deepEqual(hidden.calls, ['config'], 'a changed config is read again; the refs memo still holds');
+    assert.deepEqual(hidden.lines, gitAdvertises());
+    assert.ok(!hidden.lines.some((line) => line.includes('refs/tags/')));
+    assert.deepEqual((await advertise()).calls, []);
+
+    const envRule = {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'transfer.hideRefs',
+      GIT_CONFIG_VALUE_0: 'refs/heads',
+    };
+    const fromEnv = await advertise(envRule);
+    assert.deepEqual(fromEnv.calls, ['config'], 'configuration from the environment is part of the key');
+    assert.deepEqual(fromEnv.lines, gitAdvertises(envRule));
+    git(source, ['config', '--unset', 'uploadpack.hideRefs']);
+    assert.deepEqual((await advertise()).lines, gitAdvertises());
   });
 });

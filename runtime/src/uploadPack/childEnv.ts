@@ -1,0 +1,37 @@
+/**
+ * The environment of the git processes the server starts. Git's own transports clear the variables
+ * that would point a git command at another repository before they start an upload-pack (GIT_DIR,
+ * GIT_COMMON_DIR, GIT_OBJECT_DIRECTORY, ...), so a server started from a hook, a script run inside
+ * another repository, or an HTTP server with GIT_DIR set still serves the repository it was named.
+ * The same variables are cleared here for every git child, which is then pointed at the served
+ * repository explicitly. `GIT_CONFIG` is cleared too: it redirects only `git config`, and would make
+ * the configuration read differ from the one `git pack-objects` uses. `GIT_NAMESPACE` and the
+ * command-line configuration (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`...) are kept: a server
+ * is told its namespace and extra settings that way, as `git http-backend` passes them on.
+ */
+
+/** The variables cleared for git children (see the module comment). */
+export const REPOSITORY_VARIABLES: readonly string[] = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_INDEX_FILE',
+  'GIT_GRAFT_FILE',
+  'GIT_SHALLOW_FILE',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_PREFIX',
+  'GIT_CONFIG',
+];
+
+/**
+ * `env` without {@link REPOSITORY_VARIABLES}, plus `extra`. A fresh object; `env` is not modified.
+ */
+export function gitChildEnv(env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  for (const name of REPOSITORY_VARIABLES) delete out[name];
+  return { ...out, ...extra };
+}
