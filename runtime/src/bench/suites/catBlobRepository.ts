@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeInFull } from '../../inFull';
+import { replaceFileSafelySync } from '../../replaceFileSafely';
 import { Fifo } from '../fifo';
 import { blobsWritten, writeHistory, type HistoryShape } from './catBlobHistory';
 
@@ -126,11 +127,8 @@ export function writeRequests(repo: string, dir: string, maxBlobs: number): void
     blobs.push(oid!);
     bytes += Number(size);
   }
-  const write = (file: string, text: string): void => {
-    writeFileSync(`${file}.tmp`, text);
-    renameSync(`${file}.tmp`, file);
-  };
-  write(join(dir, 'cat-blob.txt'), blobs.map((oid) => `cat-blob ${oid}\n`).join(''));
-  write(join(dir, 'oids.txt'), blobs.map((oid) => `${oid}\n`).join(''));
-  write(join(dir, 'requests.json'), JSON.stringify({ blobs: blobs.length, bytes }));
+  // Each file appears whole or not at all, through an exclusively created temporary name.
+  replaceFileSafelySync(join(dir, 'cat-blob.txt'), blobs.map((oid) => `cat-blob ${oid}\n`).join(''));
+  replaceFileSafelySync(join(dir, 'oids.txt'), blobs.map((oid) => `${oid}\n`).join(''));
+  replaceFileSafelySync(join(dir, 'requests.json'), JSON.stringify({ blobs: blobs.length, bytes }));
 }
