@@ -12,6 +12,7 @@ import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
 import { formatJunit } from './junit';
 import type { FileResult, LintJob } from './lintFile';
+import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
 import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
 import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
@@ -28,13 +29,16 @@ export interface Output {
   err(text: string): void;
   /** Standard output is a terminal (colours by default). */
   readonly isTTY?: boolean;
-  /** Reads standard input whole (--stdin). */
-  readonly readStdin?: () => Promise<string>;
+  /** Writes bytes to standard output (the fixed text of --stdin --fix, in the input's encoding). */
+  readonly outBytes?: (bytes: Uint8Array) => void;
+  /** Reads standard input whole, at most `maxBytes` + 1 bytes of it (--stdin). */
+  readonly readStdin?: (maxBytes: number) => Promise<Buffer | string>;
 }
 
 const processOutput: Output = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  outBytes: (b) => process.stdout.write(b),
   isTTY: process.stdout.isTTY,
   readStdin: readStandardInput,
 };
@@ -165,16 +169,17 @@ export async function main(
         `writev-lint: --jobs ${options.jobs}: using ${workerLimit()} (one worker per core at most)\n`,
       );
     let results: FileResult[];
-    let fixedText: string | undefined;
+    let fixedText: { text: string; bytes?: Buffer } | undefined;
     const known = new Map<string, string>();
     if (options.stdin) {
-      const text = await (output.readStdin ?? readStandardInput)();
+      const limit = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
+      const input = await (output.readStdin ?? readStandardInput)(limit);
       const name = options.stdinFilename as string;
       const settings = (await lookup?.forPath(resolve(cwd, name)))?.settings ?? fallback;
-      const linted = await lintText(text, name, cwd, settings, options.fix);
+      const linted = await lintText(input, name, cwd, settings, options.fix, limit);
       results = [linted.result];
       known.set(linted.result.path, linted.text);
-      if (options.fix) fixedText = linted.text;
+      if (options.fix) fixedText = { text: linted.text, bytes: linted.output };
     } else {
       results = await lint(options, fallback, lookup);
     }
@@ -205,7 +210,9 @@ export async function main(
     const formatted = FORMATTERS[options.format](report);
     // With --stdin --fix, standard output is the fixed text: the report goes beside it, on stderr.
     if (fixedText !== undefined) {
-      output.out(fixedText);
+      // Bytes where the output takes them: a Latin-1 input must come back as Latin-1.
+      if (fixedText.bytes && output.outBytes) output.outBytes(fixedText.bytes);
+      else if (fixedText.bytes) output.out(fixedText.text);
       output.err(formatted);
     } else output.out(formatted);
     const count = reviewed.results.reduce((n, r) => n + r.findings.length, 0);
