@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { UsageError } from './args';
 import { fingerprints } from './fingerprint';
+import { forwardSlashes } from './formats';
 import type { FileResult, ReportedFinding } from './lintFile';
 import { writeAtomically } from './writeAtomically';
 
@@ -25,9 +26,7 @@ export interface BaselineFile {
 
 /** Paths in a baseline are relative to its folder, so the tree can be linted from anywhere. */
 function baselinePath(file: string, baseline: string): string {
-  return relative(dirname(resolve(baseline)), file)
-    .split('\\')
-    .join('/');
+  return forwardSlashes(relative(dirname(resolve(baseline)), file));
 }
 
 /** The entries for every finding of `results` (texts: the files' text, for the fingerprints). */

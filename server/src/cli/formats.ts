@@ -1,15 +1,23 @@
 // The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF, rdjson and JUnit have files of
 // their own.)
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 import { formatMeasured } from '../analyzer/measured';
 import { paint } from './colors';
 import type { ReportedFinding } from './lintFile';
 import type { Report } from './report';
 
+/**
+ * `path` with forward slashes where the platform separates with backslashes (Windows). Elsewhere a
+ * backslash is a character of a file name, and turning it into a slash would name another file.
+ */
+export function forwardSlashes(path: string): string {
+  return sep === '\\' ? path.split('\\').join('/') : path;
+}
+
 /** Paths in reports are relative to the working directory, with forward slashes. */
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
-  return (rel.startsWith('..') ? path : rel).split('\\').join('/');
+  return forwardSlashes(rel.startsWith('..') ? path : rel);
 }
 
 /** ` (measured: 1,000 calls, 4.0 kB)` after a finding a trace measured, else nothing. */
