@@ -20,6 +20,15 @@ export function displayPath(path: string, cwd: string): string {
   return forwardSlashes(rel.startsWith('..') ? path : rel);
 }
 
+/**
+ * A path for a line of text output: as it is, or, when it holds a control character (a line break
+ * would forge a line of its own), quoted with escapes as a JSON string, as git quotes such names.
+ */
+function textPath(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
+}
+
 /** ` (measured: 1,000 calls, 4.0 kB)` after a finding a trace measured, else nothing. */
 function measuredSuffix(f: ReportedFinding): string {
   return f.measured ? ` (measured: ${formatMeasured(f.measured)})` : '';
@@ -41,7 +50,7 @@ export function formatText(report: Report): string {
     for (const f of r.findings) {
       const where = `${f.start.line + 1}:${f.start.character + 1}`;
       lines.push(
-        `${p.bold(displayPath(r.path, report.cwd))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
+        `${p.bold(textPath(displayPath(r.path, report.cwd)))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
       );
     }
   }
