@@ -54,7 +54,10 @@ describe('writev-lint', () => {
     );
     const bad = await run(['--format', 'xml']);
     assert.equal(bad.status, 2);
-    assert.match(bad.err, /--format must be one of text, json, sarif, github, rdjson, junit, not "xml"/);
+    assert.match(
+      bad.err,
+      /--format must be one of text, concise, full, json, sarif, github, rdjson, junit, gitlab, checkstyle, not "xml"/,
+    );
     const config = join(tmp, 'bad.json');
     writeFileSync(config, JSON.stringify({ minSequenceLength: 1 }));
     const wrong = await run(['--config', config, 'test/server/fixtures/c']);

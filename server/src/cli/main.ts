@@ -11,6 +11,11 @@ import { collect } from './collect';
 import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
 import { formatJunit } from './junit';
+import { formatFull } from './fullText';
+import { formatGitlab } from './gitlab';
+import { formatCheckstyle } from './checkstyle';
+import { formatStatistics } from './statistics';
+import { writeAtomically } from './writeAtomically';
 import type { FileResult, LintJob } from './lintFile';
 import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
 import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
@@ -45,7 +50,11 @@ const processOutput: Output = {
 
 const FORMATTERS: Record<Format, (report: Report) => string> = {
   text: formatText,
+  concise: formatText,
+  full: formatFull,
   json: formatJson,
+  gitlab: formatGitlab,
+  checkstyle: formatCheckstyle,
   sarif: (report) => `${JSON.stringify(sarifLog(report), null, 2)}\n`,
   github: formatGithub,
   rdjson: formatRdjson,
@@ -205,19 +214,27 @@ export async function main(
       fingerprints: fingerprintsOf(results, texts, cwd),
       version: version(),
       color:
-        options.format === 'text' && useColor(fixedText === undefined ? output.isTTY : false, process.env),
+        isText(options.format) &&
+        options.outputFile === undefined &&
+        useColor(fixedText === undefined ? output.isTTY : false, process.env),
     };
-    const formatted = FORMATTERS[options.format](report);
+    const formatted = options.statistics ? formatStatistics(report) : FORMATTERS[options.format](report);
     // With --stdin --fix, standard output is the fixed text: the report goes beside it, on stderr.
     if (fixedText !== undefined) {
       // Bytes where the output takes them: a Latin-1 input must come back as Latin-1.
       if (fixedText.bytes && output.outBytes) output.outBytes(fixedText.bytes);
       else if (fixedText.bytes) output.out(fixedText.text);
-      output.err(formatted);
-    } else output.out(formatted);
+    }
+    if (options.outputFile !== undefined) {
+      const file = resolve(cwd, options.outputFile);
+      await writeAtomically(file, formatted).catch((error: unknown) => {
+        throw new UsageError(`cannot write the report to ${options.outputFile}: ${(error as Error).message}`);
+      });
+    } else if (fixedText !== undefined) output.err(formatted);
+    else output.out(formatted);
     const count = reviewed.results.reduce((n, r) => n + r.findings.length, 0);
     const fixed = results.filter((r) => r.fixed).length;
-    if (options.format === 'text') {
+    if (isText(options.format)) {
       output.err(
         `writev-lint: ${counted(count, 'finding')} in ${counted(results.length - skipped.length, 'file')}` +
           `${fixed ? `, ${counted(fixed, 'file')} fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
@@ -236,6 +253,11 @@ export async function main(
     output.err(`writev-lint: ${(error as Error).stack ?? String(error)}\n`);
     return 2;
   }
+}
+
+/** The formats for people (with the summary line on stderr, colours on a terminal). */
+function isText(format: Format): boolean {
+  return format === 'text' || format === 'concise' || format === 'full';
 }
 
 /** `1 file`, `2 files`: a count with its noun, for the summary line. */
