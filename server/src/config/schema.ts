@@ -119,15 +119,16 @@ export const SETTINGS_SCHEMA: SchemaNode = {
       properties: {
         adjacentWrites: {
           type: 'string',
-          enum: SEVERITY,
+          enum: [...SEVERITY, 'off'],
           default: 'warning',
-          markdownDescription: 'Severity of `adjacent-writes` (several writes that could be one `writev`).',
+          markdownDescription:
+            'Severity of `adjacent-writes` (several writes that could be one `writev`); `off` reports none.',
         },
         loopWrites: {
           type: 'string',
-          enum: SEVERITY,
+          enum: [...SEVERITY, 'off'],
           default: 'information',
-          markdownDescription: 'Severity of `loop-writes` (a write per loop iteration).',
+          markdownDescription: 'Severity of `loop-writes` (a write per loop iteration); `off` reports none.',
         },
       },
     },
