@@ -58,6 +58,24 @@ describe('--select and --ignore', () => {
   });
 });
 
+describe('off as a severity in a config file', () => {
+  it('turns a rule off: none of its findings, the others as before', () => {
+    const dir = mkdtempSync(join(tmp, 'off-'));
+    writeFileSync(join(dir, 'a.c'), cFunction('alpha'));
+    writeFileSync(join(dir, 'b.c'), LOOP);
+    writeFileSync(join(dir, '.writev-lint.json'), JSON.stringify({ severity: { adjacentWrites: 'off' } }));
+    const result = lintBin(['--format', 'json', 'a.c', 'b.c'], { cwd: dir });
+    assert.deepEqual(codes(result.stdout), ['loop-writes'], result.stderr);
+    writeFileSync(join(dir, '.writev-lint.json'), JSON.stringify({ severity: { loopWrites: 'of' } }));
+    const typo = lintBin(['a.c'], { cwd: dir });
+    assert.equal(typo.status, 2);
+    assert.match(
+      typo.stderr,
+      /severity\.loopWrites: expected one of error, warning, information, hint, off, got "of"/,
+    );
+  });
+});
+
 describe('--output-file', () => {
   it('writes the report to the file, nothing to standard output, the same report as printed', () => {
     const printed = lint(['--format', 'json']);

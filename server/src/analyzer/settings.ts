@@ -3,7 +3,7 @@
 // defaults come from the schema in config/schema.ts; this file only gives them types.
 import { defaultsOf, EDITOR_SETTINGS_SCHEMA, SETTINGS_SCHEMA } from '../config/schema';
 import { validate } from '../config/validate';
-import type { Severity } from './model';
+import type { RuleCode, Severity } from './model';
 
 export { SettingsError, type SettingsIssue } from '../config/validate';
 
@@ -37,6 +37,8 @@ export interface AnalyzerSettings {
   /** Shortest run of writes that is reported (default 2). */
   readonly minSequenceLength: number;
   readonly severity: { readonly adjacentWrites: Severity; readonly loopWrites: Severity };
+  /** Rules whose severity is set to `off`: their findings are not reported (absent: none). */
+  readonly off?: readonly RuleCode[];
   readonly languages: { readonly c: boolean; readonly typescript: boolean; readonly javascript: boolean };
   /** Gitignore-style patterns of files never analysed. */
   readonly exclude: readonly string[];
@@ -80,12 +82,24 @@ export function parseSettings(
   const data = raw === undefined || raw === null ? {} : structuredClone(raw);
   const schema = origin.editor ? EDITOR_SETTINGS_SCHEMA : SETTINGS_SCHEMA;
   const valid = validate<AnalyzerSettings>(schema, data, origin.source, origin.prefix);
+  // `off` is a setting, not a severity a finding can have: the rule's findings are dropped instead
+  // (Analyzer.inspect), and the severity keeps its default for the type's sake.
+  const given = valid.severity as { adjacentWrites: Severity | 'off'; loopWrites: Severity | 'off' };
+  const off: RuleCode[] = [];
+  if (given.adjacentWrites === 'off') off.push('adjacent-writes');
+  if (given.loopWrites === 'off') off.push('loop-writes');
+  const severity = {
+    adjacentWrites:
+      given.adjacentWrites === 'off' ? DEFAULT_SETTINGS.severity.adjacentWrites : given.adjacentWrites,
+    loopWrites: given.loopWrites === 'off' ? DEFAULT_SETTINGS.severity.loopWrites : given.loopWrites,
+  };
   return {
+    ...(off.length > 0 ? { off } : {}),
     writeFunctions: valid.writeFunctions,
     // Descriptors are compared as written without whitespace (`out_fd`, `ctx->fd`).
     wrappers: valid.wrappers.map((w) => ({ ...w, fd: w.fd.replace(/\s+/g, '') })),
     minSequenceLength: valid.minSequenceLength,
-    severity: valid.severity,
+    severity,
     languages: valid.languages,
     exclude: valid.exclude,
     attributeMacros: valid.attributeMacros,
