@@ -140,6 +140,12 @@ async function buildAll(production) {
       entryPoints: ['runtime/src/bin/writev-upload-pack.ts'],
       outfile: 'dist/writev-upload-pack.js',
     }),
+    // The smart HTTP server: one file, run beside writev-upload-pack.js, which it starts per request.
+    build({
+      ...common,
+      entryPoints: ['runtime/src/bin/writev-git-http.ts'],
+      outfile: 'runtime/dist/writev-git-http.js',
+    }),
     // The tracer and the preload it puts into every traced Node process: one file each, side by side.
     ...['runtime/dist', 'dist'].flatMap((dir) => [
       build({
@@ -157,6 +163,7 @@ async function buildAll(production) {
   chmodSync('runtime/dist/writev-trace.js', 0o755);
   chmodSync('runtime/dist/writev-upload-pack.js', 0o755);
   chmodSync('runtime/dist/writev-cat-blob.js', 0o755);
+  chmodSync('runtime/dist/writev-git-http.js', 0o755);
   // The C grammar and the tree-sitter runtime are loaded at run time from beside the bundled server
   // (an installed .vsix has no node_modules to fall back on).
   copyFileSync('node_modules/tree-sitter-c/tree-sitter-c.wasm', 'dist/tree-sitter-c.wasm');

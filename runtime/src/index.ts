@@ -73,6 +73,31 @@ export { serveUploadPack, type ServeReport, type ServerIo } from './uploadPack/s
 export { advertisementLines, AGENT, SERVER_CAPABILITIES } from './uploadPack/advertisement';
 export { negotiate, readWants, type WantRequest } from './uploadPack/negotiation';
 
+// smart HTTP: the read-only handler, its path rules, and git http-backend behind the same server
+export {
+  ADVERTISEMENT_TYPE,
+  createSmartHttpHandler,
+  NO_CACHE_HEADERS,
+  REQUEST_TYPE,
+  RESULT_TYPE,
+  type SmartHttpHandler,
+  type SmartHttpOptions,
+} from './http/smartHttp';
+export { HTTP_ERROR_STATUS, HttpRequestError, type HttpErrorCode } from './http/errors';
+export {
+  parseRequestTarget,
+  resolveRepository,
+  type RequestTarget,
+  type SmartHttpAction,
+} from './http/repositoryPath';
+export {
+  GIT_UPLOAD_PACK,
+  shellCommand,
+  writevUploadPack,
+  type UploadPackCommand,
+} from './http/uploadPackCommand';
+export { createGitHttpBackendHandler, type GitHttpBackendOptions } from './http/cgiBackend';
+
 // object database and cat-blob
 export { InvalidObjectIdError, ObjectCorruptError, RepositoryError } from './odb/errors';
 export { hashObject, parseObjectId, type HashAlgorithm } from './odb/objectId';

@@ -107,9 +107,11 @@ describe('the npm packages', () => {
     for (const f of [
       'bin/writev-cat-blob.js',
       'bin/writev-upload-pack.js',
+      'bin/writev-git-http.js',
       'bin/writev-bench.js',
       'dist/writev-cat-blob.js',
       'dist/writev-upload-pack.js',
+      'dist/writev-git-http.js',
       'dist/bench/cli.js',
       'dist/index.js',
     ])

@@ -112,7 +112,7 @@ describe('a batch run parses the parts that other parts make matter', () => {
     const found = await both(stream);
     assert.equal(found.batch.length, 1);
     assert.deepEqual(found.batch, found.whole);
-    // A socket of unknown type as the caller's descriptor: a datagram socket may be, so nothing.
+    // A socket of a type the call leaves to a variable: a datagram socket may be, so nothing.
     const unknown = await both(stream.replace('open(path, O_WRONLY)', 'socket(AF_INET, type, 0)'));
     assert.deepEqual(unknown.batch, []);
     assert.deepEqual(unknown.whole, []);

@@ -4,7 +4,7 @@
 // key path, without hanging on a FIFO.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -150,7 +150,7 @@ describe('bad config files: exit 2, the file and the key path named, nothing lin
         .map((l) => l.replace(`writev-lint: ${root}/.writev-lint.json: `, ''))
         .sort(),
       [
-        'colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, languages, exclude, attributeMacros, measuredWrites, streamFunctions, reportUnusedDirectives)',
+        'colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, reportUnusedDirectives)',
         'minSequenceLength: expected a whole number, got "3"',
         'wrappers[0].fd: missing (it is required)',
       ],
@@ -208,5 +208,75 @@ describe('bad config files: exit 2, the file and the key path named, nothing lin
       timeout: 20_000,
     });
     assert.deepEqual([result.status, result.stderr], [2, expected]);
+  });
+});
+
+describe('config lookup stays in the project', () => {
+  const SECRET = 'WRITEV_SECRET=hunter2-do-not-print';
+
+  it('stops at the repository root: a config file in a shared folder above it never applies', async () => {
+    const shared = tree('shared', { '.writev-lint.json': { exclude: ['**'] }, 'repo/src/a.c': PAIR });
+    const repo = join(shared, 'repo');
+    assert.equal(spawnSync('git', ['init', '-q', repo]).status, 0);
+    const { status, out } = await run([repo], repo);
+    assert.equal(status, 1, 'the finding in the repository is reported');
+    assert.deepEqual(findings(out, repo), ['src/a.c:3: warning [adjacent-writes]']);
+    const below = await run([join(repo, 'src')], join(repo, 'src'));
+    assert.equal(below.status, 1, 'from a folder of the repository too');
+  });
+
+  it('outside a repository, stops at the working folder', async () => {
+    const shared = tree('shared-plain', { '.writev-lint.json': { exclude: ['**'] }, 'project/a.c': PAIR });
+    const project = join(shared, 'project');
+    const { status, out } = await run([project], project);
+    assert.equal(status, 1);
+    assert.deepEqual(findings(out, project), ['a.c:3: warning [adjacent-writes]']);
+  });
+
+  it('refuses a config file that links out of the project, naming it and printing none of the target', async () => {
+    const root = tree('linked', { 'repo/a.c': PAIR, 'outside.json': `${SECRET}\n` });
+    const repo = join(root, 'repo');
+    assert.equal(spawnSync('git', ['init', '-q', repo]).status, 0);
+    symlinkSync(join(root, 'outside.json'), join(repo, '.writev-lint.json'));
+    const { status, out, err } = await run([repo], repo);
+    assert.equal(status, 2);
+    assert.equal(out, '');
+    assert.equal(
+      err,
+      `writev-lint: ${repo}/.writev-lint.json: a link to a file outside ${repo}, the root of the project it is in; it is not read (copy the settings into the project instead)\n`,
+    );
+    assert.doesNotMatch(err, /hunter2/);
+  });
+
+  it('follows a link that stays in the project', async () => {
+    const root = tree('linked-in', {
+      'shared.json': { severity: { adjacentWrites: 'error' } },
+      'sub/a.c': PAIR,
+    });
+    symlinkSync(join(root, 'shared.json'), join(root, 'sub', '.writev-lint.json'));
+    const { status, out } = await run([root], root);
+    assert.equal(status, 1);
+    assert.deepEqual(findings(out, root), ['sub/a.c:3: error [adjacent-writes]']);
+  });
+
+  it('names the place, never the content, of a config file that is not JSON', async () => {
+    const root = tree('not-json', { '.writev-lint.json': `${SECRET}\n`, 'a.c': PAIR });
+    const { status, err } = await run([root], root);
+    assert.equal(status, 2);
+    assert.equal(
+      err,
+      `writev-lint: ${root}/.writev-lint.json: not valid JSON: it does not start like JSON\n`,
+    );
+  });
+
+  it('says on stderr when exclude leaves no file to lint', async () => {
+    const root = tree('all-excluded', { '.writev-lint.json': { exclude: ['**'] }, 'a.c': PAIR });
+    const { status, out, err } = await run(['--format', 'json', root], root);
+    assert.equal(status, 0);
+    assert.equal((JSON.parse(out) as { files: number }).files, 0);
+    assert.equal(
+      err,
+      `writev-lint: 0 files linted under .: the exclude setting of ${root}/.writev-lint.json applies there\n`,
+    );
   });
 });

@@ -13,38 +13,44 @@ import { REPO } from './helpers';
 const CORPUS = join(REPO, 'test', 'server', 'corpus');
 
 /**
- * Main's score when the corpus was built: recall 11.5% (11 of 96 runs), precision 100% (11 of 11).
- * With the real-code idioms (chains, conditional writes, member descriptors, mixed families, origins,
- * framing wrappers, macros): recall 55.2% (53 of 96), precision 100% (53 of 53). With wrapper chains,
- * printf-style helpers and project write loops on top: recall 64.6% (62 of 96), precision 100%, no
- * negative flagged. With runs through ifs (arms, else-if chains, `#if` groups, the end of one if and
- * the start of the next), computations between writes and length checks through casts: recall 81.3%
- * (78 of 96), precision 100% (75 of 75), no negative flagged. With upper-case macros in tests and
- * arguments read as expressions: recall 83.3% (80 of 96), precision 100% (77 of 77). With a global
- * set between writes reported without a fix: recall 84.4% (81 of 96), precision 100%. With a result
- * kept and checked after the write: recall 85.4% (82 of 96), precision 100% (79 of 79). With results
- * kept inside the test, early exits between writes, conditional writes under independent tests,
- * descriptors copied from streams or passed to a static function by every caller, statements that
- * prepare the next write, and framing wrappers with an optional payload: recall 92.7% (89 of 96),
- * precision 100% (85 of 85), no negative flagged. The recall bar is one run below that; the precision
- * bar allows one false positive.
+ * Bars on the development half: the score when the corpus was split, less a small margin (the history
+ * of the score is in the CHANGELOG). The test half is printed and guarded only against falling: it is
+ * never tuned on, so its figures measure code the analyzer was not built from.
  */
-const RECALL_BAR = 88 / 96;
-const PRECISION_BAR = 0.98;
+const DEVELOPMENT_RECALL_BAR = 84 / 131;
+const DEVELOPMENT_PRECISION_BAR = 0.97;
+const TEST_RECALL_FLOOR = 4 / 49;
+const TEST_PRECISION_FLOOR = 0.75;
 
-test('the corpus keeps its own rules: four projects or more, 80 positive runs and 80 negatives, every labelled line a write call', async () => {
+test('the corpus keeps its own rules: 25 projects or more split into halves, 80 positive runs and 80 negatives, every labelled line a write call', async () => {
   const corpus = await loadCorpus(CORPUS);
-  assert.ok(corpus.projects.length >= 4, `${corpus.projects.length} projects`);
+  assert.ok(corpus.projects.length >= 25, `${corpus.projects.length} projects`);
+  assert.ok(corpus.split, 'labels.json records the development/test split');
+  assert.ok(corpus.split.test.length >= 10, `${corpus.split.test.length} projects in the test half`);
+  assert.ok(
+    corpus.split.development.length >= 10,
+    `${corpus.split.development.length} in the development half`,
+  );
   const positives = corpus.sites.filter((s) => s.verdict === 'positive').length;
   const negatives = corpus.sites.length - positives;
   assert.ok(positives >= 80, `${positives} positive runs`);
   assert.ok(negatives >= 80, `${negatives} negatives`);
+  // The project's own write helpers, as its labeller recorded them (documentation: never settings).
+  const raw = JSON.parse(readFileSync(join(CORPUS, 'labels.json'), 'utf8')) as {
+    projects: { name: string; helpers?: { name: string }[] }[];
+  };
+  const helpers = new Map(raw.projects.map((p) => [p.name, (p.helpers ?? []).map((h) => h.name)]));
   for (const site of corpus.sites) {
     const text = readFileSync(join(CORPUS, site.project, site.file), 'utf8').split('\n');
+    const own = helpers.get(site.project) ?? [];
+    const call = new RegExp(
+      `\\b(\\w*(write|send|atomicio|html)\\w*|${['$^', ...own].join('|')})\\s*\\(`,
+      'i',
+    );
     for (const line of site.lines) {
       assert.match(
         text[line - 1] ?? '',
-        /\b\w*(write|send|atomicio|html)\w*\s*\(/,
+        call,
         `${site.project}/${site.file}:${line} has no write-family call`,
       );
     }
@@ -58,14 +64,22 @@ test('the analyzer scores at or above the bar on the labelled corpus', async () 
   const review = findingsToReview(score);
   if (review) console.log(review);
   console.log(`missed positive runs by idiom:\n${missedByIdiom(score)}`);
-  assert.ok(
-    recall(score.total) >= RECALL_BAR,
-    `recall ${(recall(score.total) * 100).toFixed(1)}% is below the bar of ${RECALL_BAR * 100}%`,
-  );
-  assert.ok(
-    precision(score.total) >= PRECISION_BAR,
-    `precision ${(precision(score.total) * 100).toFixed(1)}% is below the bar of ${PRECISION_BAR * 100}%`,
-  );
+  const [development, held] = score.halves;
+  assert.ok(development && held, 'both halves scored');
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  for (const [row, recallBar, precisionBar] of [
+    [development, DEVELOPMENT_RECALL_BAR, DEVELOPMENT_PRECISION_BAR],
+    [held, TEST_RECALL_FLOOR, TEST_PRECISION_FLOOR],
+  ] as const) {
+    assert.ok(
+      recall(row) >= recallBar,
+      `${row.key} half: recall ${pct(recall(row))} is below ${pct(recallBar)}`,
+    );
+    assert.ok(
+      precision(row) >= precisionBar,
+      `${row.key} half: precision ${pct(precision(row))} is below ${pct(precisionBar)}`,
+    );
+  }
 });
 
 /** A one-file corpus in a temporary folder; returns its path (removed by the caller). */
@@ -176,4 +190,56 @@ test('labels that name a file the project does not list are refused with the pla
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a finding that gathers across two labelled runs earns no credit and counts against precision', async () => {
+  const source = [
+    '#include <unistd.h>',
+    'void four(void)',
+    '{',
+    ...[1, 2, 3, 4].map((k) => `\twrite(2, "${k}", 1);`),
+    '}',
+    '',
+  ];
+  const site = (lines: number[]) => ({
+    project: 'demo',
+    file: 'demo.c',
+    lines,
+    verdict: 'positive',
+    idiom: 'x',
+    reason: 'y',
+  });
+  // The analyzer reports lines 4-7 as one run; the labels put a barrier between 5 and 6.
+  const apart = tinyCorpus(source.join('\n'), [site([4, 5]), site([6, 7])]);
+  // Labelled path by path (sharing a write), the same finding finds both.
+  const paths = tinyCorpus(source.join('\n'), [site([4, 5, 6, 7]), site([4, 7])]);
+  try {
+    const split = await scoreCorpus(apart);
+    assert.deepEqual([split.total.found, split.total.truePositives, split.total.falsePositives], [0, 0, 1]);
+    const joined = await scoreCorpus(paths);
+    assert.deepEqual(
+      [joined.total.found, joined.total.truePositives, joined.total.falsePositives],
+      [2, 1, 0],
+    );
+  } finally {
+    rmSync(apart, { recursive: true, force: true });
+    rmSync(paths, { recursive: true, force: true });
+  }
+});
+
+test('the recorded split is the seeded draw, and the projects tuned on before it are all in development', async () => {
+  const corpus = await loadCorpus(CORPUS);
+  const labels = JSON.parse(readFileSync(join(CORPUS, 'labels.json'), 'utf8')) as {
+    split: { seed: number; tunedBefore: string[] };
+  };
+  const { draw } = require(join(REPO, 'scripts', 'corpus-split.js')) as {
+    draw: (names: string[], tuned: string[], seed: number) => { development: string[]; test: string[] };
+  };
+  const again = draw(
+    corpus.projects.map((p) => p.name),
+    labels.split.tunedBefore,
+    labels.split.seed,
+  );
+  assert.deepEqual(again, { development: corpus.split?.development, test: corpus.split?.test });
+  for (const name of labels.split.tunedBefore) assert.ok(again.development.includes(name), name);
 });

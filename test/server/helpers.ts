@@ -65,7 +65,7 @@ export interface Expectation {
 /** The expectations written into a fixture. */
 export function expectations(text: string): Expectation[] {
   return text.split('\n').flatMap((line, i) => {
-    const m = /expect: (adjacent-writes|loop-writes) (\d+)/.exec(line);
+    const m = /expect: (adjacent-writes-unknown-fd|adjacent-writes|loop-writes) (\d+)/.exec(line);
     return m ? [{ line: i, code: m[1]!, syscalls: Number(m[2]) }] : [];
   });
 }

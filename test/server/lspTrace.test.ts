@@ -68,6 +68,24 @@ describe('language server with a loaded trace', () => {
     assert.match(messageText(hot[0]), /5,000 write calls .*5,000 write on fd 3/);
   });
 
+  it('puts no hint on traced lines beyond the end of the document', async () => {
+    server.diagnostics.delete(uri);
+    await server.connection.sendNotification('writev/trace', {
+      sites: [site(999999, 5000, 5000), site(10, 5000, 5000), site(7, 4000, 4000)],
+    });
+    // The diagnostics of this trace: the one before measured 5,000 calls on line 7.
+    const diagnostics = await server.until('measured diagnostics', () => {
+      const d = server.diagnostics.get(uri)?.diagnostics;
+      return d?.some((x) => /4,000 write calls/.test(messageText(x))) ? d : undefined;
+    });
+    const hot = diagnostics.filter((d) => d.code === 'measured-writes');
+    assert.deepEqual(
+      hot.map((d) => d.range.start.line),
+      [6],
+      'only line 7: the document has 9 lines (the last one empty)',
+    );
+  });
+
   it('clears them with the trace', async () => {
     server.diagnostics.delete(uri);
     await server.connection.sendNotification('writev/trace', { sites: null });

@@ -253,3 +253,36 @@ describe('the "Disable <code> for this line" edit', () => {
     ]);
   });
 });
+
+describe('lone CR line endings (old Mac files)', () => {
+  const cr = (text: string) => text.replace(/\r?\n/g, '\r');
+  const ts = (comment: string) =>
+    "import { writeSync } from 'node:fs';\nexport function f(fd: number): void {\n" +
+    `  ${comment}\n  writeSync(fd, 'a');\n  writeSync(fd, 'b');\n}\n`;
+
+  it('a // comment in C ends at its line, so the findings after it are reported', async () => {
+    const text = `// the header\n${c(cPair() + cLoop)}`;
+    assert.deepEqual(await lint('a.c', cr(text)), await lint('a.c', text));
+    assert.deepEqual(await lint('a.c', cr(text)), ['5:adjacent-writes', '7:loop-writes']);
+  });
+
+  it('C suppressions apply to the line they name', async () => {
+    const text = c(`\t// writev-lint-disable-next-line adjacent-writes\n${cPair()}${cLoop}`);
+    assert.deepEqual(await lint('a.c', cr(text)), ['7:loop-writes']);
+  });
+
+  it('TS suppressions apply, and a // comment ends at its line', async () => {
+    assert.deepEqual(await lint('a.ts', cr(ts('// a note'))), ['4:adjacent-writes']);
+    assert.deepEqual(await lint('a.ts', cr(ts('// writev-lint-disable-next-line adjacent-writes'))), []);
+    assert.deepEqual(
+      await lint('a.ts', cr(ts('// writev-lint-disable-next-line')), REPORT),
+      [],
+      'the directive suppresses the finding, so it is not unused either',
+    );
+    const comments = findComments(cr(ts('// one\r// two')), 'typescript');
+    assert.deepEqual(
+      comments.map((k) => k.body),
+      [' one', ' two'],
+    );
+  });
+});

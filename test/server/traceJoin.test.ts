@@ -145,6 +145,39 @@ describe('writev-lint --trace', () => {
     assert.match(measured[1] ?? '', /\(measured: 2 calls, 2 B\)$/);
   });
 
+  it('makes no finding of traced lines beyond the end of the file (a trace of another version)', () => {
+    // Lone CR line endings: the last line is still inside the file.
+    const source = [
+      'int f(int fd, char *s, int n)',
+      '{',
+      '\tfor (int i = 0; i < n; i++)',
+      '\t\twrite(fd, s + i, 1);',
+      '}',
+      '',
+    ];
+    writeFileSync(join(dir, 'short.c'), source.join('\r'));
+    const site = (line: number) => ({
+      file: join(dir, 'short.c'),
+      line,
+      function: 'f',
+      syscall: 'write',
+      fd: 3,
+      calls: 900,
+      bytes: 900,
+    });
+    writeFileSync(
+      join(dir, 'stale.json'),
+      JSON.stringify({ version: 1, command: ['x'], exitCode: 0, sites: [site(999999), site(7), site(4)] }),
+    );
+    const lint = run([LINT, '--trace', 'stale.json', '--format', 'json', 'short.c'], dir);
+    const json = JSON.parse(lint.stdout) as { findings: { code: string; line: number }[] };
+    assert.deepEqual(
+      json.findings.map((f) => [f.code, f.line]),
+      [['measured-writes', 4]],
+      lint.stdout,
+    );
+  });
+
   it('refuses a trace that is not one, naming the file and the place (exit 2)', () => {
     writeFileSync(
       join(dir, 'bad.json'),

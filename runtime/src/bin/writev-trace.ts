@@ -10,7 +10,6 @@
  * other programs by `strace -f -k` and `addr2line` (build them with -g). The command's own output and
  * exit status pass through unchanged; writev-trace speaks only on stderr, once, at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import {
   accessSync,
   constants as fsConstants,
@@ -19,14 +18,13 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
-  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { basename, delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { constants } from 'node:os';
+import { replaceFileSafelySync } from '../replaceFileSafely';
+import { endAs, firstChildOf, runCommand, type Ending } from '../trace/runCommand';
 import { readStraceOutput, straceArgs, straceProblem } from '../trace/straceTracer';
 import {
   SiteTable,
@@ -102,36 +100,6 @@ function preloadPath(): string {
   throw new Error(`the Node tracer is missing beside ${__filename}`);
 }
 
-/** Runs the command with stdio passed through; resolves with its exit status (128 + signal if killed). */
-function run(
-  program: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; signal?: NodeJS.Signals }> {
-  return new Promise((done, fail) => {
-    let child: ChildProcess;
-    try {
-      child = spawn(program, args, { stdio: 'inherit', env });
-    } catch (error) {
-      fail(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    // Ctrl-C reaches the whole foreground group; SIGTERM sent to us alone is passed on.
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    const onTerm = forward('SIGTERM');
-    const onInt = (): void => undefined;
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
-    child.once('error', fail);
-    child.once('exit', (code, signal) => {
-      process.removeListener('SIGTERM', onTerm);
-      process.removeListener('SIGINT', onInt);
-      if (signal) done({ code: 128 + (constants.signals[signal] ?? 0), signal });
-      else done({ code: code ?? 0 });
-    });
-  });
-}
-
 /** The program's path, searched on PATH as a shell would; undefined when there is none to run. */
 function findProgram(program: string): string | undefined {
   const runnable = (path: string): boolean => {
@@ -149,17 +117,21 @@ function findProgram(program: string): string | undefined {
   return undefined;
 }
 
-/** Writes the trace beside its final name, then renames it over: a reader never sees half a trace. */
-function writeTrace(path: string, trace: TraceFile): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(temp, `${JSON.stringify(trace, null, 2)}\n`);
-  renameSync(temp, path);
+/** What a tracer found, with how the command ended. */
+interface Traced extends Ending {
+  readonly sites: TraceSite[];
+  readonly notes: string[];
 }
 
-async function traceNode(
-  options: Options,
-  work: string,
-): Promise<{ code: number; signal?: NodeJS.Signals; sites: TraceSite[]; notes: string[] }> {
+/** One Node process's table, as the preload saves it (nodePreload.ts). */
+interface NodePart {
+  readonly pid: number;
+  /** False for a save taken while the process ran: it ended without exiting (killed by a signal). */
+  readonly complete?: boolean;
+  readonly sites: TraceSite[];
+}
+
+async function traceNode(options: Options, work: string): Promise<Traced> {
   const preload = preloadPath();
   const env = {
     ...process.env,
@@ -168,35 +140,48 @@ async function traceNode(
     WRITEV_TRACE_SYSCALLS: options.syscalls.join(','),
   };
   const [program = '', ...args] = options.command;
-  const outcome = await run(program, args, env);
+  const ending = await runCommand(program, args, env);
   const table = new SiteTable();
   let processes = 0;
+  const cutShort: number[] = [];
   for (const name of readdirSync(work).filter((n) => /^node-.*\.json$/.test(n))) {
-    const part = JSON.parse(readFileSync(join(work, name), 'utf8')) as { sites: TraceSite[] };
+    const where = join(work, name);
+    let part: NodePart;
+    try {
+      part = JSON.parse(readFileSync(where, 'utf8')) as NodePart;
+    } catch (error) {
+      throw new Error(`${where}: a Node process's table is not JSON (${(error as Error).message})`);
+    }
     table.merge(part.sites);
     processes++;
+    if (part.complete === false) cutShort.push(part.pid);
   }
-  const notes =
-    processes === 0
-      ? ['no Node process reported: the command started none, or each one died before it could (SIGKILL)']
-      : [];
-  return { ...outcome, sites: table.list(), notes };
+  const notes: string[] = [];
+  if (processes === 0)
+    notes.push(
+      'no Node process reported: the command started none, or each one died before it could (SIGKILL)',
+    );
+  if (cutShort.length > 0)
+    notes.push(
+      `${plural(cutShort.length, 'Node process', 'Node processes')} (${cutShort.join(', ')}) ended without ` +
+        'exiting (a signal from outside): calls made just before the end, after its last save, are not counted',
+    );
+  return { ...ending, sites: table.list(), notes };
 }
 
-async function traceNative(
-  options: Options,
-  work: string,
-): Promise<{ code: number; signal?: NodeJS.Signals; sites: TraceSite[]; notes: string[] }> {
+async function traceNative(options: Options, work: string): Promise<Traced> {
   const problem = straceProblem();
   if (problem) throw new Error(`${problem}; Node programs can be traced without it (--tracer node)`);
   const output = join(work, 'strace.txt');
-  const outcome = await run(
+  // strace blocks SIGTERM and SIGHUP while it traces a command it started: pass them to the command.
+  const ending = await runCommand(
     'strace',
     [...straceArgs(output, options.syscalls), ...options.command],
     process.env,
+    (child) => (child.pid === undefined ? undefined : firstChildOf(child.pid)),
   );
-  const { table, notes } = readStraceOutput(output);
-  return { ...outcome, sites: table.list(), notes };
+  const { table, notes } = await readStraceOutput(output);
+  return { ...ending, sites: table.list(), notes };
 }
 
 async function main(): Promise<void> {
@@ -212,38 +197,51 @@ async function main(): Promise<void> {
     process.stderr.write(`writev-trace: cannot run ${program}: not found or not executable\n`);
     process.exit(EXIT_FATAL);
   }
+  // A closed terminal must not turn the last words into a crash: the trace is written before them.
+  process.stderr.on('error', () => undefined);
   const work = mkdtempSync(join(tmpdir(), 'writev-trace-'));
+  let traced: Traced;
   try {
-    const traced =
-      options.tracer === 'node' ? await traceNode(options, work) : await traceNative(options, work);
+    traced = options.tracer === 'node' ? await traceNode(options, work) : await traceNative(options, work);
     const trace: TraceFile = {
       version: 1,
       command: options.command,
       exitCode: traced.code,
+      ...(traced.signal ? { signal: traced.signal } : {}),
       sites: traced.sites,
       ...(traced.notes.length > 0 ? { notes: traced.notes } : {}),
     };
-    writeTrace(options.out, trace);
-    const calls = trace.sites.reduce((n, s) => n + s.calls, 0);
-    process.stderr.write(
-      `writev-trace: ${plural(calls, 'call')} at ${plural(trace.sites.length, 'line')} -> ${options.out}\n`,
-    );
-    for (const note of traced.notes) process.stderr.write(`writev-trace: note: ${note}\n`);
-    rmSync(work, { recursive: true, force: true });
-    process.exit(traced.code);
+    try {
+      // Never through a planted link, and a reader sees the old trace or the new, never half of one.
+      replaceFileSafelySync(options.out, `${JSON.stringify(trace, null, 2)}\n`);
+    } catch (error) {
+      throw new Error(`cannot write the trace ${options.out}: ${(error as Error).message}`);
+    }
   } catch (error) {
-    rmSync(work, { recursive: true, force: true });
-    const code = (error as NodeJS.ErrnoException).code;
+    const { code, syscall } = error as NodeJS.ErrnoException;
     const what =
-      code === 'ENOENT' ? `cannot run ${options.command[0] ?? ''}: not found` : (error as Error).message;
+      code === 'ENOENT' && syscall?.startsWith('spawn')
+        ? `cannot run ${options.command[0] ?? ''}: not found`
+        : (error as Error).message;
     process.stderr.write(`writev-trace: ${what}\n`);
+    // What the tracers recorded is the evidence of what went wrong: keep it, unless there is none.
+    if (readdirSync(work).length > 0)
+      process.stderr.write(`writev-trace: the tracers' output is kept in ${work}\n`);
+    else rmSync(work, { recursive: true, force: true });
     process.exit(EXIT_FATAL);
   }
+  rmSync(work, { recursive: true, force: true });
+  const calls = traced.sites.reduce((n, s) => n + s.calls, 0);
+  process.stderr.write(
+    `writev-trace: ${plural(calls, 'call')} at ${plural(traced.sites.length, 'line')} -> ${options.out}\n`,
+  );
+  for (const note of traced.notes) process.stderr.write(`writev-trace: note: ${note}\n`);
+  endAs(traced);
 }
 
 void main();
 
 /** `1 call`, `40,000 calls`: a count with its noun, as the summary line prints it. */
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : nouns}`;
 }

@@ -48,7 +48,7 @@ const wanted = TRACED_SYSCALLS.map((name: TracedSyscall) => wantedNames.has(name
 let streamContext: { site: Site; recorded: boolean } | undefined;
 
 function record(syscall: number, fd: unknown, bytes: number, site?: Site): void {
-  if (!wanted[syscall]) return;
+  if (!wanted[syscall] || saving) return;
   try {
     let at = site;
     if (!at && streamContext) {
@@ -57,6 +57,7 @@ function record(syscall: number, fd: unknown, bytes: number, site?: Site): void 
     }
     at ??= siteAbove(record);
     at.add(syscall, typeof fd === 'number' ? fd : -1, bytes > 0 ? bytes : 0);
+    counted();
   } catch {
     // Observing must never break the program.
   }
@@ -253,21 +254,112 @@ function wrapStreamWrites(proto: Record<string, AnyFn>): void {
   }
 }
 
-/** This process's (and thread's) table in the trace folder; rewritten whole at each flush. */
+// Saving the table. The tracer installs no signal handler: a handler would defer the signal to the
+// event loop, so a program busy in synchronous code would ignore Ctrl-C and SIGTERM, and a program that
+// signals itself would run on past its `process.kill()`. Signals act as they do untraced; the table is
+// saved instead at exit, just before the program signals itself or aborts, and while it runs: at the
+// first call, then from the call path when SAVE_GAP_MS have passed (looked at every CLOCK_EVERY calls),
+// and once the event loop is free after a call. A process killed from outside loses only the calls
+// made since its last save: in busy code, at most the last SAVE_GAP_MS or CLOCK_EVERY calls of them.
+
+/** The longest a counted call waits for a save while the program runs (or CLOCK_EVERY calls). */
+const SAVE_GAP_MS = 100;
+const CLOCK_EVERY = 1024;
+
+/** This process's (and thread's) table in the trace folder; rewritten whole at each save. */
 // The name only has to differ between the processes of one trace (no secret: node:crypto is not needed).
 // The pid and thread tell live processes apart; the time and a random part, a later one reusing the pid.
 const tableFile = `node-${process.pid}-${threadId}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}.json`;
 
-function flush(): void {
+// The unwrapped functions: a save must not count its own writes, nor go through the program's patches.
+const { openSync, writeSync, closeSync, renameSync, rmSync } = fs;
+
+/** Set while a save writes: its own system calls are not the program's. */
+let saving = false;
+/** Calls counted since the last save. */
+let unsaved = false;
+let lastSave = 0;
+let saveTimer: NodeJS.Timeout | undefined;
+
+/** Calls counted since the clock was last read on the call path. */
+let sinceClock = 0;
+
+/**
+ * After each counted call: saves now if the last save is old, otherwise makes sure a save will follow
+ * once the event loop is free. The clock is read when a save is scheduled and then once in
+ * CLOCK_EVERY calls: read on every call, the clock was most of what saving added to a call.
+ */
+function counted(): void {
+  unsaved = true;
+  if (saveTimer && ++sinceClock < CLOCK_EVERY) return;
+  sinceClock = 0;
+  const now = Date.now();
+  if (now - lastSave >= SAVE_GAP_MS) save(false);
+  else if (!saveTimer) {
+    saveTimer = setTimeout(() => save(false), SAVE_GAP_MS - (now - lastSave));
+    // The save must never keep the program alive.
+    saveTimer.unref();
+  }
+}
+
+/**
+ * Writes the table to the trace folder through a temporary file renamed over the last save, so that a
+ * process killed in the middle of a save leaves its previous save whole. `complete` says that the
+ * table holds every call the process made (it is ending now), not a save taken while it ran.
+ */
+function save(complete: boolean): void {
   const dir = process.env.WRITEV_TRACE_DIR;
-  if (!dir) return;
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = undefined;
+  lastSave = Date.now();
+  if (!dir || saving || (!unsaved && !complete)) return;
+  saving = true;
+  unsaved = false;
+  const path = join(dir, tableFile);
+  const temp = `${path}.tmp`;
   try {
     const table = new SiteTable();
     addAllSites(table);
-    fs.writeFileSync(join(dir, tableFile), JSON.stringify({ pid: process.pid, sites: table.list() }));
+    const bytes = Buffer.from(JSON.stringify({ pid: process.pid, complete, sites: table.list() }));
+    let fd: number;
+    try {
+      fd = openSync(temp, 'wx', 0o600);
+    } catch {
+      // Exclusive: a leftover temporary file can only be this process's own, from a save that threw.
+      rmSync(temp, { force: true });
+      fd = openSync(temp, 'wx', 0o600);
+    }
+    try {
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
   } catch {
     // The folder went away: writev-trace reports the process as untraced.
+  } finally {
+    saving = false;
   }
+}
+
+/** Whether `process.kill(pid)` signals this very process (its pid, or its process group: 0). */
+function signalsSelf(pid: unknown, signal: unknown): boolean {
+  const target = Number(pid);
+  return (target === process.pid || target === 0) && signal !== 0 && signal !== '0';
+}
+
+/** Saves the table just before the program signals itself or aborts: either may end it on the spot. */
+function saveBeforeSelfSignals(): void {
+  const kill = process.kill.bind(process);
+  process.kill = (pid: number, signal?: string | number): true => {
+    if (signalsSelf(pid, signal ?? 'SIGTERM')) save(true);
+    return kill(pid, signal);
+  };
+  const abort = process.abort.bind(process);
+  process.abort = (): never => {
+    save(true);
+    return abort();
+  };
 }
 
 function install(): void {
@@ -289,18 +381,8 @@ function install(): void {
   if (process.env.WRITEV_TRACE_REWRITE !== '0') rewriteModules(isProgramFile);
   // ES modules that imported `fs` bindings by name see the wrapped functions too.
   syncBuiltinESMExports();
-  process.on('exit', flush);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    const onSignal = (): void => {
-      flush();
-      // The program's own handler decides what the signal does; without one, die of it as before.
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal);
-        process.kill(process.pid, signal);
-      }
-    };
-    process.on(signal, onSignal);
-  }
+  process.on('exit', () => save(true));
+  saveBeforeSelfSignals();
 }
 
 if (process.env.WRITEV_TRACE_DIR) install();

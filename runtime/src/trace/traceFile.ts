@@ -41,6 +41,8 @@ export interface TraceFile {
   readonly command: readonly string[];
   /** The traced command's exit status (128 + signal number for a death by signal). */
   readonly exitCode: number;
+  /** The signal the traced command died of (`"SIGINT"`), absent when it exited. */
+  readonly signal?: string;
   readonly sites: readonly TraceSite[];
   /** What the tracer could not attribute, and why (a binary without debug information, say). */
   readonly notes?: readonly string[];
@@ -143,6 +145,8 @@ export function parseTrace(value: unknown, where: string): TraceFile {
       bytes: s.bytes,
     };
   });
+  if (t.signal !== undefined && (typeof t.signal !== 'string' || !/^SIG[A-Z0-9]+$/.test(t.signal)))
+    fail(where, `"signal" ${JSON.stringify(t.signal)} is not a signal name`);
   const notes = Array.isArray(t.notes)
     ? t.notes.filter((n): n is string => typeof n === 'string')
     : undefined;
@@ -150,6 +154,7 @@ export function parseTrace(value: unknown, where: string): TraceFile {
     version: 1,
     command: t.command,
     exitCode: t.exitCode,
+    ...(typeof t.signal === 'string' ? { signal: t.signal } : {}),
     sites,
     ...(notes ? { notes } : {}),
   };

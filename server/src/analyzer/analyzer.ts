@@ -52,13 +52,26 @@ export interface AnalyzeOptions {
   readonly maxLength?: number;
 }
 
+/** Where the analyzer says that it gave up on part of a file: one line, naming the file. */
+export type AnalyzerLog = (line: string) => void;
+
+/** The default log: standard error, which the CLI prints and an editor shows in the server's output. */
+const toStderr: AnalyzerLog = (line) => process.stderr.write(`writev: ${line}\n`);
+
 /** Finds write sequences in C and TS/JS text. Create with {@link Analyzer.create}. */
 export class Analyzer {
-  private constructor(private readonly c: CAnalyzer) {}
+  private constructor(
+    private readonly c: CAnalyzer,
+    private readonly log: AnalyzerLog,
+  ) {}
 
-  /** Loads the C grammar (once per process) and returns a ready analyzer. */
-  static async create(): Promise<Analyzer> {
-    return new Analyzer(new CAnalyzer(new CParser(await loadCLanguage())));
+  /**
+   * Loads the C grammar (once per process) and returns a ready analyzer. `log` receives a line for each
+   * function whose analysis ran out of budget (an input shape that would take far too long), which
+   * then reports nothing.
+   */
+  static async create(log: AnalyzerLog = toStderr): Promise<Analyzer> {
+    return new Analyzer(new CAnalyzer(new CParser(await loadCLanguage())), log);
   }
 
   /** Whether settings enable analysis of `path` (its language is known and switched on). */
@@ -92,18 +105,20 @@ export class Analyzer {
       const kept = applySuppressions(text, language, found, settings.reportUnusedDirectives);
       return off && off.length > 0 ? kept.filter((f) => !(off as readonly string[]).includes(f.code)) : kept;
     };
+    const onLimit = (message: string) => this.log(`${path}: ${message}`);
     if (language === 'c') {
       const { findings, wrappers } = this.c.analyze(
         text,
         settings,
         options.key,
         options.index?.cWrappersFor(path),
+        onLimit,
       );
       return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
     }
     const index = options.index;
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
-    const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup);
+    const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup, onLimit);
     return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: [], ts: wrappers } };
   }
 

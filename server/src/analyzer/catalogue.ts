@@ -134,6 +134,18 @@ export const C_STREAM_FUNCTIONS: ReadonlySet<string> = new Set([
 export const C_PIPE_FUNCTIONS: Readonly<Record<string, number>> = { pipe: 0, pipe2: 0, socketpair: 3 };
 
 /** C functions that only compute (no I/O, no hidden state): allowed inside a loop that writes. */
+/**
+ * C library functions that release (or may move) the memory their first argument points to: a write
+ * sent from that memory before the call cannot be gathered with one after it.
+ */
+export const C_FREEING_FUNCTIONS: ReadonlySet<string> = new Set([
+  'free',
+  'cfree',
+  'munmap',
+  'realloc',
+  'reallocarray',
+]);
+
 export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'strlen',
   'strnlen',

@@ -54,7 +54,7 @@ function quoted(text: string, start: number): number {
     const c = text[i];
     if (c === '\\') i += 2;
     else if (c === quote) return i + 1;
-    else if (c === '\n') return i;
+    else if (c === '\n' || c === '\r') return i;
     else i++;
   }
   return text.length;
@@ -67,7 +67,7 @@ function regex(text: string, start: number): number {
   while (i < text.length) {
     const c = text[i];
     if (c === '\\') i += 2;
-    else if (c === '\n') return i;
+    else if (c === '\n' || c === '\r') return i;
     else {
       if (c === '[') inClass = true;
       else if (c === ']') inClass = false;
@@ -96,15 +96,29 @@ function template(text: string, start: number): { end: number; substitution: boo
   return { end: text.length, substitution: false };
 }
 
+/**
+ * Whether `c` (a UTF-16 code) ends a line: `\n`, a `\r` alone or before `\n` (old Mac files, and
+ * what GCC and the TypeScript compiler both accept), and in TS/JS also U+2028 and U+2029.
+ */
+function isLineBreak(c: number, inC: boolean): boolean {
+  return c === 10 || c === 13 || (!inC && (c === 0x2028 || c === 0x2029));
+}
+
+/** The offset of the first line break at or after `from`, or the text's length. */
+function lineBreakAt(text: string, from: number, inC: boolean): number {
+  let i = from;
+  while (i < text.length && !isLineBreak(text.charCodeAt(i), inC)) i++;
+  return i;
+}
+
 /** The end of a `//` comment at `start`: the line's end (in C, a backslash before it continues it). */
 function lineCommentEnd(text: string, start: number, c: boolean): number {
   let end = start;
   for (;;) {
-    const newline = text.indexOf('\n', end);
-    if (newline === -1) return text.length;
-    const last = text[newline - 1] === '\r' ? newline - 2 : newline - 1;
-    if (!(c && text[last] === '\\')) return text[newline - 1] === '\r' ? newline - 1 : newline;
-    end = newline + 1;
+    const eol = lineBreakAt(text, end, c);
+    if (eol === text.length || !(c && text[eol - 1] === '\\')) return eol;
+    // The continued line starts after the whole line break (`\r\n` is one).
+    end = eol + (text[eol] === '\r' && text[eol + 1] === '\n' ? 2 : 1);
   }
 }
 

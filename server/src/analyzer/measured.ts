@@ -28,6 +28,11 @@ export interface HotLine extends Measured {
   readonly breakdown: readonly TraceSite[];
 }
 
+/** Lines in `text`, each line break counted as editors and compilers count them (LF, CRLF or lone CR). */
+export function lineCount(text: string): number {
+  return text.split(/\r\n|\r|\n/).length;
+}
+
 /** The sites of one file, by line. */
 export class TracedLines {
   private readonly byLine = new Map<number, TraceSite[]>();
@@ -60,11 +65,15 @@ export class TracedLines {
     return found ? { calls, bytes } : undefined;
   }
 
-  /** Traced lines outside `covered` with many small writes, busiest first. */
-  hotLines(covered: ReadonlySet<number>, threshold: MeasuredThreshold): HotLine[] {
+  /**
+   * Traced lines outside `covered` with many small writes, busiest first. Lines past `lastLine` (the
+   * file's line count) are left out: a trace of another version of the file names lines it no longer
+   * has, and a hint there would point nowhere.
+   */
+  hotLines(covered: ReadonlySet<number>, threshold: MeasuredThreshold, lastLine = Infinity): HotLine[] {
     const hot: HotLine[] = [];
     for (const [line, sites] of this.byLine) {
-      if (covered.has(line)) continue;
+      if (covered.has(line) || line > lastLine) continue;
       const calls = sites.reduce((n, s) => n + s.calls, 0);
       const bytes = sites.reduce((n, s) => n + s.bytes, 0);
       if (calls >= threshold.minCalls && bytes / calls <= threshold.maxAverageBytes) {

@@ -85,6 +85,11 @@ export interface WriteStep {
   readonly assigns?: readonly string[];
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
+  /**
+   * The descriptor's kind is unknown (a parameter, a member set elsewhere): a run with this write is
+   * reported on the assumption that it is a byte stream, under its own code and without a fix.
+   */
+  readonly assumed?: boolean;
 }
 
 /** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */
@@ -157,6 +162,8 @@ export interface OtherStep {
   readonly output?: boolean;
   /** Assigns a variable that is not the function's own: the writes' error paths may report it. */
   readonly setsGlobal?: boolean;
+  /** Names whose memory the statement releases (`free(buf)`): a write that sent it ends its run. */
+  readonly frees?: readonly string[];
   /**
    * Member paths assigned (`ctx->count`, `opt.len`), canonical, for the names of `writes` that change
    * only through such assignments: a descriptor at another member (`ctx->out`) stays the same.
@@ -189,7 +196,7 @@ export interface Fix {
 }
 
 /** The codes of the analyzer's rules (what suppression comments name). */
-export const RULE_CODES = ['adjacent-writes', 'loop-writes'] as const;
+export const RULE_CODES = ['adjacent-writes', 'adjacent-writes-unknown-fd', 'loop-writes'] as const;
 
 /** A rule's code. */
 export type RuleCode = (typeof RULE_CODES)[number];

@@ -2,7 +2,7 @@
 // file), typed, and the one function that turns untrusted input into them. What is valid and the
 // defaults come from the schema in config/schema.ts; this file only gives them types.
 import { defaultsOf, EDITOR_SETTINGS_SCHEMA, SETTINGS_SCHEMA } from '../config/schema';
-import { validate } from '../config/validate';
+import { depthIssue, SettingsError, validate } from '../config/validate';
 import type { RuleCode, Severity } from './model';
 
 export { SettingsError, type SettingsIssue } from '../config/validate';
@@ -36,7 +36,17 @@ export interface AnalyzerSettings {
   readonly wrappers: readonly WrapperSetting[];
   /** Shortest run of writes that is reported (default 2). */
   readonly minSequenceLength: number;
-  readonly severity: { readonly adjacentWrites: Severity; readonly loopWrites: Severity };
+  readonly severity: {
+    readonly adjacentWrites: Severity;
+    readonly adjacentWritesUnknownFd: Severity;
+    readonly loopWrites: Severity;
+  };
+  /**
+   * Plain `write`/`send` runs on a descriptor whose kind the code does not show (a parameter, a member
+   * set in another file): `report` them under `adjacent-writes-unknown-fd`, on the assumption that it
+   * is a byte stream, or stay `quiet`. Descriptors shown to keep message boundaries stay quiet always.
+   */
+  readonly unknownDescriptors: 'report' | 'quiet';
   /** Rules whose severity is set to `off`: their findings are not reported (absent: none). */
   readonly off?: readonly RuleCode[];
   readonly languages: { readonly c: boolean; readonly typescript: boolean; readonly javascript: boolean };
@@ -79,32 +89,36 @@ export function parseSettings(
   raw: unknown,
   origin: SettingsOrigin = { source: 'settings', prefix: 'writev', editor: true },
 ): AnalyzerSettings {
+  // Checked first: copying a value nested 100,000 levels deep would exhaust the stack.
+  const deep = depthIssue(raw, origin.prefix);
+  if (deep) throw new SettingsError(origin.source, [deep]);
   const data = raw === undefined || raw === null ? {} : structuredClone(raw);
   const schema = origin.editor ? EDITOR_SETTINGS_SCHEMA : SETTINGS_SCHEMA;
   const valid = validate<AnalyzerSettings>(schema, data, origin.source, origin.prefix);
   // `off` is a setting, not a severity a finding can have: the rule's findings are dropped instead
   // (Analyzer.inspect), and the severity keeps its default for the type's sake.
-  const given = valid.severity as { adjacentWrites: Severity | 'off'; loopWrites: Severity | 'off' };
+  const given = valid.severity as Record<string, Severity | 'off'>;
+  const defaults = DEFAULT_SETTINGS.severity as Record<string, Severity>;
   const off: RuleCode[] = [];
-  if (given.adjacentWrites === 'off') off.push('adjacent-writes');
-  if (given.loopWrites === 'off') off.push('loop-writes');
-  const severity = {
-    adjacentWrites:
-      given.adjacentWrites === 'off' ? DEFAULT_SETTINGS.severity.adjacentWrites : given.adjacentWrites,
-    loopWrites: given.loopWrites === 'off' ? DEFAULT_SETTINGS.severity.loopWrites : given.loopWrites,
-  };
+  const severity: Record<string, Severity> = {};
+  for (const [key, value] of Object.entries(given)) {
+    // The key names the rule: `adjacentWritesUnknownFd` is `adjacent-writes-unknown-fd`.
+    if (value === 'off') off.push(key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) as RuleCode);
+    severity[key] = value === 'off' ? (defaults[key] as Severity) : value;
+  }
   return {
     ...(off.length > 0 ? { off } : {}),
     writeFunctions: valid.writeFunctions,
     // Descriptors are compared as written without whitespace (`out_fd`, `ctx->fd`).
     wrappers: valid.wrappers.map((w) => ({ ...w, fd: w.fd.replace(/\s+/g, '') })),
     minSequenceLength: valid.minSequenceLength,
-    severity,
+    severity: severity as unknown as AnalyzerSettings['severity'],
     languages: valid.languages,
     exclude: valid.exclude,
     attributeMacros: valid.attributeMacros,
     reportUnusedDirectives: valid.reportUnusedDirectives,
     measuredWrites: valid.measuredWrites,
     streamFunctions: valid.streamFunctions,
+    unknownDescriptors: valid.unknownDescriptors,
   };
 }

@@ -40,12 +40,23 @@ function where(run: FoundRun): string {
   return `${run.project}/${run.file}:${run.lines.join(',')}`;
 }
 
-/** The per-project and per-idiom tables, with the total last in the project table. */
+/** The per-project and per-idiom tables, with the total last in the project table; then each half. */
 export function scoreTables(score: CorpusScore): string {
+  const halves = score.idiomsByHalf
+    ? [
+        '',
+        ...table('half', score.halves),
+        '',
+        ...table('idiom (development half)', score.idiomsByHalf.development),
+        '',
+        ...table('idiom (test half)', score.idiomsByHalf.test),
+      ]
+    : [];
   return [
     ...table('project', [...score.byProject, score.total]),
     '',
     ...table('idiom', score.byIdiom),
+    ...halves,
     '',
     `${score.files} files, ${score.lines} lines; ${score.loops.length} loop findings (not scored)`,
   ].join('\n');

@@ -32,10 +32,20 @@ export interface CorpusSite {
   readonly reason: string;
 }
 
+/**
+ * The projects of each half, drawn before any tuning: the analyzer is built while looking at the
+ * development half only, and the test half measures how it does on code nobody tuned it on.
+ */
+export interface CorpusSplit {
+  readonly development: readonly string[];
+  readonly test: readonly string[];
+}
+
 /** The labels file. */
 export interface Corpus {
   readonly projects: readonly CorpusProject[];
   readonly sites: readonly CorpusSite[];
+  readonly split?: CorpusSplit;
 }
 
 /** The corpus folder or labels file is missing or malformed; the message names the place. */
@@ -76,11 +86,15 @@ export interface ScoreRow {
 /** The whole score with the details a reviewer needs. */
 export interface CorpusScore {
   readonly total: ScoreRow;
+  /** The development half and the test half (empty when the labels record no split). */
+  readonly halves: readonly ScoreRow[];
+  /** The per-idiom rows of each half, when the labels record a split. */
+  readonly idiomsByHalf?: { readonly development: readonly ScoreRow[]; readonly test: readonly ScoreRow[] };
   readonly byProject: readonly ScoreRow[];
   readonly byIdiom: readonly ScoreRow[];
   /** Positives no finding covers entirely, with the findings that cover part of them. */
   readonly missed: readonly { readonly site: CorpusSite; readonly partial: readonly FoundRun[] }[];
-  /** Findings that cover a labelled negative, with those negatives. */
+  /** Findings that cover a labelled negative (with it), or span two labelled sites (with them). */
   readonly falsePositives: readonly { readonly run: FoundRun; readonly sites: readonly CorpusSite[] }[];
   /** Sequence findings that match no label and touch no positive: the labels may need a review. */
   readonly unlabelled: readonly FoundRun[];
@@ -125,7 +139,7 @@ export async function loadCorpus(dir: string): Promise<Corpus> {
   } catch (error) {
     throw new CorpusError(`${path}: cannot read the labels: ${(error as Error).message}`);
   }
-  const doc = (raw ?? {}) as { projects?: unknown; sites?: unknown };
+  const doc = (raw ?? {}) as { projects?: unknown; sites?: unknown; split?: unknown };
   if (!Array.isArray(doc.projects)) fail(path, '"projects" must be a list');
   if (!Array.isArray(doc.sites)) fail(path, '"sites" must be a list');
   const projects = doc.projects.map((p: Record<string, unknown>, i): CorpusProject => {
@@ -165,12 +179,29 @@ export async function loadCorpus(dir: string): Promise<Corpus> {
       reason: text(s.reason, `${where}.reason`),
     };
   });
+  const split = doc.split === undefined ? undefined : loadSplit(doc.split, projects, `${path}: split`);
   for (const p of projects) {
     for (const f of [...p.files, ...p.licence]) {
       if (!(await stat(join(dir, p.name, f)).catch(() => undefined))) fail(path, `${p.name}/${f} is missing`);
     }
   }
-  return { projects, sites };
+  return { projects, sites, ...(split ? { split } : {}) };
+}
+
+/** The split of `labels.json`: every project in exactly one half. */
+function loadSplit(raw: unknown, projects: readonly CorpusProject[], where: string): CorpusSplit {
+  const doc = (raw ?? {}) as Record<string, unknown>;
+  const development = texts(doc.development, `${where}.development`);
+  const test = texts(doc.test, `${where}.test`);
+  const names = projects.map((p) => p.name);
+  for (const name of [...development, ...test]) {
+    if (!names.includes(name)) fail(where, `${name} is not a listed project`);
+  }
+  for (const name of names) {
+    const count = [...development, ...test].filter((n) => n === name).length;
+    if (count !== 1) fail(where, `${name} must be in exactly one half (found in ${count})`);
+  }
+  return { development, test };
 }
 
 /** Settings of one project: its raw settings over the defaults. */
@@ -209,30 +240,56 @@ function touches(run: FoundRun, site: CorpusSite): boolean {
   return run.file === site.file && site.lines.some((l) => run.lines.includes(l));
 }
 
+/** What one finding is worth against the labels of its project. */
+export interface Verdict {
+  /**
+   * `true`: it covers a positive run and spans no barrier; `false`: it covers a negative, or gathers
+   * across a barrier (it touches two positive runs that share no write, and covers one of them);
+   * `partial`: it covers part of a positive only; `unlabelled`: it touches no positive.
+   */
+  readonly kind: 'true' | 'false' | 'partial' | 'unlabelled';
+  /** The positive runs it finds (`true`), or the sites it wrongly covers or spans (`false`). */
+  readonly sites: readonly CorpusSite[];
+}
+
+/**
+ * Judges one finding. Positives that share a write are one run labelled path by path (the arms of an
+ * if), and a finding may find them together; positives that share none were labelled apart because
+ * something between them must not be crossed. A finding that covers one of them and reaches into the
+ * other earns no credit for either, and counts against precision: the old count of two hits for one
+ * such finding is what this replaces.
+ */
+export function judge(run: FoundRun, sites: readonly CorpusSite[]): Verdict {
+  const mine = sites.filter((s) => s.project === run.project && touches(run, s));
+  const negatives = mine.filter((s) => s.verdict === 'negative' && covers(run, s));
+  if (negatives.length > 0) return { kind: 'false', sites: negatives };
+  const positives = mine.filter((s) => s.verdict === 'positive');
+  if (positives.length === 0) return { kind: 'unlabelled', sites: [] };
+  const covered = positives.filter((s) => covers(run, s));
+  const apart = positives.some((a, i) =>
+    positives.slice(i + 1).some((b) => !a.lines.some((l) => b.lines.includes(l))),
+  );
+  if (covered.length === 0) return { kind: 'partial', sites: positives };
+  return apart ? { kind: 'false', sites: positives } : { kind: 'true', sites: covered };
+}
+
 function row(key: string, sites: readonly CorpusSite[], runs: readonly FoundRun[]): ScoreRow {
   const positives = sites.filter((s) => s.verdict === 'positive');
   const negatives = sites.filter((s) => s.verdict === 'negative');
-  const inProject = (run: FoundRun, s: CorpusSite) => run.project === s.project && covers(run, s);
-  let truePositives = 0;
-  let falsePositives = 0;
-  let partial = 0;
-  let unlabelled = 0;
-  for (const run of runs) {
-    if (negatives.some((s) => inProject(run, s))) falsePositives++;
-    else if (positives.some((s) => inProject(run, s))) truePositives++;
-    else if (positives.some((s) => run.project === s.project && touches(run, s))) partial++;
-    else unlabelled++;
-  }
+  const verdicts = runs.map((run) => judge(run, sites));
+  const count = (kind: Verdict['kind']) => verdicts.filter((v) => v.kind === kind).length;
+  const credited = new Set(verdicts.filter((v) => v.kind === 'true').flatMap((v) => v.sites));
+  const wronged = new Set(verdicts.filter((v) => v.kind === 'false').flatMap((v) => v.sites));
   return {
     key,
     positives: positives.length,
-    found: positives.filter((s) => runs.some((run) => inProject(run, s))).length,
+    found: positives.filter((s) => credited.has(s)).length,
     negatives: negatives.length,
-    flagged: negatives.filter((s) => runs.some((run) => inProject(run, s))).length,
-    truePositives,
-    falsePositives,
-    partial,
-    unlabelled,
+    flagged: negatives.filter((s) => wronged.has(s)).length,
+    truePositives: count('true'),
+    falsePositives: count('false'),
+    partial: count('partial'),
+    unlabelled: count('unlabelled'),
   };
 }
 
@@ -254,12 +311,31 @@ export async function scoreCorpus(dir: string): Promise<CorpusScore> {
     files += result.files;
     lines += result.lines;
   }
-  const runs = all.filter((r) => r.code === 'adjacent-writes');
+  const runs = all.filter((r) => r.code.startsWith('adjacent-writes'));
   const sitesOf = (f: (s: CorpusSite) => boolean) => corpus.sites.filter(f);
   const runsOf = (project?: string) => runs.filter((r) => project === undefined || r.project === project);
   const idioms = [...new Set(corpus.sites.map((s) => s.idiom))].sort();
-  const matches = (run: FoundRun, s: CorpusSite) => run.project === s.project && covers(run, s);
+  const verdicts = new Map(runs.map((r) => [r, judge(r, corpus.sites)]));
+  const matches = (run: FoundRun, s: CorpusSite) =>
+    verdicts.get(run)!.kind === 'true' && verdicts.get(run)!.sites.includes(s);
+  // Per idiom, findings are counted only where their verdict names a site of that idiom.
+  const idiomRows = (projects?: readonly string[]) =>
+    idioms.flatMap((idiom) => {
+      const sites = sitesOf((s) => s.idiom === idiom && (!projects || projects.includes(s.project)));
+      if (sites.length === 0) return [];
+      const involved = runs.filter((r) => verdicts.get(r)!.sites.some((s) => sites.includes(s)));
+      return [row(idiom, sites, involved)];
+    });
+  const half = (name: keyof CorpusSplit) => {
+    const names = new Set(corpus.split?.[name] ?? []);
+    return row(
+      name,
+      sitesOf((s) => names.has(s.project)),
+      runs.filter((r) => names.has(r.project)),
+    );
+  };
   return {
+    halves: corpus.split ? [half('development'), half('test')] : [],
     total: row('all', corpus.sites, runs),
     byProject: corpus.projects.map((p) =>
       row(
@@ -268,15 +344,10 @@ export async function scoreCorpus(dir: string): Promise<CorpusScore> {
         runsOf(p.name),
       ),
     ),
-    // Per idiom, findings are counted only where they match a site of that idiom.
-    byIdiom: idioms.map((idiom) => {
-      const sites = sitesOf((s) => s.idiom === idiom);
-      return row(
-        idiom,
-        sites,
-        runs.filter((r) => sites.some((s) => matches(r, s))),
-      );
-    }),
+    byIdiom: idiomRows(),
+    idiomsByHalf: corpus.split
+      ? { development: idiomRows(corpus.split.development), test: idiomRows(corpus.split.test) }
+      : undefined,
     missed: corpus.sites
       .filter((s) => s.verdict === 'positive' && !runs.some((r) => matches(r, s)))
       .map((site) => ({
@@ -284,14 +355,10 @@ export async function scoreCorpus(dir: string): Promise<CorpusScore> {
         partial: runs.filter((r) => r.project === site.project && touches(r, site)),
       })),
     falsePositives: runs
-      .map((run) => ({ run, sites: corpus.sites.filter((s) => s.verdict === 'negative' && matches(run, s)) }))
-      .filter((x) => x.sites.length > 0),
-    unlabelled: runs.filter(
-      (r) =>
-        !corpus.sites.some((s) => matches(r, s)) &&
-        !corpus.sites.some((s) => s.verdict === 'positive' && r.project === s.project && touches(r, s)),
-    ),
-    loops: all.filter((r) => r.code !== 'adjacent-writes'),
+      .filter((run) => verdicts.get(run)!.kind === 'false')
+      .map((run) => ({ run, sites: verdicts.get(run)!.sites })),
+    unlabelled: runs.filter((r) => verdicts.get(r)!.kind === 'unlabelled'),
+    loops: all.filter((r) => !r.code.startsWith('adjacent-writes')),
     files,
     lines,
   };

@@ -2,6 +2,7 @@
 // help text), parsed by parseArgs, then checked and turned into CliOptions.
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { UsageError } from '@writev/runtime/dist/usageError';
+import { RULE_CODES } from '../analyzer/model';
 
 /** Output formats. */
 export type Format =
@@ -21,7 +22,7 @@ const FORMATS: readonly Format[] = [
 ];
 
 /** Every code a finding can have, for --select and --ignore. */
-export const CODES = ['adjacent-writes', 'loop-writes', 'unused-directive', 'measured-writes'] as const;
+export const CODES = [...RULE_CODES, 'unused-directive', 'measured-writes'] as const;
 
 /** A finding's code. */
 export type Code = (typeof CODES)[number];

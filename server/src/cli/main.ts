@@ -206,6 +206,10 @@ export async function main(
     for (const r of skipped)
       output.err(`writev-lint: skipped ${relative(cwd, r.path) || '.'}: ${r.skipped}\n`);
     for (const note of reviewed.notes) output.err(`writev-lint: ${note}\n`);
+    // "0 findings" from no file at all is worth a word: an exclude may have left out everything.
+    if (!options.stdin && results.length === skipped.length)
+      for (const path of options.paths)
+        output.err(`writev-lint: ${await nothingLinted(path, cwd, lookup)}\n`);
     if (options.updateBaseline) return errors.length > 0 || skipped.length > 0 ? 2 : 0;
     const report: Report = {
       results: reviewed.results,
@@ -258,6 +262,16 @@ export async function main(
 /** The formats for people (with the summary line on stderr, colours on a terminal). */
 function isText(format: Format): boolean {
   return format === 'text' || format === 'concise' || format === 'full';
+}
+
+/** Why no file under `path` was linted, as far as the settings tell: the exclude that applies there. */
+async function nothingLinted(path: string, cwd: string, lookup: ConfigLookup | undefined): Promise<string> {
+  const abs = resolve(cwd, path);
+  const config = await lookup?.forPath(abs, true);
+  const where = `0 files linted under ${relative(cwd, abs) || '.'}`;
+  return config && config.settings.exclude.length > 0
+    ? `${where}: the exclude setting of ${config.path} applies there`
+    : where;
 }
 
 /** `1 file`, `2 files`: a count with its noun, for the summary line. */

@@ -44,6 +44,26 @@ const RULES = [
     properties: { tags: ['performance', 'syscalls', 'io'], precision: 'high' },
   },
   {
+    id: 'adjacent-writes-unknown-fd',
+    name: 'AdjacentWritesUnknownFd',
+    shortDescription: {
+      text: 'Several plain writes in a row to a descriptor whose kind the code does not show.',
+    },
+    fullDescription: {
+      text: 'If the descriptor is a byte stream (a file, pipe or stream socket), one gathered write (writev) would do; on a datagram socket or a device each write is one message, so there is no automatic fix.',
+    },
+    help: {
+      text: `${ADJACENT_HELP} Check what the descriptor is first: the code does not show it (a parameter, a member set elsewhere).`,
+      markdown:
+        `${ADJACENT_HELP}\n\nCheck what the descriptor is first: the code does not show it.\n\n` +
+        '```c\nvoid send_both(int fd, const char *hdr, const char *body, size_t len)\n{\n\twrite(fd, hdr, 4);\n\twrite(fd, body, len);\n}\n```\n\n' +
+        'is one `writev(fd, iov, 2)` if `fd` is a file, a pipe or a stream socket; on a datagram socket it would merge two messages.',
+    },
+    helpUri: `${DOCS_URL}#adjacent-writes-unknown-fd`,
+    defaultConfiguration: { level: 'note' },
+    properties: { tags: ['performance', 'syscalls', 'io'], precision: 'medium' },
+  },
+  {
     id: 'loop-writes',
     name: 'LoopWrites',
     shortDescription: { text: 'A write per loop iteration to one descriptor.' },

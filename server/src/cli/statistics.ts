@@ -4,6 +4,7 @@ import type { Report } from './report';
 
 const NAMES: Record<string, string> = {
   'adjacent-writes': 'several writes to one descriptor in a row (one writev would do)',
+  'adjacent-writes-unknown-fd': 'several plain writes to a descriptor of unknown kind in a row',
   'loop-writes': 'a write per loop iteration',
   'unused-directive': 'a suppression comment that suppresses nothing',
   'measured-writes': 'a traced line made many small write calls',

@@ -1,8 +1,14 @@
 // `writev-lint --trace FILE`: the measured calls and bytes of each finding's writes, `measured-writes`
 // hints for hot traced lines no rule flagged, and the findings ordered by what they cost in the run.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import type { TraceFile } from '@writev/runtime/dist/trace/traceFile';
-import { hotLineMessage, sitesByFile, type Measured, type MeasuredThreshold } from '../analyzer/measured';
+import {
+  hotLineMessage,
+  lineCount,
+  sitesByFile,
+  type Measured,
+  type MeasuredThreshold,
+} from '../analyzer/measured';
 import type { FileResult, ReportedFinding } from './lintFile';
 
 function real(path: string): string {
@@ -24,6 +30,20 @@ function writeLines(f: ReportedFinding): number[] {
 const callsOf = (f: ReportedFinding): number => f.measured?.calls ?? -1;
 
 /**
+ * The file's last line, past which a traced line is in another version of the file. The lint result
+ * counts LF line breaks only; a file with lone CR line endings (which compilers read as line breaks
+ * too) has more lines, so its text is counted again.
+ */
+function lastLine(r: FileResult): number {
+  try {
+    const text = readFileSync(r.path, 'utf8');
+    return text.includes('\r') ? Math.max(r.lines, lineCount(text)) : r.lines;
+  } catch {
+    return r.lines;
+  }
+}
+
+/**
  * Joins `trace` to `results`: findings gain `measured`, hot lines become `measured-writes` findings,
  * and findings (then files) are ordered by measured calls, busiest first; unmeasured ones keep their order
  * after them.
@@ -43,7 +63,13 @@ export function joinTrace(
     });
     const covered = new Set<number>();
     for (const f of r.findings) for (let l = f.start.line; l <= f.end.line; l++) covered.add(l + 1);
-    for (const hot of lines.hotLines(covered, threshold)) {
+    let hotLines = lines.hotLines(covered, threshold);
+    // Only a line past the counted end costs the look at the file's own line breaks.
+    if (hotLines.some((hot) => hot.line > r.lines)) {
+      const last = lastLine(r);
+      hotLines = hotLines.filter((hot) => hot.line <= last);
+    }
+    for (const hot of hotLines) {
       const at = { line: hot.line - 1, character: 0 };
       findings.push({
         code: 'measured-writes',

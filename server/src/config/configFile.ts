@@ -2,9 +2,10 @@
 // (regular files only, bounded, never blocking on a FIFO), and validated against the schema. The CLI
 // and the language server both resolve settings here, so the editor shows what CI reports.
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { open, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { parseSettings, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
+import { depthIssue } from './validate';
 
 /** The name of the config file looked for in each folder. */
 export const CONFIG_FILE_NAME = '.writev-lint.json';
@@ -25,23 +26,40 @@ function problem(path: string, message: string): SettingsError {
   return new SettingsError(path, [{ path: '', message }]);
 }
 
-/** `position 42` in a JSON.parse message as `line 3, column 5`. */
-function jsonPlace(text: string, message: string): string {
+/**
+ * What is wrong with text JSON.parse refused, and where (`line 3, column 5`), without the text
+ * itself: V8's message quotes the input around the fault, and a config file may be anything (a
+ * link to a file of secrets), so only the parser's words and the place are kept.
+ */
+function jsonProblem(text: string, message: string): string {
+  if (/^Unexpected end/i.test(message)) return 'not valid JSON: it ends too soon';
   const at = /position (\d+)/.exec(message);
-  if (!at) return '';
+  if (!at) return 'not valid JSON: it does not start like JSON';
   const offset = Number(at[1]);
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
-  return ` (line ${line}, column ${offset - before.lastIndexOf('\n')})`;
+  const what = message.replace(/ in JSON at position.*$/s, '').replace(/["'`].*$/s, '');
+  return `not valid JSON (line ${line}, column ${offset - before.lastIndexOf('\n')}): ${what}`;
+}
+
+/** What kind of JSON value `value` is, for a message that must not repeat it. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : 'true or false';
 }
 
 /** The bytes of a regular file of at most {@link MAX_CONFIG_BYTES}, without ever blocking on a FIFO. */
-async function readRegularFile(path: string): Promise<string> {
+async function readRegularFile(path: string, root?: string): Promise<string> {
   let handle;
   try {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const real = root === undefined ? path : await inside(path, root);
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. O_NOFOLLOW on
+    // the resolved path: a link put there since it was resolved is not followed out of the root.
+    const follow = root === undefined ? 0 : constants.O_NOFOLLOW;
+    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | follow);
   } catch (error) {
+    if (error instanceof SettingsError) throw error;
     throw problem(
       path,
       `cannot read the config file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
@@ -69,21 +87,39 @@ async function readRegularFile(path: string): Promise<string> {
 }
 
 /**
- * Reads and validates the config file at `path`: the settings of the `writev` section, plain or as
- * `{"writev": {...}}`. Throws a {@link SettingsError} naming the file and each bad key path.
+ * The real path of the config file at `path`, when it lies inside the folder `root`; a
+ * {@link SettingsError} naming the file otherwise (a link out of the project is never read, so its
+ * target's content can reach no message).
  */
-export async function readConfigFile(path: string, base = dirname(path)): Promise<ConfigFile> {
-  const text = await readRegularFile(path);
+async function inside(path: string, root: string): Promise<string> {
+  const [real, top] = await Promise.all([realpath(path), realpath(root)]);
+  if (within(real, top)) return real;
+  throw problem(
+    path,
+    `a link to a file outside ${root}, the root of the project it is in; it is not read (copy the settings into the project instead)`,
+  );
+}
+
+/**
+ * Reads and validates the config file at `path`: the settings of the `writev` section, plain or as
+ * `{"writev": {...}}`. Throws a {@link SettingsError} naming the file and each bad key path; messages
+ * name the key path and at most a short value there, never more of the file. With `root`, a file
+ * that resolves (through links) outside that folder is refused unread.
+ */
+export async function readConfigFile(path: string, base = dirname(path), root?: string): Promise<ConfigFile> {
+  const text = await readRegularFile(path, root);
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    const message = (error as Error).message;
-    throw problem(path, `not valid JSON${jsonPlace(text, message)}: ${message}`);
+    throw problem(path, jsonProblem(text, (error as Error).message));
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw problem(path, `expected an object holding the writev settings, got ${JSON.stringify(raw)}`);
+    const shown = typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : kindOf(raw);
+    throw problem(path, `expected an object holding the writev settings, got ${shown}`);
   }
+  const deep = depthIssue(raw);
+  if (deep) throw new SettingsError(path, [deep]);
   const record = raw as Record<string, unknown>;
   if (!('writev' in record)) return { path, base, settings: parseSettings(record, { source: path }) };
   const beside = Object.keys(record).filter((k) => k !== 'writev');
@@ -99,8 +135,11 @@ export async function readConfigFile(path: string, base = dirname(path)): Promis
   return { path, base, settings: parseSettings(record.writev, { source: path, prefix: 'writev' }) };
 }
 
-/** The nearest `.writev-lint.json` in `dir` or a folder above it, or undefined. */
-export async function findConfigFile(dir: string): Promise<string | undefined> {
+/**
+ * The nearest `.writev-lint.json` in `dir` or a folder above it, up to and including `root` (every
+ * folder up to the file system's root when `root` is not given), or undefined.
+ */
+export async function findConfigFile(dir: string, root?: string): Promise<string | undefined> {
   for (let at = resolve(dir); ; at = dirname(at)) {
     const candidate = join(at, CONFIG_FILE_NAME);
     const found = await stat(candidate).then(
@@ -111,8 +150,21 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
       },
     );
     if (found) return candidate;
-    if (dirname(at) === at) return undefined;
+    if (at === root || dirname(at) === at) return undefined;
   }
+}
+
+/** Whether `dir` holds a `.git`: a folder, or the file of a linked worktree or a submodule. */
+async function holdsGit(dir: string): Promise<boolean> {
+  return stat(join(dir, '.git')).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Whether `path` is `folder` or lies under it. */
+function within(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /** How settings are found for a file. */
@@ -123,6 +175,11 @@ export interface LookupOptions {
   readonly lookup?: boolean;
   /** The working folder (relative paths, and the base of --config's `exclude`). */
   readonly cwd?: string;
+  /**
+   * Where the lookup from folder `dir` stops when no git repository holds it: the editor's workspace
+   * folder holding it. Undefined: the lookup stays in `dir`. Default: `cwd` when it holds `dir`.
+   */
+  readonly workspaceRoot?: (dir: string) => string | undefined;
   /** Applied once to each file's settings (a command-line override such as --report-unused-directives). */
   readonly adjust?: (settings: AnalyzerSettings) => AnalyzerSettings;
 }
@@ -131,10 +188,17 @@ export interface LookupOptions {
  * Finds the config file for each path, caching per folder and per file, so a tree of thousands of
  * files costs a few `stat` calls per folder. The same settings object is returned for every file a
  * config applies to (callers may group files by it).
+ *
+ * The lookup stays in the project, as ESLint's `root` and ruff's project root do: it stops at the
+ * root of the git repository holding the file (a folder with a `.git`), or when there is none at the
+ * workspace root ({@link LookupOptions.workspaceRoot}). A `.writev-lint.json` in a shared folder
+ * above the project (a home folder, /tmp) never applies, and a config file that is a link out of the
+ * project is refused unread.
  */
 export class ConfigLookup {
   private readonly folders = new Map<string, Promise<string | undefined>>();
   private readonly files = new Map<string, Promise<ConfigFile>>();
+  private readonly repositories = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly options: LookupOptions = {}) {}
 
@@ -147,20 +211,40 @@ export class ConfigLookup {
     if (this.options.explicit !== undefined) return this.load(resolve(cwd, this.options.explicit), cwd);
     if (this.options.lookup === false) return undefined;
     const dir = isFolder ? resolve(cwd, path) : dirname(resolve(cwd, path));
+    const root = await this.rootOf(dir, cwd);
     let found = this.folders.get(dir);
     if (!found) {
-      found = findConfigFile(dir);
+      found = findConfigFile(dir, root);
       this.folders.set(dir, found);
     }
     const file = await found;
-    return file === undefined ? undefined : this.load(file, dirname(file));
+    return file === undefined ? undefined : this.load(file, dirname(file), root);
   }
 
-  private load(path: string, base: string): Promise<ConfigFile> {
+  /** The project root of folder `dir`: its repository's, else its workspace's, else `dir` itself. */
+  private async rootOf(dir: string, cwd: string): Promise<string> {
+    const workspace = this.options.workspaceRoot ?? ((d: string) => (within(d, cwd) ? cwd : undefined));
+    return (await this.repository(dir)) ?? workspace(dir) ?? dir;
+  }
+
+  /** The nearest folder at or above `dir` holding a `.git`, cached per folder. */
+  private repository(dir: string): Promise<string | undefined> {
+    let found = this.repositories.get(dir);
+    if (!found) {
+      const parent = dirname(dir);
+      found = holdsGit(dir).then((git) => (git ? dir : parent === dir ? undefined : this.repository(parent)));
+      this.repositories.set(dir, found);
+    }
+    return found;
+  }
+
+  private load(path: string, base: string, root?: string): Promise<ConfigFile> {
     let loaded = this.files.get(path);
     if (!loaded) {
       const adjust = this.options.adjust;
-      loaded = readConfigFile(path, base).then((c) => (adjust ? { ...c, settings: adjust(c.settings) } : c));
+      loaded = readConfigFile(path, base, root).then((c) =>
+        adjust ? { ...c, settings: adjust(c.settings) } : c,
+      );
       this.files.set(path, loaded);
     }
     return loaded;
@@ -170,5 +254,6 @@ export class ConfigLookup {
   clear(): void {
     this.folders.clear();
     this.files.clear();
+    this.repositories.clear();
   }
 }

@@ -124,6 +124,13 @@ export const SETTINGS_SCHEMA: SchemaNode = {
           markdownDescription:
             'Severity of `adjacent-writes` (several writes that could be one `writev`); `off` reports none.',
         },
+        adjacentWritesUnknownFd: {
+          type: 'string',
+          enum: [...SEVERITY, 'off'],
+          default: 'information',
+          markdownDescription:
+            'Severity of `adjacent-writes-unknown-fd` (several plain writes to a descriptor whose kind the code does not show: they could be one `writev` if it is a byte stream).',
+        },
         loopWrites: {
           type: 'string',
           enum: [...SEVERITY, 'off'],
@@ -131,6 +138,13 @@ export const SETTINGS_SCHEMA: SchemaNode = {
           markdownDescription: 'Severity of `loop-writes` (a write per loop iteration); `off` reports none.',
         },
       },
+    },
+    unknownDescriptors: {
+      type: 'string',
+      enum: ['report', 'quiet'],
+      default: 'report',
+      markdownDescription:
+        'Plain `write`/`send` runs on a descriptor whose kind the code does not show (a parameter, a struct member set elsewhere): `report` them as `adjacent-writes-unknown-fd`, assuming a byte stream, or stay `quiet`. Datagram, sequenced-packet and raw sockets and device files the code opens stay quiet either way.',
     },
     languages: {
       type: 'object',

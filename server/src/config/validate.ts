@@ -146,7 +146,13 @@ function valueAt(data: unknown, pointer: string): unknown {
   return value;
 }
 
+/**
+ * A short rendering of a value for a message: scalars as written (cut to 60 characters), lists and
+ * objects by their kind only, so a message never carries more of a file than the value at fault.
+ */
 function shown(value: unknown): string {
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'object' && value !== null) return 'an object';
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -218,6 +224,42 @@ function issueOf(error: ErrorObject, data: unknown, prefix: string): SettingsIss
     default:
       return { path, message: `${error.message ?? 'invalid'}, got ${shown(value)}` };
   }
+}
+
+/** Settings nest a few levels (`writeFunctions[0].fd`); anything far deeper is refused before it is read. */
+export const MAX_SETTINGS_DEPTH = 32;
+
+/**
+ * The key path (under `prefix`, cut to its first two keys) of a value nested deeper than
+ * {@link MAX_SETTINGS_DEPTH} levels in `data`, or undefined when none is. Iterative, so a value
+ * nested 100,000 levels deep is measured without exhausting the stack that copying, validating or
+ * printing it would use up.
+ */
+export function tooDeep(data: unknown, prefix = ''): string | undefined {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: data, depth: 0, path: prefix }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_SETTINGS_DEPTH) return path;
+    const keep = depth < 2;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) =>
+        stack.push({ value: item, depth: depth + 1, path: keep ? `${path}[${i}]` : path }),
+      );
+    } else {
+      for (const [key, item] of Object.entries(value))
+        stack.push({ value: item, depth: depth + 1, path: keep ? join(path, key) : path });
+    }
+  }
+  return undefined;
+}
+
+/** The issue for settings nested too deep, or undefined; see {@link tooDeep}. */
+export function depthIssue(data: unknown, prefix = ''): SettingsIssue | undefined {
+  const path = tooDeep(data, prefix);
+  return path === undefined
+    ? undefined
+    : { path, message: `nested deeper than ${MAX_SETTINGS_DEPTH} levels` };
 }
 
 /**

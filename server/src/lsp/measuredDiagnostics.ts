@@ -46,8 +46,9 @@ export class LoadedTrace {
           }
         : d;
     });
-    for (const hot of traced.hotLines(covered, threshold)) {
-      const lineText = text.split(/\r\n|\r|\n/, hot.line)[hot.line - 1] ?? '';
+    const lines = text.split(/\r\n|\r|\n/);
+    for (const hot of traced.hotLines(covered, threshold, lines.length)) {
+      const lineText = lines[hot.line - 1] ?? '';
       const range = {
         start: { line: hot.line - 1, character: 0 },
         end: { line: hot.line - 1, character: lineText.length },

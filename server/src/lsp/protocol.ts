@@ -11,11 +11,13 @@ export { DOCS_URL } from '../analyzer/model';
 export const DIAGNOSTIC_SOURCE = 'writev';
 
 /**
- * Diagnostic codes (`Diagnostic.code`): several writes in a row, a write per loop iteration, a suppression
+ * Diagnostic codes (`Diagnostic.code`): several writes in a row (to a known stream, or to a descriptor of
+ * unknown kind), a write per loop iteration, a suppression
  * comment that suppresses nothing, and (with a loaded trace) a traced line with many small writes.
  */
 export const DiagnosticCode = {
   adjacentWrites: 'adjacent-writes',
+  adjacentWritesUnknownFd: 'adjacent-writes-unknown-fd',
   loopWrites: 'loop-writes',
   measuredWrites: 'measured-writes',
   unusedDirective: 'unused-directive',

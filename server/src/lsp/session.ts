@@ -1,6 +1,7 @@
 // Wires the analyzer to LSP: document sync, push and pull diagnostics, code actions (quick fix and
 // fix-all), configuration with live reload, workspace folders with their wrapper indexes, and the
 // `writev/lintWorkspace` request. Handlers stay small; the work lives in the analyzer.
+import { sep } from 'node:path';
 import {
   CodeAction,
   CodeActionKind,
@@ -111,7 +112,9 @@ export class Session {
     this.analyzer = await this.ready;
     this.analyses = new DocumentAnalyses(this.analyzer);
     const caps = params.capabilities;
-    this.settings = new SettingsCache(this.connection, !!caps.workspace?.configuration);
+    this.settings = new SettingsCache(this.connection, !!caps.workspace?.configuration, (dir) =>
+      this.rootOf(dir),
+    );
     this.folders = new Folders(
       this.analyzer,
       (path) => this.settings.get(URI.fromPath(path), true),
@@ -145,6 +148,20 @@ export class Session {
   private roots: string[] = [];
   private folderEvents = false;
 
+  /**
+   * The workspace folder holding `dir` (the innermost), where a config lookup outside any git
+   * repository stops. From the folders `initialize` named and those added since, so the answer does
+   * not wait for the folders' indexing to start.
+   */
+  private rootOf(dir: string): string | undefined {
+    let best: string | undefined;
+    for (const root of this.roots) {
+      const inside = dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep);
+      if (inside && (best === undefined || root.length > best.length)) best = root;
+    }
+    return best;
+  }
+
   private async initialized(): Promise<void> {
     if (this.dynamicConfiguration) {
       await this.connection.client.register(DidChangeConfigurationNotification.type, { section: 'writev' });
@@ -157,9 +174,13 @@ export class Session {
     for (const root of this.roots) this.folders.add(root, () => this.revalidateAll());
     if (this.folderEvents) {
       this.connection.workspace.onDidChangeWorkspaceFolders((event) => {
-        for (const f of event.removed) this.folders.remove(URI.toPath(f.uri));
-        for (const f of event.added)
-          if (f.uri.startsWith('file:')) this.folders.add(URI.toPath(f.uri), () => this.revalidateAll());
+        const removed = new Set(event.removed.map((f) => URI.toPath(f.uri)));
+        const added = event.added.filter((f) => f.uri.startsWith('file:')).map((f) => URI.toPath(f.uri));
+        this.roots = [...this.roots.filter((r) => !removed.has(r)), ...added];
+        for (const path of removed) this.folders.remove(path);
+        for (const path of added) this.folders.add(path, () => this.revalidateAll());
+        // Where config lookups stop may have moved.
+        if (removed.size > 0 || added.length > 0) this.configurationChanged(undefined);
       });
     }
   }

@@ -18,7 +18,7 @@ export interface ResolvedSettings {
 /** Caches the settings per document URI (and per folder). */
 export class SettingsCache {
   private readonly cache = new Map<string, Promise<ResolvedSettings>>();
-  private readonly lookup = new ConfigLookup({ lookup: true });
+  private readonly lookup: ConfigLookup;
   /** Config files already named in the log (or their error shown) since the last reset. */
   private readonly announced = new Set<string>();
 
@@ -29,8 +29,13 @@ export class SettingsCache {
   constructor(
     private readonly connection: Connection,
     private pull: boolean,
+    workspaceRoot: (dir: string) => string | undefined,
     private global: AnalyzerSettings = DEFAULT_SETTINGS,
-  ) {}
+  ) {
+    // The lookup stops at the repository root, or at the workspace folder outside a repository; a
+    // file outside both takes only a config file beside it.
+    this.lookup = new ConfigLookup({ lookup: true, workspaceRoot });
+  }
 
   /** The settings for `uri` (a document, or a folder when `folder`); see {@link SettingsCache.resolve}. */
   async get(uri: string, folder = false): Promise<AnalyzerSettings> {
@@ -62,9 +67,13 @@ export class SettingsCache {
   }
 
   private async fromConfigFile(uri: string, folder: boolean): Promise<ConfigFile | undefined> {
-    if (!uri.startsWith('file:')) return undefined;
+    const file = URI.parse(uri);
+    if (!file) return undefined;
+    // A name whose bytes are not UTF-8 is looked up from the folder holding it, when that decodes.
+    const from = file.exact ? file.path : folder ? undefined : file.folder;
+    if (from === undefined) return undefined;
     try {
-      const config = await this.lookup.forPath(URI.toPath(uri), folder);
+      const config = await this.lookup.forPath(from, folder || !file.exact);
       if (config && !this.announced.has(config.path)) {
         this.announced.add(config.path);
         this.connection.console.log(
@@ -72,8 +81,15 @@ export class SettingsCache {
         );
       }
       return config;
-    } catch (error) {
-      if (!(error instanceof SettingsError)) throw error;
+    } catch (caught) {
+      // Anything else that goes wrong is reported the same way, for the file being resolved: the
+      // settings cache must never reject, or every request for the document would fail.
+      const error =
+        caught instanceof SettingsError
+          ? caught
+          : new SettingsError(from, [
+              { path: '', message: `cannot look up its settings: ${String(caught)}` },
+            ]);
       if (!this.announced.has(error.source)) {
         this.announced.add(error.source);
         this.connection.console.warn(`writev: ${error.message}`);

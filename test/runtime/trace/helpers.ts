@@ -8,8 +8,8 @@ import type { TraceFile, TraceSite } from '@writev/runtime/dist/trace/traceFile'
 
 /** The repository root (tests run from out/test/runtime/trace). */
 export const REPO = join(__dirname, '..', '..', '..', '..');
-/** The bundled bin, as `npm run build` lays it out. */
-export const TRACE_BIN = join(REPO, 'runtime', 'dist', 'writev-trace.js');
+/** The bundled bin, as `npm run build` lays it out (`WRITEV_TRACE_BIN` names another build's, to compare). */
+export const TRACE_BIN = process.env.WRITEV_TRACE_BIN ?? join(REPO, 'runtime', 'dist', 'writev-trace.js');
 
 /** A fresh folder for one test's program and trace. */
 export function workFolder(): string {

@@ -119,11 +119,12 @@ describe("parsing strace's output", () => {
         '101 +++ exited with 0 +++',
       ].join('\n'),
     );
+    // In the order each call completes: the interrupted write after the send.
     assert.deepEqual(
       calls.map((c) => [c.syscall, c.fd, c.bytes, c.frames.map((f) => f.address.toString(16))]),
       [
-        ['write', 1, 2, ['3000', '4000']],
         ['send', 5, 3, ['1000', '2000']],
+        ['write', 1, 2, ['3000', '4000']],
         ['write', 1, 0, []],
       ],
     );

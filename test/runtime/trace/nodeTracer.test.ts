@@ -186,7 +186,7 @@ describe('writev-trace on a Node program', () => {
     assert.deepEqual(sitesOf(t, parent), [`${lineOf(parentText, 'in-parent')} write fd=2 calls=1 bytes=7`]);
   });
 
-  it('still writes the trace when the program dies of SIGTERM, and reports 128 + 15', () => {
+  it('still writes the trace when the program dies of SIGTERM, reports 128 + 15 and dies of it too', () => {
     const dir = folder();
     const text = [
       "require('node:fs').writeSync(1, 'before\\n'); // before-signal",
@@ -196,7 +196,7 @@ describe('writev-trace on a Node program', () => {
     ].join('\n');
     const file = program(dir, 'killed.js', text);
     const { run, trace: t } = trace(dir, ['node', file]);
-    assert.equal(run.status, 143);
+    assert.deepEqual([run.status, run.signal], [null, 'SIGTERM']);
     assert.equal(t.exitCode, 143);
     assert.deepEqual(sitesOf(t, file), [`${lineOf(text, 'before-signal')} write fd=1 calls=1 bytes=7`]);
   });

@@ -6,19 +6,25 @@ import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
+import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
-import { FunctionMemo, shiftFinding } from './memo';
+import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { PLAIN_WRITE, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { functionName } from './syntax';
+import { messageDescriptors } from './messageDescriptors';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
+
+/** Entries of each pattern cache before it starts again. */
+const PATTERN_CACHE_SIZE = 256;
 
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
 export class CAnalyzer {
@@ -31,8 +37,14 @@ export class CAnalyzer {
 
   private blanked(text: string, settings: AnalyzerSettings): string {
     const key = settings.attributeMacros.join(',');
-    if (!this.patterns.has(key)) this.patterns.set(key, macroPattern(settings.attributeMacros));
-    return blankMacros(text, this.patterns.get(key));
+    if (!this.patterns.has(key)) {
+      if (this.patterns.size >= PATTERN_CACHE_SIZE) this.patterns.clear();
+      this.patterns.set(key, macroPattern(settings.attributeMacros));
+    }
+    // A lone `\r` ends a line for C compilers, but not for the grammar: a `//` comment would run on
+    // to the next `\n`, and a file of old Mac line endings has none. The same length keeps offsets.
+    const lines = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    return blankMacros(lines, this.patterns.get(key));
   }
 
   private context(
@@ -41,7 +53,14 @@ export class CAnalyzer {
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
   ): CContext {
-    return { text, functions: cWriteFunctions(settings), wrappers, pure: C_PURE_FUNCTIONS, macros };
+    return {
+      text,
+      functions: cWriteFunctions(settings),
+      wrappers,
+      pure: C_PURE_FUNCTIONS,
+      macros,
+      assumeStreams: settings.unknownDescriptors === 'report',
+    };
   }
 
   /** What the file says about where descriptors come from (only read when it has plain writes). */
@@ -59,7 +78,11 @@ export class CAnalyzer {
     ))
       functions.add(name);
     const file = { functions, globals: streamGlobals(text, functions) };
-    return { ...file, parameters: streamParameters(bodies, file, text, PLAIN_WRITE) };
+    return {
+      ...file,
+      parameters: streamParameters(bodies, file, text, PLAIN_WRITE),
+      messages: messageDescriptors(text),
+    };
   }
 
   /** The syntax of the whole `text`, incrementally reparsed when `key` is given. */
@@ -148,6 +171,7 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
+    onLimit: (message: string) => void = () => {},
   ): { findings: Finding[]; wrappers: CWrapper[] } {
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
@@ -176,11 +200,14 @@ export class CAnalyzer {
         [...streams.functions],
         [...streams.globals],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
+        ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
       ]);
       const findings: Finding[] = [];
       for (const fn of functions) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
-          this.functionFindings(fn, ctx, settings, streams).map((f) => shiftFinding(f, -fn.startIndex)),
+          this.functionFindings(fn, ctx, settings, streams, onLimit).map((f) =>
+            shiftFinding(f, -fn.startIndex),
+          ),
         );
         for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
       }
@@ -190,9 +217,16 @@ export class CAnalyzer {
         : findings;
       return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
     };
-    return key === undefined
-      ? this.withParts(text, settings, known, analyse)
-      : this.withTree(text, settings, key, analyse);
+    if (key === undefined) return this.withParts(text, settings, known, analyse);
+    // The memos keep what this document's latest analyses used, until it is closed (forget).
+    this.findingMemo.begin(key);
+    this.wrapperMemo.begin(key);
+    try {
+      return this.withTree(text, settings, key, analyse);
+    } finally {
+      this.findingMemo.end();
+      this.wrapperMemo.end();
+    }
   }
 
   /** The findings of one function (absolute offsets). */
@@ -201,10 +235,22 @@ export class CAnalyzer {
     ctx: CContext,
     settings: AnalyzerSettings,
     streams: FileStreams,
+    onLimit: (message: string) => void,
   ): Finding[] {
     const findings: Finding[] = [];
     for (const block of readFunction(fn, ctx, streams)) {
-      for (const run of findRuns(block, settings.minSequenceLength)) {
+      let runs;
+      try {
+        runs = findRuns(block, settings.minSequenceLength, Budget.forBlock(block));
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error;
+        const line = ctx.text.slice(0, fn.startIndex).split('\n').length;
+        onLimit(
+          `function ${functionName(fn) ?? '(unnamed)'} at line ${line}: ${error.message}; no findings reported for it`,
+        );
+        return [];
+      }
+      for (const run of runs) {
         const result = cFix(run, ctx.text);
         findings.push(sequenceFinding(run, settings, 'fix' in result ? result.fix : undefined, result));
       }
@@ -236,13 +282,23 @@ export class CAnalyzer {
     if (!pattern) {
       const space = loose ? '[\\s\\\\]*' : '\\s*';
       pattern = new RegExp(`\\b(?:${names.filter((n) => /^\w+$/.test(n)).join('|')})${space}\\(`);
+      // Each file's macros make a key of their own (each keystroke of a new #define name, in the
+      // editor): the cache is bounded, as every cache a long editing session feeds must be.
+      if (this.writers.size >= PATTERN_CACHE_SIZE) this.writers.clear();
       this.writers.set(key, pattern);
     }
     return pattern;
   }
 
-  /** Forgets the tree kept for `key`. */
+  /** Forgets the tree kept for `key`, and what the memos keep only for it. */
   forget(key: string): void {
     this.parser.forget(key);
+    this.findingMemo.forget(key);
+    this.wrapperMemo.forget(key);
+  }
+
+  /** What the function memos hold: the findings memo, then each wrapper round's. */
+  memoUse(): MemoUse[] {
+    return [this.findingMemo.use(), ...this.wrapperMemo.use()];
   }
 }

@@ -6,6 +6,7 @@
 // `.in` of a child process started with a pipe (`cp.in = -1`). Parameters stay unknown.
 import type { Node } from 'web-tree-sitter';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
+import type { MessageDescriptors } from './messageDescriptors';
 import {
   callArgs,
   calleeName,
@@ -29,6 +30,8 @@ export interface FileStreams {
    * function name (a static function has no callers elsewhere).
    */
   readonly parameters?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Descriptors the file shows to keep message boundaries. */
+  readonly messages?: MessageDescriptors;
 }
 
 /**

@@ -2,7 +2,12 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import {
+  C_FIRST_ARGUMENT_FILLERS,
+  C_FREEING_FUNCTIONS,
+  C_QUIET_FUNCTIONS,
+  IO_NAME_PATTERN,
+} from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -325,7 +330,17 @@ class FunctionReader {
       setsGlobal,
     });
     const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
-    return { ...summary, mutated: [...mutated], members: memberOnly.length > 0 ? memberOnly : undefined };
+    const frees = found.flatMap((call) => {
+      if (call.type !== 'call_expression' || !C_FREEING_FUNCTIONS.has(calleeName(call) ?? '')) return [];
+      const first = call.childForFieldName('arguments')?.namedChild(0);
+      return first ? [...identifiers(first)] : [];
+    });
+    return {
+      ...summary,
+      mutated: [...mutated],
+      members: memberOnly.length > 0 ? memberOnly : undefined,
+      ...(frees.length > 0 && { frees }),
+    };
   }
 }
 
@@ -387,7 +402,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   if (file && PLAIN_WRITE.test(body.text)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
-    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals) };
+    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages: file.messages };
   }
   const reader = new FunctionReader(ctx, locals, new SubtreeIndex(body, CHANGE_KINDS));
   reader.block(namedKids(body));

@@ -3,7 +3,7 @@
 // rounds, each looking only at the functions that call a name found in the round before. Chains end at
 // a fixed depth, and a cycle (f forwards to g, g to f) never resolves: neither is known first.
 import type { Node } from 'web-tree-sitter';
-import { FunctionMemo } from './memo';
+import { FunctionMemo, type MemoUse } from './memo';
 import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -37,6 +37,26 @@ export class WrapperMemo {
     const round = this.rounds[depth];
     if (!round) throw new RangeError(`wrapper round ${depth} is past the deepest (${MAX_WRAPPER_DEPTH - 1})`);
     return round.get(context, text, compute);
+  }
+
+  /** See {@link FunctionMemo.begin}. */
+  begin(owner: string): void {
+    for (const round of this.rounds) round.begin(owner);
+  }
+
+  /** See {@link FunctionMemo.end}. */
+  end(): void {
+    for (const round of this.rounds) round.end();
+  }
+
+  /** See {@link FunctionMemo.forget}. */
+  forget(owner: string): void {
+    for (const round of this.rounds) round.forget(owner);
+  }
+
+  /** What each round holds. */
+  use(): MemoUse[] {
+    return this.rounds.map((round) => round.use());
   }
 }
 

@@ -317,6 +317,9 @@ function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefine
   const params = parameterNames(fn);
   if (params.length < 3) return undefined;
   let found: { call: Node; fn: NonNullable<ReturnType<CContext['functions']['get']>> } | undefined;
+  // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
+  // descriptor, which is then written by more than the one call.
+  const io: Node[] = [];
   for (const c of calls(body)) {
     const callee = calleeName(c);
     if (!callee) return undefined;
@@ -324,11 +327,14 @@ function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefine
     if (writer && !writer.gathered && !writer.fixed && writer.len !== undefined) {
       if (found) return undefined;
       found = { call: c, fn: writer };
-    } else if (IO_NAME_PATTERN.test(callee) || ctx.wrappers.has(callee)) return undefined;
+    } else if (ctx.wrappers.has(callee)) return undefined;
+    else if (IO_NAME_PATTERN.test(callee)) io.push(c);
   }
   if (!found) return undefined;
   const args = callArgs(found.call);
   const fd = paramIndex(args[found.fn.fd], params);
+  const fdName = params[fd];
+  if (fdName && io.some((c) => callArgs(c).some((arg) => identifiers(arg).has(fdName)))) return undefined;
   const buf = paramIndex(args[found.fn.buf], params);
   const len = paramIndex(args[found.fn.len as number], params);
   if (fd < 0 || buf < 0 || len < 0) return undefined;

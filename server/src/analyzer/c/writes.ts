@@ -2,6 +2,7 @@
 // macro that expands to one) as a bare statement, behind `(void)`, or checked as `if (call < 0) handler`.
 // Statements that hold several writes (a condition chaining them) or a write under a condition are
 // read in chains.ts, from the calls this file understands.
+import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
 import type { Node } from 'web-tree-sitter';
 import { C_RESULT_DISCARDERS, type CWriteFunction } from '../catalogue';
 import type { Piece, Span, Template, WriteStep } from '../model';
@@ -23,6 +24,10 @@ export interface CContext {
   readonly macros?: ReadonlyMap<string, CMacro>;
   /** Descriptors (canonical text) known to be byte streams where the statement is read. */
   readonly streams?: ReadonlySet<string>;
+  /** Descriptors the file shows to keep message boundaries (never gathered). */
+  readonly messages?: MessageDescriptors;
+  /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
+  readonly assumeStreams?: boolean;
 }
 
 /** Stands for the byte count in a `!= len` check; a fix puts the sum of the lengths there. */
@@ -269,9 +274,17 @@ function names(nodes: readonly (Node | undefined)[]): string[] {
   return [...into];
 }
 
-/** A plain write(2)/send(2) counts only on a descriptor known to be a byte stream. */
-function streamTarget(fn: CWriteFunction, target: string, ctx: CContext): boolean {
-  return !fn.messages || target === '1' || target === '2' || (ctx.streams?.has(target) ?? false);
+/**
+ * What a write's descriptor is: a byte stream (stdout, stderr, a descriptor the function or file shows
+ * to be one, or any descriptor of a function that is not a plain write(2)/send(2)), a descriptor that
+ * keeps message boundaries (shown by the file, or any where the front end knows nothing of origins),
+ * or of unknown kind (a parameter, a member set in another file).
+ */
+function descriptorKind(fn: CWriteFunction, target: string, ctx: CContext): 'stream' | 'message' | 'unknown' {
+  if (!fn.messages || target === '1' || target === '2' || ctx.streams?.has(target)) return 'stream';
+  if (!ctx.streams || !ctx.assumeStreams) return 'message';
+  if (ctx.messages && isMessageDescriptor(target, ctx.messages)) return 'message';
+  return 'unknown';
 }
 
 /**
@@ -302,7 +315,8 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     // A declared arity may leave no room for the descriptor or the buffer (a catalogue from the settings).
     if (!fd || !buf || hasEffects(fd)) return undefined;
     const target = canonicalTarget(fd.text);
-    if (!streamTarget(fn, target, ctx)) return undefined;
+    const kind = descriptorKind(fn, target, ctx);
+    if (kind === 'message') return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
       target,
@@ -314,6 +328,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
       reads: names([buf, len]),
       checkLen: len ? len.text : `strlen(${buf.text})`,
       fixable: fn.gatheredName !== undefined,
+      ...(kind === 'unknown' && { assumed: true }),
     };
   }
   if (!wrapper || args.length < wrapper.arity) return undefined;

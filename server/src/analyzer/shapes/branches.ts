@@ -3,11 +3,35 @@
 // branch whose arms only write and compute is passed through. The writes then run only on some paths,
 // so they are reported without a fix: gathering them means filling the vector arm by arm, by hand.
 import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
+import type { Budget } from './budget';
+
+/** Anything that answers whether it holds a name: a set, or {@link Names}. */
+export interface NameLookup {
+  has(name: string): boolean;
+}
 
 /** True when the two name lists share a name. */
-export function meets(a: readonly string[], b: ReadonlySet<string> | readonly string[]): boolean {
-  const set = b instanceof Set ? b : new Set(b as readonly string[]);
+export function meets(a: readonly string[], b: NameLookup | readonly string[]): boolean {
+  const set: NameLookup = Array.isArray(b) ? new Set(b as readonly string[]) : (b as NameLookup);
   return a.some((name) => set.has(name));
+}
+
+/**
+ * A set of names layered over another: an arm adds what its writes send without copying what the run
+ * sent before it, so each step of a long run costs the same however many writes came first.
+ */
+export class Names implements NameLookup {
+  private readonly own = new Set<string>();
+
+  constructor(private readonly base?: NameLookup) {}
+
+  has(name: string): boolean {
+    return this.own.has(name) || (this.base?.has(name) ?? false);
+  }
+
+  add(names: readonly string[]): void {
+    for (const n of names) this.own.add(n);
+  }
 }
 
 const STRADDLES = 'the writes straddle an if; gathering them means splitting it by hand';
@@ -139,29 +163,31 @@ export function through(
   target: string,
   names: ReadonlySet<string>,
   locals: ReadonlySet<string>,
-  sent: readonly string[],
+  sent: NameLookup,
   stream = false,
+  budget?: Budget,
 ): Passage | undefined {
   if (branch.partial?.opaque) return undefined;
   const arms: WriteStep[][] = [];
   const changed: string[] = [];
   for (const arm of branch.arms) {
     const writes: WriteStep[] = [];
-    const armSent = [...sent];
+    const armSent = new Names(sent);
     for (const s of arm.steps) {
+      budget?.visit();
       if (s.kind === 'write') {
         if (!joinable(s, target, arm.declares, stream)) return undefined;
         writes.push(guarded(s, branch, ARMS));
-        armSent.push(...s.reads);
+        armSent.add(s.reads);
       } else if (s.kind === 'other') {
         // Inside an arm, only computations: a call there may read into a buffer or print.
         if (!quiet(s, names, locals) || s.output || meets(s.writes, armSent)) return undefined;
         changed.push(...s.writes);
       } else if (s.kind === 'branch') {
-        const inner = through(s, target, names, locals, armSent, stream);
+        const inner = through(s, target, names, locals, armSent, stream, budget);
         if (!inner) return undefined;
         writes.push(...inner.writes);
-        armSent.push(...inner.writes.flatMap((w) => w.reads));
+        for (const w of inner.writes) armSent.add(w.reads);
         changed.push(...inner.changed);
       } else return undefined;
     }
@@ -210,10 +236,11 @@ export function leading(
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
-  sent: readonly string[],
+  sent: NameLookup,
+  budget?: Budget,
 ): WriteStep[] | undefined {
   if (branch.partial?.opaque) return undefined;
-  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent));
+  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent, budget));
   // In an if/else whose other arm does something else first, the run is one path's choice.
   if (exhaustive(branch) && arms.some((a) => a.length === 0)) return undefined;
   return longestPath(arms);
@@ -228,27 +255,33 @@ function armLeading(
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
-  sent: readonly string[],
+  sent: NameLookup,
+  budget?: Budget,
 ): WriteStep[] {
-  const queued = [...sent];
-  const calm = (s: Step) =>
-    s.kind === 'other' &&
-    !s.barrier &&
-    s.calls.length === 0 &&
-    !s.setsGlobal &&
-    !meets(s.writes, names) &&
-    !meets(s.writes, queued);
+  const queued = new Names(sent);
+  const calm = (s: Step) => {
+    budget?.visit();
+    return (
+      s.kind === 'other' &&
+      !s.barrier &&
+      s.calls.length === 0 &&
+      !s.setsGlobal &&
+      !meets(s.writes, names) &&
+      !meets(s.writes, queued)
+    );
+  };
   let k = 0;
   for (let s = body[k]; s && calm(s); s = body[++k]);
   const writes: WriteStep[] = [];
   for (let w = body[k]; w?.kind === 'write'; w = body[++k]) {
+    budget?.visit();
     if (w.condition || !joinable(w, target, [])) return writes;
     writes.push(guarded(w, branch));
-    queued.push(...w.reads);
+    queued.add(w.reads);
   }
   if (writes.length === 0) return writes;
   for (let s = body[k]; s && calm(s); s = body[++k]);
   const next = body[k];
   if (next?.kind !== 'branch') return writes;
-  return [...writes, ...(leading(next, target, names, queued) ?? [])];
+  return [...writes, ...(leading(next, target, names, queued, budget) ?? [])];
 }

@@ -45,6 +45,7 @@ export function sequenceFinding(
   const lead = writes[0]!; // a run holds at least two writes
   const n = run.syscalls;
   const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
+  if (writes.some((w) => w.assumed)) return assumedFinding(run, writes, settings, count);
   const message = lead.stream
     ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev` +
       (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '')
@@ -60,6 +61,30 @@ export function sequenceFinding(
     syscalls: n,
     target: run.target,
     fix,
+  };
+}
+
+/**
+ * The finding for a run on a descriptor whose kind the code does not show: right only for a byte
+ * stream, so it says so, has its own code (a user can lower or silence it apart), and has no fix.
+ */
+function assumedFinding(
+  run: WriteRun,
+  writes: readonly WriteStep[],
+  settings: AnalyzerSettings,
+  count: string,
+): Finding {
+  return {
+    code: 'adjacent-writes-unknown-fd',
+    severity: settings.severity.adjacentWritesUnknownFd,
+    message:
+      `if ${run.target} is a byte stream (a file, pipe or stream socket), ${count} syscalls to it can become one: ` +
+      `gather these writes into one ${gathered(writes[0]!.family)} (no automatic fix: the code does not show what ${run.target} is; ` +
+      'on a datagram socket or a device each write is one message)',
+    span: run.span,
+    related: related(writes),
+    syscalls: run.syscalls,
+    target: run.target,
   };
 }
 

@@ -34,7 +34,8 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
   const target = first.target;
   const names = new Set(first.targetNames);
   for (const write of writes) {
-    if (write.target !== target || write.position) return undefined;
+    // On a descriptor of unknown kind each write may be one message: a loop of them stays quiet.
+    if (write.target !== target || write.position || write.assumed) return undefined;
     // The descriptor itself changes per iteration: not one descriptor.
     if (write.targetNames.some((name) => varying.has(name))) return undefined;
     // The same buffer each time (refilled in place, as in a read/write copy loop) cannot be gathered.

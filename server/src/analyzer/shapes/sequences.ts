@@ -1,8 +1,19 @@
 // Runs of writes, language-neutral: adjacent writes to one descriptor within one block, possibly with
 // harmless statements between them, possibly starting with an if/else whose every arm ends in a write
 // (branch tails). Calls through wrappers arrive here as ordinary write steps.
+import { Budget } from './budget';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
-import { firstWrite, inArm, leading, meets, ONE_ARM, quiet, through, trailing } from './branches';
+import {
+  firstWrite,
+  inArm,
+  leading,
+  meets,
+  type NameLookup,
+  ONE_ARM,
+  quiet,
+  through,
+  trailing,
+} from './branches';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
@@ -19,8 +30,6 @@ export interface WriteRun {
   readonly syscalls: number;
 }
 
-const STATE =
-  'a global set between the writes may be what their error path reports; a gathered write would report one';
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
 
@@ -40,6 +49,9 @@ const MAX_BETWEEN = 3;
  * count toward {@link MAX_BETWEEN}; this many statements at most may stand between two writes in all.
  */
 const MAX_PREPARED = 24;
+
+/** Linux's IOV_MAX: the most buffers one writev takes, so the most writes one run gathers. */
+const MAX_WRITES = 1024;
 
 /** The writes ending every arm of an exhaustive if/else chain, if they all go to one descriptor. */
 function armWrites(branch: BranchStep): WriteStep[] | undefined {
@@ -64,6 +76,7 @@ function runFrom(
   steps: readonly Step[],
   i: number,
   locals: ReadonlySet<string>,
+  budget: Budget,
 ): [WriteRun, number] | undefined {
   const first = steps[i];
   if (first === undefined) return undefined;
@@ -77,7 +90,8 @@ function runFrom(
     const ends = first.partial ? undefined : armWrites(first);
     const opener = ends ? undefined : firstWrite([first]);
     const passage =
-      opener && through(first, opener.target, new Set(opener.targetNames), locals, [], !!opener.stream);
+      opener &&
+      through(first, opener.target, new Set(opener.targetNames), locals, new Set(), !!opener.stream);
     const tail = ends || passage ? undefined : trailing(first);
     if (ends) head = { branch: first, writes: ends };
     else if (passage) writes.push(...passage.writes);
@@ -94,26 +108,65 @@ function runFrom(
   if (writes.some((w) => w.target !== lead.target)) return undefined;
   if (pending.some((p) => !quiet(p, names, locals))) return undefined;
   const moved: OtherStep[] = [];
-  // For each moved statement, what the writes before it sent.
-  const movedSent: string[][] = [];
-  // Names statements between the writes change (moved after the gathered write by a fix).
-  const changedSoFar = () => [...moved, ...pending].flatMap((p) => p.writes);
-  const changedInArms: string[] = [];
-  const sentSoFar = () => [...(head?.writes ?? []), ...writes].flatMap((w) => w.reads);
+  // What the run has gathered so far, kept as it grows so that each step costs the same however long
+  // the run is: a function of thousands of writes must not take quadratic (or worse) time.
+  const sent = new Set<string>(); // what the writes so far send
+  const results = new Set<string>(); // what they keep (`(n = write(...))`)
+  const movedChanged = new Set<string>(); // names the moved statements change
+  const changedInArms = new Set<string>();
+  let movedCalls = false; // a moved statement calls something that may do I/O
+  let clobbered = false; // a moved statement changed a buffer a write before it sent
+  let armsClobber = false; // a branch passed through changed something a write sends
+  let prepared = pending.filter((p) => !p.comment).length; // pending statements other than comments
+  // Variables whose address a write sent (`&len`): a vector filled where each write stands points at
+  // them, so assigning one between the writes would change what the earlier write sends.
+  const addressed = new Set<string>();
+  const take = (w: WriteStep) => {
+    writes.push(w);
+    for (const p of w.pieces ?? []) {
+      const address = /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(p.buf)?.[1];
+      if (address) addressed.add(address);
+    }
+    for (const n of w.reads) {
+      sent.add(n);
+      if (changedInArms.has(n)) armsClobber = true;
+    }
+    for (const n of w.assigns ?? []) results.add(n);
+  };
+  for (const w of head?.writes ?? []) for (const n of w.reads) sent.add(n);
+  for (const w of writes.splice(0)) take(w);
+  for (const w of head?.writes ?? []) for (const n of w.assigns ?? []) results.add(n);
+  const calls = (p: OtherStep) => p.calls.length > 0 && p.output !== false;
+  // Pending statements move after the gathered write; each is checked against what was sent before it.
+  const movePending = () => {
+    for (const p of pending) {
+      moved.push(p);
+      for (const n of p.writes) movedChanged.add(n);
+      if (calls(p)) movedCalls = true;
+      if (meets(p.mutated ?? p.writes, sent)) clobbered = true;
+    }
+    pending = [];
+    prepared = 0;
+  };
+  const changedSoFar: NameLookup = {
+    has: (n) => movedChanged.has(n) || pending.some((p) => p.writes.includes(n)),
+  };
   let last = i;
   let next = -1;
   // Tests of early exits passed so far: the writes after them run only when each fails.
   const exits: string[] = [];
   for (let j = i + 1; j < steps.length; j++) {
+    budget.visit();
     const step = steps[j]!;
     if (step.kind === 'write') {
       if (step.target !== lead.target || !!step.stream !== !!lead.stream) break;
       // A chain that goes on testing after its writes (`|| close(fd) < 0`) joins nothing before it.
       if (step.alone) break;
+      // One writev takes at most IOV_MAX buffers: a longer run is not one gathered write anyway.
+      if (writes.length >= MAX_WRITES) break;
       const prev = writes[writes.length - 1] ?? lead;
       if (head && step.position) break;
       // A write that sends the result an earlier one kept (`(n = write(...))`) depends on that write.
-      const results = [...(head?.writes ?? []), ...writes].flatMap((w) => w.assigns ?? []);
       if (meets(step.reads, results) || meets(step.targetNames, results)) break;
       if (!contiguous(prev, step)) break;
       if (unrelated(pending, step) > MAX_BETWEEN) break;
@@ -121,29 +174,26 @@ function runFrom(
       // gathered call. Filling the vector where each write stands would still send the same bytes,
       // unless a statement changed in place a buffer an earlier write sent: then stop before it.
       let joining = step;
-      if (meets(step.reads, [...changedSoFar(), ...changedInArms])) {
-        const between = [...moved, ...pending];
+      if (meets(step.reads, changedSoFar) || meets(step.reads, changedInArms)) {
         // Only computations: a call that may do I/O (or fail loudly) between is a reason to split.
         // (A front end that does not mark calls as quiet with `output: false` gets no such run.)
-        if (between.some((p) => p.calls.length > 0 && p.output !== false)) break;
+        if (movedCalls || pending.some(calls)) break;
         // Each statement against the writes before it: one that fills a header before the write that
         // sends it is the preparation, not a change of bytes already queued.
-        const sentBefore = [...movedSent, ...pending.map(() => sentSoFar())];
-        if (between.some((p, k) => meets(sentBefore[k] ?? [], p.mutated ?? p.writes))) break;
-        if (meets(sentSoFar(), changedInArms)) break;
+        if (clobbered || pending.some((p) => meets(p.mutated ?? p.writes, sent))) break;
+        if (armsClobber) break;
         joining = { ...step, noFix: step.noFix ?? COMPUTED };
       }
       // A call between may change globals; a write that sends a global would then send something else.
       // (C marks the calls that may do more than compute on their arguments as `output`.)
-      const calls = pending.some((p) => p.calls.length > 0 && p.output !== false);
-      if (calls && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
-      if (pending.some((p) => p.setsGlobal)) joining = { ...joining, noFix: joining.noFix ?? STATE };
+      if (pending.some(calls) && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
+      // A global set between (a message the die path prints, set before each write) may be what the
+      // error path reports: a gathered write would fail with one message where each write had its own.
+      if (pending.some((p) => p.setsGlobal)) break;
       if (exits.length > 0)
         joining = { ...joining, condition: joining.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
-      movedSent.push(...pending.map(() => sentSoFar()));
-      moved.push(...pending);
-      pending = [];
-      writes.push(joining);
+      movePending();
+      take(joining);
       last = j;
       // `return write(...)`: the path ends there.
       if (step.leaves) break;
@@ -153,50 +203,44 @@ function runFrom(
     // fails. Its test must read only the function's own names, none of them an earlier write's result.
     const exit = step.kind === 'branch' ? step.partial?.exit : undefined;
     if (exit && !head && writes.length > 0) {
-      const results = writes.flatMap((w) => w.assigns ?? []);
       if (!exit.reads.every((n) => locals.has(n)) || meets(exit.reads, results)) break;
-      if (pending.some((p) => p.calls.length > 0 && p.output !== false)) break;
+      if (pending.some(calls)) break;
       exits.push((step as BranchStep).partial!.condition);
       continue;
     }
     if (step.kind === 'branch' && !head) {
+      if (writes.length >= MAX_WRITES) break;
       const prev = writes[writes.length - 1];
-      const sent = writes.flatMap((w) => w.reads);
       const between = pending.some((p) => p.calls.length > 0);
       // A branch that only writes and computes: the run goes on through it.
-      const passage = between ? undefined : through(step, lead.target, names, locals, sent, !!lead.stream);
+      const passage = between
+        ? undefined
+        : through(step, lead.target, names, locals, sent, !!lead.stream, budget);
       if (
         passage &&
         // `through` never returns a passage without writes.
         !(prev && !contiguous(prev, passage.writes[0]!)) &&
-        !meets(
-          passage.writes.flatMap((w) => w.reads),
-          changedSoFar(),
-        )
+        !passage.writes.some((w) => meets(w.reads, changedSoFar))
       ) {
-        movedSent.push(...pending.map(() => sentSoFar()));
-        moved.push(...pending);
-        pending = [];
-        writes.push(...passage.writes);
-        changedInArms.push(...passage.changed);
+        movePending();
+        for (const w of passage.writes) take(w);
+        for (const n of passage.changed) {
+          changedInArms.add(n);
+          if (sent.has(n)) armsClobber = true;
+        }
         last = j;
         continue;
       }
       // The writes that open an `if` body continue the run when the condition holds; the run ends there.
-      const opening = leading(step, lead.target, names, sent);
+      const opening = leading(step, lead.target, names, sent, budget);
       if (
         opening &&
         !(prev && !contiguous(prev, opening[0]!)) &&
-        !meets(
-          opening.flatMap((w) => w.reads),
-          changedSoFar(),
-        ) &&
+        !opening.some((w) => meets(w.reads, changedSoFar)) &&
         !between
       ) {
-        movedSent.push(...pending.map(() => sentSoFar()));
-        moved.push(...pending);
-        pending = [];
-        writes.push(...opening);
+        movePending();
+        for (const w of opening) take(w);
         last = j;
         // The same branch may end with writes that start the next run.
         next = j;
@@ -204,11 +248,13 @@ function runFrom(
       break;
     }
     if (step.kind !== 'other') break;
-    // A global set between (busybox sets the message its die path prints before each write) keeps the
-    // bytes, but a gathered write would fail with one message: the run is reported without a fix.
+    // Memory a write already sent is released or changed: a gathered write would send it after that.
+    if (step.frees && meets(step.frees, sent)) break;
+    if (meets(step.writes, addressed)) break;
+    // A global set between is judged at the next write, which it keeps from joining the run.
     if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals, lead.target)) break;
     pending.push(step);
-    if (pending.filter((p) => !p.comment).length > MAX_PREPARED) break;
+    if (!step.comment && ++prepared > MAX_PREPARED) break;
   }
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
   // A write under a condition joins a run; a run of nothing but writes under one condition may make
@@ -280,13 +326,15 @@ function run(
 
 /**
  * Finds the runs of writes in one block. Runs never overlap; each is as long as the
- * rules allow. Runs shorter than `minLength` syscalls are not returned.
+ * rules allow. Runs shorter than `minLength` syscalls are not returned. Throws
+ * {@link BudgetExceeded} when the search visits more steps than `budget` allows.
  */
-export function findRuns(block: Block, minLength: number): WriteRun[] {
+export function findRuns(block: Block, minLength: number, budget = new Budget()): WriteRun[] {
   const runs: WriteRun[] = [];
   let i = 0;
   while (i < block.steps.length) {
-    const found = runFrom(block.steps, i, block.locals);
+    budget.visit();
+    const found = runFrom(block.steps, i, block.locals, budget);
     if (found && found[0].syscalls >= minLength) {
       runs.push(found[0]);
       i = found[1];

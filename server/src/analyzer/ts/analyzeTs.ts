@@ -7,6 +7,7 @@ import { tsFixFor } from '../fixes/tsFix';
 import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
+import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { moduleKey } from '../wrapper';
@@ -70,6 +71,7 @@ export function analyzeTs(
   text: string,
   settings: AnalyzerSettings,
   lookup?: TsWrapperLookup,
+  onLimit: (message: string) => void = () => {},
 ): { findings: Finding[]; wrappers: TsWrapper[] } {
   // Without a workspace index no name from elsewhere can write: a first look decides if parsing pays.
   if (!lookup && !mayWrite(settings).test(text)) return { findings: [], wrappers: [] };
@@ -89,7 +91,16 @@ export function analyzeTs(
   const fixCtx = { text, bindings: ctx.bindings, javascript: /\.[mc]?jsx?$/.test(path) };
   const findings: Finding[] = [];
   for (const block of readBlocks(ctx)) {
-    for (const run of findRuns(block, settings.minSequenceLength)) {
+    let runs;
+    try {
+      runs = findRuns(block, settings.minSequenceLength, Budget.forBlock(block));
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      const line = text.slice(0, block.steps[0]?.span.start ?? 0).split('\n').length;
+      onLimit(`the block at line ${line}: ${error.message}; no findings reported for it`);
+      continue;
+    }
+    for (const run of runs) {
       const { fix, reason } = tsFixFor(run, fixCtx);
       findings.push(sequenceFinding(run, settings, fix, { reason }));
     }
