@@ -100,7 +100,7 @@ describe('the settings schema', () => {
       'f.json: severity.adjacentwrites: unknown setting; did you mean severity.adjacentWrites?',
     ]);
     assert.deepEqual(problems({ severity: { loopWrites: 'warn' } }), [
-      'f.json: severity.loopWrites: expected one of error, warning, information, hint, got "warn"; did you mean warning?',
+      'f.json: severity.loopWrites: expected one of error, warning, information, hint, off, got "warn"; did you mean warning?',
     ]);
     assert.deepEqual(problems({ writeFunctions: [{ name: 'put', language: 'typescript' }] }), [
       'f.json: writeFunctions[0].language: expected one of c, ts, got "typescript"',

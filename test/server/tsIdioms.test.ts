@@ -83,6 +83,8 @@ describe('TS/JS idioms', () => {
     assert.equal(
       await fixedIn('line'),
       [
+        // The comment on the first write is kept, above the gathered code.
+        '  // expect: adjacent-writes 3',
         '  {',
         '    const iov: Uint8Array[] = [];',
         "    if (negated) iov.push(Buffer.from('^'));",
@@ -97,6 +99,7 @@ describe('TS/JS idioms', () => {
     assert.equal(
       await fixedIn('record'),
       [
+        '  // expect: adjacent-writes 3',
         '  {',
         '    const iov: Uint8Array[] = [];',
         '    iov.push(head, body);',
@@ -144,10 +147,13 @@ describe('TS/JS idioms', () => {
   it('gathers writes to a member descriptor', async () => {
     assert.equal(
       await fixedIn('counted'),
-      ['  writevInFull(ctx.fd, [head, body]);', '  ctx.sent++;'].join('\n'),
+      ['  // expect: adjacent-writes 2', '  writevInFull(ctx.fd, [head, body]);', '  ctx.sent++;'].join('\n'),
     );
     // (A method: the slice runs to the class's end.)
-    assert.equal(await fixedIn('send'), '    writevInFull(this.sock.fd, [head, body]);\n  }');
+    assert.equal(
+      await fixedIn('send'),
+      '    // expect: adjacent-writes 2\n    writevInFull(this.sock.fd, [head, body]);\n  }',
+    );
   });
 
   it('fills the vector in the arms of an if/else where each write stands', async () => {

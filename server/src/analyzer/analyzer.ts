@@ -99,8 +99,12 @@ export class Analyzer {
     if (!language || !this.enabled(path, settings) || skipReason(text, options.maxLength))
       return { findings: [], wrappers: { c: [], ts: [] } };
     // Suppression comments apply here, so every consumer (CLI, server, fix-all) sees the same findings.
-    const suppress = (found: Finding[]) =>
-      applySuppressions(text, language, found, settings.reportUnusedDirectives);
+    // A rule set to `off` reports nothing; after the suppressions, so a directive naming it still counts as used.
+    const off = settings.off;
+    const suppress = (found: Finding[]) => {
+      const kept = applySuppressions(text, language, found, settings.reportUnusedDirectives);
+      return off && off.length > 0 ? kept.filter((f) => !(off as readonly string[]).includes(f.code)) : kept;
+    };
     const onLimit = (message: string) => this.log(`${path}: ${message}`);
     if (language === 'c') {
       const { findings, wrappers } = this.c.analyze(

@@ -3,7 +3,7 @@
 // defaults come from the schema in config/schema.ts; this file only gives them types.
 import { defaultsOf, EDITOR_SETTINGS_SCHEMA, SETTINGS_SCHEMA } from '../config/schema';
 import { depthIssue, SettingsError, validate } from '../config/validate';
-import type { Severity } from './model';
+import type { RuleCode, Severity } from './model';
 
 export { SettingsError, type SettingsIssue } from '../config/validate';
 
@@ -47,6 +47,8 @@ export interface AnalyzerSettings {
    * is a byte stream, or stay `quiet`. Descriptors shown to keep message boundaries stay quiet always.
    */
   readonly unknownDescriptors: 'report' | 'quiet';
+  /** Rules whose severity is set to `off`: their findings are not reported (absent: none). */
+  readonly off?: readonly RuleCode[];
   readonly languages: { readonly c: boolean; readonly typescript: boolean; readonly javascript: boolean };
   /** Gitignore-style patterns of files never analysed. */
   readonly exclude: readonly string[];
@@ -93,12 +95,24 @@ export function parseSettings(
   const data = raw === undefined || raw === null ? {} : structuredClone(raw);
   const schema = origin.editor ? EDITOR_SETTINGS_SCHEMA : SETTINGS_SCHEMA;
   const valid = validate<AnalyzerSettings>(schema, data, origin.source, origin.prefix);
+  // `off` is a setting, not a severity a finding can have: the rule's findings are dropped instead
+  // (Analyzer.inspect), and the severity keeps its default for the type's sake.
+  const given = valid.severity as Record<string, Severity | 'off'>;
+  const defaults = DEFAULT_SETTINGS.severity as Record<string, Severity>;
+  const off: RuleCode[] = [];
+  const severity: Record<string, Severity> = {};
+  for (const [key, value] of Object.entries(given)) {
+    // The key names the rule: `adjacentWritesUnknownFd` is `adjacent-writes-unknown-fd`.
+    if (value === 'off') off.push(key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) as RuleCode);
+    severity[key] = value === 'off' ? (defaults[key] as Severity) : value;
+  }
   return {
+    ...(off.length > 0 ? { off } : {}),
     writeFunctions: valid.writeFunctions,
     // Descriptors are compared as written without whitespace (`out_fd`, `ctx->fd`).
     wrappers: valid.wrappers.map((w) => ({ ...w, fd: w.fd.replace(/\s+/g, '') })),
     minSequenceLength: valid.minSequenceLength,
-    severity: valid.severity,
+    severity: severity as unknown as AnalyzerSettings['severity'],
     languages: valid.languages,
     exclude: valid.exclude,
     attributeMacros: valid.attributeMacros,

@@ -2,11 +2,30 @@
 // help text), parsed by parseArgs, then checked and turned into CliOptions.
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { UsageError } from '@writev/runtime/dist/usageError';
+import { RULE_CODES } from '../analyzer/model';
 
 /** Output formats. */
-export type Format = 'text' | 'json' | 'sarif' | 'github' | 'rdjson' | 'junit';
+export type Format =
+  'text' | 'concise' | 'full' | 'json' | 'sarif' | 'github' | 'rdjson' | 'junit' | 'gitlab' | 'checkstyle';
 
-const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github', 'rdjson', 'junit'];
+const FORMATS: readonly Format[] = [
+  'text',
+  'concise',
+  'full',
+  'json',
+  'sarif',
+  'github',
+  'rdjson',
+  'junit',
+  'gitlab',
+  'checkstyle',
+];
+
+/** Every code a finding can have, for --select and --ignore. */
+export const CODES = [...RULE_CODES, 'unused-directive', 'measured-writes'] as const;
+
+/** A finding's code. */
+export type Code = (typeof CODES)[number];
 
 /** One option: its parseArgs type, a short letter if any, the value's name in the help, the help line. */
 interface OptionSpec {
@@ -24,8 +43,20 @@ export const OPTIONS = {
   format: {
     type: 'string',
     value: 'name',
-    help: 'text (default), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit',
+    help: 'text (default: concise), concise (one line a finding), full (with the source line and a caret), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit, gitlab (Code Quality), checkstyle',
   },
+  select: {
+    type: 'string',
+    value: 'codes',
+    help: `report only these codes (comma-separated: ${CODES.join(', ')})`,
+  },
+  ignore: { type: 'string', value: 'codes', help: 'do not report these codes (comma-separated)' },
+  'output-file': {
+    type: 'string',
+    value: 'file',
+    help: 'write the report to this file instead of standard output (replaced whole, never partly)',
+  },
+  statistics: { type: 'boolean', help: 'print the number of findings per code instead of the findings' },
   fix: { type: 'boolean', help: 'apply every safe fix in place, then report what remains' },
   config: {
     type: 'string',
@@ -106,6 +137,14 @@ export interface CliOptions {
   readonly help: boolean;
   /** A writev-trace file whose measurements join the findings. */
   readonly trace?: string;
+  /** Only these codes are reported (--select); undefined: every code. */
+  readonly select?: readonly Code[];
+  /** These codes are not reported (--ignore). */
+  readonly ignore: readonly Code[];
+  /** The report goes to this file, not standard output (--output-file). */
+  readonly outputFile?: string;
+  /** Counts per code instead of the findings (--statistics). */
+  readonly statistics: boolean;
 }
 
 // The one UsageError of every writev bin; writev-lint exits with status 2 on it.
@@ -181,6 +220,17 @@ export function parseSize(flag: string, text: string): number {
   return bytes;
 }
 
+/** A comma-separated list of codes; throws {@link UsageError} naming an unknown one and the known ones. */
+function codesOf(flag: string, text: string | undefined): Code[] | undefined {
+  if (text === undefined) return undefined;
+  const codes = text.split(',').map((c) => c.trim());
+  for (const code of codes) {
+    if (!(CODES as readonly string[]).includes(code))
+      throw new UsageError(`${flag}: unknown code "${code}" (the codes are ${CODES.join(', ')})`);
+  }
+  return codes as Code[];
+}
+
 function sizeOf(flag: string, text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseSize(flag, text);
 }
@@ -220,6 +270,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     version: flag('version'),
     help: flag('help'),
     trace: text('trace'),
+    select: codesOf('--select', text('select')),
+    ignore: codesOf('--ignore', text('ignore')) ?? [],
+    outputFile: text('output-file'),
+    statistics: flag('statistics'),
   };
   if (options.updateBaseline && !options.baseline)
     throw new UsageError('--update-baseline needs --baseline <file> to know where to write');

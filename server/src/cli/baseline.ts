@@ -1,11 +1,13 @@
 // --baseline: a file of known findings, so a team can adopt the linter on an old tree and be told only
 // about new findings. A finding is known when its fingerprint (rule, file, normalised text of its writes;
 // see fingerprint.ts) is recorded, so a finding that only moved stays known.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { UsageError } from './args';
 import { fingerprints } from './fingerprint';
+import { forwardSlashes } from './formats';
 import type { FileResult, ReportedFinding } from './lintFile';
+import { writeAtomically } from './writeAtomically';
 
 /** One recorded finding; `rule`, `path` and `message` are there for people reading the file. */
 export interface BaselineEntry {
@@ -24,9 +26,7 @@ export interface BaselineFile {
 
 /** Paths in a baseline are relative to its folder, so the tree can be linted from anywhere. */
 function baselinePath(file: string, baseline: string): string {
-  return relative(dirname(resolve(baseline)), file)
-    .split('\\')
-    .join('/');
+  return forwardSlashes(relative(dirname(resolve(baseline)), file));
 }
 
 /** The entries for every finding of `results` (texts: the files' text, for the fingerprints). */
@@ -73,13 +73,14 @@ export async function readBaseline(file: string): Promise<Set<string>> {
   return prints;
 }
 
-/** Writes the baseline whole (to a temporary file renamed over it, so a failed write loses nothing). */
+/**
+ * Writes the baseline whole, through an exclusively created temporary file renamed over it (see
+ * writeAtomically.ts): a failed write loses nothing, and a link planted beside it is never followed.
+ */
 export async function writeBaseline(file: string, entries: readonly BaselineEntry[]): Promise<void> {
   const body: BaselineFile = { version: 1, tool: 'writev-lint', findings: entries };
-  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, `${JSON.stringify(body, null, 2)}\n`);
-    await rename(temporary, file);
+    await writeAtomically(file, `${JSON.stringify(body, null, 2)}\n`);
   } catch (error) {
     throw new UsageError(`cannot write the baseline ${file}: ${(error as Error).message}`);
   }

@@ -44,7 +44,13 @@ export async function collect(
   for (const p of paths) {
     const abs = resolve(p);
     const info = await stat(abs).catch(() => undefined);
-    if (!info) throw new UsageError(`no such file or folder: ${p}`);
+    if (!info) {
+      // Node decodes the command line as UTF-8: the bytes of a Latin-1 name are lost before we see it.
+      const hint = p.includes('\ufffd')
+        ? ' (the name as given is not valid UTF-8, and writev-lint opens files by UTF-8 names: rename it to lint it)'
+        : '';
+      throw new UsageError(`no such file or folder: ${p}${hint}`);
+    }
     if (!info.isDirectory()) {
       // A file named on the command line is linted even where `exclude` would skip it in a walk.
       settingsOf.set(abs, (await lookup?.forPath(abs))?.settings ?? fallback);

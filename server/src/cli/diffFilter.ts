@@ -5,6 +5,7 @@ import type * as ChildProcess from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from './args';
+import { forwardSlashes } from './formats';
 import type { ReportedFinding } from './lintFile';
 
 // node:child_process loaded with the first --diff-base query, not by every run (2 ms of start-up).
@@ -45,11 +46,53 @@ export function unquoteGitPath(path: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** The added lines of every file in a `git diff --unified=0` output, by path relative to the top. */
+/** A `git diff` output that does not follow the unified format where it must: names the line. */
+export class DiffFormatError extends Error {
+  readonly code = 'EDIFFFORMAT';
+  constructor(
+    readonly line: number,
+    what: string,
+  ) {
+    super(`git diff output, line ${line}: ${what}`);
+    this.name = 'DiffFormatError';
+  }
+}
+
+/**
+ * The added lines of every file in a `git diff` output (any context size), by path relative to the top.
+ * A hunk is read by the line counts of its `@@ -a,b +c,d @@` header, never by guessing from a line's
+ * first characters: an added line whose text begins with `++ ` shows as `+++ ...`, which only outside a
+ * hunk is a file header. Throws {@link DiffFormatError} when a hunk ends before its counts say.
+ */
 export function parseUnifiedDiff(diff: string): Map<string, Set<number>> {
   const files = new Map<string, Set<number>>();
   let current: Set<number> | undefined;
-  for (const line of diff.split('\n')) {
+  // Lines still to come in the current hunk, of the old and of the new file; the next new line's number.
+  let oldLeft = 0;
+  let newLeft = 0;
+  let next = 0;
+  const lines = diff.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const [i, line] of lines.entries()) {
+    if (oldLeft > 0 || newLeft > 0) {
+      const kind = line[0];
+      if (kind === '+' && newLeft > 0) {
+        current?.add(next++);
+        newLeft--;
+      } else if (kind === '-' && oldLeft > 0) oldLeft--;
+      else if ((kind === ' ' || line === '') && oldLeft > 0 && newLeft > 0) {
+        // A context line (an empty one when a tool strips the trailing space).
+        next++;
+        oldLeft--;
+        newLeft--;
+      } else if (kind !== '\\') {
+        throw new DiffFormatError(
+          i + 1,
+          `the hunk ends early (${oldLeft} old and ${newLeft} new lines missing)`,
+        );
+      }
+      continue;
+    }
     if (line.startsWith('+++ ')) {
       // Git ends the name with a tab when it contains a space (a tab in a name is quoted, so this one is git's).
       const target = line.slice(4).replace(/\t$/, '');
@@ -57,13 +100,14 @@ export function parseUnifiedDiff(diff: string): Map<string, Set<number>> {
       if (current) files.set(unquoteGitPath(target).replace(/^b\//, ''), current);
       continue;
     }
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-    if (hunk && current) {
-      const start = Number(hunk[1]);
-      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
-      for (let n = start; n < start + count; n++) current.add(n);
+    const hunk = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
+      next = Number(hunk[2]);
+      newLeft = hunk[3] === undefined ? 1 : Number(hunk[3]);
     }
   }
+  if (oldLeft > 0 || newLeft > 0) throw new DiffFormatError(lines.length, 'the output ends inside a hunk');
   return files;
 }
 
@@ -103,9 +147,15 @@ async function diffOf(top: string, rev: string): Promise<Repository> {
     '--',
   ]);
   const untracked = await git(top, ['ls-files', '--others', '--exclude-standard', '-z']);
+  let changed: Map<string, Set<number>>;
+  try {
+    changed = parseUnifiedDiff(diff);
+  } catch (error) {
+    throw new UsageError(`--diff-base ${rev} in ${top}: ${(error as Error).message}`);
+  }
   return {
     top,
-    changed: parseUnifiedDiff(diff),
+    changed,
     untracked: new Set(untracked.split('\0').filter((p) => p !== '')),
   };
 }
@@ -128,7 +178,7 @@ export async function changedLines(
     if (!place) throw new UsageError(`--diff-base needs git: ${file} is not in a git repository`);
     if (!repositories.has(place.top)) repositories.set(place.top, diffOf(place.top, rev));
     const repo = await (repositories.get(place.top) as Promise<Repository>);
-    const relative = join(place.prefix, basename(file)).split('\\').join('/');
+    const relative = forwardSlashes(join(place.prefix, basename(file)));
     if (repo.untracked.has(relative)) out.set(file, 'all');
     else out.set(file, repo.changed.get(relative) ?? new Set());
   }

@@ -1,15 +1,32 @@
 // The text, JSON and GitHub-annotation outputs of writev-lint. (SARIF, rdjson and JUnit have files of
 // their own.)
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 import { formatMeasured } from '../analyzer/measured';
 import { paint } from './colors';
 import type { ReportedFinding } from './lintFile';
 import type { Report } from './report';
 
+/**
+ * `path` with forward slashes where the platform separates with backslashes (Windows). Elsewhere a
+ * backslash is a character of a file name, and turning it into a slash would name another file.
+ */
+export function forwardSlashes(path: string): string {
+  return sep === '\\' ? path.split('\\').join('/') : path;
+}
+
 /** Paths in reports are relative to the working directory, with forward slashes. */
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
-  return (rel.startsWith('..') ? path : rel).split('\\').join('/');
+  return forwardSlashes(rel.startsWith('..') ? path : rel);
+}
+
+/**
+ * A path for a line of text output: as it is, or, when it holds a control character (a line break
+ * would forge a line of its own), quoted with escapes as a JSON string, as git quotes such names.
+ */
+function textPath(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
 }
 
 /** ` (measured: 1,000 calls, 4.0 kB)` after a finding a trace measured, else nothing. */
@@ -33,7 +50,7 @@ export function formatText(report: Report): string {
     for (const f of r.findings) {
       const where = `${f.start.line + 1}:${f.start.character + 1}`;
       lines.push(
-        `${p.bold(displayPath(r.path, report.cwd))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
+        `${p.bold(textPath(displayPath(r.path, report.cwd)))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
       );
     }
   }

@@ -4,8 +4,11 @@
 import { displayPath } from './formats';
 import type { Report } from './report';
 
-/** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
-function xml(text: string): string {
+/**
+ * Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. Tabs and line
+ * breaks become character references: a parser turns them into spaces in an attribute otherwise.
+ */
+export function xml(text: string): string {
   const allowed = (c: number) =>
     c === 9 ||
     c === 10 ||
@@ -19,7 +22,9 @@ function xml(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The JUnit XML document of `report`. */

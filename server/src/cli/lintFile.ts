@@ -172,7 +172,8 @@ export async function lintFile(
     if (fixedText !== undefined) {
       // Loaded for a fix only: with node:crypto and node:fs/promises it took 10 of a worker's 63 ms of
       // module loading, in every run.
-      const { FileChangedError, replaceFile } = require('./replaceFile') as typeof ReplaceFileModule;
+      const { FileChangedError, ReadOnlyFileError, replaceFile } =
+        require('./replaceFile') as typeof ReplaceFileModule;
       const { realpath } = require('node:fs/promises') as typeof import('node:fs/promises');
       try {
         // Only the edited characters change: the rest is encoded back to the bytes it came from.
@@ -183,7 +184,10 @@ export async function lintFile(
           path,
           findings: reportedFindings(findings, text),
           lines: lineCount,
-          error: error instanceof FileChangedError ? error.message : `cannot fix ${path}: ${reason}`,
+          error:
+            error instanceof FileChangedError || error instanceof ReadOnlyFileError
+              ? error.message
+              : `cannot fix ${path}: ${reason}`,
         };
       }
       text = fixedText;

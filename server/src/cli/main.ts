@@ -11,7 +11,13 @@ import { collect } from './collect';
 import { useColor } from './colors';
 import { formatGithub, formatJson, formatText } from './formats';
 import { formatJunit } from './junit';
+import { formatFull } from './fullText';
+import { formatGitlab } from './gitlab';
+import { formatCheckstyle } from './checkstyle';
+import { formatStatistics } from './statistics';
+import { writeAtomically } from './writeAtomically';
 import type { FileResult, LintJob } from './lintFile';
+import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
 import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
 import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
@@ -28,20 +34,27 @@ export interface Output {
   err(text: string): void;
   /** Standard output is a terminal (colours by default). */
   readonly isTTY?: boolean;
-  /** Reads standard input whole (--stdin). */
-  readonly readStdin?: () => Promise<string>;
+  /** Writes bytes to standard output (the fixed text of --stdin --fix, in the input's encoding). */
+  readonly outBytes?: (bytes: Uint8Array) => void;
+  /** Reads standard input whole, at most `maxBytes` + 1 bytes of it (--stdin). */
+  readonly readStdin?: (maxBytes: number) => Promise<Buffer | string>;
 }
 
 const processOutput: Output = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  outBytes: (b) => process.stdout.write(b),
   isTTY: process.stdout.isTTY,
   readStdin: readStandardInput,
 };
 
 const FORMATTERS: Record<Format, (report: Report) => string> = {
   text: formatText,
+  concise: formatText,
+  full: formatFull,
   json: formatJson,
+  gitlab: formatGitlab,
+  checkstyle: formatCheckstyle,
   sarif: (report) => `${JSON.stringify(sarifLog(report), null, 2)}\n`,
   github: formatGithub,
   rdjson: formatRdjson,
@@ -165,16 +178,17 @@ export async function main(
         `writev-lint: --jobs ${options.jobs}: using ${workerLimit()} (one worker per core at most)\n`,
       );
     let results: FileResult[];
-    let fixedText: string | undefined;
+    let fixedText: { text: string; bytes?: Buffer } | undefined;
     const known = new Map<string, string>();
     if (options.stdin) {
-      const text = await (output.readStdin ?? readStandardInput)();
+      const limit = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
+      const input = await (output.readStdin ?? readStandardInput)(limit);
       const name = options.stdinFilename as string;
       const settings = (await lookup?.forPath(resolve(cwd, name)))?.settings ?? fallback;
-      const linted = await lintText(text, name, cwd, settings, options.fix);
+      const linted = await lintText(input, name, cwd, settings, options.fix, limit);
       results = [linted.result];
       known.set(linted.result.path, linted.text);
-      if (options.fix) fixedText = linted.text;
+      if (options.fix) fixedText = { text: linted.text, bytes: linted.output };
     } else {
       results = await lint(options, fallback, lookup);
     }
@@ -204,17 +218,27 @@ export async function main(
       fingerprints: fingerprintsOf(results, texts, cwd),
       version: version(),
       color:
-        options.format === 'text' && useColor(fixedText === undefined ? output.isTTY : false, process.env),
+        isText(options.format) &&
+        options.outputFile === undefined &&
+        useColor(fixedText === undefined ? output.isTTY : false, process.env),
     };
-    const formatted = FORMATTERS[options.format](report);
+    const formatted = options.statistics ? formatStatistics(report) : FORMATTERS[options.format](report);
     // With --stdin --fix, standard output is the fixed text: the report goes beside it, on stderr.
     if (fixedText !== undefined) {
-      output.out(fixedText);
-      output.err(formatted);
-    } else output.out(formatted);
+      // Bytes where the output takes them: a Latin-1 input must come back as Latin-1.
+      if (fixedText.bytes && output.outBytes) output.outBytes(fixedText.bytes);
+      else if (fixedText.bytes) output.out(fixedText.text);
+    }
+    if (options.outputFile !== undefined) {
+      const file = resolve(cwd, options.outputFile);
+      await writeAtomically(file, formatted).catch((error: unknown) => {
+        throw new UsageError(`cannot write the report to ${options.outputFile}: ${(error as Error).message}`);
+      });
+    } else if (fixedText !== undefined) output.err(formatted);
+    else output.out(formatted);
     const count = reviewed.results.reduce((n, r) => n + r.findings.length, 0);
     const fixed = results.filter((r) => r.fixed).length;
-    if (options.format === 'text') {
+    if (isText(options.format)) {
       output.err(
         `writev-lint: ${counted(count, 'finding')} in ${counted(results.length - skipped.length, 'file')}` +
           `${fixed ? `, ${counted(fixed, 'file')} fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
@@ -233,6 +257,11 @@ export async function main(
     output.err(`writev-lint: ${(error as Error).stack ?? String(error)}\n`);
     return 2;
   }
+}
+
+/** The formats for people (with the summary line on stderr, colours on a terminal). */
+function isText(format: Format): boolean {
+  return format === 'text' || format === 'concise' || format === 'full';
 }
 
 /** Why no file under `path` was linted, as far as the settings tell: the exclude that applies there. */

@@ -1,6 +1,7 @@
 // What every output format is given: the results to print, where paths are relative to, the text of the
 // files with findings (for UTF-8 columns and fingerprints), and each finding's fingerprint.
 import { readFile } from 'node:fs/promises';
+import { decodeSource } from '../workspace/sourceFile';
 import { displayPath } from './formats';
 import { fingerprints } from './fingerprint';
 import type { FileResult, ReportedFinding } from './lintFile';
@@ -31,7 +32,11 @@ export async function textsOf(
   const texts = new Map(known);
   for (const r of results) {
     if (r.findings.length === 0 || texts.has(r.path)) continue;
-    const text = await readFile(r.path, 'utf8').catch(() => undefined);
+    // Decoded as the lint decoded it (Latin-1 where not UTF-8): the fingerprints hash this text.
+    const text = await readFile(r.path).then(
+      (bytes) => decodeSource(bytes).text,
+      () => undefined,
+    );
     if (text !== undefined) texts.set(r.path, text);
   }
   return texts;

@@ -13,7 +13,8 @@ export interface Reviewed {
   readonly notes: string[];
 }
 
-type ReviewOptions = Pick<CliOptions, 'quiet' | 'diffBase' | 'baseline' | 'updateBaseline'>;
+type ReviewOptions = Pick<CliOptions, 'quiet' | 'diffBase' | 'baseline' | 'updateBaseline'> &
+  Partial<Pick<CliOptions, 'select' | 'ignore'>>;
 
 /**
  * Applies the review options to `results` (`texts`: the text of every file with findings). With
@@ -27,6 +28,11 @@ export async function review(
   const notes: string[] = [];
   let all = [...results];
   if (options.quiet) all = keepFindings(all, (f) => f.severity === 'error' || f.severity === 'warning');
+  const { select, ignore = [] } = options;
+  if (select || ignore.length > 0) {
+    // Before the baseline: a code left out is neither reported nor recorded, as ruff's --select does.
+    all = keepFindings(all, (f) => (!select || select.includes(f.code)) && !ignore.includes(f.code));
+  }
   if (options.baseline && options.updateBaseline) {
     const { entries } = baselineEntries(all, texts, options.baseline);
     await writeBaseline(options.baseline, entries);

@@ -2,6 +2,7 @@
 // finding with its location, a related location per write (linked from the message), a fingerprint that
 // survives line shifts, the fix as a replacement where there is one, and an invocation that names every
 // file that could not be analysed.
+import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ReportedFinding } from './lintFile';
 import { displayPath } from './formats';
@@ -143,10 +144,21 @@ function messageText(f: ReportedFinding): string {
   return `${text} (${f.related.map((_, i) => `[write ${i + 1}](${i + 1})`).join(', ')})`;
 }
 
+/**
+ * The artifact location of `path`: a relative reference under `%SRCROOT%` (`cwd`) with every segment
+ * percent-encoded as a whole (`#`, `?`, `%`, `:` and the rest included: `dir#1/a.c` must not become
+ * `dir` with a fragment), or, outside `cwd`, an absolute `file:` URI.
+ */
+export function artifactLocation(path: string, cwd: string): { uri: string; uriBaseId?: string } {
+  const shown = displayPath(path, cwd);
+  if (isAbsolute(shown)) return { uri: pathToFileURL(path).href };
+  return { uri: shown.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+}
+
 /** The SARIF 2.1.0 log of `report`, with URIs relative to its folder (`%SRCROOT%`). */
 export function sarifLog(report: Report): object {
   const { cwd } = report;
-  const location = (path: string) => ({ uri: encodeURI(displayPath(path, cwd)), uriBaseId: '%SRCROOT%' });
+  const location = (path: string) => artifactLocation(path, cwd);
   const sarifResults = report.results.flatMap((r) => {
     const artifactLocation = location(r.path);
     return r.findings.map((f) => ({

@@ -119,22 +119,23 @@ export const SETTINGS_SCHEMA: SchemaNode = {
       properties: {
         adjacentWrites: {
           type: 'string',
-          enum: SEVERITY,
+          enum: [...SEVERITY, 'off'],
           default: 'warning',
-          markdownDescription: 'Severity of `adjacent-writes` (several writes that could be one `writev`).',
+          markdownDescription:
+            'Severity of `adjacent-writes` (several writes that could be one `writev`); `off` reports none.',
         },
         adjacentWritesUnknownFd: {
           type: 'string',
-          enum: SEVERITY,
+          enum: [...SEVERITY, 'off'],
           default: 'information',
           markdownDescription:
             'Severity of `adjacent-writes-unknown-fd` (several plain writes to a descriptor whose kind the code does not show: they could be one `writev` if it is a byte stream).',
         },
         loopWrites: {
           type: 'string',
-          enum: SEVERITY,
+          enum: [...SEVERITY, 'off'],
           default: 'information',
-          markdownDescription: 'Severity of `loop-writes` (a write per loop iteration).',
+          markdownDescription: 'Severity of `loop-writes` (a write per loop iteration); `off` reports none.',
         },
       },
     },

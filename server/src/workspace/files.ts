@@ -1,6 +1,7 @@
 // Finds the source files of a tree: every file the analyzer reads, skipping what .gitignore files
 // (at any level) and the `exclude` setting ignore, and never entering .git or node_modules. What
 // cannot be read is told to the caller, never silently left out.
+import { isUtf8 } from 'node:buffer';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Ignore } from 'ignore';
@@ -68,6 +69,12 @@ export function excludeMatcher(root: string, patterns: readonly string[]): (path
   };
 }
 
+/** The names in `dir` that are not valid UTF-8, as Node decodes them (U+FFFD for each bad byte). */
+async function lossyNames(dir: string): Promise<Set<string>> {
+  const names = await readdir(dir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+  return new Set(names.filter((n) => !isUtf8(n)).map((n) => n.toString('utf8')));
+}
+
 /**
  * Yields the analysable files under `root` (absolute paths, in directory order). `exclude`: patterns
  * relative to `root`, or a matcher of absolute paths. `shouldStop` is checked between directories so
@@ -99,8 +106,18 @@ export async function* sourceFiles(
     const own = entries.some((e) => e.name === '.gitignore') ? await gitignoreOf(dir, onSkip) : undefined;
     const chain = own ? [...parent, own] : parent;
     const subdirs: string[] = [];
+    let lossy: Promise<Set<string>> | undefined;
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
+      if (entry.name.includes('\ufffd') && (await (lossy ??= lossyNames(dir))).has(entry.name)) {
+        // Node's file names are strings: the bytes of this one are lost, and it cannot be opened.
+        if (entry.isDirectory() || languageOf(entry.name))
+          onSkip(
+            path,
+            `the name is not valid UTF-8, and writev-lint opens files by UTF-8 names (rename it to lint it)`,
+          );
+        continue;
+      }
       if (entry.isDirectory()) {
         if (!ALWAYS_SKIPPED.has(entry.name) && !ignoredBy(chain, path, true) && !excluded(path))
           subdirs.push(path);

@@ -10,6 +10,7 @@ import { indentAt } from '../positions';
 import { isBare, LENGTH_MARK } from '../c/writes';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
+import { cComments, keepComments } from './comments';
 import { fillArms, oneCall } from './gather';
 import { indentLines, indentUnit, rebase, sameTemplate } from './text';
 
@@ -80,8 +81,20 @@ function plan(writes: readonly WriteStep[]): Plan {
 /** The fix for a run, or why there is none (always one of the two). */
 export type CFixResult = { readonly fix: Fix; readonly family: string } | { readonly reason: string };
 
-/** The C fix for a run of writes (and the idioms around them), or why no rewrite keeps its meaning. */
+/**
+ * The C fix for a run of writes (and the idioms around them), or why no rewrite keeps its meaning. The
+ * comments between the writes are kept above the gathered call, or the fix is withheld for a directive
+ * (see keepComments).
+ */
 export function cFix(run: WriteRun, text: string): CFixResult {
+  const built = gathered(run, text);
+  if ('reason' in built) return built;
+  const kept = keepComments(built.fix, text, cComments);
+  return 'reason' in kept ? kept : { fix: kept.fix, family: built.family };
+}
+
+/** The gathered call for a run, before its comments are looked at. */
+function gathered(run: WriteRun, text: string): CFixResult {
   const writes = runWrites(run);
   const planned = plan(writes);
   if ('reason' in planned) return planned;

@@ -9,7 +9,9 @@ import { inArm } from '../shapes/branches';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import type { Bindings } from '../ts/bindings';
+import { keepComments } from './comments';
 import { fillArms, oneCall } from './gather';
+import { tsComments } from './tsComments';
 import { fillInPlace } from './tsArms';
 import { corkRun } from './tsCork';
 import { indentLines, indentUnit, rebase } from './text';
@@ -57,13 +59,21 @@ export interface TsFixResult {
 
 /**
  * The TS/JS fix for a run of writes, or why no rewrite would keep the code's meaning. Stream writes are
- * corked where they stand (see tsCork.ts), whatever the shape of the run around them.
+ * corked where they stand (see tsCork.ts), whatever the shape of the run around them. The comments
+ * between the writes are kept above the new code, or the fix is withheld for a directive (comments.ts).
  */
 export function tsFixFor(run: WriteRun, ctx: TsFixContext): TsFixResult {
   const writes = runWrites(run);
-  if (writes.length > 0 && writes.every((w) => w.stream)) return corkRun(run, ctx.text, ctx.bindings);
-  const fix = tsFix(run, ctx);
-  return { fix, reason: fix ? undefined : writes.find((w) => w.noFix)?.noFix };
+  let built: TsFixResult;
+  if (writes.length > 0 && writes.every((w) => w.stream)) built = corkRun(run, ctx.text, ctx.bindings);
+  else {
+    const fix = tsFix(run, ctx);
+    built = { fix, reason: fix ? undefined : writes.find((w) => w.noFix)?.noFix };
+  }
+  if (!built.fix) return built;
+  // The comments between the writes go above the new code, or a directive among them withholds the fix.
+  const kept = keepComments(built.fix, ctx.text, tsComments);
+  return 'reason' in kept ? { reason: kept.reason } : kept;
 }
 
 /** The gathered-call fix for a run of writes to a descriptor or FileHandle, if one keeps its meaning. */
