@@ -55,7 +55,11 @@ describe('the settings schema', () => {
       { name: 'emit_packet', language: 'c', fd: 0, buf: 1, len: 2 },
     ]);
     assert.deepEqual(settings.wrappers, [{ name: 'out', fd: 'ctx->fd', language: 'ts', buf: 0 }]);
-    assert.deepEqual(settings.severity, { adjacentWrites: 'warning', loopWrites: 'hint' });
+    assert.deepEqual(settings.severity, {
+      adjacentWrites: 'warning',
+      adjacentWritesUnknownFd: 'information',
+      loopWrites: 'hint',
+    });
   });
 
   it("accepts an editor's whole section (with the editor-only settings) and names keys as writev.*", () => {
@@ -106,7 +110,7 @@ describe('the settings schema', () => {
       'f.json: writeFunctions[0].language: expected one of c, ts, got "typescript"',
     ]);
     assert.deepEqual(problems({ colour: true }), [
-      'f.json: colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, languages, exclude, attributeMacros, measuredWrites, streamFunctions, reportUnusedDirectives)',
+      'f.json: colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, reportUnusedDirectives)',
     ]);
     assert.deepEqual(problems({ 'writev.minSequenceLength': 3 }), [
       'f.json: writev.minSequenceLength: unknown setting; this file nests settings: {"minSequenceLength": ...}',

@@ -212,7 +212,7 @@ describe('suppression comments in TS/JS', () => {
     );
     assert.deepEqual(await lint('a.ts', text, REPORT), [
       '3:unused-directive unused writev-lint-disable-next-line directive (no loop-writes finding here)',
-      '7:unused-directive unknown code foo in writev-lint-disable-line (codes: adjacent-writes, loop-writes)',
+      '7:unused-directive unknown code foo in writev-lint-disable-line (codes: adjacent-writes, adjacent-writes-unknown-fd, loop-writes)',
     ]);
   });
 });
