@@ -1,8 +1,7 @@
 /**
  * A memo of `git for-each-ref`'s answer, kept in the pack cache folder, so a fetch the cache
  * answers starts no git process at all: that spawn was the largest single entry of a cached
- * serve's CPU profile (10-21% of the process on a loaded 2-core machine, where a `git --version`
- * from Node took 204 ms).
+ * serve's CPU profile.
  *
  * The memo is keyed by everything the answer depends on in a files-backend repository: the bytes
  * of `packed-refs` and of every loose ref under `refs/`, with their names. A ref's object and an

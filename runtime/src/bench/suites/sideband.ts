@@ -222,7 +222,7 @@ export function checkTargets(framing: Framing, result: CaseResult): Target[] {
 /**
  * `node -e 0` as a mode of the case, with the environment our modes get: Node's start-up is
  * measured between the other runs, under the same drift, instead of once before them (its median
- * moved by 10 ms from one batch to the next here, a tenth of what the target compares).
+ * moved between batches by a tenth of what the target compares).
  */
 function nodeStartupMode(): Mode {
   return {
