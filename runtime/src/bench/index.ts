@@ -18,5 +18,4 @@ export {
   ratiosAgainst,
 } from './format';
 export type { BenchEvent, BenchSize, CaseResult, Headline, Measurement, RunSample } from './result';
-export { targetLine, type Target } from './targets';
 export { median, percentile, speedRatio, summarize, type Ratio, type Summary } from './stats';

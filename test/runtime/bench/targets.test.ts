@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { targetLine, type Target } from '@writev/runtime/bench';
+import { targetLine, type Target } from '@writev/runtime/dist/bench/targets';
 
 describe('benchmark targets', () => {
   const met: Target = { description: 'git / batched: 1.62x (target >= 1.5x)', met: true, size: 'full' };
