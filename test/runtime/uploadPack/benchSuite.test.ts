@@ -39,7 +39,7 @@ describe('the sideband benchmark suite', () => {
           assert.match(String(line), /^not judged at --size tiny \(set for --size full\): .+\(target [<>]= /);
         }
         assert.ok(targets.some(([, v]) => /\): \(batched whole process - node -e 0\)/.test(String(v))));
-        assert.deepEqual(result.headline, { mode: 'batched', reference: 'two writes' });
+        assert.deepEqual(result.headline, { mode: 'one writev', reference: 'two writes' });
       }
       const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
       assert.ok(logs.some((m) => /target/.test(m)));

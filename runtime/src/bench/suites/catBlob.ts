@@ -255,8 +255,8 @@ async function runWorkload(workload: Workload, ctx: SuiteContext): Promise<CaseR
           runs,
           warmup: 1,
           references: ['git fast-import'],
-          // Gathering's own effect: the same responder, Git's old three writes against batched answers.
-          headline: { mode: 'writev-cat-blob (batched)', reference: 'writev-cat-blob (writes)' },
+          // Git's change itself: the same responder, three writes per answer against one writev.
+          headline: { mode: 'writev-cat-blob (writev)', reference: 'writev-cat-blob (writes)' },
           parameters,
         },
         ctx,

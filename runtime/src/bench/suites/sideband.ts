@@ -302,8 +302,8 @@ export const sidebandSuite: Suite = {
             runs,
             warmup: 1,
             references: [GIT, TWO_WRITES],
-            // Gathering's own effect: the same server, the old writes against batched writevs.
-            headline: { mode: BATCHED, reference: TWO_WRITES },
+            // Git's change itself: the same server, two writes per pkt-line against one writev.
+            headline: { mode: ONE_WRITEV, reference: TWO_WRITES },
             parameters: {
               packBytes: fixture.packBytes,
               packets: Math.ceil(fixture.packBytes / (packetMax - 5)),
