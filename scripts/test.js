@@ -12,7 +12,9 @@ const root = join(__dirname, '..', 'out', 'test');
 
 /**
  * The test files `npm test` leaves to `npm run test:slow`, each with what makes it slow: they install
- * packages, run benchmark suites that build real histories, or build large repositories to read.
+ * packages, run benchmark suites that build real histories, compile and run every fixture with gcc,
+ * or build many real repositories. Chosen by timing every file (the CPU time of each is in the
+ * CHANGELOG); a file that grows slow belongs here, split from its fast tests where it has some.
  * Paths are relative to out/test.
  */
 const SLOW = new Map([
@@ -20,6 +22,17 @@ const SLOW = new Map([
   ['runtime/catBlob/benchSuite.test.js', 'the cat-blob benchmark: builds histories, one from npm releases'],
   ['runtime/uploadPack/benchSuite.test.js', 'the sideband benchmark: a repository and its pack, every mode'],
   ['server/benchRun.test.js', "the analyzer's benchmark run"],
+  ['runtime/catBlob/readAhead.test.js', 'writev-cat-blob with its writer thread over real histories'],
+  [
+    'runtime/catBlob/fastImportParity.test.js',
+    'git fast-import and writev-cat-blob over every fixture repository',
+  ],
+  ['runtime/odb/readObjects.test.js', 'every object of repositories in each packing git makes'],
+  ['runtime/uploadPack/cacheSafety.test.js', 'the pack cache against real fetches and repository changes'],
+  ['runtime/trace/writeCallScanner.test.js', "the scanner against TypeScript's parser on many sources"],
+  ['server/fixedCompiles.test.js', 'every fixed fixture through gcc and the TypeScript compiler'],
+  ['server/fixedBytes.test.js', 'every idiom fixture built with gcc before and after its fix, and run'],
+  ['server/traceJoin.test.js', 'programs built with gcc and traced, then linted with their traces'],
 ]);
 
 function testFiles(dir) {
