@@ -63,7 +63,12 @@ function showOneFix(scratch) {
     console.error(`git diff failed: ${diff.stderr}`);
     process.exit(diff.status ?? 1);
   }
-  const text = diff.stdout.split(join(root, shown)).join(shown).split(join(copy, FIX_SHOWN)).join(shown);
+  // git names both absolute paths after its a/ and b/ prefixes: show the file's name in the clone.
+  const text = diff.stdout
+    .split(join(root, shown))
+    .join(`/${shown}`)
+    .split(join(copy, FIX_SHOWN))
+    .join(`/${shown}`);
   console.log(`\n$ git diff examples/${FIX_SHOWN} (the copy, fixed)\n${text || '(no change)\n'}`);
 }
 
