@@ -1,13 +1,39 @@
 #!/usr/bin/env node
 // Runs the compiled tests (out/test) with node's own test runner.
-// Usage: node scripts/test.js [suite...]   suites are folders of test/ (runtime, server, client);
-// with none, every *.test.js runs. Slow suites live in their own folders and scripts.
+// Usage: node scripts/test.js [--slow] [suite...]
+//   suites are folders of test/ (runtime, server, client, packages); with none, every *.test.js runs
+//   but the slow ones below. --slow runs only the slow ones (npm run test:slow).
 'use strict';
-const { readdirSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const root = join(__dirname, '..', 'out', 'test');
+
+/**
+ * The test files `npm test` leaves to `npm run test:slow`, each with what makes it slow: they install
+ * packages, run benchmark suites that build real histories, compile and run every fixture with gcc,
+ * or build many real repositories. Chosen by timing every file (the CPU time of each is in the
+ * CHANGELOG); a file that grows slow belongs here, split from its fast tests where it has some.
+ * Paths are relative to out/test.
+ */
+const SLOW = new Map([
+  ['packages/install.test.js', 'installs the packed packages into fresh projects with npm'],
+  ['runtime/catBlob/benchSuite.test.js', 'the cat-blob benchmark: builds histories, one from npm releases'],
+  ['runtime/uploadPack/benchSuite.test.js', 'the sideband benchmark: a repository and its pack, every mode'],
+  ['server/benchRun.test.js', "the analyzer's benchmark run"],
+  ['runtime/catBlob/readAhead.test.js', 'writev-cat-blob with its writer thread over real histories'],
+  [
+    'runtime/catBlob/fastImportParity.test.js',
+    'git fast-import and writev-cat-blob over every fixture repository',
+  ],
+  ['runtime/odb/readObjects.test.js', 'every object of repositories in each packing git makes'],
+  ['runtime/uploadPack/cacheSafety.test.js', 'the pack cache against real fetches and repository changes'],
+  ['runtime/trace/writeCallScanner.test.js', "the scanner against TypeScript's parser on many sources"],
+  ['server/fixedCompiles.test.js', 'every fixed fixture through gcc and the TypeScript compiler'],
+  ['server/fixedBytes.test.js', 'every idiom fixture built with gcc before and after its fix, and run'],
+  ['server/traceJoin.test.js', 'programs built with gcc and traced, then linted with their traces'],
+]);
 
 function testFiles(dir) {
   const files = [];
@@ -19,11 +45,26 @@ function testFiles(dir) {
   return files;
 }
 
-const suites = process.argv.slice(2);
+const args = process.argv.slice(2);
+const slow = args.includes('--slow');
+const suites = args.filter((a) => a !== '--slow');
+const missing = [...SLOW.keys()].filter((f) => !existsSync(join(root, f)));
+if (missing.length > 0) {
+  // A renamed or deleted file would otherwise drop out of both runs without a word.
+  console.error(`scripts/test.js: the slow list names files that do not exist: ${missing.join(', ')}`);
+  process.exit(2);
+}
 const dirs = suites.length > 0 ? suites.map((s) => join(root, s)) : [root];
-const files = dirs.flatMap(testFiles);
+const isSlow = (file) =>
+  SLOW.has(
+    file
+      .slice(root.length + 1)
+      .split('\\')
+      .join('/'),
+  );
+const files = dirs.flatMap(testFiles).filter((f) => isSlow(f) === slow);
 if (files.length === 0) {
-  console.error(`no tests found under ${dirs.join(', ')} (run npm run build first)`);
+  console.error(`no ${slow ? 'slow ' : ''}tests found under ${dirs.join(', ')} (run npm run build first)`);
   process.exit(2);
 }
 const reporter = process.env.TEST_REPORTER ?? 'spec';

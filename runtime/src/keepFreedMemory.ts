@@ -1,9 +1,8 @@
 // Keeps the C heap's freed memory for the rest of a run instead of handing it back to the kernel.
 // glibc's malloc returns the free top of a heap to the kernel once it exceeds a trim threshold (128 KiB
 // at start), and V8's optimizing compiler, on its background threads, mallocs and frees its working
-// memory for every function it compiles: each compile faulted its memory in again, at about 12 µs a
-// page on our VM (7,000 of the 22,000 minor faults of writev-lint on busybox --jobs 1 were the
-// compiler's; 2,000 of writev-cat-blob's 33,700 on eslint's history). glibc
+// memory for every function it compiles: each compile faulted its memory in again, and those page
+// faults were a good part of a batch run's minor faults (figures in the CHANGELOG). glibc
 // raises the threshold itself when a block it had to mmap is freed (to twice that block's size, for
 // blocks up to 32 MiB: the "dynamic mmap threshold" of mallopt(3)), so one large block, never touched,
 // given back at the first scavenge, raises it for the whole process, worker threads included.

@@ -35,7 +35,7 @@ function missingPrerequisites(): string[] {
 }
 
 /**
- * Installs code-server into `cacheDir` once (about 90 s, 300 MB), outside the project's dependencies,
+ * Installs code-server into `cacheDir` once (about 300 MB, from the npm registry), outside the project's dependencies,
  * with the four fixes of the shared notes: unsafe-perm and yes for root and npx, kerberos built
  * against Debian's libkrb5-dev, and @vscode/ripgrep's download cache seeded with Debian's rg.
  * A stamp file marks a finished install, so a half-done one is redone.
@@ -138,7 +138,7 @@ export function makeDirs(root: string): CodeServerDirs {
   return dirs;
 }
 
-/** Installs a .vsix into the run's extensions folder (about 2 s). */
+/** Installs a .vsix into the run's extensions folder. */
 export function installExtension(entry: string, dirs: CodeServerDirs, vsix: string): string {
   const run = spawnSync(
     process.execPath,

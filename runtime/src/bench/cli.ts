@@ -6,11 +6,12 @@ import { formatCase, formatCaseMarkdown } from './format';
 import type { BenchEvent, BenchSize, CaseResult } from './result';
 import { SUITES } from './suites';
 
-const USAGE = `usage: writev-bench [--suite ID]... [--size tiny|quick|full] [--runs N]
-                    [--jsonl] [--json FILE] [--markdown FILE] [--cache-dir DIR] [--list]
+const USAGE = `usage: writev-bench [--suite ID]... [--case SUITE/CASE]... [--size tiny|quick|full]
+                    [--runs N] [--jsonl] [--json FILE] [--markdown FILE] [--cache-dir DIR] [--list]
 
 Runs the embedded benchmarks and prints them in hyperfine's style.
   --suite ID      run only this suite (repeatable); see --list
+  --case S/C      run only this case of suite S (repeatable), e.g. --case sideband/side-band
   --size S        tiny (seconds, for tests), quick (a laptop), full (the published figures); default quick
   --runs N        measured runs per mode (default per size)
   --jsonl         print one JSON event per line on stdout instead of text (for the editor)
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     parsed = parseArgs({
       options: {
         suite: { type: 'string', multiple: true },
+        case: { type: 'string', multiple: true },
         size: { type: 'string', default: 'quick' },
         runs: { type: 'string' },
         jsonl: { type: 'boolean', default: false },
@@ -51,7 +53,13 @@ async function main(): Promise<void> {
   }
   if (parsed.help) return void process.stdout.write(`${USAGE}\n`);
   if (parsed.list) {
-    for (const s of SUITES) process.stdout.write(`${s.id.padEnd(14)} ${s.title}: ${s.description}\n`);
+    for (const s of SUITES) {
+      process.stdout.write(`${s.id.padEnd(14)} ${s.title}: ${s.description}\n`);
+      for (const c of s.cases) {
+        const download = s.downloads?.includes(c) ? '  (downloads its data the first time)' : '';
+        process.stdout.write(`  --case ${s.id}/${c}${download}\n`);
+      }
+    }
     return;
   }
   const size = parsed.size as BenchSize;
@@ -61,7 +69,9 @@ async function main(): Promise<void> {
   const unknown = (parsed.suite ?? []).filter((id) => !SUITES.some((s) => s.id === id));
   if (unknown.length > 0)
     fail(`unknown suite '${unknown[0]}' (known: ${SUITES.map((s) => s.id).join(', ')})`);
-  const suites = parsed.suite ? SUITES.filter((s) => parsed.suite!.includes(s.id)) : SUITES;
+  const cases = casesBySuite(parsed.case ?? []);
+  const named = [...(parsed.suite ?? []), ...cases.keys()];
+  const suites = named.length > 0 ? SUITES.filter((s) => named.includes(s.id)) : SUITES;
   const cacheDir = join(parsed['cache-dir'] ?? join(tmpdir(), 'writev-bench'), size);
   mkdirSync(cacheDir, { recursive: true });
 
@@ -71,12 +81,14 @@ async function main(): Promise<void> {
     else if (event.type === 'case') process.stderr.write(`running ${event.suite} / ${event.case}...\n`);
     else if (event.type === 'log') process.stderr.write(`${event.suite}: ${event.message}\n`);
   };
-  const cases: CaseResult[] = [];
+  const results: CaseResult[] = [];
   let failed = false;
   for (const suite of suites) {
     emit({ type: 'suite', suite: suite.id, title: suite.title, size });
     try {
-      cases.push(...(await suite.run({ size, runs, cacheDir, emit })));
+      // A suite named by --suite runs whole; one named only by --case runs the cases named.
+      const only = parsed.suite?.includes(suite.id) ? undefined : cases.get(suite.id);
+      results.push(...(await suite.run({ size, runs, cacheDir, emit, ...(only ? { cases: only } : {}) })));
     } catch (err) {
       failed = true;
       const message = err instanceof Error ? err.message : String(err);
@@ -94,11 +106,29 @@ async function main(): Promise<void> {
       cpuModel: cpu[0]?.model ?? '',
     },
     size,
-    cases,
+    cases: results,
   };
   if (parsed.json) writeOut(parsed.json, `${JSON.stringify(exported, null, 2)}\n`);
-  if (parsed.markdown) writeOut(parsed.markdown, `${cases.map(formatCaseMarkdown).join('\n\n')}\n`);
+  if (parsed.markdown) writeOut(parsed.markdown, `${results.map(formatCaseMarkdown).join('\n\n')}\n`);
   if (failed) process.exitCode = 1;
+}
+
+/** The `--case SUITE/CASE` values grouped by suite; an unknown suite or case stops the run. */
+function casesBySuite(values: readonly string[]): Map<string, string[]> {
+  const bySuite = new Map<string, string[]>();
+  for (const value of values) {
+    const slash = value.indexOf('/');
+    const suite = SUITES.find((s) => s.id === value.slice(0, slash));
+    if (slash < 0 || suite === undefined) {
+      fail(`--case '${value}': expected SUITE/CASE with a suite of ${SUITES.map((s) => s.id).join(', ')}`);
+    }
+    const id = value.slice(slash + 1);
+    if (!suite.cases.includes(id)) {
+      fail(`--case '${value}': suite ${suite.id} has no case '${id}' (its cases: ${suite.cases.join(', ')})`);
+    }
+    bySuite.set(suite.id, [...(bySuite.get(suite.id) ?? []), id]);
+  }
+  return bySuite;
 }
 
 function writeOut(path: string, text: string): void {

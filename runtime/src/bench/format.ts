@@ -84,7 +84,32 @@ function formatExtra(name: string, value: number): string {
     : value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
-/** A whole case as hyperfine prints it: each mode, then the summary of ratios. */
+/**
+ * A case's headline: how many times faster its headline mode ran than its reference (a ratio below
+ * 1 means slower), or undefined when the case names no headline or lacks one of the two modes.
+ */
+export function headlineRatio(
+  result: CaseResult,
+): { mode: string; reference: string; ratio: number; stddev: number } | undefined {
+  if (result.headline === undefined) return undefined;
+  const { mode, reference } = result.headline;
+  const m = result.results.find((r) => r.command === mode);
+  const ref = result.results.find((r) => r.command === reference);
+  if (m === undefined || ref === undefined) return undefined;
+  return { mode, reference, ...speedRatio(ref, m) };
+}
+
+/** The headline as one line: `'batched' ran 4.12 ± 0.10 times faster than 'two writes'`. */
+export function formatHeadline(result: CaseResult): string | undefined {
+  const h = headlineRatio(result);
+  if (h === undefined) return undefined;
+  const how = h.ratio >= 1 ? 'faster' : 'slower';
+  const ratio = h.ratio >= 1 ? h.ratio : 1 / h.ratio;
+  const stddev = h.ratio >= 1 ? h.stddev : h.stddev / h.ratio ** 2;
+  return `'${h.mode}' ran ${ratio.toFixed(2)} ± ${stddev.toFixed(2)} times ${how} than '${h.reference}'`;
+}
+
+/** A whole case as hyperfine prints it: each mode, the summary of ratios, then the headline. */
 export function formatCase(result: CaseResult): string {
   const params = Object.entries(result.parameters ?? {})
     .map(([k, v]) => `${k}=${v}`)
@@ -101,6 +126,8 @@ export function formatCase(result: CaseResult): string {
     }
     parts.push(summary.join('\n'));
   }
+  const headline = formatHeadline(result);
+  if (headline !== undefined) parts.push(`Headline: ${headline}`);
   return parts.join('\n\n');
 }
 

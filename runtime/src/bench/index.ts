@@ -10,10 +10,12 @@ export {
   formatBytes,
   formatCase,
   formatCaseMarkdown,
+  formatHeadline,
   formatMeasurement,
   formatSyscalls,
   formatTime,
+  headlineRatio,
   ratiosAgainst,
 } from './format';
-export type { BenchEvent, BenchSize, CaseResult, Measurement, RunSample } from './result';
+export type { BenchEvent, BenchSize, CaseResult, Headline, Measurement, RunSample } from './result';
 export { median, percentile, speedRatio, summarize, type Ratio, type Summary } from './stats';

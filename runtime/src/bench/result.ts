@@ -58,7 +58,15 @@ export interface CaseResult {
   references?: string[];
   /** Parameters worth showing with the result (sizes, counts). */
   parameters?: Record<string, string | number>;
+  /** The one comparison the case is about, e.g. `batched` against `two writes`. */
+  headline?: Headline;
   results: Measurement[];
+}
+
+/** Which two modes of a case make its headline ratio (how many times faster `mode` ran than `reference`). */
+export interface Headline {
+  mode: string;
+  reference: string;
 }
 
 /** One line of a suite's JSON-lines stream. */

@@ -1,4 +1,4 @@
-import type { BenchEvent, CaseResult, Measurement, RunSample } from './result';
+import type { BenchEvent, CaseResult, Headline, Measurement, RunSample } from './result';
 import { median, summarize } from './stats';
 
 /** One way of doing a case's work, measured against the others. */
@@ -21,6 +21,8 @@ export interface CaseSpec {
   warmup?: number;
   references?: string[];
   parameters?: Record<string, string | number>;
+  /** The one comparison the case is about (shown as its headline ratio). */
+  headline?: Headline;
 }
 
 /** Reports progress and lets the caller stop a suite between runs. */
@@ -66,6 +68,7 @@ export async function runCase(spec: CaseSpec, hooks: CaseHooks): Promise<CaseRes
   };
   if (spec.references) result.references = spec.references;
   if (spec.parameters) result.parameters = spec.parameters;
+  if (spec.headline) result.headline = spec.headline;
   hooks.emit({ type: 'result', result });
   return result;
 }

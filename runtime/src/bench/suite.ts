@@ -7,6 +7,11 @@ export interface SuiteContext {
   runs?: number;
   /** A scratch folder for generated data, kept between runs of the same size. */
   cacheDir: string;
+  /**
+   * The ids of the suite's cases to run (from its `cases`); every case when absent. A suite prepares
+   * only what the cases it runs need, so a case that needs a download is skipped without one.
+   */
+  cases?: readonly string[];
   emit(event: BenchEvent): void;
   signal?: AbortSignal;
 }
@@ -21,10 +26,22 @@ export interface Suite {
   title: string;
   /** One sentence on what is compared and why, shown in the editor's picker. */
   description: string;
+  /** The ids of its cases, in the order it runs them (`--case sideband/side-band`). */
+  cases: readonly string[];
+  /**
+   * The ids of its cases that download their data (from the npm registry) the first time they run,
+   * into the cache folder, which keeps it for later runs. None when absent.
+   */
+  downloads?: readonly string[];
   run(context: SuiteContext): Promise<CaseResult[]>;
 }
 
 /** Picks a value by size: small enough for tests, representative for `full`. */
 export function bySize<T>(size: BenchSize, values: Record<BenchSize, T>): T {
   return values[size];
+}
+
+/** Whether the run asked for the case `id` (every case runs when none was named). */
+export function wantsCase(ctx: SuiteContext, id: string): boolean {
+  return ctx.cases === undefined || ctx.cases.includes(id);
 }

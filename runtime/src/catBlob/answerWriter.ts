@@ -19,8 +19,8 @@ export const WRITER_ROLE = 'writev-cat-blob-writer';
 const WRITE_SHARE = 4;
 /**
  * How far ahead of the answering thread's use the arena's pages are mapped, and how many are
- * mapped at a time between looks at the ring (64 pages: about 1 ms of faults on this VM, so an
- * answer published meanwhile waits no longer than that).
+ * mapped at a time between looks at the ring (few enough that an answer published meanwhile waits
+ * no longer than those pages' faults take).
  */
 const TOUCH_AHEAD = 8 * 1024 * 1024;
 const TOUCH_PAGES = 64;

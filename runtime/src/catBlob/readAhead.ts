@@ -6,8 +6,8 @@
  * its frontend do.
  *
  * The worker writes rather than reads: reading stays on the thread that has the repository open,
- * its delta-base cache warm and its code compiled, and the worker's start-up (60-70 ms on this
- * VM) overlaps the first answers instead of delaying them.
+ * its delta-base cache warm and its code compiled, and the worker's start-up overlaps the first
+ * answers instead of delaying them.
  */
 import { MessageChannel, Worker, isMainThread, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { ArenaCarver } from '../odb/memoryArena';
@@ -35,7 +35,7 @@ export const DEFAULT_RING_BYTES = 4 * 1024 * 1024;
 /**
  * Answers are published at least this many bytes at a time while requests are waiting (more than
  * the batched responder's `batchBytes` when that is smaller): each publish wakes the writing
- * thread, and a wake cost about 100 µs on this machine's VM; holding more back delays nothing, as
+ * thread, and a wake costs far more than a copy of a small answer; holding more back delays nothing, as
  * this thread goes on making answers meanwhile and publishes before any read that may wait.
  */
 const PUBLISH_BYTES = 64 * 1024;

@@ -23,9 +23,9 @@ export type ResponseMode = 'writes' | 'writev' | 'batched';
  * In `'batched'` mode, the bytes of waiting answers worth a write of their own (default): once this
  * many are held they go out at once. Gathering is for small answers, whose system calls cost more
  * than their bytes; holding a large answer back while the next one is read only delays it, and
- * into a pipe that stalls the reader: measured with 100,000 answers of about 42 KB into a drained
- * pipe, gathering up to 64 KiB took 15.7-16.5 s against 12.0-13.9 s for one writev per answer,
- * 8 MiB batches 16.0 s, and 16 KiB 12.4-13.4 s.
+ * into a pipe that stalls the reader: with answers of about 42 KB into a drained pipe, gathering up
+ * to 64 KiB or more was slower than one writev per answer, and 16 KiB was as fast (the timings are
+ * in the CHANGELOG).
  */
 export const DEFAULT_BATCH_BYTES = 16 * 1024;
 

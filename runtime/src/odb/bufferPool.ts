@@ -15,9 +15,9 @@ import type { SharedCopier } from './sharedCopy';
 
 /**
  * Objects up to this size are cut from slabs of {@link SLAB_SIZE} bytes. Memory of its own per
- * object (an ArrayBuffer each) cost 60-80 µs an allocation once the cache held its 96 MiB: V8
- * accounts every buffer's external memory, and 8,000 allocations of 12 KB were two thirds of a
- * second of a request for eslint's history. A slab is one allocation for a hundred objects.
+ * object (an ArrayBuffer each) grew costly once the cache was full: V8 accounts every buffer's
+ * external memory, and the allocations of mid-sized objects became a large part of a request for a
+ * real history. A slab is one allocation for a hundred objects.
  */
 const SLAB_OBJECT = 256 * 1024;
 const SLAB_SIZE = 1024 * 1024;

@@ -1,10 +1,10 @@
 /**
  * Memory one thread hands out while another faults its pages in ahead of use.
  *
- * On this project's 2-core VM a page fault on fresh anonymous memory costs 12-16 µs (touching 64 MiB
- * page by page: 190 ms; the same memory populated by the kernel in one call: 12 ms). Reading a
- * real history's blobs makes a new object per answer and keeps tens of MiB of delta bases: 25,000
- * faults, half of the reader's time (565 ms; 375 ms with the same memory touched beforehand).
+ * A page fault on fresh anonymous memory costs far more than the kernel populating the same memory
+ * in one call. Reading a real history's blobs makes a new object per answer and keeps tens of MiB of
+ * delta bases: tens of thousands of faults, a large share of the reader's time (the figures are in
+ * the CHANGELOG).
  * JavaScript cannot ask the kernel to populate memory, but a fault taken by any thread maps the page
  * for all of them: so the thread that writes the answers, idle while the reader resolves deep delta
  * chains, touches the arena's pages just ahead of where the reader carves, and the reader finds them

@@ -126,7 +126,7 @@ export class PackIndex {
   /**
    * Every entry's pack offset, by index position: {@link PackIndex.offsetAt} for all of them in
    * one pass. Reading a pack's whole table runs once, cold (not yet compiled): a call per entry
-   * through `readUInt32BE` and its bounds checks cost 20-30 ms on a 20,000-object pack; the bytes
+   * through `readUInt32BE` and its bounds checks was a visible part of opening a large pack; the bytes
    * are read here directly (the table lies inside the data, checked when the index was opened).
    */
   offsets(): Float64Array {

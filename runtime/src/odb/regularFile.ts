@@ -1,7 +1,7 @@
 /**
  * Opening and reading the files of a repository so that a hostile repository cannot make the
  * reader hang or grow without bound. A path in `.git` may be a symbolic link to `/dev/zero` (read
- * forever: 7.9 GB in 25 s before this check), a FIFO (an open for reading waits for a writer that
+ * forever, until memory runs out), a FIFO (an open for reading waits for a writer that
  * never comes), or a directory (EISDIR from `read`, which Node reports without the path). So files
  * are opened with O_NONBLOCK, which makes opening a FIFO return at once, then checked with `fstat`
  * to be regular files before a byte is read, and read no further than a bound the caller gives.

@@ -2,10 +2,9 @@
  * Copies within one shared memory at the speed of `memmove`.
  *
  * V8 copies `SharedArrayBuffer` memory from JavaScript (`TypedArray#set`, `copyWithin`,
- * `Buffer#copy`) with relaxed atomic accesses, about half the speed of a plain copy on this
- * project's VM (64 KiB copies: 55-70 ms against 27-34 ms per 1.3 GB), and each `set` needs a view
- * object (45-50 ns a copy for the few dozen bytes a delta usually copies). WebAssembly's
- * `memory.copy` on a shared memory is a plain `memmove`, and a call costs about 6 ns. So memory
+ * `Buffer#copy`) with relaxed atomic accesses, about half the speed of a plain copy, and each `set`
+ * needs a view object, which costs more than the few dozen bytes a delta usually copies.
+ * WebAssembly's `memory.copy` on a shared memory is a plain `memmove`, and a call to it is cheap. So memory
  * that two threads share is a shared `WebAssembly.Memory`, and copies inside it go through this
  * one-instruction module.
  *

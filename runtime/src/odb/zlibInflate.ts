@@ -104,9 +104,9 @@ interface NativeZlib {
 
 /**
  * One zlib inflate stream reset and reused for every object. `inflateSync` builds a stream object,
- * initialises zlib (allocating its 32 KiB window) and tears both down on every call: about 3 µs,
- * more than inflating a typical delta of a few hundred bytes, and a third of the time of a request
- * for 100,000 small blobs. Node offers no public way to reuse a synchronous engine, so this drives
+ * initialises zlib (allocating its 32 KiB window) and tears both down on every call: more than
+ * inflating a typical delta of a few hundred bytes, and a large share of a request for many small
+ * blobs. Node offers no public way to reuse a synchronous engine, so this drives
  * the native handle behind `zlib.Inflate` directly, as minizlib (npm's own zlib layer) does; it
  * checks that the handle has the expected shape and otherwise {@link reusedEngine} gives
  * `undefined` and callers fall back to `inflateSync`.

@@ -1,7 +1,7 @@
 /**
  * Call sites numbered when a module loads, so that a traced write learns its line without a stack
- * capture. A capture costs about 5 µs per call on Node 20 (V8 rebuilds the optimized frames it walks),
- * more than the write itself; a site id costs a function call that V8 inlines.
+ * capture. A capture costs more than the write itself (V8 rebuilds the optimized frames it walks); a
+ * site id costs a function call that V8 inlines.
  *
  * The CommonJS loader's compile step is wrapped: in each of the program's files, the last argument of
  * every write call the scanner finds (writeCallScanner.ts) is wrapped in a marker,

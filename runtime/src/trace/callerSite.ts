@@ -4,8 +4,8 @@
  *
  * What a capture costs, measured on Node 20 (`perf`): V8 walks the stack and, for every frame it
  * passes, works out the bytecode offset (a table scan for Sparkplug code, a deoptimization-data
- * translation for optimized code). That walk is the cost, about 1.5 µs for a single frame on a loaded
- * 2-core machine, against 0.25 µs for a capture of no frame at all. So a capture here:
+ * translation for optimized code). That walk is the cost: a capture of a single frame costs several
+ * times one of no frame at all. So a capture here:
  * - starts at the traced wrapper itself (`captureStackTrace`'s second argument) and asks for one frame,
  *   which is the caller's for every direct call; only when that frame is Node's own or this runtime's
  *   does a second capture of up to 32 frames look further up;

@@ -20,13 +20,11 @@ import {
 } from './workerProtocol';
 
 /**
- * Below this many bytes of source, a run starts no worker (unless `--jobs` asks). A worker costs a
- * fifth of a CPU-second to boot and joins a quarter of a second after its start on this 2-core
- * machine; a run with less work than that for one thread (about half a second, 5 MiB of C here)
- * ended later with it. Measured on the corpus trees, one thread against two, idle machine:
- * libuv (3.2 MB) 0.41 against 0.45 s, e2fsprogs (4.7 MB) 0.56 against 0.59 s, util-linux (6.8 MB)
- * 0.81 against 0.78 s, busybox (7.9 MB) 1.28 against 1.19 s. Counted by size, not by files: a
- * folder of a few large files is as much work as one of many small ones.
+ * Below this many bytes of source, a run starts no worker (unless `--jobs` asks). A worker has to boot
+ * its own analyzer before it takes any work, so a run with less work than that boot for one thread
+ * ended later with a worker than without: on the corpus trees the crossing is near 5 MiB of C (the
+ * timings are in the CHANGELOG and `npm run bench:analyzer` measures them again). Counted by size,
+ * not by files: a folder of a few large files is as much work as one of many small ones.
  */
 const WORKER_WORTHY_BYTES = 5 * 1024 * 1024;
 /** No more threads than one per this many files. */
@@ -39,7 +37,7 @@ const FILES_PER_WORKER = 16;
  */
 export function workerLimit(): number {
   // Asked once per process: each call is a system call (the CPU affinity mask), and the walk asks for
-  // every file it finds (750 calls, 14 ms of busybox's 35 ms walk).
+  // every file it finds, which made the call a large part of a big tree's walk.
   cores ??= Math.max(1, availableParallelism());
   return cores;
 }
@@ -127,8 +125,8 @@ export class LintPool {
 
   private spawn(workers: number): void {
     if (this.workers.length >= workers) return;
-    // Loaded for a worker only: 4.6 ms of every start, and a run of --jobs 1 or of less than
-    // WORKER_WORTHY_BYTES of source starts none.
+    // Loaded for a worker only: loading it is a visible part of every start, and a run of --jobs 1
+    // or of less than WORKER_WORTHY_BYTES of source starts none.
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };

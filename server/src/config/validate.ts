@@ -64,8 +64,8 @@ const compiled = new Map<SchemaNode, ValidateFunction>();
 function validatorOf(schema: SchemaNode): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    // Compiling the schema took 0.15-0.25 s of every run that reads a config file, so the build
-    // generates the code; ajv compiles only a schema the build did not see.
+    // Compiling the schema cost more than the rest of a small run that reads a config file, so the
+    // build generates the code; ajv compiles only a schema the build did not see.
     validate = precompiled()[schemaKey(schema)];
     if (!validate) {
       const { default: AjvClass } = require('ajv') as typeof AjvModule;

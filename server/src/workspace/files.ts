@@ -35,8 +35,9 @@ function ignoredBy(chain: readonly Rules[], path: string, isDir: boolean): boole
 }
 
 /**
- * gitignore rules of `patterns`. The matcher library is loaded on first use: 4 ms of every start,
- * and most trees have neither a .gitignore nor an `exclude` setting (none of the 11 corpus trees).
+ * gitignore rules of `patterns`. The matcher library is loaded on first use: loading it is a visible
+ * part of every start, and most trees have neither a .gitignore nor an `exclude` setting (none of
+ * the corpus trees).
  */
 function rulesOf(patterns: string | string[]): Ignore {
   return (require('ignore') as typeof import('ignore'))().add(patterns);

@@ -135,8 +135,8 @@ function stampOf(bytes: Buffer, info: BigIntStats): FileStamp {
     // Hashed on first use: only a fix compares it, and most files of a run are never fixed.
     get sha256() {
       if (sha256 === undefined) {
-        // node:crypto on first use too: a batch run's threads never hash, and loading it took 6 ms of
-        // a worker's start.
+        // node:crypto on first use too: a batch run's threads never hash, and loading it is a visible
+        // part of a worker's start.
         const { createHash } = require('node:crypto') as typeof Crypto;
         sha256 = createHash('sha256').update(bytes).digest('hex');
       }
@@ -159,7 +159,7 @@ export async function readRegularFile(
   path: string,
   maxBytes = DEFAULT_MAX_FILE_BYTES,
 ): Promise<{ bytes: Buffer; stamp: FileStamp }> {
-  // Loaded on first use: a batch run's worker threads only read synchronously (4 ms of their start).
+  // Loaded on first use: a batch run's worker threads only read synchronously, and skip its load.
   const { open } = require('node:fs/promises') as typeof FsPromises;
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
@@ -205,8 +205,8 @@ export function readRegularFileSync(
 
 /**
  * One thread's buffer for {@link readSourceTextSync}: it grows to the largest file read and is used
- * again for the next, so a batch run does not allocate (and fault in: about 12 µs per fresh 4 KiB
- * page on our VM) a new buffer per file, nor another 64 KiB one per file for the read that finds its
+ * again for the next, so a batch run does not allocate (and fault in, page by page) a new buffer per
+ * file, nor another 64 KiB one per file for the read that finds its
  * end. Its bytes are overwritten by the next read: only the decoded text outlives a call.
  */
 export class ReadBuffer {

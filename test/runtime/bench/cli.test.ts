@@ -64,9 +64,60 @@ describe('writev-bench', () => {
     assert.match(r.stderr, /unknown suite 'nope' \(known: writev, input-buffer, eagain/);
   });
 
-  it('lists its suites', () => {
+  it('lists its suites, each case as --case would name it, and the cases that download their data', () => {
     const r = bench(['--list']);
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^writev +write vs writev:/m);
+    assert.match(r.stdout, /^ {2}--case writev\/side-band-64k$/m);
+    assert.match(r.stdout, /^ {2}--case cat-blob\/small-pipe$/m);
+    assert.match(r.stdout, /^ {2}--case cat-blob\/real-pipe {2}\(downloads its data the first time\)$/m);
+  });
+
+  it('runs only the case --case names, and prints its headline ratio', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'writev-bench-test-'));
+    try {
+      const json = join(dir, 'out.json');
+      const r = bench([
+        '--case',
+        'writev/side-band-64k',
+        '--size',
+        'tiny',
+        '--runs',
+        '1',
+        '--json',
+        json,
+        '--cache-dir',
+        dir,
+      ]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^== writev \/ side-band-64k:/m);
+      assert.doesNotMatch(r.stdout, /^== writev \/ side-band:/m);
+      assert.match(
+        r.stdout,
+        /^Headline: 'batched writev' ran \d+\.\d\d ± \d+\.\d\d times (faster|slower) than 'two writes'$/m,
+      );
+      const exported = JSON.parse(readFileSync(json, 'utf8')) as { cases: CaseResult[] };
+      assert.deepEqual(
+        exported.cases.map((c) => [c.case, c.headline]),
+        [['side-band-64k', { mode: 'batched writev', reference: 'two writes' }]],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("rejects a --case that names no case, with the suite's cases and status 2", () => {
+    const unknownCase = bench(['--case', 'writev/side-band-16k']);
+    assert.equal(unknownCase.status, 2);
+    assert.match(
+      unknownCase.stderr,
+      /--case 'writev\/side-band-16k': suite writev has no case 'side-band-16k' \(its cases: side-band, side-band-64k\)/,
+    );
+    const noSuite = bench(['--case', 'side-band']);
+    assert.equal(noSuite.status, 2);
+    assert.match(
+      noSuite.stderr,
+      /--case 'side-band': expected SUITE\/CASE with a suite of writev, input-buffer/,
+    );
   });
 });

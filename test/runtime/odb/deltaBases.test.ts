@@ -169,8 +169,8 @@ describe('Repository keeps an object asked for only while deltas against it are 
 describe('the scan of a large pack', () => {
   it('starts after one read in 64 of its entries, and from then on answers nothing is made from are not kept', () => {
     // 20,000 distinct small blobs, all stored whole: nothing is a delta base. The scan starts at
-    // read 313 (20,000 / 64, rounded up), not at 256. (fast-import took 86 s to write such a pack
-    // here; the hand-made pack is written directly.)
+    // read 313 (20,000 / 64, rounded up), not at 256. (fast-import is far too slow to write such a
+    // pack for a unit test; the hand-made pack is written directly.)
     const dir = join(scratch, 'many');
     git(scratch, ['init', '--quiet', '--bare', dir]);
     const entries = Array.from({ length: 20_000 }, (_, i) => ({

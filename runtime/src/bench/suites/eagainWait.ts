@@ -5,7 +5,7 @@ import { DrainedPipe } from '../fifo';
 import { measureProcess } from '../measure';
 import type { RunSample } from '../result';
 import { runCase, type Mode } from '../runCase';
-import { bySize, type Suite } from '../suite';
+import { bySize, wantsCase, type Suite } from '../suite';
 
 const CHILD = join(__dirname, '..', 'children', 'eagainWriter.js');
 const STRATEGIES = ['spin', 'sleep', 'auto'] as const;
@@ -48,6 +48,7 @@ export const eagainWaitSuite: Suite = {
   title: 'waiting after EAGAIN',
   description:
     'Non-blocking pipe and socket pair: retry at once, sleep with backoff, or block through a twin.',
+  cases: ['pipe', 'socket-pair'],
   async run(ctx) {
     const bytes = bySize(ctx.size, { tiny: 4 << 20, quick: 64 << 20, full: 100 << 20 });
     const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 10 });
@@ -55,6 +56,8 @@ export const eagainWaitSuite: Suite = {
     try {
       const results = [];
       for (const target of ['pipe', 'socket'] as const) {
+        const id = target === 'pipe' ? 'pipe' : 'socket-pair';
+        if (!wantsCase(ctx, id)) continue;
         const modes: Mode[] = STRATEGIES.map((wait) => ({
           name: wait,
           run: () => runWriter(bytes, wait, target, pipe),
@@ -63,12 +66,13 @@ export const eagainWaitSuite: Suite = {
           await runCase(
             {
               suite: this.id,
-              case: target === 'pipe' ? 'pipe' : 'socket-pair',
+              case: id,
               title: `${bytes / 2 ** 20} MiB into a non-blocking ${target === 'pipe' ? 'pipe' : 'spawn socket pair'}`,
               modes,
               runs,
               warmup: 1,
               references: ['spin'],
+              headline: { mode: 'auto', reference: 'spin' },
               parameters: { bytes },
             },
             ctx,

@@ -8,7 +8,7 @@ import { createSys } from '../../nodeSys';
 import { Fifo } from '../fifo';
 import { measureInProcess } from '../measure';
 import { runCase, type Mode } from '../runCase';
-import { bySize, type Suite } from '../suite';
+import { bySize, wantsCase, type Suite } from '../suite';
 import type { RunSample } from '../result';
 
 /** Git's index-pack input buffer before its change. */
@@ -57,7 +57,9 @@ export const inputBufferSuite: Suite = {
   title: 'input buffer 4 KiB vs 128 KiB',
   description:
     "A pack arriving on a pipe, copied to a file as index-pack does, with Git's old and new buffer sizes.",
+  cases: ['index-pack'],
   async run(ctx) {
+    if (!wantsCase(ctx, 'index-pack')) return [];
     const bytes = bySize(ctx.size, { tiny: 2 << 20, quick: 32 << 20, full: 100 << 20 });
     const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 10 });
     const source = inputFile(ctx.cacheDir, bytes);
@@ -93,6 +95,7 @@ export const inputBufferSuite: Suite = {
             runs,
             warmup: 1,
             references: [modes[0]!.name],
+            headline: { mode: modes[1]!.name, reference: modes[0]!.name },
             parameters: { bytes },
           },
           ctx,

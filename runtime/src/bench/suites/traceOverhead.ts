@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DrainedPipe } from '../fifo';
 import { measureProcess, type StdioEnd } from '../measure';
 import { runCase, type Mode } from '../runCase';
-import { bySize, type Suite } from '../suite';
+import { bySize, wantsCase, type Suite } from '../suite';
 import type { RunSample } from '../result';
 
 /** Where a program's small writes go: a real file on disk, or stdout on a pipe another process drains. */
@@ -59,6 +59,13 @@ export const traceOverheadSuite: Suite = {
   title: 'writev-trace overhead',
   description:
     'A write-heavy Node program (to a file and to a drained pipe) run plainly, under writev-trace, and under writev-trace with a stack capture per call (no numbered call sites): what recording every call costs.',
+  cases: [
+    'fs.writeSync to a file',
+    'fs.writeSync to a pipe',
+    'stream.write to a file',
+    'stream.write to a pipe',
+    'start-up',
+  ],
   async run(ctx) {
     const calls = bySize(ctx.size, { tiny: 20_000, quick: 200_000, full: 1_000_000 });
     const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 10 });
@@ -79,6 +86,8 @@ export const traceOverheadSuite: Suite = {
     ];
     try {
       for (const { name, target, n } of cases) {
+        const id = n === 0 ? 'start-up' : `${name} to a ${target}`;
+        if (!wantsCase(ctx, id)) continue;
         const program = join(dir, `${name}.js`);
         writeFileSync(program, PROGRAMS[name]);
         const args = [program, String(n), ...(target === 'file' ? [join(dir, `${name}.out`)] : [])];
@@ -102,7 +111,7 @@ export const traceOverheadSuite: Suite = {
         const result = await runCase(
           {
             suite: this.id,
-            case: n === 0 ? 'start-up' : `${name} to a ${target}`,
+            case: id,
             title:
               n === 0
                 ? 'A program that writes nothing: the fixed cost'
@@ -111,6 +120,7 @@ export const traceOverheadSuite: Suite = {
             runs,
             warmup: WARMUP,
             references: ['untraced'],
+            headline: { mode: 'writev-trace', reference: 'untraced' },
             parameters: { calls: n, target },
           },
           ctx,

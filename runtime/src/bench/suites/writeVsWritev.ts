@@ -5,7 +5,7 @@ import { IOV_MAX } from '../../constants';
 import { DrainedPipe } from '../fifo';
 import { measureInProcess } from '../measure';
 import { runCase, type Mode } from '../runCase';
-import { bySize, type Suite } from '../suite';
+import { bySize, wantsCase, type Suite } from '../suite';
 import type { RunSample } from '../result';
 
 /** Records per batched writev: two buffers each, so a batch fills IOV_MAX. */
@@ -50,6 +50,7 @@ export const writeVsWritevSuite: Suite = {
   id: 'writev',
   title: 'write vs writev',
   description: 'Header + payload records into a drained pipe: two writes, one writev, or batched writevs.',
+  cases: ['side-band', 'side-band-64k'],
   async run(ctx) {
     const total = bySize(ctx.size, { tiny: 1 << 20, quick: 16 << 20, full: 100 << 20 });
     const runs = ctx.runs ?? bySize(ctx.size, { tiny: 2, quick: 5, full: 10 });
@@ -57,6 +58,8 @@ export const writeVsWritevSuite: Suite = {
     try {
       const results = [];
       for (const payloadSize of [995, 65515]) {
+        const id = payloadSize === 995 ? 'side-band' : 'side-band-64k';
+        if (!wantsCase(ctx, id)) continue;
         const payload = Buffer.alloc(payloadSize, 0x5a);
         const count = Math.ceil(total / (payloadSize + 5));
         const modes: Mode[] = (['two writes', 'one writev', 'batched writev'] as const).map((style) => ({
@@ -74,12 +77,13 @@ export const writeVsWritevSuite: Suite = {
           await runCase(
             {
               suite: this.id,
-              case: payloadSize === 995 ? 'side-band' : 'side-band-64k',
+              case: id,
               title: `${(total / 2 ** 20).toFixed(0)} MiB as ${payloadSize + 5}-byte records`,
               modes,
               runs,
               warmup: 1,
               references: ['two writes'],
+              headline: { mode: 'batched writev', reference: 'two writes' },
               parameters: { bytes: count * (payloadSize + 5), records: count },
             },
             ctx,

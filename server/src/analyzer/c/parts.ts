@@ -33,7 +33,7 @@ const GUARD_END = new RegExp(`(#[ \\t]*endif\\b[^\\n]*(?![^\\n]))${SPACE}$`);
  * file's first line of code with `#ifndef NAME`, is followed by `#define NAME`, and closes on its
  * last line. A part holds whole conditionals (see {@link partCuts}), so a guarded header was one part,
  * parsed whole (busybox's libbb.h, 102,000 characters, for a few prototypes that name a write
- * function: 80 ms, most of it in the parser's error recovery); without the guard it is cut like a
+ * function, most of the time in the parser's error recovery); without the guard it is cut like a
  * source file. The guard changes nothing in what the parser reads: it holds the whole file.
  */
 export function unguarded(text: string): string {

@@ -1,8 +1,8 @@
 // Answers "the nodes of these kinds inside this statement" for every statement of a function from one
 // search of its body. Each `descendantsOfType` call crosses the parser's wasm boundary and first
-// matches the kinds against every symbol of the grammar (363 for C) in JavaScript: a fixed cost of
-// several microseconds that the per-statement searches of the statement summaries paid 3,100 times on
-// busybox, most of them on statements with one or two matches.
+// matches the kinds against every symbol of the grammar (363 for C) in JavaScript: a fixed cost per
+// call that the per-statement searches of the statement summaries paid thousands of times on a large
+// tree, most of them on statements with one or two matches.
 import type { Node } from 'web-tree-sitter';
 
 /** The nodes of some kinds under one root, found once, in document order. */
