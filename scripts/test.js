@@ -33,6 +33,10 @@ const SLOW = new Map([
   ['server/fixedCompiles.test.js', 'every fixed fixture through gcc and the TypeScript compiler'],
   ['server/fixedBytes.test.js', 'every idiom fixture built with gcc before and after its fix, and run'],
   ['server/traceJoin.test.js', 'programs built with gcc and traced, then linted with their traces'],
+  [
+    'runtime/uploadPack/slow/v0Matrix.test.js',
+    'every v0 capability and negotiation case against git upload-pack',
+  ],
 ]);
 
 function testFiles(dir) {
