@@ -9,7 +9,7 @@ import { Budget } from './budget';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
 import { callsOut, end } from './joiners/joiner';
-import { JOINERS, type BranchVerdict, type End, type Rules, type RunSoFar } from './joiners';
+import { JOINERS, type BranchVerdict, type End, type RunSoFar } from './joiners';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
@@ -67,6 +67,15 @@ function opening(first: Step, locals: ReadonlySet<string>): Opening | undefined 
   return tail && { writes: tail.writes, pending: tail.after };
 }
 
+// The joiners' rules by the kind of step they judge, in the joiners' order (asked for every step).
+const RULES = JOINERS.map((j) => j.rules);
+const WRITE = RULES.filter((r) => r.write);
+const AFTER = RULES.filter((r) => r.after);
+const BRANCH = RULES.filter((r) => r.branch);
+const CROSS = RULES.filter((r) => r.cross);
+const FINISH = RULES.filter((r) => r.finish);
+const TAKEN = RULES.filter((r) => r.taken);
+
 /** Where the engine itself ends a run: at a step no joiner takes. */
 const UNJOINED = end('engine', 'a loop, or a branch no joiner takes, stands between the writes');
 
@@ -91,8 +100,8 @@ class Gathered implements RunSoFar {
   readonly changedSoFar: NameLookup = {
     has: (n) => this.movedChanged.has(n) || this.pending.some((p) => p.writes.includes(n)),
   };
-  /** The joiners' rules for this run, in order. */
-  rules: readonly Rules[] = [];
+  /** What joiners remember of this run, by their keys; made when the first one needs it. */
+  private memories?: Map<object, unknown>;
 
   constructor(
     readonly lead: WriteStep,
@@ -106,9 +115,19 @@ class Gathered implements RunSoFar {
     this.prepared = pending.filter((p) => !p.comment).length;
   }
 
+  recalled<S>(key: object): S | undefined {
+    return this.memories?.get(key) as S | undefined;
+  }
+
+  memory<S>(key: object, create: () => S): S {
+    this.memories ??= new Map();
+    if (!this.memories.has(key)) this.memories.set(key, create());
+    return this.memories.get(key) as S;
+  }
+
   take(w: WriteStep): void {
     this.writes.push(w);
-    for (const r of this.rules) r.taken?.(w);
+    for (const r of TAKEN) r.taken!(w, this);
     for (const n of w.reads) {
       this.sent.add(n);
       if (this.changedInArms.has(n)) this.armsClobber = true;
@@ -157,8 +176,6 @@ function runFrom(
   const names = new Set(lead.targetNames);
   if (opened.pending.some((p) => !quiet(p, names, locals))) return undefined;
   const g = new Gathered(lead, head, locals, budget, opened.pending);
-  const rules = JOINERS.map((j) => j.open(g));
-  g.rules = rules;
   for (const w of head?.writes ?? []) for (const n of w.reads) g.sent.add(n);
   for (const w of opened.writes) g.take(w);
   for (const w of head?.writes ?? []) for (const n of w.assigns ?? []) g.results.add(n);
@@ -170,8 +187,8 @@ function runFrom(
     const step = steps[j]!;
     if (step.kind === 'write') {
       let joining = step;
-      for (const r of rules) {
-        const verdict = r.write?.(joining, g);
+      for (const r of WRITE) {
+        const verdict = r.write!(joining, g);
         if (verdict?.kind === 'end') {
           ended = verdict;
           break walk;
@@ -181,15 +198,15 @@ function runFrom(
       g.movePending();
       g.take(joining);
       last = j;
-      for (const r of rules) {
-        ended = r.after?.(joining, g);
+      for (const r of AFTER) {
+        ended = r.after!(joining, g);
         if (ended) break walk;
       }
       continue;
     }
     if (step.kind === 'branch') {
       let verdict: BranchVerdict | undefined;
-      for (const r of rules) if ((verdict = r.branch?.(step, g))) break;
+      for (const r of BRANCH) if ((verdict = r.branch!(step, g))) break;
       if (!verdict || verdict.kind === 'end') {
         ended = verdict ?? UNJOINED;
         break;
@@ -211,8 +228,8 @@ function runFrom(
       ended = UNJOINED;
       break;
     }
-    for (const r of rules) {
-      ended = r.cross?.(step, g);
+    for (const r of CROSS) {
+      ended = r.cross!(step, g);
       if (ended) break walk;
     }
     g.pending.push(step);
@@ -220,28 +237,31 @@ function runFrom(
   }
   let writes: readonly WriteStep[] = g.writes;
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
-  for (const r of rules) {
-    const finished = r.finish?.(writes, g);
+  for (const r of FINISH) {
+    const finished = r.finish!(writes, g);
     if (finished && 'kind' in finished) return undefined;
     if (finished) writes = finished;
   }
   // `last` is i or the index of a step the loop read.
-  const found = run(first, lead, writes, head, g.moved, steps[last]!.span.end);
-  return [ended ? { ...found, ended } : found, next >= 0 ? next : last + 1];
+  return [run(first, lead, writes, head, g.moved, steps[last]!.span.end, ended), next >= 0 ? next : last + 1];
 }
 
-/** The run made of `writes` (after `head`), from `first` to `end`. */
+/** The run made of `writes` (after `head`), from `first` to `to`, ended as `ended` says. */
 function run(
   first: Step,
   lead: WriteStep,
   writes: readonly WriteStep[],
   head: WriteRun['head'],
   moved: readonly OtherStep[] = [],
-  end = first.span.end,
+  to = first.span.end,
+  ended?: End,
 ): WriteRun {
   const list = writes.length > 0 || head ? writes : [lead];
   const syscalls = list.reduce((sum, w) => sum + (w.syscalls ?? 1), 0) + (head ? 1 : 0);
-  return { target: lead.target, head, writes: list, moved, span: { start: first.span.start, end }, syscalls };
+  const span = { start: first.span.start, end: to };
+  return ended
+    ? { target: lead.target, head, writes: list, moved, span, syscalls, ended }
+    : { target: lead.target, head, writes: list, moved, span, syscalls };
 }
 
 /**

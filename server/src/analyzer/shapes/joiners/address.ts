@@ -14,20 +14,23 @@ function addressOf(buf: string): string | undefined {
   return /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(buf)?.[1];
 }
 
+const ADDRESSED = {};
+
 /** A statement that assigns a variable whose address the run sent ends it. */
 export const address: Joiner = {
   name: 'address',
   facts: ['write.pieces', 'other.writes'],
-  open() {
-    const addressed = new Set<string>();
-    return {
-      taken(step) {
-        for (const p of step.pieces ?? []) {
-          const name = addressOf(p.buf);
-          if (name) addressed.add(name);
-        }
-      },
-      cross: (step) => (meets(step.writes, addressed) ? REASSIGNED : undefined),
-    };
+  rules: {
+    taken(step, run) {
+      for (const p of step.pieces ?? []) {
+        const name = addressOf(p.buf);
+        // The variables whose address a write of the run sent.
+        if (name) run.memory(ADDRESSED, () => new Set<string>()).add(name);
+      }
+    },
+    cross(step, run) {
+      const addressed = run.recalled<Set<string>>(ADDRESSED);
+      return addressed && meets(step.writes, addressed) ? REASSIGNED : undefined;
+    },
   },
 };

@@ -7,4 +7,4 @@ const ALONE = end('chain', 'the statement does more than write: it is a run of i
 const RULES: Rules = { write: (step) => (step.alone ? ALONE : step) };
 
 /** A write statement that does more than write ends the run before it. */
-export const chain: Joiner = { name: 'chain', facts: ['write.alone'], open: () => RULES };
+export const chain: Joiner = { name: 'chain', facts: ['write.alone'], rules: RULES };

@@ -44,5 +44,5 @@ export const computed: Joiner = {
     'run.sent',
     'run.armsClobber',
   ],
-  open: () => RULES,
+  rules: RULES,
 };

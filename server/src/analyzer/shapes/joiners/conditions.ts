@@ -55,5 +55,5 @@ const RULES: Rules = {
 export const conditions: Joiner = {
   name: 'conditions',
   facts: ['write.condition', 'write.noFix', 'write.pieces', 'run.head'],
-  open: () => RULES,
+  rules: RULES,
 };

@@ -26,5 +26,5 @@ export const crossing: Joiner = {
     'run.locals',
     'run.lead',
   ],
-  open: () => RULES,
+  rules: RULES,
 };

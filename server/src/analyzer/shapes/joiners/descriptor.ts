@@ -15,5 +15,5 @@ const RULES: Rules = {
 export const descriptor: Joiner = {
   name: 'descriptor',
   facts: ['write.target', 'write.stream', 'run.lead'],
-  open: () => RULES,
+  rules: RULES,
 };

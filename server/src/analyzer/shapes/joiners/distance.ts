@@ -39,5 +39,5 @@ const RULES: Rules = {
 export const distance: Joiner = {
   name: 'distance',
   facts: ['write.reads', 'other.reads', 'other.writes', 'other.comment', 'run.pending', 'run.prepared'],
-  open: () => RULES,
+  rules: RULES,
 };

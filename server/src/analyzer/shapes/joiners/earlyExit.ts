@@ -16,6 +16,9 @@ const GLOBAL_TEST = end(
 const CALLED = end('earlyExit', 'a call before an early exit may change what it tests');
 const PAST = { kind: 'past' } as const;
 
+/** The tests of the early exits the run passed. */
+const EXITS = {};
+
 /** Writes after an early exit join the run under the negation of its test, without a fix. */
 export const earlyExit: Joiner = {
   name: 'earlyExit',
@@ -29,22 +32,19 @@ export const earlyExit: Joiner = {
     'run.results',
     'run.pending',
   ],
-  open() {
-    // Tests of early exits passed so far.
-    const exits: string[] = [];
-    return {
-      branch(step, run) {
-        const exit = step.partial?.exit;
-        if (!exit || run.head || run.writes.length === 0) return undefined;
-        if (!exit.reads.every((n) => run.locals.has(n)) || meets(exit.reads, run.results)) return GLOBAL_TEST;
-        if (run.pending.some(callsOut)) return CALLED;
-        exits.push(step.partial.condition);
-        return PAST;
-      },
-      write: (step): WriteStep =>
-        exits.length === 0
-          ? step
-          : { ...step, condition: step.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT },
-    };
+  rules: {
+    branch(step, run) {
+      const exit = step.partial?.exit;
+      if (!exit || run.head || run.writes.length === 0) return undefined;
+      if (!exit.reads.every((n) => run.locals.has(n)) || meets(exit.reads, run.results)) return GLOBAL_TEST;
+      if (run.pending.some(callsOut)) return CALLED;
+      run.memory<string[]>(EXITS, () => []).push(step.partial.condition);
+      return PAST;
+    },
+    write(step, run): WriteStep {
+      const exits = run.recalled<string[]>(EXITS);
+      if (!exits) return step;
+      return { ...step, condition: step.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
+    },
   },
 };

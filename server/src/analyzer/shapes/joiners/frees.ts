@@ -10,4 +10,4 @@ const RULES: Rules = {
 };
 
 /** A statement that frees what the run sent ends it. */
-export const frees: Joiner = { name: 'frees', facts: ['other.frees', 'run.sent'], open: () => RULES };
+export const frees: Joiner = { name: 'frees', facts: ['other.frees', 'run.sent'], rules: RULES };

@@ -28,5 +28,5 @@ export const globals: Joiner = {
     'run.locals',
     'run.names',
   ],
-  open: () => RULES,
+  rules: RULES,
 };

@@ -12,4 +12,4 @@ const RULES: Rules = {
 };
 
 /** Ends a run that holds as many writes as one gathered write takes. */
-export const iovMax: Joiner = { name: 'iovMax', facts: ['run.writes', 'run.head'], open: () => RULES };
+export const iovMax: Joiner = { name: 'iovMax', facts: ['run.writes', 'run.head'], rules: RULES };

@@ -40,6 +40,10 @@ export interface RunSoFar {
   readonly armsClobber: boolean;
   /** The search's step budget: a joiner that looks into a branch counts what it visits. */
   readonly budget: Budget;
+  /** What a joiner remembers of this run under `key` (its own), if anything yet. */
+  recalled<S>(key: object): S | undefined;
+  /** What a joiner remembers of this run under `key`, made by `create` the first time. */
+  memory<S>(key: object, create: () => S): S;
 }
 
 /** Why a run ends before a step: the joiner that ended it and its reason. */
@@ -65,23 +69,26 @@ export type BranchVerdict =
       readonly ends?: End;
     };
 
-/** A joiner's rules for one run (it may remember what it saw of the run). Every rule is optional. */
+/**
+ * A joiner's rules, the same for every run (what a joiner must remember of one run, it keeps in the
+ * run's memory). Every rule is optional.
+ */
 export interface Rules {
   /**
    * A write to join: the write as it joins (itself, or under a condition, or without a fix), or why
    * the run ends before it.
    */
-  write?(step: WriteStep, run: RunSoFar): WriteStep | End;
+  write?: (step: WriteStep, run: RunSoFar) => WriteStep | End;
   /** A write has joined the straight-line part of the run; why the run ends right after it, if it must. */
-  after?(step: WriteStep, run: RunSoFar): End | undefined;
+  after?: (step: WriteStep, run: RunSoFar) => End | undefined;
   /** A statement between writes: why the run cannot cross it, or undefined. */
-  cross?(step: OtherStep, run: RunSoFar): End | undefined;
+  cross?: (step: OtherStep, run: RunSoFar) => End | undefined;
   /** A branch between writes: what the run does with it, or undefined when it is not this joiner's idiom. */
-  branch?(step: BranchStep, run: RunSoFar): BranchVerdict | undefined;
+  branch?: (step: BranchStep, run: RunSoFar) => BranchVerdict | undefined;
   /** The run's writes once it stopped growing: them (possibly changed), or why there is no run. */
-  finish?(writes: readonly WriteStep[], run: RunSoFar): readonly WriteStep[] | End;
+  finish?: (writes: readonly WriteStep[], run: RunSoFar) => readonly WriteStep[] | End;
   /** Any write taken into the run (opening it, joining, or from a branch): for joiners that remember. */
-  taken?(step: WriteStep): void;
+  taken?: (step: WriteStep, run: RunSoFar) => void;
 }
 
 /** A fact a joiner reads: a field of a step, or of what the run gathered so far. */
@@ -91,13 +98,12 @@ export type Fact =
   | `branch.${Exclude<keyof BranchStep, 'kind'>}`
   | `run.${keyof RunSoFar}`;
 
-/** One idiom: its name, the facts it reads, and its rules for each run. */
+/** One idiom: its name, the facts it reads, and its rules. */
 export interface Joiner {
   /** Short and unique: what an {@link End} names. */
   readonly name: string;
   readonly facts: readonly Fact[];
-  /** The rules for one run; stateless joiners return the same object every time. */
-  open(run: RunSoFar): Rules;
+  readonly rules: Rules;
 }
 
 /** The end a joiner names, built once (runs end often; nothing is allocated per end). */

@@ -7,4 +7,4 @@ const RETURNS = end('leaves', 'the write leaves the function');
 const RULES: Rules = { after: (step) => (step.leaves ? RETURNS : undefined) };
 
 /** A write that leaves the function is the last of its run. */
-export const leaves: Joiner = { name: 'leaves', facts: ['write.leaves'], open: () => RULES };
+export const leaves: Joiner = { name: 'leaves', facts: ['write.leaves'], rules: RULES };

@@ -33,5 +33,5 @@ export const opening: Joiner = {
     'run.sent',
     'run.changedSoFar',
   ],
-  open: () => RULES,
+  rules: RULES,
 };

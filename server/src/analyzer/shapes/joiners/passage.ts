@@ -32,5 +32,5 @@ export const passage: Joiner = {
     'run.sent',
     'run.changedSoFar',
   ],
-  open: () => RULES,
+  rules: RULES,
 };

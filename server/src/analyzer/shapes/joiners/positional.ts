@@ -24,5 +24,5 @@ const RULES: Rules = {
 export const positional: Joiner = {
   name: 'positional',
   facts: ['write.position', 'run.head', 'run.writes', 'run.lead'],
-  open: () => RULES,
+  rules: RULES,
 };

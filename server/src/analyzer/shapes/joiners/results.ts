@@ -14,5 +14,5 @@ const RULES: Rules = {
 export const results: Joiner = {
   name: 'results',
   facts: ['write.reads', 'write.targetNames', 'write.assigns', 'run.results'],
-  open: () => RULES,
+  rules: RULES,
 };
