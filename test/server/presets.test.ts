@@ -93,6 +93,27 @@ describe('a preset in the analyzer', () => {
   });
 });
 
+describe("BusyBox's preset", () => {
+  const source = `void full_write2_str(const char *str);
+void usage(const char *applet)
+{
+\tfull_write2_str("usage: ");
+\tfull_write2_str(applet);
+\tfull_write2_str("\\n");
+}
+`;
+
+  it('knows full_write2_str writes to stderr: three calls, one finding, none without the preset', async () => {
+    const a = await analyzer();
+    const found = a.analyze('usage.c', source, parseSettings({ presets: ['busybox'] }));
+    assert.deepEqual(
+      found.map((f) => [f.code, f.target, f.syscalls]),
+      [['adjacent-writes', '2', 3]],
+    );
+    assert.deepEqual(a.analyze('usage.c', source, DEFAULT_SETTINGS), []);
+  });
+});
+
 describe('presets in writev-lint', () => {
   it('reads "presets" from .writev-lint.json', async () => {
     const withPreset = project('cli-openssh', { presets: ['openssh'] });

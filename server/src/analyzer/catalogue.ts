@@ -1,7 +1,7 @@
 // The one place that knows which functions write, in C and in TypeScript/JavaScript, and what each one's
 // gathered counterpart is. Users extend it through settings (see settings.ts).
 import { PRESETS, presetsOf, type Preset } from './presets';
-import type { AnalyzerSettings, WriteFunctionSetting } from './settings';
+import type { AnalyzerSettings, WrapperSetting, WriteFunctionSetting } from './settings';
 
 /** A C function that writes one buffer (or, if `gathered`, an iovec array) to a descriptor. */
 export interface CWriteFunction {
@@ -423,4 +423,10 @@ export function cQuietFunction(settings: AnalyzerSettings): (name: string) => bo
   return own.size === 0
     ? (name) => C_QUIET_FUNCTIONS.test(name)
     : (name) => own.has(name) || C_QUIET_FUNCTIONS.test(name);
+}
+
+/** The C and TS wrappers the settings give: the named presets' first, then `writev.wrappers`. */
+export function settingWrappers(settings: AnalyzerSettings): readonly WrapperSetting[] {
+  if (settings.presets.length === 0) return settings.wrappers;
+  return [...presetsOf(settings.presets).flatMap((p) => p.wrappers ?? []), ...settings.wrappers];
 }

@@ -6,6 +6,7 @@
 // have configured the same (most of it is also what `writeFunctions` could say; the rest, a helper that
 // only reads or only fills a buffer, has no setting of its own).
 import type { CWriteFunction } from './catalogue';
+import type { WrapperSetting } from './settings';
 
 /** The names of the presets, in the order the settings documentation lists them. */
 export const PRESET_NAMES = ['busybox', 'lxc', 'openssh', 'redis', 'toybox', 'util-linux'] as const;
@@ -23,6 +24,8 @@ export interface Preset {
   readonly pure?: readonly string[];
   /** Its functions that do no output (fill a buffer, convert a number into one). */
   readonly quiet?: readonly string[];
+  /** Its functions that write their buffer to a fixed descriptor (as `wrappers` in the settings). */
+  readonly wrappers?: readonly WrapperSetting[];
   /** Arguments its gathered functions take before the descriptor, by function. */
   readonly gatheredLeadingArgs?: Readonly<Record<string, string>>;
 }
@@ -36,8 +39,12 @@ function fdBufLen(name: string): CWriteFunction {
 export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   busybox: {
     description:
-      'BusyBox: `full_write`, `safe_write` and `xwrite_str` write, `bb_basename` only reads its argument.',
+      'BusyBox: `full_write`, `safe_write` and `xwrite_str` write, `full_write1_str`/`full_write2_str` write to stdout/stderr, `bb_basename` only reads its argument.',
     writeFunctions: [fdBufLen('full_write'), fdBufLen('safe_write'), { name: 'xwrite_str', fd: 0, buf: 1 }],
+    wrappers: [
+      { name: 'full_write1_str', language: 'c', fd: '1', buf: 0 },
+      { name: 'full_write2_str', language: 'c', fd: '2', buf: 0 },
+    ],
     pure: ['bb_basename'],
   },
   lxc: {

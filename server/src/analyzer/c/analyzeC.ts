@@ -1,6 +1,12 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { C_STREAM_FUNCTIONS, cPureFunctions, cQuietFunction, cWriteFunctions } from '../catalogue';
+import {
+  C_STREAM_FUNCTIONS,
+  cPureFunctions,
+  cQuietFunction,
+  cWriteFunctions,
+  settingWrappers,
+} from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
@@ -136,7 +142,7 @@ export class CAnalyzer {
     external: ReadonlyMap<string, CWrapper>,
   ): Map<string, CWrapper> {
     const wrappers = new Map(external);
-    for (const w of settings.wrappers) {
+    for (const w of settingWrappers(settings)) {
       if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
     }
     return wrappers;
@@ -276,7 +282,7 @@ export class CAnalyzer {
     const names = [
       ...cWriteFunctions(settings).keys(),
       ...external.keys(),
-      ...settings.wrappers.map((w) => w.name),
+      ...settingWrappers(settings).map((w) => w.name),
       ...macros.keys(),
     ];
     const key = `${loose ? 'loose:' : ''}${names.join('|')}`;
