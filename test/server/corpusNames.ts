@@ -49,6 +49,14 @@ const KEYWORDS = new Set([
   'static_assert',
   '__builtin_offsetof',
   '__extension__',
+  // Directives: `#endif (x)` is no call of `endif`.
+  'endif',
+  'elif',
+  'ifdef',
+  'ifndef',
+  'include',
+  'pragma',
+  'undef',
 ]);
 
 /** `text` with comments and string and character literals blanked (lines kept). */
