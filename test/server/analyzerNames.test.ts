@@ -17,8 +17,8 @@
 // - it is not the Linux kernel's byte-order API (`cpu_to_le32`, `be16_to_cpu`), a kernel interface that
 //   projects copy under the kernel's names; userspace headers do not install it;
 // - it is not one plain English word that the analyzer uses as a word (ENGLISH: `panic` and `emit` as
-//   parts of a name that does I/O, `Socket` and `connection` as Node.js's type and property, `get` as
-//   a Map's method, `(call)` as a placeholder).
+//   parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
+//   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ const GIT_NAMES = new Set([
 const KERNEL_BYTE_ORDER = /^(?:cpu_to_(?:le|be)(?:16|32|64)|(?:le|be)(?:16|32|64)_to_cpu)$/;
 
 /** Plain English words that the analyzer uses as words, not as a project's identifiers. */
-const ENGLISH = new Set(['call', 'get', 'emit', 'panic', 'Socket', 'connection', 'alloc', 'trim', 'grow']);
+const ENGLISH = new Set(['call', 'get', 'emit', 'panic', 'Socket', 'connection', 'alloc', 'trim']);
 
 /** The names and paths that are one corpus project's own (the rule above). */
 function projectsOwn(
