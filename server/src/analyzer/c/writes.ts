@@ -21,6 +21,8 @@ export interface CContext {
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
   readonly pure: ReadonlySet<string>;
+  /** Whether a called function does no output (memory, strings, formatting into a buffer). */
+  readonly quiet: (name: string) => boolean;
   /** Function-like macros of the file that expand to one write. */
   readonly macros?: ReadonlyMap<string, CMacro>;
   /** Descriptors (canonical text) known to be byte streams where the statement is read. */
