@@ -78,12 +78,14 @@ const GUARDED =
  */
 export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (stmt.hasError) return undefined;
+  // `ok = put(a) && put(b);`: the chain's result kept in a variable.
+  const kept = stmt.type === 'expression_statement' ? keptChain(stmt) : undefined;
   const cond =
     stmt.type === 'if_statement'
       ? stmt.childForFieldName('condition')
       : stmt.type === 'return_statement'
         ? stmt.namedChild(0)
-        : null;
+        : (kept?.value ?? null);
   if (!cond) return undefined;
   const test = unwrap(cond);
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
@@ -103,9 +105,17 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     const plain = checkOf(term);
     const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
     const check = guarded?.check ?? plain;
-    if (!check || !allowed(check.kind) || (kind !== undefined && check.kind !== kind)) break;
-    kind = check.kind;
+    if (!check) break;
     const write = callWrite(check.call, ctx);
+    // A status helper's bare call says it succeeded (`put(a) && put(b)`), its negation that it failed.
+    const status =
+      write?.truthyOnSuccess && (check.kind === 'truthy' || check.kind === 'falsy')
+        ? `status-${check.kind}`
+        : undefined;
+    const statusAllowed = status === (op === '&&' ? 'status-truthy' : 'status-falsy');
+    if ((!statusAllowed && !allowed(check.kind)) || (kind !== undefined && (status ?? check.kind) !== kind))
+      break;
+    kind = status ?? check.kind;
     if (!write || write.own || write.syscalls !== undefined) break;
     if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
     if (check.len && !sameLength(check.len.text, write.checkLen)) break;
@@ -128,15 +138,14 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const all = writes.map((w) => w.write);
   const pieces = all.every((w) => w.pieces) ? all.flatMap((w) => w.pieces as Piece[]) : undefined;
   const fixable = all.every((w) => w.fixable) && family !== undefined && family !== '';
-  const assigns = writes.flatMap((w) => (w.assigned ? [w.assigned] : []));
+  const assigns = [...writes.flatMap((w) => (w.assigned ? [w.assigned] : [])), ...(kept ? [kept.name] : [])];
   const noFix =
     family === undefined
       ? 'the chained writes belong to different write families'
       : writes.some((w) => w.guarded)
         ? GUARDED
-        : assigns[0] !== undefined
-          ? keptResult(first.write.callee, assigns[0])
-          : undefined;
+        : (all.find((w) => w.noFix)?.noFix ??
+          (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -160,6 +169,16 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     condition: writes.every((w) => w.guarded) ? `(${test.text})` : undefined,
     assigns: assigns.length > 0 ? assigns : undefined,
   };
+}
+
+/** `name = <chain>;` (a plain assignment to a variable): the variable and the chain. */
+function keptChain(stmt: Node): { name: string; value: Node } | undefined {
+  const expr = stmt.namedChild(0);
+  if (expr?.type !== 'assignment_expression' || expr.childForFieldName('operator')?.text !== '=')
+    return undefined;
+  const left = expr.childForFieldName('left');
+  const value = expr.childForFieldName('right');
+  return left?.type === 'identifier' && value ? { name: left.text, value } : undefined;
 }
 
 /** The single statement of a body (`{ stmt; }` or `stmt`), if it has just one. */

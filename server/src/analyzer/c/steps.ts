@@ -88,6 +88,11 @@ class FunctionReader {
         chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx) ?? returnStep(stmt, this.ctx);
       if (write) return write;
     }
+    // `ok = put(a) && put(b);`
+    if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'assignment_expression') {
+      const write = chainStep(stmt, this.ctx);
+      if (write) return write;
+    }
     switch (stmt.type) {
       case 'expression_statement':
       case 'declaration':

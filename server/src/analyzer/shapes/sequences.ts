@@ -124,7 +124,8 @@ function runFrom(
   const take = (w: WriteStep) => {
     writes.push(w);
     for (const p of w.pieces ?? []) {
-      const address = /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(p.buf)?.[1];
+      // `&len`, `(char *) &len`: a cast in front points at the variable all the same.
+      const address = /^(?:\(\s*[\w\s*]+\)\s*)*&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(p.buf)?.[1];
       if (address) addressed.add(address);
     }
     for (const n of w.reads) {
