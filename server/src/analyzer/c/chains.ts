@@ -4,7 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import { C_FAMILY_STRICTNESS } from '../catalogue';
 import type { Piece, WriteStep } from '../model';
-import { calls, identifiers, namedKids, unwrap } from './syntax';
+import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   callWrite,
   checkOf,
@@ -171,6 +171,41 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   };
 }
 
+/**
+ * `failed = write(fd, a, n) != n;` and then `failed |= write(fd, "\\n", 1) != 1;`: each write checked,
+ * the failures gathered in one variable that is tested after the last. One write each, reported without
+ * a fix (the test of the variable would need rewriting for the total).
+ */
+export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.type !== 'expression_statement' || stmt.hasError) return undefined;
+  const expr = stmt.namedChild(0);
+  const assign = expr ? unwrap(expr) : undefined;
+  const op =
+    assign?.type === 'assignment_expression' ? assign.childForFieldName('operator')?.text : undefined;
+  if (!assign || (op !== '=' && op !== '|=' && op !== '+=')) return undefined;
+  const left = assign.childForFieldName('left');
+  const right = assign.childForFieldName('right');
+  const check = right ? checkOf(right) : undefined;
+  if (left?.type !== 'identifier' || !check || !FAILURE_CHECKS.includes(check.kind)) return undefined;
+  // `n = write(...)` keeps a count, not a failure: resultChecked reads that form.
+  if (check.kind === 'truthy' || check.kind === 'falsy') return undefined;
+  const write = callWrite(check.call, ctx);
+  if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
+    return undefined;
+  if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
+  const { checkLen: _len, own: _own, fixable: _fixable, truthyOnSuccess: _status, ...rest } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
+    noFix:
+      write.noFix ??
+      `the failures are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
+    assigns: [left.text],
+  };
+}
+
 /** `name = <chain>;` (a plain assignment to a variable): the variable and the chain. */
 function keptChain(stmt: Node): { name: string; value: Node } | undefined {
   const expr = stmt.namedChild(0);
@@ -253,12 +288,31 @@ function resultCheckedReason(callee: string): string {
   return `the result of ${callee}() is kept and checked by the statements after it; a gathered call would need those checks rewritten for the total`;
 }
 
-/** True for `return ...;`, `goto ...;`, `break;` or `continue;`, alone or as the only statement of a block. */
-function leaves(body: Node | null): boolean {
-  const stmt = only(body);
-  return (
-    stmt !== undefined &&
-    ['return_statement', 'goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)
+/** Calls that never return: the handler that makes one leaves as surely as a `return`. */
+const NO_RETURN = /^(_?exit|_Exit|abort|err|errx|verr|verrx)$/;
+
+/**
+ * True when `body` leaves: its last statement is `return ...;`, `goto ...;`, `break;`, `continue;` or a
+ * call that never returns (`exit(1)`), after statements that make no write (an error message).
+ */
+function leaves(body: Node | null, ctx: CContext): boolean {
+  const stmts = !body ? [] : body.type === 'compound_statement' ? namedKids(body) : [body];
+  const last = stmts[stmts.length - 1];
+  if (!last) return false;
+  const exits =
+    ['return_statement', 'goto_statement', 'break_statement', 'continue_statement'].includes(last.type) ||
+    (last.type === 'expression_statement' &&
+      last.namedChild(0)?.type === 'call_expression' &&
+      NO_RETURN.test(calleeName(last.namedChild(0) as Node) ?? ''));
+  if (!exits) return false;
+  // The message before the exit may print anywhere but must not be one of the writes a run gathers.
+  return stmts.slice(0, -1).every(
+    (s) =>
+      s.type === 'expression_statement' &&
+      calls(s).every((c) => {
+        const name = calleeName(c);
+        return name !== undefined && !ctx.functions.has(name) && !ctx.wrappers.has(name);
+      }),
   );
 }
 
@@ -309,7 +363,7 @@ export function resultChecked(
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
     if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
-    if (!leaves(check.childForFieldName('consequence'))) break;
+    if (!leaves(check.childForFieldName('consequence'), ctx)) break;
     last = j;
   }
   if (last === i) return undefined;

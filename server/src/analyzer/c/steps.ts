@@ -21,7 +21,7 @@ import {
   rootName,
   unwrap,
 } from './syntax';
-import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
+import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
@@ -90,7 +90,7 @@ class FunctionReader {
     }
     // `ok = put(a) && put(b);`
     if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'assignment_expression') {
-      const write = chainStep(stmt, this.ctx);
+      const write = chainStep(stmt, this.ctx) ?? accumulatedStep(stmt, this.ctx);
       if (write) return write;
     }
     switch (stmt.type) {

@@ -126,6 +126,8 @@ export function checkOf(test: Node): Check | undefined {
   const constant = CONSTANT_CHECKS[`${op}${r}`];
   if (constant) return { call, kind: constant, assigned };
   if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned };
+  // `call < len`: fewer bytes than asked is the failure `!= len` tests for (a write never sends more).
+  if (op === '<') return { call, kind: '!=', len: right, assigned };
   return undefined;
 }
 
