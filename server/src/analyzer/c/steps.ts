@@ -316,7 +316,8 @@ class FunctionReader {
       // An unnamed callee (a function pointer), a known writer or anything named like I/O: unsure.
       if (
         !name ||
-        IO_NAME_PATTERN.test(name) ||
+        // A body the fact base read says more than a name: `log2_ceil` computes, `emit_log` may print.
+        (IO_NAME_PATTERN.test(name) && !this.ctx.quiet?.(name)) ||
         this.ctx.functions.has(name) ||
         this.ctx.wrappers.has(name) ||
         this.ctx.macros?.has(name)
@@ -331,7 +332,7 @@ class FunctionReader {
       return a.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
     });
     const summary = summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
-      output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
+      output: callees.some((name) => !(this.ctx.quiet?.(name) ?? C_QUIET_FUNCTIONS.test(name))),
       setsGlobal,
     });
     const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));

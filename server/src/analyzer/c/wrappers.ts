@@ -99,6 +99,9 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   };
 }
 
+/** Bodies longer than this (characters) are not read as a project's write helper. */
+const HELPER_TEXT_LIMIT = 3000;
+
 /** Patterns of {@link namesTwice}, by the names they find. */
 const namePatterns = new Map<string, RegExp | undefined>();
 
@@ -175,7 +178,13 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   if (!body || !name || outer.functions.has(name)) return undefined;
   const ctx = without(outer, name);
   const statements = namedKids(body);
-  const helper = () => writeHelperOf(fn, name, !isStatic(fn, name), ctx);
+  // A helper is short and makes one write call: a body naming write functions twice is none, and
+  // reading every long function that writes as a candidate cost the whole-tree speed.
+  const helper = () => {
+    const text = ctx.text.slice(body.startIndex, body.endIndex);
+    if (text.length > HELPER_TEXT_LIMIT || namesTwice(ctx, text)) return undefined;
+    return writeHelperOf(fn, name, !isStatic(fn, name), ctx);
+  };
   if (statements.length > 1)
     return formatterOf(fn, name, statements, ctx) ?? framingWrapper(fn, name, ctx) ?? helper();
   if (statements.length !== 1) return undefined;

@@ -28,6 +28,11 @@ export interface CContext {
   readonly messages?: MessageDescriptors;
   /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
   readonly assumeStreams?: boolean;
+  /**
+   * Whether a function does no output, from the fact base: its body (in this file or another) calls
+   * only such functions, or the library table says so. Absent: only the catalogue's names are.
+   */
+  readonly quiet?: (name: string) => boolean;
 }
 
 /** Stands for the byte count in a `!= len` check; a fix puts the sum of the lengths there. */
