@@ -99,6 +99,18 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   };
 }
 
+/** True when `text` calls the write functions, macros and wrappers of `ctx` twice or more. */
+function callsTwice(ctx: CContext, text: string): boolean {
+  let count = 0;
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
+    const name = m[1]!;
+    if (ctx.functions.has(name) || ctx.wrappers.has(name) || ctx.macros?.has(name)) {
+      if (++count > 1) return true;
+    }
+  }
+  return false;
+}
+
 /** Bodies longer than this (characters) are not read as a project's write helper. */
 const HELPER_TEXT_LIMIT = 3000;
 
@@ -182,7 +194,7 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   // reading every long function that writes as a candidate cost the whole-tree speed.
   const helper = () => {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
-    if (text.length > HELPER_TEXT_LIMIT || namesTwice(ctx, text)) return undefined;
+    if (text.length > HELPER_TEXT_LIMIT || callsTwice(ctx, text)) return undefined;
     return writeHelperOf(fn, name, !isStatic(fn, name), ctx);
   };
   if (statements.length > 1)
