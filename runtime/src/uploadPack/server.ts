@@ -228,6 +228,8 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     };
     const mode = serveModeOf(options);
     if (isV2(options.protocol)) {
+      // Taken before v2's advertisement (one writev) rather than at its first read: close enough.
+      const requestAt = sinceStart();
       const pack = await serveV2(
         context,
         io,
@@ -236,7 +238,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
         raw,
         (s) => (sender = s),
       );
-      return report({ pack, endAt: sinceStart() });
+      return report({ pack, requestAt, endAt: sinceStart() });
     }
     if (mode !== 'request') {
       // The advertisement goes out in one writev: a handful of lines, one system call.
