@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addCommit, git, makeRepository, run, Scratch } from '../uploadPack/helpers/gitRepo';
-import { createGitHttpBackendHandler } from '@writev/runtime';
-import { closeServer, httpTestEnv, serveHandler, startBin, uploadPacks, type RunningBin } from './helpers';
+import { httpTestEnv, startBin, uploadPacks, type RunningBin } from './helpers';
 
 /** Every object reachable from every ref, sorted: what two clones must agree on. */
 function objects(repo: string): string[] {
@@ -92,39 +91,6 @@ for (const command of commands) {
         assert.ok(shallow(dest).length > 0, 'the clone is shallow');
       });
     }
-
-    // git upload-pack is what git http-backend runs itself: the comparison is for the others.
-    const vsBackend = command.name === 'git upload-pack' ? 'git http-backend runs it itself' : false;
-    it(
-      'clones with protocol v0 and v2 the refs and objects git http-backend serves',
-      { skip: vsBackend },
-      async () => {
-        const backend = await serveHandler(createGitHttpBackendHandler({ root: served, env }));
-        try {
-          for (const version of ['0', '2']) {
-            const ours = join(dir, `backend-ours-v${version}`);
-            const theirs = join(dir, `backend-theirs-v${version}`);
-            const clone = (base: string, dest: string): Promise<void> =>
-              gitOk([
-                '-c',
-                `protocol.version=${version}`,
-                'clone',
-                '-q',
-                '--mirror',
-                `${base}project.git`,
-                dest,
-              ]);
-            await clone(server.url, ours);
-            await clone(backend.url, theirs);
-            git(ours, ['fsck', '--full', '--strict'], { env });
-            assert.equal(refs(ours), refs(theirs));
-            assert.deepEqual(objects(ours), objects(theirs));
-          }
-        } finally {
-          await closeServer(backend.server);
-        }
-      },
-    );
 
     it('fetches new commits into a clone: the objects of a direct fetch', async () => {
       const dest = join(dir, 'fetching');
