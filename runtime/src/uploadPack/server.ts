@@ -30,6 +30,7 @@ import { runPackObjects, serveCachedPack } from './packSources';
 import { visibleRefs } from './refView';
 import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type RawRefs } from './repository';
 import { readServeConfig, type ServeConfig } from './serveConfig';
+import { requireRequest, serveModeOf } from './stateless';
 import { isV2, serveV2 } from './v2';
 
 /** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
@@ -225,7 +226,10 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       objectFormat: refs.objectFormat,
       warn,
     };
+    const mode = serveModeOf(options);
     if (isV2(options.protocol)) {
+      // Taken before v2's advertisement (one writev) rather than at its first read: close enough.
+      const requestAt = sinceStart();
       const pack = await serveV2(
         context,
         io,
@@ -234,28 +238,34 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
         raw,
         (s) => (sender = s),
       );
-      return report({ pack, endAt: sinceStart() });
+      return report({ pack, requestAt, endAt: sinceStart() });
     }
-    // The advertisement goes out in one writev: a handful of lines, one system call.
-    writevOrDie(
-      io.output,
-      [...advertisementLines(refs, { allow }).map((line) => encodePktLine(line)), flushPkt()],
-      writeOptions,
-    );
+    if (mode !== 'request') {
+      // The advertisement goes out in one writev: a handful of lines, one system call.
+      const lines = advertisementLines(refs, { allow, noDone: mode === 'advertise' });
+      writevOrDie(io.output, [...lines.map((line) => encodePktLine(line)), flushPkt()], writeOptions);
+      if (mode === 'advertise') return report({ pack: 'none', endAt: sinceStart() });
+    }
 
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = sinceStart();
+    if (mode === 'request') requireRequest(reader);
     const request = readWants(reader, {
       tips: advertisedTips(refs),
       present: (oids) => presentObjects(gitDir, oids),
       hiddenTips: refs.hiddenTips ?? new Set(),
       allow,
       someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
+      stateless: mode === 'request',
     });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
     const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
       ackMode: ackModeOf(request.capabilities),
+      noDone: request.capabilities.has('no-done'),
+      stateless: mode === 'request',
     });
+    // A stateless request that ended at a flush: answered, and the client comes back.
+    if (common === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
 
     const caps = honoured(request);
     const framing: Framing = caps.has('side-band-64k')

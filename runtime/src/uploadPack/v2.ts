@@ -22,6 +22,7 @@ import { visibleRefs } from './refView';
 import { presentObjects, type RawRefs } from './repository';
 import type { PackContext, ServeReport, ServerIo } from './server';
 import { sendPack } from './server';
+import { serveModeOf } from './stateless';
 
 /** Whether a `GIT_PROTOCOL` value asks for version 2 (colon-separated `key=value` items). */
 export function isV2(protocol: string | undefined): boolean {
@@ -195,11 +196,16 @@ export async function serveV2(
   onSender: (sender: PackSender) => void,
 ): Promise<ServeReport['pack']> {
   const { gitDir, options } = context;
+  const mode = serveModeOf(options);
   const send = (lines: readonly Uint8Array[]): void => writevOrDie(io.output, [...lines], writeOptions);
-  send([...v2Advertisement(context.objectFormat).map((line) => encodePktLine(line)), flushPkt()]);
+  if (mode !== 'request') {
+    send([...v2Advertisement(context.objectFormat).map((line) => encodePktLine(line)), flushPkt()]);
+    if (mode === 'advertise') return 'none';
+  }
   const reader = new PktReader(new FdSource(io.input));
   let served: ServeReport['pack'] = 'none';
-  for (;;) {
+  // A stateless serve answers one request; what follows it is not read, as git does not.
+  for (let requests = 0; mode !== 'request' || requests < 1; requests++) {
     const request = readRequest(reader);
     if (request === undefined) return served;
     if (request.command === 'ls-refs') {
@@ -215,7 +221,8 @@ export async function serveV2(
     const oracle = new GitOracle(gitDir, fetch.wants);
     const facts = oracle.lookup(fetch.haves);
     const common = fetch.haves.filter((oid) => facts.has(oid));
-    if (!fetch.done) {
+    // Without haves there is nothing to acknowledge: the pack follows at once, as with `done`.
+    if (!fetch.done && fetch.haves.length > 0) {
       const theyHave = new Set<string>();
       let oldest = 0;
       for (const oid of common) {
@@ -254,4 +261,5 @@ export async function serveV2(
     });
     sender.end();
   }
+  return served;
 }
