@@ -57,6 +57,12 @@ export interface WantPolicy {
    * when reachable objects may be wanted.
    */
   readonly someUnreachable?: (wants: readonly string[], from: readonly string[]) => boolean;
+  /**
+   * Takes a line among the wants that is not a want (a `filter` line), given the capabilities
+   * chosen so far; returns false when it does not know the line. What it throws is reported like
+   * a malformed line.
+   */
+  readonly other?: (line: string, capabilities: ReadonlySet<string>) => boolean;
 }
 
 /**
@@ -83,6 +89,13 @@ export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | 
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want') {
+      try {
+        if (policy.other?.(line, capabilities)) continue;
+      } catch (err) {
+        if (!(err instanceof UploadPackError)) throw err;
+        malformed = err;
+        break;
+      }
       malformed =
         verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
           ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)

@@ -21,6 +21,7 @@ import { advertisedTips, advertisementLines } from './advertisement';
 import { UploadPackError } from './errors';
 import { namespacePrefix } from './namespace';
 import { GitOracle } from './commitGraph';
+import { filterPolicy, FilterRequest, packFilter, type PackFilter } from './filter';
 import { ackModeOf, honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
@@ -135,6 +136,8 @@ export interface PackAsk {
   readonly thin: boolean;
   readonly includeTag: boolean;
   readonly progress: boolean;
+  /** The object filter of a partial clone, as pack-objects gets it. */
+  readonly filter?: PackFilter;
 }
 
 /**
@@ -154,6 +157,7 @@ export async function sendPack(
     thin: ask.thin,
     includeTag: ask.includeTag,
     objectFormat,
+    filter: ask.filter?.arg,
     settings: [
       config.packDigest(),
       options.packObjectsHook ?? '',
@@ -162,7 +166,7 @@ export async function sendPack(
   };
   if (folder.refusal !== undefined) warn(folder.refusal);
   const cache =
-    folder.dir === undefined
+    folder.dir === undefined || ask.filter?.cacheable === false
       ? undefined
       : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
   const key = cacheKey(packRequest);
@@ -236,12 +240,18 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       );
       return report({ pack, endAt: sinceStart() });
     }
+    // Like git, v0 reads (and refuses bad) filter settings before it advertises anything.
+    const filters = filterPolicy(config);
     // The advertisement goes out in one writev: a handful of lines, one system call.
     writevOrDie(
       io.output,
-      [...advertisementLines(refs, { allow }).map((line) => encodePktLine(line)), flushPkt()],
+      [
+        ...advertisementLines(refs, { allow, filter: filters.enabled }).map((line) => encodePktLine(line)),
+        flushPkt(),
+      ],
       writeOptions,
     );
+    const filter = new FilterRequest(filters);
 
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = sinceStart();
@@ -251,6 +261,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       hiddenTips: refs.hiddenTips ?? new Set(),
       allow,
       someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
+      other: (line, capabilities) => filter.take(line, filters.enabled && capabilities.has('filter')),
     });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
     const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
@@ -271,6 +282,13 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       thin: caps.has('thin-pack'),
       includeTag: caps.has('include-tag'),
       progress: !caps.has('no-progress'),
+      filter:
+        filter.spec &&
+        packFilter(
+          filter.spec,
+          (input) => git(gitDir, ['cat-file', '--batch-check'], input),
+          refs.objectFormat,
+        ),
     });
     sender.end();
     return report({ pack, requestAt, endAt: sinceStart() });
