@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { decodePktLines, delimPkt, encodePktLine, flushPkt, packetText } from '@writev/runtime';
+import { decodePktLines, delimPkt, encodePktLine, flushPkt } from '@writev/runtime';
 import { gitEnv } from '../../helpers/gitEnv';
 import { ours, theirs } from './advertisement';
 import { git, run, type Finished, type Scratch, uploadPackCommand } from './gitRepo';
@@ -43,7 +43,8 @@ export function v0Request(wants: readonly string[], caps: string, lines: readonl
 
 /**
  * Every packet of a reply up to the pack data, as text: `<flush>`/`<delim>` for the special ones,
- * a band prefix shown as `\1`, `\3`. The agent line is left out (each server names itself).
+ * a band prefix shown as `\1`, `\3`, each payload exactly (its newline, or the lack of one). The agent line is left out (each server names itself), and
+ * what this server does not implement yet (`object-info`, `shallow` in `fetch=`).
  * Pack data and progress (bands 1 and 2 after the `packfile` header) are left out.
  */
 export function replyPackets(stdout: Buffer): string[] {
@@ -56,9 +57,16 @@ export function replyPackets(stdout: Buffer): string[] {
     }
     const band = p.payload[0]!;
     if (inPack && (band === 1 || band === 2)) continue;
-    const text = band <= 3 ? `\\${band}${packetText(p.payload.subarray(1))}` : packetText(p.payload);
-    if (/^agent=/.test(text)) continue;
-    if (/^(\\1)?packfile$/.test(text)) inPack = true;
+    // The payload exactly, its newline (or the lack of one) included.
+    const payload = Buffer.from(p.payload);
+    const text = band <= 3 ? `\\${band}${payload.subarray(1).toString('utf8')}` : payload.toString('utf8');
+    // What differs by design or is not implemented here: the agent, shallow, object-info.
+    if (/^(agent=|object-info\n?$)/.test(text)) continue;
+    if (text.startsWith('fetch=')) {
+      lines.push(text.replace(/\bshallow ?/, ''));
+      continue;
+    }
+    if (/^(\\1)?packfile\n$/.test(text)) inPack = true;
     lines.push(text);
   }
   return lines;
