@@ -72,6 +72,14 @@ export function replyPackets(stdout: Buffer): string[] {
   return lines;
 }
 
+/** The text a reply carries on a side band (2: progress and messages, 3: the error). */
+export function bandText(stdout: Buffer, band: 2 | 3): string {
+  return decodePktLines(stdout)
+    .filter((p) => p.kind === 'data' && p.payload[0] === band)
+    .map((p) => Buffer.from((p as { payload: Uint8Array }).payload.subarray(1)).toString('utf8'))
+    .join('');
+}
+
 /** The pack bytes of a reply: band-1 payloads from the one that starts with `PACK`. */
 export function packBytes(stdout: Buffer): Buffer {
   const chunks: Uint8Array[] = [];
