@@ -76,7 +76,8 @@ export interface WantPolicy {
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
  * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
- *   a request this server does not implement (shallow, deepen, filter), with the reason.
+ *   a request this server does not implement (shallow, deepen), with the reason; what
+ *   `policy.other` throws for a line it takes (a refused filter).
  */
 export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | undefined {
   if (reader.atEnd()) return undefined;
