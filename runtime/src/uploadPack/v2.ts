@@ -233,7 +233,8 @@ function parseFetchArg(arg: string, fetch: FetchArgs, context: FetchContext): vo
 
 /**
  * Serves a protocol v2 session. `onSender` learns the pack sender once the packfile section
- * starts, so a failure after that is reported on band 3.
+ * starts (or, with `sideband-all`, once the fetch is read), so a failure after that is reported
+ * on band 3, and learns `undefined` at each new request.
  *
  * @returns how the last pack of the session was produced (`'none'` without any).
  */
@@ -243,7 +244,7 @@ export async function serveV2(
   writeOptions: WriteOptions,
   scope: RefScope,
   raw: RawRefs,
-  onSender: (sender: PackSender) => void,
+  onSender: (sender: PackSender | undefined) => void,
 ): Promise<ServeReport['pack']> {
   const { gitDir, options } = context;
   const send = (lines: readonly Uint8Array[]): void => writevOrDie(io.output, [...lines], writeOptions);
@@ -255,6 +256,8 @@ export async function serveV2(
   const reader = new PktReader(new FdSource(io.input));
   let served: ServeReport['pack'] = 'none';
   for (;;) {
+    // A refusal of this request is not part of an earlier request's pack: no sender until one starts.
+    onSender(undefined);
     const request = readRequest(reader);
     if (request === undefined) return served;
     if (request.command === 'ls-refs') {

@@ -153,6 +153,18 @@ describe('protocol v2 want-ref and sideband-all as git upload-pack answers them'
     }
   });
 
+  it('refuses a later fetch of the session with an ERR again after a sideband-all fetch, as git does', async () => {
+    const input = Buffer.concat([
+      v2Command('fetch', ['sideband-all', 'want-ref refs/heads/main', 'no-progress', 'done'], false),
+      v2Command('fetch', ['want-ref refs/heads/nope', 'no-progress', 'done']),
+    ]);
+    const { ours, git: theirs } = await bothServers(source, input, { ...V2, ...configEnv(enabled) }, ourEnv);
+    assert.equal(theirs.status, 128);
+    assert.equal(ours.status, 128);
+    assert.equal(replyPackets(theirs.stdout).at(-1), 'ERR unknown ref refs/heads/nope');
+    assert.deepEqual(replyPackets(ours.stdout), replyPackets(theirs.stdout));
+  });
+
   it('serves git fetch of a branch by name: the client sends want-ref and sideband-all, and gets what git gives it', async (t) => {
     for (const [key, value] of Object.entries(enabled)) git(source, ['config', key, value]);
     t.after(() => {
