@@ -295,16 +295,23 @@ export function defineFilterSuite(full: boolean): void {
     });
 
     const sides: Side[] = ['ours', 'git'];
-    const versions = full ? ['0', '2'] : ['2'];
-    for (const version of versions) {
-      it(`a --filter=blob:none clone over protocol v${version} equals git's, and its checkout fetches the missing blobs from us`, async (t) => {
+    // v0 lazy fetches want blobs by id: git needs allowAnySHA1InWant or allowReachableSHA1InWant.
+    const lazy: [version: string, allowance: string][] = full
+      ? [
+          ['0', 'allowAnySHA1InWant'],
+          ['0', 'allowReachableSHA1InWant'],
+          ['2', 'allowAnySHA1InWant'],
+        ]
+      : [['2', 'allowAnySHA1InWant']];
+    for (const [version, allowance] of lazy) {
+      it(`a --filter=blob:none clone over protocol v${version} equals git's, and its checkout fetches the missing blobs from us (${allowance})`, async (t) => {
         const config = ['-c', `protocol.version=${version}`];
-        const settings = { 'uploadpack.allowFilter': 'true', 'uploadpack.allowAnySHA1InWant': 'true' };
+        const settings = { 'uploadpack.allowFilter': 'true', [`uploadpack.${allowance}`]: 'true' };
         useRepoConfig(t, settings);
         const env = ourEnv;
         const dests: string[] = [];
         for (const side of sides) {
-          const dest = scratch.path(`blobless-v${version}-${side}`);
+          const dest = scratch.path(`blobless-v${version}-${allowance}-${side}`);
           dests.push(dest);
           await client(
             [
