@@ -41,6 +41,10 @@ const SLOW = new Map([
     'runtime/uploadPack/slow/v0Matrix.test.js',
     'every v0 capability and negotiation case against git upload-pack',
   ],
+  [
+    'runtime/uploadPack/slow/filterMatrix.test.js',
+    'every filter spec, v0 and v2, file:// and ssh partial clones against git upload-pack',
+  ],
 ]);
 
 function testFiles(dir) {

@@ -57,6 +57,12 @@ export interface WantPolicy {
    * when reachable objects may be wanted.
    */
   readonly someUnreachable?: (wants: readonly string[], from: readonly string[]) => boolean;
+  /**
+   * Takes a line among the wants that is not a want (a `filter` line), given the capabilities
+   * chosen so far; returns false when it does not know the line. What it throws is reported like
+   * a malformed line.
+   */
+  readonly other?: (line: string, capabilities: ReadonlySet<string>) => boolean;
 }
 
 /**
@@ -70,7 +76,8 @@ export interface WantPolicy {
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
  * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
- *   a request this server does not implement (shallow, deepen, filter), with the reason.
+ *   a request this server does not implement (shallow, deepen), with the reason; what
+ *   `policy.other` throws for a line it takes (a refused filter).
  */
 export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | undefined {
   if (reader.atEnd()) return undefined;
@@ -83,6 +90,13 @@ export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | 
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want') {
+      try {
+        if (policy.other?.(line, capabilities)) continue;
+      } catch (err) {
+        if (!(err instanceof UploadPackError)) throw err;
+        malformed = err;
+        break;
+      }
       malformed =
         verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
           ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)

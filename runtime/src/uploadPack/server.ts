@@ -21,6 +21,7 @@ import { advertisedTips, advertisementLines } from './advertisement';
 import { UploadPackError } from './errors';
 import { namespacePrefix } from './namespace';
 import { GitOracle } from './commitGraph';
+import { filterPolicy, FilterRequest, packFilter, type PackFilter } from './filter';
 import { ackModeOf, honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
@@ -136,6 +137,8 @@ export interface PackAsk {
   readonly thin: boolean;
   readonly includeTag: boolean;
   readonly progress: boolean;
+  /** The object filter of a partial clone, as pack-objects gets it. */
+  readonly filter?: PackFilter;
 }
 
 /**
@@ -155,6 +158,7 @@ export async function sendPack(
     thin: ask.thin,
     includeTag: ask.includeTag,
     objectFormat,
+    filter: ask.filter?.arg,
     settings: [
       config.packDigest(),
       options.packObjectsHook ?? '',
@@ -163,7 +167,7 @@ export async function sendPack(
   };
   if (folder.refusal !== undefined) warn(folder.refusal);
   const cache =
-    folder.dir === undefined
+    folder.dir === undefined || ask.filter?.cacheable === false
       ? undefined
       : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
   const key = cacheKey(packRequest);
@@ -240,9 +244,12 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       );
       return report({ pack, requestAt, endAt: sinceStart() });
     }
+    // Like git, v0 reads (and refuses bad) filter settings before it advertises anything.
+    const filters = filterPolicy(config);
+    const filter = new FilterRequest(filters);
     if (mode !== 'request') {
       // The advertisement goes out in one writev: a handful of lines, one system call.
-      const lines = advertisementLines(refs, { allow, noDone: mode === 'advertise' });
+      const lines = advertisementLines(refs, { allow, noDone: mode === 'advertise', filter: filters.enabled });
       writevOrDie(io.output, [...lines.map((line) => encodePktLine(line)), flushPkt()], writeOptions);
       if (mode === 'advertise') return report({ pack: 'none', endAt: sinceStart() });
     }
@@ -257,6 +264,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       allow,
       someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
       stateless: mode === 'request',
+      other: (line, capabilities) => filter.take(line, filters.enabled && capabilities.has('filter')),
     });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
     const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
@@ -281,6 +289,13 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       thin: caps.has('thin-pack'),
       includeTag: caps.has('include-tag'),
       progress: !caps.has('no-progress'),
+      filter:
+        filter.spec &&
+        packFilter(
+          filter.spec,
+          (input) => git(gitDir, ['cat-file', '--batch-check'], input),
+          refs.objectFormat,
+        ),
     });
     sender.end();
     return report({ pack, requestAt, endAt: sinceStart() });
