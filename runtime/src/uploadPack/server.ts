@@ -249,7 +249,11 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const filter = new FilterRequest(filters);
     if (mode !== 'request') {
       // The advertisement goes out in one writev: a handful of lines, one system call.
-      const lines = advertisementLines(refs, { allow, noDone: mode === 'advertise', filter: filters.enabled });
+      const lines = advertisementLines(refs, {
+        allow,
+        noDone: mode === 'advertise',
+        filter: filters.enabled,
+      });
       writevOrDie(io.output, [...lines.map((line) => encodePktLine(line)), flushPkt()], writeOptions);
       if (mode === 'advertise') return report({ pack: 'none', endAt: sinceStart() });
     }

@@ -253,7 +253,9 @@ export async function serveV2(
   const features = v2Features(context.config);
   if (mode !== 'request') {
     send([
-      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features)).map((line) => encodePktLine(line)),
+      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features)).map((line) =>
+        encodePktLine(line),
+      ),
       flushPkt(),
     ]);
     if (mode === 'advertise') return 'none';
