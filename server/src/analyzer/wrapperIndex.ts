@@ -1,5 +1,7 @@
 // The workspace index of wrapper functions across files: which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
+import type * as Crypto from 'node:crypto';
+import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 
 /** The wrappers one file defines. */
@@ -54,6 +56,45 @@ export class WrapperIndex {
     const result = new Map(this.cByName);
     for (const [name, w] of result) if (w.file === path) result.delete(name);
     return result;
+  }
+
+  /**
+   * A digest of everything the analysis of `path` can read from this index: for a C file, every
+   * wrapper {@link cWrappersFor} gives it; for a TS/JS file, every exported TS/JS wrapper
+   * {@link tsWrapper} could find for one of its imports, in the order that lookup sees them. Two
+   * indexes that give a file the same digest give its analysis the same facts, so a result computed
+   * with one holds for the other (the CLI's `--cache` keys a file's findings on it). Whatever this
+   * index starts to tell an analysis must be added here, or cached results outlive the facts they
+   * were computed from.
+   */
+  factsDigest(path: string): string {
+    // Keys sorted at every level: the digest depends on the facts, not on how a record was built.
+    const canonical = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(canonical)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+            )
+          : value;
+    let facts: unknown[];
+    if (languageOf(path) === 'c') {
+      facts = [...this.cWrappersFor(path).values()].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
+    } else {
+      // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
+      facts = [];
+      for (const [file, wrappers] of this.files)
+        for (const w of wrappers.ts) if (w.exported) facts.push({ ...w, file, module: moduleKey(file) });
+    }
+    // Loaded here only: the language server and a lint without --cache never ask for a digest.
+    const { createHash } = require('node:crypto') as typeof Crypto;
+    return createHash('sha256')
+      .update(JSON.stringify(canonical(facts)))
+      .digest('hex');
   }
 
   /** The exported TS/JS wrapper `exportName` of the module at `modulePath` (no extension). */
