@@ -80,21 +80,23 @@ function assertSameAsFresh(run: Run, dir: string, args: string[] = []): void {
 
 describe('writev-lint --cache', () => {
   it('analyses no unchanged file on the second run and prints the same bytes', () => {
-    const dir = tree('unchanged', true);
+    const dir = tree('unchanged');
     for (const format of ['json', 'text']) {
       rmSync(join(dir, 'cache.json'), { force: true });
       const first = cached(dir, ['--format', format]);
       assert.equal(first.fromCache, 0);
-      assert.ok(first.analysed >= 6, first.err);
+      assert.ok(first.analysed >= 4, first.err);
       const second = cached(dir, ['--format', format]);
-      assert.deepEqual([second.fromCache, second.analysed], [6, 0]);
+      assert.deepEqual([second.fromCache, second.analysed], [4, 0]);
       assert.equal(second.out, first.out);
       assert.equal(second.status, first.status);
       assertSameAsFresh(second, dir, ['--format', format]);
+      // The caller of the other file's wrapper is reported, from the cache as at first.
+      if (format === 'json') {
+        const report = JSON.parse(second.out) as { findings: { path: string }[] };
+        assert.deepEqual(report.findings.map((f) => f.path).sort(), ['c.c', 'src/b.c']);
+      }
     }
-    // The callers of the other files' wrappers are reported, from the cache as at first.
-    const report = JSON.parse(cached(dir, ['--format', 'json']).out) as { findings: { path: string }[] };
-    assert.deepEqual(report.findings.map((f) => f.path).sort(), ['c.c', 'caller.ts', 'src/b.c']);
   });
 
   it('analyses again only the file that changed', () => {
@@ -110,7 +112,7 @@ describe('writev-lint --cache', () => {
   });
 
   it("changes a caller's findings when the helper it calls changes in another file", () => {
-    const dir = tree('helper', true);
+    const dir = tree('helper');
     assert.match(cached(dir).out, /src\/b\.c:5:2/);
     // a.c's log_line no longer writes: b.c's two calls are no longer two writes.
     writeFileSync(join(dir, 'src', 'a.c'), NOT_A_WRAPPER);
@@ -122,7 +124,15 @@ describe('writev-lint --cache', () => {
     const again = cached(dir);
     assert.match(again.out, /src\/b\.c:5:2/);
     assertSameAsFresh(again, dir);
-    // TS: lib.ts's logLine stops writing, caller.ts's pair is no longer reported.
+  });
+
+  it("changes a TS caller's findings when the wrapper it imports changes", () => {
+    const dir = tree('helper-ts', true);
+    assert.match(cached(dir).out, /^caller\.ts:4:3/m);
+    const unchanged = cached(dir);
+    assert.deepEqual([unchanged.fromCache, unchanged.analysed], [6, 0]);
+    assert.match(unchanged.out, /^caller\.ts:4:3/m);
+    // lib.ts's logLine stops writing: caller.ts's pair is no longer two writes.
     writeFileSync(join(dir, 'lib.ts'), TS_LIB.replace('writeInFull(logFd, buf);', 'void buf;'));
     const ts = cached(dir);
     assert.doesNotMatch(ts.out, /caller\.ts/);
@@ -168,10 +178,11 @@ describe('writev-lint --cache', () => {
       assert.match(warnings[0] ?? '', why);
       assert.match(warnings[0] ?? '', /cache\.json/);
       assert.deepEqual([run.out, run.status], [uncached.out, uncached.status]);
-      const next = cached(dir);
-      assert.doesNotMatch(next.err, /ignoring/);
-      assert.equal(next.fromCache, 4);
     }
+    // Each time, the run wrote a good cache in its place (which the next case reads the tool from).
+    const next = cached(dir);
+    assert.doesNotMatch(next.err, /ignoring/);
+    assert.equal(next.fromCache, 4);
   });
 
   it('still fixes with --fix, and then reports what a run without the cache reports', () => {
