@@ -187,8 +187,8 @@ export async function lintFile(
   if (job.fix && source) {
     const fixedText = analyzer.fixAll(path, text, findings);
     if (fixedText !== undefined) {
-      // Loaded for a fix only: with node:crypto and node:fs/promises it took 10 of a worker's 63 ms of
-      // module loading, in every run.
+      // Loaded for a fix only: with node:crypto and node:fs/promises it was a visible part of a worker's
+      // module loading, paid in every run.
       const { FileChangedError, ReadOnlyFileError, replaceFile } =
         require('./replaceFile') as typeof ReplaceFileModule;
       const { realpath } = require('node:fs/promises') as typeof import('node:fs/promises');

@@ -97,8 +97,9 @@ export async function lint(
   session?: LintSession,
 ): Promise<FileResult[]> {
   keepFreedMemory();
-  // No worker before the walk has found enough source to pay for one: a worker's start costs a tenth
-  // of a CPU-second or more, and this thread starts on the files at once while the workers boot.
+  // No worker before the walk has found enough source to pay for one: a worker's start (its own
+  // analyzer and grammar) costs more CPU than a small tree's whole lint, and this thread starts on the
+  // files at once while the workers boot.
   const pool = session?.pool ?? new LintPool(options.jobs);
   const cache = session?.cache;
   // With a cache, what is left to analyse is known only after the walk: no worker ahead of it.
