@@ -203,10 +203,21 @@ describe('writev-lint --cache', () => {
     cached(dir, [], 'caches');
     assert.ok(existsSync(join(dir, 'caches', '.writev-lint-cache')));
     assert.equal(cached(dir, [], 'caches/').fromCache, 4);
+    // A folder that does not exist yet is made.
+    cached(dir, [], 'new/deeper/');
+    assert.ok(existsSync(join(dir, 'new', 'deeper', '.writev-lint-cache')));
     // Without --cache-location: .writev-lint-cache in the working folder.
     const plain = lintBin(['--cache', '.'], { cwd: dir });
     assert.equal(plain.status, 1, plain.stderr);
     assert.ok(existsSync(join(dir, '.writev-lint-cache')));
+  });
+
+  it('reports as usual, with one warning, when the cache cannot be written', () => {
+    const dir = tree('unwritable');
+    const run = cached(dir, [], 'c.c/cache');
+    assert.equal(run.err.match(/writev-lint: cannot write the cache .*c\.c\/cache: /g)?.length, 1, run.err);
+    assert.doesNotMatch(run.err, /ignoring/);
+    assertSameAsFresh(run, dir);
   });
 
   it('refuses --cache-location without --cache, and --cache with --stdin', () => {
@@ -259,6 +270,22 @@ describe('WrapperIndex.factsDigest', () => {
     two.set('/t/b.c', { c: [cWrapper('say')], ts: [] });
     two.set('/t/a.c', { c: [cWrapper('put')], ts: [] });
     assert.equal(one.factsDigest('/t/c.c'), two.factsDigest('/t/c.c'));
+  });
+
+  it('gives each file its own facts, whatever file was asked first', () => {
+    const fill = (index: WrapperIndex) => {
+      index.set('/t/a.c', { c: [cWrapper('put')], ts: [] });
+      index.set('/t/b.c', { c: [cWrapper('say')], ts: [] });
+      return index;
+    };
+    const one = fill(new WrapperIndex());
+    const order = ['/t/c.c', '/t/a.c', '/t/b.c', '/t/d.c'].map((p) => one.factsDigest(p));
+    const two = fill(new WrapperIndex());
+    const reverse = ['/t/d.c', '/t/b.c', '/t/a.c', '/t/c.c'].map((p) => two.factsDigest(p)).reverse();
+    assert.deepEqual(order, reverse);
+    // c.c and d.c see both wrappers; a.c sees only say(), b.c only put().
+    assert.equal(order[0], order[3]);
+    assert.equal(new Set(order).size, 3);
   });
 
   it('changes for a TS file when any exported TS wrapper changes', () => {

@@ -10,6 +10,9 @@ export interface FileWrappers {
   readonly ts: readonly TsWrapper[];
 }
 
+/** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
+const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
+
 /** Wrappers by defining file; lookups see only what other files export. */
 export class WrapperIndex {
   private readonly files = new Map<string, FileWrappers>();
@@ -79,11 +82,20 @@ export class WrapperIndex {
                 .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
             )
           : value;
+    const external = this.cWrappersFor(path);
+    const c = languageOf(path) === 'c';
+    // Most files get the same facts (all of them, or all but their own wrappers): one digest per such
+    // set, for as long as the index is unchanged (any change makes a new cByName).
+    const byName = this.cByName as Map<string, CWrapper>;
+    let memo = digestMemo.get(byName);
+    if (!memo) digestMemo.set(byName, (memo = new Map<string, string>()));
+    const own = c ? [...byName.values()].filter((w) => w.file === path).map((w) => w.name) : [];
+    const key = c ? `c ${own.join(' ')}` : 'ts';
+    const known = memo.get(key);
+    if (known !== undefined) return known;
     let facts: unknown[];
-    if (languageOf(path) === 'c') {
-      facts = [...this.cWrappersFor(path).values()].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      );
+    if (c) {
+      facts = [...external.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } else {
       // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
       facts = [];
@@ -92,9 +104,11 @@ export class WrapperIndex {
     }
     // Loaded here only: the language server and a lint without --cache never ask for a digest.
     const { createHash } = require('node:crypto') as typeof Crypto;
-    return createHash('sha256')
+    const digest = createHash('sha256')
       .update(JSON.stringify(canonical(facts)))
       .digest('hex');
+    memo.set(key, digest);
+    return digest;
   }
 
   /** The exported TS/JS wrapper `exportName` of the module at `modulePath` (no extension). */

@@ -6,7 +6,8 @@
 // The whole file is keyed by the tool's build and Node's version: another build's results are dropped.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import type { FileWrappers, WrapperIndex } from '../analyzer/wrapperIndex';
 import { ReadBuffer, readRegularFileInto } from '../workspace/sourceFile';
@@ -171,7 +172,9 @@ export class ResultCache {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      // None there yet (saving will say if one cannot be made there).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
         warn(`ignoring the cache ${file}: ${(error as Error).message}`);
       return new ResultCache(file, tool, new Map(), warn);
     }
@@ -212,9 +215,10 @@ export class ResultCache {
     const entries: Record<string, Entry> = {};
     for (const [path, entry] of this.entries) if (existsSync(path)) entries[path] = entry;
     const text = JSON.stringify({ writevLintCache: CACHE_FORMAT, tool: this.tool, entries });
-    await writeAtomically(file, text).catch((error: unknown) =>
-      this.warn(`cannot write the cache ${file}: ${(error as Error).message}`),
-    );
+    // The folder is made as ESLint makes its cache's (`--cache-location node_modules/.cache/x/`).
+    await mkdir(dirname(file), { recursive: true })
+      .then(() => writeAtomically(file, text))
+      .catch((error: unknown) => this.warn(`cannot write the cache ${file}: ${(error as Error).message}`));
   }
 }
 
