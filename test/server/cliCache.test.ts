@@ -195,6 +195,14 @@ describe('writev-lint --cache', () => {
     const after = cached(dir);
     assert.doesNotMatch(after.out, /^c\.c/m);
     assertSameAsFresh(after, dir);
+    // A first run with --fix keeps the files it did not change; the fixed one is analysed next time.
+    // So is b.c, in the second pass: c.c's emit() was a framing wrapper (a header, then the payload)
+    // before its fix, so the facts b.c reads from other files changed.
+    const first = tree('fix-first');
+    assert.match(cached(first, ['--fix']).err, /1 file fixed/);
+    const next = cached(first);
+    assert.deepEqual([next.fromCache, next.analysed], [3, 2]);
+    assertSameAsFresh(next, first);
   });
 
   it('keeps the cache in a folder given as --cache-location, under its default name', () => {

@@ -288,8 +288,9 @@ export class CachedRun {
 
   /**
    * The result of each of `files` (in their order) from this run's passes or the cache, and the cache
-   * entries updated from them. A file is kept only when both passes saw the same bytes and nothing
-   * was written to it (a fixed file is analysed again next time).
+   * entries updated from them. A file is kept only when both passes report the findings of the same
+   * bytes: a result without a content hash (see FileResult) reports a fixed text, and that file is
+   * analysed afresh next time.
    */
   finish(
     files: readonly string[],

@@ -53,7 +53,10 @@ export interface FileResult {
   readonly error?: string;
   /** Why the file was deliberately not analysed (not a regular file, too large, binary). */
   readonly skipped?: string;
-  /** The {@link contentHash} of the bytes analysed, when the job asked for it (`--cache`). */
+  /**
+   * The {@link contentHash} of the bytes read, when the job asked for it (`--cache`) and `findings` are
+   * theirs: absent when the findings are those of a fixed text.
+   */
   readonly contentHash?: string;
 }
 
@@ -209,6 +212,8 @@ export async function lintFile(
       }
       text = fixedText;
       fixed = true;
+      // The findings below are the fixed text's: no longer those of the bytes that were hashed.
+      hash = undefined;
       findings = analyzer.analyze(path, text, job.settings, { index, maxLength: limit });
     }
   }
