@@ -126,7 +126,7 @@ export async function watch(
   cwd: string,
   round: (session: LintSession) => Promise<number>,
   session: LintSession,
-  stop: AbortSignal = interrupted(),
+  stop?: AbortSignal,
 ): Promise<number> {
   const ignored = new Set<string>();
   if (options.cache) ignored.add(cacheFilePath(options.cacheLocation, cwd));
@@ -153,7 +153,7 @@ export async function watch(
   };
   const fire = (): void => {
     timer = undefined;
-    if (stop.aborted) return;
+    if (stopped.aborted) return;
     if (running) {
       again = true;
       return;
@@ -185,6 +185,8 @@ export async function watch(
     }
   });
   if (missing) return finish(session, await round(session));
+  // The signals are heard from here on only: a watch that ended early leaves no listener behind.
+  const stopped = stop ?? interrupted().signal;
   // Watching starts before the first round, so a save during it is not missed.
   for (const root of roots) {
     if (statSync(root).isDirectory()) folders.add(root);
@@ -192,8 +194,8 @@ export async function watch(
   }
   fire();
   await new Promise<void>((done) => {
-    if (stop.aborted) done();
-    else stop.addEventListener('abort', () => done(), { once: true });
+    if (stopped.aborted) done();
+    else stopped.addEventListener('abort', () => done(), { once: true });
   });
   if (timer !== undefined) clearTimeout(timer);
   folders.close();
@@ -207,8 +209,11 @@ async function finish(session: LintSession, status: number): Promise<number> {
   return status;
 }
 
-/** A signal that aborts on the first SIGINT (Ctrl-C) or SIGTERM; a second one ends the process as usual. */
-function interrupted(): AbortSignal {
+/**
+ * A controller that aborts on the first SIGINT (Ctrl-C) or SIGTERM, after which a second one ends the
+ * process as usual.
+ */
+function interrupted(): AbortController {
   const controller = new AbortController();
   const onSignal = () => {
     process.off('SIGINT', onSignal);
@@ -217,5 +222,5 @@ function interrupted(): AbortSignal {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return controller.signal;
+  return controller;
 }
