@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { AnalyzerSettings } from '../analyzer/settings';
-import type { FileWrappers, WrapperIndex } from '../analyzer/wrapperIndex';
+import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import { ReadBuffer, readRegularFileInto } from '../workspace/sourceFile';
 import { contentHash, type FileResult, type ReportedFinding } from './lintFile';
 import { writeAtomically } from './writeAtomically';
@@ -229,6 +229,8 @@ export class CachedRun {
   private readonly settingsOf = new Map<string, string>();
   /** Each file's facts digest in this run, once the index is known. */
   private readonly digests = new Map<string, string>();
+  /** This run's wrappers, once known (see {@link CachedRun.wrappers}). */
+  private index = new WrapperIndex();
 
   constructor(
     private readonly entries: Map<string, Entry>,
@@ -261,7 +263,10 @@ export class CachedRun {
   /** Whether the first pass must analyse `file` (it is new or changed, or its settings are). */
   readonly missed = (file: string): boolean => !this.hits.has(file);
 
-  /** The wrappers of every file, in the order of `files`: from the cache or from `first`. */
+  /**
+   * The wrappers of every file, in the order of `files`: from the cache or from `first`. They are also
+   * the index by which each file's facts are known from here on.
+   */
   wrappers(files: readonly string[], first: readonly FileResult[]): [string, FileWrappers][] {
     const found = new Map(first.map((r) => [r.path, r.wrappers]));
     const index: [string, FileWrappers][] = [];
@@ -269,17 +274,25 @@ export class CachedRun {
       const wrappers = this.hits.get(file)?.wrappers ?? found.get(file);
       if (wrappers && (wrappers.c.length > 0 || wrappers.ts.length > 0)) index.push([file, wrappers]);
     }
+    this.index = new WrapperIndex();
+    for (const [path, defined] of index) this.index.set(path, defined);
     return index;
   }
 
+  private digestOf(file: string): string {
+    let digest = this.digests.get(file);
+    if (digest === undefined) this.digests.set(file, (digest = this.index.factsDigest(file)));
+    return digest;
+  }
+
   /**
-   * Whether the second pass must see `file`, given the `index` of this run: the first pass analysed
-   * it, or the facts it reads from other files changed, or (`fix`) its findings include a fix to apply.
+   * Whether the second pass must see `file`, given the {@link wrappers} of this run: the first pass
+   * analysed it, or the facts it reads from other files changed, or (`fix`) its findings include a
+   * fix to apply.
    */
-  again(index: WrapperIndex, fix: boolean): (file: string) => boolean {
+  again(fix: boolean): (file: string) => boolean {
     return (file) => {
-      const digest = index.factsDigest(file);
-      this.digests.set(file, digest);
+      const digest = this.digestOf(file);
       const entry = this.hits.get(file);
       if (!entry || entry.facts !== digest) return true;
       return fix && (entry.final ?? entry.first).findings.some((f) => f.fix !== undefined);
@@ -294,7 +307,6 @@ export class CachedRun {
    */
   finish(
     files: readonly string[],
-    index: WrapperIndex,
     first: readonly FileResult[],
     second: readonly FileResult[],
   ): FileResult[] {
@@ -304,7 +316,7 @@ export class CachedRun {
       const hit = this.hits.get(path);
       const one = firstOf.get(path);
       const two = secondOf.get(path);
-      const facts = this.digests.get(path) ?? index.factsDigest(path);
+      const facts = this.digestOf(path);
       if (hit && !two) {
         // Unchanged, and either its facts too, or the second pass found it calls none of them.
         const kept = hit.facts === facts ? (hit.final ?? hit.first) : hit.first;

@@ -4,7 +4,7 @@
 import { relative, resolve } from 'node:path';
 // Not the library index: that loads the analyzer, which only the worker threads need.
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
-import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
+import type { FileWrappers } from '../analyzer/wrapperIndex';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
 import { collect } from './collect';
@@ -122,8 +122,8 @@ export async function lint(
     for (const [groupSettings, group] of groups) {
       const some = only ? group.filter(only) : group;
       if (some.length === 0) continue;
-      const job1 = { ...job, settings: groupSettings, maxFileBytes, hashContent: cached !== undefined };
-      results.push(...(await pool.run(some, job1)));
+      const full = { ...job, settings: groupSettings, maxFileBytes, hashContent: cached !== undefined };
+      results.push(...(await pool.run(some, full)));
     }
     analysed += results.filter((r) => !r.skipped && !r.error).length;
     return results;
@@ -144,19 +144,17 @@ export async function lint(
       ),
     ];
     const byPath = new Map(first.map((r) => [r.path, r]));
-    const facts = cached && new WrapperIndex();
-    for (const [path, wrappers] of facts ? index : []) facts?.set(path, wrappers);
     let second: FileResult[] = [];
     if (names.length > 0 || options.fix) {
       // Second pass: files that call a wrapper defined elsewhere (or all, to fix them) with the index.
       second = await pass(
         { fix: options.fix, index, names: options.fix ? undefined : names },
-        facts && cached?.again(facts, options.fix),
+        cached?.again(options.fix),
       );
       for (const r of second) byPath.set(r.path, r);
     }
-    const results = facts
-      ? cached.finish(files, facts, first, second)
+    const results = cached
+      ? cached.finish(files, first, second)
       : files.map((f) => byPath.get(f) as FileResult);
     await cache?.save();
     session?.counted({ files: files.length, fromCache: cached?.unchanged ?? 0, analysed });
