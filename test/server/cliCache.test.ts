@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { WrapperIndex } from 'writev-lint';
 import type { CWrapper, TsWrapper } from 'writev-lint/out/analyzer/wrapper';
-import { cFunction, lintBin } from './cliHelpers';
+import { cFunction, lintBin, lintRun } from './cliHelpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-cache-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -76,6 +76,29 @@ function assertSameAsFresh(run: Run, dir: string, args: string[] = []): void {
   const uncached = fresh(dir, args);
   assert.equal(run.out, uncached.out);
   assert.equal(run.status, uncached.status);
+}
+
+/**
+ * {@link cached} and {@link fresh} run in this process (main(), the analyzer loaded once): for the
+ * cases about the cache file itself, which need many runs and no second process.
+ */
+async function cachedHere(dir: string, args: string[] = [], location = 'cache.json'): Promise<Run> {
+  const before = process.env.WRITEV_LINT_DEBUG;
+  process.env.WRITEV_LINT_DEBUG = 'cache';
+  try {
+    const run = await lintRun(['--cache', '--cache-location', location, ...args, dir], dir);
+    const counts = /debug: \d+ files?: (\d+) from the cache, (\d+) analysed/.exec(run.err);
+    assert.ok(counts, `no debug line in: ${run.err}`);
+    return { ...run, fromCache: Number(counts[1]), analysed: Number(counts[2]) };
+  } finally {
+    if (before === undefined) delete process.env.WRITEV_LINT_DEBUG;
+    else process.env.WRITEV_LINT_DEBUG = before;
+  }
+}
+
+async function freshHere(dir: string): Promise<{ status: number | null; out: string }> {
+  const run = await lintRun([dir], dir);
+  return { status: run.status, out: run.out };
 }
 
 describe('writev-lint --cache', () => {
@@ -153,9 +176,9 @@ describe('writev-lint --cache', () => {
     assertSameAsFresh(limited, dir, ['--max-file-size', '100']);
   });
 
-  it("ignores a corrupt, foreign or other build's cache file with one warning, and replaces it", () => {
+  it("ignores a corrupt, foreign or other build's cache file with one warning, and replaces it", async () => {
     const dir = tree('bad');
-    const uncached = fresh(dir);
+    const uncached = await freshHere(dir);
     for (const [content, why] of [
       ['{"writevLintCache": 1, "tool": "x", "entries": {', /it is corrupt/],
       ['{"version": "7.0", "results": []}\n', /is not a writev-lint cache/],
@@ -172,7 +195,7 @@ describe('writev-lint --cache', () => {
         ? (JSON.parse(readFileSync(previous, 'utf8')) as { tool?: string }).tool
         : undefined;
       writeFileSync(join(dir, 'cache.json'), content.replace('TOOL', tool ?? ''));
-      const run = cached(dir);
+      const run = await cachedHere(dir);
       const warnings = run.err.split('\n').filter((l) => /ignoring the cache/.test(l));
       assert.equal(warnings.length, 1, run.err);
       assert.match(warnings[0] ?? '', why);
@@ -180,7 +203,7 @@ describe('writev-lint --cache', () => {
       assert.deepEqual([run.out, run.status], [uncached.out, uncached.status]);
     }
     // Each time, the run wrote a good cache in its place (which the next case reads the tool from).
-    const next = cached(dir);
+    const next = await cachedHere(dir);
     assert.doesNotMatch(next.err, /ignoring/);
     assert.equal(next.fromCache, 4);
   });
@@ -205,27 +228,28 @@ describe('writev-lint --cache', () => {
     assertSameAsFresh(next, first);
   });
 
-  it('keeps the cache in a folder given as --cache-location, under its default name', () => {
+  it('keeps the cache in a folder given as --cache-location, under its default name', async () => {
     const dir = tree('location');
     mkdirSync(join(dir, 'caches'));
-    cached(dir, [], 'caches');
+    await cachedHere(dir, [], 'caches');
     assert.ok(existsSync(join(dir, 'caches', '.writev-lint-cache')));
-    assert.equal(cached(dir, [], 'caches/').fromCache, 4);
+    assert.equal((await cachedHere(dir, [], 'caches/')).fromCache, 4);
     // A folder that does not exist yet is made.
-    cached(dir, [], 'new/deeper/');
+    await cachedHere(dir, [], 'new/deeper/');
     assert.ok(existsSync(join(dir, 'new', 'deeper', '.writev-lint-cache')));
     // Without --cache-location: .writev-lint-cache in the working folder.
-    const plain = lintBin(['--cache', '.'], { cwd: dir });
-    assert.equal(plain.status, 1, plain.stderr);
+    const plain = await lintRun(['--cache', dir], dir);
+    assert.equal(plain.status, 1, plain.err);
     assert.ok(existsSync(join(dir, '.writev-lint-cache')));
   });
 
-  it('reports as usual, with one warning, when the cache cannot be written', () => {
+  it('reports as usual, with one warning, when the cache cannot be written', async () => {
     const dir = tree('unwritable');
-    const run = cached(dir, [], 'c.c/cache');
+    const run = await cachedHere(dir, [], 'c.c/cache');
     assert.equal(run.err.match(/writev-lint: cannot write the cache .*c\.c\/cache: /g)?.length, 1, run.err);
     assert.doesNotMatch(run.err, /ignoring/);
-    assertSameAsFresh(run, dir);
+    const uncached = await freshHere(dir);
+    assert.deepEqual([run.out, run.status], [uncached.out, uncached.status]);
   });
 
   it('refuses --cache-location without --cache, and --cache with --stdin', () => {
