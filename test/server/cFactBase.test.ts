@@ -136,6 +136,24 @@ describe('the fact base: functions that do no output, from their bodies in any f
     assert.deepEqual(lines, [lineOf(CALLERS, 'write(STDOUT_FILENO, body, n)')]);
   });
 
+  it("--cache: a helper made to print in another file changes its callers' cached findings", () => {
+    const dir = mkdtempSync(join(work, 'cached-'));
+    writeFileSync(join(dir, 'helpers.c'), HELPERS);
+    writeFileSync(join(dir, 'callers.c'), CALLERS);
+    const run = () => {
+      const r = lintBin(['--cache', '--format', 'json', '--exit-zero', '.'], { cwd: dir });
+      assert.equal(r.status, 0, r.stderr);
+      return (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings.map((f) => f.line);
+    };
+    assert.deepEqual(run(), [lineOf(CALLERS, 'write(STDOUT_FILENO, &f')]);
+    assert.deepEqual(run(), [lineOf(CALLERS, 'write(STDOUT_FILENO, &f')]);
+    writeFileSync(
+      join(dir, 'helpers.c'),
+      HELPERS.replace('\treturn (sum << 5) + sum + c;', '\tputchar(c);\n\treturn (sum << 5) + sum + c;'),
+    );
+    assert.deepEqual(run(), [lineOf(CALLERS, 'write(STDOUT_FILENO, body, n)')]);
+  });
+
   it("the workspace index gives the editor the same facts, and a helper's edit changes its callers", async () => {
     const a = await analyzer();
     const index = new WrapperIndex();

@@ -1,7 +1,9 @@
 // The workspace index of wrapper functions across files: which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
+import type * as Crypto from 'node:crypto';
 import { libraryQuiet } from './c/functionFacts';
 import type { CFunctionFact } from './c/functionFacts';
+import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 
 /** What one file contributes to the fact base: the wrappers it defines, and what its C functions call. */
@@ -11,6 +13,9 @@ export interface FileWrappers {
   /** C: each function definition and the names it calls (for which functions do no output). */
   readonly functions?: readonly CFunctionFact[];
 }
+
+/** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
+const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
 
 /**
  * The workspace's fact base: wrappers and C function facts by defining file; lookups see only what
@@ -141,6 +146,58 @@ export class WrapperIndex {
     const result = new Map(this.cByName);
     for (const [name, w] of result) if (w.file === path) result.delete(name);
     return result;
+  }
+
+  /**
+   * A digest of everything the analysis of `path` can read from this index: for a C file, every
+   * wrapper {@link cWrappersFor} gives it; for a TS/JS file, every exported TS/JS wrapper
+   * {@link tsWrapper} could find for one of its imports, in the order that lookup sees them. Two
+   * indexes that give a file the same digest give its analysis the same facts, so a result computed
+   * with one holds for the other (the CLI's `--cache` keys a file's findings on it). Whatever this
+   * index starts to tell an analysis must be added here, or cached results outlive the facts they
+   * were computed from.
+   */
+  factsDigest(path: string): string {
+    // Keys sorted at every level: the digest depends on the facts, not on how a record was built.
+    const canonical = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(canonical)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+            )
+          : value;
+    const external = this.cWrappersFor(path);
+    const c = languageOf(path) === 'c';
+    // Most files get the same facts (all of them, or all but their own wrappers): one digest per such
+    // set, for as long as the index is unchanged (any change makes a new cByName).
+    const byName = this.cByName as Map<string, CWrapper>;
+    let memo = digestMemo.get(byName);
+    if (!memo) digestMemo.set(byName, (memo = new Map<string, string>()));
+    const own = c ? [...byName.values()].filter((w) => w.file === path).map((w) => w.name) : [];
+    const key = c ? `c ${own.join(' ')}` : 'ts';
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let facts: unknown[];
+    if (c) {
+      facts = [...external.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // And which functions of the tree do no output (the fact base).
+      facts.push({ quiet: [...this.cQuietFor(path)].sort() });
+    } else {
+      // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
+      facts = [];
+      for (const [file, wrappers] of this.files)
+        for (const w of wrappers.ts) if (w.exported) facts.push({ ...w, file, module: moduleKey(file) });
+    }
+    // Loaded here only: the language server and a lint without --cache never ask for a digest.
+    const { createHash } = require('node:crypto') as typeof Crypto;
+    const digest = createHash('sha256')
+      .update(JSON.stringify(canonical(facts)))
+      .digest('hex');
+    memo.set(key, digest);
+    return digest;
   }
 
   /** The exported TS/JS wrapper `exportName` of the module at `modulePath` (no extension). */

@@ -96,6 +96,16 @@ export const OPTIONS = {
     value: 'file',
     help: 'a writev-trace.json: findings carry the calls and bytes measured at their writes, ordered by them; hot traced lines no rule flagged are reported (measured-writes)',
   },
+  cache: {
+    type: 'boolean',
+    help: 'keep results between runs and analyse again only files whose content, settings or facts from other files changed',
+  },
+  'cache-location': {
+    type: 'string',
+    value: 'path',
+    help: 'the cache file, or a folder to keep it in (default: .writev-lint-cache in the working folder)',
+  },
+  watch: { type: 'boolean', help: 'lint again whenever a file is saved, until Ctrl-C' },
   jobs: { type: 'string', value: 'n', help: 'worker threads (default: one per core for large trees)' },
   'max-file-size': {
     type: 'string',
@@ -145,6 +155,11 @@ export interface CliOptions {
   readonly outputFile?: string;
   /** Counts per code instead of the findings (--statistics). */
   readonly statistics: boolean;
+  /** Keep results between runs (--cache), in `cacheLocation` (a file, or a folder to hold it). */
+  readonly cache: boolean;
+  readonly cacheLocation?: string;
+  /** Lint again on every save until interrupted (--watch). */
+  readonly watch: boolean;
 }
 
 // The one UsageError of every writev bin; writev-lint exits with status 2 on it.
@@ -274,6 +289,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     ignore: codesOf('--ignore', text('ignore')) ?? [],
     outputFile: text('output-file'),
     statistics: flag('statistics'),
+    cache: flag('cache'),
+    cacheLocation: text('cache-location'),
+    watch: flag('watch'),
   };
   if (options.updateBaseline && !options.baseline)
     throw new UsageError('--update-baseline needs --baseline <file> to know where to write');
@@ -286,5 +304,11 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(`--stdin reads standard input: no paths (got ${parsed.positionals.join(' ')})`);
   if (options.stdin && options.updateBaseline)
     throw new UsageError('--update-baseline records a whole tree, not standard input');
+  if (options.cacheLocation !== undefined && !options.cache)
+    throw new UsageError('--cache-location says where --cache keeps its results: add --cache');
+  if (options.stdin && (options.cache || options.watch))
+    throw new UsageError(
+      `--${options.cache ? 'cache' : 'watch'} is for files: --stdin has none to keep or watch`,
+    );
   return options;
 }

@@ -8,7 +8,8 @@ import { UsageError } from './args';
 import { forwardSlashes } from './formats';
 import type { ReportedFinding } from './lintFile';
 
-// node:child_process loaded with the first --diff-base query, not by every run (2 ms of start-up).
+// node:child_process loaded with the first --diff-base query: loading it is a visible part of a start,
+// and most runs never ask git.
 let run: typeof ChildProcess.execFile.__promisify__ | undefined;
 
 /** Lines (1-based) added or changed in a file, or every line of it. */

@@ -31,7 +31,8 @@ export function fingerprints(
   const seen = new Map<string, number>();
   const out = new Map<ReportedFinding, string>();
   if (result.findings.length === 0) return out;
-  // Loaded for the first finding: node:crypto took 6-10 ms of a start, and a run may find nothing.
+  // Loaded for the first finding: node:crypto is one of the costlier modules to load, and a run may
+  // find nothing.
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const lines = text === undefined ? undefined : new LineIndex(text);
   for (const f of result.findings) {

@@ -53,6 +53,11 @@ export interface FileResult {
   readonly error?: string;
   /** Why the file was deliberately not analysed (not a regular file, too large, binary). */
   readonly skipped?: string;
+  /**
+   * The {@link contentHash} of the bytes read, when the job asked for it (`--cache`) and `findings` are
+   * theirs: absent when the findings are those of a fixed text.
+   */
+  readonly contentHash?: string;
 }
 
 /** What a lint job needs besides the file list (structured-clone friendly). */
@@ -75,6 +80,18 @@ export interface LintJob {
   readonly fix: boolean;
   /** Files larger than this many bytes are skipped (default {@link DEFAULT_MAX_FILE_BYTES}). */
   readonly maxFileBytes?: number;
+  /**
+   * Each result carries the hash of the bytes it was computed from: a cache keys it on those, not on
+   * what the file held when the cache looked, which a save in between may have changed.
+   */
+  readonly hashContent?: boolean;
+}
+
+/** The hash by which `--cache` knows a file's content: SHA-256 of its bytes, in hex. */
+export function contentHash(bytes: Uint8Array): string {
+  // Loaded for a cached run only (see the fix below: module loading is paid in every worker).
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -137,6 +154,7 @@ export async function lintFile(
   // A fix writes the file back: it must start from what is on disk now, with its stamp.
   let source: SourceFile | undefined;
   let text: string;
+  let hash: string | undefined;
   const callers = second?.always(path) ? undefined : second?.forPath(path);
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
@@ -146,10 +164,12 @@ export async function lintFile(
     if (job.fix) {
       source = readSourceFileSync(path, limit);
       text = source.text;
+      if (job.hashContent) hash = contentHash(source.bytes);
     } else {
       const bytes = readRegularFileInto(path, limit, (readBuffer ??= new ReadBuffer()));
       if (callers && !callers.words.some((word) => bytes.includes(word, 0, 'latin1'))) return undefined;
       text = decodeSource(bytes).text;
+      if (job.hashContent) hash = contentHash(bytes);
     }
   } catch (error) {
     if (error instanceof SkippedFileError) return { path, findings: [], lines: 0, skipped: error.reason };
@@ -178,8 +198,8 @@ export async function lintFile(
   if (job.fix && source) {
     const fixedText = analyzer.fixAll(path, text, findings);
     if (fixedText !== undefined) {
-      // Loaded for a fix only: with node:crypto and node:fs/promises it took 10 of a worker's 63 ms of
-      // module loading, in every run.
+      // Loaded for a fix only: with node:crypto and node:fs/promises it was a visible part of a worker's
+      // module loading, paid in every run.
       const { FileChangedError, ReadOnlyFileError, replaceFile } =
         require('./replaceFile') as typeof ReplaceFileModule;
       const { realpath } = require('node:fs/promises') as typeof import('node:fs/promises');
@@ -200,8 +220,17 @@ export async function lintFile(
       }
       text = fixedText;
       fixed = true;
+      // The findings below are the fixed text's: no longer those of the bytes that were hashed.
+      hash = undefined;
       findings = analyzer.analyze(path, text, job.settings, { index, maxLength: limit });
     }
   }
-  return { path, findings: reportedFindings(findings, text), lines: lineCount, wrappers, fixed };
+  return {
+    path,
+    findings: reportedFindings(findings, text),
+    lines: lineCount,
+    wrappers,
+    fixed,
+    ...(hash === undefined ? {} : { contentHash: hash }),
+  };
 }

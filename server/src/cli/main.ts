@@ -27,6 +27,8 @@ import { review, exitStatus } from './review';
 import { sarifLog } from './sarif';
 import { lintText, readStandardInput } from './stdin';
 import { joinTrace } from './traceJoin';
+import { openSession, type LintSession } from './session';
+import { watch } from './watch';
 import { readTraceFile, TraceFormatError, type TraceFile } from '@writev/runtime/dist/trace/traceFile';
 
 /** Where the CLI reads and writes; tests pass their own. */
@@ -93,36 +95,59 @@ export async function lint(
   options: Pick<CliOptions, 'paths' | 'fix' | 'jobs' | 'maxFileSize'>,
   settings: AnalyzerSettings,
   lookup?: ConfigLookup,
+  session?: LintSession,
 ): Promise<FileResult[]> {
   keepFreedMemory();
-  // No worker before the walk has found enough source to pay for one: a worker's start costs a tenth
-  // of a CPU-second or more (0.42 against 0.29 CPU-s for a folder of one file), and this thread
-  // starts on the files at once while the workers boot.
-  const pool = new LintPool(options.jobs);
-  const { files, groups, skipped } = await collect(options.paths, settings, lookup, (found, path) =>
-    pool.prepare(found, path),
+  // No worker before the walk has found enough source to pay for one: a worker's start (its own
+  // analyzer and grammar) costs more CPU than a small tree's whole lint, and this thread starts on the
+  // files at once while the workers boot.
+  const pool = session?.pool ?? new LintPool(options.jobs);
+  const cache = session?.cache;
+  // With a cache, what is left to analyse is known only after the walk: no worker ahead of it.
+  const { files, groups, skipped } = await collect(
+    options.paths,
+    settings,
+    lookup,
+    cache ? undefined : (found, path) => pool.prepare(found, path),
   ).catch(async (error: unknown) => {
-    await pool.close();
+    if (pool !== session?.pool) await pool.close();
     throw error;
   });
   const maxFileBytes = options.maxFileSize;
-  // Each pass runs once per group of files sharing settings (one group unless config files differ).
-  const pass = async (job: Omit<LintJob, 'settings' | 'maxFileBytes'>) => {
+  const cached = cache?.plan(groups, maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  let analysed = 0;
+  // Each pass runs once per group of files sharing settings (one group unless config files differ),
+  // over the files `only` keeps (all without a cache).
+  const pass = async (job: Omit<LintJob, 'settings' | 'maxFileBytes'>, only?: (file: string) => boolean) => {
     const results: FileResult[] = [];
-    for (const [groupSettings, group] of groups)
-      results.push(...(await pool.run(group, { ...job, settings: groupSettings, maxFileBytes })));
+    for (const [groupSettings, group] of groups) {
+      const some = only ? group.filter(only) : group;
+      if (some.length === 0) continue;
+      const full = { ...job, settings: groupSettings, maxFileBytes, hashContent: cached !== undefined };
+      results.push(...(await pool.run(some, full)));
+    }
+    analysed += results.filter((r) => !r.skipped && !r.error).length;
     return results;
   };
   try {
-    const first = await pass({ fix: false });
+    const first = await pass({ fix: false }, cached?.missed);
+    const all: [string, FileWrappers][] = cached
+      ? cached.wrappers(files, first)
+      : first
+          .filter(
+            (r) =>
+              r.wrappers &&
+              (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0 || r.wrappers.functions?.length),
+          )
+          .map((r) => [r.path, r.wrappers as FileWrappers]);
     const facts = factBasePass(
-      first.filter((r) => r.wrappers?.functions?.length).map((r) => [r.path, r.wrappers as FileWrappers]),
+      all.filter(([, w]) => w.functions?.length),
       [...groups.keys()],
     );
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
-    const index: [string, FileWrappers][] = first
-      .filter((r) => r.wrappers && (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0))
-      .map((r) => [r.path, { c: r.wrappers!.c, ts: r.wrappers!.ts }]);
+    const index: [string, FileWrappers][] = all
+      .filter(([, w]) => w.c.length > 0 || w.ts.length > 0)
+      .map(([path, w]) => [path, { c: w.c, ts: w.ts }]);
     const names = [
       ...new Set(
         index.flatMap(([, w]) => [
@@ -132,23 +157,32 @@ export async function lint(
       ),
     ];
     const byPath = new Map(first.map((r) => [r.path, r]));
+    let second: FileResult[] = [];
     if (names.length > 0 || options.fix || facts.redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
       // quiet (or all, to fix them), with the index.
-      const second = await pass({
-        fix: options.fix,
-        index,
-        names: options.fix ? undefined : names,
-        quiet: facts.quiet,
-        redo: facts.redo,
-      });
+      second = await pass(
+        {
+          fix: options.fix,
+          index,
+          names: options.fix ? undefined : names,
+          quiet: facts.quiet,
+          redo: facts.redo,
+        },
+        cached?.again(options.fix),
+      );
       for (const r of second) byPath.set(r.path, r);
     }
-    return [...skipped, ...files.map((f) => byPath.get(f) as FileResult)];
+    const results = cached
+      ? cached.finish(files, first, second)
+      : files.map((f) => byPath.get(f) as FileResult);
+    await cache?.save();
+    session?.counted({ files: files.length, fromCache: cached?.unchanged ?? 0, analysed });
+    return [...skipped, ...results];
   } finally {
-    // Not awaited: the workers are idle and unreferenced, and the report need not wait for their end
-    // (tens of milliseconds on a loaded machine).
-    void pool.close();
+    // Not awaited: the workers are idle and unreferenced, and the report need not wait for their end.
+    // A session's threads live on for its next run.
+    if (pool !== session?.pool) void pool.close();
   }
 }
 
@@ -161,11 +195,15 @@ export function version(): string {
   }
 }
 
-/** Runs writev-lint with `argv`; resolves to the exit status (0 clean, 1 findings, 2 usage or I/O error). */
+/**
+ * Runs writev-lint with `argv`; resolves to the exit status (0 clean, 1 findings, 2 usage or I/O error).
+ * `session`: what a --watch round shares with the rounds before it (none: a run of its own).
+ */
 export async function main(
   argv: readonly string[],
   output: Output = processOutput,
   cwd = process.cwd(),
+  session?: LintSession,
 ): Promise<number> {
   let options: CliOptions;
   try {
@@ -177,6 +215,11 @@ export async function main(
     if (options.version) {
       output.out(`${version()}\n`);
       return 0;
+    }
+    const warn = (line: string) => output.err(`writev-lint: ${line}\n`);
+    if (options.watch && session === undefined) {
+      const rounds = openSession(options, cwd, warn, version(), new LintPool(options.jobs));
+      return await watch(options, output, cwd, (round) => main(argv, output, cwd, round), rounds);
     }
     const fallback = options.reportUnusedDirectives
       ? { ...DEFAULT_SETTINGS, reportUnusedDirectives: true }
@@ -199,7 +242,7 @@ export async function main(
       known.set(linted.result.path, linted.text);
       if (options.fix) fixedText = { text: linted.text, bytes: linted.output };
     } else {
-      results = await lint(options, fallback, lookup);
+      results = await lint(options, fallback, lookup, session ?? openSession(options, cwd, warn, version()));
     }
     if (options.trace) {
       // One threshold for the run: the settings that apply to the working folder.
@@ -246,6 +289,7 @@ export async function main(
     } else if (fixedText !== undefined) output.err(formatted);
     else output.out(formatted);
     const count = reviewed.results.reduce((n, r) => n + r.findings.length, 0);
+    if (session?.last) session.last.findings = count;
     const fixed = results.filter((r) => r.fixed).length;
     if (isText(options.format)) {
       output.err(

@@ -32,8 +32,8 @@ const FILES_PER_WORKER = 16;
 
 /**
  * The most threads a run analyses on, this one included: one per core. More only add memory (each
- * worker loads an analyzer of its own) and contention: `--jobs 1000` once started 200 threads holding
- * 2.5 GB.
+ * worker loads an analyzer of its own) and contention: `--jobs 1000` once started hundreds of threads
+ * and gigabytes of memory for nothing.
  */
 export function workerLimit(): number {
   // Asked once per process: each call is a system call (the CPU affinity mask), and the walk asks for
@@ -66,11 +66,10 @@ function sizeOf(path: string): number {
 
 /**
  * The grammar for a batch run, compiled once for every thread of it. A run of writev-lint is short:
- * V8's optimizing tier for wasm (TurboFan) compiles the grammar's hot functions again at a cost of
- * about half a CPU-second, which a run of a few hundred thousand parsed lines never earns back (the
- * first parse of 74,000 lines of redis took 0.6 CPU-s with the baseline tier alone, 1.0 with the
- * optimizing tier; later ones 0.5 against 0.36). So the baseline tier (Liftoff) only, set before
- * anything is compiled; the language server, which lives long, keeps both.
+ * V8's optimizing tier for wasm (TurboFan) compiles the grammar's hot functions again, which costs more
+ * than a run of a few hundred thousand parsed lines earns back from the faster code (measured on redis:
+ * the figures are in the CHANGELOG). So the baseline tier (Liftoff) only, set before anything is
+ * compiled; the language server, which lives long, keeps both.
  */
 function batchGrammar(): CGrammar {
   setFlagsFromString('--liftoff-only');
@@ -116,7 +115,7 @@ export class LintPool {
   /**
    * Starts the workers a run over `files` files will use, ahead of it: called with each file found
    * while the files are being found, so that each worker's start-up (loading the modules and
-   * compiling the grammar, a tenth of a second or more) overlaps the walk instead of following it.
+   * compiling the grammar) overlaps the walk instead of following it.
    */
   prepare(files: number, path: string): void {
     this.count(path);
@@ -193,7 +192,7 @@ export class LintPool {
     const drives = workers.map((worker) => this.drive(worker, { job, lists }));
     const here = await this.runHere(lists, job);
     // A worker that has not started on its request by now has nothing left to take: cancel it
-    // rather than wait for its boot (a tenth of a second or more, as long as a small tree's run).
+    // rather than wait for its boot, which can last as long as a small tree's whole run.
     const parts = await Promise.all(drives.map((d) => d.cancelled()));
     return [...here, ...parts.flat()];
   }
