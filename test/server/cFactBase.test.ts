@@ -136,6 +136,59 @@ describe('the fact base: functions that do no output, from their bodies in any f
     assert.deepEqual(lines, [lineOf(CALLERS, 'write(STDOUT_FILENO, body, n)')]);
   });
 
+  it('a write whose arguments call a function that does no output joins a run, without a fix', () => {
+    const measure = `${HEADER}
+size_t span_of(const char *s)
+{
+\tsize_t n = 0;
+\twhile (s[n] && s[n] != '\\n')
+\t\tn++;
+\treturn n;
+}
+
+void stamp(char *s)
+{
+\tfprintf(stderr, "%s\\n", s);
+}
+`;
+    const use = `${HEADER}
+size_t span_of(const char *s);
+void stamp(char *s);
+
+int lines(const char *a, const char *b)
+{
+\tif (write(STDOUT_FILENO, a, span_of(a)) < 0)
+\t\treturn -1;
+\tif (write(STDOUT_FILENO, b, span_of(b)) < 0)
+\t\treturn -1;
+\treturn 0;
+}
+
+int loud(char *a, char *b)
+{
+\tif (write(STDOUT_FILENO, a, strlen(a)) < 0)
+\t\treturn -1;
+\tif (write(STDOUT_FILENO, b, (stamp(b), strlen(b))) < 0)
+\t\treturn -1;
+\treturn 0;
+}
+`;
+    const dir = mkdtempSync(join(work, 'args-'));
+    writeFileSync(join(dir, 'measure.c'), measure);
+    writeFileSync(join(dir, 'use.c'), use);
+    const cc = spawnSync('gcc', ['-fsyntax-only', '-Wall', '-Werror', join(dir, 'use.c')], {
+      encoding: 'utf8',
+    });
+    assert.equal(cc.status, 0, cc.stderr);
+    const r = lintBin(['--format', 'json', '--exit-zero', '.'], { cwd: dir });
+    const found = (JSON.parse(r.stdout) as { findings: (JsonFinding & { message: string })[] }).findings;
+    assert.deepEqual(
+      found.map((f) => f.line),
+      [lineOf(use, 'write(STDOUT_FILENO, a, span_of(a))')],
+    );
+    assert.match(found[0]!.message, /a call in its arguments would run before the earlier writes/);
+  });
+
   it("--cache: a helper made to print in another file changes its callers' cached findings", () => {
     const dir = mkdtempSync(join(work, 'cached-'));
     writeFileSync(join(dir, 'helpers.c'), HELPERS);

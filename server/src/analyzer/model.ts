@@ -90,6 +90,12 @@ export interface WriteStep {
    * reported on the assumption that it is a byte stream, under its own code and without a fix.
    */
   readonly assumed?: boolean;
+  /**
+   * What evaluating the write's arguments does before the write: calls to functions that do no
+   * output (known from the fact base) and the names they may change. A later write of a run would
+   * make those calls before the earlier writes.
+   */
+  readonly argumentCalls?: { readonly calls: readonly string[]; readonly changes: readonly string[] };
 }
 
 /** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */

@@ -167,6 +167,29 @@ export function statementCall(stmt: Node): Node | undefined {
   return check && !SUCCESS_CHECKS.has(check.kind) ? check.call : undefined;
 }
 
+/**
+ * The calls a write's argument list makes that are not pure, when each is to a function that does no
+ * output (the fact base's `quiet`), with the names passed to them (what they may change); undefined
+ * when every call is pure (or there is none); null when some call may do output, goes through a
+ * pointer, or the arguments assign something.
+ */
+function callsInArguments(
+  list: Node,
+  ctx: CContext,
+): { calls: string[]; changes: string[] } | undefined | null {
+  let found: { calls: string[]; changes: string[] } | undefined;
+  for (const call of calls(list)) {
+    const name = calleeName(call);
+    if (pureTest(name, ctx.pure)) continue;
+    if (!name || !ctx.quiet(name) || ctx.functions.has(name) || ctx.wrappers.has(name)) return null;
+    found ??= { calls: [], changes: [] };
+    found.calls.push(name);
+    for (const arg of callArgs(call)) for (const n of identifiers(arg)) found.changes.push(n);
+  }
+  if (found && hasEffects(list)) return null;
+  return found;
+}
+
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
 export function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boolean {
   return nodes.every((node) => calls(node).every((call) => pureTest(calleeName(call), pure)));
@@ -297,8 +320,9 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
   // One search of the argument list finds the calls of every argument.
   const list = call.childForFieldName('arguments');
   const args = list ? namedKids(list) : [];
-  if (list && !onlyPureCalls([list], ctx.pure)) return undefined;
-  if (macro) return expandMacro(macro, args, ctx);
+  const argumentCalls = list ? callsInArguments(list, ctx) : undefined;
+  if (argumentCalls === null) return undefined;
+  if (macro) return argumentCalls ? undefined : expandMacro(macro, args, ctx);
   if (fn) {
     const needed = fn.arity ?? Math.max(fn.fd, fn.buf, fn.len ?? 0) + 1;
     if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return undefined;
@@ -307,6 +331,8 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     const buf = args[fn.buf];
     // A declared arity may leave no room for the descriptor or the buffer (a catalogue from the settings).
     if (!fd || !buf || hasEffects(fd)) return undefined;
+    // The descriptor must be the same whenever it is evaluated: a call there must be pure.
+    if (argumentCalls && !onlyPureCalls([fd], ctx.pure)) return undefined;
     const target = canonicalTarget(fd.text);
     const kind = descriptorKind(fn, target, ctx);
     if (kind === 'message') return undefined;
@@ -322,11 +348,13 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
       checkLen: len ? len.text : `strlen(${buf.text})`,
       fixable: fn.gatheredName !== undefined,
       ...(kind === 'unknown' && { assumed: true }),
+      ...(argumentCalls && { argumentCalls }),
     };
   }
   if (!wrapper || args.length < wrapper.arity) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   if (fd && hasEffects(fd)) return undefined;
+  if (argumentCalls && fd && !onlyPureCalls([fd], ctx.pure)) return undefined;
   const member = 'param' in wrapper.fd ? wrapper.fd.member : undefined;
   const fdText = fd
     ? ctx.text.slice(fd.startIndex, fd.endIndex)
@@ -356,6 +384,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     // A wrapper defined in another file may write to a descriptor this file cannot name: no fix.
     fixable: !wrapper.file && frames === 1 && !wrapper.noFix,
     wrapper: { name, file: wrapper.file },
+    ...(argumentCalls && { argumentCalls }),
     ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:

@@ -2,6 +2,7 @@
 // those that change a joining write (earlyExit, computed) come after them, and of the rules on a
 // branch, the first that answers decides (an early exit before the others).
 import { address } from './address';
+import { argumentCalls } from './argumentCalls';
 import { chain } from './chain';
 import { computed } from './computed';
 import { conditions } from './conditions';
@@ -32,6 +33,7 @@ export const JOINERS: readonly Joiner[] = [
   frees,
   address,
   crossing,
+  argumentCalls,
   earlyExit,
   iovMax,
   passage,

@@ -1,0 +1,28 @@
+// A write whose arguments call a function of the project (`write(fd, buf, frame_len(hdr))`): the first
+// write of a run makes that call where it always did, before any write. A later write would make it
+// before the earlier writes: harmless when the fact base says the function does no output, unless it
+// may change what an earlier write sent (it is given that buffer). The write then joins without a fix,
+// since moving the call is the reader's decision.
+import { meets } from '../branches';
+import { end, type Joiner, type Rules } from './joiner';
+
+const MOVED =
+  'a call in its arguments would run before the earlier writes; gathering them means making that call first, by hand';
+
+const CHANGES = end('argumentCalls', "a call in the write's arguments is given a buffer an earlier write sent");
+
+const RULES: Rules = {
+  write(step, run) {
+    const calls = step.argumentCalls;
+    if (!calls) return step;
+    if (meets(calls.changes, run.sent)) return CHANGES;
+    return { ...step, noFix: step.noFix ?? MOVED };
+  },
+};
+
+/** A later write whose arguments call a function that does no output joins without a fix. */
+export const argumentCalls: Joiner = {
+  name: 'argumentCalls',
+  facts: ['write.argumentCalls', 'write.noFix', 'run.sent'],
+  rules: RULES,
+};
