@@ -28,7 +28,7 @@ describe('writev-lint', () => {
     assert.equal(lines.length, 6);
     assert.equal(
       lines[0],
-      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
+      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes] [*]',
     );
   });
 
@@ -126,10 +126,10 @@ describe('writev-lint', () => {
     );
   });
 
-  it('--fix rewrites the files, then reports only what has no fix', async () => {
+  it('--fix --unsafe-fixes rewrites the files, then reports only what has no fix', async () => {
     const dir = join(tmp, 'fix');
     cpSync(join(FIXTURES, 'c'), dir, { recursive: true });
-    const { status, out, err } = await run(['--fix', dir]);
+    const { status, out, err } = await run(['--fix', '--unsafe-fixes', dir]);
     assert.equal(status, 1);
     assert.match(err, /files fixed/);
     assert.match(readFileSync(join(dir, 'branchTails.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);

@@ -20,6 +20,7 @@ import { indentAt } from '../positions';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import type { Bindings } from '../ts/bindings';
+import { gatheredSafety, SAFE } from './safety';
 import { indentUnit } from './text';
 
 /** The cork fix for a run, or why there is none (always one of the two). */
@@ -111,6 +112,8 @@ export function corkRun(run: WriteRun, text: string, bindings: Bindings): CorkRe
     return {
       fix: {
         title: `Cork ${stream} around ${run.syscalls} writes (one writev)`,
+        // Nothing stands between the writes: the chunks leave in one writev at the end of the run.
+        ...SAFE,
         edits: [
           { span: { start: run.span.start, end: run.span.start }, newText: `${stream}.cork();\n${indent}` },
           { span: { start: run.span.end, end: run.span.end }, newText: `\n${indent}${stream}.uncork();` },
@@ -138,6 +141,7 @@ export function corkRun(run: WriteRun, text: string, bindings: Bindings): CorkRe
   return {
     fix: {
       title: `Cork ${stream} around ${run.syscalls} writes (one writev), uncorking in a finally`,
+      ...gatheredSafety(run, writes, lead.family, true),
       edits: [{ span: run.span, newText }],
     },
   };
