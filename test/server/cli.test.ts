@@ -28,7 +28,7 @@ describe('writev-lint', () => {
     assert.equal(lines.length, 6);
     assert.equal(
       lines[0],
-      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes] [*]',
+      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [*] [adjacent-writes]',
     );
   });
 

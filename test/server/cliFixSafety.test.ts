@@ -92,7 +92,7 @@ describe('fix safety classes', () => {
       plain.stdout
         .trim()
         .split('\n')
-        .map((l) => l.endsWith('[*]')),
+        .map((l) => l.endsWith('[*] [adjacent-writes]')),
       [true, false, false],
     );
     assert.match(
@@ -104,7 +104,7 @@ describe('fix safety classes', () => {
       all.stdout
         .trim()
         .split('\n')
-        .every((l) => l.endsWith('[*]')),
+        .every((l) => l.endsWith('[*] [adjacent-writes]')),
     );
     assert.match(all.stderr, /\[\*\] 3 fixable with --fix --unsafe-fixes\n/);
     const stats = lint(dir, '--statistics');

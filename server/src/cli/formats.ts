@@ -45,8 +45,8 @@ function word(severity: ReportedFinding['severity']): string {
 
 /**
  * `file:line:col: warning: message [adjacent-writes]`, one line per finding (1-based line and column),
- * coloured when `report.color` says so. ` [*]` follows the code when --fix would fix the finding (as
- * ruff marks them: a finding with an unsafe fix is marked only with --unsafe-fixes).
+ * coloured when `report.color` says so. ` [*]` before the code marks a finding --fix would fix (as ruff
+ * marks them: one with an unsafe fix only with --unsafe-fixes); the code stays last for parsers.
  */
 export function formatText(report: Report): string {
   const p = paint(report.color);
@@ -56,7 +56,7 @@ export function formatText(report: Report): string {
     for (const f of r.findings) {
       const where = `${f.start.line + 1}:${f.start.character + 1}`;
       lines.push(
-        `${p.bold(textPath(displayPath(r.path, report.cwd)))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${fixable(f, report.unsafeFixes ?? false) ? ' [*]' : ''}${measuredSuffix(f)}`,
+        `${p.bold(textPath(displayPath(r.path, report.cwd)))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message}${fixable(f, report.unsafeFixes ?? false) ? ' [*]' : ''} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
       );
     }
   }
