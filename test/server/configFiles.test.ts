@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from 'writev-lint/out/cli/main';
+import { findingLines } from './cliHelpers';
 import { REPO } from './helpers';
 
 async function run(args: string[], cwd: string): Promise<{ status: number; out: string; err: string }> {
@@ -35,14 +36,10 @@ function tree(name: string, files: Record<string, string | object>): string {
 
 /** `path:line: severity [code]` of each text-format finding, paths relative to `root`. */
 function findings(out: string, root: string): string[] {
-  return out
-    .trim()
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const m = /^(.*?):(\d+):\d+: (\w+): .* \[([\w-]+)\]$/.exec(l.replace(`${root}/`, ''));
-      return m ? `${m[1]}:${m[2]}: ${m[3]} [${m[4]}]` : l;
-    });
+  return findingLines(out).map((l) => {
+    const m = /^(.*?):(\d+):\d+: (\w+): .* \[([\w-]+)\]$/.exec(l.replace(`${root}/`, ''));
+    return m ? `${m[1]}:${m[2]}: ${m[3]} [${m[4]}]` : l;
+  });
 }
 
 describe('.writev-lint.json lookup', () => {

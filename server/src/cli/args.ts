@@ -43,7 +43,7 @@ export const OPTIONS = {
   format: {
     type: 'string',
     value: 'name',
-    help: 'text (default: concise), concise (one line a finding), full (with the source line and a caret), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit, gitlab (Code Quality), checkstyle',
+    help: 'text (the default: full), concise (one line a finding), full (with the source line and a caret), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit, gitlab (Code Quality), checkstyle',
   },
   select: {
     type: 'string',

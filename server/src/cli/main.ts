@@ -50,7 +50,7 @@ const processOutput: Output = {
 };
 
 const FORMATTERS: Record<Format, (report: Report) => string> = {
-  text: formatText,
+  text: formatFull,
   concise: formatText,
   full: formatFull,
   json: formatJson,
