@@ -10,7 +10,6 @@ import { applySuppressions } from './suppressions';
 import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
-import { applies } from './fixes/safety';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
@@ -136,7 +135,7 @@ export class Analyzer {
    * fixes left unused are removed. Undefined when there is nothing to fix.
    */
   fixAll(path: string, text: string, findings: readonly Finding[], unsafe = false): string | undefined {
-    const edits = fixAllEdits(findings.filter((f) => applies(f.fix, unsafe)));
+    const edits = fixAllEdits(findings, unsafe);
     if (edits.length === 0) return undefined;
     const fixed = applyEdits(text, edits);
     return languageOf(path) === 'c' ? fixed : tsImports().pruneImports(path, text, fixed);
