@@ -107,6 +107,13 @@ describe('fix safety classes', () => {
         .every((l) => l.endsWith('[*] [adjacent-writes]')),
     );
     assert.match(all.stderr, /\[\*\] 3 fixable with --fix --unsafe-fixes\n/);
+    const sarif = JSON.parse(lint(dir, '--format', 'sarif').stdout) as {
+      runs: { results: { fixes?: { description: { text: string } }[] }[] }[];
+    };
+    assert.deepEqual(
+      sarif.runs[0]!.results.map((r) => /\(unsafe: /.test(r.fixes?.[0]?.description.text ?? '')),
+      [false, true, true],
+    );
     const stats = lint(dir, '--statistics');
     assert.match(stats.stdout, /^3\tadjacent-writes\t\[\*\] 1 fixable\t/);
   });
