@@ -243,6 +243,7 @@ describe('writev-lint', () => {
     });
     assert.equal(threaded.status, 1, threaded.stderr);
     assert.deepEqual(JSON.parse(threaded.stdout), JSON.parse(inline.stdout));
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 152);
+    // Every fixture's findings but the three of OpenSSH's atomicio, which need its preset (unnamed here).
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 149);
   });
 });

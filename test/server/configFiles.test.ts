@@ -147,7 +147,7 @@ describe('bad config files: exit 2, the file and the key path named, nothing lin
         .map((l) => l.replace(`writev-lint: ${root}/.writev-lint.json: `, ''))
         .sort(),
       [
-        'colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, reportUnusedDirectives, overrides)',
+        'colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, presets, reportUnusedDirectives, overrides)',
         'minSequenceLength: expected a whole number, got "3"',
         'wrappers[0].fd: missing (it is required)',
       ],

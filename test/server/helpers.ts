@@ -5,6 +5,7 @@ import {
   Analyzer,
   DEFAULT_SETTINGS,
   LineIndex,
+  parseSettings,
   WrapperIndex,
   type AnalyzerSettings,
   type Finding,
@@ -44,10 +45,19 @@ export async function indexOf(dir: string, settings = DEFAULT_SETTINGS): Promise
   return index;
 }
 
-/** Analyses a fixture with the workspace index of its folder. */
+/**
+ * The settings a fixture states in a comment (`writev-settings: {"presets": ["openssh"]}`, as a
+ * `.writev-lint.json` would hold them), or the defaults.
+ */
+export function fixtureSettings(name: string): AnalyzerSettings {
+  const stated = /\bwritev-settings: (\{.*\})/.exec(fixture(name));
+  return stated?.[1] ? parseSettings(JSON.parse(stated[1]), { source: name }) : DEFAULT_SETTINGS;
+}
+
+/** Analyses a fixture with the workspace index of its folder, with the settings it states. */
 export async function analyzeFixture(
   name: string,
-  settings: AnalyzerSettings = DEFAULT_SETTINGS,
+  settings: AnalyzerSettings = fixtureSettings(name),
 ): Promise<Finding[]> {
   const a = await analyzer();
   const dir = name.split('/')[0]!; // split always yields at least one part

@@ -113,7 +113,7 @@ describe('the settings schema', () => {
       'f.json: writeFunctions[0].language: expected one of c, ts, got "typescript"',
     ]);
     assert.deepEqual(problems({ colour: true }), [
-      'f.json: colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, reportUnusedDirectives, overrides)',
+      'f.json: colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, presets, reportUnusedDirectives, overrides)',
     ]);
     assert.deepEqual(problems({ 'writev.minSequenceLength': 3 }), [
       'f.json: writev.minSequenceLength: unknown setting; this file nests settings: {"minSequenceLength": ...}',

@@ -1,6 +1,7 @@
 // The one place that knows which functions write, in C and in TypeScript/JavaScript, and what each one's
 // gathered counterpart is. Users extend it through settings (see settings.ts).
-import type { AnalyzerSettings, WriteFunctionSetting } from './settings';
+import { PRESETS, presetsOf, type Preset } from './presets';
+import type { AnalyzerSettings, WrapperSetting, WriteFunctionSetting } from './settings';
 
 /** A C function that writes one buffer (or, if `gathered`, an iovec array) to a descriptor. */
 export interface CWriteFunction {
@@ -44,17 +45,6 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
     gatheredName: 'writev',
     messages: true,
   },
-  {
-    // OpenSSH's loop-until-done helper: `atomicio(vwrite, fd, buf, n)` returns the bytes written
-    // (`atomicio(read, ...)` reads, hence the fixed first argument).
-    name: 'atomicio',
-    fd: 1,
-    buf: 2,
-    len: 3,
-    arity: 4,
-    fixed: { index: 0, text: 'vwrite' },
-    gatheredName: 'atomiciov',
-  },
   { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
   { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },
   { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
@@ -73,8 +63,13 @@ export const C_FAMILY_STRICTNESS: Readonly<Record<string, number>> = {
   writev_or_die: 4,
 };
 
-/** Arguments a gathered C function takes before the descriptor (`atomiciov(writev, fd, iov, n)`). */
-export const C_GATHERED_LEADING_ARGS: Readonly<Record<string, string>> = { atomiciov: 'writev' };
+/**
+ * Arguments a gathered C function takes before the descriptor, by function: the presets' (a preset's
+ * gathered function appears in a fix only when the preset is on, so all of them can be listed here).
+ */
+export const C_GATHERED_LEADING_ARGS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(PRESETS).flatMap((p: Preset) => Object.entries(p.gatheredLeadingArgs ?? {})),
+);
 
 /**
  * Macros and functions that only discard the result of the call they wrap, to quiet
@@ -191,12 +186,6 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'be16_to_cpu',
   'be32_to_cpu',
   'be64_to_cpu',
-  // Accessors of well-known C buffer types: they read the struct and change nothing.
-  'sshbuf_ptr',
-  'sshbuf_mutable_ptr',
-  'sshbuf_len',
-  'sdslen',
-  'ssh_packet_get_connection_out',
   // Comparisons and searches in C strings and memory: they read their arguments and change nothing.
   'strcmp',
   'strncmp',
@@ -206,8 +195,6 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'strchr',
   'strrchr',
   'strstr',
-  // BusyBox's basename(): a pointer into its argument, which it does not change.
-  'bb_basename',
 ]);
 
 /**
@@ -217,7 +204,7 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
  * such writes might print to the same place.
  */
 export const C_QUIET_FUNCTIONS =
-  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|vsprintf|asprintf|vasprintf|xsnprintf|va_(start|end|copy)|time|getpid|ll2string|POKE_U(16|32|64)|put_(be|le|u)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|v?add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
+  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|vsprintf|asprintf|vasprintf|xsnprintf|va_(start|end|copy)|time|getpid|put_(be|le)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|v?add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
 
 /**
  * C library functions that change only what their first argument points at (the destination); the
@@ -383,9 +370,15 @@ function inEffect<F>(
   return functions;
 }
 
-/** The C write functions in effect, by name: the catalogue plus `writev.writeFunctions` of language "c". */
+/**
+ * The C write functions in effect, by name: the catalogue, then the presets the settings name, then
+ * `writev.writeFunctions` of language "c" (a later one replaces a same-named earlier one).
+ */
 export function cWriteFunctions(settings: AnalyzerSettings): Map<string, CWriteFunction> {
-  const catalogue = C_WRITE_FUNCTIONS.map((fn) => [fn.name, fn] as const);
+  const catalogue = [
+    ...C_WRITE_FUNCTIONS,
+    ...presetsOf(settings.presets).flatMap((p) => p.writeFunctions ?? []),
+  ].map((fn) => [fn.name, fn] as const);
   return inEffect(catalogue, settings, 'c', ({ name, fd, buf, len, gatheredName }) => ({
     name,
     fd,
@@ -404,4 +397,36 @@ export function tsWriteFunctions(settings: AnalyzerSettings): Map<string, TsWrit
     buf: fn.buf,
     gatheredName: fn.gatheredName,
   }));
+}
+
+/** The pure C functions in effect, by the presets named (one set per combination, kept). */
+const pureByPresets = new Map<string, ReadonlySet<string>>();
+
+/** The C functions that only compute in effect: {@link C_PURE_FUNCTIONS} and the named presets' own. */
+export function cPureFunctions(settings: AnalyzerSettings): ReadonlySet<string> {
+  if (settings.presets.length === 0) return C_PURE_FUNCTIONS;
+  const key = settings.presets.join(',');
+  let pure = pureByPresets.get(key);
+  if (!pure) {
+    pure = new Set([...C_PURE_FUNCTIONS, ...presetsOf(settings.presets).flatMap((p) => p.pure ?? [])]);
+    pureByPresets.set(key, pure);
+  }
+  return pure;
+}
+
+/**
+ * Whether a C function does no output, in effect: it matches {@link C_QUIET_FUNCTIONS}, or a named
+ * preset lists it as quiet.
+ */
+export function cQuietFunction(settings: AnalyzerSettings): (name: string) => boolean {
+  const own = new Set(presetsOf(settings.presets).flatMap((p) => p.quiet ?? []));
+  return own.size === 0
+    ? (name) => C_QUIET_FUNCTIONS.test(name)
+    : (name) => own.has(name) || C_QUIET_FUNCTIONS.test(name);
+}
+
+/** The C and TS wrappers the settings give: the named presets' first, then `writev.wrappers`. */
+export function settingWrappers(settings: AnalyzerSettings): readonly WrapperSetting[] {
+  if (settings.presets.length === 0) return settings.wrappers;
+  return [...presetsOf(settings.presets).flatMap((p) => p.wrappers ?? []), ...settings.wrappers];
 }

@@ -4,6 +4,7 @@
 import { defaultsOf, EDITOR_SETTINGS_SCHEMA, SETTINGS_SCHEMA } from '../config/schema';
 import { depthIssue, SettingsError, validate } from '../config/validate';
 import type { RuleCode, Severity } from './model';
+import type { PresetName } from './presets';
 
 export { SettingsError, type SettingsIssue } from '../config/validate';
 
@@ -63,6 +64,11 @@ export interface AnalyzerSettings {
    * `write`/`send` calls on what they return may be gathered.
    */
   readonly streamFunctions: readonly string[];
+  /**
+   * Projects whose own helpers the user's code uses (`openssh`, `busybox`...): their write functions,
+   * and which of their functions only read or do no output (presets.ts). None by default.
+   */
+  readonly presets: readonly PresetName[];
 }
 
 /** The defaults (the schema's): every language on, runs of two or more, warnings for sequences. */
@@ -120,5 +126,7 @@ export function parseSettings(
     measuredWrites: valid.measuredWrites,
     streamFunctions: valid.streamFunctions,
     unknownDescriptors: valid.unknownDescriptors,
+    // Each preset once, in the order first named.
+    presets: [...new Set(valid.presets)],
   };
 }

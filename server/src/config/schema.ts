@@ -3,6 +3,7 @@
 // `contributes.configuration` of the extension's manifest (package.json is generated from it; a test
 // fails when they drift). The analyzer part is what a config file holds; the editor part adds the
 // settings only the VS Code extension reads.
+import { PRESET_NAMES, PRESETS } from '../analyzer/presets';
 
 /** A JSON schema node, with the annotation keywords VS Code's settings editor understands. */
 export interface SchemaNode {
@@ -208,6 +209,19 @@ const ANALYZER_PROPERTIES: Readonly<Record<string, SchemaNode>> = {
     default: [],
     markdownDescription:
       'C functions that return a byte-stream descriptor (a file, a pipe, a stream socket), e.g. `connect_to_server`. Plain `write()`/`send()` calls on what they return are then counted; by default only descriptors from `open`, `mkstemp`, `pipe`, `socket(..., SOCK_STREAM, ...)` and the like are.',
+  },
+  presets: {
+    type: 'array',
+    items: {
+      type: 'string',
+      enum: PRESET_NAMES,
+      enumDescriptions: PRESET_NAMES.map((name) => PRESETS[name].description),
+    },
+    default: [],
+    markdownDescription:
+      'Projects whose own C helpers your code uses, e.g. `["openssh"]`: their write functions, and which of their functions only read or fill a buffer. The defaults know only C, POSIX, Linux and Git\'s helpers. Known: ' +
+      PRESET_NAMES.map((name) => `\`${name}\``).join(', ') +
+      '.',
   },
   reportUnusedDirectives: {
     type: 'boolean',

@@ -1,6 +1,12 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { C_PURE_FUNCTIONS, C_STREAM_FUNCTIONS, cWriteFunctions } from '../catalogue';
+import {
+  C_STREAM_FUNCTIONS,
+  cPureFunctions,
+  cQuietFunction,
+  cWriteFunctions,
+  settingWrappers,
+} from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Finding } from '../model';
@@ -57,7 +63,8 @@ export class CAnalyzer {
       text,
       functions: cWriteFunctions(settings),
       wrappers,
-      pure: C_PURE_FUNCTIONS,
+      pure: cPureFunctions(settings),
+      quiet: cQuietFunction(settings),
       macros,
       assumeStreams: settings.unknownDescriptors === 'report',
     };
@@ -135,7 +142,7 @@ export class CAnalyzer {
     external: ReadonlyMap<string, CWrapper>,
   ): Map<string, CWrapper> {
     const wrappers = new Map(external);
-    for (const w of settings.wrappers) {
+    for (const w of settingWrappers(settings)) {
       if (w.language === 'c') wrappers.set(w.name, settingWrapper(w, 'writev_in_full'));
     }
     return wrappers;
@@ -151,7 +158,8 @@ export class CAnalyzer {
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
     const base = this.context(text, settings, known);
-    const memoKey = [...base.functions.keys(), '|', ...known.keys()].join(',');
+    // The presets change which calls are pure or quiet, which decides what a helper's body is.
+    const memoKey = [...base.functions.keys(), '|', ...known.keys(), '|', ...settings.presets].join(',');
     const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
     return { own, writers };
   }
@@ -274,7 +282,7 @@ export class CAnalyzer {
     const names = [
       ...cWriteFunctions(settings).keys(),
       ...external.keys(),
-      ...settings.wrappers.map((w) => w.name),
+      ...settingWrappers(settings).map((w) => w.name),
       ...macros.keys(),
     ];
     const key = `${loose ? 'loose:' : ''}${names.join('|')}`;

@@ -2,7 +2,7 @@
 // in one condition (`if (w(fd, hdr, 4) < 0 || w(fd, buf, n) < 0 || fsync(fd) < 0) return -1;`), and a
 // write under a condition without `else` (`if (negated) write_or_die(fd, "^", 1);`).
 import type { Node } from 'web-tree-sitter';
-import { C_FAMILY_STRICTNESS } from '../catalogue';
+import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { calls, identifiers, namedKids, unwrap } from './syntax';
 import {
@@ -30,17 +30,6 @@ function terms(node: Node, op: string): Node[] {
     if (left && right) return [...terms(left, op), ...terms(right, op)];
   }
   return [n];
-}
-
-/** The strictest of the families (die over report over retry over plain), or undefined if unranked. */
-export function strictest(families: readonly string[]): string | undefined {
-  let best: string | undefined;
-  for (const f of families) {
-    const rank = C_FAMILY_STRICTNESS[f];
-    if (rank === undefined) return families.every((g) => g === f) ? f : undefined;
-    if (best === undefined || rank > (C_FAMILY_STRICTNESS[best] ?? 0)) best = f;
-  }
-  return best;
 }
 
 /** Check kinds a `||` chain of writes may use (each says the write failed). */

@@ -2,12 +2,7 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import {
-  C_FIRST_ARGUMENT_FILLERS,
-  C_FREEING_FUNCTIONS,
-  C_QUIET_FUNCTIONS,
-  IO_NAME_PATTERN,
-} from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, C_FREEING_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -326,7 +321,7 @@ class FunctionReader {
       return a.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
     });
     const summary = summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
-      output: callees.some((name) => !C_QUIET_FUNCTIONS.test(name)),
+      output: callees.some((name) => !this.ctx.quiet(name)),
       setsGlobal,
     });
     const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));

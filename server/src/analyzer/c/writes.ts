@@ -7,6 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import { C_RESULT_DISCARDERS, type CWriteFunction } from '../catalogue';
 import type { Piece, Span, Template, WriteStep } from '../model';
 import type { CWrapper } from '../wrapper';
+import { isBare, LENGTH_MARK } from '../cTemplates';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
@@ -20,6 +21,8 @@ export interface CContext {
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
   readonly pure: ReadonlySet<string>;
+  /** Whether a called function does no output (memory, strings, formatting into a buffer). */
+  readonly quiet: (name: string) => boolean;
   /** Function-like macros of the file that expand to one write. */
   readonly macros?: ReadonlyMap<string, CMacro>;
   /** Descriptors (canonical text) known to be byte streams where the statement is read. */
@@ -29,9 +32,6 @@ export interface CContext {
   /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
   readonly assumeStreams?: boolean;
 }
-
-/** Stands for the byte count in a `!= len` check; a fix puts the sum of the lengths there. */
-export const LENGTH_MARK = '\u0000length\u0000';
 
 /** One write call, understood apart from the statement around it. */
 export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
@@ -214,21 +214,6 @@ export function templateAround(
     after: mark(to, stmt.endIndex),
     indent: indentAt(text, stmt.startIndex),
   };
-}
-
-/**
- * A template of a bare statement: the call and its semicolon, its result at most discarded
- * (`(void)`, `(void)!`, `ignore_result(...)`).
- */
-export function isBare(t: Template): boolean {
-  const before = t.before
-    .replace(/\(\s*void\s*\)/, '')
-    .replace(/!/, '')
-    .trim();
-  const after = t.after.trim();
-  if (before === '') return after === ';';
-  const wrap = /^(\w+)\s*\($/.exec(before);
-  return !!wrap && C_RESULT_DISCARDERS.has(wrap[1]!) && /^\)\s*;$/.test(after);
 }
 
 /** A cast to an integer type, as a length check writes it (`(ssize_t)len`, `(size_t) n`). */

@@ -4,10 +4,9 @@
 // send, but may free what the earlier writes send, as `strbuf_release()` does).
 import { basename } from 'node:path';
 import { C_GATHERED_LEADING_ARGS } from '../catalogue';
-import { strictest } from '../c/chains';
 import type { Fix, Piece, Template, TextEdit, WriteStep } from '../model';
 import { indentAt } from '../positions';
-import { isBare, LENGTH_MARK } from '../c/writes';
+import { isBare, LENGTH_MARK, strictest } from '../cTemplates';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import { cComments, keepComments } from './comments';

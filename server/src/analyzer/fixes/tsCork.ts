@@ -19,7 +19,6 @@ import type { Fix, Span, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
-import type { Bindings } from '../ts/bindings';
 import { gatheredSafety, SAFE } from './safety';
 import { indentUnit } from './text';
 
@@ -32,8 +31,16 @@ function bare(w: WriteStep): boolean {
   return !!t && /^(void\s+)?$/.test(t.before.trim()) && /^;?$/.test(t.after.trim());
 }
 
+/**
+ * What a cork fix needs to know of the file's names: the variables declared (or initialised) as a
+ * string or as bytes. The front end's bindings provide it.
+ */
+export interface CorkBindings {
+  readonly types: ReadonlyMap<string, 'string' | 'bytes'>;
+}
+
 /** A chunk whose write cannot throw: a plain string literal, or a name declared a string or bytes. */
-function safeChunk(buf: string, bindings: Bindings): boolean {
+function safeChunk(buf: string, bindings: CorkBindings): boolean {
   if (/^'([^'\\\n]|\\.)*'$|^"([^"\\\n]|\\.)*"$|^`[^`$\\]*`$/.test(buf)) return true;
   return /^[A-Za-z_$][\w$]*$/.test(buf) && bindings.types.has(buf);
 }
@@ -84,7 +91,7 @@ function indentBody(body: string, extra: string): string {
 }
 
 /** Cork `run`'s stream before it and uncork it after, in a `finally` unless nothing can leave the run. */
-export function corkRun(run: WriteRun, text: string, bindings: Bindings): CorkResult {
+export function corkRun(run: WriteRun, text: string, bindings: CorkBindings): CorkResult {
   const writes = runWrites(run);
   const lead = writes[0];
   if (!lead || run.head) return { reason: 'the run starts inside an if/else' };

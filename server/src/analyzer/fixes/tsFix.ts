@@ -8,19 +8,33 @@ import { indentAt } from '../positions';
 import { inArm } from '../shapes/branches';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
-import type { Bindings } from '../ts/bindings';
 import { keepComments } from './comments';
 import { fillArms, oneCall } from './gather';
 import { gatheredSafety } from './safety';
 import { tsComments } from './tsComments';
 import { fillInPlace } from './tsArms';
-import { corkRun } from './tsCork';
+import { corkRun, type CorkBindings } from './tsCork';
 import { indentLines, indentUnit, rebase } from './text';
+
+/**
+ * What the TS fix builder needs to know of the file's names, as the front end's bindings resolve them:
+ * which local names are imported from which module, and where a new import of the runtime goes.
+ */
+export interface FixBindings extends CorkBindings {
+  /** Local name to what it is bound to: a module namespace (`name` absent) or one of its exports. */
+  readonly imports: ReadonlyMap<string, { readonly module: string; readonly name?: string }>;
+  /** The named-import declaration from the runtime, if any (a fix adds names to it). */
+  readonly runtimeImport?: ts.ImportDeclaration;
+  /** Where a new import goes. */
+  readonly importAt: number;
+  /** The file uses `require` rather than `import` for its modules. */
+  readonly commonJs: boolean;
+}
 
 /** What the TS fix builder needs to know about the file. */
 export interface TsFixContext {
   readonly text: string;
-  readonly bindings: Bindings;
+  readonly bindings: FixBindings;
   /** Plain JavaScript: no type annotations in generated code. */
   readonly javascript: boolean;
 }

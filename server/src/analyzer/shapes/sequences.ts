@@ -1,19 +1,15 @@
 // Runs of writes, language-neutral: adjacent writes to one descriptor within one block, possibly with
 // harmless statements between them, possibly starting with an if/else whose every arm ends in a write
 // (branch tails). Calls through wrappers arrive here as ordinary write steps.
+//
+// This file is the engine: it opens a run, walks the steps after it and keeps what the run gathered.
+// Whether a step may extend the run, must end it, or joins changed is each idiom's decision, made by
+// the joiners (./joiners/), so that the rules stay one per file and the walk stays one loop.
 import { Budget } from './budget';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
-import {
-  firstWrite,
-  inArm,
-  leading,
-  meets,
-  type NameLookup,
-  ONE_ARM,
-  quiet,
-  through,
-  trailing,
-} from './branches';
+import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
+import { callsOut, end } from './joiners/joiner';
+import { JOINERS, type BranchVerdict, type End, type RunSoFar } from './joiners';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
@@ -28,30 +24,9 @@ export interface WriteRun {
   readonly span: Span;
   /** Syscalls on any one path through the run today (one gathered write after the fix). */
   readonly syscalls: number;
+  /** Why the run stopped growing, when a joiner (or the engine) stopped it before the block's end. */
+  readonly ended?: End;
 }
-
-const COMPUTED =
-  'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
-
-const ALL_CONDITIONAL =
-  'every write is under a test of its own; where none holds, a gathered call would still run';
-const EXIT =
-  'an early exit (a return, goto, break or continue under a test) stands between the writes; gathering them means filling the vector under its test by hand';
-
-/**
- * At most this many statements may stand between two writes of a run. Further apart, the writes are
- * rarely meant as one message, and the odds of a missed dependency grow.
- */
-const MAX_BETWEEN = 3;
-
-/**
- * Statements that compute what the next write sends (filling a header's fields one by one) do not
- * count toward {@link MAX_BETWEEN}; this many statements at most may stand between two writes in all.
- */
-const MAX_PREPARED = 24;
-
-/** Linux's IOV_MAX: the most buffers one writev takes, so the most writes one run gathers. */
-const MAX_WRITES = 1024;
 
 /** The writes ending every arm of an exhaustive if/else chain, if they all go to one descriptor. */
 function armWrites(branch: BranchStep): WriteStep[] | undefined {
@@ -67,9 +42,118 @@ function armWrites(branch: BranchStep): WriteStep[] | undefined {
   return writes.length >= 2 ? writes : undefined;
 }
 
-function contiguous(prev: WriteStep, next: WriteStep): boolean {
-  if (!prev.position && !next.position) return true;
-  return !!prev.position && !!next.position && prev.position.next.includes(next.position.at);
+/** How a run opens at a step: its head or first writes, and statements after them still to move. */
+interface Opening {
+  readonly head?: WriteRun['head'];
+  readonly writes: readonly WriteStep[];
+  readonly pending: OtherStep[];
+}
+
+/**
+ * A run opens at a write (unless it leaves the function), or at a branch: an exhaustive if/else whose
+ * every arm ends in a write (branch tails, the run's head), a branch the run passes through, or the
+ * writes that end a branch's arms, with the quiet statements after them.
+ */
+function opening(first: Step, locals: ReadonlySet<string>): Opening | undefined {
+  if (first.kind === 'write') return first.leaves ? undefined : { writes: [first], pending: [] };
+  if (first.kind !== 'branch') return undefined;
+  const ends = first.partial ? undefined : armWrites(first);
+  if (ends) return { head: { branch: first, writes: ends }, writes: [], pending: [] };
+  const opener = firstWrite([first]);
+  const passage =
+    opener && through(first, opener.target, new Set(opener.targetNames), locals, new Set(), !!opener.stream);
+  if (passage) return { writes: passage.writes, pending: [] };
+  const tail = trailing(first);
+  return tail && { writes: tail.writes, pending: tail.after };
+}
+
+// The joiners' rules by the kind of step they judge, in the joiners' order (asked for every step).
+const RULES = JOINERS.map((j) => j.rules);
+const WRITE = RULES.filter((r) => r.write);
+const AFTER = RULES.filter((r) => r.after);
+const BRANCH = RULES.filter((r) => r.branch);
+const CROSS = RULES.filter((r) => r.cross);
+const FINISH = RULES.filter((r) => r.finish);
+const TAKEN = RULES.filter((r) => r.taken);
+
+/** Where the engine itself ends a run: at a step no joiner takes. */
+const UNJOINED = end('engine', 'a loop, or a branch no joiner takes, stands between the writes');
+
+/**
+ * What a run has gathered, kept as it grows so that each step costs the same however long the run is:
+ * a function of thousands of writes must not take quadratic (or worse) time.
+ */
+class Gathered implements RunSoFar {
+  readonly names: ReadonlySet<string>;
+  readonly writes: WriteStep[] = [];
+  /** Statements between the writes that a fix moves after the gathered write, in order. */
+  readonly moved: OtherStep[] = [];
+  pending: OtherStep[];
+  prepared: number;
+  readonly sent = new Set<string>();
+  readonly results = new Set<string>();
+  private readonly movedChanged = new Set<string>();
+  readonly changedInArms = new Set<string>();
+  movedCalls = false;
+  clobbered = false;
+  armsClobber = false;
+  readonly changedSoFar: NameLookup = {
+    has: (n) => this.movedChanged.has(n) || this.pending.some((p) => p.writes.includes(n)),
+  };
+  /** What joiners remember of this run, by their keys; made when the first one needs it. */
+  private memories?: Map<object, unknown>;
+
+  constructor(
+    readonly lead: WriteStep,
+    readonly head: WriteRun['head'],
+    readonly locals: ReadonlySet<string>,
+    readonly budget: Budget,
+    pending: OtherStep[],
+  ) {
+    this.names = new Set(lead.targetNames);
+    this.pending = pending;
+    this.prepared = pending.filter((p) => !p.comment).length;
+  }
+
+  recalled<S>(key: object): S | undefined {
+    return this.memories?.get(key) as S | undefined;
+  }
+
+  memory<S>(key: object, create: () => S): S {
+    this.memories ??= new Map();
+    if (!this.memories.has(key)) this.memories.set(key, create());
+    return this.memories.get(key) as S;
+  }
+
+  take(w: WriteStep): void {
+    this.writes.push(w);
+    for (const r of TAKEN) r.taken!(w, this);
+    for (const n of w.reads) {
+      this.sent.add(n);
+      if (this.changedInArms.has(n)) this.armsClobber = true;
+    }
+    for (const n of w.assigns ?? []) this.results.add(n);
+  }
+
+  /** Pending statements move after the gathered write; each is checked against what was sent before it. */
+  movePending(): void {
+    for (const p of this.pending) {
+      this.moved.push(p);
+      for (const n of p.writes) this.movedChanged.add(n);
+      if (callsOut(p)) this.movedCalls = true;
+      if (meets(p.mutated ?? p.writes, this.sent)) this.clobbered = true;
+    }
+    this.pending = [];
+    this.prepared = 0;
+  }
+
+  /** A branch the run passed through changed these names. */
+  changedThrough(names: readonly string[]): void {
+    for (const n of names) {
+      this.changedInArms.add(n);
+      if (this.sent.has(n)) this.armsClobber = true;
+    }
+  }
 }
 
 function runFrom(
@@ -80,248 +164,104 @@ function runFrom(
 ): [WriteRun, number] | undefined {
   const first = steps[i];
   if (first === undefined) return undefined;
-  let head: WriteRun['head'];
-  const writes: WriteStep[] = [];
-  let pending: OtherStep[] = [];
-  if (first.kind === 'write') {
-    if (first.leaves) return undefined;
-    writes.push(first);
-  } else if (first.kind === 'branch') {
-    const ends = first.partial ? undefined : armWrites(first);
-    const opener = ends ? undefined : firstWrite([first]);
-    const passage =
-      opener &&
-      through(first, opener.target, new Set(opener.targetNames), locals, new Set(), !!opener.stream);
-    const tail = ends || passage ? undefined : trailing(first);
-    if (ends) head = { branch: first, writes: ends };
-    else if (passage) writes.push(...passage.writes);
-    else if (tail) {
-      writes.push(...tail.writes);
-      pending = tail.after;
-    } else return undefined;
-  } else return undefined;
-  // armWrites returns two writes or more; otherwise `writes` holds `first` or its branch's tail.
-  const lead = head ? head.writes[0]! : writes[0]!;
-  const names = new Set(lead.targetNames);
+  const opened = opening(first, locals);
+  if (!opened) return undefined;
+  const head = opened.head;
+  // armWrites returns two writes or more; otherwise `writes` holds `first` or its branch's writes.
+  const lead = head ? head.writes[0]! : opened.writes[0]!;
+  // A chain that goes on testing after its writes is a run of its own.
   if (lead.alone) return lead.chain ? [run(first, lead, [], undefined), i + 1] : undefined;
   // A run that starts inside a branch: its writes must still be for a descriptor nothing changes.
-  if (writes.some((w) => w.target !== lead.target)) return undefined;
-  if (pending.some((p) => !quiet(p, names, locals))) return undefined;
-  const moved: OtherStep[] = [];
-  // What the run has gathered so far, kept as it grows so that each step costs the same however long
-  // the run is: a function of thousands of writes must not take quadratic (or worse) time.
-  const sent = new Set<string>(); // what the writes so far send
-  const results = new Set<string>(); // what they keep (`(n = write(...))`)
-  const movedChanged = new Set<string>(); // names the moved statements change
-  const changedInArms = new Set<string>();
-  let movedCalls = false; // a moved statement calls something that may do I/O
-  let clobbered = false; // a moved statement changed a buffer a write before it sent
-  let armsClobber = false; // a branch passed through changed something a write sends
-  let prepared = pending.filter((p) => !p.comment).length; // pending statements other than comments
-  // Variables whose address a write sent (`&len`): a vector filled where each write stands points at
-  // them, so assigning one between the writes would change what the earlier write sends.
-  const addressed = new Set<string>();
-  const take = (w: WriteStep) => {
-    writes.push(w);
-    for (const p of w.pieces ?? []) {
-      const address = /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(p.buf)?.[1];
-      if (address) addressed.add(address);
-    }
-    for (const n of w.reads) {
-      sent.add(n);
-      if (changedInArms.has(n)) armsClobber = true;
-    }
-    for (const n of w.assigns ?? []) results.add(n);
-  };
-  for (const w of head?.writes ?? []) for (const n of w.reads) sent.add(n);
-  for (const w of writes.splice(0)) take(w);
-  for (const w of head?.writes ?? []) for (const n of w.assigns ?? []) results.add(n);
-  const calls = (p: OtherStep) => p.calls.length > 0 && p.output !== false;
-  // Pending statements move after the gathered write; each is checked against what was sent before it.
-  const movePending = () => {
-    for (const p of pending) {
-      moved.push(p);
-      for (const n of p.writes) movedChanged.add(n);
-      if (calls(p)) movedCalls = true;
-      if (meets(p.mutated ?? p.writes, sent)) clobbered = true;
-    }
-    pending = [];
-    prepared = 0;
-  };
-  const changedSoFar: NameLookup = {
-    has: (n) => movedChanged.has(n) || pending.some((p) => p.writes.includes(n)),
-  };
+  if (opened.writes.some((w) => w.target !== lead.target)) return undefined;
+  const names = new Set(lead.targetNames);
+  if (opened.pending.some((p) => !quiet(p, names, locals))) return undefined;
+  const g = new Gathered(lead, head, locals, budget, opened.pending);
+  for (const w of head?.writes ?? []) for (const n of w.reads) g.sent.add(n);
+  for (const w of opened.writes) g.take(w);
+  for (const w of head?.writes ?? []) for (const n of w.assigns ?? []) g.results.add(n);
   let last = i;
   let next = -1;
-  // Tests of early exits passed so far: the writes after them run only when each fails.
-  const exits: string[] = [];
-  for (let j = i + 1; j < steps.length; j++) {
+  let ended: End | undefined;
+  walk: for (let j = i + 1; j < steps.length; j++) {
     budget.visit();
     const step = steps[j]!;
     if (step.kind === 'write') {
-      if (step.target !== lead.target || !!step.stream !== !!lead.stream) break;
-      // A chain that goes on testing after its writes (`|| close(fd) < 0`) joins nothing before it.
-      if (step.alone) break;
-      // One writev takes at most IOV_MAX buffers: a longer run is not one gathered write anyway.
-      if (writes.length >= MAX_WRITES) break;
-      const prev = writes[writes.length - 1] ?? lead;
-      if (head && step.position) break;
-      // A write that sends the result an earlier one kept (`(n = write(...))`) depends on that write.
-      if (meets(step.reads, results) || meets(step.targetNames, results)) break;
-      if (!contiguous(prev, step)) break;
-      if (unrelated(pending, step) > MAX_BETWEEN) break;
-      // A statement between may have changed what this write sends: a fix cannot move it after the
-      // gathered call. Filling the vector where each write stands would still send the same bytes,
-      // unless a statement changed in place a buffer an earlier write sent: then stop before it.
       let joining = step;
-      if (meets(step.reads, changedSoFar) || meets(step.reads, changedInArms)) {
-        // Only computations: a call that may do I/O (or fail loudly) between is a reason to split.
-        // (A front end that does not mark calls as quiet with `output: false` gets no such run.)
-        if (movedCalls || pending.some(calls)) break;
-        // Each statement against the writes before it: one that fills a header before the write that
-        // sends it is the preparation, not a change of bytes already queued.
-        if (clobbered || pending.some((p) => meets(p.mutated ?? p.writes, sent))) break;
-        if (armsClobber) break;
-        joining = { ...step, noFix: step.noFix ?? COMPUTED };
-      }
-      // A call between may change globals; a write that sends a global would then send something else.
-      // (C marks the calls that may do more than compute on their arguments as `output`.)
-      if (pending.some(calls) && step.reads.some((name) => !locals.has(name) && !names.has(name))) break;
-      // A global set between (a message the die path prints, set before each write) may be what the
-      // error path reports: a gathered write would fail with one message where each write had its own.
-      if (pending.some((p) => p.setsGlobal)) break;
-      if (exits.length > 0)
-        joining = { ...joining, condition: joining.condition ?? `(!${exits.join(' && !')})`, noFix: EXIT };
-      movePending();
-      take(joining);
-      last = j;
-      // `return write(...)`: the path ends there.
-      if (step.leaves) break;
-      continue;
-    }
-    // An early exit between the writes (`if (!more) return 0;`): the writes after it run when its test
-    // fails. Its test must read only the function's own names, none of them an earlier write's result.
-    const exit = step.kind === 'branch' ? step.partial?.exit : undefined;
-    if (exit && !head && writes.length > 0) {
-      if (!exit.reads.every((n) => locals.has(n)) || meets(exit.reads, results)) break;
-      if (pending.some(calls)) break;
-      exits.push((step as BranchStep).partial!.condition);
-      continue;
-    }
-    if (step.kind === 'branch' && !head) {
-      if (writes.length >= MAX_WRITES) break;
-      const prev = writes[writes.length - 1];
-      const between = pending.some((p) => p.calls.length > 0);
-      // A branch that only writes and computes: the run goes on through it.
-      const passage = between
-        ? undefined
-        : through(step, lead.target, names, locals, sent, !!lead.stream, budget);
-      if (
-        passage &&
-        // `through` never returns a passage without writes.
-        !(prev && !contiguous(prev, passage.writes[0]!)) &&
-        !passage.writes.some((w) => meets(w.reads, changedSoFar))
-      ) {
-        movePending();
-        for (const w of passage.writes) take(w);
-        for (const n of passage.changed) {
-          changedInArms.add(n);
-          if (sent.has(n)) armsClobber = true;
+      for (const r of WRITE) {
+        const verdict = r.write!(joining, g);
+        if (verdict?.kind === 'end') {
+          ended = verdict;
+          break walk;
         }
-        last = j;
-        continue;
+        if (verdict) joining = verdict;
       }
-      // The writes that open an `if` body continue the run when the condition holds; the run ends there.
-      const opening = leading(step, lead.target, names, sent, budget);
-      if (
-        opening &&
-        !(prev && !contiguous(prev, opening[0]!)) &&
-        !opening.some((w) => meets(w.reads, changedSoFar)) &&
-        !between
-      ) {
-        movePending();
-        for (const w of opening) take(w);
-        last = j;
+      g.movePending();
+      g.take(joining);
+      last = j;
+      for (const r of AFTER) {
+        ended = r.after!(joining, g);
+        if (ended) break walk;
+      }
+      continue;
+    }
+    if (step.kind === 'branch') {
+      let verdict: BranchVerdict | undefined;
+      for (const r of BRANCH) if ((verdict = r.branch!(step, g))) break;
+      if (!verdict || verdict.kind === 'end') {
+        ended = verdict ?? UNJOINED;
+        break;
+      }
+      if (verdict.kind === 'past') continue;
+      g.movePending();
+      for (const w of verdict.writes) g.take(w);
+      g.changedThrough(verdict.changed ?? []);
+      last = j;
+      if (verdict.ends) {
         // The same branch may end with writes that start the next run.
         next = j;
+        ended = verdict.ends;
+        break;
       }
+      continue;
+    }
+    if (step.kind !== 'other') {
+      ended = UNJOINED;
       break;
     }
-    if (step.kind !== 'other') break;
-    // Memory a write already sent is released or changed: a gathered write would send it after that.
-    if (step.frees && meets(step.frees, sent)) break;
-    if (meets(step.writes, addressed)) break;
-    // A global set between is judged at the next write, which it keeps from joining the run.
-    if (!quiet(step.setsGlobal ? { ...step, setsGlobal: false } : step, names, locals, lead.target)) break;
-    pending.push(step);
-    if (!step.comment && ++prepared > MAX_PREPARED) break;
+    for (const r of CROSS) {
+      ended = r.cross!(step, g);
+      if (ended) break walk;
+    }
+    g.pending.push(step);
+    if (!step.comment) g.prepared++;
   }
+  let writes: readonly WriteStep[] = g.writes;
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
-  // A write under a condition joins a run; a run of nothing but writes under one condition may make
-  // one call at most. Under different tests of ifs without else (the end of one, the start of the
-  // next) it is a sequence whenever both hold; in one arm of an if/else, the other path differs.
-  const conditions = new Set(writes.map((w) => w.condition));
-  const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
-  // Each write under a test of its own, the tests about different things (`if (bell) ...; if (prompt)
-  // ...`): both may hold. Tests of one variable (`if (a) ...; if (!a) ...`) may exclude each other.
-  const independent =
-    !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
-  if (!head && writes.every((w) => w.condition) && !straddles && !independent) return undefined;
-  if (independent && writes.every((w) => w.condition))
-    writes.splice(0, writes.length, ...writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL })));
+  for (const r of FINISH) {
+    const finished = r.finish!(writes, g);
+    if (finished && 'kind' in finished) return undefined;
+    if (finished) writes = finished;
+  }
   // `last` is i or the index of a step the loop read.
-  const end = run(first, lead, writes, head, moved, steps[last]!.span.end);
-  return [end, next >= 0 ? next : last + 1];
+  return [run(first, lead, writes, head, g.moved, steps[last]!.span.end, ended), next >= 0 ? next : last + 1];
 }
 
-/**
- * How many statements of `between` (comments aside) do not prepare `write`: a statement prepares it
- * when it changes something the write sends, or something a later preparing statement reads.
- */
-function unrelated(between: readonly OtherStep[], write: WriteStep): number {
-  const needed = new Set(write.reads);
-  let count = 0;
-  for (const p of [...between].reverse()) {
-    if (p.comment) continue;
-    if (meets(p.writes, needed)) for (const n of p.reads) needed.add(n);
-    else count++;
-  }
-  return count;
-}
-
-/** Names a condition reads, constants (upper-case names) left out: `(prompt != NULL)` reads prompt. */
-function conditionNames(condition: string): string[] {
-  return (condition.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n));
-}
-
-/**
- * True when no two writes' conditions read a common name, and no two send the same bytes (the same
- * message under two tests is one message for two cases, as `^C` on a signal or on an empty read).
- */
-function disjoint(writes: readonly WriteStep[]): boolean {
-  const seen = new Set<string>();
-  const sent = writes.map((w) => (w.pieces ?? []).map((p) => `${p.buf}\u0000${p.len ?? ''}`).join('\u0001'));
-  if (new Set(sent).size < sent.length) return false;
-  for (const w of writes) {
-    const names = new Set(conditionNames(w.condition ?? ''));
-    if (names.size === 0 || meets([...names], seen)) return false;
-    for (const n of names) seen.add(n);
-  }
-  return true;
-}
-
-/** The run made of `writes` (after `head`), from `first` to `end`. */
+/** The run made of `writes` (after `head`), from `first` to `to`, ended as `ended` says. */
 function run(
   first: Step,
   lead: WriteStep,
   writes: readonly WriteStep[],
   head: WriteRun['head'],
   moved: readonly OtherStep[] = [],
-  end = first.span.end,
+  to = first.span.end,
+  ended?: End,
 ): WriteRun {
   const list = writes.length > 0 || head ? writes : [lead];
   const syscalls = list.reduce((sum, w) => sum + (w.syscalls ?? 1), 0) + (head ? 1 : 0);
-  return { target: lead.target, head, writes: list, moved, span: { start: first.span.start, end }, syscalls };
+  const span = { start: first.span.start, end: to };
+  return ended
+    ? { target: lead.target, head, writes: list, moved, span, syscalls, ended }
+    : { target: lead.target, head, writes: list, moved, span, syscalls };
 }
 
 /**

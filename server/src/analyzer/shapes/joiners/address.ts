@@ -1,0 +1,36 @@
+// A write that sends a variable's address (`write(fd, &len, sizeof len)`) sends its value at the time
+// of the call; a gathered write, or a vector filled where each write stands, points at the variable,
+// so assigning it between the writes would change what the earlier write sends.
+import { meets } from '../branches';
+import { end, type Joiner } from './joiner';
+
+const REASSIGNED = end(
+  'address',
+  'a statement between assigns a variable whose address an earlier write sent',
+);
+
+/** The variable a buffer expression takes the address of (`&len`, `&(len)`), if it is one. */
+function addressOf(buf: string): string | undefined {
+  return /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(buf)?.[1];
+}
+
+const ADDRESSED = {};
+
+/** A statement that assigns a variable whose address the run sent ends it. */
+export const address: Joiner = {
+  name: 'address',
+  facts: ['write.pieces', 'other.writes'],
+  rules: {
+    taken(step, run) {
+      for (const p of step.pieces ?? []) {
+        const name = addressOf(p.buf);
+        // The variables whose address a write of the run sent.
+        if (name) run.memory(ADDRESSED, () => new Set<string>()).add(name);
+      }
+    },
+    cross(step, run) {
+      const addressed = run.recalled<Set<string>>(ADDRESSED);
+      return addressed && meets(step.writes, addressed) ? REASSIGNED : undefined;
+    },
+  },
+};

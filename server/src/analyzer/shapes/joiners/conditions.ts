@@ -1,0 +1,59 @@
+// Writes under conditions. A write under a condition joins a run; a run of nothing but writes under
+// one condition may make one call at most, so it is no run. Under different tests of ifs without else
+// (the end of one, the start of the next) it is a sequence whenever both hold; in one arm of an if/else,
+// the other path differs. Each write under a test of its own, the tests about different things
+// (`if (bell) ...; if (prompt) ...`): both may hold, and the run is reported without a fix, since where
+// none holds a gathered call would still run. Tests of one variable (`if (a) ...; if (!a) ...`) may
+// exclude each other.
+import type { WriteStep } from '../../model';
+import { inArm, meets, ONE_ARM } from '../branches';
+import { end, type Joiner, type Rules } from './joiner';
+
+const ALL_CONDITIONAL =
+  'every write is under a test of its own; where none holds, a gathered call would still run';
+
+const EXCLUSIVE = end(
+  'conditions',
+  'every write is under a condition, and the conditions may exclude each other',
+);
+
+/** Names a condition reads, constants (upper-case names) left out: `(prompt != NULL)` reads prompt. */
+function conditionNames(condition: string): string[] {
+  return (condition.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n));
+}
+
+/**
+ * True when no two writes' conditions read a common name, and no two send the same bytes (the same
+ * message under two tests is one message for two cases, as `^C` on a signal or on an empty read).
+ */
+function disjoint(writes: readonly WriteStep[]): boolean {
+  const seen = new Set<string>();
+  const sent = writes.map((w) => (w.pieces ?? []).map((p) => `${p.buf}\u0000${p.len ?? ''}`).join('\u0001'));
+  if (new Set(sent).size < sent.length) return false;
+  for (const w of writes) {
+    const names = new Set(conditionNames(w.condition ?? ''));
+    if (names.size === 0 || meets([...names], seen)) return false;
+    for (const n of names) seen.add(n);
+  }
+  return true;
+}
+
+const RULES: Rules = {
+  finish(writes, run) {
+    const conditions = new Set(writes.map((w) => w.condition));
+    const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
+    const independent =
+      !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
+    if (!run.head && writes.every((w) => w.condition) && !straddles && !independent) return EXCLUSIVE;
+    if (independent && writes.every((w) => w.condition))
+      return writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL }));
+    return writes;
+  },
+};
+
+/** Decides whether writes under conditions make a run, and whether it can have a fix. */
+export const conditions: Joiner = {
+  name: 'conditions',
+  facts: ['write.condition', 'write.noFix', 'write.pieces', 'run.head'],
+  rules: RULES,
+};
