@@ -34,8 +34,16 @@ const SLOW = new Map([
   ['server/fixedBytes.test.js', 'every idiom fixture built with gcc before and after its fix, and run'],
   ['server/traceJoin.test.js', 'programs built with gcc and traced, then linted with their traces'],
   [
+    'runtime/http/cloneVsBackend.test.js',
+    'writev-upload-pack over HTTP against git http-backend: clones, fetches of many stateless rounds',
+  ],
+  [
     'runtime/uploadPack/slow/v0Matrix.test.js',
     'every v0 capability and negotiation case against git upload-pack',
+  ],
+  [
+    'runtime/uploadPack/slow/filterMatrix.test.js',
+    'every filter spec, v0 and v2, file:// and ssh partial clones against git upload-pack',
   ],
 ]);
 

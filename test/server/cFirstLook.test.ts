@@ -47,6 +47,10 @@ describe('the first look before a batch parse', () => {
     const text = 'static int twice(int x)\n{\n\treturn x * 2; /* write(1, "x", 1) in a comment */\n}\n';
     const result = a.inspect('/virtual/none.c', text, DEFAULT_SETTINGS);
     assert.deepEqual(result.findings, []);
-    assert.deepEqual(result.wrappers, { c: [], ts: [] });
+    assert.deepEqual([result.wrappers.c, result.wrappers.ts], [[], []]);
+    // What it calls is still recorded for the fact base: nothing, so it does no output.
+    assert.deepEqual(result.wrappers.functions, [
+      { name: 'twice', exported: false, calls: [], opaque: false },
+    ]);
   });
 });

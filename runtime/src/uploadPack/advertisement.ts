@@ -12,7 +12,7 @@ export const AGENT = 'writev-upload-pack/0.1.0';
 
 /**
  * The capabilities this server always implements, in the order Git lists them. Not advertised (so
- * clients never ask): shallow and deepen-*, filter.
+ * clients never ask): shallow and deepen-*; `filter` is offered when configured.
  */
 export const SERVER_CAPABILITIES = [
   'multi_ack',
@@ -27,6 +27,8 @@ export const SERVER_CAPABILITIES = [
 
 /** The capabilities that depend on the repository's configuration or on the kind of serve. */
 export interface OptionalCapabilities {
+  /** `filter`: partial clones are served (`uploadpack.allowFilter`). */
+  readonly filter?: boolean;
   /** `allow-tip-sha1-in-want` and `allow-reachable-sha1-in-want`, from the configuration. */
   readonly allow?: WantAllowance;
   /** `no-done`: offered to stateless (HTTP) clients, as git offers it. */
@@ -40,6 +42,7 @@ export function capabilityList(refs: RefList, optional: OptionalCapabilities = {
   if (optional.allow?.reachable) caps.push('allow-reachable-sha1-in-want');
   if (optional.noDone) caps.push('no-done');
   if (refs.headTarget !== undefined) caps.push(`symref=HEAD:${refs.headTarget}`);
+  if (optional.filter) caps.push('filter');
   caps.push(`object-format=${refs.objectFormat}`, `agent=${AGENT}`);
   return caps.join(' ');
 }

@@ -57,6 +57,12 @@ export interface WantPolicy {
    * when reachable objects may be wanted.
    */
   readonly someUnreachable?: (wants: readonly string[], from: readonly string[]) => boolean;
+  /**
+   * Takes a line among the wants that is not a want (a `filter` line), given the capabilities
+   * chosen so far; returns false when it does not know the line. What it throws is reported like
+   * a malformed line.
+   */
+  readonly other?: (line: string, capabilities: ReadonlySet<string>) => boolean;
 }
 
 /**
@@ -70,7 +76,8 @@ export interface WantPolicy {
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
  * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
- *   a request this server does not implement (shallow, deepen, filter), with the reason.
+ *   a request this server does not implement (shallow, deepen), with the reason; what
+ *   `policy.other` throws for a line it takes (a refused filter).
  */
 export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | undefined {
   if (reader.atEnd()) return undefined;
@@ -83,6 +90,13 @@ export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | 
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want') {
+      try {
+        if (policy.other?.(line, capabilities)) continue;
+      } catch (err) {
+        if (!(err instanceof UploadPackError)) throw err;
+        malformed = err;
+        break;
+      }
       malformed =
         verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
           ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)
@@ -137,6 +151,11 @@ export interface NegotiationOptions {
   readonly ackMode: AckMode;
   /** The client asked for `no-done` (offered in stateless serves): the pack follows `ready`. */
   readonly noDone?: boolean;
+  /**
+   * A stateless request (`--stateless-rpc`): a flush without `done` ends the request once it is
+   * answered, and the client comes back with a new one, as git's upload-pack serves smart HTTP.
+   */
+  readonly stateless?: boolean;
 }
 
 /** The ack mode of a request's capabilities. */
@@ -158,7 +177,8 @@ export function ackModeOf(capabilities: ReadonlySet<string>): AckMode {
  *
  * @param send - writes one response line (already a pkt-line) to the client.
  * @param oracle - what the repository knows (or, for the basic mode, just which objects it has).
- * @returns the common objects, in the order the client named them.
+ * @returns the common objects, in the order the client named them; `undefined` when a stateless
+ *   request ended at a flush without the pack (see {@link NegotiationOptions.stateless}).
  * @throws {@link UploadPackError} for a line that is neither a have, a flush nor `done`, or when
  *   the client hangs up before `done`.
  */
@@ -166,8 +186,20 @@ export function negotiate(
   reader: PktReader,
   send: (packet: Uint8Array) => void,
   oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
+  options?: NegotiationOptions & { readonly stateless?: false },
+): string[];
+export function negotiate(
+  reader: PktReader,
+  send: (packet: Uint8Array) => void,
+  oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
+  options: NegotiationOptions,
+): string[] | undefined;
+export function negotiate(
+  reader: PktReader,
+  send: (packet: Uint8Array) => void,
+  oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
   options: NegotiationOptions = { ackMode: 'basic' },
-): string[] {
+): string[] | undefined {
   const repo: HaveOracle =
     typeof oracle === 'function'
       ? {
@@ -221,8 +253,13 @@ export function negotiate(
     }
     pending = [];
   };
-  for (;;) {
-    if (reader.atEnd()) throw new UploadPackError('the client hung up during negotiation, before done');
+  for (let first = true; ; first = false) {
+    // A stateless request may stop after its wants (git's client asks that way, and git's server
+    // answers it with nothing); anywhere else the end of input is the client hanging up.
+    if (reader.atEnd()) {
+      if (options.stateless && first) return undefined;
+      throw new UploadPackError('the client hung up during negotiation, before done');
+    }
     const line = reader.readLine();
     if (line === undefined) {
       settle();
@@ -235,6 +272,7 @@ export function negotiate(
         ack(`ACK ${last}`);
         return common;
       }
+      if (options.stateless) return undefined;
       gotCommon = false;
       gotOther = false;
       continue;

@@ -30,11 +30,16 @@ export interface UploadPackOptions {
   namespace?: string;
   /** What the client asked for in `GIT_PROTOCOL` (`version=2` selects protocol v2). */
   protocol?: string;
+  /** `--stateless-rpc`: one request, one answer, no advertisement (smart HTTP's POST). */
+  statelessRpc: boolean;
+  /** `--advertise-refs` (or `--http-backend-info-refs`): the advertisement alone (smart HTTP's GET). */
+  advertiseRefs: boolean;
 }
 
 /** The command's synopsis, printed on a usage error. */
 export const USAGE =
-  'usage: writev-upload-pack [--strict] [--no-cache | --cache-dir=<dir>] [--cache-max-bytes=<n>]\n' +
+  'usage: writev-upload-pack [--strict] [--stateless-rpc] [--advertise-refs | --http-backend-info-refs]\n' +
+  '                          [--no-cache | --cache-dir=<dir>] [--cache-max-bytes=<n>]\n' +
   '                          [--write-mode=batched|writev|writes] [--pack-objects-hook=<cmd>] <directory>\n' +
   'environment: WRITEV_UPLOAD_PACK_CACHE (a folder, or "off"), WRITEV_UPLOAD_PACK_CACHE_MAX_BYTES,\n' +
   '             WRITEV_UPLOAD_PACK_WRITE_MODE, WRITEV_UPLOAD_PACK_HOOK, WRITEV_UPLOAD_PACK_TIMING;\n' +
@@ -78,6 +83,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): U
       allowPositionals: true,
       options: {
         strict: { type: 'boolean' },
+        'stateless-rpc': { type: 'boolean' },
+        'advertise-refs': { type: 'boolean' },
+        'http-backend-info-refs': { type: 'boolean' },
         'no-cache': { type: 'boolean' },
         'cache-dir': { type: 'string' },
         'cache-max-bytes': { type: 'string' },
@@ -92,6 +100,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): U
   const options: UploadPackOptions = {
     repository: '',
     strict: values.strict ?? false,
+    statelessRpc: values['stateless-rpc'] ?? false,
+    advertiseRefs: (values['advertise-refs'] ?? false) || (values['http-backend-info-refs'] ?? false),
     cacheDir:
       env.WRITEV_UPLOAD_PACK_CACHE !== undefined ? cacheSetting(env.WRITEV_UPLOAD_PACK_CACHE) : 'default',
     cacheMaxBytes: env.WRITEV_UPLOAD_PACK_CACHE_MAX_BYTES

@@ -72,6 +72,11 @@ export interface PackRequest {
   readonly includeTag?: boolean;
   readonly objectFormat: 'sha1' | 'sha256';
   /**
+   * The object filter of a partial clone, in the canonical form `git pack-objects --filter=`
+   * receives (see `filterSpec.ts`): absent for a whole pack.
+   */
+  readonly filter?: string;
+  /**
    * Whatever else shapes the pack's bytes (the pack settings of the configuration, the hook that
    * makes packs), as one opaque string; requests that differ here never share an entry.
    */
@@ -90,6 +95,8 @@ export function cacheKey(request: PackRequest): string {
     `ofs-delta ${request.ofsDelta ? 1 : 0}`,
     `thin-pack ${request.thin ? 1 : 0}`,
     `include-tag ${request.includeTag ? 1 : 0}`,
+    // Added only when set, so the keys of unfiltered packs are what they were.
+    ...(request.filter === undefined ? [] : [`filter ${JSON.stringify(request.filter)}`]),
     ...[...new Set(request.wants)].sort().map((oid) => `want ${oid}`),
     ...[...new Set(request.common)].sort().map((oid) => `have ${oid}`),
   ];

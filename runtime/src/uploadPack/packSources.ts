@@ -108,6 +108,8 @@ export interface PackObjectsSpec {
   readonly ofsDelta: boolean;
   readonly thin?: boolean;
   readonly includeTag?: boolean;
+  /** The object filter (`--filter=`), canonical as the cache key holds it. */
+  readonly filter?: string;
   readonly progress: boolean;
   /**
    * A command run instead of `git`, with `git pack-objects ...` as its arguments, like Git's
@@ -124,6 +126,7 @@ export function packObjectsArgs(spec: PackObjectsSpec): string[] {
   if (spec.progress) args.push('--progress');
   if (spec.ofsDelta) args.push('--delta-base-offset');
   if (spec.includeTag) args.push('--include-tag');
+  if (spec.filter !== undefined) args.push(`--filter=${spec.filter}`);
   return args;
 }
 

@@ -60,7 +60,11 @@ export class ServeConfig {
     return entry === undefined ? fallback : this.parseBool(entry);
   }
 
-  private parseBool(entry: ConfigEntry): boolean {
+  /**
+   * One setting's value as git reads a boolean.
+   * @throws {@link UploadPackError} for a value that is not a boolean, as git refuses it.
+   */
+  parseBool(entry: ConfigEntry): boolean {
     const { key, value } = entry;
     if (value === null) return true;
     const lower = value.toLowerCase();

@@ -21,6 +21,7 @@ import { advertisedTips, advertisementLines } from './advertisement';
 import { UploadPackError } from './errors';
 import { namespacePrefix } from './namespace';
 import { GitOracle } from './commitGraph';
+import { filterPolicy, FilterRequest, packFilter, type PackFilter } from './filter';
 import { ackModeOf, honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
@@ -30,6 +31,7 @@ import { runPackObjects, serveCachedPack } from './packSources';
 import { visibleRefs } from './refView';
 import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type RawRefs } from './repository';
 import { readServeConfig, type ServeConfig } from './serveConfig';
+import { requireRequest, serveModeOf } from './stateless';
 import { isV2, serveV2 } from './v2';
 
 /** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
@@ -135,6 +137,8 @@ export interface PackAsk {
   readonly thin: boolean;
   readonly includeTag: boolean;
   readonly progress: boolean;
+  /** The object filter of a partial clone, as pack-objects gets it. */
+  readonly filter?: PackFilter;
 }
 
 /**
@@ -154,6 +158,7 @@ export async function sendPack(
     thin: ask.thin,
     includeTag: ask.includeTag,
     objectFormat,
+    filter: ask.filter?.arg,
     settings: [
       config.packDigest(),
       options.packObjectsHook ?? '',
@@ -162,7 +167,7 @@ export async function sendPack(
   };
   if (folder.refusal !== undefined) warn(folder.refusal);
   const cache =
-    folder.dir === undefined
+    folder.dir === undefined || ask.filter?.cacheable === false
       ? undefined
       : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
   const key = cacheKey(packRequest);
@@ -225,7 +230,10 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       objectFormat: refs.objectFormat,
       warn,
     };
+    const mode = serveModeOf(options);
     if (isV2(options.protocol)) {
+      // Taken before v2's advertisement (one writev) rather than at its first read: close enough.
+      const requestAt = sinceStart();
       const pack = await serveV2(
         context,
         io,
@@ -234,28 +242,42 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
         raw,
         (s) => (sender = s),
       );
-      return report({ pack, endAt: sinceStart() });
+      return report({ pack, requestAt, endAt: sinceStart() });
     }
-    // The advertisement goes out in one writev: a handful of lines, one system call.
-    writevOrDie(
-      io.output,
-      [...advertisementLines(refs, { allow }).map((line) => encodePktLine(line)), flushPkt()],
-      writeOptions,
-    );
+    // Like git, v0 reads (and refuses bad) filter settings before it advertises anything.
+    const filters = filterPolicy(config);
+    const filter = new FilterRequest(filters);
+    if (mode !== 'request') {
+      // The advertisement goes out in one writev: a handful of lines, one system call.
+      const lines = advertisementLines(refs, {
+        allow,
+        noDone: mode === 'advertise',
+        filter: filters.enabled,
+      });
+      writevOrDie(io.output, [...lines.map((line) => encodePktLine(line)), flushPkt()], writeOptions);
+      if (mode === 'advertise') return report({ pack: 'none', endAt: sinceStart() });
+    }
 
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = sinceStart();
+    if (mode === 'request') requireRequest(reader);
     const request = readWants(reader, {
       tips: advertisedTips(refs),
       present: (oids) => presentObjects(gitDir, oids),
       hiddenTips: refs.hiddenTips ?? new Set(),
       allow,
       someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
+      stateless: mode === 'request',
+      other: (line, capabilities) => filter.take(line, filters.enabled && capabilities.has('filter')),
     });
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
     const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
       ackMode: ackModeOf(request.capabilities),
+      noDone: request.capabilities.has('no-done'),
+      stateless: mode === 'request',
     });
+    // A stateless request that ended at a flush: answered, and the client comes back.
+    if (common === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
 
     const caps = honoured(request);
     const framing: Framing = caps.has('side-band-64k')
@@ -271,6 +293,13 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       thin: caps.has('thin-pack'),
       includeTag: caps.has('include-tag'),
       progress: !caps.has('no-progress'),
+      filter:
+        filter.spec &&
+        packFilter(
+          filter.spec,
+          (input) => git(gitDir, ['cat-file', '--batch-check'], input),
+          refs.objectFormat,
+        ),
     });
     sender.end();
     return report({ pack, requestAt, endAt: sinceStart() });

@@ -3,9 +3,9 @@
  * advertisement, then commands, each `command=<name>`, capability lines, a delim, arguments and a
  * flush, until the client sends a lone flush or hangs up. Implemented: `ls-refs` (`ref-prefix`,
  * `symrefs`, `peel`, `unborn`) and `fetch` (`want`, `have`, `done`, `thin-pack`, `no-progress`,
- * `include-tag`, `ofs-delta`, `wait-for-done`), the acknowledgments section and the packfile
- * section on side-band-64k. Not advertised (so clients never send them): `shallow`, `filter`,
- * `ref-in-want`, `sideband-all`, `packfile-uris`, `object-info`.
+ * `include-tag`, `ofs-delta`, `wait-for-done`; `filter`, `want-ref` and `sideband-all` when the
+ * configuration offers them), the acknowledgments, wanted-refs and packfile sections. Not
+ * advertised (so clients never send them): `shallow`, `packfile-uris`, `object-info`.
  */
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
@@ -16,12 +16,23 @@ import { AGENT } from './advertisement';
 import { GitOracle } from './commitGraph';
 import { notOurRef, UploadPackError } from './errors';
 import { isHidden } from './hideRefs';
+import { filterPolicy, FilterRequest, packFilter } from './filter';
 import { PackSender } from './packSender';
 import type { RefScope } from './refView';
 import { visibleRefs } from './refView';
-import { presentObjects, type RawRefs } from './repository';
+import { git, presentObjects, type RawRefs } from './repository';
 import type { PackContext, ServeReport, ServerIo } from './server';
 import { sendPack } from './server';
+import { serveModeOf } from './stateless';
+import {
+  fetchFeatureNames,
+  resolveWantRef,
+  sectionPacket,
+  SidebandAllSender,
+  v2Features,
+  wantedRefsLines,
+  type V2Features,
+} from './wantRef';
 
 /** Whether a `GIT_PROTOCOL` value asks for version 2 (colon-separated `key=value` items). */
 export function isV2(protocol: string | undefined): boolean {
@@ -30,13 +41,16 @@ export function isV2(protocol: string | undefined): boolean {
 
 const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** The capability advertisement, in git's order (less what is not implemented). */
-export function v2Advertisement(objectFormat: string): string[] {
+/**
+ * The capability advertisement, in git's order (less what is not implemented); `fetchFeatures`
+ * are the optional `fetch=` features the configuration turns on.
+ */
+export function v2Advertisement(objectFormat: string, fetchFeatures: readonly string[] = []): string[] {
   return [
     'version 2',
     `agent=${AGENT}`,
     'ls-refs=unborn',
-    'fetch=wait-for-done',
+    `fetch=${['wait-for-done', ...fetchFeatures].join(' ')}`,
     'server-option',
     `object-format=${objectFormat}`,
   ].map((line) => `${line}\n`);
@@ -147,9 +161,25 @@ interface FetchArgs {
   includeTag: boolean;
   ofsDelta: boolean;
   waitForDone: boolean;
+  filter: FilterRequest;
+  /** The `want-ref` lines, resolved (their objects are in `wants` too). */
+  wantRefs: { name: string; oid: string }[];
+  sidebandAll: boolean;
+  /**
+   * The first argument refused. Git reads arguments in order and stops at the first it refuses,
+   * so what follows is not parsed, and a missing want before it is reported first.
+   */
+  problem?: UploadPackError;
 }
 
-function parseFetch(args: readonly string[]): FetchArgs {
+/** What a fetch's arguments are read against. */
+interface FetchContext {
+  readonly features: V2Features;
+  readonly filter: FilterRequest;
+  readonly wantRef: (name: string) => string;
+}
+
+function parseFetch(args: readonly string[], context: FetchContext): FetchArgs {
   const fetch: FetchArgs = {
     wants: [],
     haves: [],
@@ -159,30 +189,53 @@ function parseFetch(args: readonly string[]): FetchArgs {
     includeTag: false,
     ofsDelta: false,
     waitForDone: false,
+    filter: context.filter,
+    wantRefs: [],
+    sidebandAll: false,
   };
   for (const arg of args) {
-    const [verb, oid] = arg.split(' ');
-    if (
-      (verb === 'want' || verb === 'have') &&
-      oid !== undefined &&
-      OID.test(oid) &&
-      arg === `${verb} ${oid}`
-    ) {
-      (verb === 'want' ? fetch.wants : fetch.haves).push(oid);
-    } else if (arg === 'done') fetch.done = true;
-    else if (arg === 'thin-pack') fetch.thin = true;
-    else if (arg === 'no-progress') fetch.noProgress = true;
-    else if (arg === 'include-tag') fetch.includeTag = true;
-    else if (arg === 'ofs-delta') fetch.ofsDelta = true;
-    else if (arg === 'wait-for-done') fetch.waitForDone = true;
-    else throw new UploadPackError(`unexpected line: '${arg}'`);
+    try {
+      parseFetchArg(arg, fetch, context);
+    } catch (err) {
+      if (!(err instanceof UploadPackError)) throw err;
+      fetch.problem = err;
+      break;
+    }
   }
   return fetch;
 }
 
+/** Takes one argument of a fetch into `fetch`. */
+function parseFetchArg(arg: string, fetch: FetchArgs, context: FetchContext): void {
+  const { features } = context;
+  const [verb, oid] = arg.split(' ');
+  if (
+    (verb === 'want' || verb === 'have') &&
+    oid !== undefined &&
+    OID.test(oid) &&
+    arg === `${verb} ${oid}`
+  ) {
+    (verb === 'want' ? fetch.wants : fetch.haves).push(oid);
+  } else if (arg === 'done') fetch.done = true;
+  else if (arg === 'thin-pack') fetch.thin = true;
+  else if (arg === 'no-progress') fetch.noProgress = true;
+  else if (arg === 'include-tag') fetch.includeTag = true;
+  else if (arg === 'ofs-delta') fetch.ofsDelta = true;
+  else if (arg === 'wait-for-done') fetch.waitForDone = true;
+  else if (features.filter && fetch.filter.take(arg, true)) return;
+  else if (features.refInWant && arg.startsWith('want-ref ')) {
+    const name = arg.slice('want-ref '.length);
+    const wanted = context.wantRef(name);
+    fetch.wants.push(wanted);
+    fetch.wantRefs.push({ name, oid: wanted });
+  } else if (features.sidebandAll && arg === 'sideband-all') fetch.sidebandAll = true;
+  else throw new UploadPackError(`unexpected line: '${arg}'`);
+}
+
 /**
  * Serves a protocol v2 session. `onSender` learns the pack sender once the packfile section
- * starts, so a failure after that is reported on band 3.
+ * starts (or, with `sideband-all`, once the fetch is read), so a failure after that is reported
+ * on band 3, and learns `undefined` at each new request.
  *
  * @returns how the last pack of the session was produced (`'none'` without any).
  */
@@ -192,14 +245,27 @@ export async function serveV2(
   writeOptions: WriteOptions,
   scope: RefScope,
   raw: RawRefs,
-  onSender: (sender: PackSender) => void,
+  onSender: (sender: PackSender | undefined) => void,
 ): Promise<ServeReport['pack']> {
   const { gitDir, options } = context;
+  const mode = serveModeOf(options);
   const send = (lines: readonly Uint8Array[]): void => writevOrDie(io.output, [...lines], writeOptions);
-  send([...v2Advertisement(context.objectFormat).map((line) => encodePktLine(line)), flushPkt()]);
+  const features = v2Features(context.config);
+  if (mode !== 'request') {
+    send([
+      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features)).map((line) =>
+        encodePktLine(line),
+      ),
+      flushPkt(),
+    ]);
+    if (mode === 'advertise') return 'none';
+  }
   const reader = new PktReader(new FdSource(io.input));
   let served: ServeReport['pack'] = 'none';
-  for (;;) {
+  // A stateless serve answers one request; what follows it is not read, as git does not.
+  for (let requests = 0; mode !== 'request' || requests < 1; requests++) {
+    // A refusal of this request is not part of an earlier request's pack: no sender until one starts.
+    onSender(undefined);
     const request = readRequest(reader);
     if (request === undefined) return served;
     if (request.command === 'ls-refs') {
@@ -207,15 +273,30 @@ export async function serveV2(
       send([...lines.map((line) => encodePktLine(`${line}\n`)), flushPkt()]);
       continue;
     }
-    const fetch = parseFetch(request.args);
+    // As git does, the filter settings are read (and a bad one refused) by each fetch.
+    const fetch = parseFetch(request.args, {
+      features,
+      filter: new FilterRequest(
+        features.filter ? filterPolicy(context.config) : { enabled: false, check() {} },
+      ),
+      wantRef: (name) => resolveWantRef(name, raw, gitDir, scope),
+    });
+    let sideband: PackSender | undefined;
+    if (fetch.sidebandAll) {
+      sideband = new SidebandAllSender(io.output, options.writeMode, !fetch.noProgress, writeOptions);
+      onSender(sideband);
+    }
+    const section = (line: string): Buffer => sectionPacket(line, fetch.sidebandAll);
     const strangers = [...new Set(fetch.wants)];
     const present = presentObjects(gitDir, strangers);
     const missing = fetch.wants.find((oid) => !present.has(oid));
     if (missing !== undefined) throw notOurRef(missing);
+    if (fetch.problem) throw fetch.problem;
     const oracle = new GitOracle(gitDir, fetch.wants);
     const facts = oracle.lookup(fetch.haves);
     const common = fetch.haves.filter((oid) => facts.has(oid));
-    if (!fetch.done) {
+    // Without haves there is nothing to acknowledge: the pack follows at once, as with `done`.
+    if (!fetch.done && fetch.haves.length > 0) {
       const theyHave = new Set<string>();
       let oldest = 0;
       for (const oid of common) {
@@ -231,18 +312,21 @@ export async function serveV2(
       ];
       const ready = !fetch.waitForDone && common.length > 0 && oracle.allWantsReach(theyHave, oldest);
       if (ready) lines.push('ready');
-      send([...lines.map((line) => encodePktLine(`${line}\n`)), ready ? delimPkt() : flushPkt()]);
+      send([...lines.map(section), ready ? delimPkt() : flushPkt()]);
       if (!ready) continue;
     }
     if (fetch.wants.length === 0) throw new UploadPackError('protocol error: a fetch without wants');
-    writeOrDie(io.output, encodePktLine('packfile\n'), writeOptions);
-    const sender = new PackSender(
-      io.output,
-      'side-band-64k',
-      options.writeMode,
-      !fetch.noProgress,
-      writeOptions,
-    );
+    const filter = fetch.filter.spec;
+    const packFilterArg =
+      filter &&
+      packFilter(filter, (input) => git(gitDir, ['cat-file', '--batch-check'], input), context.objectFormat);
+    if (fetch.wantRefs.length > 0) {
+      send([section('wanted-refs'), ...wantedRefsLines(fetch.wantRefs).map(section), delimPkt()]);
+    }
+    writeOrDie(io.output, section('packfile'), writeOptions);
+    const sender =
+      sideband ??
+      new PackSender(io.output, 'side-band-64k', options.writeMode, !fetch.noProgress, writeOptions);
     onSender(sender);
     served = await sendPack(context, sender, {
       wants: [...new Set(fetch.wants)],
@@ -251,7 +335,9 @@ export async function serveV2(
       thin: fetch.thin,
       includeTag: fetch.includeTag,
       progress: !fetch.noProgress,
+      filter: packFilterArg,
     });
     sender.end();
   }
+  return served;
 }

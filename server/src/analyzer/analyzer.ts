@@ -107,14 +107,18 @@ export class Analyzer {
     };
     const onLimit = (message: string) => this.log(`${path}: ${message}`);
     if (language === 'c') {
-      const { findings, wrappers } = this.c.analyze(
+      const { findings, wrappers, functions } = this.c.analyze(
         text,
         settings,
         options.key,
         options.index?.cWrappersFor(path),
         onLimit,
+        options.index?.cQuietFor(path),
       );
-      return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
+      return {
+        findings: inFileLineEndings(suppress(findings), text),
+        wrappers: { c: wrappers, ts: [], functions },
+      };
     }
     const index = options.index;
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
@@ -125,7 +129,10 @@ export class Analyzer {
   /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */
   wrappers(path: string, text: string, settings: AnalyzerSettings): FileWrappers {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
-    if (languageOf(path) === 'c') return { c: this.c.wrappers(text, settings), ts: [] };
+    if (languageOf(path) === 'c') {
+      const { wrappers, functions } = this.c.analyze(text, settings);
+      return { c: wrappers, ts: [], functions };
+    }
     return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
   }
 

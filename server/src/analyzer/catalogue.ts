@@ -430,3 +430,52 @@ export function settingWrappers(settings: AnalyzerSettings): readonly WrapperSet
   if (settings.presets.length === 0) return settings.wrappers;
   return [...presetsOf(settings.presets).flatMap((p) => p.wrappers ?? []), ...settings.wrappers];
 }
+
+/**
+ * C library functions and macros that do no output and have no body in a project's tree: character
+ * classes, numbers, time, memory layout. With C_QUIET_FUNCTIONS and C_PURE_FUNCTIONS, the standard
+ * library's part of the fact base (see c/functionFacts.ts); a project's own functions are judged by
+ * their bodies.
+ */
+export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
+  'isalnum',
+  'isalpha',
+  'isascii',
+  'isblank',
+  'iscntrl',
+  'isdigit',
+  'isgraph',
+  'islower',
+  'isprint',
+  'ispunct',
+  'isspace',
+  'isupper',
+  'isxdigit',
+  'tolower',
+  'toupper',
+  'abs',
+  'labs',
+  'llabs',
+  'atoi',
+  'atol',
+  'atoll',
+  'assert',
+  'offsetof',
+  'container_of',
+  'clock_gettime',
+  'gettimeofday',
+  'rand',
+  'random',
+  'srand',
+  'srandom',
+  'ffs',
+  'ffsl',
+  'qsort',
+  'bsearch',
+  'be16toh',
+  'getuid',
+  'geteuid',
+  'getgid',
+  'getegid',
+  'getppid',
+]);

@@ -8,7 +8,12 @@ import type { Template } from './model';
  * `process.stdout`) with the identifiers it reads.
  */
 export type WrapperTarget =
-  { readonly param: number } | { readonly text: string; readonly names: readonly string[] };
+  | {
+      readonly param: number;
+      /** C: a member of the parameter the wrapper writes to (`->fd` of `f->fd`). */
+      readonly member?: string;
+    }
+  | { readonly text: string; readonly names: readonly string[] };
 
 /** What every wrapper record holds, whatever its language. */
 export interface Wrapper {
@@ -39,6 +44,13 @@ export interface CWrapper extends Wrapper {
   readonly syscalls?: number;
   /** Why calls to it cannot be gathered by a fix (a printf-style helper formats its buffer first). */
   readonly noFix?: string;
+  /** A printf-style helper: its buffer parameter is a format, not the bytes it writes. */
+  readonly formats?: boolean;
+  /**
+   * It returns a status, true on success and 0 on failure (every return a constant): chained as
+   * `put(a) && put(b)`, each call runs only when the one before it succeeded.
+   */
+  readonly truthyOnSuccess?: boolean;
 }
 
 /** A TS/JS function whose body only writes its buffer parameter to a descriptor. */

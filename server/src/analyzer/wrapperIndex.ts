@@ -1,31 +1,118 @@
 // The workspace index of wrapper functions across files: which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
+import { libraryQuiet } from './c/functionFacts';
+import type { CFunctionFact } from './c/functionFacts';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 
-/** The wrappers one file defines. */
+/** What one file contributes to the fact base: the wrappers it defines, and what its C functions call. */
 export interface FileWrappers {
   readonly c: readonly CWrapper[];
   readonly ts: readonly TsWrapper[];
+  /** C: each function definition and the names it calls (for which functions do no output). */
+  readonly functions?: readonly CFunctionFact[];
 }
 
-/** Wrappers by defining file; lookups see only what other files export. */
+/**
+ * The workspace's fact base: wrappers and C function facts by defining file; lookups see only what
+ * other files export.
+ */
 export class WrapperIndex {
   private readonly files = new Map<string, FileWrappers>();
   private cByName: Map<string, CWrapper> | undefined;
+  private quiet: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
+  private preset: ReadonlySet<string> | undefined;
 
-  /** Records (or replaces) the wrappers of `path`. */
+  /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
-    if (wrappers.c.length === 0 && wrappers.ts.length === 0) {
+    if (wrappers.c.length === 0 && wrappers.ts.length === 0 && !wrappers.functions?.length) {
       this.delete(path);
       return;
     }
     this.files.set(path, wrappers);
     this.cByName = undefined;
+    this.quiet = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
   delete(path: string): void {
-    if (this.files.delete(path)) this.cByName = undefined;
+    if (this.files.delete(path)) {
+      this.cByName = undefined;
+      this.quiet = undefined;
+    }
+  }
+
+  /** Uses `names` as the exported functions that do no output, instead of working them out. */
+  presetQuiet(names: readonly string[]): void {
+    this.preset = new Set(names);
+  }
+
+  /**
+   * The exported C functions of the workspace that do no output: everything they call, in their own
+   * file or through other files' exported functions, does none, down to the library table. Worked out
+   * once to a fixed point (a greatest one: recursion alone keeps a function quiet), again after a
+   * change. A name two files export is left out, as a call could mean either. The file `path` itself
+   * reads its own definitions first (a `static` one hides an exported one of the same name).
+   */
+  cQuietFor(_path: string): ReadonlySet<string> {
+    if (this.preset) return this.preset;
+    this.quiet ??= this.workOutQuiet();
+    return this.quiet;
+  }
+
+  private workOutQuiet(): ReadonlySet<string> {
+    interface Node {
+      readonly fact: CFunctionFact;
+      readonly file: string;
+      quiet: boolean;
+    }
+    const byFile = new Map<string, Map<string, Node>>();
+    const exported = new Map<string, Node | null>();
+    for (const [file, wrappers] of this.files) {
+      const own = new Map<string, Node>();
+      for (const fact of wrappers.functions ?? []) {
+        const node: Node = { fact, file, quiet: !fact.opaque && !own.get(fact.name)?.fact.opaque };
+        const before = own.get(fact.name);
+        if (before) node.quiet &&= before.quiet;
+        own.set(fact.name, node);
+        if (fact.exported)
+          exported.set(
+            fact.name,
+            exported.has(fact.name) && exported.get(fact.name)?.file !== file ? null : node,
+          );
+      }
+      byFile.set(file, own);
+    }
+    // Each function's callers, so that a function found to print makes its callers print, once each:
+    // the work is the number of calls, not rounds times functions.
+    const callers = new Map<Node, Node[]>();
+    const loud: Node[] = [];
+    for (const own of byFile.values()) {
+      for (const node of own.values()) {
+        if (!node.quiet) loud.push(node);
+        for (const c of node.fact.calls) {
+          const callee = own.get(c) ?? exported.get(c);
+          if (callee) {
+            const list = callers.get(callee);
+            if (list) list.push(node);
+            else callers.set(callee, [node]);
+          } else if (node.quiet && (callee === null || !libraryQuiet(c))) {
+            node.quiet = false;
+            loud.push(node);
+          }
+        }
+      }
+    }
+    while (loud.length > 0) {
+      for (const caller of callers.get(loud.pop()!) ?? []) {
+        if (!caller.quiet) continue;
+        caller.quiet = false;
+        loud.push(caller);
+      }
+    }
+    const quiet = new Set<string>();
+    for (const [name, node] of exported) if (node?.quiet) quiet.add(name);
+    return quiet;
   }
 
   /** Number of files with wrappers. */

@@ -73,6 +73,13 @@ export interface LintJob {
    * analysed again; others return nothing.
    */
   readonly names?: readonly string[];
+  /**
+   * Second pass: the exported C functions of the tree that do no output (the fact base, worked out
+   * after the first pass), and the files analysed again because a function of theirs that writes calls
+   * one of them.
+   */
+  readonly quiet?: readonly string[];
+  readonly redo?: readonly string[];
   readonly fix: boolean;
   /** Fixing applies unsafe fixes too (--unsafe-fixes). */
   readonly unsafeFixes?: boolean;
@@ -121,6 +128,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (!job.index) return undefined;
   const index = new WrapperIndex();
   for (const [path, wrappers] of job.index) index.set(path, wrappers);
+  if (job.quiet) index.presetQuiet(job.quiet);
   return index;
 }
 
@@ -143,7 +151,7 @@ export async function lintFile(
   // A fix writes the file back: it must start from what is on disk now, with its stamp.
   let source: SourceFile | undefined;
   let text: string;
-  const callers = second?.forPath(path);
+  const callers = second?.always(path) ? undefined : second?.forPath(path);
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
     // trips through the thread pool cost more than the read (see readRegularFileSync). Without a fix,

@@ -17,6 +17,7 @@ import { formatCheckstyle } from './checkstyle';
 import { formatStatistics } from './statistics';
 import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
+import { factBasePass } from './factBase';
 import type { FileResult, LintJob } from './lintFile';
 import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
 import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
@@ -116,9 +117,14 @@ export async function lint(
   };
   try {
     const first = await pass({ fix: false });
+    const facts = factBasePass(
+      first.filter((r) => r.wrappers?.functions?.length).map((r) => [r.path, r.wrappers as FileWrappers]),
+      [...groups.keys()],
+    );
+    // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = first
       .filter((r) => r.wrappers && (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0))
-      .map((r) => [r.path, r.wrappers as FileWrappers]);
+      .map((r) => [r.path, { c: r.wrappers!.c, ts: r.wrappers!.ts }]);
     const names = [
       ...new Set(
         index.flatMap(([, w]) => [
@@ -128,14 +134,17 @@ export async function lint(
       ),
     ];
     const byPath = new Map(first.map((r) => [r.path, r]));
-    if (names.length > 0 || options.fix) {
-      // Second pass: files that call a wrapper defined elsewhere (or all, to fix them) with the index.
+    if (names.length > 0 || options.fix || facts.redo.length > 0) {
+      // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
+      // quiet (or all, to fix them), with the index.
       const second = await pass({
         fix: options.fix,
         diff: options.diff,
         unsafeFixes: options.unsafeFixes,
         index,
         names: options.fix ? undefined : names,
+        quiet: facts.quiet,
+        redo: facts.redo,
       });
       for (const r of second) byPath.set(r.path, r);
     }

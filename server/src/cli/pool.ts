@@ -170,7 +170,7 @@ export class LintPool {
   private async runHere(lists: readonly FileList[], job: LintJob): Promise<FileResult[]> {
     const { analyzer, lintFile, secondPass } = await this.loadLocal();
     const index = lintFile.indexOfJob(job);
-    const second = secondPass(job.names, index);
+    const second = secondPass(job.names, index, job.redo);
     const results: FileResult[] = [];
     for (const list of lists) {
       const next = new Int32Array(list.next);

@@ -31,12 +31,24 @@ export class SecondPass {
   /** By their words joined: most files share one. */
   private readonly made = new Map<string, Callers>();
 
-  /** `names`: the wrappers the first pass found exported; `index`: which files define them. */
+  private readonly redo: ReadonlySet<string>;
+
+  /**
+   * `names`: the wrappers the first pass found exported; `index`: which files define them; `redo`:
+   * files analysed again whatever they call (the fact base learnt something they ask about).
+   */
   constructor(
     names: readonly string[],
     private readonly index: WrapperIndex | undefined,
+    redo: readonly string[] = [],
   ) {
     this.all = callPattern(names);
+    this.redo = new Set(redo);
+  }
+
+  /** Whether `path` is analysed again whatever it calls. */
+  always(path: string): boolean {
+    return this.redo.has(path);
   }
 
   /**
@@ -65,6 +77,7 @@ export class SecondPass {
 export function secondPass(
   names: readonly string[] | undefined,
   index: WrapperIndex | undefined,
+  redo?: readonly string[],
 ): SecondPass | undefined {
-  return names ? new SecondPass(names, index) : undefined;
+  return names ? new SecondPass(names, index, redo) : undefined;
 }

@@ -17,7 +17,7 @@ if (port) {
     try {
       const analyzer = await ready;
       const index = indexOfJob(request.job);
-      const second = secondPass(request.job.names, index);
+      const second = secondPass(request.job.names, index, request.job.redo);
       const results: FileResult[] = [];
       for (const list of request.lists) {
         const next = new Int32Array(list.next);

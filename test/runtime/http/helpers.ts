@@ -43,6 +43,8 @@ export interface UploadPackUnderTest {
   readonly args: readonly string[];
   /** Why the tests with this command are skipped, or false when they run. */
   readonly skip: string | false;
+  /** Why its shallow clone tests are skipped (it does not advertise `shallow`), or false. */
+  readonly skipShallow: string | false;
 }
 
 /**
@@ -61,20 +63,41 @@ function statelessRpcProblem(file: string, args: readonly string[], repo: string
 }
 
 /**
+ * Whether `file args` advertises `shallow` (v0, `--advertise-refs`): found by running it, so the
+ * shallow tests run for real on the day writev-upload-pack serves shallow clones.
+ */
+function shallowProblem(file: string, args: readonly string[], repo: string): string | false {
+  const probe = spawnSync(file, [...args, '--advertise-refs', repo], { env: httpTestEnv(), timeout: 20_000 });
+  const first = (probe.stdout?.toString('latin1') ?? '').split('\n')[0] ?? '';
+  const caps = first.split('\0')[1]?.split(' ') ?? [];
+  return caps.includes('shallow') ? false : 'it does not advertise shallow yet';
+}
+
+/**
  * The upload-packs under test: git's own, and writev-upload-pack, skipped with the reason only
- * while it does not accept `--stateless-rpc` (checked against `repo`, a repository to advertise).
+ * while it does not accept `--stateless-rpc` (checked against `repo`, a repository to advertise),
+ * and its shallow tests while it does not advertise `shallow`.
  */
 export function uploadPacks(repo: string): UploadPackUnderTest[] {
   const writevArgs = [UPLOAD_PACK_BIN];
   const problem = statelessRpcProblem(process.execPath, writevArgs, repo);
+  const shallow = problem === false ? shallowProblem(process.execPath, writevArgs, repo) : problem;
   return [
-    { name: 'git upload-pack', shell: 'git upload-pack', file: 'git', args: ['upload-pack'], skip: false },
+    {
+      name: 'git upload-pack',
+      shell: 'git upload-pack',
+      file: 'git',
+      args: ['upload-pack'],
+      skip: false,
+      skipShallow: false,
+    },
     {
       name: 'writev-upload-pack',
       shell: [process.execPath, UPLOAD_PACK_BIN].map((a) => `'${a}'`).join(' '),
       file: process.execPath,
       args: writevArgs,
       skip: problem === false ? false : `writev-upload-pack: ${problem}`,
+      skipShallow: shallow === false ? false : `writev-upload-pack: ${shallow}`,
     },
   ];
 }

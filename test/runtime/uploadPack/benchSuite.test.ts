@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import type { BenchEvent, CaseResult } from '@writev/runtime';
 import { sidebandSuite } from '@writev/runtime/dist/bench/suites/sideband';
+import { V2_FULL_CLONE, V2_MODES } from '@writev/runtime/dist/bench/suites/sidebandV2';
 import { Scratch } from './helpers/gitRepo';
 
 describe('the sideband benchmark suite', () => {
@@ -13,6 +14,7 @@ describe('the sideband benchmark suite', () => {
         size: 'tiny',
         runs: 1,
         cacheDir: scratch.dir,
+        cases: ['side-band', 'side-band-64k'],
         emit: (e) => events.push(e),
       });
       assert.deepEqual(
@@ -44,6 +46,39 @@ describe('the sideband benchmark suite', () => {
       const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
       assert.ok(logs.some((m) => /target/.test(m)));
       assert.ok(!logs.some((m) => /\bmet\b/.test(m)), 'no verdict at tiny: "met" or "NOT met" in a log line');
+    } finally {
+      scratch.dispose();
+    }
+  });
+
+  it('runs the v2 full clone case at the tiny size: over a pipe and over HTTP, ours from the cache, against git', async () => {
+    const scratch = new Scratch();
+    try {
+      const events: BenchEvent[] = [];
+      const [result, ...more] = await sidebandSuite.run({
+        size: 'tiny',
+        runs: 1,
+        cacheDir: scratch.dir,
+        cases: [V2_FULL_CLONE],
+        emit: (e) => events.push(e),
+      });
+      assert.equal(more.length, 0);
+      assert.equal(result!.case, V2_FULL_CLONE);
+      assert.deepEqual(
+        result!.results.map((m) => m.command),
+        Object.values(V2_MODES),
+      );
+      for (const m of result!.results) assert.ok(m.median > 0, m.command);
+      // Ours report their serve: a cache hit (checked in each run), start-up and streaming.
+      for (const ours of [V2_MODES.oursPipe, V2_MODES.oursHttp]) {
+        const extra = result!.results.find((m) => m.command === ours)!.extra!;
+        assert.ok(extra.streaming! > 0 && extra.startup! > 0, ours);
+      }
+      assert.deepEqual(result!.references, [V2_MODES.gitPipe, V2_MODES.gitHttp]);
+      assert.deepEqual(result!.headline, { mode: V2_MODES.oursHttp, reference: V2_MODES.gitHttp });
+      assert.match(String(result!.parameters!['target 1']), /^not judged at --size tiny .+ pipe: \d/);
+      const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
+      assert.ok(logs.some((m) => /the same pack, byte for byte, from all 4 modes/.test(m)));
     } finally {
       scratch.dispose();
     }

@@ -155,8 +155,8 @@ describe('parseOptions', () => {
 
   it('refuses unknown options, bad values and a missing directory', () => {
     assert.throws(
-      () => parseOptions(['--stateless-rpc', 'repo'], {}),
-      (err) => err instanceof UsageError && err.message === "unknown option '--stateless-rpc'",
+      () => parseOptions(['--stateful-rpc', 'repo'], {}),
+      (err) => err instanceof UsageError && err.message === "unknown option '--stateful-rpc'",
     );
     assert.throws(
       () => parseOptions(['repo', '--cache-dir'], {}),

@@ -14,8 +14,11 @@ import { catBlobWorkload, gitEnv, type CatBlobWorkload } from './catBlobReposito
 /** Where the answers go: /dev/null, then a pipe another process drains. */
 const SINKS = ['devnull', 'pipe'] as const;
 
-/** The most blobs one request lists, as in Git's measurement. */
-const MAX_BLOBS = 100_000;
+/**
+ * The most blobs one request lists, as in Git's measurement. Part of the real history's folder:
+ * other suites that reuse the history pass the same.
+ */
+export const MAX_BLOBS = 100_000;
 
 type Size = 'tiny' | 'quick' | 'full';
 

@@ -6,9 +6,10 @@ import { DrainedPipe } from '../fifo';
 import { measureProcess } from '../measure';
 import type { CaseResult, Measurement, RunSample } from '../result';
 import { runCase, type Mode } from '../runCase';
-import { bySize, wantsCase, type Suite } from '../suite';
+import { bySize, wantsCase, type Suite, type SuiteContext } from '../suite';
 import { targetLine, type Target } from '../targets';
 import { benchGitEnv, sidebandFixture, UPLOAD_PACK_BIN, type SidebandFixture } from './sidebandFixture';
+import { runV2FullClone, V2_FULL_CLONE } from './sidebandV2';
 
 const STRACE = '/usr/bin/strace';
 
@@ -237,6 +238,85 @@ function nodeStartupMode(): Mode {
   };
 }
 
+/** The two framings' cases: the sideband fixture's cached pack, every mode, into a drained pipe. */
+async function runFramings(
+  suite: string,
+  ctx: SuiteContext,
+  framings: readonly Framing[],
+): Promise<CaseResult[]> {
+  const bytes = bySize(ctx.size, { tiny: 1 << 20, quick: 16 << 20, full: 100 << 20 });
+  const runs = ctx.runs ?? bySize(ctx.size, { tiny: 1, quick: 5, full: 11 });
+  ctx.emit({
+    type: 'log',
+    suite,
+    message: `preparing a ${bytes / 2 ** 20} MiB repository and its cached pack`,
+  });
+  const fixture = sidebandFixture(ctx.cacheDir, bytes);
+  const timing = join(fixture.cacheDir, '..', `timing-${process.pid}.jsonl`);
+  const pipe = new DrainedPipe();
+  const results: CaseResult[] = [];
+  try {
+    for (const framing of framings) {
+      const request = fixture.requests[framing];
+      // Same bytes first: a faster mode that sent something else would prove nothing.
+      const digests = await packDigests(commands(fixture, timing), request);
+      const differ = [...digests].filter(([, digest]) => digest !== digests.get(GIT));
+      if (differ.length > 0) {
+        throw new Error(
+          `${differ.map(([name]) => name).join(', ')}: the pack differs from git upload-pack's`,
+        );
+      }
+      ctx.emit({
+        type: 'log',
+        suite,
+        message: `${framing}: the same pack, byte for byte, from all ${digests.size} modes (cat included)`,
+      });
+      const straced: Record<string, Record<string, number>> = {};
+      for (const command of commands(fixture, timing)) {
+        straced[command.name] =
+          existsSync(STRACE) && ctx.size !== 'tiny'
+            ? await straceCounts(command, request, pipe, `${timing}.strace`)
+            : {};
+      }
+      const modes: Mode[] = commands(fixture, timing).map((command) => ({
+        name: command.name,
+        run: () => runOnce(command, request, pipe, timing, straced[command.name]!),
+      }));
+      modes.push(nodeStartupMode());
+      const packetMax = framing === 'side-band' ? 1000 : 65520;
+      const result = await runCase(
+        {
+          suite,
+          case: framing,
+          title: `${(fixture.packBytes / 2 ** 20).toFixed(0)} MiB cached pack over ${framing} (${packetMax}-byte packets)`,
+          modes,
+          runs,
+          warmup: 1,
+          references: [GIT, TWO_WRITES],
+          // Git's change itself: the same server, two writes per pkt-line against one writev.
+          headline: { mode: ONE_WRITEV, reference: TWO_WRITES },
+          parameters: {
+            packBytes: fixture.packBytes,
+            packets: Math.ceil(fixture.packBytes / (packetMax - 5)),
+          },
+        },
+        ctx,
+      );
+      for (const target of checkTargets(framing, result)) {
+        const line = targetLine(target, ctx.size);
+        result.parameters![`target ${Object.keys(result.parameters!).length - 1}`] = line;
+        ctx.emit({ type: 'log', suite, message: `${framing}: ${line}` });
+      }
+      results.push(result);
+    }
+    return results;
+  } finally {
+    pipe.dispose();
+    rmSync(timing, { force: true });
+    rmSync(`${timing}.strace`, { force: true });
+  }
+}
+
 /**
  * Git's sideband measurement, side by side: a cached pack served into a drained pipe over
  * `side-band` (1000-byte packets) and `side-band-64k`, by git upload-pack (a hook cats the pack),
@@ -249,80 +329,13 @@ export const sidebandSuite: Suite = {
   title: 'sideband: serving a cached pack',
   description:
     'A cached pack over side-band and side-band-64k into a drained pipe: git upload-pack, two writes, one writev per pkt-line, batched, cat.',
-  cases: ['side-band', 'side-band-64k'],
+  cases: ['side-band', 'side-band-64k', V2_FULL_CLONE],
+  // The v2 case clones a real history, built from npm releases the first time.
+  downloads: [V2_FULL_CLONE],
   async run(ctx) {
     const framings = (['side-band', 'side-band-64k'] as const).filter((f) => wantsCase(ctx, f));
-    if (framings.length === 0) return [];
-    const bytes = bySize(ctx.size, { tiny: 1 << 20, quick: 16 << 20, full: 100 << 20 });
-    const runs = ctx.runs ?? bySize(ctx.size, { tiny: 1, quick: 5, full: 11 });
-    ctx.emit({
-      type: 'log',
-      suite: this.id,
-      message: `preparing a ${bytes / 2 ** 20} MiB repository and its cached pack`,
-    });
-    const fixture = sidebandFixture(ctx.cacheDir, bytes);
-    const timing = join(fixture.cacheDir, '..', `timing-${process.pid}.jsonl`);
-    const pipe = new DrainedPipe();
-    const results: CaseResult[] = [];
-    try {
-      for (const framing of framings) {
-        const request = fixture.requests[framing];
-        // Same bytes first: a faster mode that sent something else would prove nothing.
-        const digests = await packDigests(commands(fixture, timing), request);
-        const differ = [...digests].filter(([, digest]) => digest !== digests.get(GIT));
-        if (differ.length > 0) {
-          throw new Error(
-            `${differ.map(([name]) => name).join(', ')}: the pack differs from git upload-pack's`,
-          );
-        }
-        ctx.emit({
-          type: 'log',
-          suite: this.id,
-          message: `${framing}: the same pack, byte for byte, from all ${digests.size} modes (cat included)`,
-        });
-        const straced: Record<string, Record<string, number>> = {};
-        for (const command of commands(fixture, timing)) {
-          straced[command.name] =
-            existsSync(STRACE) && ctx.size !== 'tiny'
-              ? await straceCounts(command, request, pipe, `${timing}.strace`)
-              : {};
-        }
-        const modes: Mode[] = commands(fixture, timing).map((command) => ({
-          name: command.name,
-          run: () => runOnce(command, request, pipe, timing, straced[command.name]!),
-        }));
-        modes.push(nodeStartupMode());
-        const packetMax = framing === 'side-band' ? 1000 : 65520;
-        const result = await runCase(
-          {
-            suite: this.id,
-            case: framing,
-            title: `${(fixture.packBytes / 2 ** 20).toFixed(0)} MiB cached pack over ${framing} (${packetMax}-byte packets)`,
-            modes,
-            runs,
-            warmup: 1,
-            references: [GIT, TWO_WRITES],
-            // Git's change itself: the same server, two writes per pkt-line against one writev.
-            headline: { mode: ONE_WRITEV, reference: TWO_WRITES },
-            parameters: {
-              packBytes: fixture.packBytes,
-              packets: Math.ceil(fixture.packBytes / (packetMax - 5)),
-            },
-          },
-          ctx,
-        );
-        for (const target of checkTargets(framing, result)) {
-          const line = targetLine(target, ctx.size);
-          result.parameters![`target ${Object.keys(result.parameters!).length - 1}`] = line;
-          ctx.emit({ type: 'log', suite: this.id, message: `${framing}: ${line}` });
-        }
-        results.push(result);
-      }
-      return results;
-    } finally {
-      pipe.dispose();
-      rmSync(timing, { force: true });
-      rmSync(`${timing}.strace`, { force: true });
-    }
+    const results = framings.length === 0 ? [] : await runFramings(this.id, ctx, framings);
+    if (wantsCase(ctx, V2_FULL_CLONE)) results.push(await runV2FullClone(this.id, ctx));
+    return results;
   },
 };

@@ -24,6 +24,7 @@ import { PLAIN_WRITE, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
 import { messageDescriptors } from './messageDescriptors';
+import { cFunctionFacts, libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
 import { settingWrapper } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 
@@ -58,13 +59,16 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
+    facts?: (name: string) => boolean,
   ): CContext {
+    const named = cQuietFunction(settings);
     return {
       text,
       functions: cWriteFunctions(settings),
       wrappers,
       pure: cPureFunctions(settings),
-      quiet: cQuietFunction(settings),
+      // The catalogue and the presets name some; the fact base reads the project's own bodies.
+      quiet: facts ? (name) => named(name) || facts(name) : named,
       macros,
       assumeStreams: settings.unknownDescriptors === 'report',
     };
@@ -180,28 +184,43 @@ export class CAnalyzer {
     key?: string,
     external: ReadonlyMap<string, CWrapper> = new Map(),
     onLimit: (message: string) => void = () => {},
-  ): { findings: Finding[]; wrappers: CWrapper[] } {
+    quietElsewhere: ReadonlySet<string> = new Set(),
+  ): { findings: Finding[]; wrappers: CWrapper[]; functions: CFunctionFact[] } {
+    // What the file's functions call, for the fact base: every file, whatever it writes.
+    const functions = cFunctionFacts(text);
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
     if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
-      return { findings: [], wrappers: [] };
+      return { findings: [], wrappers: [], functions };
     const known = this.settingWrappers(settings, external);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
-        return { findings: [], wrappers: [] };
+        return { findings: [], wrappers: [], functions };
       const bodies = bodiesOf(syntax.functions(), text);
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
-      const { own, writers } = this.ownWrappers(text, settings, bodies, macros, known);
+      const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known);
       const wrappers = new Map(known);
-      for (const w of own) wrappers.set(w.name, w);
+      for (const w of ownWrappers) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
-      const functions =
-        own.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
-      const ctx = this.context(text, settings, wrappers, macros);
+      const targets =
+        ownWrappers.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
+      // The file's own definitions first; then what other files' bodies and the library say.
+      const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
+      const own = new Set(functions.map((f) => f.name));
+      const ownQuiet = quietFunctions(functions, elsewhere);
+      const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
+      const ctx = this.context(text, settings, wrappers, macros, quiet);
       const streams = this.fileStreams(text, bodies, settings);
+      // A function's findings depend on which of the names it calls do no output.
+      const byName = new Map(functions.map((f) => [f.name, f]));
+      const asked = new Set<string>();
+      for (const fn of targets) {
+        for (const c of byName.get(functionName(fn) ?? '')?.calls ?? []) if (quiet(c)) asked.add(c);
+      }
       const context = JSON.stringify([
+        [...asked].sort(),
         settings,
         [...wrappers.values()],
         [...macros.values()],
@@ -211,7 +230,7 @@ export class CAnalyzer {
         ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
       ]);
       const findings: Finding[] = [];
-      for (const fn of functions) {
+      for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
           this.functionFindings(fn, ctx, settings, streams, onLimit).map((f) =>
             shiftFinding(f, -fn.startIndex),
@@ -223,7 +242,11 @@ export class CAnalyzer {
       const withInclude = include
         ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
         : findings;
-      return { findings: withInclude.sort((a, b) => a.span.start - b.span.start), wrappers: own };
+      return {
+        findings: withInclude.sort((a, b) => a.span.start - b.span.start),
+        wrappers: ownWrappers,
+        functions,
+      };
     };
     if (key === undefined) return this.withParts(text, settings, known, analyse);
     // The memos keep what this document's latest analyses used, until it is closed (forget).

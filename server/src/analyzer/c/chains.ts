@@ -4,7 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
-import { calls, identifiers, namedKids, unwrap } from './syntax';
+import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   callWrite,
   checkOf,
@@ -67,12 +67,14 @@ const GUARDED =
  */
 export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (stmt.hasError) return undefined;
+  // `ok = put(a) && put(b);`: the chain's result kept in a variable.
+  const kept = stmt.type === 'expression_statement' ? keptChain(stmt) : undefined;
   const cond =
     stmt.type === 'if_statement'
       ? stmt.childForFieldName('condition')
       : stmt.type === 'return_statement'
         ? stmt.namedChild(0)
-        : null;
+        : (kept?.value ?? null);
   if (!cond) return undefined;
   const test = unwrap(cond);
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
@@ -92,9 +94,17 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     const plain = checkOf(term);
     const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
     const check = guarded?.check ?? plain;
-    if (!check || !allowed(check.kind) || (kind !== undefined && check.kind !== kind)) break;
-    kind = check.kind;
+    if (!check) break;
     const write = callWrite(check.call, ctx);
+    // A status helper's bare call says it succeeded (`put(a) && put(b)`), its negation that it failed.
+    const status =
+      write?.truthyOnSuccess && (check.kind === 'truthy' || check.kind === 'falsy')
+        ? `status-${check.kind}`
+        : undefined;
+    const statusAllowed = status === (op === '&&' ? 'status-truthy' : 'status-falsy');
+    if ((!statusAllowed && !allowed(check.kind)) || (kind !== undefined && (status ?? check.kind) !== kind))
+      break;
+    kind = status ?? check.kind;
     if (!write || write.own || write.syscalls !== undefined) break;
     if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
     if (check.len && !sameLength(check.len.text, write.checkLen)) break;
@@ -117,15 +127,14 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const all = writes.map((w) => w.write);
   const pieces = all.every((w) => w.pieces) ? all.flatMap((w) => w.pieces as Piece[]) : undefined;
   const fixable = all.every((w) => w.fixable) && family !== undefined && family !== '';
-  const assigns = writes.flatMap((w) => (w.assigned ? [w.assigned] : []));
+  const assigns = [...writes.flatMap((w) => (w.assigned ? [w.assigned] : [])), ...(kept ? [kept.name] : [])];
   const noFix =
     family === undefined
       ? 'the chained writes belong to different write families'
       : writes.some((w) => w.guarded)
         ? GUARDED
-        : assigns[0] !== undefined
-          ? keptResult(first.write.callee, assigns[0])
-          : undefined;
+        : (all.find((w) => w.noFix)?.noFix ??
+          (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -149,6 +158,51 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     condition: writes.every((w) => w.guarded) ? `(${test.text})` : undefined,
     assigns: assigns.length > 0 ? assigns : undefined,
   };
+}
+
+/**
+ * `failed = write(fd, a, n) != n;` and then `failed |= write(fd, "\\n", 1) != 1;`: each write checked,
+ * the failures gathered in one variable that is tested after the last. One write each, reported without
+ * a fix (the test of the variable would need rewriting for the total).
+ */
+export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.type !== 'expression_statement' || stmt.hasError) return undefined;
+  const expr = stmt.namedChild(0);
+  const assign = expr ? unwrap(expr) : undefined;
+  const op =
+    assign?.type === 'assignment_expression' ? assign.childForFieldName('operator')?.text : undefined;
+  if (!assign || (op !== '=' && op !== '|=' && op !== '+=')) return undefined;
+  const left = assign.childForFieldName('left');
+  const right = assign.childForFieldName('right');
+  const check = right ? checkOf(right) : undefined;
+  if (left?.type !== 'identifier' || !check || !FAILURE_CHECKS.includes(check.kind)) return undefined;
+  // `n = write(...)` keeps a count, not a failure: resultChecked reads that form.
+  if (check.kind === 'truthy' || check.kind === 'falsy') return undefined;
+  const write = callWrite(check.call, ctx);
+  if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
+    return undefined;
+  if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
+  const { checkLen: _len, own: _own, fixable: _fixable, truthyOnSuccess: _status, ...rest } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
+    noFix:
+      write.noFix ??
+      `the failures are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
+    assigns: [left.text],
+  };
+}
+
+/** `name = <chain>;` (a plain assignment to a variable): the variable and the chain. */
+function keptChain(stmt: Node): { name: string; value: Node } | undefined {
+  const expr = stmt.namedChild(0);
+  if (expr?.type !== 'assignment_expression' || expr.childForFieldName('operator')?.text !== '=')
+    return undefined;
+  const left = expr.childForFieldName('left');
+  const value = expr.childForFieldName('right');
+  return left?.type === 'identifier' && value ? { name: left.text, value } : undefined;
 }
 
 /** The single statement of a body (`{ stmt; }` or `stmt`), if it has just one. */
@@ -223,12 +277,31 @@ function resultCheckedReason(callee: string): string {
   return `the result of ${callee}() is kept and checked by the statements after it; a gathered call would need those checks rewritten for the total`;
 }
 
-/** True for `return ...;`, `goto ...;`, `break;` or `continue;`, alone or as the only statement of a block. */
-function leaves(body: Node | null): boolean {
-  const stmt = only(body);
-  return (
-    stmt !== undefined &&
-    ['return_statement', 'goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)
+/** Calls that never return: the handler that makes one leaves as surely as a `return`. */
+const NO_RETURN = /^(_?exit|_Exit|abort|err|errx|verr|verrx)$/;
+
+/**
+ * True when `body` leaves: its last statement is `return ...;`, `goto ...;`, `break;`, `continue;` or a
+ * call that never returns (`exit(1)`), after statements that make no write (an error message).
+ */
+function leaves(body: Node | null, ctx: CContext): boolean {
+  const stmts = !body ? [] : body.type === 'compound_statement' ? namedKids(body) : [body];
+  const last = stmts[stmts.length - 1];
+  if (!last) return false;
+  const exits =
+    ['return_statement', 'goto_statement', 'break_statement', 'continue_statement'].includes(last.type) ||
+    (last.type === 'expression_statement' &&
+      last.namedChild(0)?.type === 'call_expression' &&
+      NO_RETURN.test(calleeName(last.namedChild(0) as Node) ?? ''));
+  if (!exits) return false;
+  // The message before the exit may print anywhere but must not be one of the writes a run gathers.
+  return stmts.slice(0, -1).every(
+    (s) =>
+      s.type === 'expression_statement' &&
+      calls(s).every((c) => {
+        const name = calleeName(c);
+        return name !== undefined && !ctx.functions.has(name) && !ctx.wrappers.has(name);
+      }),
   );
 }
 
@@ -279,7 +352,7 @@ export function resultChecked(
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
     if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
-    if (!leaves(check.childForFieldName('consequence'))) break;
+    if (!leaves(check.childForFieldName('consequence'), ctx)) break;
     last = j;
   }
   if (last === i) return undefined;

@@ -16,7 +16,7 @@ import {
   rootName,
   unwrap,
 } from './syntax';
-import { chainStep, conditionalStep, resultChecked, returnStep } from './chains';
+import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { functionStreams, type FileStreams } from './origins';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
@@ -81,6 +81,11 @@ class FunctionReader {
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
       const write =
         chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx) ?? returnStep(stmt, this.ctx);
+      if (write) return write;
+    }
+    // `ok = put(a) && put(b);`
+    if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'assignment_expression') {
+      const write = chainStep(stmt, this.ctx) ?? accumulatedStep(stmt, this.ctx);
       if (write) return write;
     }
     switch (stmt.type) {
@@ -306,7 +311,8 @@ class FunctionReader {
       // An unnamed callee (a function pointer), a known writer or anything named like I/O: unsure.
       if (
         !name ||
-        IO_NAME_PATTERN.test(name) ||
+        // A body the fact base read says more than a name: `log2_ceil` computes, `emit_log` may print.
+        (IO_NAME_PATTERN.test(name) && !this.ctx.quiet(name)) ||
         this.ctx.functions.has(name) ||
         this.ctx.wrappers.has(name) ||
         this.ctx.macros?.has(name)

@@ -18,6 +18,7 @@ import {
   unwrap,
 } from './syntax';
 import { readFunction } from './steps';
+import { writeHelperOf } from './helperBodies';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
@@ -98,6 +99,21 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   };
 }
 
+/** True when `text` calls the write functions, macros and wrappers of `ctx` twice or more. */
+function callsTwice(ctx: CContext, text: string): boolean {
+  let count = 0;
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
+    const name = m[1]!;
+    if (ctx.functions.has(name) || ctx.wrappers.has(name) || ctx.macros?.has(name)) {
+      if (++count > 1) return true;
+    }
+  }
+  return false;
+}
+
+/** Bodies longer than this (characters) are not read as a project's write helper. */
+const HELPER_TEXT_LIMIT = 3000;
+
 /** Patterns of {@link namesTwice}, by the names they find. */
 const namePatterns = new Map<string, RegExp | undefined>();
 
@@ -133,7 +149,7 @@ function slotsOf(callee: string, ctx: CContext): Slots | undefined {
   if (fn) return { fd: fn.fd, buf: fn.buf, len: fn.len };
   const w = ctx.wrappers.get(callee);
   // A printf-style helper's bytes cannot be listed; a framing wrapper's calls are several writes.
-  if (!w || w.noFix || (w.syscalls ?? 1) > 1) return undefined;
+  if (!w || w.noFix || (w.syscalls ?? 1) > 1 || ('param' in w.fd && w.fd.member)) return undefined;
   return { fd: 'param' in w.fd ? w.fd.param : undefined, buf: w.buf, len: w.len };
 }
 
@@ -174,12 +190,22 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   if (!body || !name || outer.functions.has(name)) return undefined;
   const ctx = without(outer, name);
   const statements = namedKids(body);
+  // A helper is short and makes one write call: a body naming write functions twice is none, and
+  // reading every long function that writes as a candidate cost the whole-tree speed.
+  const helper = () => {
+    const text = ctx.text.slice(body.startIndex, body.endIndex);
+    if (text.length > HELPER_TEXT_LIMIT || callsTwice(ctx, text)) return undefined;
+    return writeHelperOf(fn, name, !isStatic(fn, name), ctx);
+  };
   if (statements.length > 1)
-    return (
-      formatterOf(fn, name, statements, ctx) ?? retryLoopOf(fn, name, ctx) ?? framingWrapper(fn, name, ctx)
-    );
-  if (statements.length !== 1) return retryLoopOf(fn, name, ctx);
-  let stmt = statements[0]!;
+    return formatterOf(fn, name, statements, ctx) ?? framingWrapper(fn, name, ctx) ?? helper();
+  if (statements.length !== 1) return undefined;
+  return forwarderOf(fn, name, statements[0]!, ctx) ?? helper();
+}
+
+/** A body of one statement that writes the function's buffer parameter (see {@link wrapperOf}). */
+function forwarderOf(fn: Node, name: string, only: Node, ctx: CContext): CWrapper | undefined {
+  let stmt = only;
   let returns = false;
   if (stmt.type === 'return_statement') {
     const value = stmt.namedChild(0);
@@ -277,6 +303,7 @@ function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: C
     family: found.write.family,
     arity: params.length,
     noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
+    formats: true,
   } satisfies CWrapper;
 }
 
@@ -290,68 +317,5 @@ export function settingWrapper(setting: WrapperSetting, family: string): CWrappe
     len: setting.len,
     family,
     arity: Math.max(setting.buf, setting.len ?? 0) + 1,
-  };
-}
-
-/** True when `node` holds `name += ...`, `name -= ...` or `name = name +/- ...` (with `op`). */
-function advances(node: Node, name: string, op: '+' | '-'): boolean {
-  return node.descendantsOfType('assignment_expression').some((a) => {
-    const left = a?.childForFieldName('left');
-    if (!a || !left || unwrap(left).text !== name) return false;
-    const operator = a.childForFieldName('operator')?.text;
-    if (operator === `${op}=`) return true;
-    const right = a.childForFieldName('right');
-    return operator === '=' && !!right && new RegExp(`^${name}\\s*\\${op}`).test(right.text);
-  });
-}
-
-/**
- * A project's own write-in-full loop (`write_all(fd, buf, count)`): its one write call sends its buffer
- * parameter to its descriptor parameter inside a loop that advances the buffer and shrinks the count,
- * so each call puts all its bytes out (or fails) like `write_in_full`. Its calls join runs; the project
- * has no gathered twin of it, so there is no fix.
- */
-function retryLoopOf(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
-  const body = fn.childForFieldName('body');
-  if (!body || !/\b(while|for|do)\b/.test(body.text)) return undefined;
-  const params = parameterNames(fn);
-  if (params.length < 3) return undefined;
-  let found: { call: Node; fn: NonNullable<ReturnType<CContext['functions']['get']>> } | undefined;
-  // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
-  // descriptor, which is then written by more than the one call.
-  const io: Node[] = [];
-  for (const c of calls(body)) {
-    const callee = calleeName(c);
-    if (!callee) return undefined;
-    const writer = ctx.functions.get(callee);
-    if (writer && !writer.gathered && !writer.fixed && writer.len !== undefined) {
-      if (found) return undefined;
-      found = { call: c, fn: writer };
-    } else if (ctx.wrappers.has(callee)) return undefined;
-    else if (IO_NAME_PATTERN.test(callee)) io.push(c);
-  }
-  if (!found) return undefined;
-  const args = callArgs(found.call);
-  const fd = paramIndex(args[found.fn.fd], params);
-  const fdName = params[fd];
-  if (fdName && io.some((c) => callArgs(c).some((arg) => identifiers(arg).has(fdName)))) return undefined;
-  const buf = paramIndex(args[found.fn.buf], params);
-  const len = paramIndex(args[found.fn.len as number], params);
-  if (fd < 0 || buf < 0 || len < 0) return undefined;
-  let loop: Node | null = found.call.parent;
-  while (loop && !['while_statement', 'for_statement', 'do_statement'].includes(loop.type))
-    loop = loop.parent;
-  if (!loop || loop.parent?.id !== body.id) return undefined;
-  if (!advances(loop, params[buf] as string, '+') || !advances(loop, params[len] as string, '-'))
-    return undefined;
-  return {
-    name,
-    exported: !isStatic(fn, name),
-    fd: { param: fd },
-    buf,
-    len,
-    family: found.fn.gatheredName ?? found.fn.name,
-    arity: params.length,
-    noFix: `${name}() is this project's own write loop, and it has no gathered twin to call instead`,
   };
 }

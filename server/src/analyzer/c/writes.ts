@@ -21,7 +21,11 @@ export interface CContext {
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
   readonly pure: ReadonlySet<string>;
-  /** Whether a called function does no output (memory, strings, formatting into a buffer). */
+  /**
+   * Whether a called function does no output: the catalogue's and the named presets' (memory, strings,
+   * formatting into a buffer), and the fact base's (its body, in this file or another, calls only such
+   * functions, down to the library table).
+   */
   readonly quiet: (name: string) => boolean;
   /** Function-like macros of the file that expand to one write. */
   readonly macros?: ReadonlyMap<string, CMacro>;
@@ -41,6 +45,8 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
   readonly own?: Template;
   /** A fix may include the call (the family is known and the call is not from another file). */
   readonly fixable: boolean;
+  /** The call returns true on success and 0 on failure (a status helper's). */
+  readonly truthyOnSuccess?: boolean;
 };
 
 /** A check of a call's result: `call < 0`, `call == -1`, `call != len`, or `call == len`. */
@@ -124,6 +130,8 @@ export function checkOf(test: Node): Check | undefined {
   const constant = CONSTANT_CHECKS[`${op}${r}`];
   if (constant) return { call, kind: constant, assigned };
   if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned };
+  // `call < len`: fewer bytes than asked is the failure `!= len` tests for (a write never sends more).
+  if (op === '<') return { call, kind: '!=', len: right, assigned };
   return undefined;
 }
 
@@ -319,18 +327,25 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
   if (!wrapper || args.length < wrapper.arity) return undefined;
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   if (fd && hasEffects(fd)) return undefined;
+  const member = 'param' in wrapper.fd ? wrapper.fd.member : undefined;
+  const fdText = fd
+    ? ctx.text.slice(fd.startIndex, fd.endIndex)
+    : 'text' in wrapper.fd
+      ? wrapper.fd.text
+      : '';
   const frames = wrapper.syscalls ?? 1;
   const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
+  // A helper without a fix still sends its buffer argument: the run needs to know what it sent.
   const pieces: Piece[] | undefined =
-    frames > 1 || wrapper.noFix
+    frames > 1 || wrapper.formats
       ? undefined
       : bufArg
         ? [piece(bufArg, len, ctx.text)]
         : wrapper.constant && [wrapper.constant];
   return {
-    target: canonicalTarget(fd ? fd.text : 'text' in wrapper.fd ? wrapper.fd.text : ''),
-    fdText: fd ? ctx.text.slice(fd.startIndex, fd.endIndex) : 'text' in wrapper.fd ? wrapper.fd.text : '',
+    target: canonicalTarget(member ? memberOf(fdText, member) : fdText),
+    fdText: member ? memberOf(fdText, member) : fdText,
     targetNames: fd ? names([fd]) : 'names' in wrapper.fd ? wrapper.fd.names : [],
     callee: name,
     family: wrapper.family,
@@ -341,6 +356,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     // A wrapper defined in another file may write to a descriptor this file cannot name: no fix.
     fixable: !wrapper.file && frames === 1 && !wrapper.noFix,
     wrapper: { name, file: wrapper.file },
+    ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
       wrapper.noFix ??
@@ -348,6 +364,18 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
         ? `${name}() writes ${frames} times per call (a header, then its payload); gathering across calls needs a variant of it that fills an iovec`
         : undefined),
   };
+}
+
+/**
+ * The descriptor a wrapper that writes to member `member` of its argument writes to, spelled as the
+ * caller would: `f->fd` for the argument `f`, `conn.fd` for `&conn`.
+ */
+function memberOf(arg: string, member: string): string {
+  const t = arg.trim();
+  if (/^[A-Za-z_]\w*$/.test(t)) return `${t}${member}`;
+  const address = /^&\s*([A-Za-z_]\w*)$/.exec(t);
+  if (address && member.startsWith('->')) return `${address[1]}.${member.slice(2)}`;
+  return `(${t})${member}`;
 }
 
 /**
@@ -366,7 +394,7 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
   const site = templateAround(stmt, call.startIndex, call.endIndex, len, ctx.text);
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
-  const { checkLen: _len, own, fixable, ...rest } = write;
+  const { checkLen: _len, own, fixable, truthyOnSuccess: _status, ...rest } = write;
   const assigned = check?.assigned?.text;
   if (assigned && write.targetNames.includes(assigned)) return undefined;
   return {

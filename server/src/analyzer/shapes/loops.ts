@@ -42,8 +42,12 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     if (!write.reads.some((name) => varying.has(name) && !names.has(name))) return undefined;
     if (write.reads.some((name) => mutated.has(name) && !names.has(name))) return undefined;
   }
+  // A body that uses what a write returned (`p += n; left -= n;`) is a loop retrying one write until
+  // all of it is out, not one write per item.
+  const results = new Set(writes.flatMap((w) => w.assigns ?? []));
   for (const step of loop.body) {
-    if (step.kind === 'other' && step.reads.some((name) => names.has(name))) return undefined;
+    if (step.kind === 'other' && step.reads.some((name) => names.has(name) || results.has(name)))
+      return undefined;
   }
   return { loop, writes, target };
 }

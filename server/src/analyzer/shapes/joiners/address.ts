@@ -11,7 +11,8 @@ const REASSIGNED = end(
 
 /** The variable a buffer expression takes the address of (`&len`, `&(len)`), if it is one. */
 function addressOf(buf: string): string | undefined {
-  return /^&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(buf)?.[1];
+  // `&len`, `(char *) &len`: a cast in front points at the variable all the same.
+  return /^(?:\(\s*[\w\s*]+\)\s*)*&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(buf)?.[1];
 }
 
 const ADDRESSED = {};

@@ -1,0 +1,207 @@
+// What each C function of a file calls, read from the text alone: the facts the whole-tree fact base is
+// built from. A statement between two writes that calls a function of the project is crossed only when
+// that function is known to do no output, and real programs define such helpers (a checksum, a header
+// filler, an accessor) in the same file or another one. Every file of a tree is read this way, so it
+// must cost about as little as one search of the text: no parse. What the text does not show plainly
+// (a K&R definition, a call through a pointer, a body cut short by a `}` in column 0 of a string) leaves
+// the function unknown or opaque, never quiet by mistake.
+import { C_LIBRARY_QUIET, C_PURE_FUNCTIONS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+
+/** What one function definition of a file calls. */
+export interface CFunctionFact {
+  readonly name: string;
+  /** Visible to other files (not `static`). */
+  readonly exported: boolean;
+  /** The names it calls, each once. */
+  readonly calls: readonly string[];
+  /** Of those, the names it calls more than once (a function that writes twice calls a writer twice). */
+  readonly repeated?: readonly string[];
+  /** It calls through a pointer or a member (`ops->write(...)`, `(*fn)(...)`): it may do anything. */
+  readonly opaque: boolean;
+}
+
+/** Comments, string and character literals: blanked before reading calls. */
+const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
+
+/** Names that look like calls but are not. */
+const KEYWORDS = new Set([
+  'if',
+  'while',
+  'for',
+  'switch',
+  'return',
+  'sizeof',
+  'do',
+  'else',
+  'case',
+  '_Alignof',
+  'alignof',
+  'typeof',
+  '__typeof__',
+  'defined',
+  '__attribute__',
+  '__builtin_expect',
+  'likely',
+  'unlikely',
+]);
+
+/** The functions `text` defines, with what each calls (see the file comment). */
+export function cFunctionFacts(text: string): CFunctionFact[] {
+  const clean = text.replace(NOISE, ' ');
+  const facts: CFunctionFact[] = [];
+  // Braces at depth 0 open the file's definitions: a function's body follows its parameter list's `)`.
+  let depth = 0;
+  let open = -1;
+  for (let at = nextBrace(clean, 0); at >= 0; at = nextBrace(clean, at + 1)) {
+    if (clean.charCodeAt(at) === 123) {
+      if (depth++ === 0) open = at;
+      continue;
+    }
+    if (depth === 0) continue; // unbalanced (#if alternatives): skip it
+    if (--depth !== 0) continue;
+    const fact = definition(clean, open, at);
+    if (fact) facts.push(fact);
+  }
+  return facts;
+}
+
+/** The next `{` or `}` at or after `from`, or -1. */
+function nextBrace(text: string, from: number): number {
+  const a = text.indexOf('{', from);
+  const b = text.indexOf('}', from);
+  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+}
+
+/** How far back from a body's `{` a definition's head is looked for. */
+const HEAD_REACH = 1000;
+
+/** The function whose body is `clean[open..close]`, if the text before `open` is a definition's head. */
+function definition(clean: string, open: number, close: number): CFunctionFact | undefined {
+  const limit = Math.max(0, open - HEAD_REACH);
+  let i = open - 1;
+  while (i >= limit && isSpace(clean.charCodeAt(i))) i--;
+  if (clean[i] !== ')') return undefined;
+  // Back from the `)` to its `(`.
+  let depth = 0;
+  for (; i >= limit; i--) {
+    const c = clean.charCodeAt(i);
+    if (c === 41) depth++;
+    else if (c === 40 && --depth === 0) break;
+    else if (c === 59 || c === 123 || c === 125) return undefined;
+  }
+  if (i < limit) return undefined;
+  let j = i - 1;
+  while (j >= limit && isSpace(clean.charCodeAt(j))) j--;
+  const end = j + 1;
+  while (j >= limit && isWord(clean.charCodeAt(j))) j--;
+  const name = clean.slice(j + 1, end);
+  if (name === '' || name.charCodeAt(0) <= 57 || KEYWORDS.has(name)) return undefined;
+  // The head starts after the previous statement, directive or definition.
+  let k = j;
+  while (k >= limit) {
+    const c = clean.charCodeAt(k);
+    if (c === 59 || c === 125 || c === 123 || (c === 35 && (k === 0 || clean.charCodeAt(k - 1) === 10)))
+      break;
+    k--;
+  }
+  const qualifiers = clean.slice(k + 1, j + 1);
+  // A type before the name (`int `, `char *`): a macro call at file level (`FOO(x) {`) or an
+  // initialiser (`= {`) is no definition.
+  if (!/[\w*]\s*$/.test(qualifiers) || /=\s*$/.test(qualifiers)) return undefined;
+  const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
+  return {
+    name,
+    exported: !/\bstatic\b/.test(qualifiers),
+    calls,
+    ...(repeated.length > 0 && { repeated }),
+    opaque,
+  };
+}
+
+/**
+ * Library functions and macros without a body in the tree that do no output: the catalogue's, and
+ * upper-case function-like macros not named like I/O (`MIN`, `ARRAY_SIZE`, `be32_to_cpu` aside).
+ */
+export function libraryQuiet(name: string): boolean {
+  if (C_LIBRARY_QUIET.has(name) || C_PURE_FUNCTIONS.has(name) || C_QUIET_FUNCTIONS.test(name)) return true;
+  return /^[A-Z][A-Z0-9_]*$/.test(name) && !IO_NAME_PATTERN.test(name);
+}
+
+/**
+ * The functions of `facts` that do no output, given `known` (names quiet elsewhere: other files'
+ * functions and the library). Read to a fixed point: a function is quiet when everything it calls is,
+ * its own file's functions included (mutual recursion stays quiet unless some call in it is not).
+ */
+export function quietFunctions(
+  facts: readonly CFunctionFact[],
+  known: (name: string) => boolean,
+): Set<string> {
+  const own = new Map<string, CFunctionFact>();
+  // A name defined twice (under #if alternatives) is quiet only if every definition is.
+  const twice = new Set<string>();
+  for (const f of facts) {
+    if (own.has(f.name)) twice.add(f.name);
+    own.set(f.name, f);
+  }
+  const quiet = new Set(facts.filter((f) => !f.opaque).map((f) => f.name));
+  for (const f of facts) if (f.opaque) quiet.delete(f.name);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const f of facts) {
+      if (!quiet.has(f.name)) continue;
+      const loud = f.calls.some((c) => (own.has(c) ? !quiet.has(c) : !known(c)));
+      if (loud || (twice.has(f.name) && facts.some((g) => g.name === f.name && g.opaque))) {
+        quiet.delete(f.name);
+        changed = true;
+      }
+    }
+  }
+  return quiet;
+}
+
+/** Identifier characters: letters, digits, `_`. */
+function isWord(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
+  );
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/**
+ * The names called in `text[from..to)`, and whether something is called through a pointer or a member.
+ * Read by looking back from each `(`: a search for names followed by `(` tried every character.
+ */
+function callsIn(
+  text: string,
+  from: number,
+  to: number,
+): { calls: string[]; repeated: string[]; opaque: boolean } {
+  const calls = new Set<string>();
+  const repeated = new Set<string>();
+  let opaque = false;
+  for (let i = text.indexOf('(', from); i >= 0 && i < to; i = text.indexOf('(', i + 1)) {
+    let j = i - 1;
+    while (j >= from && isSpace(text.charCodeAt(j))) j--;
+    const end = j + 1;
+    while (j >= from && isWord(text.charCodeAt(j))) j--;
+    if (j + 1 === end) {
+      // `(*fn)(x)` calls through a pointer; `(size_t)(a + b)` is a cast.
+      if (text[end - 1] === ')') {
+        const inner = text.lastIndexOf('(', end - 1);
+        if (inner >= from && /^\(\s*\*/.test(text.slice(inner, end))) opaque = true;
+      }
+      continue;
+    }
+    const name = text.slice(j + 1, end);
+    if (name.charCodeAt(0) <= 57 || KEYWORDS.has(name)) continue;
+    let k = j;
+    while (k >= from && isSpace(text.charCodeAt(k))) k--;
+    if (text[k] === '.' || (text[k] === '>' && text[k - 1] === '-')) opaque = true;
+    else if (calls.has(name)) repeated.add(name);
+    else calls.add(name);
+  }
+  return { calls: [...calls], repeated: [...repeated], opaque };
+}

@@ -1,0 +1,352 @@
+// A project's own write helper, recognised from its body whatever its name and extra arguments. Its one
+// write call sends its buffer parameter to its descriptor parameter (or to a member of a parameter, or to
+// a fixed descriptor), either once (a helper that returns a status and updates its counters after) or in
+// a loop that advances the buffer and shrinks the count until everything is out (a write-in-full loop,
+// however it keeps its offset). A variadic helper may format into a buffer of its own first and send
+// that: each call is still one write, whose bytes exist only once formatted. Calls to such helpers join
+// runs like writes; the project has no gathered twin of them, so they are reported without a fix.
+import type { Node } from 'web-tree-sitter';
+import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import type { WrapperTarget } from '../wrapper';
+import {
+  callArgs,
+  calleeName,
+  calls,
+  declaredName,
+  functionDeclarator,
+  identifiers,
+  namedKids,
+  parameterNames,
+} from './syntax';
+import type { CContext, CWrapper } from './writes';
+
+/** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
+interface WriterSlots {
+  /** Absent: the writer has a fixed descriptor (a wrapper of stdout), given as `fixed`. */
+  readonly fd?: number;
+  readonly fixed?: WrapperTarget;
+  readonly buf: number;
+  /** Absent: a C string. */
+  readonly len?: number;
+  readonly family: string;
+}
+
+/** A flags argument that asks for out-of-band data: one call is then no plain part of a byte stream. */
+const OUT_OF_BAND = /\bMSG_OOB\b/;
+
+/**
+ * The slots of `call` when it writes one buffer: a write function (a `send` with flags other than
+ * out-of-band data counts: `MSG_NOSIGNAL` changes no byte), or a wrapper that writes one buffer per call
+ * (not a printf-style one, whose buffer is a format).
+ */
+function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | undefined {
+  const fn = ctx.functions.get(callee);
+  if (fn) {
+    if (fn.gathered) return undefined;
+    if (fn.fixed) {
+      const arg = callArgs(call)[fn.fixed.index]?.text.replace(/\s+/g, '');
+      const flags = fn.fixed.text === '0';
+      if (arg === undefined || (flags ? OUT_OF_BAND.test(arg) : arg !== fn.fixed.text)) return undefined;
+    }
+    return { fd: fn.fd, buf: fn.buf, len: fn.len, family: fn.gatheredName ?? fn.name };
+  }
+  const w = ctx.wrappers.get(callee);
+  if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
+  if ('param' in w.fd)
+    return w.fd.member ? undefined : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family };
+  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family };
+}
+
+/** `node` without parentheses and casts (`(const char *)buf` is buf). */
+function bare(node: Node): Node {
+  let at = node;
+  for (;;) {
+    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
+    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
+    else return at;
+  }
+}
+
+/** What a helper's body does to its names: the initial value of each local, and how each changes. */
+interface BodyFacts {
+  /** Locals declared with an initial value: the value (`size_t nleft = count`). */
+  readonly initial: ReadonlyMap<string, Node>;
+  /** Names that grow: `x += n`, `x = x + n`, `x = n + x`, `x++`. */
+  readonly grown: ReadonlySet<string>;
+  /** Names that shrink: `x -= n`, `x = x - n`, `x--`. */
+  readonly shrunk: ReadonlySet<string>;
+  /** Names assigned any other way. */
+  readonly assigned: ReadonlySet<string>;
+}
+
+function bodyFacts(body: Node): BodyFacts {
+  const initial = new Map<string, Node>();
+  const grown = new Set<string>();
+  const shrunk = new Set<string>();
+  const assigned = new Set<string>();
+  for (const n of body.descendantsOfType(['init_declarator', 'assignment_expression', 'update_expression'])) {
+    if (!n) continue;
+    if (n.type === 'init_declarator') {
+      const name = declaredName(n.childForFieldName('declarator'));
+      const value = n.childForFieldName('value');
+      if (name && value) initial.set(name, value);
+      continue;
+    }
+    if (n.type === 'update_expression') {
+      const arg = n.childForFieldName('argument');
+      if (arg?.type !== 'identifier') continue;
+      (n.text.includes('++') ? grown : shrunk).add(arg.text);
+      continue;
+    }
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    if (left?.type !== 'identifier' || !right) continue;
+    const name = left.text;
+    const op = n.childForFieldName('operator')?.text;
+    if (op === '+=') grown.add(name);
+    else if (op === '-=') shrunk.add(name);
+    else if (op === '=' && bare(right).type === 'binary_expression') {
+      const sum = bare(right);
+      const operator = sum.childForFieldName('operator')?.text;
+      const sides = [sum.childForFieldName('left'), sum.childForFieldName('right')].map((s) =>
+        s ? bare(s).text : '',
+      );
+      if (operator === '+' && sides.includes(name)) grown.add(name);
+      else if (operator === '-' && sides[0] === name) shrunk.add(name);
+      else assigned.add(name);
+    } else assigned.add(name);
+  }
+  return { initial, grown, shrunk, assigned };
+}
+
+/** Where a writer's buffer comes from: a parameter (`param`), through a pointer and an offset. */
+interface BufferSource {
+  readonly param: number;
+  /** The pointer variable the call names (the parameter itself, or a local copy of it). */
+  readonly pointer: string;
+  /** An offset variable added to it (`buf + done`, `&buf[done]`). */
+  readonly offset?: string;
+}
+
+/** The parameter a name stands for: itself, or a local that starts as (a cast of) it. */
+function paramOf(name: string, params: readonly (string | undefined)[], facts: BodyFacts): number {
+  const direct = params.indexOf(name);
+  if (direct >= 0) return direct;
+  const init = facts.initial.get(name);
+  if (!init) return -1;
+  const value = bare(init);
+  return value.type === 'identifier' && !facts.assigned.has(name) ? params.indexOf(value.text) : -1;
+}
+
+function bufferSource(
+  node: Node,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): BufferSource | { readonly local: string } | undefined {
+  const b = bare(node);
+  if (b.type === 'identifier') {
+    const param = paramOf(b.text, params, facts);
+    return param >= 0 ? { param, pointer: b.text } : { local: b.text };
+  }
+  let base: Node | null = null;
+  let offset: Node | null = null;
+  if (b.type === 'binary_expression' && b.childForFieldName('operator')?.text === '+') {
+    base = b.childForFieldName('left');
+    offset = b.childForFieldName('right');
+    // `n + (const char *)buf`: the pointer on either side.
+    if (base && offset && paramOf(bare(base).text, params, facts) < 0) [base, offset] = [offset, base];
+  } else if (b.type === 'pointer_expression' && b.child(0)?.type === '&') {
+    const sub = b.childForFieldName('argument');
+    if (sub?.type === 'subscript_expression') {
+      base = sub.childForFieldName('argument');
+      offset = sub.childForFieldName('index');
+    }
+  }
+  if (!base || !offset) return undefined;
+  const pointer = bare(base);
+  const at = bare(offset);
+  if (pointer.type !== 'identifier' || at.type !== 'identifier') return undefined;
+  const param = paramOf(pointer.text, params, facts);
+  return param >= 0 ? { param, pointer: pointer.text, offset: at.text } : { local: pointer.text };
+}
+
+/** Where a writer's length comes from: a parameter, possibly through a local count or less an offset. */
+interface LengthSource {
+  readonly param: number;
+  readonly count: string;
+  readonly offset?: string;
+}
+
+function lengthSource(
+  node: Node,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): LengthSource | 'string' | undefined {
+  const b = bare(node);
+  if (b.type === 'identifier') {
+    const param = paramOf(b.text, params, facts);
+    return param >= 0 ? { param, count: b.text } : undefined;
+  }
+  if (b.type === 'call_expression' && calleeName(b) === 'strlen') return 'string';
+  if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '-') return undefined;
+  const left = b.childForFieldName('left');
+  const right = b.childForFieldName('right');
+  if (!left || !right || bare(left).type !== 'identifier' || bare(right).type !== 'identifier')
+    return undefined;
+  const param = paramOf(bare(left).text, params, facts);
+  return param >= 0 ? { param, count: bare(left).text, offset: bare(right).text } : undefined;
+}
+
+/** The descriptor a writer's argument is, as the helper's callers will name it. */
+function targetOf(
+  node: Node,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): WrapperTarget | undefined {
+  const b = bare(node);
+  if (b.type === 'identifier') {
+    const param = params.indexOf(b.text);
+    if (param >= 0) return facts.assigned.has(b.text) ? undefined : { param };
+  }
+  const names = identifiers(b);
+  if (![...names].some((n) => params.includes(n))) {
+    // A fixed descriptor (a global, stdout): no local may stand in it.
+    if ([...names].some((n) => facts.initial.has(n))) return undefined;
+    return { text: b.text, names: [...names] };
+  }
+  // `f->fd`, `conn.sock`, `c->conn->fd`: members down to a parameter, nothing computed on the way.
+  let at = b;
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = bare(arg);
+  }
+  if (at.type !== 'identifier' || at === b) return undefined;
+  const param = params.indexOf(at.text);
+  if (param < 0 || facts.assigned.has(at.text)) return undefined;
+  return { param, member: b.text.slice(at.text.length).replace(/\s+/g, '') };
+}
+
+/** The loop around `node` inside `body`, if any. */
+function loopAround(node: Node, body: Node): Node | undefined {
+  for (let at = node.parent; at && at.id !== body.id; at = at.parent) {
+    if (['while_statement', 'for_statement', 'do_statement'].includes(at.type)) return at;
+  }
+  return undefined;
+}
+
+function isVariadic(fn: Node): boolean {
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  return !!list && namedKids(list).some((p) => p.type === 'variadic_parameter');
+}
+
+/**
+ * The write helper `fn` is (see the file comment), or undefined. `exported` says whether other files may
+ * call it.
+ */
+export function writeHelperOf(
+  fn: Node,
+  name: string,
+  exported: boolean,
+  ctx: CContext,
+): CWrapper | undefined {
+  const body = fn.childForFieldName('body');
+  if (!body) return undefined;
+  const params = parameterNames(fn);
+  const variadic = isVariadic(fn);
+  if (params.length < 2 || params.includes(undefined)) return undefined;
+  let writer: { call: Node; slots: WriterSlots } | undefined;
+  // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
+  // descriptor, which is then written by more than the one call.
+  const io: Node[] = [];
+  for (const c of calls(body)) {
+    const callee = calleeName(c);
+    // A call through a pointer may do anything, a write included.
+    if (!callee) return undefined;
+    const slots = writerSlots(callee, c, ctx);
+    if (slots) {
+      if (writer) return undefined;
+      writer = { call: c, slots };
+    } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
+      return undefined;
+    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
+  }
+  if (!writer) return undefined;
+  const { call, slots } = writer;
+  const args = callArgs(call);
+  const facts = bodyFacts(body);
+  const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
+  const fd = fdArg ? targetOf(fdArg, params, facts) : slots.fixed;
+  const bufArg = args[slots.buf];
+  if (!fd || !bufArg) return undefined;
+  const fdNames = 'param' in fd ? [params[fd.param] as string] : fd.names;
+  if (io.some((c) => callArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
+    return undefined;
+  const buf = bufferSource(bufArg, params, facts);
+  const lenArg = slots.len === undefined ? undefined : args[slots.len];
+  const len = lenArg ? lengthSource(lenArg, params, facts) : 'string';
+  const loop = loopAround(call, body);
+  if (!buf) return undefined;
+  if ('local' in buf) {
+    // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
+    if (!variadic || facts.initial.has(params[params.length - 1] as string)) return undefined;
+    if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts))) return undefined;
+    return {
+      name,
+      exported,
+      fd,
+      buf: params.length - 1,
+      family: slots.family,
+      arity: params.length,
+      noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
+      formats: true,
+    };
+  }
+  if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
+  const status = statusReturns(body);
+  if (loop) {
+    // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
+    const advances = facts.grown.has(buf.offset ?? buf.pointer);
+    const counts =
+      len !== 'string' &&
+      (facts.shrunk.has(len.count) || (len.offset !== undefined && facts.grown.has(len.offset)));
+    if (!advances || !counts) return undefined;
+  } else if (buf.offset !== undefined || (len !== 'string' && len.offset !== undefined)) return undefined;
+  return {
+    name,
+    exported,
+    fd,
+    buf: buf.param,
+    len: len === 'string' ? undefined : len.param,
+    family: slots.family,
+    arity: params.length,
+    noFix: loop
+      ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
+      : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
+    ...(status && { truthyOnSuccess: true }),
+  };
+}
+
+/** Constants a status return gives: false and 0 for failure, true and 1 for success. */
+const STATUS = /^(0|1|true|false|TRUE|FALSE)$/;
+
+/** True when every return of `body` gives a constant status, 0 on some path and 1 on another. */
+function statusReturns(body: Node): boolean {
+  const values = body
+    .descendantsOfType('return_statement')
+    .map((r) => r?.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  return (
+    values.length >= 2 &&
+    values.every((v) => STATUS.test(v)) &&
+    values.some((v) => /^(0|false|FALSE)$/.test(v)) &&
+    values.some((v) => /^(1|true|TRUE)$/.test(v))
+  );
+}
+
+/** True when the length a loop sends shrinks as it goes (`nleft -= r`, `len - done` with done grown). */
+function loopShrinks(lenArg: Node, facts: BodyFacts): boolean {
+  const b = bare(lenArg);
+  if (b.type === 'identifier') return facts.shrunk.has(b.text);
+  const right = b.type === 'binary_expression' ? b.childForFieldName('right') : null;
+  return !!right && bare(right).type === 'identifier' && facts.grown.has(bare(right).text);
+}

@@ -1,0 +1,49 @@
+// Between the CLI's passes: the fact base worked out from what the first pass read in every file. It
+// says which exported C functions do no output anywhere in the tree, and which files must be analysed
+// again because a function of theirs that writes calls one of them (the first pass, reading each file
+// alone, took such a call for one that may print).
+import { cWriteFunctions } from '../analyzer/catalogue';
+import { libraryQuiet } from '../analyzer/c/functionFacts';
+import type { AnalyzerSettings } from '../analyzer/settings';
+import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
+
+/** What the second pass needs from the fact base. */
+export interface FactBasePass {
+  /** Exported C functions that do no output. */
+  readonly quiet: string[];
+  /** Files to analyse again for them. */
+  readonly redo: string[];
+}
+
+/**
+ * The fact base of the first pass's `index` (every file's wrappers and function facts). `settings`: the
+ * settings of each group of files, for the names of the write functions in effect.
+ */
+export function factBasePass(
+  index: readonly (readonly [string, FileWrappers])[],
+  settings: readonly AnalyzerSettings[],
+): FactBasePass {
+  const base = new WrapperIndex();
+  for (const [path, wrappers] of index) base.set(path, wrappers);
+  const quiet = base.cQuietFor('');
+  if (quiet.size === 0) return { quiet: [], redo: [] };
+  const writers = new Set<string>();
+  for (const s of settings) {
+    for (const name of cWriteFunctions(s).keys()) writers.add(name);
+    for (const w of s.wrappers) writers.add(w.name);
+  }
+  for (const [, wrappers] of index) for (const w of wrappers.c) writers.add(w.name);
+  const redo: string[] = [];
+  for (const [path, wrappers] of index) {
+    const functions = wrappers.functions ?? [];
+    const own = new Set(functions.map((f) => f.name));
+    // Only a function that writes twice or more can hold a run for the new facts to extend.
+    const writesTwice = (f: (typeof functions)[number]) =>
+      f.calls.filter((c) => writers.has(c)).length >= 2 || !!f.repeated?.some((c) => writers.has(c));
+    const asks = functions.some(
+      (f) => writesTwice(f) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
+    );
+    if (asks) redo.push(path);
+  }
+  return { quiet: [...quiet], redo };
+}

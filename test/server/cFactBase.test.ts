@@ -1,0 +1,155 @@
+// The whole-tree fact base: which of a project's functions do no output, worked out from their bodies
+// wherever they are defined, to a fixed point across calls and files. A run of writes to stdout may cross
+// a call to such a function (a header filler, a checksum) and must stop at one that may print. Checked
+// through the real CLI over a two-file tree, and through the workspace index the language server keeps,
+// where editing the helper's body changes its callers' findings.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
+import { analyzer } from './helpers';
+import { lintBin } from './cliHelpers';
+
+const work = mkdtempSync(join(tmpdir(), 'writev-facts-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const HEADER = `#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct frame { unsigned int len; unsigned int sum; };
+`;
+
+/** Helpers in one file: two that only compute (one through the other), one that prints. */
+const HELPERS = `${HEADER}
+static unsigned int mix(unsigned int sum, unsigned char c)
+{
+\treturn (sum << 5) + sum + c;
+}
+
+unsigned int checksum(const void *data, size_t n)
+{
+\tconst unsigned char *p = data;
+\tunsigned int sum = 5381;
+\twhile (n--)
+\t\tsum = mix(sum, *p++);
+\treturn sum;
+}
+
+void seal(struct frame *f, const char *body, size_t n)
+{
+\tf->len = htonl((unsigned int)n);
+\tf->sum = htonl(checksum(body, n));
+}
+
+void note(const char *what)
+{
+\tfprintf(stderr, "note: %s\\n", what);
+}
+`;
+
+/** Callers in another file: a run to stdout across seal() (quiet) and one across note() (may print). */
+const CALLERS = `${HEADER}
+void seal(struct frame *f, const char *body, size_t n);
+void note(const char *what);
+
+int framed(const char *body, size_t n, const char *trailer)
+{
+\tstruct frame f, t;
+
+\tseal(&f, body, n);
+\tif (write(STDOUT_FILENO, &f, sizeof f) != sizeof f)
+\t\treturn -1;
+\tseal(&t, trailer, strlen(trailer));
+\tif (write(STDOUT_FILENO, body, n) != (ssize_t)n)
+\t\treturn -1;
+\tif (write(STDOUT_FILENO, &t, sizeof t) != sizeof t)
+\t\treturn -1;
+\treturn 0;
+}
+
+int noted(const char *body, size_t n)
+{
+\tif (write(STDOUT_FILENO, "[", 1) != 1)
+\t\treturn -1;
+\tnote(body);
+\tif (write(STDOUT_FILENO, body, n) != (ssize_t)n)
+\t\treturn -1;
+\treturn 0;
+}
+
+int main(void) { return framed("ab", 2, "z") + noted("cd", 2); }
+`;
+
+interface JsonFinding {
+  readonly path: string;
+  readonly line: number;
+  readonly code: string;
+}
+
+/** The lines of the findings the real CLI reports over a tree of `files`. */
+function lintTree(files: Record<string, string>): JsonFinding[] {
+  const dir = mkdtempSync(join(work, 'tree-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const run = lintBin(['--format', 'json', '--exit-zero', '.'], { cwd: dir });
+  assert.equal(run.status, 0, run.stderr);
+  return (JSON.parse(run.stdout) as { findings: JsonFinding[] }).findings;
+}
+
+/** The 1-based line of the first line of `text` that holds `needle`. */
+function lineOf(text: string, needle: string): number {
+  return text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+}
+
+describe('the fact base: functions that do no output, from their bodies in any file', () => {
+  it('the tree compiles and runs as real C', () => {
+    const a = join(work, 'helpers.c');
+    const b = join(work, 'callers.c');
+    writeFileSync(a, HELPERS);
+    writeFileSync(b, CALLERS);
+    const exe = join(work, 'framed');
+    const cc = spawnSync('gcc', ['-Wall', '-Werror', '-o', exe, a, b], { encoding: 'utf8' });
+    assert.equal(cc.status, 0, cc.stderr);
+    const ran = spawnSync(exe, { encoding: 'latin1' });
+    assert.equal(ran.status, 0);
+    assert.equal(ran.stderr, 'note: cd\n');
+  });
+
+  it('a run to stdout crosses a call whose body, in another file, only computes', () => {
+    const found = lintTree({ 'helpers.c': HELPERS, 'callers.c': CALLERS });
+    const lines = found.filter((f) => f.path.endsWith('callers.c')).map((f) => f.line);
+    assert.deepEqual(lines, [lineOf(CALLERS, 'write(STDOUT_FILENO, &f')]);
+  });
+
+  it('a helper that computes through a function that prints is no quiet helper', () => {
+    const loud = HELPERS.replace(
+      '\treturn (sum << 5) + sum + c;',
+      '\tputchar(c);\n\treturn (sum << 5) + sum + c;',
+    );
+    const found = lintTree({ 'helpers.c': loud, 'callers.c': CALLERS });
+    // seal() now prints through checksum() and mix(): the run starts after it.
+    const lines = found.filter((f) => f.path.endsWith('callers.c')).map((f) => f.line);
+    assert.deepEqual(lines, [lineOf(CALLERS, 'write(STDOUT_FILENO, body, n)')]);
+  });
+
+  it("the workspace index gives the editor the same facts, and a helper's edit changes its callers", async () => {
+    const a = await analyzer();
+    const index = new WrapperIndex();
+    const helpers = join(work, 'ws-helpers.c');
+    const callers = join(work, 'ws-callers.c');
+    index.set(helpers, a.wrappers(helpers, HELPERS, DEFAULT_SETTINGS));
+    index.set(callers, a.wrappers(callers, CALLERS, DEFAULT_SETTINGS));
+    const syscalls = () => a.analyze(callers, CALLERS, DEFAULT_SETTINGS, { index }).map((f) => f.syscalls);
+    assert.deepEqual(syscalls(), [3]);
+    const loud = HELPERS.replace(
+      '\tf->len = htonl((unsigned int)n);',
+      '\tnote("sealing");\n\tf->len = htonl((unsigned int)n);',
+    );
+    index.set(helpers, a.wrappers(helpers, loud, DEFAULT_SETTINGS));
+    assert.deepEqual(syscalls(), [2]);
+  });
+});
