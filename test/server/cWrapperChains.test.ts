@@ -73,7 +73,7 @@ describe('C wrapper chains', () => {
     const name = 'c/nestedWrappers.c';
     const found = await analyzeFixture(name);
     assert.ok(found.some((f) => f.fix));
-    const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found);
+    const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found, true);
     assert.ok(fixed !== undefined && fixed.includes('writev(STDOUT_FILENO'));
     const before = runPage(fixture(name), 'before');
     assert.equal(before, '<html><head><title>T</title>T<body><div><pre>[filter highlight]body[flush]</pre>');

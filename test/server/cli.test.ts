@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { main } from 'writev-lint/out/cli/main';
+import { findingLines } from './cliHelpers';
 import { FIXTURES, REPO } from './helpers';
 import { sarifProblems } from './sarif';
 
@@ -24,18 +25,18 @@ describe('writev-lint', () => {
   it('prints file:line:col: warning: message [code] and exits 1 on findings', async () => {
     const { status, out } = await run(['test/server/fixtures/c/adjacent.c']);
     assert.equal(status, 1);
-    const lines = out.trim().split('\n');
+    const lines = findingLines(out);
     assert.equal(lines.length, 6);
     assert.equal(
       lines[0],
-      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [adjacent-writes]',
+      'test/server/fixtures/c/adjacent.c:6:2: warning: 2 syscalls to fd can become one: gather these writes into one writev_or_die() [*] [adjacent-writes]',
     );
   });
 
   it('exits 0 with findings under --exit-zero', async () => {
     const { status, out } = await run(['--exit-zero', 'test/server/fixtures/c/adjacent.c']);
     assert.equal(status, 0);
-    assert.equal(out.trim().split('\n').length, 6);
+    assert.equal(findingLines(out).length, 6);
   });
 
   it('exits 0 with no output when there is nothing to report', async () => {
@@ -126,17 +127,14 @@ describe('writev-lint', () => {
     );
   });
 
-  it('--fix rewrites the files, then reports only what has no fix', async () => {
+  it('--fix --unsafe-fixes rewrites the files, then reports only what has no fix', async () => {
     const dir = join(tmp, 'fix');
     cpSync(join(FIXTURES, 'c'), dir, { recursive: true });
-    const { status, out, err } = await run(['--fix', dir]);
+    const { status, out, err } = await run(['--fix', '--unsafe-fixes', dir]);
     assert.equal(status, 1);
     assert.match(err, /files fixed/);
     assert.match(readFileSync(join(dir, 'branchTails.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);
-    const left = out
-      .trim()
-      .split('\n')
-      .map((l) => l.replace(/^.*\/fix\//, ''));
+    const left = findingLines(out).map((l) => l.replace(/^.*\/fix\//, ''));
     assert.deepEqual(
       left.map((l) => l.split(':').slice(0, 2).join(':')),
       [

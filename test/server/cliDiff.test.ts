@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DiffFormatError, parseUnifiedDiff } from 'writev-lint/out/cli/diffFilter';
-import { cFunction, git, lintBin } from './cliHelpers';
+import { cFunction, findingLines, git, lintBin } from './cliHelpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-diff-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -25,11 +25,7 @@ function repository(name: string, files: Record<string, string>): string {
 
 /** `file:line` of each finding in text output. */
 function places(out: string): string[] {
-  return out
-    .trim()
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => l.split(':').slice(0, 2).join(':'));
+  return findingLines(out).map((l) => l.split(':').slice(0, 2).join(':'));
 }
 
 const COUNTER = ['static int n;', 'void tick(void)', '{', '\tn = 0;', '}', ''].join('\n');

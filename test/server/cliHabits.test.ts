@@ -113,9 +113,10 @@ describe('--statistics', () => {
 });
 
 describe('text formats', () => {
-  it('full shows the line of the first write with carets under it; concise is one line a finding', () => {
+  it('full, the default, shows the line of the first write with carets under it; concise is one line a finding', () => {
     const concise = lint(['--format', 'concise']);
-    assert.equal(concise.stdout, lint([]).stdout, 'text is concise by default');
+    assert.equal(lint([]).stdout, lint(['--format', 'full']).stdout, 'text is full by default');
+    assert.equal(lint(['--format', 'text']).stdout, lint(['--format', 'full']).stdout);
     assert.equal(concise.stdout.trim().split('\n').length, 3);
     const full = lint(['--format', 'full']).stdout;
     const first = concise.stdout.split('\n')[0]!;

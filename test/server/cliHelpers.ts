@@ -25,6 +25,14 @@ export async function lintRun(args: string[], cwd = REPO, stdin?: string): Promi
   return { status, out, err };
 }
 
+/**
+ * The first line of each finding in text output, full (the default) or concise: the excerpt lines of
+ * `full` (`  |`, `3 | code`, `  |   ^^^`) and blank lines are left out.
+ */
+export function findingLines(out: string): string[] {
+  return out.split('\n').filter((l) => l !== '' && !/^ *\d* \|/.test(l));
+}
+
 /** The installed bin (node_modules/.bin/writev-lint), as a user runs it. */
 export function lintBin(
   args: string[],

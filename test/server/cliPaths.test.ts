@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cFunction, lintBin } from './cliHelpers';
+import { cFunction, findingLines, lintBin } from './cliHelpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-paths-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -90,7 +90,7 @@ describe('hostile file names in every format', () => {
   });
 
   it('text: one line per finding; a name with a control character is quoted', () => {
-    const lines = lint('text').trim().split('\n');
+    const lines = findingLines(lint('text'));
     assert.equal(lines.length, NAMES.length);
     assert.ok(lines.some((l) => l.startsWith('"line\\nbreak.c":3:')));
     assert.ok(lines.some((l) => l.startsWith('"tab\\tand space.c":3:')));

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cFunction, git, lintRun } from './cliHelpers';
+import { cFunction, findingLines, git, lintRun } from './cliHelpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-review-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -27,11 +27,7 @@ function repository(name: string): string {
 
 /** `file:line` of every finding in a text report. */
 function places(out: string): string[] {
-  return out
-    .trim()
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => l.split(':').slice(0, 2).join(':'));
+  return findingLines(out).map((l) => l.split(':').slice(0, 2).join(':'));
 }
 
 describe('writev-lint --diff-base', () => {

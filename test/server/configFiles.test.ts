@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from 'writev-lint/out/cli/main';
+import { findingLines } from './cliHelpers';
 import { REPO } from './helpers';
 
 async function run(args: string[], cwd: string): Promise<{ status: number; out: string; err: string }> {
@@ -35,14 +36,10 @@ function tree(name: string, files: Record<string, string | object>): string {
 
 /** `path:line: severity [code]` of each text-format finding, paths relative to `root`. */
 function findings(out: string, root: string): string[] {
-  return out
-    .trim()
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const m = /^(.*?):(\d+):\d+: (\w+): .* \[([\w-]+)\]$/.exec(l.replace(`${root}/`, ''));
-      return m ? `${m[1]}:${m[2]}: ${m[3]} [${m[4]}]` : l;
-    });
+  return findingLines(out).map((l) => {
+    const m = /^(.*?):(\d+):\d+: (\w+): .* \[([\w-]+)\]$/.exec(l.replace(`${root}/`, ''));
+    return m ? `${m[1]}:${m[2]}: ${m[3]} [${m[4]}]` : l;
+  });
 }
 
 describe('.writev-lint.json lookup', () => {
@@ -150,7 +147,7 @@ describe('bad config files: exit 2, the file and the key path named, nothing lin
         .map((l) => l.replace(`writev-lint: ${root}/.writev-lint.json: `, ''))
         .sort(),
       [
-        'colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, presets, reportUnusedDirectives)',
+        'colour: unknown setting (known here: writeFunctions, wrappers, minSequenceLength, severity, unknownDescriptors, languages, exclude, attributeMacros, measuredWrites, streamFunctions, presets, reportUnusedDirectives, overrides)',
         'minSequenceLength: expected a whole number, got "3"',
         'wrappers[0].fd: missing (it is required)',
       ],

@@ -42,11 +42,28 @@ const editArb = fc
 const findingsArb = fc.array(
   fc
     .array(editArb, { minLength: 1, maxLength: 3 })
-    .map((edits) => ({ fix: { title: 't', edits } }) as unknown as Finding),
+    .map((edits) => ({ fix: { title: 't', edits, safety: 'safe' } }) as unknown as Finding),
   { maxLength: 12 },
 );
 
 describe('fix-all edits', () => {
+  it('leaves out the unsafe fixes unless asked for them (property)', () => {
+    const mixedArb = fc.array(
+      fc
+        .tuple(fc.array(editArb, { minLength: 1, maxLength: 3 }), fc.constantFrom('safe', 'unsafe'))
+        .map(([edits, safety]) => ({ fix: { title: 't', edits, safety } }) as unknown as Finding),
+      { maxLength: 12 },
+    );
+    fc.assert(
+      fc.property(mixedArb, (findings) => {
+        const safe = findings.filter((f) => f.fix?.safety === 'safe');
+        assert.deepEqual(fixAllEdits(findings), plainFixAllEdits(safe));
+        assert.deepEqual(fixAllEdits(findings, true), plainFixAllEdits(findings));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('chooses the same edits as comparing each with every chosen edit (property)', () => {
     fc.assert(
       fc.property(findingsArb, (findings) => {

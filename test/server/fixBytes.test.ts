@@ -16,7 +16,12 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function fix(...paths: string[]): Promise<{ status: number; err: string }> {
   let err = '';
-  const status = await main(['--fix', ...paths], { out: () => undefined, err: (t) => (err += t) }, tmp);
+  // Every fix, the unsafe ones too: each must keep the bytes it does not edit.
+  const status = await main(
+    ['--fix', '--unsafe-fixes', ...paths],
+    { out: () => undefined, err: (t) => (err += t) },
+    tmp,
+  );
   return { status, err };
 }
 

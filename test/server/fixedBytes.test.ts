@@ -68,7 +68,7 @@ describe('fixed C code writes the same bytes', () => {
       const name = `c/${idiom}.c`;
       assert.ok(existsSync(join(RUN, `${idiom}.main.c`)), 'the idiom has a driver');
       const found = await analyzeFixture(name);
-      const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found);
+      const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found, true);
       assert.ok(fixed, 'fix-all changes the fixture');
       const fixedPath = join(work, `${idiom}.c`);
       writeFileSync(fixedPath, fixed);

@@ -56,7 +56,8 @@ describe('fixed C code compiles', () => {
     it(`${name} compiles before and after fix-all, and its fixable hints are gone`, async () => {
       assert.equal(gcc(join(FIXTURES, name)), '', 'the fixture itself compiles');
       const found = await analyzeFixture(name);
-      const fixed = (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found) ?? fixture(name);
+      const fixed =
+        (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found, true) ?? fixture(name);
       const out = join(work, name.replace('/', '-'));
       writeFileSync(out, fixed);
       assert.equal(gcc(out), '');
@@ -81,7 +82,7 @@ describe('fixed TS code type-checks', () => {
       const out = join(work, name.replace('ts/', ''));
       writeFileSync(
         out,
-        (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found) ?? fixture(name),
+        (await analyzer()).fixAll(join(FIXTURES, name), fixture(name), found, true) ?? fixture(name),
       );
       files.push(out);
     }
@@ -100,7 +101,7 @@ describe('the bundled examples', () => {
       const found = a.analyze(path, text, DEFAULT_SETTINGS);
       assert.ok(found.length > 0, `${name} has hints to show`);
       const out = join(work, `example-${name.replace('/', '-')}`);
-      writeFileSync(out, a.fixAll(path, text, found) ?? text);
+      writeFileSync(out, a.fixAll(path, text, found, true) ?? text);
       if (name.endsWith('.c')) {
         assert.equal(gcc(path, join(dir, 'c')), '', `${name} compiles`);
         assert.equal(gcc(out, join(dir, 'c')), '', `${name} fixed compiles`);

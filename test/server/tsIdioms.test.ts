@@ -218,7 +218,7 @@ describe('TS/JS idioms', () => {
     const text = fixture(NAME);
     const a = await analyzer();
     const found = await analyzeFixture(NAME);
-    const fixedText = a.fixAll(join(FIXTURES, NAME), text, found) ?? text;
+    const fixedText = a.fixAll(join(FIXTURES, NAME), text, found, true) ?? text;
     assert.notEqual(fixedText, text);
     const before = load('before', text);
     const fixed = load('fixed', fixedText);

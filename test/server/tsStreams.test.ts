@@ -123,7 +123,7 @@ describe('streams in members, stream runs through tests and arms', () => {
   let fixedText = '';
   before(async () => {
     const found = await analyzeFixture(NAME);
-    fixedText = (await analyzer()).fixAll(join(FIXTURES, NAME), fixture(NAME), found) ?? '';
+    fixedText = (await analyzer()).fixAll(join(FIXTURES, NAME), fixture(NAME), found, true) ?? '';
     writeFileSync(join(work, 'driver.cjs'), DRIVER);
   });
 

@@ -137,11 +137,12 @@ export class Analyzer {
   }
 
   /**
-   * `text` with every safe fix in `findings` applied (those of {@link fixAllEdits}), and, in TS/JS, the
-   * imports the fixes left unused removed. Undefined when there is nothing to fix.
+   * `text` with the fixes in `findings` applied that do not overlap (those of {@link fixAllEdits}):
+   * the safe ones, and with `unsafe` the unsafe ones too (see FixSafety); in TS/JS, the imports the
+   * fixes left unused are removed. Undefined when there is nothing to fix.
    */
-  fixAll(path: string, text: string, findings: readonly Finding[]): string | undefined {
-    const edits = fixAllEdits(findings);
+  fixAll(path: string, text: string, findings: readonly Finding[], unsafe = false): string | undefined {
+    const edits = fixAllEdits(findings, unsafe);
     if (edits.length === 0) return undefined;
     const fixed = applyEdits(text, edits);
     return languageOf(path) === 'c' ? fixed : tsImports().pruneImports(path, text, fixed);

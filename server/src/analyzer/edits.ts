@@ -1,4 +1,5 @@
 // Applying fixes: picking the non-overlapping ones for fix-all, and applying edits to text.
+import { applies } from './fixes/safety';
 import { lineEndingOf, withLineEnding } from './fixes/text';
 import type { Finding, TextEdit } from './model';
 
@@ -33,16 +34,18 @@ function overlapsAny(sorted: readonly TextEdit[], e: TextEdit): boolean {
 }
 
 /**
- * The edits of every fix in `findings` that does not overlap an earlier one, deduplicated (two fixes
- * adding the same import add it once), in document order. Safe to apply together. Each edit costs a
- * binary search and an array insertion, not a comparison with every edit chosen before it, so that a
- * file with thousands of fixes stays fast.
+ * The edits of every safe fix in `findings` (and with `unsafe` every unsafe one too: see FixSafety)
+ * that does not overlap an earlier one, deduplicated (two fixes adding the same import add it once),
+ * in document order: edits that can be applied together. Each edit costs a binary search and an array
+ * insertion, not a comparison with every edit chosen before it, so that a file with thousands of fixes
+ * stays fast.
  */
-export function fixAllEdits(findings: readonly Finding[]): TextEdit[] {
+export function fixAllEdits(findings: readonly Finding[], unsafe = false): TextEdit[] {
   const chosen: TextEdit[] = [];
   const key = (e: TextEdit) => `${e.span.start}:${e.span.end}:${e.newText}`;
   const seen = new Set<string>();
   for (const finding of findings) {
+    if (!applies(finding.fix, unsafe)) continue;
     const edits = finding.fix?.edits ?? [];
     const fresh = edits.filter((e) => !seen.has(key(e)));
     // A fix whose own edits overlap cannot be applied at all (none of ours does; one must not slip in).

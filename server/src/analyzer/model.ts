@@ -195,10 +195,24 @@ export interface TextEdit {
   readonly newText: string;
 }
 
+/**
+ * How far a fix can be trusted to keep the program's behaviour (ruff's applicability). `safe`: the
+ * writes are replaced where they stand by one gathered call with the same error handling, so every
+ * path fails with the same message and exit. `unsafe`: the fix also moves a statement, runs a
+ * computation before a write it used to follow, or gives a write another failure path (a write
+ * whose result was ignored or handled differently now fails as the gathered call does). `--fix` and
+ * the editor's fix-all apply safe fixes only; `--unsafe-fixes` and a single quick fix apply both.
+ */
+export type FixSafety = 'safe' | 'unsafe';
+
 /** A rewrite offered for a finding. */
 export interface Fix {
   readonly title: string;
   readonly edits: readonly TextEdit[];
+  /** Whether the fix keeps behaviour as it stands ({@link FixSafety}). */
+  readonly safety: FixSafety;
+  /** For an unsafe fix: what it changes besides the writes ("moves 1 statement after the gathered call"). */
+  readonly unsafeBecause?: string;
 }
 
 /** The codes of the analyzer's rules (what suppression comments name). */

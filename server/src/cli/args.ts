@@ -43,7 +43,7 @@ export const OPTIONS = {
   format: {
     type: 'string',
     value: 'name',
-    help: 'text (default: concise), concise (one line a finding), full (with the source line and a caret), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit, gitlab (Code Quality), checkstyle',
+    help: 'text (the default: full), concise (one line a finding), full (with the source line and a caret), json, sarif (SARIF 2.1.0), github (workflow annotations), rdjson (reviewdog), junit, gitlab (Code Quality), checkstyle',
   },
   select: {
     type: 'string',
@@ -57,7 +57,18 @@ export const OPTIONS = {
     help: 'write the report to this file instead of standard output (replaced whole, never partly)',
   },
   statistics: { type: 'boolean', help: 'print the number of findings per code instead of the findings' },
-  fix: { type: 'boolean', help: 'apply every safe fix in place, then report what remains' },
+  fix: {
+    type: 'boolean',
+    help: 'apply every safe fix in place, then report what remains ([*] marks a finding --fix fixes)',
+  },
+  'unsafe-fixes': {
+    type: 'boolean',
+    help: 'with --fix or --diff, apply the unsafe fixes too (they move a statement or change a failure path)',
+  },
+  diff: {
+    type: 'boolean',
+    help: 'print what --fix would change as a unified diff (git apply, patch -p1), change nothing; exit 1 when there is a diff',
+  },
   config: {
     type: 'string',
     value: 'file',
@@ -120,7 +131,12 @@ export const OPTIONS = {
 export interface CliOptions {
   readonly paths: readonly string[];
   readonly format: Format;
+  /** Apply fixes (--fix, or --diff, which computes them without writing). */
   readonly fix: boolean;
+  /** Apply unsafe fixes too (--unsafe-fixes), and mark their findings fixable. */
+  readonly unsafeFixes: boolean;
+  /** Print the fixes as a unified diff instead of applying them (--diff). */
+  readonly diff: boolean;
   readonly config?: string;
   /** Files larger than this many bytes are skipped and reported (default: the analyzer's limit). */
   readonly maxFileSize?: number;
@@ -268,7 +284,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const options: CliOptions = {
     paths: parsed.positionals.length > 0 ? parsed.positionals : ['.'],
     format,
-    fix: flag('fix'),
+    // --diff fixes in memory only, as ruff's --diff implies --fix-only.
+    fix: flag('fix') || flag('diff'),
+    unsafeFixes: flag('unsafe-fixes'),
+    diff: flag('diff'),
     config: text('config'),
     noConfigLookup: flag('no-config-lookup'),
     reportUnusedDirectives: flag('report-unused-directives'),
@@ -296,7 +315,13 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (options.updateBaseline && !options.baseline)
     throw new UsageError('--update-baseline needs --baseline <file> to know where to write');
   if (options.fix && (options.diffBase || options.baseline))
-    throw new UsageError('--fix cannot be combined with --diff-base or --baseline: it fixes every finding');
+    throw new UsageError(
+      `${options.diff ? '--diff' : '--fix'} cannot be combined with --diff-base or --baseline: it fixes every finding`,
+    );
+  if (options.diff && (options.updateBaseline || options.statistics || options.outputFile !== undefined))
+    throw new UsageError(
+      '--diff prints a diff to standard output: no --update-baseline, --statistics or --output-file',
+    );
   if (options.stdin && !options.stdinFilename)
     throw new UsageError('--stdin needs --stdin-filename <name> (the name says the language)');
   if (!options.stdin && options.stdinFilename) throw new UsageError('--stdin-filename is only for --stdin');

@@ -34,13 +34,19 @@ function measuredSuffix(f: ReportedFinding): string {
   return f.measured ? ` (measured: ${formatMeasured(f.measured)})` : '';
 }
 
+/** Whether a run with `unsafe` (--unsafe-fixes) would apply `finding`'s fix. */
+export function fixable(finding: ReportedFinding, unsafe: boolean): boolean {
+  return finding.fix !== undefined && (unsafe || finding.fix.safety === 'safe');
+}
+
 function word(severity: ReportedFinding['severity']): string {
   return severity === 'information' ? 'info' : severity;
 }
 
 /**
  * `file:line:col: warning: message [adjacent-writes]`, one line per finding (1-based line and column),
- * coloured when `report.color` says so.
+ * coloured when `report.color` says so. ` [*]` before the code marks a finding --fix would fix (as ruff
+ * marks them: one with an unsafe fix only with --unsafe-fixes); the code stays last for parsers.
  */
 export function formatText(report: Report): string {
   const p = paint(report.color);
@@ -50,7 +56,7 @@ export function formatText(report: Report): string {
     for (const f of r.findings) {
       const where = `${f.start.line + 1}:${f.start.character + 1}`;
       lines.push(
-        `${p.bold(textPath(displayPath(r.path, report.cwd)))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
+        `${p.bold(textPath(displayPath(r.path, report.cwd)))}:${where}: ${colour[f.severity](word(f.severity))}: ${f.message}${fixable(f, report.unsafeFixes ?? false) ? ' [*]' : ''} ${p.dim(`[${f.code}]`)}${measuredSuffix(f)}`,
       );
     }
   }
@@ -75,6 +81,7 @@ export function formatJson(report: Report): string {
       syscalls: f.syscalls,
       descriptor: f.target,
       fixable: f.fix !== undefined,
+      ...(f.fix ? { fixSafety: f.fix.safety } : {}),
       fingerprint: report.fingerprints.get(f),
       ...(f.measured ? { measured: f.measured } : {}),
       related: f.related.map((x) => ({

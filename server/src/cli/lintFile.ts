@@ -3,7 +3,7 @@
 // The analyzer's own modules, not the library index: a worker thread loads this file, and the index
 // also loads the settings validator (ajv), which doubled a worker's start-up.
 import { skipReason, type Analyzer } from '../analyzer/analyzer';
-import type { Finding } from '../analyzer/model';
+import type { Finding, FixSafety } from '../analyzer/model';
 import { LineIndex, type Position } from '../analyzer/positions';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
@@ -35,6 +35,9 @@ export interface ReportedFinding {
   readonly measured?: { readonly calls: number; readonly bytes: number };
   readonly fix?: {
     readonly title: string;
+    /** Whether --fix applies it (`safe`) or only --fix --unsafe-fixes (`unsafe`). */
+    readonly safety: FixSafety;
+    readonly unsafeBecause?: string;
     readonly edits: readonly { readonly start: Position; readonly end: Position; readonly newText: string }[];
   };
 }
@@ -49,6 +52,11 @@ export interface FileResult {
   readonly wrappers?: FileWrappers;
   /** Fixes were written to the file. */
   readonly fixed?: boolean;
+  /**
+   * --diff: the text as read and as --fix would write it (the file is left alone); `findings` are
+   * those the fixed text still has, `fixed` how many fewer than before (at least 1).
+   */
+  readonly preview?: { readonly before: string; readonly after: string; readonly fixed: number };
   /** Why the file could not be read or written. */
   readonly error?: string;
   /** Why the file was deliberately not analysed (not a regular file, too large, binary). */
@@ -78,6 +86,10 @@ export interface LintJob {
   readonly quiet?: readonly string[];
   readonly redo?: readonly string[];
   readonly fix: boolean;
+  /** Fixing applies unsafe fixes too (--unsafe-fixes). */
+  readonly unsafeFixes?: boolean;
+  /** Fixing only computes the fixed text (--diff): nothing is written. */
+  readonly diff?: boolean;
   /** Files larger than this many bytes are skipped (default {@link DEFAULT_MAX_FILE_BYTES}). */
   readonly maxFileBytes?: number;
   /**
@@ -114,6 +126,8 @@ export function reportedFindings(findings: readonly Finding[], text: string): Re
     related: f.related.map((r) => ({ start: at(r.span.start), end: at(r.span.end), message: r.message })),
     fix: f.fix && {
       title: f.fix.title,
+      safety: f.fix.safety,
+      ...(f.fix.unsafeBecause ? { unsafeBecause: f.fix.unsafeBecause } : {}),
       edits: f.fix.edits.map((e) => ({ start: at(e.span.start), end: at(e.span.end), newText: e.newText })),
     },
   }));
@@ -196,7 +210,13 @@ export async function lintFile(
   const wrappers = index ? undefined : first.wrappers;
   let fixed = false;
   if (job.fix && source) {
-    const fixedText = analyzer.fixAll(path, text, findings);
+    const fixedText = analyzer.fixAll(path, text, findings, job.unsafeFixes);
+    if (fixedText !== undefined && job.diff) {
+      const after = analyzer.analyze(path, fixedText, job.settings, { index, maxLength: limit });
+      const fixed = Math.max(1, findings.length - after.length);
+      const preview = { before: text, after: fixedText, fixed };
+      return { path, findings: reportedFindings(after, fixedText), lines: lineCount, wrappers, preview };
+    }
     if (fixedText !== undefined) {
       // Loaded for a fix only: with node:crypto and node:fs/promises it was a visible part of a worker's
       // module loading, paid in every run.

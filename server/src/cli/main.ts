@@ -15,6 +15,7 @@ import { formatFull } from './fullText';
 import { formatGitlab } from './gitlab';
 import { formatCheckstyle } from './checkstyle';
 import { formatStatistics } from './statistics';
+import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
 import { factBasePass } from './factBase';
 import type { FileResult, LintJob } from './lintFile';
@@ -52,7 +53,7 @@ const processOutput: Output = {
 };
 
 const FORMATTERS: Record<Format, (report: Report) => string> = {
-  text: formatText,
+  text: formatFull,
   concise: formatText,
   full: formatFull,
   json: formatJson,
@@ -92,7 +93,8 @@ function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefine
  * them, its settings. Exposed for the benchmark.
  */
 export async function lint(
-  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs' | 'maxFileSize'>,
+  options: Pick<CliOptions, 'paths' | 'fix' | 'jobs' | 'maxFileSize'> &
+    Partial<Pick<CliOptions, 'diff' | 'unsafeFixes'>>,
   settings: AnalyzerSettings,
   lookup?: ConfigLookup,
   session?: LintSession,
@@ -164,6 +166,8 @@ export async function lint(
       second = await pass(
         {
           fix: options.fix,
+          diff: options.diff,
+          unsafeFixes: options.unsafeFixes,
           index,
           names: options.fix ? undefined : names,
           quiet: facts.quiet,
@@ -237,10 +241,10 @@ export async function main(
       const input = await (output.readStdin ?? readStandardInput)(limit);
       const name = options.stdinFilename as string;
       const settings = (await lookup?.forPath(resolve(cwd, name)))?.settings ?? fallback;
-      const linted = await lintText(input, name, cwd, settings, options.fix, limit);
+      const linted = await lintText(input, name, cwd, settings, options.fix, limit, options);
       results = [linted.result];
       known.set(linted.result.path, linted.text);
-      if (options.fix) fixedText = { text: linted.text, bytes: linted.output };
+      if (options.fix && !options.diff) fixedText = { text: linted.text, bytes: linted.output };
     } else {
       results = await lint(options, fallback, lookup, session ?? openSession(options, cwd, warn, version()));
     }
@@ -263,12 +267,20 @@ export async function main(
       for (const path of options.paths)
         output.err(`writev-lint: ${await nothingLinted(path, cwd, lookup)}\n`);
     if (options.updateBaseline) return errors.length > 0 || skipped.length > 0 ? 2 : 0;
+    if (options.diff) {
+      // As ruff's --diff: the diff alone on standard output, exit 1 when there is one.
+      const shown = diffOutput(results, cwd, options.unsafeFixes);
+      output.out(shown.diff);
+      output.err(`writev-lint: ${shown.summary}\n`);
+      return errors.length > 0 || skipped.length > 0 ? 2 : shown.files > 0 ? 1 : 0;
+    }
     const report: Report = {
       results: reviewed.results,
       cwd,
       texts,
       fingerprints: fingerprintsOf(results, texts, cwd),
       version: version(),
+      unsafeFixes: options.unsafeFixes,
       color:
         isText(options.format) &&
         options.outputFile === undefined &&
@@ -296,6 +308,8 @@ export async function main(
         `writev-lint: ${counted(count, 'finding')} in ${counted(results.length - skipped.length, 'file')}` +
           `${fixed ? `, ${counted(fixed, 'file')} fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
       );
+      const fixes = fixableLine(reviewed.results, options.unsafeFixes);
+      if (fixes) output.err(`writev-lint: ${fixes}\n`);
     }
     const status = exitStatus(reviewed.results, options);
     if (status.message) output.err(`writev-lint: ${status.message}\n`);

@@ -17,6 +17,8 @@ export interface Report {
   readonly fingerprints: ReadonlyMap<ReportedFinding, string>;
   /** writev-lint's version. */
   readonly version: string;
+  /** Unsafe fixes count as fixable (--unsafe-fixes): `[*]` marks their findings too. */
+  readonly unsafeFixes?: boolean;
   /** Colour the text format. */
   readonly color: boolean;
 }

@@ -178,7 +178,13 @@ export function sarifLog(report: Report): object {
         ? {
             fixes: [
               {
-                description: { text: f.fix.title },
+                // A tool that applies SARIF fixes should see that an unsafe one changes behaviour.
+                description: {
+                  text:
+                    f.fix.safety === 'unsafe'
+                      ? `${f.fix.title} (unsafe: ${f.fix.unsafeBecause ?? 'review it'})`
+                      : f.fix.title,
+                },
                 artifactChanges: [
                   {
                     artifactLocation,

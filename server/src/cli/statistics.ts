@@ -1,5 +1,7 @@
 // --statistics: how many findings of each code, and how many of them --fix would fix, as ruff prints
-// them: the count, the code, `[*]` when some are fixable, and the rule's name.
+// them: the count, the code, `[*]` when --fix would fix some (unsafe fixes only with --unsafe-fixes),
+// and the rule's name.
+import { fixable } from './formats';
 import type { Report } from './report';
 
 const NAMES: Record<string, string> = {
@@ -17,7 +19,7 @@ export function formatStatistics(report: Report): string {
     for (const f of r.findings) {
       const c = counts.get(f.code) ?? { all: 0, fixable: 0 };
       c.all++;
-      if (f.fix) c.fixable++;
+      if (fixable(f, report.unsafeFixes ?? false)) c.fixable++;
       counts.set(f.code, c);
     }
   }

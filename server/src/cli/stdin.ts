@@ -32,6 +32,8 @@ export interface StdinLint {
   readonly result: FileResult;
   /** The text the findings refer to (fixed or not). */
   readonly text: string;
+  /** With --diff: the text as read and as --fix would print it. */
+  readonly preview?: { readonly before: string; readonly after: string; readonly fixed: number };
   /**
    * With --fix, what standard output gets: the fixed bytes, or the input unchanged when nothing was
    * fixed or it was not analysed; undefined when the input was not read whole (too large).
@@ -39,9 +41,16 @@ export interface StdinLint {
   readonly output?: Buffer;
 }
 
+/** How --stdin fixes: unsafe fixes too (--unsafe-fixes), and only to show them (--diff). */
+export interface StdinFixOptions {
+  readonly unsafeFixes?: boolean;
+  readonly diff?: boolean;
+}
+
 /**
  * Lints `input` as the file `filename` (relative to `cwd`); with `fix`, lints the fixed text. Input over
- * `maxBytes`, or with NUL bytes, is skipped as such a file would be (the result says why).
+ * `maxBytes`, or with NUL bytes, is skipped as such a file would be (the result says why). With
+ * `how.diff`, the result carries the text before and after the fix (see FileResult.preview).
  */
 export async function lintText(
   input: Buffer | string,
@@ -50,6 +59,7 @@ export async function lintText(
   settings: AnalyzerSettings,
   fix: boolean,
   maxBytes = DEFAULT_MAX_FILE_BYTES,
+  how: StdinFixOptions = {},
 ): Promise<StdinLint> {
   const path = resolve(cwd, filename);
   if (!languageOf(path))
@@ -75,7 +85,13 @@ export async function lintText(
     };
   const analyzer = await Analyzer.create();
   let findings = analyzer.analyze(path, text, settings);
-  const fixed = fix ? analyzer.fixAll(path, text, findings) : undefined;
+  const fixed = fix ? analyzer.fixAll(path, text, findings, how.unsafeFixes) : undefined;
+  if (fixed !== undefined && how.diff) {
+    const after = analyzer.analyze(path, fixed, settings);
+    const preview = { before: text, after: fixed, fixed: Math.max(1, findings.length - after.length) };
+    const result = { path, findings: reportedFindings(after, fixed), lines: countLines(text), preview };
+    return { result, text: fixed, preview };
+  }
   let output = unchanged;
   if (fixed !== undefined) {
     try {

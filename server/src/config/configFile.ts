@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parseSettings, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
+import { OverriddenSettings, overridesOf, type Override } from './overrides';
 import { depthIssue } from './validate';
 
 /** The name of the config file looked for in each folder. */
@@ -20,6 +21,12 @@ export interface ConfigFile {
   readonly settings: AnalyzerSettings;
   /** The folder `exclude` patterns are relative to: the file's own (or the working folder, for --config). */
   readonly base: string;
+  /** Its `overrides`, when it has any: the settings as written, and each entry (see overrides.ts). */
+  readonly overrides?: {
+    readonly raw: Readonly<Record<string, unknown>>;
+    readonly prefix: string;
+    readonly entries: readonly Override[];
+  };
 }
 
 function problem(path: string, message: string): SettingsError {
@@ -121,7 +128,7 @@ export async function readConfigFile(path: string, base = dirname(path), root?: 
   const deep = depthIssue(raw);
   if (deep) throw new SettingsError(path, [deep]);
   const record = raw as Record<string, unknown>;
-  if (!('writev' in record)) return { path, base, settings: parseSettings(record, { source: path }) };
+  if (!('writev' in record)) return withOverrides(path, base, record, '');
   const beside = Object.keys(record).filter((k) => k !== 'writev');
   if (beside.length > 0) {
     throw new SettingsError(
@@ -132,7 +139,15 @@ export async function readConfigFile(path: string, base = dirname(path), root?: 
       })),
     );
   }
-  return { path, base, settings: parseSettings(record.writev, { source: path, prefix: 'writev' }) };
+  return withOverrides(path, base, record.writev, 'writev');
+}
+
+/** The config file whose settings are `section` (under `prefix`), its `overrides` checked and kept. */
+function withOverrides(path: string, base: string, section: unknown, prefix: string): ConfigFile {
+  const settings = parseSettings(section, { source: path, prefix });
+  const entries = overridesOf(section, base, path, prefix);
+  if (!entries) return { path, base, settings };
+  return { path, base, settings, overrides: { raw: section as Record<string, unknown>, prefix, entries } };
 }
 
 /**
@@ -199,14 +214,51 @@ export class ConfigLookup {
   private readonly folders = new Map<string, Promise<string | undefined>>();
   private readonly files = new Map<string, Promise<ConfigFile>>();
   private readonly repositories = new Map<string, Promise<string | undefined>>();
+  /** Per config file with overrides: the settings per set of matching entries, and a ConfigFile for each. */
+  private readonly overridden = new Map<ConfigFile, OverriddenSettings>();
+  private readonly variants = new Map<AnalyzerSettings, ConfigFile>();
 
   constructor(private readonly options: LookupOptions = {}) {}
 
   /**
    * The config file that applies to `path` (a file, or a folder when `isFolder`), or undefined when
-   * none does. Throws a {@link SettingsError} for a config file that exists but cannot be used.
+   * none does, with the settings for that file: its `overrides` that match a file are applied (a
+   * folder gets the file's own settings). Throws a {@link SettingsError} for a config file that
+   * exists but cannot be used.
    */
   async forPath(path: string, isFolder = false): Promise<ConfigFile | undefined> {
+    const config = await this.configFor(path, isFolder);
+    return config && !isFolder && config.overrides
+      ? this.overriddenFor(config, resolve(this.options.cwd ?? process.cwd(), path))
+      : config;
+  }
+
+  /** `config` with the settings its overrides give the file at `path`; one object per set of settings. */
+  private overriddenFor(config: ConfigFile, path: string): ConfigFile {
+    const o = config.overrides!;
+    let made = this.overridden.get(config);
+    if (!made) {
+      made = new OverriddenSettings(
+        o.raw,
+        o.entries,
+        config.settings,
+        config.path,
+        o.prefix,
+        this.options.adjust,
+      );
+      this.overridden.set(config, made);
+    }
+    const settings = made.for(path);
+    if (settings === config.settings) return config;
+    let variant = this.variants.get(settings);
+    if (!variant) {
+      variant = { ...config, settings };
+      this.variants.set(settings, variant);
+    }
+    return variant;
+  }
+
+  private async configFor(path: string, isFolder: boolean): Promise<ConfigFile | undefined> {
     const cwd = this.options.cwd ?? process.cwd();
     if (this.options.explicit !== undefined) return this.load(resolve(cwd, this.options.explicit), cwd);
     if (this.options.lookup === false) return undefined;
@@ -255,5 +307,7 @@ export class ConfigLookup {
     this.folders.clear();
     this.files.clear();
     this.repositories.clear();
+    this.overridden.clear();
+    this.variants.clear();
   }
 }

@@ -216,6 +216,10 @@ function issueOf(error: ErrorObject, data: unknown, prefix: string): SettingsIss
       const what = [schema?.type].flat().includes('integer') ? 'a whole number' : 'a number';
       return { path, message: `expected ${what} of ${limit} or more, got ${shown(value)}` };
     }
+    case 'minItems': {
+      const limit = (error.params as { limit: number }).limit;
+      return { path, message: `expected a list of ${limit} or more, got ${shown(value)}` };
+    }
     case 'pattern':
       return {
         path,

@@ -56,7 +56,10 @@ export function toWorkspaceEdit(
   return { documentChanges: [{ textDocument: { uri, version }, edits: toEdits(edits, lines) }] };
 }
 
-/** The quick fix for one finding (its `edits`, see Analyzer.fixEdits), tied to its diagnostic. */
+/**
+ * The quick fix for one finding (its `edits`, see Analyzer.fixEdits), tied to its diagnostic. An unsafe
+ * fix is offered too, marked in its title and never preferred.
+ */
 export function quickFix(
   finding: Finding,
   edits: readonly TextEdit[],
@@ -65,14 +68,19 @@ export function quickFix(
   version: number,
   lines: LineIndex,
 ): CodeAction | undefined {
-  if (!finding.fix) return undefined;
+  const fix = finding.fix;
+  if (!fix) return undefined;
+  // An unsafe fix says so, and why, in its title; fix-all leaves it out (see Analyzer.fixAll).
+  const title =
+    fix.safety === 'unsafe' ? `${fix.title} (unsafe: ${fix.unsafeBecause ?? 'review it'})` : fix.title;
   const action = CodeAction.create(
-    finding.fix.title,
+    title,
     toWorkspaceEdit(uri, version, edits, lines),
     CodeActionKind.QuickFix,
   );
   action.diagnostics = [diagnostic];
-  action.isPreferred = true;
+  // Only a safe fix is the one an editor may apply at a keystroke ("auto fix").
+  action.isPreferred = fix.safety === 'safe';
   return action;
 }
 

@@ -331,7 +331,7 @@ export class Session {
       const whole = [{ span: { start: 0, end: doc.getText().length }, newText: fixed }];
       actions.push(
         CodeAction.create(
-          'Gather all writes in this file (writev)',
+          'Gather all writes in this file (writev, safe fixes only)',
           toWorkspaceEdit(uri, version, whole, lines),
           FIX_ALL_KIND,
         ),

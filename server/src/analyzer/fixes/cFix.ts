@@ -11,6 +11,7 @@ import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import { cComments, keepComments } from './comments';
 import { fillArms, oneCall } from './gather';
+import { gatheredSafety } from './safety';
 import { indentLines, indentUnit, rebase, sameTemplate } from './text';
 
 const SIMPLE_LEN = /^([\w.>\-[\]]+|sizeof\s*\(?[^()]*\)?|strlen\([^()]*\))$/;
@@ -189,5 +190,6 @@ function gathered(run: WriteRun, text: string): CFixResult {
   }
   // The include the array needs is added by the caller, once per file (see includeEdit).
   const edits: TextEdit[] = [{ span: run.span, newText: body + moved }];
-  return { fix: { title: `Gather ${run.syscalls} writes into one ${family}()`, edits }, family };
+  const title = `Gather ${run.syscalls} writes into one ${family}()`;
+  return { fix: { title, edits, ...gatheredSafety(run, writes, family) }, family };
 }

@@ -19,6 +19,7 @@ import type { Fix, Span, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
+import { gatheredSafety, SAFE } from './safety';
 import { indentUnit } from './text';
 
 /** The cork fix for a run, or why there is none (always one of the two). */
@@ -118,6 +119,8 @@ export function corkRun(run: WriteRun, text: string, bindings: CorkBindings): Co
     return {
       fix: {
         title: `Cork ${stream} around ${run.syscalls} writes (one writev)`,
+        // Nothing stands between the writes: the chunks leave in one writev at the end of the run.
+        ...SAFE,
         edits: [
           { span: { start: run.span.start, end: run.span.start }, newText: `${stream}.cork();\n${indent}` },
           { span: { start: run.span.end, end: run.span.end }, newText: `\n${indent}${stream}.uncork();` },
@@ -145,6 +148,7 @@ export function corkRun(run: WriteRun, text: string, bindings: CorkBindings): Co
   return {
     fix: {
       title: `Cork ${stream} around ${run.syscalls} writes (one writev), uncorking in a finally`,
+      ...gatheredSafety(run, writes, lead.family, true),
       edits: [{ span: run.span, newText }],
     },
   };

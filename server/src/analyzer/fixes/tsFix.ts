@@ -10,6 +10,7 @@ import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
 import { keepComments } from './comments';
 import { fillArms, oneCall } from './gather';
+import { gatheredSafety } from './safety';
 import { tsComments } from './tsComments';
 import { fillInPlace } from './tsArms';
 import { corkRun, type CorkBindings } from './tsCork';
@@ -166,5 +167,9 @@ function tsFix(run: WriteRun, ctx: TsFixContext): Fix | undefined {
   }
   const edits: TextEdit[] = [{ span: run.span, newText: body + moved }];
   if (importEdit) edits.unshift(importEdit);
-  return { title: `Gather ${run.syscalls} writes into one ${callee}()`, edits };
+  return {
+    title: `Gather ${run.syscalls} writes into one ${callee}()`,
+    edits,
+    ...gatheredSafety(run, writes, lead.family),
+  };
 }
