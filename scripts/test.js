@@ -37,6 +37,10 @@ const SLOW = new Map([
     'runtime/uploadPack/slow/v0Matrix.test.js',
     'every v0 capability and negotiation case against git upload-pack',
   ],
+  [
+    'runtime/uploadPack/slow/shallowMatrix.test.js',
+    'every shallow clone and fetch by protocol v0 and v2, file:// and ssh, against git upload-pack',
+  ],
 ]);
 
 function testFiles(dir) {

@@ -13,7 +13,10 @@ import { FdSource } from '../protocol/byteSource';
 import { delimPkt, encodePktLine, flushPkt, packetText } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { AGENT } from './advertisement';
-import { GitOracle } from './commitGraph';
+import { GitOracle, type ObjectFacts } from './commitGraph';
+import { planShallow, type ShallowPlan } from './shallow';
+import { asksShallow } from './shallowArgs';
+import { parsedAsk } from './shallowServe';
 import { notOurRef, UploadPackError } from './errors';
 import { isHidden } from './hideRefs';
 import { PackSender } from './packSender';
@@ -36,7 +39,7 @@ export function v2Advertisement(objectFormat: string): string[] {
     'version 2',
     `agent=${AGENT}`,
     'ls-refs=unborn',
-    'fetch=wait-for-done',
+    'fetch=shallow wait-for-done',
     'server-option',
     `object-format=${objectFormat}`,
   ].map((line) => `${line}\n`);
@@ -147,7 +150,15 @@ interface FetchArgs {
   includeTag: boolean;
   ofsDelta: boolean;
   waitForDone: boolean;
+  /** The shallow and deepen lines, with their positions among the arguments. */
+  shallowLines: { text: string; at: number }[];
+  deepenRelative: boolean;
+  /** The position of each want's first line. */
+  wantAt: Map<string, number>;
 }
+
+/** The argument lines of the shallow capability (`deepen-relative` apart). */
+const SHALLOW_ARG = /^(shallow|deepen|deepen-since|deepen-not) /;
 
 function parseFetch(args: readonly string[]): FetchArgs {
   const fetch: FetchArgs = {
@@ -159,8 +170,11 @@ function parseFetch(args: readonly string[]): FetchArgs {
     includeTag: false,
     ofsDelta: false,
     waitForDone: false,
+    shallowLines: [],
+    deepenRelative: false,
+    wantAt: new Map(),
   };
-  for (const arg of args) {
+  for (const [at, arg] of args.entries()) {
     const [verb, oid] = arg.split(' ');
     if (
       (verb === 'want' || verb === 'have') &&
@@ -169,7 +183,10 @@ function parseFetch(args: readonly string[]): FetchArgs {
       arg === `${verb} ${oid}`
     ) {
       (verb === 'want' ? fetch.wants : fetch.haves).push(oid);
-    } else if (arg === 'done') fetch.done = true;
+      if (verb === 'want' && !fetch.wantAt.has(oid)) fetch.wantAt.set(oid, at);
+    } else if (SHALLOW_ARG.test(arg)) fetch.shallowLines.push({ text: arg, at });
+    else if (arg === 'deepen-relative') fetch.deepenRelative = true;
+    else if (arg === 'done') fetch.done = true;
     else if (arg === 'thin-pack') fetch.thin = true;
     else if (arg === 'no-progress') fetch.noProgress = true;
     else if (arg === 'include-tag') fetch.includeTag = true;
@@ -178,6 +195,26 @@ function parseFetch(args: readonly string[]): FetchArgs {
     else throw new UploadPackError(`unexpected line: '${arg}'`);
   }
   return fetch;
+}
+
+/**
+ * The haves the pack excludes, as git's upload-pack collects them: each present have in order,
+ * but not a commit already known through a have it is a parent of (its parents become known all
+ * the same).
+ */
+function theirCommon(haves: readonly string[], facts: ReadonlyMap<string, ObjectFacts>): string[] {
+  const known = new Set<string>();
+  const common: string[] = [];
+  for (const oid of haves) {
+    const object = facts.get(oid);
+    if (object === undefined) continue;
+    const knew = known.has(oid);
+    if (object.type === 'commit') for (const parent of object.parents ?? []) known.add(parent);
+    if (knew) continue;
+    known.add(oid);
+    common.push(oid);
+  }
+  return common;
 }
 
 /**
@@ -211,30 +248,40 @@ export async function serveV2(
     const strangers = [...new Set(fetch.wants)];
     const present = presentObjects(gitDir, strangers);
     const missing = fetch.wants.find((oid) => !present.has(oid));
+    // As git reads them: the first bad line, a missing want or a bad shallow line, is refused.
+    const parsed = context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
+    if (!parsedAsk(parsed) && (missing === undefined || parsed.at < fetch.wantAt.get(missing)!))
+      throw parsed.error;
     if (missing !== undefined) throw notOurRef(missing);
     const oracle = new GitOracle(gitDir, fetch.wants);
     const facts = oracle.lookup(fetch.haves);
-    const common = fetch.haves.filter((oid) => facts.has(oid));
+    const acked = fetch.haves.filter((oid) => facts.has(oid));
     if (!fetch.done) {
       const theyHave = new Set<string>();
       let oldest = 0;
-      for (const oid of common) {
+      for (const oid of acked) {
         const object = facts.get(oid)!;
         if (object.type !== 'commit') continue;
         theyHave.add(oid);
         for (const parent of object.parents ?? []) theyHave.add(parent);
         if (oldest === 0 || (object.date ?? 0) < oldest) oldest = object.date ?? 0;
       }
-      const lines = [
-        'acknowledgments',
-        ...(common.length === 0 ? ['NAK'] : common.map((oid) => `ACK ${oid}`)),
-      ];
-      const ready = !fetch.waitForDone && common.length > 0 && oracle.allWantsReach(theyHave, oldest);
+      const lines = ['acknowledgments', ...(acked.length === 0 ? ['NAK'] : acked.map((oid) => `ACK ${oid}`))];
+      const ready = !fetch.waitForDone && acked.length > 0 && oracle.allWantsReach(theyHave, oldest);
       if (ready) lines.push('ready');
       send([...lines.map((line) => encodePktLine(`${line}\n`)), ready ? delimPkt() : flushPkt()]);
       if (!ready) continue;
     }
     if (fetch.wants.length === 0) throw new UploadPackError('protocol error: a fetch without wants');
+    const ask = parsedAsk(parsed) ? parsed.ask : undefined;
+    let plan: ShallowPlan | undefined;
+    if (ask && (asksShallow(ask) || context.shallow.serverShallows.size > 0)) {
+      // git names the section before it computes it: a refusal follows the header.
+      writeOrDie(io.output, encodePktLine('shallow-info\n'), writeOptions);
+      const wants = [...new Set(fetch.wants)];
+      plan = planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
+      send([...plan.lines.map((line) => encodePktLine(`${line}\n`)), delimPkt()]);
+    }
     writeOrDie(io.output, encodePktLine('packfile\n'), writeOptions);
     const sender = new PackSender(
       io.output,
@@ -245,8 +292,9 @@ export async function serveV2(
     );
     onSender(sender);
     served = await sendPack(context, sender, {
-      wants: [...new Set(fetch.wants)],
-      common,
+      wants: [...new Set(fetch.wants), ...(plan?.extraWants ?? [])],
+      ...(plan ? { plan } : {}),
+      common: theirCommon(fetch.haves, facts),
       ofsDelta: fetch.ofsDelta,
       thin: fetch.thin,
       includeTag: fetch.includeTag,
