@@ -70,7 +70,7 @@ export interface WantPolicy {
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
  * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
- *   a request this server does not implement (shallow, deepen, filter), with the reason.
+ *   a request this server does not implement (filter), with the reason.
  */
 export function readWants<T = never>(
   reader: PktReader,
@@ -94,7 +94,7 @@ export function readWants<T = never>(
     }
     if (verb !== 'want') {
       malformed =
-        verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
+        verb === 'filter'
           ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)
           : new UploadPackError(`protocol error: expected a want line, got '${line}'`);
       break;
