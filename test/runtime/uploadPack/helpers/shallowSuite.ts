@@ -54,7 +54,13 @@ export function makeShallowHistory(dir: string): string {
 /** One scenario: a clone, then fetches into it, each run against both servers. */
 export interface ShallowCase {
   readonly name: string;
-  readonly clone: readonly string[];
+  /** The clone's options, or a function of the served repository that gives them. */
+  readonly clone: readonly string[] | ((repo: string) => string[]);
+  /**
+   * What is served: the generated history (default), a shallow copy of it (the server is shallow),
+   * or this project's own history.
+   */
+  readonly from?: 'history' | 'shallow' | 'project';
   readonly fetches?: readonly (readonly string[])[];
   /** Commits added to the source before the fetches. */
   readonly grow?: boolean;
@@ -92,7 +98,35 @@ export const SHALLOW_CASES: readonly ShallowCase[] = [
     fetches: [['--deepen', '3'], ['--unshallow']],
     unordered: true,
   },
+  { name: 'clone of a shallow repository', clone: [], from: 'shallow' },
+  {
+    name: 'clone --depth 1 of a shallow repository, then --deepen and --unshallow',
+    clone: ['--depth', '1'],
+    fetches: [['--deepen', '1'], ['--unshallow']],
+    from: 'shallow',
+    unordered: true,
+  },
+  { name: "this project's history: clone --depth 1", clone: ['--depth', '1'], from: 'project' },
+  {
+    name: "this project's history: clone --shallow-since its median date, then --unshallow",
+    clone: (repo) => {
+      const dates = git(repo, ['log', '--format=%ct', 'HEAD']).trim().split('\n');
+      return [`--shallow-since=${dates[Math.floor(dates.length / 2)]!}`];
+    },
+    fetches: [['--unshallow']],
+    from: 'project',
+  },
+  {
+    name: "this project's history: clone --depth 3, then fetch --deepen 5",
+    clone: ['--depth', '3'],
+    fetches: [['--deepen', '5']],
+    from: 'project',
+    unordered: true,
+  },
 ];
+
+/** This project's own repository (the tests are compiled to out/test/...). */
+const PROJECT = join(__dirname, '..', '..', '..', '..', '..');
 
 /** The `shallow`/`unshallow` lines a client received (GIT_TRACE_PACKET), in order. */
 function shallowLines(trace: string): string[] {
@@ -116,6 +150,20 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
     const gitConfig = scratch.path('gitconfig');
     const ssh = scratch.path('fake-ssh');
 
+    const served: Record<string, string> = {};
+    /** The repository a case serves, made on first use. */
+    const sourceFor = (from: ShallowCase['from']): string => {
+      if (from === undefined || from === 'history') return source;
+      if (served[from] === undefined) {
+        const dest = scratch.path(`${from}.git`);
+        const origin = from === 'shallow' ? `file://${source}` : PROJECT;
+        const depth = from === 'shallow' ? ['--depth', '3', '--no-single-branch'] : [];
+        git(scratch.dir, ['clone', '-q', '--bare', '--no-local', ...depth, origin, dest]);
+        served[from] = dest;
+      }
+      return served[from];
+    };
+
     before(() => {
       source = makeShallowHistory(scratch.dir);
       // The hook logs pack-objects' arguments and input, then runs it: git's upload-pack is given it
@@ -138,14 +186,19 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
         ];
     for (const { version, transport } of matrix) {
       for (const scenario of cases) {
-        it(`${scenario.name} (protocol v${version}, ${transport}): as git serves it`, async () => {
+        it(`${scenario.name} (protocol v${version}, ${transport}): as git serves it`, async (t) => {
+          if (scenario.from === 'project' && !existsSync(join(PROJECT, '.git'))) {
+            t.skip('this copy of the project is not a git repository');
+            return;
+          }
           const id = ++serial;
           // A source of its own when the case adds commits, so the other cases see the same history.
-          let from = source;
+          let from = sourceFor(scenario.from);
           if (scenario.grow) {
             from = scratch.path(`source-${id}`);
             git(scratch.dir, ['clone', '-q', '--bare', '--no-local', source, from]);
           }
+          const cloneArgs = typeof scenario.clone === 'function' ? scenario.clone(from) : scenario.clone;
           const url = transport === 'ssh' ? `ssh://localhost${from}` : `file://${from}`;
           const results: Record<string, { trace: string[]; hook: string[] }> = {
             git: { trace: [], hook: [] },
@@ -183,7 +236,7 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
           };
           const uploadPack = (side: string): string[] =>
             side === 'ours' ? [`--upload-pack=${uploadPackCommand(`--pack-objects-hook=${hook}`)}`] : [];
-          await onBoth((side, dest) => ['clone', '-q', ...uploadPack(side), ...scenario.clone, url, dest]);
+          await onBoth((side, dest) => ['clone', '-q', ...uploadPack(side), ...cloneArgs, url, dest]);
           if (scenario.grow) {
             const work = scratch.path(`work-${id}`);
             git(scratch.dir, ['clone', '-q', from, work]);
