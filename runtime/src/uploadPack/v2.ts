@@ -3,9 +3,10 @@
  * advertisement, then commands, each `command=<name>`, capability lines, a delim, arguments and a
  * flush, until the client sends a lone flush or hangs up. Implemented: `ls-refs` (`ref-prefix`,
  * `symrefs`, `peel`, `unborn`) and `fetch` (`want`, `have`, `done`, `thin-pack`, `no-progress`,
- * `include-tag`, `ofs-delta`, `wait-for-done`), the acknowledgments section and the packfile
- * section on side-band-64k. Not advertised (so clients never send them): `shallow`, `filter`,
- * `ref-in-want`, `sideband-all`, `packfile-uris`, `object-info`.
+ * `include-tag`, `ofs-delta`, `wait-for-done`, and `shallow`'s `shallow`, `deepen`,
+ * `deepen-relative`, `deepen-since`, `deepen-not`), the acknowledgments, shallow-info and packfile
+ * sections (side-band-64k). Not advertised (so clients never send them): `filter`, `ref-in-want`,
+ * `sideband-all`, `packfile-uris`, `object-info`.
  */
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
