@@ -107,6 +107,12 @@ export const SHALLOW_CASES: readonly ShallowCase[] = [
     unordered: true,
   },
   { name: "this project's history: clone --depth 1", clone: ['--depth', '1'], from: 'project' },
+  // Deeper than 16, the walk loads the whole history in one git call rather than level by level.
+  {
+    name: "this project's history: clone --depth 40 of every branch",
+    clone: ['--depth', '40', '--no-single-branch'],
+    from: 'project',
+  },
   {
     name: "this project's history: clone --shallow-since its median date, then --unshallow",
     clone: (repo) => {
