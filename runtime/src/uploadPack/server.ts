@@ -297,7 +297,8 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     }
     // As git's, the wants now hold the parents of unshallowed commits, for negotiation and the pack.
     const wants = [...request.wants, ...(plan?.extraWants ?? [])];
-    const common = negotiate(reader, sendLine, new GitOracle(gitDir, wants), {
+    const oracle = new GitOracle(gitDir, wants, new Set(plan?.packShallows));
+    const common = negotiate(reader, sendLine, oracle, {
       ackMode: ackModeOf(request.capabilities),
     });
 
