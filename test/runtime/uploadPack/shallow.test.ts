@@ -8,7 +8,7 @@ import { gitEnv } from '../helpers/gitEnv';
 import { defineShallowSuite, makeShallowHistory } from './helpers/shallowSuite';
 
 // A few cases over file://; the whole matrix is slow/shallowMatrix.test.ts (npm run test:slow).
-defineShallowSuite(false, ['clone --depth 1', 'clone --shallow-since', 'fetch --deepen 2']);
+defineShallowSuite(false, ['clone --depth 1', 'clone --shallow-since', 'fetch --deepen, then --unshallow']);
 
 /** The text of every packet after the advertisement, less pack data and progress (bands 1 and 2). */
 function replyAfterAdvertisement(stdout: Buffer, v2: boolean): string[] {
