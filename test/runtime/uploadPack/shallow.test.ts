@@ -31,6 +31,9 @@ describe('shallow requests as git upload-pack answers them', () => {
     source = makeShallowHistory(scratch.dir);
     main = git(source, ['rev-parse', 'main']).trim();
     tree = git(source, ['rev-parse', 'main^{tree}']).trim();
+    // A name two refs answer to: git's deepen-not refuses it as ambiguous.
+    git(source, ['branch', 'dup', 'main~1']);
+    git(source, ['tag', 'dup', 'main~2']);
   });
   after(() => scratch.dispose());
 
@@ -66,6 +69,11 @@ describe('shallow requests as git upload-pack answers them', () => {
       'deepen-not of a name no ref has',
       () => ['deepen-not nosuch'],
       /git upload-pack: ambiguous deepen-not: deepen-not nosuch/,
+    ],
+    [
+      'deepen-not of a name both a branch and a tag have',
+      () => ['deepen-not dup'],
+      /git upload-pack: ambiguous deepen-not: deepen-not dup/,
     ],
     ['a shallow line without an object id', () => ['shallow zz'], /invalid shallow line: shallow zz/],
     ['a shallow line naming a tree', () => [`shallow ${tree}`], /invalid shallow object [0-9a-f]{40}/],
@@ -112,6 +120,11 @@ describe('shallow requests as git upload-pack answers them', () => {
       ['an octal depth beyond the history (010 is 8)', () => ['deepen 010']],
       ['a depth past 2^32 (kept as a C int: 1)', () => ['deepen 4294967297']],
       ['deepen-since 0 (no date bound)', () => ['deepen-since 0']],
+      ['deepen-not of a tag by its short name', () => ['deepen-not v1.0']],
+      [
+        'deepen-not of a branch by its full name, with a date',
+        () => ['deepen-not refs/heads/topic', 'deepen-since 1704931200'],
+      ],
       ['a shallow line of an object the repository lacks (ignored)', () => [`shallow ${'e'.repeat(40)}`]],
       ['a shallow line with text after the object id (ignored)', () => [`shallow ${main}xyz`]],
       ['deepen-relative without a shallow commit', () => ['deepen-relative', 'deepen 1']],
