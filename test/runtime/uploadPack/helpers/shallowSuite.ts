@@ -48,6 +48,9 @@ export function makeShallowHistory(dir: string): string {
   gitOn(repo, 10, ['merge', '-q', '--no-ff', '-m', 'merge side', 'side']);
   commitOn(repo, 11, 'main.txt', 'main again\n', 'main 4');
   commitOn(repo, 12, 'main.txt', 'main once more\n', 'main 5');
+  // A namespace whose main is two commits behind, for the namespaced cases.
+  git(repo, ['update-ref', 'refs/namespaces/ns/refs/heads/main', 'main~2']);
+  git(repo, ['symbolic-ref', 'refs/namespaces/ns/HEAD', 'refs/namespaces/ns/refs/heads/main']);
   return repo;
 }
 
@@ -66,6 +69,8 @@ export interface ShallowCase {
   readonly grow?: boolean;
   /** deepen-relative starts from git's hash-table order of shallow commits: compare lines as sets. */
   readonly unordered?: boolean;
+  /** Environment for both clients and so both servers (a namespace). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** The scenarios of the brief: every shallow option of clone and fetch. */
@@ -102,6 +107,13 @@ export const SHALLOW_CASES: readonly ShallowCase[] = [
     name: 'fetch --deepen, then --unshallow',
     clone: ['--depth', '1', '--no-single-branch'],
     fetches: [['--deepen', '3'], ['--unshallow']],
+    unordered: true,
+  },
+  {
+    name: 'clone --depth 2 in a namespace, then fetch --deepen 1',
+    clone: ['--depth', '2'],
+    fetches: [['--deepen', '1']],
+    env: { GIT_NAMESPACE: 'ns' },
     unordered: true,
   },
   { name: 'clone of a shallow repository', clone: [], from: 'shallow' },
@@ -235,6 +247,7 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
                 GIT_TRACE_PACKET: traceFile,
                 GIT_SSH_COMMAND: ssh,
                 WRITEV_UPLOAD_PACK_CACHE: scratch.path(`${id}-cache`),
+                ...scenario.env,
               });
               const args = [
                 '-c',
