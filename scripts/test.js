@@ -45,6 +45,10 @@ const SLOW = new Map([
     'runtime/uploadPack/slow/filterMatrix.test.js',
     'every filter spec, v0 and v2, file:// and ssh partial clones against git upload-pack',
   ],
+  [
+    'runtime/uploadPack/slow/shallowMatrix.test.js',
+    'every shallow clone and fetch by protocol v0 and v2, file:// and ssh, against git upload-pack',
+  ],
 ]);
 
 function testFiles(dir) {

@@ -12,7 +12,7 @@ export const AGENT = 'writev-upload-pack/0.1.0';
 
 /**
  * The capabilities this server always implements, in the order Git lists them. Not advertised (so
- * clients never ask): shallow and deepen-*; `filter` is offered when configured.
+ * clients never ask): none; `filter` is offered when configured.
  */
 export const SERVER_CAPABILITIES = [
   'multi_ack',
@@ -20,6 +20,10 @@ export const SERVER_CAPABILITIES = [
   'side-band',
   'side-band-64k',
   'ofs-delta',
+  'shallow',
+  'deepen-since',
+  'deepen-not',
+  'deepen-relative',
   'no-progress',
   'include-tag',
   'multi_ack_detailed',

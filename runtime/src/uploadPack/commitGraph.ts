@@ -27,12 +27,14 @@ export interface HaveOracle {
   allWantsReach(theyHave: ReadonlySet<string>, cutoff: number): boolean;
 }
 
-/** Parses `rev-list --timestamp --parents` lines into `facts`. */
-function readCommits(out: string, facts: Map<string, ObjectFacts>): void {
+/**
+ * Parses `rev-list --timestamp --parents` lines into `facts`; commits in `shallow` get no parents.
+ */
+function readCommits(out: string, facts: Map<string, ObjectFacts>, shallow: ReadonlySet<string>): void {
   for (const line of out.split('\n')) {
     if (line === '') continue;
     const [date, oid, ...parents] = line.split(' ');
-    facts.set(oid!, { type: 'commit', parents, date: Number(date) });
+    facts.set(oid!, { type: 'commit', parents: shallow.has(oid!) ? [] : parents, date: Number(date) });
   }
 }
 
@@ -44,9 +46,15 @@ export class GitOracle implements HaveOracle {
   private walkedCutoff = Infinity;
   private wantCommits: string[] | undefined;
 
+  /**
+   * @param shallow - commits negotiation must see without parents: git's upload-pack registers the
+   *   shallow boundary before it reads a v0 client's haves, and a commit registered shallow loses
+   *   its parents (the client's shallow commits, the new boundary, the repository's own).
+   */
   constructor(
     private readonly gitDir: string,
     private readonly wants: readonly string[],
+    private readonly shallow: ReadonlySet<string> = new Set(),
   ) {}
 
   lookup(oids: readonly string[]): Map<string, ObjectFacts> {
@@ -72,6 +80,7 @@ export class GitOracle implements HaveOracle {
             `${commits.join('\n')}\n`,
           ),
           this.known,
+          this.shallow,
         );
       }
     }
@@ -101,6 +110,7 @@ export class GitOracle implements HaveOracle {
       readCommits(
         git(this.gitDir, ['rev-list', '--timestamp', '--parents', `--max-age=${cutoff}`, ...wants]),
         this.walked,
+        this.shallow,
       );
       this.walkedCutoff = cutoff;
     }

@@ -76,19 +76,29 @@ export interface WantPolicy {
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
  *   with nothing to fetch) or hangs up right away: there is nothing to serve.
  * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
- *   a request this server does not implement (shallow, deepen), with the reason; what
- *   `policy.other` throws for a line it takes (a refused filter).
+ *   a malformed line; what `policy.other` throws for a line it takes (a refused filter), and what
+ *   `extra` throws for a shallow or deepen line it refuses.
  */
-export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | undefined {
+export function readWants<T = never>(
+  reader: PktReader,
+  policy: WantPolicy,
+  extra?: ExtraLines<T>,
+): (WantRequest & { readonly extra?: T }) | undefined {
   if (reader.atEnd()) return undefined;
   const wants: string[] = [];
   const seen = new Set<string>();
+  const wantAt = new Map<string, number>();
+  const extraLines: { text: string; at: number }[] = [];
   let capabilities = new Set<string>();
   let malformed: UploadPackError | undefined;
-  for (;;) {
+  for (let at = 0; ; at++) {
     const line = reader.readLine();
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
+    if (verb !== 'want' && extra?.accepts(verb!)) {
+      extraLines.push({ text: line, at });
+      continue;
+    }
     if (verb !== 'want') {
       try {
         if (policy.other?.(line, capabilities)) continue;
@@ -97,10 +107,7 @@ export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | 
         malformed = err;
         break;
       }
-      malformed =
-        verb === 'shallow' || verb!.startsWith('deepen') || verb === 'filter'
-          ? new UploadPackError(`'${verb}' requests are not supported by writev-upload-pack (not advertised)`)
-          : new UploadPackError(`protocol error: expected a want line, got '${line}'`);
+      malformed = new UploadPackError(`protocol error: expected a want line, got '${line}'`);
       break;
     }
     if (!OID.test(arg)) {
@@ -108,18 +115,42 @@ export function readWants(reader: PktReader, policy: WantPolicy): WantRequest | 
       break;
     }
     if (wants.length === 0) capabilities = new Set(rest);
-    if (!seen.has(arg)) wants.push(arg);
+    if (!seen.has(arg)) {
+      wants.push(arg);
+      wantAt.set(arg, at);
+    }
     seen.add(arg);
   }
   const strangers = wants.filter((oid) => !policy.tips.has(oid));
+  let missing: string | undefined;
   if (strangers.length > 0) {
     const present = policy.present(strangers);
-    const missing = strangers.find((oid) => !present.has(oid));
-    if (missing !== undefined) throw notOurRef(missing);
+    missing = strangers.find((oid) => !present.has(oid));
   }
+  // Git refuses the first bad line it reads: a missing want or a bad extra line, in their order.
+  const parsed = extra && extraLines.length > 0 ? extra.parse(extraLines, capabilities) : undefined;
+  if (parsed && 'error' in parsed && (missing === undefined || parsed.at < wantAt.get(missing)!)) {
+    throw parsed.error;
+  }
+  if (missing !== undefined) throw notOurRef(missing);
   if (malformed) throw malformed;
   checkStrangers(policy, strangers);
-  return wants.length === 0 ? undefined : { wants, capabilities };
+  if (wants.length === 0) return undefined;
+  return parsed && 'value' in parsed ? { wants, capabilities, extra: parsed.value } : { wants, capabilities };
+}
+
+/** Lines a fetch may send beside its wants that the caller parses (shallow and deepen lines). */
+export interface ExtraLines<T> {
+  /** Whether a line starting with `verb` is one of them. */
+  accepts(verb: string): boolean;
+  /**
+   * Parses them (each with its position among all lines) once all lines are read; gives the
+   * first refusal with its line's position, so it is told in git's order.
+   */
+  parse(
+    lines: readonly { text: string; at: number }[],
+    capabilities: ReadonlySet<string>,
+  ): { value: T } | { at: number; error: Error };
 }
 
 /**

@@ -81,6 +81,10 @@ export interface PackRequest {
    * makes packs), as one opaque string; requests that differ here never share an entry.
    */
   readonly settings?: string;
+  /** The shallow commits pack-objects stops at, when the client is or becomes shallow. */
+  readonly shallows?: readonly string[];
+  /** Commits the client has without their parents (it unshallows them). */
+  readonly edges?: readonly string[];
 }
 
 /**
@@ -100,6 +104,11 @@ export function cacheKey(request: PackRequest): string {
     ...[...new Set(request.wants)].sort().map((oid) => `want ${oid}`),
     ...[...new Set(request.common)].sort().map((oid) => `have ${oid}`),
   ];
+  // Only shallow requests add lines, so every other key stays as it was.
+  if (request.shallows !== undefined) {
+    lines.push('shallow-file none', ...[...new Set(request.shallows)].sort().map((oid) => `shallow ${oid}`));
+  }
+  for (const oid of [...new Set(request.edges ?? [])].sort()) lines.push(`edge ${oid}`);
   return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 

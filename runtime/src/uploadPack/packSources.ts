@@ -112,6 +112,14 @@ export interface PackObjectsSpec {
   readonly filter?: string;
   readonly progress: boolean;
   /**
+   * The shallow boundary, when the client is or becomes shallow: pack-objects then ignores the
+   * repository's own shallow file (`--shallow-file ''`), packs for a shallow client (`--shallow`)
+   * and stops at these commits (a `--shallow <oid>` line each), as git's upload-pack runs it.
+   */
+  readonly shallows?: readonly string[];
+  /** Commits the client has without their parents (unshallowed ones): uninteresting, after the haves. */
+  readonly edges?: readonly string[];
+  /**
    * A command run instead of `git`, with `git pack-objects ...` as its arguments, like Git's
    * `uploadpack.packObjectsHook` (run through the shell).
    */
@@ -120,14 +128,24 @@ export interface PackObjectsSpec {
 
 /** The arguments of the pack-objects call, as Git's upload-pack makes it for these capabilities. */
 export function packObjectsArgs(spec: PackObjectsSpec): string[] {
-  const args = ['pack-objects', '--revs'];
+  const args = spec.shallows ? ['--shallow-file', '', 'pack-objects', '--revs'] : ['pack-objects', '--revs'];
   if (spec.thin) args.push('--thin');
   args.push('--stdout');
+  if (spec.shallows) args.push('--shallow');
   if (spec.progress) args.push('--progress');
   if (spec.ofsDelta) args.push('--delta-base-offset');
   if (spec.includeTag) args.push('--include-tag');
   if (spec.filter !== undefined) args.push(`--filter=${spec.filter}`);
   return args;
+}
+
+/**
+ * What pack-objects reads, in git's upload-pack's order: the shallow commits, the wants, `--not`,
+ * the common objects and the edges, and an empty line.
+ */
+export function packObjectsInput(spec: PackObjectsSpec): string {
+  const shallows = (spec.shallows ?? []).map((oid) => `--shallow ${oid}`);
+  return [...shallows, ...spec.wants, '--not', ...spec.common, ...(spec.edges ?? []), '', ''].join('\n');
 }
 
 /**
@@ -190,7 +208,7 @@ export function runPackObjects(
   // pack-objects may exit before reading all of its input (it failed): that is reported by its
   // exit status, not by this EPIPE.
   child.stdin.on('error', () => undefined);
-  child.stdin.end([...spec.wants, '--not', ...spec.common, ''].join('\n'));
+  child.stdin.end(packObjectsInput(spec));
   return new Promise((resolve, reject) => {
     const fail = (err: Error): void => {
       fill?.abandon();

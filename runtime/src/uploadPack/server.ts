@@ -33,6 +33,9 @@ import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type 
 import { readServeConfig, type ServeConfig } from './serveConfig';
 import { requireRequest, serveModeOf } from './stateless';
 import { isV2, serveV2 } from './v2';
+import { planShallow, readServerShallows, type ShallowPlan } from './shallow';
+import { isShallowVerb, type ShallowAsk } from './shallowArgs';
+import { parsedAsk, ShallowSupport } from './shallowServe';
 
 /** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
 export interface ServerIo {
@@ -127,6 +130,8 @@ export interface PackContext {
   readonly rawRefs: RawRefs['refs'];
   readonly objectFormat: 'sha1' | 'sha256';
   readonly warn: (message: string) => void;
+  /** Shallow requests' lookups, and the repository's own shallow commits. */
+  readonly shallow: ShallowSupport;
 }
 
 /** What the client asked of the pack. */
@@ -139,6 +144,8 @@ export interface PackAsk {
   readonly progress: boolean;
   /** The object filter of a partial clone, as pack-objects gets it. */
   readonly filter?: PackFilter;
+  /** The shallow boundary, when there is one (the wants already hold its extra wants). */
+  readonly plan?: ShallowPlan;
 }
 
 /**
@@ -163,7 +170,13 @@ export async function sendPack(
       config.packDigest(),
       options.packObjectsHook ?? '',
       ask.includeTag ? tagsDigest(context.rawRefs) : '',
+      // Without --shallow lines, pack-objects stops at the repository's own shallow commits.
+      ...(context.shallow.serverShallows.size > 0
+        ? [`shallow ${[...context.shallow.serverShallows].sort().join(',')}`]
+        : []),
     ].join(' '),
+    ...(ask.plan?.packShallows ? { shallows: ask.plan.packShallows } : {}),
+    ...(ask.plan && ask.plan.edges.length > 0 ? { edges: ask.plan.edges } : {}),
   };
   if (folder.refusal !== undefined) warn(folder.refusal);
   const cache =
@@ -221,6 +234,12 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const raw = listRawRefs(layout, folder.dir);
     const refs = visibleRefs(raw, gitDir, { prefix, rules: config.hideRules() });
     const allow = config.wantAllowance();
+    // git's deepen-relative starts from the client's shallow commits that these reach.
+    const ourTips = (): string[] => [
+      ...advertisedTips(refs),
+      ...(allow.tip || allow.reachable ? (refs.hiddenTips ?? []) : []),
+    ];
+    const shallow = new ShallowSupport(gitDir, raw, readServerShallows(commonDir), ourTips);
     const context: PackContext = {
       options,
       gitDir,
@@ -229,6 +248,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       rawRefs: raw.refs,
       objectFormat: refs.objectFormat,
       warn,
+      shallow,
     };
     const mode = serveModeOf(options);
     if (isV2(options.protocol)) {
@@ -254,24 +274,49 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
         noDone: mode === 'advertise',
         filter: filters.enabled,
       });
-      writevOrDie(io.output, [...lines.map((line) => encodePktLine(line)), flushPkt()], writeOptions);
+      writevOrDie(
+        io.output,
+        [...lines.map((line) => encodePktLine(line)), ...shallow.advertisement(), flushPkt()],
+        writeOptions,
+      );
       if (mode === 'advertise') return report({ pack: 'none', endAt: sinceStart() });
     }
 
     const reader = new PktReader(new FdSource(io.input));
     const requestAt = sinceStart();
     if (mode === 'request') requireRequest(reader);
-    const request = readWants(reader, {
-      tips: advertisedTips(refs),
-      present: (oids) => presentObjects(gitDir, oids),
-      hiddenTips: refs.hiddenTips ?? new Set(),
-      allow,
-      someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
-      stateless: mode === 'request',
-      other: (line, capabilities) => filter.take(line, filters.enabled && capabilities.has('filter')),
-    });
+    const request = readWants(
+      reader,
+      {
+        tips: advertisedTips(refs),
+        present: (oids) => presentObjects(gitDir, oids),
+        hiddenTips: refs.hiddenTips ?? new Set(),
+        allow,
+        someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
+        stateless: mode === 'request',
+        other: (line, capabilities) => filter.take(line, filters.enabled && capabilities.has('filter')),
+      },
+      {
+        accepts: isShallowVerb,
+        parse: (lines, caps) => {
+          const parsed = shallow.parse(lines, caps.has('deepen-relative'));
+          return parsedAsk(parsed) ? { value: parsed.ask } : parsed;
+        },
+      },
+    );
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
-    const common = negotiate(reader, sendLine, new GitOracle(gitDir, request.wants), {
+    const plan = v0ShallowPlan(shallow, request.extra, request.wants);
+    if (plan?.section) {
+      writevOrDie(
+        io.output,
+        [...plan.lines.map((line) => encodePktLine(`${line}\n`)), flushPkt()],
+        writeOptions,
+      );
+    }
+    // As git's, the wants now hold the parents of unshallowed commits, for negotiation and the pack.
+    const wants = [...request.wants, ...(plan?.extraWants ?? [])];
+    const oracle = new GitOracle(gitDir, wants, new Set(plan?.packShallows));
+    const common = negotiate(reader, sendLine, oracle, {
       ackMode: ackModeOf(request.capabilities),
       noDone: request.capabilities.has('no-done'),
       stateless: mode === 'request',
@@ -287,7 +332,8 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
         : 'none';
     sender = new PackSender(io.output, framing, options.writeMode, !caps.has('no-progress'), writeOptions);
     const pack = await sendPack(context, sender, {
-      wants: request.wants,
+      wants,
+      ...(plan ? { plan } : {}),
       common,
       ofsDelta: caps.has('ofs-delta'),
       thin: caps.has('thin-pack'),
@@ -318,6 +364,16 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     }
     throw err;
   }
+}
+
+/** The v0 shallow boundary of a request that is shallow in any way; see {@link planShallow}. */
+function v0ShallowPlan(
+  shallow: ShallowSupport,
+  ask: ShallowAsk | undefined,
+  wants: readonly string[],
+): ShallowPlan | undefined {
+  if (ask === undefined || (ask.depth === 0 && !ask.byRevList && ask.shallows.length === 0)) return undefined;
+  return planShallow(shallow.context(), ask, wants, false, shallow.refOid);
 }
 
 /** Appends one JSON line of timings (milliseconds since the process started) to `file`. */

@@ -3,9 +3,10 @@
  * advertisement, then commands, each `command=<name>`, capability lines, a delim, arguments and a
  * flush, until the client sends a lone flush or hangs up. Implemented: `ls-refs` (`ref-prefix`,
  * `symrefs`, `peel`, `unborn`) and `fetch` (`want`, `have`, `done`, `thin-pack`, `no-progress`,
- * `include-tag`, `ofs-delta`, `wait-for-done`; `filter`, `want-ref` and `sideband-all` when the
- * configuration offers them), the acknowledgments, wanted-refs and packfile sections. Not
- * advertised (so clients never send them): `shallow`, `packfile-uris`, `object-info`.
+ * `include-tag`, `ofs-delta`, `wait-for-done`, and `shallow`'s `shallow`, `deepen`, `deepen-relative`,
+ * `deepen-since`, `deepen-not`; `filter`, `want-ref` and `sideband-all` when the configuration offers
+ * them), the acknowledgments, shallow-info, wanted-refs and packfile sections. Not advertised (so
+ * clients never send them): `packfile-uris`, `object-info`.
  */
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
@@ -13,7 +14,10 @@ import { FdSource } from '../protocol/byteSource';
 import { delimPkt, encodePktLine, flushPkt, packetText } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { AGENT } from './advertisement';
-import { GitOracle } from './commitGraph';
+import { GitOracle, type ObjectFacts } from './commitGraph';
+import { planShallow, type ShallowPlan } from './shallow';
+import { asksShallow } from './shallowArgs';
+import { parsedAsk } from './shallowServe';
 import { notOurRef, UploadPackError } from './errors';
 import { isHidden } from './hideRefs';
 import { filterPolicy, FilterRequest, packFilter } from './filter';
@@ -50,7 +54,7 @@ export function v2Advertisement(objectFormat: string, fetchFeatures: readonly st
     'version 2',
     `agent=${AGENT}`,
     'ls-refs=unborn',
-    `fetch=${['wait-for-done', ...fetchFeatures].join(' ')}`,
+    `fetch=${['shallow', 'wait-for-done', ...fetchFeatures].join(' ')}`,
     'server-option',
     `object-format=${objectFormat}`,
   ].map((line) => `${line}\n`);
@@ -170,7 +174,15 @@ interface FetchArgs {
    * so what follows is not parsed, and a missing want before it is reported first.
    */
   problem?: UploadPackError;
+  /** The shallow and deepen lines, with their positions among the arguments. */
+  shallowLines: { text: string; at: number }[];
+  deepenRelative: boolean;
+  /** The position of each want's first line. */
+  wantAt: Map<string, number>;
 }
+
+/** The argument lines of the shallow capability (`deepen-relative` apart). */
+const SHALLOW_ARG = /^(shallow|deepen|deepen-since|deepen-not) /;
 
 /** What a fetch's arguments are read against. */
 interface FetchContext {
@@ -192,10 +204,13 @@ function parseFetch(args: readonly string[], context: FetchContext): FetchArgs {
     filter: context.filter,
     wantRefs: [],
     sidebandAll: false,
+    shallowLines: [],
+    deepenRelative: false,
+    wantAt: new Map(),
   };
-  for (const arg of args) {
+  for (const [at, arg] of args.entries()) {
     try {
-      parseFetchArg(arg, fetch, context);
+      parseFetchArg(arg, at, fetch, context);
     } catch (err) {
       if (!(err instanceof UploadPackError)) throw err;
       fetch.problem = err;
@@ -206,7 +221,7 @@ function parseFetch(args: readonly string[], context: FetchContext): FetchArgs {
 }
 
 /** Takes one argument of a fetch into `fetch`. */
-function parseFetchArg(arg: string, fetch: FetchArgs, context: FetchContext): void {
+function parseFetchArg(arg: string, at: number, fetch: FetchArgs, context: FetchContext): void {
   const { features } = context;
   const [verb, oid] = arg.split(' ');
   if (
@@ -216,7 +231,10 @@ function parseFetchArg(arg: string, fetch: FetchArgs, context: FetchContext): vo
     arg === `${verb} ${oid}`
   ) {
     (verb === 'want' ? fetch.wants : fetch.haves).push(oid);
-  } else if (arg === 'done') fetch.done = true;
+    if (verb === 'want' && !fetch.wantAt.has(oid)) fetch.wantAt.set(oid, at);
+  } else if (SHALLOW_ARG.test(arg)) fetch.shallowLines.push({ text: arg, at });
+  else if (arg === 'deepen-relative') fetch.deepenRelative = true;
+  else if (arg === 'done') fetch.done = true;
   else if (arg === 'thin-pack') fetch.thin = true;
   else if (arg === 'no-progress') fetch.noProgress = true;
   else if (arg === 'include-tag') fetch.includeTag = true;
@@ -230,6 +248,26 @@ function parseFetchArg(arg: string, fetch: FetchArgs, context: FetchContext): vo
     fetch.wantRefs.push({ name, oid: wanted });
   } else if (features.sidebandAll && arg === 'sideband-all') fetch.sidebandAll = true;
   else throw new UploadPackError(`unexpected line: '${arg}'`);
+}
+
+/**
+ * The haves the pack excludes, as git's upload-pack collects them: each present have in order,
+ * but not a commit already known through a have it is a parent of (its parents become known all
+ * the same).
+ */
+function theirCommon(haves: readonly string[], facts: ReadonlyMap<string, ObjectFacts>): string[] {
+  const known = new Set<string>();
+  const common: string[] = [];
+  for (const oid of haves) {
+    const object = facts.get(oid);
+    if (object === undefined) continue;
+    const knew = known.has(oid);
+    if (object.type === 'commit') for (const parent of object.parents ?? []) known.add(parent);
+    if (knew) continue;
+    known.add(oid);
+    common.push(oid);
+  }
+  return common;
 }
 
 /**
@@ -290,27 +328,28 @@ export async function serveV2(
     const strangers = [...new Set(fetch.wants)];
     const present = presentObjects(gitDir, strangers);
     const missing = fetch.wants.find((oid) => !present.has(oid));
+    // As git reads them: the first bad line, a missing want or a bad shallow line, is refused.
+    const parsed = context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
+    if (!parsedAsk(parsed) && (missing === undefined || parsed.at < fetch.wantAt.get(missing)!))
+      throw parsed.error;
     if (missing !== undefined) throw notOurRef(missing);
     if (fetch.problem) throw fetch.problem;
     const oracle = new GitOracle(gitDir, fetch.wants);
     const facts = oracle.lookup(fetch.haves);
-    const common = fetch.haves.filter((oid) => facts.has(oid));
+    const acked = fetch.haves.filter((oid) => facts.has(oid));
     // Without haves there is nothing to acknowledge: the pack follows at once, as with `done`.
     if (!fetch.done && fetch.haves.length > 0) {
       const theyHave = new Set<string>();
       let oldest = 0;
-      for (const oid of common) {
+      for (const oid of acked) {
         const object = facts.get(oid)!;
         if (object.type !== 'commit') continue;
         theyHave.add(oid);
         for (const parent of object.parents ?? []) theyHave.add(parent);
         if (oldest === 0 || (object.date ?? 0) < oldest) oldest = object.date ?? 0;
       }
-      const lines = [
-        'acknowledgments',
-        ...(common.length === 0 ? ['NAK'] : common.map((oid) => `ACK ${oid}`)),
-      ];
-      const ready = !fetch.waitForDone && common.length > 0 && oracle.allWantsReach(theyHave, oldest);
+      const lines = ['acknowledgments', ...(acked.length === 0 ? ['NAK'] : acked.map((oid) => `ACK ${oid}`))];
+      const ready = !fetch.waitForDone && acked.length > 0 && oracle.allWantsReach(theyHave, oldest);
       if (ready) lines.push('ready');
       send([...lines.map(section), ready ? delimPkt() : flushPkt()]);
       if (!ready) continue;
@@ -320,6 +359,15 @@ export async function serveV2(
     const packFilterArg =
       filter &&
       packFilter(filter, (input) => git(gitDir, ['cat-file', '--batch-check'], input), context.objectFormat);
+    const ask = parsedAsk(parsed) ? parsed.ask : undefined;
+    let plan: ShallowPlan | undefined;
+    if (ask && (asksShallow(ask) || context.shallow.serverShallows.size > 0)) {
+      // git names the section before it computes it: a refusal follows the header.
+      writeOrDie(io.output, section('shallow-info'), writeOptions);
+      const wants = [...new Set(fetch.wants)];
+      plan = planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
+      send([...plan.lines.map(section), delimPkt()]);
+    }
     if (fetch.wantRefs.length > 0) {
       send([section('wanted-refs'), ...wantedRefsLines(fetch.wantRefs).map(section), delimPkt()]);
     }
@@ -329,8 +377,9 @@ export async function serveV2(
       new PackSender(io.output, 'side-band-64k', options.writeMode, !fetch.noProgress, writeOptions);
     onSender(sender);
     served = await sendPack(context, sender, {
-      wants: [...new Set(fetch.wants)],
-      common,
+      wants: [...new Set(fetch.wants), ...(plan?.extraWants ?? [])],
+      ...(plan ? { plan } : {}),
+      common: theirCommon(fetch.haves, facts),
       ofsDelta: fetch.ofsDelta,
       thin: fetch.thin,
       includeTag: fetch.includeTag,

@@ -169,39 +169,6 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
     assert.equal(lines(result.stdout).at(-1), `ERR upload-pack: not our ref ${bogus}`);
   });
 
-  it('refuses shallow and deepen requests it does not advertise', async () => {
-    for (const extra of [`shallow ${head}`, 'deepen 1']) {
-      const request = Buffer.concat([
-        encodePktLine(`want ${head} side-band-64k\n`),
-        encodePktLine(`${extra}\n`),
-        flushPkt(),
-      ]);
-      const result = await run(process.execPath, [BIN, source], { env, input: request });
-      assert.equal(result.status, 128);
-      assert.match(
-        lines(result.stdout).at(-1)!,
-        /^ERR writev-upload-pack: '(shallow|deepen)' requests are not supported/,
-      );
-    }
-  });
-
-  it('makes git clone --depth fail at once: shallow is not advertised', async () => {
-    const result = await run(
-      'git',
-      [
-        'clone',
-        '-q',
-        '--depth=1',
-        `--upload-pack=${uploadPackCommand()}`,
-        `file://${source}`,
-        scratch.path('shallow'),
-      ],
-      { env },
-    );
-    assert.notEqual(result.status, 0);
-    assert.match(result.stderr, /does not support shallow/);
-  });
-
   it('answers a path that is not a repository with ERR', async () => {
     const result = await run(process.execPath, [BIN, scratch.path('nowhere')], {
       env,

@@ -127,7 +127,7 @@ describe('advertisementLines', () => {
       objectFormat: 'sha1',
     });
     assert.deepEqual(lines, [
-      `${A} HEAD\0multi_ack thin-pack side-band side-band-64k ofs-delta no-progress include-tag multi_ack_detailed symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
+      `${A} HEAD\0multi_ack thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-not deepen-relative no-progress include-tag multi_ack_detailed symref=HEAD:refs/heads/main object-format=sha1 agent=writev-upload-pack/0.1.0\n`,
       `${A} refs/heads/main\n`,
       `${B} refs/tags/v1\n`,
       `${A} refs/tags/v1^{}\n`,

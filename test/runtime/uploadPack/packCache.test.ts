@@ -58,6 +58,38 @@ describe('cacheKey', () => {
     ]);
     assert.equal(keys.size, 4);
   });
+
+  it('changes with every shallow input: the boundary, the edges, and shallow mode itself', () => {
+    const [c, d] = ['c'.repeat(40), 'd'.repeat(40)];
+    const keys = new Set([
+      cacheKey(request),
+      // pack-objects told of no shallow commit still packs for a shallow client (--shallow-file '').
+      cacheKey({ ...request, shallows: [] }),
+      cacheKey({ ...request, shallows: [c] }),
+      cacheKey({ ...request, shallows: [c, d] }),
+      cacheKey({ ...request, shallows: [c], edges: [d] }),
+    ]);
+    assert.equal(keys.size, 5);
+    assert.equal(
+      cacheKey({ ...request, shallows: [d, c, c], edges: [] }),
+      cacheKey({ ...request, shallows: [c, d] }),
+      'the boundary is a set',
+    );
+  });
+
+  it('keeps the key of a request without shallow inputs as it was (entries of earlier versions stay valid)', () => {
+    const lines = [
+      'writev-upload-pack cache v2',
+      'object-format sha1',
+      'settings ""',
+      'ofs-delta 1',
+      'thin-pack 0',
+      'include-tag 0',
+      `want ${'a'.repeat(40)}`,
+      `want ${'b'.repeat(40)}`,
+    ];
+    assert.equal(cacheKey(request), createHash('sha256').update(lines.join('\n')).digest('hex'));
+  });
 });
 
 describe('PackChecksum', () => {

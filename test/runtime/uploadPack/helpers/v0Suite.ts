@@ -5,8 +5,8 @@ import { gitEnv } from '../../helpers/gitEnv';
 import { LS_REMOTE, ours, replyLines, theirs, wantRequest } from './advertisement';
 import { addCommit, git, makeRepository, run, Scratch, uploadPackCommand } from './gitRepo';
 
-/** Capabilities git advertises that this server does not implement yet (shallow, filter). */
-const NOT_YET = new Set(['shallow', 'deepen-since', 'deepen-not', 'deepen-relative', 'filter']);
+/** Capabilities git advertises that this server does not implement yet (filter). */
+const NOT_YET = new Set(['filter']);
 
 /** The capabilities of the first advertised line, agent left out. */
 function capabilities(stdout: Buffer): string[] {
