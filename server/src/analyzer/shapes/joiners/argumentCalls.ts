@@ -9,7 +9,10 @@ import { end, type Joiner, type Rules } from './joiner';
 const MOVED =
   'a call in its arguments would run before the earlier writes; gathering them means making that call first, by hand';
 
-const CHANGES = end('argumentCalls', "a call in the write's arguments is given a buffer an earlier write sent");
+const CHANGES = end(
+  'argumentCalls',
+  "a call in the write's arguments is given a buffer an earlier write sent",
+);
 
 const RULES: Rules = {
   write(step, run) {
