@@ -61,9 +61,18 @@ test('the analyzer scores at or above the bar on the labelled corpus', async () 
   const score = await scoreCorpus(CORPUS);
   // Printed, not asserted: the table is what a reviewer reads when the bar moves.
   console.log(scoreTables(score));
-  const review = findingsToReview(score);
+  // The runs behind the figures, of the development half only: the test half is scored and never read
+  // run by run, or it would be tuned on after all.
+  const tuned = new Set((await loadCorpus(CORPUS)).split?.development ?? []);
+  const readable = {
+    ...score,
+    missed: score.missed.filter((m) => tuned.has(m.site.project)),
+    falsePositives: score.falsePositives.filter((f) => tuned.has(f.run.project)),
+    unlabelled: score.unlabelled.filter((r) => tuned.has(r.project)),
+  };
+  const review = findingsToReview(readable);
   if (review) console.log(review);
-  console.log(`missed positive runs by idiom:\n${missedByIdiom(score)}`);
+  console.log(`missed positive runs of the development half, by idiom:\n${missedByIdiom(readable)}`);
   const [development, held] = score.halves;
   assert.ok(development && held, 'both halves scored');
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
