@@ -122,12 +122,15 @@ describe('the npm packages', () => {
     const version = run(bin('writev-lint'), ['--version'], project);
     assert.deepEqual([version.status, version.stdout], [0, '0.1.0\n']);
     writeFileSync(join(project, 'hello.c'), C_SOURCE);
-    const text = run(bin('writev-lint'), ['hello.c'], project);
+    const text = run(bin('writev-lint'), ['--format', 'concise', 'hello.c'], project);
     assert.equal(text.status, 1, text.stderr);
     assert.match(
       text.stdout,
       /^hello\.c:4:2: warning: 2 syscalls to fd can become one: .* \[adjacent-writes\]\n$/,
     );
+    // The default text shows the line and a caret under the first write, as ruff's full format does.
+    const full = run(bin('writev-lint'), ['hello.c'], project);
+    assert.match(full.stdout, /^hello\.c:4:2: warning: .*\[adjacent-writes\]\n {2}\|\n4 \| .*write_or_die/);
     const sarif = run(bin('writev-lint'), ['--format', 'sarif', 'hello.c'], project);
     const log = JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string }[] }[] };
     assert.equal(log.runs[0]?.results[0]?.ruleId, 'adjacent-writes');
