@@ -70,11 +70,11 @@ describe('writev-lint --trace', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('shows what each finding cost in the traced run, and the hot line no rule flags (text)', () => {
-    const lint = run([LINT, '--trace', 'trace.json', 'pairs.c'], dir);
+    const lint = run([LINT, '--trace', 'trace.json', '--format', 'concise', 'pairs.c'], dir);
     assert.equal(lint.status, 1, lint.stderr);
     // 1,000 lines of "key" "=" <number> "\n": 4,000 calls; 3,000 + 1,000 + 2,890 digits + 1,000 bytes.
     assert.deepEqual(lint.stdout.trim().split('\n'), [
-      'pairs.c:11:3: warning: 4 syscalls to 1 can become one: gather these writes into one writev() [adjacent-writes] (measured: 4,000 calls, 7.9 kB)',
+      'pairs.c:11:3: warning: 4 syscalls to 1 can become one: gather these writes into one writev() [*] [adjacent-writes] (measured: 4,000 calls, 7.9 kB)',
       'pairs.c:22:1: info: This line made 500 write calls in the traced run (1 byte each on average: 500 write on fd 3); gather or buffer them [measured-writes] (measured: 500 calls, 500 B)',
     ]);
   });
@@ -130,13 +130,15 @@ describe('writev-lint --trace', () => {
     writeFileSync(join(dir, 'order.js'), source);
     const traced = run([TRACE, '--out', 'node-trace.json', '--', process.execPath, 'order.js'], dir);
     assert.equal(traced.status, 0, traced.stderr);
-    const plain = run([LINT, 'order.js'], dir).stdout.trim().split('\n');
+    const plain = run([LINT, '--format', 'concise', 'order.js'], dir).stdout.trim().split('\n');
     assert.deepEqual(
       plain.map((l) => l.split(':')[1]),
       ['3', '7'],
       'without a trace: source order',
     );
-    const measured = run([LINT, '--trace', 'node-trace.json', 'order.js'], dir).stdout.trim().split('\n');
+    const measured = run([LINT, '--trace', 'node-trace.json', '--format', 'concise', 'order.js'], dir)
+      .stdout.trim()
+      .split('\n');
     assert.deepEqual(
       measured.map((l) => l.split(':')[1]),
       ['7', '3'],
