@@ -212,8 +212,20 @@ export async function runV2FullClone(suite: string, ctx: SuiteContext): Promise<
   writeFileSync(pipeRequest, Buffer.concat([body, flushPkt()]));
 
   const pipe = new DrainedPipe();
-  const backend = await listen(createGitHttpBackendHandler({ root, env: benchGitEnv() }));
-  const smart = await listen(createSmartHttpHandler({ root, env }));
+  // Both handlers first (either may refuse), then the servers: a server left listening after a
+  // failure would keep the bench process alive. The bundled bin is the one the pipe modes run, which
+  // is found beside the bench in the packaged extension too.
+  const backendHandler = createGitHttpBackendHandler({ root, env: benchGitEnv() });
+  const smartHandler = createSmartHttpHandler({
+    root,
+    env,
+    uploadPack: { file: process.execPath, args: [UPLOAD_PACK_BIN] },
+  });
+  const backend = await listen(backendHandler);
+  const smart = await listen(smartHandler).catch(async (error: unknown) => {
+    await closeServer(backend.server);
+    throw error;
+  });
   try {
     const pipeCommands = {
       [V2_MODES.gitPipe]: { file: 'git', args: ['upload-pack', work.repo], ours: false },
