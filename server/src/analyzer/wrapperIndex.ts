@@ -1,6 +1,7 @@
 // The workspace index of wrapper functions across files: which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
 import type * as Crypto from 'node:crypto';
+import { canonicalJson } from './canonicalJson';
 import { libraryQuiet } from './c/functionFacts';
 import type { CFunctionFact } from './c/functionFacts';
 import { languageOf } from './languageOf';
@@ -158,17 +159,6 @@ export class WrapperIndex {
    * were computed from.
    */
   factsDigest(path: string): string {
-    // Keys sorted at every level: the digest depends on the facts, not on how a record was built.
-    const canonical = (value: unknown): unknown =>
-      Array.isArray(value)
-        ? value.map(canonical)
-        : value !== null && typeof value === 'object'
-          ? Object.fromEntries(
-              Object.keys(value)
-                .sort()
-                .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-            )
-          : value;
     const external = this.cWrappersFor(path);
     const c = languageOf(path) === 'c';
     // Most files get the same facts (all of them, or all but their own wrappers): one digest per such
@@ -193,9 +183,7 @@ export class WrapperIndex {
     }
     // Loaded here only: the language server and a lint without --cache never ask for a digest.
     const { createHash } = require('node:crypto') as typeof Crypto;
-    const digest = createHash('sha256')
-      .update(JSON.stringify(canonical(facts)))
-      .digest('hex');
+    const digest = createHash('sha256').update(canonicalJson(facts)).digest('hex');
     memo.set(key, digest);
     return digest;
   }

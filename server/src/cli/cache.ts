@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { mkdir } from 'node:fs/promises';
+import { canonicalJson } from '../analyzer/canonicalJson';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import { ReadBuffer, readRegularFileInto } from '../workspace/sourceFile';
@@ -37,21 +38,6 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** JSON with the keys of every object sorted: the same data gives the same text however it was built. */
-function canonicalJson(value: unknown): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(canonical(value));
 }
 
 function sha256(text: string): string {
