@@ -30,7 +30,8 @@ import { TreeMemorySampler } from './processTreeMemory';
 import { benchGitEnv } from './suites/sidebandFixture';
 
 const USAGE =
-  'usage: httpLoad.js [--clones <n>] [--rounds <n>] [--source <repository>] [--protocol 0|2] [--upload-pack <command>]\n' +
+  'usage: httpLoad.js [--clones <n>] [--rounds <n>] [--source <repository>] [--protocol 0|2]\n' +
+  '                   [--spawn | --upload-pack <command>]\n' +
   '                   [--timeout <s>] [--work <dir>]\n';
 
 type ServerKind = 'writev-git-http' | 'git-http-backend';
@@ -44,11 +45,16 @@ function loadEnv(): NodeJS.ProcessEnv {
 
 /** Server mode: one Node HTTP server with one of the two handlers, its port on stdout. */
 async function serve(kind: ServerKind, root: string, uploadPack: string | undefined): Promise<void> {
+  // '--spawn': writev-upload-pack as a process per request; no command: inside the server.
   const handler: RequestListener =
     kind === 'writev-git-http'
       ? createSmartHttpHandler({
           root,
-          uploadPack: uploadPack ? shellCommand(uploadPack) : writevUploadPack(),
+          ...(uploadPack === '--spawn'
+            ? { spawn: true }
+            : uploadPack
+              ? { uploadPack: shellCommand(uploadPack) }
+              : {}),
         })
       : createGitHttpBackendHandler({ root });
   const server = createServer(handler);
@@ -71,7 +77,7 @@ async function startServer(
     kind,
     '--root',
     root,
-    ...(uploadPack ? ['--upload-pack', uploadPack] : []),
+    ...(uploadPack ? [`--upload-pack=${uploadPack}`] : []),
   ];
   const child = spawn(process.execPath, args, { env: loadEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -187,6 +193,7 @@ async function main(): Promise<void> {
       source: { type: 'string' },
       protocol: { type: 'string', default: '2' },
       'upload-pack': { type: 'string' },
+      spawn: { type: 'boolean' },
       timeout: { type: 'string', default: '600' },
       work: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -207,8 +214,10 @@ async function main(): Promise<void> {
     throw new Error(`--clones must be 1 to 256, not ${values.clones}`);
   if (!(timeoutMs > 0)) throw new Error(`--timeout must be a number of seconds, not ${values.timeout}`);
   if (values.protocol !== '0' && values.protocol !== '2') throw new Error(`--protocol must be 0 or 2`);
-  const uploadPack = values['upload-pack'];
-  const command: UploadPackCommand = uploadPack ? shellCommand(uploadPack) : writevUploadPack();
+  if (values.spawn && values['upload-pack']) throw new Error('--spawn and --upload-pack exclude each other');
+  const uploadPack = values.spawn ? '--spawn' : values['upload-pack'];
+  const command: UploadPackCommand =
+    uploadPack && !values.spawn ? shellCommand(uploadPack) : writevUploadPack();
   const source = resolve(values.source ?? git(['rev-parse', '--show-toplevel']).trim());
   const work = values.work ? resolve(values.work) : mkdtempSync(join(tmpdir(), 'writev-http-load-'));
   const repo = join(work, 'served', 'repo.git');
@@ -216,7 +225,7 @@ async function main(): Promise<void> {
     rmSync(repo, { recursive: true, force: true });
     git(['clone', '-q', '--bare', '--no-local', source, repo]);
     const expected = objectsDigest(repo);
-    if (!uploadPack) {
+    if (values.spawn) {
       const probe = spawnSync(command.file, [...command.args, '--stateless-rpc', '--advertise-refs', repo], {
         env: loadEnv(),
         timeout: 60_000,
@@ -232,7 +241,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${clones} concurrent clones (--bare, protocol v${values.protocol}) of ${source}: ` +
         `${expected.count} objects, ${formatBytes(pack)} packed, over http://127.0.0.1\n` +
-        `writev-git-http runs ${uploadPack ?? [command.file, ...command.args].join(' ')}\n`,
+        `writev-git-http runs ${
+          values.spawn
+            ? `${[command.file, ...command.args].join(' ')} per request`
+            : (uploadPack ?? 'writev-upload-pack inside its process')
+        }\n`,
     );
     const options = { clones, protocol: values.protocol, uploadPack, timeoutMs };
     const results: LoadResult[] = [];

@@ -4,8 +4,9 @@
  *
  *   writev-git-http --port 8080 /srv/git        # then: git clone http://127.0.0.1:8080/project.git
  *
- * Each clone or fetch runs `<upload-pack> --stateless-rpc [--advertise-refs] <repository>`, by default
- * this package's writev-upload-pack. Pushes (`git-receive-pack`), paths that leave the folder and
+ * Each request is served by this package's writev-upload-pack inside the server's process; with
+ * `--spawn`, by a writev-upload-pack process per request, and with `--upload-pack <command>`, by
+ * `<command> --stateless-rpc [--advertise-refs] <repository>` (git's own, say). Pushes (`git-receive-pack`), paths that leave the folder and
  * anything but a repository get a 4xx answer with a one-line reason; refusals and upload-pack's own
  * complaints are reported on stderr.
  *
@@ -15,15 +16,16 @@
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createSmartHttpHandler } from '../http/smartHttp';
-import { shellCommand, writevUploadPack } from '../http/uploadPackCommand';
+import { shellCommand } from '../http/uploadPackCommand';
 import { UsageError } from '../usageError';
 
 const USAGE =
-  'usage: writev-git-http --port <n> [--host <address>] [--upload-pack <command>]\n' +
+  'usage: writev-git-http --port <n> [--host <address>] [--spawn | --upload-pack <command>]\n' +
   '                       [--max-request-bytes <n>] [--request-timeout <s>] [--idle-timeout <s>] <folder>\n' +
   '  --host               the address to listen on (default 127.0.0.1: this machine only)\n' +
-  "  --upload-pack        the upload-pack to run, a shell command as git's --upload-pack takes it\n" +
-  '                       (default: writev-upload-pack; "git upload-pack" serves with git\'s own)\n' +
+  '  --spawn              run writev-upload-pack as a process per request (default: inside this one)\n' +
+  "  --upload-pack        an upload-pack to run per request, a shell command as git's --upload-pack\n" +
+  '                       takes it ("git upload-pack" serves with git\'s own)\n' +
   '  --max-request-bytes  the largest request body, after gzip (default 10485760)\n' +
   '  --request-timeout    seconds a request body may take to arrive (default 60)\n' +
   '  --idle-timeout       seconds upload-pack may stay silent before it is stopped (default 600)\n';
@@ -36,6 +38,7 @@ interface Options {
   host: string;
   folder: string;
   uploadPack?: string;
+  spawn: boolean;
   maxRequestBytes?: number;
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
@@ -60,6 +63,7 @@ function parseOptions(argv: string[]): Options {
         port: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'upload-pack': { type: 'string' },
+        spawn: { type: 'boolean' },
         'max-request-bytes': { type: 'string' },
         'request-timeout': { type: 'string' },
         'idle-timeout': { type: 'string' },
@@ -80,9 +84,11 @@ function parseOptions(argv: string[]): Options {
     port: whole(values.port, '--port', 0, 65535),
     host: values.host,
     folder: positionals[0]!,
+    spawn: values.spawn ?? false,
   };
   if (values['upload-pack'] !== undefined) {
     if (values['upload-pack'].trim() === '') throw new UsageError('--upload-pack is empty');
+    if (options.spawn) throw new UsageError('--spawn and --upload-pack cannot be used together');
     options.uploadPack = values['upload-pack'];
   }
   if (values['max-request-bytes'] !== undefined) {
@@ -114,7 +120,8 @@ function main(): void {
   try {
     handler = createSmartHttpHandler({
       root: options.folder,
-      uploadPack: options.uploadPack !== undefined ? shellCommand(options.uploadPack) : writevUploadPack(),
+      ...(options.uploadPack !== undefined ? { uploadPack: shellCommand(options.uploadPack) } : {}),
+      spawn: options.spawn,
       maxRequestBytes: options.maxRequestBytes,
       requestTimeoutMs: options.requestTimeoutMs,
       idleTimeoutMs: options.idleTimeoutMs,

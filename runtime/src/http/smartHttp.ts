@@ -1,71 +1,73 @@
 /**
  * Git's smart HTTP protocol for Node's `http` module, read-only: `GET <repo>/info/refs?service=
- * git-upload-pack` and `POST <repo>/git-upload-pack`, each answered by an upload-pack child run
- * with `--stateless-rpc` as `git http-backend` runs it, for the repositories of one folder.
+ * git-upload-pack` and `POST <repo>/git-upload-pack`, for the repositories of one folder. Each is
+ * answered by writev-upload-pack's stateless serving code inside this process (`inProcess.ts`), or
+ * by an upload-pack child run with `--stateless-rpc` as `git http-backend` runs it (`spawned.ts`):
+ * a command given as `uploadPack` (git's own, say), or writev-upload-pack with `spawn: true`.
  *
- * Everything else gets a 4xx answer with a one-line message (see `errors.ts`), before any process
- * starts. A child that fails before answering becomes a 500; one killed while answering (or stopped
- * because the client left or it fell silent) cuts the response off, so the client never takes a
- * partial answer for a whole one.
+ * Everything else gets a 4xx answer with a one-line message (see `errors.ts`), before anything is
+ * served. A serve that fails before answering becomes a 500; one stopped while answering (the client
+ * left, it fell silent, it was killed) cuts the response off, so the client never takes a partial
+ * answer for a whole one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import { UsageError } from '../usageError';
+import { parseOptions } from '../uploadPack/options';
+import { ADVERTISEMENT_TYPE, NO_CACHE_HEADERS, REQUEST_TYPE } from './answer';
 import { HttpRequestError, quoted } from './errors';
+import { serveInProcess } from './inProcess';
 import { parseRequestTarget, resolveRepository, type RequestTarget } from './repositoryPath';
 import { requestBody } from './requestBody';
+import { serveSpawned, type RequestRun } from './spawned';
 import { writevUploadPack, type UploadPackCommand } from './uploadPackCommand';
+
+export { ADVERTISEMENT_TYPE, NO_CACHE_HEADERS, REQUEST_TYPE, RESULT_TYPE } from './answer';
 
 /** What the handler serves and its bounds. */
 export interface SmartHttpOptions {
   /** The folder of repositories served; requests name repositories relative to it. */
   root: string;
-  /** The upload-pack to run (default: this package's `writev-upload-pack`). */
+  /**
+   * An upload-pack to run as a child per request (git's own: `GIT_UPLOAD_PACK`). Without it,
+   * writev-upload-pack serves, inside this process unless `spawn` is set.
+   */
   uploadPack?: UploadPackCommand;
+  /**
+   * Runs writev-upload-pack as a child per request (its bundled bin) instead of inside this
+   * process: a Node start per request, in exchange for a process of its own (see `inProcess.ts`).
+   */
+  spawn?: boolean;
   /** The largest request body accepted, in bytes after gzip is undone (default 10 MiB, git's `http.maxRequestBuffer`). */
   maxRequestBytes?: number;
   /** How long a request body may take to arrive, in milliseconds (default 60 s). */
   requestTimeoutMs?: number;
   /** How long upload-pack may send nothing before it is stopped, in milliseconds (default 10 min). */
   idleTimeoutMs?: number;
-  /** The environment of the children (default `process.env`); `GIT_PROTOCOL` comes from the request. */
+  /**
+   * The environment upload-pack reads and its git children start from (default `process.env`);
+   * `GIT_PROTOCOL` comes from the request.
+   */
   env?: NodeJS.ProcessEnv;
   /** Where refusals and failures are reported for whoever runs the server (default: nowhere). */
   log?: (line: string) => void;
 }
 
-/** A request handler for `http.createServer`, with a way to stop the children it runs. */
+/** A request handler for `http.createServer`, with a way to stop what it serves. */
 export interface SmartHttpHandler {
   (req: IncomingMessage, res: ServerResponse): void;
-  /** How many upload-pack children are running now. */
+  /** How many requests are being served now (each with an upload-pack child, when spawned). */
   readonly running: number;
-  /** Stops every running child (SIGTERM to its process group) and cuts off its response. */
+  /**
+   * Stops every request being served and cuts off its response: a spawned upload-pack gets SIGTERM
+   * (its process group), a serve in this process is aborted and its pack-objects stopped.
+   */
   terminate(): void;
 }
-
-/** The headers git http-backend sends with every answer, so no cache between keeps refs or packs. */
-export const NO_CACHE_HEADERS: Readonly<Record<string, string>> = {
-  Expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
-  Pragma: 'no-cache',
-  'Cache-Control': 'no-cache, max-age=0, must-revalidate',
-};
-
-/** The `Content-Type` of `info/refs?service=git-upload-pack` answers. */
-export const ADVERTISEMENT_TYPE = 'application/x-git-upload-pack-advertisement';
-/** The `Content-Type` a `POST <repo>/git-upload-pack` must carry. */
-export const REQUEST_TYPE = 'application/x-git-upload-pack-request';
-/** The `Content-Type` of `git-upload-pack` answers. */
-export const RESULT_TYPE = 'application/x-git-upload-pack-result';
-
-/** `# service=git-upload-pack` and a flush: what a v0 advertisement over HTTP starts with. */
-const SERVICE_PREAMBLE = Buffer.from('001e# service=git-upload-pack\n0000', 'latin1');
 
 const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
-/** How long a stopped child has after SIGTERM before SIGKILL. */
-const KILL_GRACE_MS = 2_000;
 
 /**
  * The `Git-Protocol` header as `GIT_PROTOCOL` may carry it: colon-separated `key[=value]` items
@@ -131,26 +133,12 @@ function checkRequestType(req: IncomingMessage): void {
   }
 }
 
-/** Whether the first pkt-line of an advertisement is `version 2`: v2 has no service preamble. */
-function isVersion2(head: Buffer): boolean {
-  const first = head.toString('latin1', 0, Math.min(head.length, 14));
-  return first === '000eversion 2\n' || first.startsWith('000dversion 2');
-}
-
-/** The length of the first pkt-line in `head`, or `undefined` while its header is incomplete. */
-function firstPacketLength(head: Buffer): number | undefined {
-  if (head.length < 4) return undefined;
-  const length = parseInt(head.toString('latin1', 0, 4), 16);
-  // A malformed or special packet decides nothing more: pass it on as it is.
-  return Number.isNaN(length) || length < 4 ? 4 : length;
-}
-
 /**
  * Makes the request handler. The folder is resolved once, here: a symlink to it is fine, and what
  * the requests may reach is decided against its real path.
  *
- * @throws Error when `root` is not a folder, or when no `uploadPack` is given and this package's
- *   writev-upload-pack has not been built.
+ * @throws Error when `root` is not a folder, when `env` holds a bad `WRITEV_UPLOAD_PACK_*` setting,
+ *   or when `spawn` asks for this package's writev-upload-pack bin and it has not been built.
  */
 export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHandler {
   let root: string;
@@ -163,12 +151,22 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
     throw new Error(`cannot serve ${options.root}: ${problem}`, { cause: err });
   }
   if (!statSync(root).isDirectory()) throw new Error(`cannot serve ${options.root}: not a folder`);
-  const command = options.uploadPack ?? writevUploadPack();
+  const command = options.uploadPack ?? (options.spawn ? writevUploadPack() : undefined);
+  const env = options.env ?? process.env;
+  if (command === undefined) {
+    // The settings upload-pack reads from the environment are checked once, here, rather than
+    // failing every request.
+    try {
+      parseOptions([root], env);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      throw new Error(`cannot serve ${options.root}: ${err.message}`, { cause: err });
+    }
+  }
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const log = options.log ?? (() => undefined);
-  const running = new Map<ChildProcess, (err: Error) => void>();
+  const running = new Map<object, (err: Error) => void>();
 
   /** Answers with `err`'s status and message, or cuts the response off when it has begun. */
   function refuse(req: IncomingMessage, res: ServerResponse, err: unknown, bodyUnread: boolean): void {
@@ -193,6 +191,13 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
     });
     res.end(text);
   }
+  const run: RequestRun = {
+    env,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    log,
+    running,
+    refuse,
+  };
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
     const method = req.method ?? 'GET';
@@ -207,145 +212,8 @@ export function createSmartHttpHandler(options: SmartHttpOptions): SmartHttpHand
       return;
     }
     const body = advertise ? undefined : requestBody(req, { maxBytes, timeoutMs: requestTimeoutMs });
-    run(req, res, gitDir, protocol, body);
-  }
-
-  /** Runs upload-pack for one request and streams its answer. */
-  function run(
-    req: IncomingMessage,
-    res: ServerResponse,
-    gitDir: string,
-    protocol: string | undefined,
-    body: Readable | undefined,
-  ): void {
-    const env = { ...(options.env ?? process.env) };
-    delete env.GIT_PROTOCOL;
-    if (protocol !== undefined) env.GIT_PROTOCOL = protocol;
-    const args = [...command.args, '--stateless-rpc', ...(body ? [] : ['--advertise-refs']), gitDir];
-    // A process group of its own, so stopping it stops what it started (git's pack-objects) too.
-    const child = spawn(command.file, args, {
-      stdio: [body ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-      env,
-      detached: true,
-    });
-    let done = false;
-    let exited = false;
-    let stderr = '';
-    let head: Buffer = Buffer.alloc(0);
-    let idle: NodeJS.Timeout | undefined;
-
-    const stop = (): void => {
-      if (exited || child.pid === undefined) return;
-      const pid = child.pid;
-      try {
-        process.kill(-pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      setTimeout(() => {
-        if (!exited) {
-          try {
-            process.kill(-pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-      }, KILL_GRACE_MS).unref();
-    };
-    const finish = (): void => {
-      done = true;
-      clearTimeout(idle);
-      running.delete(child);
-    };
-    const fail = (err: Error): void => {
-      if (done) return;
-      finish();
-      stop();
-      refuse(req, res, err, body !== undefined && !req.complete);
-    };
-    const touch = (): void => {
-      clearTimeout(idle);
-      idle = setTimeout(
-        () =>
-          fail(
-            new HttpRequestError(
-              'ERR_HTTP_UPLOAD_PACK_FAILED',
-              `upload-pack sent nothing for ${idleTimeoutMs / 1000} s`,
-            ),
-          ),
-        idleTimeoutMs,
-      );
-    };
-    running.set(child, fail);
-    touch();
-
-    const start = (): void => {
-      child.stdout!.off('data', collect);
-      res.writeHead(200, { ...NO_CACHE_HEADERS, 'Content-Type': body ? RESULT_TYPE : ADVERTISEMENT_TYPE });
-      if (!body && !isVersion2(head)) res.write(SERVICE_PREAMBLE);
-      res.write(head);
-      child.stdout!.pipe(res, { end: false });
-    };
-    /** Holds the answer back until its first pkt-line shows which protocol version it speaks. */
-    const collect = (chunk: Buffer): void => {
-      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
-      const first = body ? 0 : firstPacketLength(head);
-      if (first !== undefined && head.length >= first) start();
-    };
-
-    child.stdout!.on('data', collect);
-    child.stdout!.on('data', touch);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4096);
-    });
-    child.on('error', (err) =>
-      fail(
-        new HttpRequestError(
-          'ERR_HTTP_UPLOAD_PACK_FAILED',
-          `cannot run ${quoted(command.file)}: ${err.message}`,
-        ),
-      ),
-    );
-    child.on('exit', () => {
-      exited = true;
-    });
-    child.on('close', (code, signal) => {
-      exited = true;
-      if (stderr.trim() !== '') log(`upload-pack ${gitDir}: ${stderr.trim()}`);
-      if (done) return;
-      if (!res.headersSent && head.length > 0 && code === 0) start();
-      if (!res.headersSent) {
-        fail(
-          new HttpRequestError(
-            'ERR_HTTP_UPLOAD_PACK_FAILED',
-            `upload-pack ${signal ? `was killed by ${signal}` : `exited with status ${code}`} before answering`,
-          ),
-        );
-        return;
-      }
-      finish();
-      if (signal === null) {
-        // Its whole answer, an ERR line included: the client reads the error from the protocol, as
-        // it does from git http-backend, whose web server ends the response however the CGI exits.
-        if (code !== 0) log(`upload-pack ${gitDir}: exited with status ${code} after answering`);
-        res.end();
-      } else {
-        // Cut off mid-answer: the response must not end as if it were whole.
-        log(`upload-pack ${gitDir}: killed by ${signal} while answering`);
-        res.destroy();
-      }
-    });
-    // The client hung up: nobody is left to read the answer.
-    res.on('close', () => {
-      if (!res.writableFinished) fail(new Error('the client closed the connection'));
-    });
-    res.on('error', () => undefined);
-    if (body) {
-      body.on('data', touch);
-      body.on('error', fail);
-      child.stdin!.on('error', () => undefined); // upload-pack may exit before reading everything
-      body.pipe(child.stdin!);
-    }
+    if (command) serveSpawned(run, command, req, res, gitDir, protocol, body);
+    else serveInProcess(run, req, res, gitDir, protocol, body);
   }
 
   const handler = ((req: IncomingMessage, res: ServerResponse): void => {

@@ -8,7 +8,12 @@
  * the configuration read differ from the one `git pack-objects` uses. `GIT_NAMESPACE` and the
  * command-line configuration (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`...) are kept: a server
  * is told its namespace and extra settings that way, as `git http-backend` passes them on.
+ *
+ * The environment those children start from is the process's, or, for a serve run inside an HTTP
+ * server's process, the one that serve was given ({@link withServeEnv}): concurrent serves in one
+ * process must not share `process.env`, which one of them would have to change.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** The variables cleared for git children (see the module comment). */
 export const REPOSITORY_VARIABLES: readonly string[] = [
@@ -34,4 +39,19 @@ export function gitChildEnv(env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {
   const out: NodeJS.ProcessEnv = { ...env };
   for (const name of REPOSITORY_VARIABLES) delete out[name];
   return { ...out, ...extra };
+}
+
+const serveEnvStore = new AsyncLocalStorage<NodeJS.ProcessEnv>();
+
+/**
+ * Runs `fn` with `env` as the environment of the git children it starts (see {@link serveEnv}),
+ * through every await and callback `fn` starts; other code in the process is not affected.
+ */
+export function withServeEnv<T>(env: NodeJS.ProcessEnv, fn: () => T): T {
+  return serveEnvStore.run(env, fn);
+}
+
+/** The environment git children start from: the serve's own (see {@link withServeEnv}), else `process.env`. */
+export function serveEnv(): NodeJS.ProcessEnv {
+  return serveEnvStore.getStore() ?? process.env;
 }

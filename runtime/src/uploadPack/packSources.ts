@@ -5,11 +5,25 @@
  */
 import { closeSync, read, readSync } from 'node:fs';
 import { writeOrDie } from '../orDie';
-import { gitChildEnv } from './childEnv';
+import { gitChildEnv, serveEnv } from './childEnv';
 import { UploadPackError } from './errors';
 import type { CachedPack, PackCache, PackFill } from './packCache';
 import { looksLikePack, PackChecksum } from './packChecksum';
 import { readSizeFor, type PackSender } from './packSender';
+
+/**
+ * The backpressure of an output that is not a descriptor (an HTTP response: writing to it never
+ * blocks, it queues), and the serve's cancellation. Over a descriptor the write itself blocks and
+ * no flow is needed.
+ */
+export interface OutputFlow {
+  /** Whether the output holds more unsent bytes than it should before more are given to it. */
+  readonly congested: boolean;
+  /** Resolves once the output has room again, or is gone (the next write then fails). */
+  drained(): Promise<void>;
+  /** Aborted when nobody is left to read the answer: pack-objects is stopped at once. */
+  readonly signal?: AbortSignal;
+}
 
 /**
  * Reads the whole entry and checks its header and trailer hash, before anything is sent: a client
@@ -43,7 +57,13 @@ function readAt(fd: number, buffer: Buffer, length: number, position: number): P
  * `uploadpack.packObjectsHook` process does beside upload-pack. Measured on a 100 MiB pack into a
  * drained pipe: reads done between writes on one thread were 44% of the whole process.
  */
-async function streamAhead(fd: number, size: number, sender: PackSender, path: string): Promise<void> {
+async function streamAhead(
+  fd: number,
+  size: number,
+  sender: PackSender,
+  path: string,
+  flow: OutputFlow | undefined,
+): Promise<void> {
   const chunk = readSizeFor(sender.framing);
   const buffers = [Buffer.allocUnsafe(Math.min(chunk, size)), Buffer.allocUnsafe(Math.min(chunk, size))];
   // The first chunk is read at once: nothing could overlap it.
@@ -56,6 +76,9 @@ async function streamAhead(fd: number, size: number, sender: PackSender, path: s
     try {
       sender.data(buffers[which]!.subarray(0, n));
       sender.flush(); // the other buffer is being filled; this one is reused after the next await
+      // A sink that queues (a slow HTTP client) is let drain first: at most a chunk or two of the
+      // pack waits in memory, never the whole of it.
+      if (flow?.congested) await flow.drained();
     } catch (err) {
       // Let the read in flight finish before the descriptor is closed under it.
       await ahead.catch(() => undefined);
@@ -80,6 +103,7 @@ export async function serveCachedPack(
   cache: PackCache,
   sender: PackSender,
   objectFormat: 'sha1' | 'sha256',
+  flow?: OutputFlow,
 ): Promise<boolean> {
   try {
     if (!entry.trusted) {
@@ -93,7 +117,7 @@ export async function serveCachedPack(
     } else {
       cache.touch(entry);
     }
-    await streamAhead(entry.fd, entry.size, sender, entry.path);
+    await streamAhead(entry.fd, entry.size, sender, entry.path, flow);
     return true;
   } finally {
     closeSync(entry.fd);
@@ -150,7 +174,9 @@ export function packObjectsInput(spec: PackObjectsSpec): string {
 
 /**
  * Runs pack-objects and relays its output: stdout as pack data (and into `fill`, when caching),
- * stderr as progress. Resolves when the pack is complete; the fill is committed only then.
+ * stderr as progress. Resolves when the pack is complete; the fill is committed only then. With a
+ * `flow`, its output is not read while the client's output is congested (pack-objects then waits
+ * on its pipe), and it is stopped as soon as the flow's signal aborts.
  *
  * @throws {@link UploadPackError} when pack-objects fails, dies of a signal or cannot start (the
  *   fill is dropped); the client's own write errors (a `BrokenPipeError`) pass through unchanged.
@@ -159,6 +185,7 @@ export function runPackObjects(
   spec: PackObjectsSpec,
   sender: PackSender,
   fill: PackFill | undefined,
+  flow?: OutputFlow,
 ): Promise<void> {
   const args = packObjectsArgs(spec);
   const [file, argv] = spec.hook
@@ -168,8 +195,10 @@ export function runPackObjects(
   const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(file, argv, {
     cwd: spec.gitDir,
-    env: gitChildEnv(process.env, { GIT_DIR: spec.gitDir }),
+    env: gitChildEnv(serveEnv(), { GIT_DIR: spec.gitDir }),
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Inside a long-running server, a group of its own: stopping it stops a hook's children too.
+    detached: flow !== undefined,
   });
   let failure: Error | undefined;
   const guard =
@@ -180,16 +209,33 @@ export function runPackObjects(
         relay(chunk);
       } catch (err) {
         // The client went away or its descriptor failed: stop producing a pack nobody reads.
-        failure = err instanceof Error ? err : new Error(String(err));
-        child.kill('SIGTERM');
+        stop(err instanceof Error ? err : new Error(String(err)));
       }
     };
+  const stop = (err: Error): void => {
+    failure ??= err;
+    try {
+      if (flow !== undefined && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
+    } catch {
+      // already gone
+    }
+    // A paused output would hold the child's 'close' back for ever: read it to its end, unused.
+    child.stdout.resume();
+  };
+  const abort = (): void => stop(new UploadPackError('the client went away; git pack-objects stopped'));
+  if (flow?.signal?.aborted) abort();
+  flow?.signal?.addEventListener('abort', abort, { once: true });
   child.stdout.on(
     'data',
     guard((chunk) => {
       sender.data(chunk);
       sender.flush();
       fill?.write(chunk);
+      if (flow?.congested) {
+        child.stdout.pause();
+        void flow.drained().then(() => child.stdout.resume());
+      }
     }),
   );
   // Without --progress (no-progress), pack-objects writes only errors here: they are relayed all
@@ -218,6 +264,7 @@ export function runPackObjects(
       fail(new UploadPackError(`cannot run ${file}: ${err.message}`, { cause: err })),
     );
     child.on('close', (code, signal) => {
+      flow?.signal?.removeEventListener('abort', abort);
       if (failure !== undefined) return fail(failure);
       if (signal !== null) return fail(new UploadPackError(`git pack-objects died of signal ${signal}`));
       if (code !== 0) return fail(new UploadPackError(`git pack-objects failed with exit status ${code}`));

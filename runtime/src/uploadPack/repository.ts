@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitChildEnv } from './childEnv';
+import { gitChildEnv, serveEnv } from './childEnv';
 import { UploadPackError } from './errors';
 import { memoizedRefs } from './refsMemo';
 
@@ -120,7 +120,7 @@ export function git(gitDir: string, args: readonly string[], input?: string): st
       encoding: 'utf8',
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: gitChildEnv(process.env),
+      env: gitChildEnv(serveEnv()),
     });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();

@@ -14,7 +14,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Sys } from '../syscall';
 import { WriteError } from '../errors';
 import { writeOrDie, writevOrDie } from '../orDie';
-import { FdSource } from '../protocol/byteSource';
+import { FdSource, type ByteSource } from '../protocol/byteSource';
 import { encodePktLine, errPktLine, flushPkt } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { advertisedTips, advertisementLines } from './advertisement';
@@ -25,9 +25,10 @@ import { filterPolicy, FilterRequest, packFilter, type PackFilter } from './filt
 import { ackModeOf, honoured, negotiate, readWants } from './negotiation';
 import { cacheDirFor, type UploadPackOptions } from './options';
 import { isWithin } from './cacheFiles';
+import { serveEnv } from './childEnv';
 import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
-import { runPackObjects, serveCachedPack } from './packSources';
+import { runPackObjects, serveCachedPack, type OutputFlow } from './packSources';
 import { visibleRefs } from './refView';
 import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type RawRefs } from './repository';
 import { readServeConfig, type ServeConfig } from './serveConfig';
@@ -37,13 +38,28 @@ import { planShallow, readServerShallows, type ShallowPlan } from './shallow';
 import { isShallowVerb, type ShallowAsk } from './shallowArgs';
 import { parsedAsk, ShallowSupport } from './shallowServe';
 
-/** The descriptors and seam the server talks through (stdin, stdout, a counting Sys). */
+/**
+ * The descriptors and seam the server talks through (stdin, stdout, a counting Sys). A serve run
+ * inside another program (an HTTP server's handler) gives its request as a {@link ByteSource}, its
+ * answer's sink as `sys` (the `output` descriptor is then only the name `sys` is called with), and
+ * `flow` so that the pack waits for a slow client instead of piling up in memory.
+ */
 export interface ServerIo {
-  readonly input: number;
+  /** The descriptor the client's requests are read from, or their bytes. */
+  readonly input: number | ByteSource;
   readonly output: number;
   readonly sys?: Sys;
   /** Where warnings for whoever runs the server go (default 2, stderr). */
   readonly errors?: number;
+  /** Takes those warnings instead of `errors`, one line each, without its newline. */
+  readonly log?: (line: string) => void;
+  /** The output's backpressure and the serve's cancellation, for a sink that is not a descriptor. */
+  readonly flow?: OutputFlow;
+}
+
+/** The reader of a serve's input. */
+export function requestSource(input: number | ByteSource): ByteSource {
+  return typeof input === 'number' ? new FdSource(input) : input;
 }
 
 /** What a serve did, for the caller's exit status and for benchmarks. */
@@ -132,6 +148,8 @@ export interface PackContext {
   readonly warn: (message: string) => void;
   /** Shallow requests' lookups, and the repository's own shallow commits. */
   readonly shallow: ShallowSupport;
+  /** The output's backpressure and the serve's cancellation, when the output is not a descriptor. */
+  readonly flow?: OutputFlow;
 }
 
 /** What the client asked of the pack. */
@@ -185,12 +203,15 @@ export async function sendPack(
       : new PackCache(folder.dir, { maxBytes: options.cacheMaxBytes, warn });
   const key = cacheKey(packRequest);
   const entry = cache?.open(key);
-  if (cache && entry && (await serveCachedPack(entry, cache, sender, objectFormat))) return 'cache-hit';
+  if (cache && entry && (await serveCachedPack(entry, cache, sender, objectFormat, context.flow))) {
+    return 'cache-hit';
+  }
   const fill = cache?.startFill(key, objectFormat);
   await runPackObjects(
     { gitDir, ...packRequest, progress: ask.progress, hook: options.packObjectsHook },
     sender,
     fill,
+    context.flow,
   );
   return cache ? 'cache-miss' : 'uncached';
 }
@@ -216,7 +237,8 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
   const warn = (message: string): void => {
     const text = `warning: writev-upload-pack: ${message}`;
     try {
-      writeOrDie(io.errors ?? 2, Buffer.from(`${text}\n`, 'utf8'));
+      if (io.log) io.log(text);
+      else writeOrDie(io.errors ?? 2, Buffer.from(`${text}\n`, 'utf8'));
     } catch {
       // no one to tell on stderr; the client still hears it
     }
@@ -228,8 +250,12 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const layout = findRepository(options.repository, options.strict);
     const { gitDir, commonDir } = layout;
     const folder = cacheFolder(options, layout);
-    const config = readServeConfig(gitDir, commonDir, folder.dir, () =>
-      git(gitDir, ['config', '--list', '-z', '--show-origin']),
+    const config = readServeConfig(
+      gitDir,
+      commonDir,
+      folder.dir,
+      () => git(gitDir, ['config', '--list', '-z', '--show-origin']),
+      serveEnv(),
     );
     const raw = listRawRefs(layout, folder.dir);
     const refs = visibleRefs(raw, gitDir, { prefix, rules: config.hideRules() });
@@ -249,6 +275,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       objectFormat: refs.objectFormat,
       warn,
       shallow,
+      ...(io.flow ? { flow: io.flow } : {}),
     };
     const mode = serveModeOf(options);
     if (isV2(options.protocol)) {
@@ -282,7 +309,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       if (mode === 'advertise') return report({ pack: 'none', endAt: sinceStart() });
     }
 
-    const reader = new PktReader(new FdSource(io.input));
+    const reader = new PktReader(requestSource(io.input));
     const requestAt = sinceStart();
     if (mode === 'request') requireRequest(reader);
     const request = readWants(

@@ -10,7 +10,6 @@
  */
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
-import { FdSource } from '../protocol/byteSource';
 import { delimPkt, encodePktLine, flushPkt, packetText } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { AGENT } from './advertisement';
@@ -25,8 +24,7 @@ import { PackSender } from './packSender';
 import type { RefScope } from './refView';
 import { visibleRefs } from './refView';
 import { git, presentObjects, type RawRefs } from './repository';
-import type { PackContext, ServeReport, ServerIo } from './server';
-import { sendPack } from './server';
+import { requestSource, sendPack, type PackContext, type ServeReport, type ServerIo } from './server';
 import { serveModeOf } from './stateless';
 import {
   fetchFeatureNames,
@@ -298,7 +296,7 @@ export async function serveV2(
     ]);
     if (mode === 'advertise') return 'none';
   }
-  const reader = new PktReader(new FdSource(io.input));
+  const reader = new PktReader(requestSource(io.input));
   let served: ServeReport['pack'] = 'none';
   // A stateless serve answers one request; what follows it is not read, as git does not.
   for (let requests = 0; mode !== 'request' || requests < 1; requests++) {
