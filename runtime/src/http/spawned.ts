@@ -128,7 +128,9 @@ export function serveSpawned(
     exited = true;
     if (stderr.trim() !== '') run.log(`upload-pack ${gitDir}: ${stderr.trim()}`);
     if (done) return;
-    if (!head.written && head.heldBytes > 0 && code === 0) head.write();
+    // A success is a whole answer, however short: none at all (a v2 request for nothing) is an
+    // empty one, as git http-backend gives it.
+    if (!head.written && code === 0) head.write();
     if (!head.written) {
       fail(
         new HttpRequestError(
