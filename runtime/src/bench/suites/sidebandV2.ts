@@ -216,11 +216,8 @@ export async function runV2FullClone(suite: string, ctx: SuiteContext): Promise<
   // failure would keep the bench process alive. The bundled bin is the one the pipe modes run, which
   // is found beside the bench in the packaged extension too.
   const backendHandler = createGitHttpBackendHandler({ root, env: benchGitEnv() });
-  const smartHandler = createSmartHttpHandler({
-    root,
-    env,
-    uploadPack: { file: process.execPath, args: [UPLOAD_PACK_BIN] },
-  });
+  // writev-upload-pack serves inside the handler's process, as writev-git-http runs it.
+  const smartHandler = createSmartHttpHandler({ root, env });
   const backend = await listen(backendHandler);
   const smart = await listen(smartHandler).catch(async (error: unknown) => {
     await closeServer(backend.server);
