@@ -5,11 +5,13 @@
  * open in this process (the server's), and the server still serving.
  */
 import { strict as assert } from 'node:assert';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { createSmartHttpHandler, type SmartHttpHandler, type SmartHttpOptions } from '@writev/runtime';
 import { git, makeRepository, run, Scratch } from '../uploadPack/helpers/gitRepo';
 import { closeServer, httpRequest, httpTestEnv, serveHandler } from './helpers';
@@ -301,4 +303,88 @@ describe('eight clones at once, served inside the process', () => {
       assert.equal(handler.running, 0);
     });
   }
+});
+
+describe('the body limits hold for a serve inside the process', () => {
+  const scratch = new Scratch();
+  const served = scratch.path('served');
+  const servers: Server[] = [];
+  let url = '';
+  let handler: SmartHttpHandler;
+  let head = '';
+
+  before(async () => {
+    const source = makeRepository(scratch.dir);
+    git(scratch.dir, ['clone', '-q', '--bare', source, join(served, 'project.git')]);
+    head = git(source, ['rev-parse', 'HEAD']).trim();
+    handler = createSmartHttpHandler({
+      root: served,
+      env: httpTestEnv(),
+      maxRequestBytes: 64 * 1024,
+      requestTimeoutMs: 500,
+    });
+    const started = await serveHandler(handler);
+    url = started.url;
+    servers.push(started.server);
+  });
+  after(async () => {
+    for (const server of servers) await closeServer(server);
+    scratch.dispose();
+  });
+
+  const post = (body: Buffer, headers: Record<string, string> = {}) => ({
+    method: 'POST',
+    headers: { 'Content-Type': REQUEST_TYPE, 'Git-Protocol': 'version=2', ...headers },
+    body,
+  });
+
+  it('413 for a body that grows past the limit as it streams, or once decompressed', async () => {
+    const streamed = await httpRequest(url, '/project.git/git-upload-pack', {
+      ...post(Buffer.alloc(200_000, 0x30)),
+      headers: { 'Content-Type': REQUEST_TYPE, 'Transfer-Encoding': 'chunked' },
+    });
+    assert.equal(streamed.status, 413);
+    assert.match(streamed.body.toString(), /^request body larger than 65536 bytes\n$/);
+    const bomb = await httpRequest(
+      url,
+      '/project.git/git-upload-pack',
+      post(gzipSync(Buffer.alloc(50 << 20)), { 'Content-Encoding': 'gzip' }),
+    );
+    assert.equal(bomb.status, 413);
+    assert.match(bomb.body.toString(), /^request body larger than 65536 bytes once decompressed\n$/);
+    assert.equal(handler.running, 0);
+  });
+
+  it('400 for a damaged gzip body, with nothing served from it', async () => {
+    const damaged = gzipSync(fetchRequest(head));
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 5) ^ 0xff, damaged.length - 5); // the CRC
+    const answer = await httpRequest(
+      url,
+      '/project.git/git-upload-pack',
+      post(damaged, { 'Content-Encoding': 'gzip' }),
+    );
+    assert.equal(answer.status, 400);
+    assert.match(answer.body.toString(), /^gzip request body: /);
+  });
+
+  it('408 for a body that stops arriving', async () => {
+    const { port } = new URL(url);
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/project.git/git-upload-pack',
+      method: 'POST',
+      headers: { 'Content-Type': REQUEST_TYPE, 'Content-Length': '1000' },
+    });
+    req.on('error', () => undefined);
+    req.write(fetchRequest(head).subarray(0, 20));
+    const [res] = (await once(req, 'response')) as [IncomingMessage];
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    await once(res, 'end');
+    req.destroy();
+    assert.equal(res.statusCode, 408);
+    assert.match(Buffer.concat(chunks).toString(), /^request body not received within 0.5 s\n$/);
+    await until(() => handler.running === 0, 'the request is let go');
+  });
 });
