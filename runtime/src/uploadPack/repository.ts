@@ -131,6 +131,31 @@ export function git(gitDir: string, args: readonly string[], input?: string): st
 }
 
 /**
+ * {@link git} without blocking: the event loop goes on while git runs, which matters when the serve
+ * shares its process with others (an HTTP server's). The same output and the same error.
+ */
+export function gitAsync(gitDir: string, args: readonly string[], input?: string): Promise<string> {
+  const { execFile } = process.getBuiltinModule('node:child_process');
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [`--git-dir=${gitDir}`, ...args],
+      { encoding: 'utf8', maxBuffer: 1 << 30, env: gitChildEnv(serveEnv()) },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const said = stderr.trim();
+        reject(
+          new UploadPackError(`git ${args[0]} failed in ${gitDir}${said ? `: ${said}` : ''}`, { cause: err }),
+        );
+      },
+    );
+    // git may exit before reading all of its input: its status says why, not this EPIPE.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/**
  * Lists every ref of the repository (with the object an annotated tag peels to and a symbolic
  * ref's target), per-worktree refs included for a linked worktree. HEAD is not among them: it is
  * read from its file by the caller, so its symbolic target is known without another git.
@@ -169,6 +194,17 @@ export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
  */
 export function presentObjects(gitDir: string, oids: readonly string[]): Set<string> {
   if (oids.length === 0) return new Set();
-  const out = git(gitDir, ['cat-file', '--batch-check=%(objectname)'], `${oids.join('\n')}\n`);
+  return presentIn(git(gitDir, ['cat-file', '--batch-check=%(objectname)'], `${oids.join('\n')}\n`));
+}
+
+/** {@link presentObjects} without blocking the event loop while git runs. */
+export async function presentObjectsAsync(gitDir: string, oids: readonly string[]): Promise<Set<string>> {
+  if (oids.length === 0) return new Set();
+  return presentIn(
+    await gitAsync(gitDir, ['cat-file', '--batch-check=%(objectname)'], `${oids.join('\n')}\n`),
+  );
+}
+
+function presentIn(out: string): Set<string> {
   return new Set(out.split('\n').filter((line) => line !== '' && !line.endsWith(' missing')));
 }

@@ -23,7 +23,7 @@ import { filterPolicy, FilterRequest, packFilter } from './filter';
 import { PackSender } from './packSender';
 import type { RefScope } from './refView';
 import { visibleRefs } from './refView';
-import { git, presentObjects, type RawRefs } from './repository';
+import { git, presentObjectsAsync, type RawRefs } from './repository';
 import { requestSource, sendPack, type PackContext, type ServeReport, type ServerIo } from './server';
 import { serveModeOf } from './stateless';
 import {
@@ -324,7 +324,8 @@ export async function serveV2(
     }
     const section = (line: string): Buffer => sectionPacket(line, fetch.sidebandAll);
     const strangers = [...new Set(fetch.wants)];
-    const present = presentObjects(gitDir, strangers);
+    // Without blocking: inside an HTTP server, other requests' packs stream meanwhile.
+    const present = await presentObjectsAsync(gitDir, strangers);
     const missing = fetch.wants.find((oid) => !present.has(oid));
     // As git reads them: the first bad line, a missing want or a bad shallow line, is refused.
     const parsed = context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
