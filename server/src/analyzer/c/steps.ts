@@ -392,6 +392,16 @@ function localsOf(fn: Node): Set<string> {
 /** Plain writes, which need to know where their descriptor comes from. */
 export const PLAIN_WRITE = /\b(write|send)\s*\(/;
 
+/** True when `text` calls a plain write, itself or through a macro of the file that expands to one. */
+function callsPlainWrites(text: string, ctx: CContext): boolean {
+  if (PLAIN_WRITE.test(text)) return true;
+  for (const macro of ctx.macros?.values() ?? []) {
+    if (ctx.functions.get(macro.callee)?.messages && new RegExp(`\\b${macro.name}\\s*\\(`).test(text))
+      return true;
+  }
+  return false;
+}
+
 /**
  * Reads one function definition into blocks (none for a declaration-like or body-less one). With
  * `file`, plain `write`/`send` calls count on descriptors the function or file shows to be streams.
@@ -400,7 +410,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   const body = fn.childForFieldName('body');
   if (!body || body.type !== 'compound_statement') return [];
   const locals = localsOf(fn);
-  if (file && PLAIN_WRITE.test(body.text)) {
+  if (file && callsPlainWrites(body.text, ctx)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages: file.messages };

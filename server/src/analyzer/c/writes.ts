@@ -296,7 +296,11 @@ function names(nodes: readonly (Node | undefined)[]): string[] {
  * keeps message boundaries (shown by the file, or any where the front end knows nothing of origins),
  * or of unknown kind (a parameter, a member set in another file).
  */
-function descriptorKind(fn: CWriteFunction, target: string, ctx: CContext): 'stream' | 'message' | 'unknown' {
+export function descriptorKind(
+  fn: CWriteFunction,
+  target: string,
+  ctx: CContext,
+): 'stream' | 'message' | 'unknown' {
   if (!fn.messages || target === '1' || target === '2' || ctx.streams?.has(target)) return 'stream';
   if (!ctx.streams || !ctx.assumeStreams) return 'message';
   if (ctx.messages && isMessageDescriptor(target, ctx.messages)) return 'message';
