@@ -330,7 +330,9 @@ export function writeHelperOf(
   }
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
   const status = statusReturns(body);
-  if (loop) {
+  const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
+  const retry = loop && single && retries(loop, call);
+  if (loop && !retry) {
     // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
     const advances = facts.grown.has(buf.offset ?? buf.pointer);
     const counts =
@@ -339,7 +341,7 @@ export function writeHelperOf(
         (len.offset !== undefined && facts.grown.has(len.offset)) ||
         (buf.offset !== undefined && boundedBy(loop, buf.offset, len.count)));
     if (!advances || !counts) return undefined;
-  } else if (buf.offset !== undefined || (len !== 'string' && len.offset !== undefined)) return undefined;
+  } else if (!single) return undefined;
   return {
     name,
     exported,
@@ -348,9 +350,10 @@ export function writeHelperOf(
     len: len === 'string' || len.param < 0 ? undefined : len.param,
     family: slots.family,
     arity: params.length,
-    noFix: loop
-      ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
-      : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
+    noFix:
+      loop && !retry
+        ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
+        : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
     ...(status && { truthyOnSuccess: true }),
   };
 }
@@ -369,6 +372,40 @@ function statusReturns(body: Node): boolean {
     values.some((v) => /^(0|false|FALSE)$/.test(v)) &&
     values.some((v) => /^(1|true|TRUE)$/.test(v))
   );
+}
+
+/** Names a retry loop's test may read besides the result: `errno` and constants (`EINTR`, `EAGAIN`). */
+const RETRY_NAME = /^(errno|[A-Z][A-Z0-9_]*)$/;
+
+/**
+ * True when `loop` only tries `call` again after it failed (`do n = write(...); while (n < 0 && errno ==
+ * EINTR)`, or `for (;;)` with `continue` on EINTR and a `return` otherwise): one call of the helper is
+ * still one write of the same bytes, unlike a loop that counts its rounds.
+ */
+function retries(loop: Node, call: Node): boolean {
+  // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`.
+  const holder = call.parent;
+  const result =
+    holder?.type === 'assignment_expression'
+      ? holder.childForFieldName('left')
+      : holder?.type === 'init_declarator'
+        ? holder.childForFieldName('declarator')
+        : null;
+  if (result?.type !== 'identifier') return false;
+  const condition = loop.childForFieldName('condition');
+  const test = condition ? bare(condition) : undefined;
+  if (loop.type === 'for_statement') {
+    if (loop.childForFieldName('initializer') || loop.childForFieldName('update')) return false;
+  }
+  const names = test ? [...identifiers(test)] : [];
+  const forever = !test || /^(1|true)$/.test(test.text);
+  if (
+    !forever &&
+    !(names.includes(result.text) && names.every((n) => n === result.text || RETRY_NAME.test(n)))
+  )
+    return false;
+  // Forever: something in the body must leave the loop once the call did not fail.
+  return !forever || loop.descendantsOfType(['return_statement', 'break_statement']).length > 0;
 }
 
 /**
