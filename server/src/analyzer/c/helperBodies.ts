@@ -29,6 +29,8 @@ interface WriterSlots {
   /** Absent: a C string. */
   readonly len?: number;
   readonly family: string;
+  /** One call is one plain write, which may be one message (see {@link CWrapper.messages}). */
+  readonly messages?: boolean;
 }
 
 /** A flags argument that asks for out-of-band data: one call is then no plain part of a byte stream. */
@@ -48,13 +50,22 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
       const flags = fn.fixed.text === '0';
       if (arg === undefined || (flags ? OUT_OF_BAND.test(arg) : arg !== fn.fixed.text)) return undefined;
     }
-    return { fd: fn.fd, buf: fn.buf, len: fn.len, family: fn.gatheredName ?? fn.name };
+    return {
+      fd: fn.fd,
+      buf: fn.buf,
+      len: fn.len,
+      family: fn.gatheredName ?? fn.name,
+      ...(fn.messages && { messages: true }),
+    };
   }
   const w = ctx.wrappers.get(callee);
   if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
+  const messages = w.messages && { messages: true };
   if ('param' in w.fd)
-    return w.fd.member ? undefined : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family };
-  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family };
+    return w.fd.member
+      ? undefined
+      : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family, ...messages };
+  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
 }
 
 /** `node` without parentheses and casts (`(const char *)buf` is buf). */
@@ -355,6 +366,8 @@ export function writeHelperOf(
         ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
         : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
     ...(status && { truthyOnSuccess: true }),
+    // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
+    ...((!loop || retry) && slots.messages && { messages: true }),
   };
 }
 

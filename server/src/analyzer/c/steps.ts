@@ -436,14 +436,15 @@ function scalarsOf(fn: Node): Set<string> {
 /** Plain writes, which need to know where their descriptor comes from. */
 export const PLAIN_WRITE = /\b(write|send)\s*\(/;
 
-/** True when `text` calls a plain write, itself or through a macro of the file that expands to one. */
-function callsPlainWrites(text: string, ctx: CContext): boolean {
-  if (PLAIN_WRITE.test(text)) return true;
-  for (const macro of ctx.macros?.values() ?? []) {
-    if (ctx.functions.get(macro.callee)?.messages && new RegExp(`\\b${macro.name}\\s*\\(`).test(text))
-      return true;
-  }
-  return false;
+/**
+ * The calls that make one plain write each in `ctx`: `write(`, `send(`, and the helpers and macros that
+ * make one (their descriptors need their origins read, as a plain write's do).
+ */
+export function plainWritePattern(ctx: Pick<CContext, 'functions' | 'wrappers' | 'macros'>): RegExp {
+  const names = ['write', 'send'];
+  for (const w of ctx.wrappers.values()) if (w.messages) names.push(w.name);
+  for (const m of ctx.macros?.values() ?? []) if (ctx.functions.get(m.callee)?.messages) names.push(m.name);
+  return names.length === 2 ? PLAIN_WRITE : new RegExp(`\\b(${names.join('|')})\\s*\\(`);
 }
 
 /**
@@ -454,7 +455,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   const body = fn.childForFieldName('body');
   if (!body || body.type !== 'compound_statement') return [];
   const locals = localsOf(fn);
-  if (file && callsPlainWrites(body.text, ctx)) {
+  if (file && (ctx.plainWrites ?? PLAIN_WRITE).test(body.text)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages: file.messages };

@@ -35,6 +35,11 @@ export interface CContext {
   readonly messages?: MessageDescriptors;
   /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
   readonly assumeStreams?: boolean;
+  /**
+   * Calls that make one plain `write`/`send` each: those, and the helpers and macros that make one
+   * (whose descriptors need their origins read). Absent: `write(` and `send(` only.
+   */
+  readonly plainWrites?: RegExp;
 }
 
 /** One write call, understood apart from the statement around it. */
@@ -297,7 +302,7 @@ function names(nodes: readonly (Node | undefined)[]): string[] {
  * or of unknown kind (a parameter, a member set in another file).
  */
 export function descriptorKind(
-  fn: CWriteFunction,
+  fn: Pick<CWriteFunction, 'messages'>,
   target: string,
   ctx: CContext,
 ): 'stream' | 'message' | 'unknown' {
@@ -365,6 +370,9 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     : 'text' in wrapper.fd
       ? wrapper.fd.text
       : '';
+  const target = canonicalTarget(member ? memberOf(fdText, member) : fdText);
+  const kind = descriptorKind(wrapper, target, ctx);
+  if (kind === 'message') return undefined;
   const frames = wrapper.syscalls ?? 1;
   const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
@@ -376,7 +384,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
         ? [piece(bufArg, len, ctx.text)]
         : wrapper.constant && [wrapper.constant];
   return {
-    target: canonicalTarget(member ? memberOf(fdText, member) : fdText),
+    target,
     fdText: member ? memberOf(fdText, member) : fdText,
     targetNames: fd ? names([fd]) : 'names' in wrapper.fd ? wrapper.fd.names : [],
     callee: name,
@@ -390,6 +398,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     wrapper: { name, file: wrapper.file },
     ...(argumentCalls && { argumentCalls }),
     ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
+    ...(kind === 'unknown' && { assumed: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
       wrapper.noFix ??
