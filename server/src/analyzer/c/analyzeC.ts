@@ -34,6 +34,22 @@ export type { CWrapper } from './writes';
 const PATTERN_CACHE_SIZE = 256;
 
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
+/**
+ * The read-only parameters of the file's own functions, by name. A name defined twice (under #if
+ * alternatives) keeps only what both definitions promise.
+ */
+function readOnlyLookup(
+  facts: readonly CFunctionFact[],
+): (callee: string) => ReadonlySet<number> | undefined {
+  const byName = new Map<string, Set<number>>();
+  for (const f of facts) {
+    const mine = new Set(f.readOnly ?? []);
+    const before = byName.get(f.name);
+    byName.set(f.name, before ? new Set([...before].filter((k) => mine.has(k))) : mine);
+  }
+  return (callee) => byName.get(callee);
+}
+
 export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
@@ -213,7 +229,7 @@ export class CAnalyzer {
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
       const base = this.context(text, settings, wrappers, macros, quiet);
-      const ctx = { ...base, plainWrites: plainWritePattern(base) };
+      const ctx = { ...base, plainWrites: plainWritePattern(base), readOnly: readOnlyLookup(functions) };
       const streams = this.fileStreams(text, bodies, settings, ctx.plainWrites);
       // A function's findings depend on which of the names it calls do no output.
       const byName = new Map(functions.map((f) => [f.name, f]));
@@ -223,6 +239,8 @@ export class CAnalyzer {
       }
       const context = JSON.stringify([
         [...asked].sort(),
+        // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
+        functions.flatMap((f) => (f.readOnly ? [[f.name, ...f.readOnly]] : [])),
         settings,
         [...wrappers.values()],
         [...macros.values()],

@@ -281,12 +281,14 @@ class FunctionReader {
           if (this.ctx.pure.has(name ?? '')) break;
           if (callees) callees.push(name ?? '(call)');
           const args = namedKids(n.childForFieldName('arguments') as Node);
-          for (const arg of C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args) {
+          const readOnly = name ? this.ctx.readOnly?.(name) : undefined;
+          const given = C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args;
+          given.forEach((arg, k) => {
             const value = unwrap(arg);
-            // `crc(buf, n)` cannot change n: C passes it by value.
-            if (value.type === 'identifier' && this.scalars.has(value.text)) continue;
+            // `crc(buf, n)` cannot change n: C passes it by value; nor buf, when crc takes a `const` pointer.
+            if (readOnly?.has(k) || (value.type === 'identifier' && this.scalars.has(value.text))) return;
             add(value, true);
-          }
+          });
           break;
         }
       }

@@ -40,6 +40,11 @@ export interface CContext {
    * (whose descriptors need their origins read). Absent: `write(` and `send(` only.
    */
   readonly plainWrites?: RegExp;
+  /**
+   * The parameters of a called function through which it cannot change the caller's memory (by
+   * index; see `readOnlyParameters`), where its definition is known.
+   */
+  readonly readOnly?: (callee: string) => ReadonlySet<number> | undefined;
 }
 
 /** One write call, understood apart from the statement around it. */
