@@ -51,6 +51,12 @@ export interface CWrapper extends Wrapper {
    * `put(a) && put(b)`, each call runs only when the one before it succeeded.
    */
   readonly truthyOnSuccess?: boolean;
+  /**
+   * Each call is one plain `write(2)`/`send(2)` (no loop over short writes): on a descriptor that keeps
+   * message boundaries each call is one message, so calls join only where the caller's descriptor is
+   * known to be, or assumed to be, a byte stream.
+   */
+  readonly messages?: boolean;
 }
 
 /** A TS/JS function whose body only writes its buffer parameter to a descriptor. */

@@ -20,7 +20,7 @@ import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
-import { PLAIN_WRITE, readFunction } from './steps';
+import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
 import { messageDescriptors } from './messageDescriptors';
@@ -34,6 +34,22 @@ export type { CWrapper } from './writes';
 const PATTERN_CACHE_SIZE = 256;
 
 /** Analyses C text with a shared {@link CParser}. One instance per process (or worker) is enough. */
+/**
+ * The read-only parameters of the file's own functions, by name. A name defined twice (under #if
+ * alternatives) keeps only what both definitions promise.
+ */
+function readOnlyLookup(
+  facts: readonly CFunctionFact[],
+): (callee: string) => ReadonlySet<number> | undefined {
+  const byName = new Map<string, Set<number>>();
+  for (const f of facts) {
+    const mine = new Set(f.readOnly ?? []);
+    const before = byName.get(f.name);
+    byName.set(f.name, before ? new Set([...before].filter((k) => mine.has(k))) : mine);
+  }
+  return (callee) => byName.get(callee);
+}
+
 export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
@@ -79,9 +95,10 @@ export class CAnalyzer {
     text: string,
     bodies: readonly { fn: Node; text: string }[],
     settings: AnalyzerSettings,
+    plainWrites: RegExp,
   ): FileStreams {
     const functions = new Set([...C_STREAM_FUNCTIONS, ...settings.streamFunctions]);
-    if (!PLAIN_WRITE.test(text)) return { functions, globals: new Set() };
+    if (!plainWrites.test(text)) return { functions, globals: new Set() };
     const opener = new RegExp(`\\b(?:${[...functions].join('|')})\\s*\\(`);
     for (const name of streamReturning(
       bodies.filter((b) => opener.test(b.text)).map((b) => b.fn),
@@ -91,7 +108,7 @@ export class CAnalyzer {
     const file = { functions, globals: streamGlobals(text, functions) };
     return {
       ...file,
-      parameters: streamParameters(bodies, file, text, PLAIN_WRITE),
+      parameters: streamParameters(bodies, file, text, plainWrites),
       messages: messageDescriptors(text),
     };
   }
@@ -211,8 +228,9 @@ export class CAnalyzer {
       const own = new Set(functions.map((f) => f.name));
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
-      const ctx = this.context(text, settings, wrappers, macros, quiet);
-      const streams = this.fileStreams(text, bodies, settings);
+      const base = this.context(text, settings, wrappers, macros, quiet);
+      const ctx = { ...base, plainWrites: plainWritePattern(base), readOnly: readOnlyLookup(functions) };
+      const streams = this.fileStreams(text, bodies, settings, ctx.plainWrites);
       // A function's findings depend on which of the names it calls do no output.
       const byName = new Map(functions.map((f) => [f.name, f]));
       const asked = new Set<string>();
@@ -221,6 +239,8 @@ export class CAnalyzer {
       }
       const context = JSON.stringify([
         [...asked].sort(),
+        // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
+        functions.flatMap((f) => (f.readOnly ? [[f.name, ...f.readOnly]] : [])),
         settings,
         [...wrappers.values()],
         [...macros.values()],

@@ -157,6 +157,8 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     noFix,
     condition: writes.every((w) => w.guarded) ? `(${test.text})` : undefined,
     assigns: assigns.length > 0 ? assigns : undefined,
+    // One write on a descriptor of unknown kind makes the whole chain an assumption.
+    ...(all.some((w) => w.assumed) && { assumed: true }),
   };
 }
 

@@ -18,6 +18,11 @@ export interface CFunctionFact {
   readonly repeated?: readonly string[];
   /** It calls through a pointer or a member (`ops->write(...)`, `(*fn)(...)`): it may do anything. */
   readonly opaque: boolean;
+  /**
+   * Indexes of the parameters through which it cannot change its caller's memory: scalars passed by
+   * value, and pointers to `const` (see {@link readOnlyParameters}).
+   */
+  readonly readOnly?: readonly number[];
 }
 
 /** Comments, string and character literals: blanked before reading calls. */
@@ -109,13 +114,66 @@ function definition(clean: string, open: number, close: number): CFunctionFact |
   // initialiser (`= {`) is no definition.
   if (!/[\w*]\s*$/.test(qualifiers) || /=\s*$/.test(qualifiers)) return undefined;
   const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
+  const readOnly = readOnlyParameters(clean.slice(i + 1, end0(clean, i)));
   return {
     name,
     exported: !/\bstatic\b/.test(qualifiers),
     calls,
     ...(repeated.length > 0 && { repeated }),
     opaque,
+    ...(readOnly.length > 0 && { readOnly }),
   };
+}
+
+/** The index of the `)` that closes the `(` at `open`. */
+function end0(text: string, open: number): number {
+  let depth = 0;
+  for (let k = open; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) return k;
+  }
+  return text.length;
+}
+
+/** Type words of a scalar: a parameter of such a type is a copy of the caller's value. */
+const SCALAR_WORD =
+  /^(const|volatile|register|unsigned|signed|int|long|short|char|bool|_Bool|float|double|size_t|ssize_t|off_t|off64_t|pid_t|uid_t|gid_t|mode_t|time_t|socklen_t|ptrdiff_t|u?intptr_t|u?int(8|16|32|64)_t|u(8|16|32|64)|s(8|16|32|64)|__u(8|16|32|64)|__s(8|16|32|64))$/;
+
+/**
+ * Which parameters of a definition's list (`text`, between the parentheses) cannot carry a change
+ * back to the caller: a scalar passed by value (`size_t n`, `enum mode m`), or one pointer to `const`
+ * (`const char *s`, `char const *s`, `const struct hdr *h`). Anything else may: another pointer, an
+ * array, a struct (its pointers still point at the caller's memory), a type the text alone cannot
+ * tell (`foo_t x` may be a pointer), and everything after `...`.
+ */
+export function readOnlyParameters(text: string): number[] {
+  const found: number[] = [];
+  const params: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let k = 0; k <= text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 40 || c === 91) depth++;
+    else if (c === 41 || c === 93) depth--;
+    else if ((c === 44 && depth === 0) || k === text.length) {
+      params.push(text.slice(start, k).trim());
+      start = k + 1;
+    }
+  }
+  params.forEach((param, index) => {
+    if (/[([]/.test(param) || param === '...' || param === 'void') return;
+    const stars = param.split('*').length - 1;
+    if (stars === 1) {
+      if (/\bconst\b/.test(param.slice(0, param.indexOf('*')))) found.push(index);
+      return;
+    }
+    if (stars > 1) return;
+    const words = param.split(/\s+/);
+    const type = words.length > 1 ? words.slice(0, -1) : words;
+    if (type[0] === 'enum' ? type.length === 2 : type.every((w) => SCALAR_WORD.test(w))) found.push(index);
+  });
+  return found;
 }
 
 /**

@@ -29,6 +29,8 @@ interface WriterSlots {
   /** Absent: a C string. */
   readonly len?: number;
   readonly family: string;
+  /** One call is one plain write, which may be one message (see {@link CWrapper.messages}). */
+  readonly messages?: boolean;
 }
 
 /** A flags argument that asks for out-of-band data: one call is then no plain part of a byte stream. */
@@ -48,13 +50,22 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
       const flags = fn.fixed.text === '0';
       if (arg === undefined || (flags ? OUT_OF_BAND.test(arg) : arg !== fn.fixed.text)) return undefined;
     }
-    return { fd: fn.fd, buf: fn.buf, len: fn.len, family: fn.gatheredName ?? fn.name };
+    return {
+      fd: fn.fd,
+      buf: fn.buf,
+      len: fn.len,
+      family: fn.gatheredName ?? fn.name,
+      ...(fn.messages && { messages: true }),
+    };
   }
   const w = ctx.wrappers.get(callee);
   if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
+  const messages = w.messages && { messages: true };
   if ('param' in w.fd)
-    return w.fd.member ? undefined : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family };
-  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family };
+    return w.fd.member
+      ? undefined
+      : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family, ...messages };
+  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
 }
 
 /** `node` without parentheses and casts (`(const char *)buf` is buf). */
@@ -77,6 +88,8 @@ interface BodyFacts {
   readonly shrunk: ReadonlySet<string>;
   /** Names assigned any other way. */
   readonly assigned: ReadonlySet<string>;
+  /** Names given a value by exactly one plain assignment (`l = strlen(msg)`), and that value. */
+  readonly setOnce: ReadonlyMap<string, Node>;
 }
 
 function bodyFacts(body: Node): BodyFacts {
@@ -84,6 +97,7 @@ function bodyFacts(body: Node): BodyFacts {
   const grown = new Set<string>();
   const shrunk = new Set<string>();
   const assigned = new Set<string>();
+  const plain = new Map<string, Node | null>();
   for (const n of body.descendantsOfType(['init_declarator', 'assignment_expression', 'update_expression'])) {
     if (!n) continue;
     if (n.type === 'init_declarator') {
@@ -115,8 +129,12 @@ function bodyFacts(body: Node): BodyFacts {
       else if (operator === '-' && sides[0] === name) shrunk.add(name);
       else assigned.add(name);
     } else assigned.add(name);
+    if (op === '=') plain.set(name, plain.has(name) ? null : right);
   }
-  return { initial, grown, shrunk, assigned };
+  const setOnce = new Map<string, Node>();
+  for (const [name, value] of plain)
+    if (value && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
+  return { initial, grown, shrunk, assigned, setOnce };
 }
 
 /** Where a writer's buffer comes from: a parameter (`param`), through a pointer and an offset. */
@@ -170,22 +188,37 @@ function bufferSource(
   return param >= 0 ? { param, pointer: pointer.text, offset: at.text } : { local: pointer.text };
 }
 
-/** Where a writer's length comes from: a parameter, possibly through a local count or less an offset. */
+/**
+ * Where a writer's length comes from: a parameter, possibly through a local count or less an offset;
+ * or, for a helper of C strings, a local that holds `strlen()` of the buffer (`param` is then -1).
+ */
 interface LengthSource {
   readonly param: number;
   readonly count: string;
   readonly offset?: string;
 }
 
+/** True when `name` is a local set once, to `strlen()` of the buffer parameter (`len = strlen(s)`). */
+function stringLength(name: string, facts: BodyFacts, bufName: string | undefined): boolean {
+  const value = facts.initial.get(name) ?? facts.setOnce.get(name);
+  if (!value || !bufName || (facts.initial.has(name) && facts.setOnce.has(name))) return false;
+  const call = bare(value);
+  if (call.type !== 'call_expression' || calleeName(call) !== 'strlen') return false;
+  const arg = callArgs(call)[0];
+  return !!arg && bare(arg).text === bufName;
+}
+
 function lengthSource(
   node: Node,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  bufName: string | undefined,
 ): LengthSource | 'string' | undefined {
   const b = bare(node);
   if (b.type === 'identifier') {
     const param = paramOf(b.text, params, facts);
-    return param >= 0 ? { param, count: b.text } : undefined;
+    if (param >= 0) return { param, count: b.text };
+    return stringLength(b.text, facts, bufName) ? { param: -1, count: b.text } : undefined;
   }
   if (b.type === 'call_expression' && calleeName(b) === 'strlen') return 'string';
   if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '-') return undefined;
@@ -193,8 +226,10 @@ function lengthSource(
   const right = b.childForFieldName('right');
   if (!left || !right || bare(left).type !== 'identifier' || bare(right).type !== 'identifier')
     return undefined;
-  const param = paramOf(bare(left).text, params, facts);
-  return param >= 0 ? { param, count: bare(left).text, offset: bare(right).text } : undefined;
+  const count = bare(left).text;
+  const param = paramOf(count, params, facts);
+  if (param >= 0) return { param, count, offset: bare(right).text };
+  return stringLength(count, facts, bufName) ? { param: -1, count, offset: bare(right).text } : undefined;
 }
 
 /** The descriptor a writer's argument is, as the helper's callers will name it. */
@@ -284,9 +319,11 @@ export function writeHelperOf(
     return undefined;
   const buf = bufferSource(bufArg, params, facts);
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
-  const len = lenArg ? lengthSource(lenArg, params, facts) : 'string';
   const loop = loopAround(call, body);
   if (!buf) return undefined;
+  const len = lenArg
+    ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer)
+    : 'string';
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
     if (!variadic || facts.initial.has(params[params.length - 1] as string)) return undefined;
@@ -304,26 +341,33 @@ export function writeHelperOf(
   }
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
   const status = statusReturns(body);
-  if (loop) {
+  const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
+  const retry = loop && single && retries(loop, call);
+  if (loop && !retry) {
     // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
     const advances = facts.grown.has(buf.offset ?? buf.pointer);
     const counts =
       len !== 'string' &&
-      (facts.shrunk.has(len.count) || (len.offset !== undefined && facts.grown.has(len.offset)));
+      (facts.shrunk.has(len.count) ||
+        (len.offset !== undefined && facts.grown.has(len.offset)) ||
+        (buf.offset !== undefined && boundedBy(loop, buf.offset, len.count)));
     if (!advances || !counts) return undefined;
-  } else if (buf.offset !== undefined || (len !== 'string' && len.offset !== undefined)) return undefined;
+  } else if (!single) return undefined;
   return {
     name,
     exported,
     fd,
     buf: buf.param,
-    len: len === 'string' ? undefined : len.param,
+    len: len === 'string' || len.param < 0 ? undefined : len.param,
     family: slots.family,
     arity: params.length,
-    noFix: loop
-      ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
-      : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
+    noFix:
+      loop && !retry
+        ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
+        : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
     ...(status && { truthyOnSuccess: true }),
+    // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
+    ...((!loop || retry) && slots.messages && { messages: true }),
   };
 }
 
@@ -341,6 +385,54 @@ function statusReturns(body: Node): boolean {
     values.some((v) => /^(0|false|FALSE)$/.test(v)) &&
     values.some((v) => /^(1|true|TRUE)$/.test(v))
   );
+}
+
+/** Names a retry loop's test may read besides the result: `errno` and constants (`EINTR`, `EAGAIN`). */
+const RETRY_NAME = /^(errno|[A-Z][A-Z0-9_]*)$/;
+
+/**
+ * True when `loop` only tries `call` again after it failed (`do n = write(...); while (n < 0 && errno ==
+ * EINTR)`, or `for (;;)` with `continue` on EINTR and a `return` otherwise): one call of the helper is
+ * still one write of the same bytes, unlike a loop that counts its rounds.
+ */
+function retries(loop: Node, call: Node): boolean {
+  // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`.
+  const holder = call.parent;
+  const result =
+    holder?.type === 'assignment_expression'
+      ? holder.childForFieldName('left')
+      : holder?.type === 'init_declarator'
+        ? holder.childForFieldName('declarator')
+        : null;
+  if (result?.type !== 'identifier') return false;
+  const condition = loop.childForFieldName('condition');
+  const test = condition ? bare(condition) : undefined;
+  if (loop.type === 'for_statement') {
+    if (loop.childForFieldName('initializer') || loop.childForFieldName('update')) return false;
+  }
+  const names = test ? [...identifiers(test)] : [];
+  const forever = !test || /^(1|true)$/.test(test.text);
+  if (
+    !forever &&
+    !(names.includes(result.text) && names.every((n) => n === result.text || RETRY_NAME.test(n)))
+  )
+    return false;
+  // Forever: something in the body must leave the loop once the call did not fail.
+  return !forever || loop.descendantsOfType(['return_statement', 'break_statement']).length > 0;
+}
+
+/**
+ * True when `loop` runs while `offset < count`: the buffer advances by what was sent until the count is
+ * reached, so each call sends its whole buffer even where the length passed stays the whole count.
+ */
+function boundedBy(loop: Node, offset: string, count: string): boolean {
+  const condition = loop.childForFieldName('condition');
+  const test = condition ? bare(condition) : undefined;
+  if (test?.type !== 'binary_expression' || test.childForFieldName('operator')?.text !== '<') return false;
+  const sides = [test.childForFieldName('left'), test.childForFieldName('right')].map((n) =>
+    n ? bare(n).text : '',
+  );
+  return sides[0] === offset && sides[1] === count;
 }
 
 /** True when the length a loop sends shrinks as it goes (`nleft -= r`, `len - done` with done grown). */

@@ -3,7 +3,7 @@
 // the arguments put in place of the parameters: the fix then gathers the expanded buffers.
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
-import type { CallWrite, CContext } from './writes';
+import { descriptorKind, type CallWrite, type CContext } from './writes';
 import { canonicalTarget } from './syntax';
 
 /** A macro whose body is one call to a known write function. */
@@ -89,6 +89,24 @@ function textNames(text: string): string[] {
   return [...found];
 }
 
+/** `text` without the parentheses that enclose all of it (`((fd))` is `fd`, `(a)+(b)` stays). */
+function unparenthesised(text: string): string {
+  let at = text.trim();
+  while (at.startsWith('(') && at.endsWith(')') && splitArgs(at.slice(1, -1))?.length === 1) {
+    const inner = at.slice(1, -1);
+    // `(a)+(b)` starts and ends with parentheses that are not one pair: the inside must be balanced.
+    let depth = 0;
+    let balanced = true;
+    for (const ch of inner) {
+      depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+      if (depth < 0) balanced = false;
+    }
+    if (!balanced || depth !== 0) break;
+    at = inner.trim();
+  }
+  return at;
+}
+
 /** The write a call to `macro` with `args` expands to (undefined when it cannot be read safely). */
 export function expandMacro(macro: CMacro, args: readonly Node[], ctx: CContext): CallWrite | undefined {
   const fn = ctx.functions.get(macro.callee);
@@ -104,10 +122,12 @@ export function expandMacro(macro: CMacro, args: readonly Node[], ctx: CContext)
   const bodyCalls = [...macro.args.join(',').matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!);
   if (bodyCalls.some((c) => c !== 'sizeof' && !ctx.pure.has(c))) return undefined;
   if (fn.fixed && arg(fn.fixed.index)?.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
-  const fdText = arg(fn.fd) ?? '';
+  // A careful macro parenthesises its parameters (`write((fd), ...)`): `(1)` is stdout all the same.
+  const fdText = unparenthesised(arg(fn.fd) ?? '');
   const target = canonicalTarget(fdText);
-  if (fn.messages && target !== '1' && target !== '2' && !ctx.streams?.has(target)) return undefined;
-  const buf = arg(fn.buf) ?? '';
+  const kind = descriptorKind(fn, target, ctx);
+  if (kind === 'message') return undefined;
+  const buf = unparenthesised(arg(fn.buf) ?? '');
   const len = arg(fn.len) ?? `strlen(${buf})`;
   return {
     target,
@@ -120,5 +140,6 @@ export function expandMacro(macro: CMacro, args: readonly Node[], ctx: CContext)
     checkLen: len,
     fixable: fn.gatheredName !== undefined,
     wrapper: { name: macro.name },
+    ...(kind === 'unknown' && { assumed: true }),
   };
 }

@@ -10,6 +10,7 @@ import {
   calleeName,
   calls,
   declaredName,
+  functionDeclarator,
   identifiers,
   namedKids,
   parameterNames,
@@ -29,6 +30,8 @@ class FunctionReader {
     private readonly ctx: CContext,
     private readonly locals: ReadonlySet<string>,
     private readonly changes: SubtreeIndex,
+    /** Locals and parameters of a scalar type: a call is given a copy of them and cannot change them. */
+    private readonly scalars: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -278,8 +281,14 @@ class FunctionReader {
           if (this.ctx.pure.has(name ?? '')) break;
           if (callees) callees.push(name ?? '(call)');
           const args = namedKids(n.childForFieldName('arguments') as Node);
-          for (const arg of C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args)
-            add(unwrap(arg), true);
+          const readOnly = name ? this.ctx.readOnly?.(name) : undefined;
+          const given = C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args;
+          given.forEach((arg, k) => {
+            const value = unwrap(arg);
+            // `crc(buf, n)` cannot change n: C passes it by value; nor buf, when crc takes a `const` pointer.
+            if (readOnly?.has(k) || (value.type === 'identifier' && this.scalars.has(value.text))) return;
+            add(value, true);
+          });
           break;
         }
       }
@@ -389,8 +398,56 @@ function localsOf(fn: Node): Set<string> {
   return locals;
 }
 
+/** Type specifiers of scalars: numbers, characters, enums (`size_t`, `uint32_t` are primitive types too). */
+const SCALAR_TYPES: ReadonlySet<string> = new Set([
+  'primitive_type',
+  'sized_type_specifier',
+  'enum_specifier',
+]);
+
+/**
+ * The parameters and locals of `fn` declared with a scalar type and a plain name (not a pointer, not an
+ * array): passed to a call, they are copied. A name also declared any other way (a shadowing block
+ * variable) is left out.
+ */
+function scalarsOf(fn: Node): Set<string> {
+  const scalar = new Set<string>();
+  const other = new Set<string>();
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  const declarations = [
+    ...(list ? namedKids(list).filter((p) => p.type === 'parameter_declaration') : []),
+    ...fn.descendantsOfType('declaration').filter((d): d is Node => d !== null),
+  ];
+  for (const decl of declarations) {
+    const simple = SCALAR_TYPES.has(decl.childForFieldName('type')?.type ?? '');
+    for (const d of decl.childrenForFieldName('declarator')) {
+      if (!d) continue;
+      const plain =
+        d.type === 'identifier' ? d : d.type === 'init_declarator' ? d.childForFieldName('declarator') : null;
+      if (simple && plain?.type === 'identifier') scalar.add(plain.text);
+      else {
+        const name = declaredName(d);
+        if (name) other.add(name);
+      }
+    }
+  }
+  for (const name of other) scalar.delete(name);
+  return scalar;
+}
+
 /** Plain writes, which need to know where their descriptor comes from. */
 export const PLAIN_WRITE = /\b(write|send)\s*\(/;
+
+/**
+ * The calls that make one plain write each in `ctx`: `write(`, `send(`, and the helpers and macros that
+ * make one (their descriptors need their origins read, as a plain write's do).
+ */
+export function plainWritePattern(ctx: Pick<CContext, 'functions' | 'wrappers' | 'macros'>): RegExp {
+  const names = ['write', 'send'];
+  for (const w of ctx.wrappers.values()) if (w.messages) names.push(w.name);
+  for (const m of ctx.macros?.values() ?? []) if (ctx.functions.get(m.callee)?.messages) names.push(m.name);
+  return names.length === 2 ? PLAIN_WRITE : new RegExp(`\\b(${names.join('|')})\\s*\\(`);
+}
 
 /**
  * Reads one function definition into blocks (none for a declaration-like or body-less one). With
@@ -400,12 +457,12 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   const body = fn.childForFieldName('body');
   if (!body || body.type !== 'compound_statement') return [];
   const locals = localsOf(fn);
-  if (file && PLAIN_WRITE.test(body.text)) {
+  if (file && (ctx.plainWrites ?? PLAIN_WRITE).test(body.text)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages: file.messages };
   }
-  const reader = new FunctionReader(ctx, locals, new SubtreeIndex(body, CHANGE_KINDS));
+  const reader = new FunctionReader(ctx, locals, new SubtreeIndex(body, CHANGE_KINDS), scalarsOf(fn));
   reader.block(namedKids(body));
   return reader.blocks;
 }

@@ -35,6 +35,16 @@ export interface CContext {
   readonly messages?: MessageDescriptors;
   /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
   readonly assumeStreams?: boolean;
+  /**
+   * Calls that make one plain `write`/`send` each: those, and the helpers and macros that make one
+   * (whose descriptors need their origins read). Absent: `write(` and `send(` only.
+   */
+  readonly plainWrites?: RegExp;
+  /**
+   * The parameters of a called function through which it cannot change the caller's memory (by
+   * index; see `readOnlyParameters`), where its definition is known.
+   */
+  readonly readOnly?: (callee: string) => ReadonlySet<number> | undefined;
 }
 
 /** One write call, understood apart from the statement around it. */
@@ -296,7 +306,11 @@ function names(nodes: readonly (Node | undefined)[]): string[] {
  * keeps message boundaries (shown by the file, or any where the front end knows nothing of origins),
  * or of unknown kind (a parameter, a member set in another file).
  */
-function descriptorKind(fn: CWriteFunction, target: string, ctx: CContext): 'stream' | 'message' | 'unknown' {
+export function descriptorKind(
+  fn: Pick<CWriteFunction, 'messages'>,
+  target: string,
+  ctx: CContext,
+): 'stream' | 'message' | 'unknown' {
   if (!fn.messages || target === '1' || target === '2' || ctx.streams?.has(target)) return 'stream';
   if (!ctx.streams || !ctx.assumeStreams) return 'message';
   if (ctx.messages && isMessageDescriptor(target, ctx.messages)) return 'message';
@@ -361,6 +375,9 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     : 'text' in wrapper.fd
       ? wrapper.fd.text
       : '';
+  const target = canonicalTarget(member ? memberOf(fdText, member) : fdText);
+  const kind = descriptorKind(wrapper, target, ctx);
+  if (kind === 'message') return undefined;
   const frames = wrapper.syscalls ?? 1;
   const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
@@ -372,7 +389,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
         ? [piece(bufArg, len, ctx.text)]
         : wrapper.constant && [wrapper.constant];
   return {
-    target: canonicalTarget(member ? memberOf(fdText, member) : fdText),
+    target,
     fdText: member ? memberOf(fdText, member) : fdText,
     targetNames: fd ? names([fd]) : 'names' in wrapper.fd ? wrapper.fd.names : [],
     callee: name,
@@ -386,6 +403,7 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     wrapper: { name, file: wrapper.file },
     ...(argumentCalls && { argumentCalls }),
     ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
+    ...(kind === 'unknown' && { assumed: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
       wrapper.noFix ??
