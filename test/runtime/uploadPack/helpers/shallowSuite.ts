@@ -284,7 +284,12 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
                 'ssh.variant=ssh',
                 ...command(side, dest),
               ];
-              const result = await run('git', args, { cwd: existsSync(dest) ? dest : scratch.dir, env });
+              // A bound against a hang, not a timing: a loaded machine takes a minute on the larger histories.
+              const result = await run('git', args, {
+                cwd: existsSync(dest) ? dest : scratch.dir,
+                env,
+                timeoutMs: 300_000,
+              });
               const first = result.stderr.split('\n')[0]!;
               if (side === 'git' && result.status !== 0) failure = { status: result.status, first };
               if (failure === undefined) {
