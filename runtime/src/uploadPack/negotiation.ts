@@ -74,9 +74,10 @@ export interface WantPolicy {
  * there is one (else a malformed line that followed, else the first unadvertised object).
  *
  * @returns `undefined` when the client sends a flush without wants (`git ls-remote`, or a fetch
- *   with nothing to fetch) or hangs up right away: there is nothing to serve.
- * @throws {@link UploadPackError} for a want not advertised (git's `upload-pack: not our ref`), or
- *   a malformed line; what `policy.other` throws for a line it takes (a refused filter), and what
+ *   with nothing to fetch): there is nothing to serve.
+ * @throws {@link UploadPackError} when the client hangs up before its flush, right after the
+ *   advertisement included (git dies there too, where a flush ends its run cleanly); for a want
+ *   not advertised (git's `upload-pack: not our ref`), or a malformed line; what `policy.other` throws for a line it takes (a refused filter), and what
  *   `extra` throws for a shallow or deepen line it refuses.
  */
 export function readWants<T = never>(
@@ -84,7 +85,7 @@ export function readWants<T = never>(
   policy: WantPolicy,
   extra?: ExtraLines<T>,
 ): (WantRequest & { readonly extra?: T }) | undefined {
-  if (reader.atEnd()) return undefined;
+  if (reader.atEnd()) throw new UploadPackError('the remote end hung up unexpectedly');
   const wants: string[] = [];
   const seen = new Set<string>();
   const wantAt = new Map<string, number>();

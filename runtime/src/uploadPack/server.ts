@@ -336,7 +336,8 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     if (plan?.section) {
       writevOrDie(
         io.output,
-        [...plan.lines.map((line) => encodePktLine(`${line}\n`)), flushPkt()],
+        // Without a newline, byte for byte as git sends them.
+        [...plan.lines.map((line) => encodePktLine(line)), flushPkt()],
         writeOptions,
       );
     }

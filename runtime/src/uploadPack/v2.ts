@@ -365,7 +365,8 @@ export async function serveV2(
       writeOrDie(io.output, section('shallow-info'), writeOptions);
       const wants = [...new Set(fetch.wants)];
       plan = planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
-      send([...plan.lines.map(section), delimPkt()]);
+      // git sends these lines without a newline, as in v0.
+      send([...plan.lines.map((line) => sectionPacket(line, fetch.sidebandAll, false)), delimPkt()]);
     }
     if (fetch.wantRefs.length > 0) {
       send([section('wanted-refs'), ...wantedRefsLines(fetch.wantRefs).map(section), delimPkt()]);

@@ -71,9 +71,12 @@ export function wantedRefsLines(wanted: readonly { name: string; oid: string }[]
   return wanted.map(({ name, oid }) => `${oid} ${name}`);
 }
 
-/** One section line as a pkt-line, on band 1 under `sideband-all`. */
-export function sectionPacket(line: string, sidebandAll: boolean): Buffer {
-  const text = Buffer.from(`${line}\n`, 'utf8');
+/**
+ * One section line as a pkt-line, on band 1 under `sideband-all`; with a newline unless `newline`
+ * is false (git sends its `shallow` and `unshallow` lines bare).
+ */
+export function sectionPacket(line: string, sidebandAll: boolean, newline = true): Buffer {
+  const text = Buffer.from(newline ? `${line}\n` : line, 'utf8');
   return encodePktLine(sidebandAll ? Buffer.concat([Buffer.of(Band.data), text]) : text);
 }
 

@@ -12,6 +12,7 @@ import {
 } from 'node:http';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { createGitHttpBackendHandler } from '@writev/runtime';
 import { gitEnv } from '../helpers/gitEnv';
 
 const DIST = join(__dirname, '..', '..', '..', '..', 'runtime', 'dist');
@@ -111,10 +112,17 @@ export interface RunningBin {
   stop(): Promise<void>;
 }
 
-/** Starts the bin on 127.0.0.1 and a free port; resolves once it listens. */
-export async function startBin(folder: string, args: readonly string[] = []): Promise<RunningBin> {
+/**
+ * Starts the bin on 127.0.0.1 and a free port, its children (upload-pack) in `env`; resolves once
+ * it listens.
+ */
+export async function startBin(
+  folder: string,
+  args: readonly string[] = [],
+  env: NodeJS.ProcessEnv = httpTestEnv(),
+): Promise<RunningBin> {
   const child = spawn(process.execPath, [HTTP_BIN, '--port', '0', '--host', '127.0.0.1', ...args, folder], {
-    env: httpTestEnv(),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -149,6 +157,49 @@ export async function serveHandler(handler: RequestListener): Promise<{ url: str
   const address = server.address();
   if (address === null || typeof address !== 'object') throw new Error('no address');
   return { url: `http://127.0.0.1:${address.port}/`, server };
+}
+
+/** writev-git-http and git http-backend serving the same folder, and how to stop both. */
+export interface HttpPair {
+  /** writev-git-http's base URL (ending in `/`). */
+  readonly ours: string;
+  /** git http-backend's base URL, behind a Node server in this process. */
+  readonly git: string;
+  /** What writev-git-http has said on stderr so far. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves `folder` twice: by the bin running `uploadPack` (a shell command, as its
+ * `--upload-pack` takes it), and by git http-backend behind a Node server. `env` is every
+ * upload-pack's environment on both sides (a namespace, git configuration), `only` what one side
+ * gets besides (ours its cache, each its own hook log).
+ */
+export async function serveBoth(
+  folder: string,
+  uploadPack: string,
+  env: NodeJS.ProcessEnv,
+  only: { ours?: NodeJS.ProcessEnv; git?: NodeJS.ProcessEnv } = {},
+): Promise<HttpPair> {
+  const backend = await serveHandler(
+    createGitHttpBackendHandler({ root: folder, env: httpTestEnv({ ...env, ...only.git }) }),
+  );
+  let ours: RunningBin;
+  try {
+    ours = await startBin(folder, ['--upload-pack', uploadPack], httpTestEnv({ ...env, ...only.ours }));
+  } catch (err) {
+    await closeServer(backend.server);
+    throw err;
+  }
+  return {
+    ours: ours.url,
+    git: backend.url,
+    stderr: () => ours.stderr(),
+    stop: async () => {
+      await Promise.all([ours.stop(), closeServer(backend.server)]);
+    },
+  };
 }
 
 /** Stops a server and drops its open connections. */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import type { BenchEvent, CaseResult } from '@writev/runtime';
 import { sidebandSuite } from '@writev/runtime/dist/bench/suites/sideband';
-import { V2_FULL_CLONE, V2_MODES } from '@writev/runtime/dist/bench/suites/sidebandV2';
+import { V2_DEPTH_1_CLONE, V2_FULL_CLONE, V2_MODES } from '@writev/runtime/dist/bench/suites/sidebandV2';
 import { Scratch } from './helpers/gitRepo';
 
 describe('the sideband benchmark suite', () => {
@@ -51,34 +51,46 @@ describe('the sideband benchmark suite', () => {
     }
   });
 
-  it('runs the v2 full clone case at the tiny size: over a pipe and over HTTP, ours from the cache, against git', async () => {
+  it('runs the v2 full and --depth 1 clone cases at the tiny size: over a pipe and over HTTP, ours from the cache, against git', async () => {
     const scratch = new Scratch();
     try {
       const events: BenchEvent[] = [];
-      const [result, ...more] = await sidebandSuite.run({
+      const results = await sidebandSuite.run({
         size: 'tiny',
         runs: 1,
         cacheDir: scratch.dir,
-        cases: [V2_FULL_CLONE],
+        cases: [V2_FULL_CLONE, V2_DEPTH_1_CLONE],
         emit: (e) => events.push(e),
       });
-      assert.equal(more.length, 0);
-      assert.equal(result!.case, V2_FULL_CLONE);
       assert.deepEqual(
-        result!.results.map((m) => m.command),
-        Object.values(V2_MODES),
+        results.map((r) => r.case),
+        [V2_FULL_CLONE, V2_DEPTH_1_CLONE],
       );
-      for (const m of result!.results) assert.ok(m.median > 0, m.command);
-      // Ours report their serve: a cache hit (checked in each run), start-up and streaming.
-      for (const ours of [V2_MODES.oursPipe, V2_MODES.oursHttp]) {
-        const extra = result!.results.find((m) => m.command === ours)!.extra!;
-        assert.ok(extra.streaming! > 0 && extra.startup! > 0, ours);
+      const [full, shallow] = results;
+      // The depth-1 clone sends a part of the full clone's objects: a smaller pack.
+      assert.ok(shallow!.parameters!.packBytes! < full!.parameters!.packBytes!, 'a smaller pack');
+      for (const result of results) {
+        assert.deepEqual(
+          result.results.map((m) => m.command),
+          Object.values(V2_MODES),
+        );
+        for (const m of result.results) assert.ok(m.median > 0, m.command);
+        // Ours report their serve: a cache hit (checked in each run), start-up and streaming.
+        for (const ours of [V2_MODES.oursPipe, V2_MODES.oursHttp]) {
+          const extra = result.results.find((m) => m.command === ours)!.extra!;
+          assert.ok(extra.streaming! > 0 && extra.startup! > 0, ours);
+        }
+        assert.deepEqual(result.references, [V2_MODES.gitPipe, V2_MODES.gitHttp]);
+        assert.deepEqual(result.headline, { mode: V2_MODES.oursHttp, reference: V2_MODES.gitHttp });
+        assert.match(String(result.parameters!['target 1']), /^not judged at --size tiny .+ pipe: \d/);
       }
-      assert.deepEqual(result!.references, [V2_MODES.gitPipe, V2_MODES.gitHttp]);
-      assert.deepEqual(result!.headline, { mode: V2_MODES.oursHttp, reference: V2_MODES.gitHttp });
-      assert.match(String(result!.parameters!['target 1']), /^not judged at --size tiny .+ pipe: \d/);
       const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
-      assert.ok(logs.some((m) => /the same pack, byte for byte, from all 4 modes/.test(m)));
+      for (const id of [V2_FULL_CLONE, V2_DEPTH_1_CLONE]) {
+        assert.ok(
+          logs.some((m) => m === `${id}: the same pack, byte for byte, from all 4 modes`),
+          id,
+        );
+      }
     } finally {
       scratch.dispose();
     }

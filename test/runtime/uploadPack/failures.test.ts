@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePktLines, encodePktLine, flushPkt, packetText } from '@writev/runtime';
 import { gitEnv } from '../helpers/gitEnv';
+import { ours, theirs } from './helpers/advertisement';
 import { BIN, git, makeRepository, run, Scratch, uploadPackCommand } from './helpers/gitRepo';
 
 /** The relay that hides side-band from git (see helpers/noSidebandProxy.ts). */
@@ -203,6 +204,28 @@ describe('writev-upload-pack failures reach the client, never a hang', () => {
     assert.equal(result.status, 128);
     assert.match(result.stderr, /protocol error at byte 0: bad pkt-line length "GET "/);
   });
+
+  // `git ls-remote` over v0 ends with a flush after the advertisement; a client killed there sends
+  // nothing. Git exits 0 for the first and dies for the second (v2 ends its session either way).
+  for (const [label, input, v2, status] of [
+    ['a v0 flush (git ls-remote)', flushPkt(), false, 0],
+    ['a v0 hang-up with no byte sent', Buffer.alloc(0), false, 128],
+    ['a v2 flush', flushPkt(), true, 0],
+    ['a v2 hang-up with no byte sent', Buffer.alloc(0), true, 0],
+  ] as const) {
+    it(`exits ${status} as git upload-pack does after ${label} right after the advertisement`, async () => {
+      const protocol = v2 ? { GIT_PROTOCOL: 'version=2' } : {};
+      const [mine, gits] = await Promise.all([
+        ours(source, input, { ...protocol, WRITEV_UPLOAD_PACK_CACHE: cache }),
+        theirs(source, input, protocol),
+      ]);
+      assert.equal(gits.status, status, `git: ${gits.stderr}`);
+      assert.equal(mine.status, status, `ours: ${mine.stderr}`);
+      const fatal = (stderr: string): string =>
+        stderr.trim().replace(/^fatal: writev-upload-pack: /, 'fatal: ');
+      assert.equal(fatal(mine.stderr), fatal(gits.stderr));
+    });
+  }
 
   it('exits 128 when the client hangs up during negotiation', async () => {
     const request = Buffer.concat([

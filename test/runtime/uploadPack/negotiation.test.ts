@@ -54,9 +54,12 @@ describe('readWants', () => {
     assert.deepEqual([...request.capabilities], ['side-band-64k', 'ofs-delta', 'agent=x']);
   });
 
-  it('returns nothing for a flush without wants and for a client that hangs up', () => {
+  it('returns nothing for a flush without wants; a client that hangs up instead is an error, as in git', () => {
     assert.equal(readWants(reader(null), policy([])), undefined);
-    assert.equal(readWants(reader(), policy([])), undefined);
+    assert.throws(() => readWants(reader(), policy([])), {
+      name: 'UploadPackError',
+      message: 'the remote end hung up unexpectedly',
+    });
   });
 
   it('refuses an object that was not advertised, and a malformed id', () => {

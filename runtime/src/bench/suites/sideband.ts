@@ -9,7 +9,7 @@ import { runCase, type Mode } from '../runCase';
 import { bySize, wantsCase, type Suite, type SuiteContext } from '../suite';
 import { targetLine, type Target } from '../targets';
 import { benchGitEnv, sidebandFixture, UPLOAD_PACK_BIN, type SidebandFixture } from './sidebandFixture';
-import { runV2FullClone, V2_FULL_CLONE } from './sidebandV2';
+import { runV2Clone, V2_DEPTH_1_CLONE, V2_FULL_CLONE } from './sidebandV2';
 
 const STRACE = '/usr/bin/strace';
 
@@ -329,13 +329,15 @@ export const sidebandSuite: Suite = {
   title: 'sideband: serving a cached pack',
   description:
     'A cached pack over side-band and side-band-64k into a drained pipe: git upload-pack, two writes, one writev per pkt-line, batched, cat.',
-  cases: ['side-band', 'side-band-64k', V2_FULL_CLONE],
-  // The v2 case clones a real history, built from npm releases the first time.
-  downloads: [V2_FULL_CLONE],
+  cases: ['side-band', 'side-band-64k', V2_FULL_CLONE, V2_DEPTH_1_CLONE],
+  // The v2 cases clone a real history, built from npm releases the first time.
+  downloads: [V2_FULL_CLONE, V2_DEPTH_1_CLONE],
   async run(ctx) {
     const framings = (['side-band', 'side-band-64k'] as const).filter((f) => wantsCase(ctx, f));
     const results = framings.length === 0 ? [] : await runFramings(this.id, ctx, framings);
-    if (wantsCase(ctx, V2_FULL_CLONE)) results.push(await runV2FullClone(this.id, ctx));
+    for (const id of [V2_FULL_CLONE, V2_DEPTH_1_CLONE]) {
+      if (wantsCase(ctx, id)) results.push(await runV2Clone(this.id, ctx, id));
+    }
     return results;
   },
 };

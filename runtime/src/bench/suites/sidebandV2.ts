@@ -1,16 +1,13 @@
 /**
- * The sideband suite's protocol v2 case: a full clone of a real project's history (eslint's
- * releases, the history the cat-blob suite builds), its pack served from writev-upload-pack's cache
- * over a pipe and over smart HTTP, against git's own upload-pack doing the same work: over a pipe,
- * and through `git http-backend` behind the same Node HTTP server (the CGI gateway). Each mode
- * answers one v2 `fetch` (every ref wanted, `ofs-delta`, `no-progress`, `done`), as a clone's last
- * request; the client end only drains the answer, so the figures are the server's, not index-pack's.
- *
- * Not measured yet: a `--depth 1` clone, which needs shallow support in writev-upload-pack.
+ * The sideband suite's protocol v2 cases: a full clone and a `--depth 1` clone of a real project's
+ * history (eslint's releases, the history the cat-blob suite builds), the pack served from
+ * writev-upload-pack's cache over a pipe and over smart HTTP, against git's own upload-pack doing the
+ * same work: over a pipe, and through `git http-backend` behind the same Node HTTP server (the CGI
+ * gateway). Each mode answers one v2 `fetch` with `done`, as a clone's last request; the client end
+ * only drains the answer, so the figures are the server's, not index-pack's.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import {
   closeSync,
   mkdirSync,
@@ -21,10 +18,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
-import { createGitHttpBackendHandler } from '../../http/cgiBackend';
-import { createSmartHttpHandler } from '../../http/smartHttp';
 import { delimPkt, encodePktLine, flushPkt } from '../../protocol/pktLine';
 import { DrainedPipe } from '../fifo';
 import { measureProcess } from '../measure';
@@ -35,9 +29,40 @@ import { targetLine, type Target } from '../targets';
 import { MAX_BLOBS } from './catBlob';
 import { realHistoryWorkload, type PackageHistory } from './catBlobRealHistory';
 import { benchGitEnv, UPLOAD_PACK_BIN } from './sidebandFixture';
+import { ONE_PACK_THREAD, postV2, startHttpPair } from './sidebandHttp';
 
-/** The case's id in the sideband suite. */
+/** The full clone case's id in the sideband suite. */
 export const V2_FULL_CLONE = 'v2-full-clone';
+/** The `--depth 1` clone case's id in the sideband suite. */
+export const V2_DEPTH_1_CLONE = 'v2-depth-1-clone';
+
+/** What one v2 case asks for: its wants and the `fetch` arguments besides them and `done`. */
+interface V2Clone {
+  /** The clone, in words, for the case's title. */
+  readonly what: string;
+  /** The arguments before the wants, in the order git's client sends them. */
+  readonly args: readonly string[];
+  /** The wants, from the repository's refs (`git for-each-ref` with `gitEnv`). */
+  wants(gitEnv: NodeJS.ProcessEnv): string[];
+}
+
+const gitLines = (args: string[], env: NodeJS.ProcessEnv): string[] =>
+  execFileSync('git', args, { env, encoding: 'utf8' }).trim().split('\n');
+
+/** The v2 cases: a mirror-like fetch of every ref, and what `git clone --depth 1` asks. */
+const V2_CLONES: Record<string, V2Clone> = {
+  [V2_FULL_CLONE]: {
+    what: 'full clone',
+    args: ['ofs-delta', 'no-progress'],
+    wants: (env) => [...new Set(gitLines(['for-each-ref', '--format=%(objectname)'], env))],
+  },
+  // git 2.39's `clone --depth 1`: its default branch only, tags that point into the pack.
+  [V2_DEPTH_1_CLONE]: {
+    what: '--depth 1 clone',
+    args: ['thin-pack', 'no-progress', 'include-tag', 'ofs-delta', 'deepen 1'],
+    wants: (env) => gitLines(['rev-parse', 'HEAD'], env),
+  },
+};
 
 /** The modes, by the names tables and charts show. */
 export const V2_MODES = {
@@ -55,15 +80,14 @@ const HISTORY: Record<SuiteContext['size'], PackageHistory> = {
   full: { name: 'eslint', releases: 430 },
 };
 
-/** The v2 request a clone ends with: a `fetch` of every ref, `done` at once (nothing to negotiate). */
-function fetchRequest(wants: readonly string[], objectFormat: string): Buffer {
+/** The v2 request a clone ends with: a `fetch` of `wants`, `done` at once (nothing to negotiate). */
+function fetchRequest(args: readonly string[], wants: readonly string[], objectFormat: string): Buffer {
   return Buffer.concat([
     encodePktLine('command=fetch\n'),
     encodePktLine('agent=writev-bench\n'),
     encodePktLine(`object-format=${objectFormat}\n`),
     delimPkt(),
-    encodePktLine('ofs-delta\n'),
-    encodePktLine('no-progress\n'),
+    ...args.map((arg) => encodePktLine(`${arg}\n`)),
     ...wants.map((oid) => encodePktLine(`want ${oid}\n`)),
     encodePktLine('done\n'),
     flushPkt(),
@@ -71,11 +95,13 @@ function fetchRequest(wants: readonly string[], objectFormat: string): Buffer {
 }
 
 /**
- * The digest of the pack in a v2 answer (band-1 bytes after the `packfile` line), which must end
- * with a flush and carry nothing on other bands; the advertisement before it is skipped.
+ * The digest of a v2 answer's pack (band-1 bytes after the `packfile` line), which must end with a
+ * flush and carry nothing on other bands, and of its `shallow`/`unshallow` lines as a set (git
+ * lists them in its hash table's order); the other lines before the pack are skipped.
  */
 export function v2PackDigest(answer: Buffer, from: string): string {
   const hash = createHash('sha256');
+  const shallows: string[] = [];
   let inPack = false;
   let at = 0;
   for (;;) {
@@ -86,70 +112,18 @@ export function v2PackDigest(answer: Buffer, from: string): string {
     const payload = answer.subarray(at + 4, at + size);
     at += size;
     if (!inPack) {
-      inPack = length >= 4 && payload.toString('latin1') === 'packfile\n';
+      const line = length >= 4 ? payload.toString('latin1') : '';
+      if (/^(un)?shallow /.test(line)) shallows.push(line);
+      inPack = line === 'packfile\n';
     } else if (length === 0) {
       if (at !== answer.length) throw new Error(`${from}: bytes after the pack's closing flush`);
-      return hash.digest('hex');
+      return hash.update(shallows.sort().join('')).digest('hex');
     } else if (payload[0] === 1) {
       hash.update(payload.subarray(1));
     } else {
       throw new Error(`${from}: a packet on band ${payload[0]}: ${payload.subarray(1).toString('utf8')}`);
     }
   }
-}
-
-/** A Node HTTP server on 127.0.0.1 with `handler`, and its base URL. */
-async function listen(handler: RequestListener): Promise<{ server: Server; base: URL }> {
-  const server = createServer(handler);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address !== 'object') throw new Error('the HTTP server has no port');
-  return { server, base: new URL(`http://127.0.0.1:${address.port}/`) };
-}
-
-/** POSTs `body` as a v2 upload-pack request; resolves with the answer (kept only when `keep`). */
-function post(
-  base: URL,
-  body: Buffer,
-  keep: boolean,
-): Promise<{ status: number; bytes: number; tail: string; data?: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: base.hostname,
-      port: base.port,
-      path: '/repo.git/git-upload-pack',
-      method: 'POST',
-      agent: false,
-      headers: {
-        'Content-Type': 'application/x-git-upload-pack-request',
-        Accept: 'application/x-git-upload-pack-result',
-        'Git-Protocol': 'version=2',
-        'Content-Length': body.length,
-      },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let tail = Buffer.alloc(0);
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        tail = Buffer.concat([tail, chunk.subarray(-4)]).subarray(-4);
-        if (keep) chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          bytes,
-          tail: tail.toString('latin1'),
-          ...(keep ? { data: Buffer.concat(chunks) } : {}),
-        }),
-      );
-    });
-    req.end(body);
-  });
 }
 
 /**
@@ -181,80 +155,83 @@ export function v2Targets(result: CaseResult): Target[] {
 }
 
 /**
- * Measures the v2 full clone case. The cached pack is filled by one unmeasured serve; every
- * measured serve of ours must be a cache hit, and every mode's pack must be the same bytes.
+ * Measures one v2 case (`id`, {@link V2_FULL_CLONE} or {@link V2_DEPTH_1_CLONE}). The cached pack
+ * is filled by one unmeasured serve; every measured serve of ours must be a cache hit, and every
+ * mode's pack (and shallow lines) must be the same bytes.
  */
-export async function runV2FullClone(suite: string, ctx: SuiteContext): Promise<CaseResult> {
+export async function runV2Clone(suite: string, ctx: SuiteContext, id: string): Promise<CaseResult> {
+  const clone = V2_CLONES[id];
+  if (clone === undefined) throw new Error(`no v2 case '${id}' in the sideband suite`);
   const log = (message: string): void => ctx.emit({ type: 'log', suite, message });
   const history = bySize(ctx.size, HISTORY);
   const work = await realHistoryWorkload(ctx.cacheDir, history, MAX_BLOBS, log);
   const root = join(work.repo, '..');
-  const dir = join(ctx.cacheDir, `sideband-v2-${history.name}-${history.releases}`);
+  // A folder (so a cache) per case: the check below counts the case's one cached pack.
+  const dir = join(ctx.cacheDir, `sideband-${id}-${history.name}-${history.releases}`);
   mkdirSync(dir, { recursive: true });
   const cacheDir = join(dir, 'cache');
   const timing = join(dir, `timing-${process.pid}.jsonl`);
-  const env = benchGitEnv({ WRITEV_UPLOAD_PACK_CACHE: cacheDir, WRITEV_UPLOAD_PACK_TIMING: timing });
+  // Ours always packs with one thread (see below): its measured serves are cache hits, and the
+  // cache's key covers the pack configuration, so its fill must be made as it is then asked.
+  const env = benchGitEnv({
+    ...ONE_PACK_THREAD,
+    WRITEV_UPLOAD_PACK_CACHE: cacheDir,
+    WRITEV_UPLOAD_PACK_TIMING: timing,
+  });
   const gitEnv = benchGitEnv({ GIT_DIR: work.repo });
-  const wants = [
-    ...new Set(
-      execFileSync('git', ['for-each-ref', '--format=%(objectname)'], { env: gitEnv, encoding: 'utf8' })
-        .trim()
-        .split('\n'),
-    ),
-  ];
-  const objectFormat = execFileSync('git', ['rev-parse', '--show-object-format'], {
-    env: gitEnv,
-    encoding: 'utf8',
-  }).trim();
-  const body = fetchRequest(wants, objectFormat);
+  const wants = clone.wants(gitEnv);
+  const [objectFormat] = gitLines(['rev-parse', '--show-object-format'], gitEnv);
+  const body = fetchRequest(clone.args, wants, objectFormat!);
   // Over a pipe the session ends with the client's flush after its one request.
   const pipeRequest = join(dir, 'request-v2-fetch');
   writeFileSync(pipeRequest, Buffer.concat([body, flushPkt()]));
 
-  const pipe = new DrainedPipe();
-  // Both handlers first (either may refuse), then the servers: a server left listening after a
-  // failure would keep the bench process alive. The bundled bin is the one the pipe modes run, which
-  // is found beside the bench in the packaged extension too.
-  const backendHandler = createGitHttpBackendHandler({ root, env: benchGitEnv() });
-  // writev-upload-pack serves inside the handler's process, as writev-git-http runs it.
-  const smartHandler = createSmartHttpHandler({ root, env });
-  const backend = await listen(backendHandler);
-  const smart = await listen(smartHandler).catch(async (error: unknown) => {
-    await closeServer(backend.server);
-    throw error;
-  });
-  try {
-    const pipeCommands = {
-      [V2_MODES.gitPipe]: { file: 'git', args: ['upload-pack', work.repo], ours: false },
-      [V2_MODES.oursPipe]: { file: process.execPath, args: [UPLOAD_PACK_BIN, work.repo], ours: true },
-    };
-    const pipeEnv = (ours: boolean): NodeJS.ProcessEnv =>
-      ours ? { ...env, GIT_PROTOCOL: 'version=2' } : benchGitEnv({ GIT_PROTOCOL: 'version=2' });
+  const pipeCommands = {
+    [V2_MODES.gitPipe]: { file: 'git', args: ['upload-pack', work.repo], ours: false },
+    [V2_MODES.oursPipe]: { file: process.execPath, args: [UPLOAD_PACK_BIN, work.repo], ours: true },
+  };
+  const pipeEnv = (ours: boolean, gitExtra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv =>
+    ours ? { ...env, GIT_PROTOCOL: 'version=2' } : benchGitEnv({ ...gitExtra, GIT_PROTOCOL: 'version=2' });
 
-    // The same pack from every mode first (this also fills the cache).
-    const digests = new Map<string, string>();
-    for (const [name, command] of Object.entries(pipeCommands)) {
-      const answer = execFileSync(command.file, command.args, {
-        input: readFileSync(pipeRequest),
-        env: pipeEnv(command.ours),
-        maxBuffer: 1 << 30,
-      });
-      digests.set(name, v2PackDigest(answer, name));
-    }
+  // The same pack from every mode first (this also fills the cache), with one thread of delta
+  // search: with more, git's own packs differ from run to run wherever it searches deltas anew (a
+  // shallow pack's objects whose bases it leaves out). Git's measured runs keep its default.
+  const digests = new Map<string, string>();
+  for (const [name, command] of Object.entries(pipeCommands)) {
+    const answer = execFileSync(command.file, command.args, {
+      input: readFileSync(pipeRequest),
+      env: pipeEnv(command.ours, ONE_PACK_THREAD),
+      maxBuffer: 1 << 30,
+    });
+    digests.set(name, v2PackDigest(answer, name));
+  }
+  const checked = await startHttpPair(root, benchGitEnv(ONE_PACK_THREAD), env);
+  try {
     for (const [name, base] of [
-      [V2_MODES.gitHttp, backend.base],
-      [V2_MODES.oursHttp, smart.base],
+      [V2_MODES.gitHttp, checked.backend],
+      [V2_MODES.oursHttp, checked.smart],
     ] as const) {
-      const answer = await post(base, body, true);
+      const answer = await postV2(base, body, true);
       if (answer.status !== 200) throw new Error(`${name}: HTTP ${answer.status}`);
       digests.set(name, v2PackDigest(answer.data!, name));
     }
+  } finally {
+    await checked.close();
+  }
+
+  const pipe = new DrainedPipe();
+  const servers = await startHttpPair(root, benchGitEnv(), env).catch((error: unknown) => {
+    pipe.dispose();
+    throw error;
+  });
+  const { backend, smart } = servers;
+  try {
     const reference = digests.get(V2_MODES.gitPipe);
     const differ = [...digests].filter(([, digest]) => digest !== reference).map(([name]) => name);
     if (differ.length > 0) throw new Error(`${differ.join(', ')}: the pack differs from git upload-pack's`);
     const packs = readdirSync(cacheDir).filter((f) => f.endsWith('.pack'));
     if (packs.length !== 1) throw new Error(`expected one cached pack in ${cacheDir}, found ${packs.length}`);
-    log(`${V2_FULL_CLONE}: the same pack, byte for byte, from all ${digests.size} modes`);
+    log(`${id}: the same pack, byte for byte, from all ${digests.size} modes`);
     const packBytes = statSync(join(cacheDir, packs[0]!)).size;
 
     const pipeMode = (name: keyof typeof pipeCommands): Mode => ({
@@ -281,7 +258,7 @@ export async function runV2FullClone(suite: string, ctx: SuiteContext): Promise<
       run: async (): Promise<RunSample> => {
         rmSync(timing, { force: true });
         const start = process.hrtime.bigint();
-        const answer = await post(base, body, false);
+        const answer = await postV2(base, body, false);
         const wall = Number(process.hrtime.bigint() - start) / 1e9;
         // Packet boundaries vary from run to run (git relays pack-objects' output as it comes),
         // so a measured answer is checked by its size and its closing flush, not its bytes.
@@ -294,13 +271,13 @@ export async function runV2FullClone(suite: string, ctx: SuiteContext): Promise<
     const result = await runCase(
       {
         suite,
-        case: V2_FULL_CLONE,
-        title: `protocol v2 full clone of ${history.releases} ${history.name} releases (${(packBytes / 2 ** 20).toFixed(1)} MiB pack), over a pipe and over HTTP`,
+        case: id,
+        title: `protocol v2 ${clone.what} of ${history.releases} ${history.name} releases (${(packBytes / 2 ** 20).toFixed(1)} MiB pack), over a pipe and over HTTP`,
         modes: [
           pipeMode(V2_MODES.gitPipe),
           pipeMode(V2_MODES.oursPipe),
-          httpMode(V2_MODES.gitHttp, backend.base, false),
-          httpMode(V2_MODES.oursHttp, smart.base, true),
+          httpMode(V2_MODES.gitHttp, backend, false),
+          httpMode(V2_MODES.oursHttp, smart, true),
         ],
         runs: ctx.runs ?? bySize(ctx.size, { tiny: 1, quick: 5, full: 11 }),
         warmup: 1,
@@ -313,19 +290,12 @@ export async function runV2FullClone(suite: string, ctx: SuiteContext): Promise<
     for (const target of v2Targets(result)) {
       const line = targetLine(target, ctx.size);
       result.parameters![`target ${Object.keys(result.parameters!).length - 2}`] = line;
-      log(`${V2_FULL_CLONE}: ${line}`);
+      log(`${id}: ${line}`);
     }
     return result;
   } finally {
     pipe.dispose();
-    await Promise.all([backend.server, smart.server].map((server) => closeServer(server)));
+    await servers.close();
     rmSync(timing, { force: true });
   }
-}
-
-async function closeServer(server: Server): Promise<void> {
-  const closed = once(server, 'close');
-  server.close();
-  server.closeAllConnections();
-  await closed;
 }

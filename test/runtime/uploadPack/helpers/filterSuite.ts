@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { decodePktLines, packetText } from '@writev/runtime';
 import { gitEnv } from '../../helpers/gitEnv';
+import { serveBoth, type HttpPair } from '../../http/helpers';
 import { LS_REMOTE } from './advertisement';
 import { git, makeRepository, run, Scratch, uploadPackCommand } from './gitRepo';
 import {
@@ -295,45 +296,62 @@ export function defineFilterSuite(full: boolean): void {
     });
 
     const sides: Side[] = ['ours', 'git'];
+    /**
+     * writev-git-http and git http-backend serving the scratch folder (so `source`) for one test;
+     * ours with its cache and timing file.
+     */
+    async function httpServers(t: TestContext): Promise<HttpPair> {
+      const pair = await serveBoth(scratch.dir, uploadPackCommand(), {}, { ours: ourEnv });
+      t.after(() => pair.stop());
+      return pair;
+    }
     // v0 lazy fetches want blobs by id: git needs allowAnySHA1InWant or allowReachableSHA1InWant.
-    const lazy: [version: string, allowance: string][] = full
-      ? [
-          ['0', 'allowAnySHA1InWant'],
-          ['0', 'allowReachableSHA1InWant'],
-          ['2', 'allowAnySHA1InWant'],
-        ]
-      : [['2', 'allowAnySHA1InWant']];
-    for (const [version, allowance] of lazy) {
-      it(`a --filter=blob:none clone over protocol v${version} equals git's, and its checkout fetches the missing blobs from us (${allowance})`, async (t) => {
+    const lazy: [version: string, allowance: string, transport: 'file' | 'http'][] = full
+      ? (['file', 'http'] as const).flatMap((transport) => [
+          ['0', 'allowAnySHA1InWant', transport],
+          ['0', 'allowReachableSHA1InWant', transport],
+          ['2', 'allowAnySHA1InWant', transport],
+        ])
+      : [['2', 'allowAnySHA1InWant', 'file']];
+    for (const [version, allowance, transport] of lazy) {
+      it(`a --filter=blob:none clone over ${transport} (v${version}) equals git's, and its checkout fetches the missing blobs from us (${allowance})`, async (t) => {
         const config = ['-c', `protocol.version=${version}`];
         const settings = { 'uploadpack.allowFilter': 'true', [`uploadpack.${allowance}`]: 'true' };
         useRepoConfig(t, settings);
-        const env = ourEnv;
+        const http = transport === 'http' ? await httpServers(t) : undefined;
         const dests: string[] = [];
         for (const side of sides) {
-          const dest = scratch.path(`blobless-v${version}-${allowance}-${side}`);
+          const dest = scratch.path(`blobless-v${version}-${allowance}-${transport}-${side}`);
           dests.push(dest);
+          const url = http ? `${http[side]}source` : `file://${source}`;
+          const upload = http ? [] : uploadPackArgs(side);
           await client(
-            [
-              ...config,
-              'clone',
-              '-q',
-              '--filter=blob:none',
-              ...uploadPackArgs(side),
-              `file://${source}`,
-              dest,
-            ],
+            [...config, 'clone', '-q', '--filter=blob:none', ...upload, url, dest],
             scratch.dir,
-            env,
+            ourEnv,
           );
           // `clone --upload-pack` does not store the command: the lazy fetches of missing blobs
           // go where remote.origin.uploadpack says.
-          if (side === 'ours') git(dest, ['config', 'remote.origin.uploadpack', uploadPackCommand()]);
+          if (side === 'ours' && !http)
+            git(dest, ['config', 'remote.origin.uploadpack', uploadPackCommand()]);
           const servedBefore = serves(timing).length;
           assert.match(objectsOf(dest), /^\?/m, 'the clone lacks blobs');
-          await client([...config, 'checkout', '-q', 'other'], dest, env);
+          // The client's HTTP requests, to see the lazy fetch go to the server that cloned.
+          const trace = scratch.path(`blobless-v${version}-${allowance}-${transport}-${side}.curl`);
+          const traced = http ? { GIT_TRACE_CURL: trace, GIT_TRACE_CURL_NO_DATA: '1' } : {};
+          await client([...config, 'checkout', '-q', 'other'], dest, { ...ourEnv, ...traced });
           if (side === 'ours')
             assert.ok(serves(timing).length > servedBefore, 'the lazy fetch was served by us');
+          if (http) {
+            const port = new URL(http[side]).port;
+            const posts = readFileSync(trace, 'utf8').match(
+              new RegExp(
+                `=> Send header: POST /source/git-upload-pack[^]*?Host: 127\\.0\\.0\\.1:${port}\\b`,
+                'g',
+              ),
+            );
+            assert.ok(posts !== null, `the checkout POSTed to ${side}'s server: ${http.stderr()}`);
+          }
           git(dest, ['fsck', '--full']);
         }
         assert.equal(git(dests[0]!, ['for-each-ref']), git(dests[1]!, ['for-each-ref']));
@@ -341,16 +359,16 @@ export function defineFilterSuite(full: boolean): void {
       });
     }
 
-    const clones: [version: string, transport: 'file' | 'ssh', args: string[]][] = full
+    const clones: [version: string, transport: 'file' | 'ssh' | 'http', args: string[]][] = full
       ? ['0', '2'].flatMap((version) =>
-          (['file', 'ssh'] as const).flatMap((transport) =>
+          (['file', 'ssh', 'http'] as const).flatMap((transport) =>
             [
               ['--filter=blob:none'],
               ['--filter=blob:limit=1k'],
               ['--filter=tree:0'],
               ['--no-checkout', '--filter=sparse:oid=main:.sparse'],
               ['--filter=blob:none', '--single-branch', '--branch=other'],
-            ].map((args) => [version, transport, args] as [string, 'file' | 'ssh', string[]]),
+            ].map((args) => [version, transport, args] as [string, 'file' | 'ssh' | 'http', string[]]),
           ),
         )
       : [
@@ -366,7 +384,11 @@ export function defineFilterSuite(full: boolean): void {
         const settings = { 'uploadpack.allowFilter': 'true', 'uploadpack.allowAnySHA1InWant': 'true' };
         useRepoConfig(t, settings);
         const env = { ...ourEnv, GIT_SSH_COMMAND: ssh };
-        const url = transport === 'ssh' ? `ssh://localhost${source}` : `file://${source}`;
+        const http = transport === 'http' ? await httpServers(t) : undefined;
+        const urlFor = (side: Side): string => {
+          if (http) return `${http[side]}source`;
+          return transport === 'ssh' ? `ssh://localhost${source}` : `file://${source}`;
+        };
         const dests: string[] = [];
         for (const side of sides) {
           const dest = scratch.path(
@@ -375,7 +397,7 @@ export function defineFilterSuite(full: boolean): void {
           dests.push(dest);
           const config = ['-c', `protocol.version=${version}`, '-c', 'ssh.variant=ssh'];
           await client(
-            [...config, 'clone', '-q', ...args, ...uploadPackArgs(side), url, dest],
+            [...config, 'clone', '-q', ...args, ...(http ? [] : uploadPackArgs(side)), urlFor(side), dest],
             scratch.dir,
             env,
           );

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gitEnv } from '../../helpers/gitEnv';
+import { serveBoth, type HttpPair } from '../../http/helpers';
 import { git, run, Scratch, uploadPackCommand } from './gitRepo';
 
 /** A commit on a given day of January 2024 (author and committer), so `--shallow-since` has dates to cut. */
@@ -152,22 +153,28 @@ export const SHALLOW_CASES: readonly ShallowCase[] = [
 /** This project's own repository (the tests are compiled to out/test/...). */
 const PROJECT = join(__dirname, '..', '..', '..', '..', '..');
 
-/** The `shallow`/`unshallow` lines a client received (GIT_TRACE_PACKET), in order. */
+/**
+ * The `shallow`/`unshallow` lines a client received (GIT_TRACE_PACKET), in order: `fetch-pack<`
+ * ones are v0's over HTTP, where git runs fetch-pack for each request.
+ */
 function shallowLines(trace: string): string[] {
   return trace
     .split('\n')
-    .map((line) => /(?:fetch|clone)< ((?:un)?shallow [0-9a-f]+)$/.exec(line)?.[1])
+    .map((line) => /(?:fetch|clone|fetch-pack)< ((?:un)?shallow [0-9a-f]+)$/.exec(line)?.[1])
     .filter((line): line is string => line !== undefined);
 }
 
 /**
- * The shallow matrix against git upload-pack: each case by protocol v0 and v2, over file:// and
- * ssh, compared with the same commands served by git: refs, `.git/shallow`, the objects, the
- * `shallow`/`unshallow` lines, and what pack-objects was given (its arguments and input, logged by
- * the same hook on both sides), every clone fsck-clean. `full` runs all; otherwise `picks`.
+ * The shallow matrix against git upload-pack: each case by protocol v0 and v2, over file://, ssh
+ * and smart HTTP (writev-git-http against git http-backend behind a Node server), compared with the
+ * same commands served by git: refs, `.git/shallow`, the objects, the `shallow`/`unshallow` lines,
+ * and what pack-objects was given (its arguments and input, logged by the same hook on both sides),
+ * every clone fsck-clean. `full` runs all, three cases at a time (each waits mostly on git
+ * processes); otherwise `picks`, one at a time.
  */
 export function defineShallowSuite(full: boolean, picks: readonly string[] = []): void {
-  describe(`shallow clones and fetches as git upload-pack serves them${full ? ' (full matrix)' : ''}`, () => {
+  const title = `shallow clones and fetches as git upload-pack serves them${full ? ' (full matrix)' : ''}`;
+  describe(title, { concurrency: full ? 3 : 1 }, () => {
     const scratch = new Scratch();
     let source: string;
     const hook = scratch.path('log-pack-objects.sh');
@@ -203,7 +210,7 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
     let serial = 0;
     const cases = full ? SHALLOW_CASES : SHALLOW_CASES.filter((c) => picks.includes(c.name));
     const matrix = full
-      ? ['0', '2'].flatMap((version) => ['file', 'ssh'].map((transport) => ({ version, transport })))
+      ? ['0', '2'].flatMap((version) => ['file', 'ssh', 'http'].map((transport) => ({ version, transport })))
       : [
           { version: '0', transport: 'file' },
           { version: '2', transport: 'file' },
@@ -223,7 +230,28 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
             git(scratch.dir, ['clone', '-q', '--bare', '--no-local', source, from]);
           }
           const cloneArgs = typeof scenario.clone === 'function' ? scenario.clone(from) : scenario.clone;
-          const url = transport === 'ssh' ? `ssh://localhost${from}` : `file://${from}`;
+          // Over HTTP each side has its server, started for the case: the hook's log and the
+          // namespace are the servers' environment, not the client's.
+          let http: HttpPair | undefined;
+          if (transport === 'http') {
+            http = await serveBoth(
+              scratch.dir,
+              uploadPackCommand(`--pack-objects-hook=${hook}`),
+              { GIT_CONFIG_GLOBAL: gitConfig, ...scenario.env },
+              {
+                git: { HOOK_LOG: scratch.path(`${id}-git.hook`) },
+                ours: {
+                  HOOK_LOG: scratch.path(`${id}-ours.hook`),
+                  WRITEV_UPLOAD_PACK_CACHE: scratch.path(`${id}-cache`),
+                },
+              },
+            );
+            t.after(() => http!.stop());
+          }
+          const urlFor = (side: 'git' | 'ours'): string => {
+            if (http !== undefined) return `${http[side]}${relative(scratch.dir, from)}`;
+            return transport === 'ssh' ? `ssh://localhost${from}` : `file://${from}`;
+          };
           const results: Record<string, { trace: string[]; hook: string[] }> = {
             git: { trace: [], hook: [] },
             ours: { trace: [], hook: [] },
@@ -256,7 +284,12 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
                 'ssh.variant=ssh',
                 ...command(side, dest),
               ];
-              const result = await run('git', args, { cwd: existsSync(dest) ? dest : scratch.dir, env });
+              // A bound against a hang, not a timing: a loaded machine takes a minute on the larger histories.
+              const result = await run('git', args, {
+                cwd: existsSync(dest) ? dest : scratch.dir,
+                env,
+                timeoutMs: 300_000,
+              });
               const first = result.stderr.split('\n')[0]!;
               if (side === 'git' && result.status !== 0) failure = { status: result.status, first };
               if (failure === undefined) {
@@ -279,13 +312,15 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
             return failure === undefined;
           };
           const uploadPack = (side: string): string[] =>
-            side === 'ours' ? [`--upload-pack=${uploadPackCommand(`--pack-objects-hook=${hook}`)}`] : [];
+            side === 'ours' && http === undefined
+              ? [`--upload-pack=${uploadPackCommand(`--pack-objects-hook=${hook}`)}`]
+              : [];
           let going = await onBoth((side, dest) => [
             'clone',
             '-q',
             ...uploadPack(side),
             ...cloneArgs,
-            url,
+            urlFor(side),
             dest,
           ]);
           if (scenario.grow) {
@@ -317,6 +352,8 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
           const hookLines = (side: string): string[] =>
             results[side]!.hook.map((h) => (scenario.unordered ? h.split('\n').sort().join('\n') : h));
           assert.deepEqual(hookLines('ours'), hookLines('git'), 'pack-objects arguments and input');
+          // Both servers ran pack-objects through the hook (over HTTP: both read their environment).
+          assert.notEqual(results.git!.hook[0], '', 'the clone went through the hook');
         });
       }
     }

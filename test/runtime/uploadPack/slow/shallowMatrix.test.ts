@@ -1,5 +1,5 @@
 import { defineShallowSuite } from '../helpers/shallowSuite';
 
-// Every shallow case by protocol v0 and v2, over file:// and ssh, against git upload-pack (a few
-// minutes on 2 cores): it runs in `npm run test:slow`.
+// Every shallow case by protocol v0 and v2, over file://, ssh and smart HTTP, against git
+// upload-pack (three cases at a time): it runs in `npm run test:slow`.
 defineShallowSuite(true);
