@@ -38,7 +38,7 @@ export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
   private readonly wrapperMemo = new WrapperMemo();
-  private readonly findingMemo = new FunctionMemo<Finding[]>();
+  private readonly findingMemo = new FunctionMemo<{ findings: Finding[]; loud: string[] }>();
 
   constructor(private readonly parser: CParser) {}
 
@@ -185,19 +185,22 @@ export class CAnalyzer {
     external: ReadonlyMap<string, CWrapper> = new Map(),
     onLimit: (message: string) => void = () => {},
     quietElsewhere: ReadonlySet<string> = new Set(),
-  ): { findings: Finding[]; wrappers: CWrapper[]; functions: CFunctionFact[] } {
+  ): { findings: Finding[]; wrappers: CWrapper[]; functions: CFunctionFact[]; loud: string[] } {
     // What the file's functions call, for the fact base: every file, whatever it writes.
     const functions = cFunctionFacts(text);
+    // The names the rules asked about and were told may do output: only a change of one of those
+    // answers can change the findings (see FileWrappers.loud).
+    const loud = new Set<string>();
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
     if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
-      return { findings: [], wrappers: [], functions };
+      return { findings: [], wrappers: [], functions, loud: [] };
     const known = this.settingWrappers(settings, external);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
-        return { findings: [], wrappers: [], functions };
+        return { findings: [], wrappers: [], functions, loud: [] };
       const bodies = bodiesOf(syntax.functions(), text);
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
       const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known);
@@ -211,7 +214,12 @@ export class CAnalyzer {
       const own = new Set(functions.map((f) => f.name));
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
-      const ctx = this.context(text, settings, wrappers, macros, quiet);
+      let asking = loud;
+      const ctx = this.context(text, settings, wrappers, macros, (name) => {
+        const answer = quiet(name);
+        if (!answer) asking.add(name);
+        return answer;
+      });
       const streams = this.fileStreams(text, bodies, settings);
       // A function's findings depend on which of the names it calls do no output.
       const byName = new Map(functions.map((f) => [f.name, f]));
@@ -231,12 +239,13 @@ export class CAnalyzer {
       ]);
       const findings: Finding[] = [];
       for (const fn of targets) {
-        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
-          this.functionFindings(fn, ctx, settings, streams, onLimit).map((f) =>
-            shiftFinding(f, -fn.startIndex),
-          ),
-        );
-        for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
+        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
+          asking = new Set();
+          const reported = this.functionFindings(fn, ctx, settings, streams, onLimit);
+          return { findings: reported.map((f) => shiftFinding(f, -fn.startIndex)), loud: [...asking] };
+        });
+        for (const name of found.loud) loud.add(name);
+        for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
       const withInclude = include
@@ -246,6 +255,7 @@ export class CAnalyzer {
         findings: withInclude.sort((a, b) => a.span.start - b.span.start),
         wrappers: ownWrappers,
         functions,
+        loud: [...loud],
       };
     };
     if (key === undefined) return this.withParts(text, settings, known, analyse);
