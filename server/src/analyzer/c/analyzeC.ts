@@ -221,12 +221,11 @@ export class CAnalyzer {
         return answer;
       });
       const streams = this.fileStreams(text, bodies, settings);
-      // A function's findings depend on which of the names it calls do no output.
-      const byName = new Map(functions.map((f) => [f.name, f]));
+      // A function's findings depend on which of the names it calls do no output: the answers for
+      // every name the file's functions call (read from the facts: naming each target function
+      // walked its syntax tree, a tenth of an edit's analysis in a file of many).
       const asked = new Set<string>();
-      for (const fn of targets) {
-        for (const c of byName.get(functionName(fn) ?? '')?.calls ?? []) if (quiet(c)) asked.add(c);
-      }
+      for (const f of functions) for (const c of f.calls) if (quiet(c)) asked.add(c);
       const context = JSON.stringify([
         [...asked].sort(),
         settings,
