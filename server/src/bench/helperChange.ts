@@ -35,7 +35,9 @@ void seal(struct frame *f, const char *body, size_t n)
 
 /** The caller file: `lines` lines of generated C, then a run to stdout across `seal()`. */
 export function callerText(lines: number): string {
-  return `${generatedC(lines, 20)}
+  // Whole functions only: the generated text stops at its line count, maybe inside one.
+  const generated = generatedC(lines, 20);
+  return `${generated.slice(0, generated.lastIndexOf('\n}\n') + 3)}
 struct frame { unsigned int len; unsigned int sum; };
 void seal(struct frame *f, const char *body, size_t n);
 
