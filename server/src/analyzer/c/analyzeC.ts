@@ -221,6 +221,14 @@ export class CAnalyzer {
         return answer;
       });
       const streams = this.fileStreams(text, bodies, settings);
+      const findings: Finding[] = [];
+      // A batch run (no key) reads each function once: a memo there only copied every function's
+      // text and findings, as its context changes with every file.
+      if (key === undefined) {
+        for (const fn of targets)
+          findings.push(...this.functionFindings(fn, ctx, settings, streams, onLimit));
+        return finish(findings, ownWrappers);
+      }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
       // walked its syntax tree, a tenth of an edit's analysis in a file of many).
@@ -236,7 +244,6 @@ export class CAnalyzer {
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
       ]);
-      const findings: Finding[] = [];
       for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
           asking = new Set();
@@ -246,6 +253,9 @@ export class CAnalyzer {
         for (const name of found.loud) loud.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
+      return finish(findings, ownWrappers);
+    };
+    const finish = (findings: Finding[], ownWrappers: CWrapper[]) => {
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
       const withInclude = include
         ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
