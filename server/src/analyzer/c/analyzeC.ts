@@ -225,8 +225,10 @@ export class CAnalyzer {
       // A batch run (no key) reads each function once: a memo there only copied every function's
       // text and findings, as its context changes with every file.
       if (key === undefined) {
+        // Through shiftFinding as the memo's are, so that both have the same shape.
         for (const fn of targets)
-          findings.push(...this.functionFindings(fn, ctx, settings, streams, onLimit));
+          for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit))
+            findings.push(shiftFinding(f, 0));
         return finish(findings, ownWrappers);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
