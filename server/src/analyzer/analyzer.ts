@@ -107,7 +107,7 @@ export class Analyzer {
     };
     const onLimit = (message: string) => this.log(`${path}: ${message}`);
     if (language === 'c') {
-      const { findings, wrappers, functions } = this.c.analyze(
+      const { findings, wrappers, functions, loud } = this.c.analyze(
         text,
         settings,
         options.key,
@@ -117,7 +117,7 @@ export class Analyzer {
       );
       return {
         findings: inFileLineEndings(suppress(findings), text),
-        wrappers: { c: wrappers, ts: [], functions },
+        wrappers: { c: wrappers, ts: [], functions, loud },
       };
     }
     const index = options.index;

@@ -13,6 +13,13 @@ export interface FileWrappers {
   readonly ts: readonly TsWrapper[];
   /** C: each function definition and the names it calls (for which functions do no output). */
   readonly functions?: readonly CFunctionFact[];
+  /**
+   * C, from an analysis for findings: the names whose quietness its rules asked and were told "may do
+   * output" (a function of the file, another file's or the library's). Its findings depend on the
+   * fact base through those answers alone, so a fact base that says none of them is quiet leaves them
+   * as they are. Absent: unknown (from an index, or a cache of an older version).
+   */
+  readonly loud?: readonly string[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */

@@ -1,6 +1,7 @@
 // Incremental latency: a 4,000-line C file open in the language server (over stdio, as an editor
 // drives it); each didChange is timed until the diagnostics for that version arrive.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createProtocolConnection,
@@ -46,6 +47,24 @@ export interface IncrementalResult {
   readonly p95: number;
   readonly max: number;
   readonly findings: number;
+  /**
+   * CPU milliseconds the server spent per timed edit (from /proc; undefined elsewhere): what the
+   * edits cost whatever else the machine runs, where the latencies also count waiting for a core.
+   */
+  readonly cpuPerEdit?: number;
+}
+
+/** CPU milliseconds (user and system) process `pid` has used, from /proc; undefined where unreadable. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Clock ticks of 10 ms: USER_HZ is 100 on every Linux architecture Node runs on.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -89,6 +108,7 @@ export async function measureIncremental(
     const findings = (await first).diagnostics.length;
     const samples: number[] = [];
     const warmup = 20;
+    let cpuBefore: number | undefined;
     for (let v = 2; v < edits + warmup + 2; v++) {
       // Type into a header length in the middle of the file: a real edit inside a write sequence.
       const fn = (v * 37) % Math.floor(lines / 12 - 1);
@@ -96,6 +116,7 @@ export async function measureIncremental(
       const character = (fn % every === 0 ? '\tif (write_in_full(fd, hdr, ' : '\tif (checksum(fd, hdr, ')
         .length;
       first = published(v);
+      if (v === warmup + 2) cpuBefore = processCpuMs(child.pid);
       const started = process.hrtime.bigint();
       await connection.sendNotification('textDocument/didChange', {
         textDocument: { uri, version: v },
@@ -109,6 +130,7 @@ export async function measureIncremental(
       await first;
       if (v >= warmup + 2) samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
+    const cpuAfter = processCpuMs(child.pid);
     await connection.sendRequest('shutdown');
     await connection.sendNotification('exit');
     connection.dispose();
@@ -119,6 +141,8 @@ export async function measureIncremental(
       p95: percentile(samples, 95),
       max: Math.max(...samples),
       findings,
+      ...(cpuBefore !== undefined &&
+        cpuAfter !== undefined && { cpuPerEdit: (cpuAfter - cpuBefore) / samples.length }),
     };
   } finally {
     // Never leave the server behind, even when a measurement fails.

@@ -3,7 +3,7 @@
 // again because a function of theirs that writes calls one of them (the first pass, reading each file
 // alone, took such a call for one that may print).
 import { cWriteFunctions } from '../analyzer/catalogue';
-import { libraryQuiet } from '../analyzer/c/functionFacts';
+import { libraryQuiet, quietFunctions } from '../analyzer/c/functionFacts';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 
@@ -43,7 +43,26 @@ export function factBasePass(
     const asks = functions.some(
       (f) => writesTwice(f) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
     );
-    if (asks) redo.push(path);
+    if (asks && learnt(wrappers, own, quiet)) redo.push(path);
   }
   return { quiet: [...quiet], redo };
+}
+
+/**
+ * Whether the fact base `quiet` answers differently one of the questions the first pass's analysis of a
+ * file asked (its `loud` names: see FileWrappers), as the second pass's analysis would ask it: a
+ * function of the file by its own facts over `quiet`, another by `quiet` and the library table. When
+ * it answers none differently, analysing the file again would find what the first pass found (most
+ * files a function that writes twice calls a quiet helper from: the helper is not between the writes).
+ */
+function learnt(wrappers: FileWrappers, own: ReadonlySet<string>, quiet: ReadonlySet<string>): boolean {
+  const loud = wrappers.loud;
+  if (loud === undefined) return true;
+  const elsewhere = (name: string) => quiet.has(name) || libraryQuiet(name);
+  let ownQuiet: ReadonlySet<string> | undefined;
+  return loud.some((name) => {
+    if (!own.has(name)) return elsewhere(name);
+    ownQuiet ??= quietFunctions(wrappers.functions ?? [], elsewhere);
+    return ownQuiet.has(name);
+  });
 }

@@ -54,7 +54,7 @@ export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
   private readonly wrapperMemo = new WrapperMemo();
-  private readonly findingMemo = new FunctionMemo<Finding[]>();
+  private readonly findingMemo = new FunctionMemo<{ findings: Finding[]; loud: string[] }>();
 
   constructor(private readonly parser: CParser) {}
 
@@ -202,19 +202,22 @@ export class CAnalyzer {
     external: ReadonlyMap<string, CWrapper> = new Map(),
     onLimit: (message: string) => void = () => {},
     quietElsewhere: ReadonlySet<string> = new Set(),
-  ): { findings: Finding[]; wrappers: CWrapper[]; functions: CFunctionFact[] } {
+  ): { findings: Finding[]; wrappers: CWrapper[]; functions: CFunctionFact[]; loud: string[] } {
     // What the file's functions call, for the fact base: every file, whatever it writes.
     const functions = cFunctionFacts(text);
+    // The names the rules asked about and were told may do output: only a change of one of those
+    // answers can change the findings (see FileWrappers.loud).
+    const loud = new Set<string>();
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
     if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
-      return { findings: [], wrappers: [], functions };
+      return { findings: [], wrappers: [], functions, loud: [] };
     const known = this.settingWrappers(settings, external);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
-        return { findings: [], wrappers: [], functions };
+        return { findings: [], wrappers: [], functions, loud: [] };
       const bodies = bodiesOf(syntax.functions(), text);
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
       const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known);
@@ -228,15 +231,29 @@ export class CAnalyzer {
       const own = new Set(functions.map((f) => f.name));
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
-      const base = this.context(text, settings, wrappers, macros, quiet);
+      let asking = loud;
+      const base = this.context(text, settings, wrappers, macros, (name) => {
+        const answer = quiet(name);
+        if (!answer) asking.add(name);
+        return answer;
+      });
       const ctx = { ...base, plainWrites: plainWritePattern(base), readOnly: readOnlyLookup(functions) };
       const streams = this.fileStreams(text, bodies, settings, ctx.plainWrites);
-      // A function's findings depend on which of the names it calls do no output.
-      const byName = new Map(functions.map((f) => [f.name, f]));
-      const asked = new Set<string>();
-      for (const fn of targets) {
-        for (const c of byName.get(functionName(fn) ?? '')?.calls ?? []) if (quiet(c)) asked.add(c);
+      const findings: Finding[] = [];
+      // A batch run (no key) reads each function once: a memo there only copied every function's
+      // text and findings, as its context changes with every file.
+      if (key === undefined) {
+        // Through shiftFinding as the memo's are, so that both have the same shape.
+        for (const fn of targets)
+          for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit))
+            findings.push(shiftFinding(f, 0));
+        return finish(findings, ownWrappers);
       }
+      // A function's findings depend on which of the names it calls do no output: the answers for
+      // every name the file's functions call (read from the facts: naming each target function
+      // walked its syntax tree, a tenth of an edit's analysis in a file of many).
+      const asked = new Set<string>();
+      for (const f of functions) for (const c of f.calls) if (quiet(c)) asked.add(c);
       const context = JSON.stringify([
         [...asked].sort(),
         // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
@@ -249,15 +266,18 @@ export class CAnalyzer {
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
       ]);
-      const findings: Finding[] = [];
       for (const fn of targets) {
-        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () =>
-          this.functionFindings(fn, ctx, settings, streams, onLimit).map((f) =>
-            shiftFinding(f, -fn.startIndex),
-          ),
-        );
-        for (const f of found) findings.push(shiftFinding(f, fn.startIndex));
+        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
+          asking = new Set();
+          const reported = this.functionFindings(fn, ctx, settings, streams, onLimit);
+          return { findings: reported.map((f) => shiftFinding(f, -fn.startIndex)), loud: [...asking] };
+        });
+        for (const name of found.loud) loud.add(name);
+        for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
+      return finish(findings, ownWrappers);
+    };
+    const finish = (findings: Finding[], ownWrappers: CWrapper[]) => {
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
       const withInclude = include
         ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
@@ -266,6 +286,7 @@ export class CAnalyzer {
         findings: withInclude.sort((a, b) => a.span.start - b.span.start),
         wrappers: ownWrappers,
         functions,
+        loud: [...loud],
       };
     };
     if (key === undefined) return this.withParts(text, settings, known, analyse);

@@ -57,24 +57,24 @@ export function cFunctionFacts(text: string): CFunctionFact[] {
   // Braces at depth 0 open the file's definitions: a function's body follows its parameter list's `)`.
   let depth = 0;
   let open = -1;
-  for (let at = nextBrace(clean, 0); at >= 0; at = nextBrace(clean, at + 1)) {
-    if (clean.charCodeAt(at) === 123) {
-      if (depth++ === 0) open = at;
+  // The next `{` and the next `}`, each searched for again only once passed: searching both from
+  // every brace read the text between a brace and the next one of the other kind over and over.
+  let nextOpen = clean.indexOf('{');
+  let nextClose = clean.indexOf('}');
+  while (nextOpen >= 0 || nextClose >= 0) {
+    if (nextOpen >= 0 && (nextClose < 0 || nextOpen < nextClose)) {
+      if (depth++ === 0) open = nextOpen;
+      nextOpen = clean.indexOf('{', nextOpen + 1);
       continue;
     }
+    const at = nextClose;
+    nextClose = clean.indexOf('}', at + 1);
     if (depth === 0) continue; // unbalanced (#if alternatives): skip it
     if (--depth !== 0) continue;
     const fact = definition(clean, open, at);
     if (fact) facts.push(fact);
   }
   return facts;
-}
-
-/** The next `{` or `}` at or after `from`, or -1. */
-function nextBrace(text: string, from: number): number {
-  const a = text.indexOf('{', from);
-  const b = text.indexOf('}', from);
-  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
 }
 
 /** How far back from a body's `{` a definition's head is looked for. */
@@ -181,9 +181,25 @@ export function readOnlyParameters(text: string): number[] {
  * upper-case function-like macros not named like I/O (`MIN`, `ARRAY_SIZE`, `be32_to_cpu` aside).
  */
 export function libraryQuiet(name: string): boolean {
-  if (C_LIBRARY_QUIET.has(name) || C_PURE_FUNCTIONS.has(name) || C_QUIET_FUNCTIONS.test(name)) return true;
-  return /^[A-Z][A-Z0-9_]*$/.test(name) && !IO_NAME_PATTERN.test(name);
+  let quiet = libraryAnswers.get(name);
+  if (quiet === undefined) {
+    quiet =
+      C_LIBRARY_QUIET.has(name) ||
+      C_PURE_FUNCTIONS.has(name) ||
+      C_QUIET_FUNCTIONS.test(name) ||
+      (/^[A-Z][A-Z0-9_]*$/.test(name) && !IO_NAME_PATTERN.test(name));
+    // The fact base asks once per call of every function of a tree, most of them for the same few
+    // thousand names: the two pattern tests were most of its resolution. Bounded, as a long editing
+    // session keeps asking about new names.
+    if (libraryAnswers.size >= LIBRARY_ANSWERS) libraryAnswers.clear();
+    libraryAnswers.set(name, quiet);
+  }
+  return quiet;
 }
+
+/** {@link libraryQuiet}'s answers so far (the tables it reads are constants). */
+const libraryAnswers = new Map<string, boolean>();
+const LIBRARY_ANSWERS = 1 << 16;
 
 /**
  * The functions of `facts` that do no output, given `known` (names quiet elsewhere: other files'
