@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Runs the compiled tests (out/test) with node's own test runner.
-// Usage: node scripts/test.js [--slow] [suite...]
+// Usage: node scripts/test.js [--slow] [--install-editor] [suite...]
 //   suites are folders of test/ (runtime, server, client, packages); with none, every *.test.js runs
-//   but the slow ones below. --slow runs only the slow ones (npm run test:slow).
+//   but the slow ones below. --slow runs only the slow ones (npm run test:slow). --install-editor
+//   installs the editor suite's code-server (test/e2e/codeServer.ts) in the background while the
+//   tests run, when it is not installed yet: its download then overlaps them (npm test).
 'use strict';
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 
 const root = join(__dirname, '..', 'out', 'test');
 
@@ -61,9 +63,44 @@ function testFiles(dir) {
   return files;
 }
 
+/**
+ * How many test files run at once. Most files wait on the processes they start (git, the runtime's bins,
+ * the language server), so two at a time keep two cores busy where node's default (one fewer than the
+ * cores) would leave one idle on a 2-core machine. `WRITEV_TEST_CONCURRENCY` overrides it.
+ */
+const CONCURRENCY = Number(process.env.WRITEV_TEST_CONCURRENCY) || 2;
+
+/**
+ * Starts `out/test/e2e/installCodeServer.js` in its own process group, its output to a log file.
+ * Returns undefined when code-server is installed already or the e2e harness is not built.
+ */
+function startEditorInstall() {
+  const script = join(root, 'e2e', 'installCodeServer.js');
+  if (!existsSync(script)) return undefined;
+  const { codeServerCacheDir, installed } = require(join(root, 'e2e', 'codeServer.js'));
+  if (installed(codeServerCacheDir())) return undefined;
+  const logFile = join(root, 'code-server-install.log');
+  mkdirSync(root, { recursive: true });
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', out, out], detached: true });
+  console.log(`# installing code-server in the background while the tests run (log: ${logFile})`);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, logFile, exited };
+}
+
+/** Stops the background install and everything it started (npm, node-gyp). */
+function stopEditorInstall(install) {
+  if (install === undefined || install.child.exitCode !== null) return;
+  try {
+    process.kill(-install.child.pid, 'SIGTERM');
+  } catch {
+    // the group has gone already
+  }
+}
+
 const args = process.argv.slice(2);
 const slow = args.includes('--slow');
-const suites = args.filter((a) => a !== '--slow');
+const suites = args.filter((a) => !a.startsWith('--'));
 const missing = [...SLOW.keys()].filter((f) => !existsSync(join(root, f)));
 if (missing.length > 0) {
   // A renamed or deleted file would otherwise drop out of both runs without a word.
@@ -84,7 +121,28 @@ if (files.length === 0) {
   process.exit(2);
 }
 const reporter = process.env.TEST_REPORTER ?? 'spec';
-const result = spawnSync(process.execPath, ['--test', `--test-reporter=${reporter}`, ...files], {
-  stdio: 'inherit',
+const install = args.includes('--install-editor') ? startEditorInstall() : undefined;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    stopEditorInstall(install);
+    process.exit(130);
+  });
+const tests = spawn(
+  process.execPath,
+  ['--test', `--test-reporter=${reporter}`, `--test-concurrency=${CONCURRENCY}`, ...files],
+  { stdio: 'inherit' },
+);
+tests.once('exit', (code, signal) => {
+  const status = code ?? (signal ? 1 : 0);
+  if (status !== 0 || install === undefined) {
+    stopEditorInstall(install);
+    process.exit(status);
+  }
+  if (install.child.exitCode === null) console.log('# waiting for the background code-server install');
+  void install.exited.then((result) => {
+    // A failed install is the editor suite's to report (it tries again, and names what is missing).
+    if (result !== 0)
+      console.log(`# the code-server install failed:\n${readFileSync(install.logFile, 'utf8')}`);
+    process.exit(0);
+  });
 });
-process.exit(result.status ?? 1);
