@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs the compiled tests (out/test) with node's own test runner.
-// Usage: node scripts/test.js [--slow] [--install-editor] [suite...]
+// Usage: node scripts/test.js [--slow] [--lint] [--install-editor] [suite...]
 //   suites are folders of test/ (runtime, server, client, packages); with none, every *.test.js runs
 //   but the slow ones below. --slow runs only the slow ones (npm run test:slow). --install-editor
 //   installs the editor suite's code-server (test/e2e/codeServer.ts) in the background while the
-//   tests run, when it is not installed yet: its download then overlaps them (npm test).
+//   tests run, when it is not installed yet: its download then overlaps them; --lint runs
+//   `npm run lint` beside the tests and fails the run if it fails (both: npm test).
 'use strict';
 const { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -120,29 +121,69 @@ if (files.length === 0) {
   console.error(`no ${slow ? 'slow ' : ''}tests found under ${dirs.join(', ')} (run npm run build first)`);
   process.exit(2);
 }
+/** Runs `command` in its own process group with its output kept, for a job beside the tests. */
+function startBeside(command, args) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => resolve({ status: code ?? (signal ? 1 : 0), output })),
+  );
+  return { child, exited };
+}
+
+/** Stops a job started by startBeside and everything it started. */
+function stopBeside(job) {
+  if (job === undefined || job.child.exitCode !== null || job.child.signalCode !== null) return;
+  try {
+    process.kill(-job.child.pid, 'SIGTERM');
+  } catch {
+    // the group has gone already
+  }
+}
+
 const reporter = process.env.TEST_REPORTER ?? 'spec';
 const install = args.includes('--install-editor') ? startEditorInstall() : undefined;
+// ESLint runs in one thread for most of a minute: beside the test files, which spend much of their
+// time waiting on the processes they start, it costs the run little of its length.
+const lint = args.includes('--lint')
+  ? startBeside(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'lint', '--silent'])
+  : undefined;
+if (lint) console.log('# linting (ESLint, Prettier) while the tests run; its report follows theirs');
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.once(signal, () => {
     stopEditorInstall(install);
+    stopBeside(lint);
     process.exit(130);
   });
-const tests = spawn(
-  process.execPath,
-  ['--test', `--test-reporter=${reporter}`, `--test-concurrency=${CONCURRENCY}`, ...files],
-  { stdio: 'inherit' },
-);
-tests.once('exit', (code, signal) => {
-  const status = code ?? (signal ? 1 : 0);
-  if (status !== 0 || install === undefined) {
+
+async function main() {
+  const tests = spawn(
+    process.execPath,
+    ['--test', `--test-reporter=${reporter}`, `--test-concurrency=${CONCURRENCY}`, ...files],
+    { stdio: 'inherit' },
+  );
+  const status = await new Promise((resolve) =>
+    tests.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+  );
+  let failed = status !== 0;
+  if (lint) {
+    if (lint.child.exitCode === null) console.log('# waiting for the lint');
+    const result = await lint.exited;
+    if (result.status !== 0) {
+      console.log(`# npm run lint failed (${result.status}):\n${result.output}`);
+      failed = true;
+    } else console.log('# npm run lint: no problems');
+  }
+  if (failed || install === undefined) {
     stopEditorInstall(install);
-    process.exit(status);
+    process.exit(failed ? status || 1 : 0);
   }
   if (install.child.exitCode === null) console.log('# waiting for the background code-server install');
-  void install.exited.then((result) => {
-    // A failed install is the editor suite's to report (it tries again, and names what is missing).
-    if (result !== 0)
-      console.log(`# the code-server install failed:\n${readFileSync(install.logFile, 'utf8')}`);
-    process.exit(0);
-  });
-});
+  // A failed install is the editor suite's to report (it tries again, and names what is missing).
+  if ((await install.exited) !== 0)
+    console.log(`# the code-server install failed:\n${readFileSync(install.logFile, 'utf8')}`);
+}
+
+void main();
