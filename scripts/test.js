@@ -72,6 +72,13 @@ function testFiles(dir) {
 const CONCURRENCY = Number(process.env.WRITEV_TEST_CONCURRENCY) || 2;
 
 /**
+ * How long one test file may run before it fails (node 20 applies --test-timeout to each file): a file
+ * whose tests all passed but that leaves a server or a child open never exits, and would otherwise hold
+ * the run forever. Generous, for a machine shared with other jobs; `WRITEV_TEST_TIMEOUT_MS` overrides it.
+ */
+const TIMEOUT_MS = Number(process.env.WRITEV_TEST_TIMEOUT_MS) || 10 * 60_000;
+
+/**
  * Starts `out/test/e2e/installCodeServer.js` in its own process group, its output to a log file.
  * Returns undefined when code-server is installed already or the e2e harness is not built.
  */
@@ -101,6 +108,8 @@ function stopEditorInstall(install) {
 
 const args = process.argv.slice(2);
 const slow = args.includes('--slow');
+// The slow files build histories and compile every fixture: each may take several times longer.
+const timeoutMs = slow ? 3 * TIMEOUT_MS : TIMEOUT_MS;
 const suites = args.filter((a) => !a.startsWith('--'));
 const missing = [...SLOW.keys()].filter((f) => !existsSync(join(root, f)));
 if (missing.length > 0) {
@@ -161,7 +170,13 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 async function main() {
   const tests = spawn(
     process.execPath,
-    ['--test', `--test-reporter=${reporter}`, `--test-concurrency=${CONCURRENCY}`, ...files],
+    [
+      '--test',
+      `--test-reporter=${reporter}`,
+      `--test-concurrency=${CONCURRENCY}`,
+      `--test-timeout=${timeoutMs}`,
+      ...files,
+    ],
     { stdio: 'inherit' },
   );
   const status = await new Promise((resolve) =>
