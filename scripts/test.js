@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Runs the compiled tests (out/test) with node's own test runner.
-// Usage: node scripts/test.js [--slow] [suite...]
+// Usage: node scripts/test.js [--slow] [--lint] [--install-editor] [suite...]
 //   suites are folders of test/ (runtime, server, client, packages); with none, every *.test.js runs
-//   but the slow ones below. --slow runs only the slow ones (npm run test:slow).
+//   but the slow ones below. --slow runs only the slow ones (npm run test:slow). --install-editor
+//   installs the editor suite's code-server (test/e2e/codeServer.ts) in the background while the
+//   tests run, when it is not installed yet: its download then overlaps them; --lint runs
+//   `npm run lint` beside the tests and fails the run if it fails (both: npm test).
 'use strict';
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 
 const root = join(__dirname, '..', 'out', 'test');
 
@@ -61,9 +64,53 @@ function testFiles(dir) {
   return files;
 }
 
+/**
+ * How many test files run at once. Most files wait on the processes they start (git, the runtime's bins,
+ * the language server), so two at a time keep two cores busy where node's default (one fewer than the
+ * cores) would leave one idle on a 2-core machine. `WRITEV_TEST_CONCURRENCY` overrides it.
+ */
+const CONCURRENCY = Number(process.env.WRITEV_TEST_CONCURRENCY) || 2;
+
+/**
+ * How long one test file may run before it fails (node 20 applies --test-timeout to each file): a file
+ * whose tests all passed but that leaves a server or a child open never exits, and would otherwise hold
+ * the run forever. Generous, for a machine shared with other jobs; `WRITEV_TEST_TIMEOUT_MS` overrides it.
+ */
+const TIMEOUT_MS = Number(process.env.WRITEV_TEST_TIMEOUT_MS) || 10 * 60_000;
+
+/**
+ * Starts `out/test/e2e/installCodeServer.js` in its own process group, its output to a log file.
+ * Returns undefined when code-server is installed already or the e2e harness is not built.
+ */
+function startEditorInstall() {
+  const script = join(root, 'e2e', 'installCodeServer.js');
+  if (!existsSync(script)) return undefined;
+  const { codeServerCacheDir, installed } = require(join(root, 'e2e', 'codeServer.js'));
+  if (installed(codeServerCacheDir())) return undefined;
+  const logFile = join(root, 'code-server-install.log');
+  mkdirSync(root, { recursive: true });
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', out, out], detached: true });
+  console.log(`# installing code-server in the background while the tests run (log: ${logFile})`);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, logFile, exited };
+}
+
+/** Stops the background install and everything it started (npm, node-gyp). */
+function stopEditorInstall(install) {
+  if (install === undefined || install.child.exitCode !== null) return;
+  try {
+    process.kill(-install.child.pid, 'SIGTERM');
+  } catch {
+    // the group has gone already
+  }
+}
+
 const args = process.argv.slice(2);
 const slow = args.includes('--slow');
-const suites = args.filter((a) => a !== '--slow');
+// The slow files build histories and compile every fixture: each may take several times longer.
+const timeoutMs = slow ? 3 * TIMEOUT_MS : TIMEOUT_MS;
+const suites = args.filter((a) => !a.startsWith('--'));
 const missing = [...SLOW.keys()].filter((f) => !existsSync(join(root, f)));
 if (missing.length > 0) {
   // A renamed or deleted file would otherwise drop out of both runs without a word.
@@ -83,8 +130,75 @@ if (files.length === 0) {
   console.error(`no ${slow ? 'slow ' : ''}tests found under ${dirs.join(', ')} (run npm run build first)`);
   process.exit(2);
 }
+/** Runs `command` in its own process group with its output kept, for a job beside the tests. */
+function startBeside(command, args) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => resolve({ status: code ?? (signal ? 1 : 0), output })),
+  );
+  return { child, exited };
+}
+
+/** Stops a job started by startBeside and everything it started. */
+function stopBeside(job) {
+  if (job === undefined || job.child.exitCode !== null || job.child.signalCode !== null) return;
+  try {
+    process.kill(-job.child.pid, 'SIGTERM');
+  } catch {
+    // the group has gone already
+  }
+}
+
 const reporter = process.env.TEST_REPORTER ?? 'spec';
-const result = spawnSync(process.execPath, ['--test', `--test-reporter=${reporter}`, ...files], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+const install = args.includes('--install-editor') ? startEditorInstall() : undefined;
+// ESLint runs in one thread for most of a minute: beside the test files, which spend much of their
+// time waiting on the processes they start, it costs the run little of its length.
+const lint = args.includes('--lint')
+  ? startBeside(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'lint', '--silent'])
+  : undefined;
+if (lint) console.log('# linting (ESLint, Prettier) while the tests run; its report follows theirs');
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    stopEditorInstall(install);
+    stopBeside(lint);
+    process.exit(130);
+  });
+
+async function main() {
+  const tests = spawn(
+    process.execPath,
+    [
+      '--test',
+      `--test-reporter=${reporter}`,
+      `--test-concurrency=${CONCURRENCY}`,
+      `--test-timeout=${timeoutMs}`,
+      ...files,
+    ],
+    { stdio: 'inherit' },
+  );
+  const status = await new Promise((resolve) =>
+    tests.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+  );
+  let failed = status !== 0;
+  if (lint) {
+    if (lint.child.exitCode === null) console.log('# waiting for the lint');
+    const result = await lint.exited;
+    if (result.status !== 0) {
+      console.log(`# npm run lint failed (${result.status}):\n${result.output}`);
+      failed = true;
+    } else console.log('# npm run lint: no problems');
+  }
+  if (failed || install === undefined) {
+    stopEditorInstall(install);
+    process.exit(failed ? status || 1 : 0);
+  }
+  if (install.child.exitCode === null) console.log('# waiting for the background code-server install');
+  // A failed install is the editor suite's to report (it tries again, and names what is missing).
+  if ((await install.exited) !== 0)
+    console.log(`# the code-server install failed:\n${readFileSync(install.logFile, 'utf8')}`);
+}
+
+void main();

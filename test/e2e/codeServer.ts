@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -10,17 +11,31 @@ export const CODE_SERVER_VERSION = '4.100.3';
 const RIPGREP_CACHE = 'vscode-ripgrep-cache-1.15.11';
 const RIPGREP_ARCHIVE = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
 
+/**
+ * The folder code-server is installed into: `$WRITEV_E2E_CACHE`, else `writev` in the user's cache
+ * folder (`$XDG_CACHE_HOME` or `~/.cache`), so that every clone on a machine shares one install.
+ */
+export function codeServerCacheDir(): string {
+  if (process.env.WRITEV_E2E_CACHE) return process.env.WRITEV_E2E_CACHE;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'writev');
+}
+
+/** The folder of a finished install in `cacheDir` (a folder of that name is always complete). */
+function installDir(cacheDir: string): string {
+  return join(cacheDir, `code-server-${CODE_SERVER_VERSION}`);
+}
+
 /** Where code-server lives once installed into `cacheDir`. */
 export function codeServerEntry(cacheDir: string): string {
-  return join(
-    cacheDir,
-    `code-server-${CODE_SERVER_VERSION}`,
-    'node_modules',
-    'code-server',
-    'out',
-    'node',
-    'entry.js',
-  );
+  return join(installDir(cacheDir), 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+}
+
+/** The file a finished install holds, written last. */
+const STAMP = 'installed';
+
+/** Whether `cacheDir` holds a finished install. */
+export function installed(cacheDir: string): boolean {
+  return existsSync(join(installDir(cacheDir), STAMP)) && existsSync(codeServerEntry(cacheDir));
 }
 
 /** What a missing system package would break, checked before a 90-second install fails on it. */
@@ -34,26 +49,82 @@ function missingPrerequisites(): string[] {
   return missing;
 }
 
+/** Whether process `pid` still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const PARTIAL = `code-server-${CODE_SERVER_VERSION}.partial-`;
+
+/** Removes the unfinished installs of processes that are gone (an install interrupted by Ctrl-C). */
+function removeAbandoned(cacheDir: string): void {
+  for (const name of readdirSync(cacheDir)) {
+    if (!name.startsWith(PARTIAL)) continue;
+    const pid = Number(name.slice(PARTIAL.length));
+    if (!Number.isInteger(pid) || !alive(pid)) rmSync(join(cacheDir, name), { recursive: true, force: true });
+  }
+}
+
+/** The pid of a process installing into `cacheDir` right now, if there is one. */
+export function installerRunning(cacheDir: string): number | undefined {
+  if (!existsSync(cacheDir)) return undefined;
+  for (const name of readdirSync(cacheDir)) {
+    if (!name.startsWith(PARTIAL)) continue;
+    const pid = Number(name.slice(PARTIAL.length));
+    if (Number.isInteger(pid) && pid !== process.pid && alive(pid)) return pid;
+  }
+  return undefined;
+}
+
 /**
- * Installs code-server into `cacheDir` once (about 300 MB, from the npm registry), outside the project's dependencies,
- * with the four fixes of the shared notes: unsafe-perm and yes for root and npx, kerberos built
- * against Debian's libkrb5-dev, and @vscode/ripgrep's download cache seeded with Debian's rg.
- * A stamp file marks a finished install, so a half-done one is redone.
+ * Installs code-server into `cacheDir` once (about 300 MB, from the npm registry), outside the project's
+ * dependencies, with the four fixes of the shared notes: unsafe-perm and yes for root and npx, kerberos
+ * built against Debian's libkrb5-dev, and @vscode/ripgrep's download cache seeded with Debian's rg.
+ * It installs into a folder of its own process and renames it into place when npm has finished, so an
+ * interrupted install is never taken for a finished one, and two installs at once both end with one.
  *
  * @returns the path of code-server's entry script (run it with node).
  */
 export function ensureCodeServer(cacheDir: string, log: (line: string) => void): string {
-  const dir = join(cacheDir, `code-server-${CODE_SERVER_VERSION}`);
-  const stamp = join(dir, 'installed');
+  const dir = installDir(cacheDir);
   const entry = codeServerEntry(cacheDir);
-  if (existsSync(stamp) && existsSync(entry)) return entry;
+  if (installed(cacheDir)) return entry;
   const missing = missingPrerequisites();
   if (missing.length > 0) {
     throw new Error(`installing code-server needs: apt-get install -y ${missing.join('; ')}`);
   }
-  log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (once; about 90 s)`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(cacheDir, { recursive: true });
+  removeAbandoned(cacheDir);
+  const work = join(cacheDir, `${PARTIAL}${process.pid}`);
+  log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (once per machine; about 90 s)`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work);
+  try {
+    npmInstall(work);
+    writeFileSync(join(work, STAMP), `${new Date().toISOString()}\n`);
+    // A folder of the final name without the stamp is an older harness's unfinished install (it wrote
+    // into place): it goes, so the rename below can land.
+    if (existsSync(dir) && !installed(cacheDir)) rmSync(dir, { recursive: true, force: true });
+    try {
+      renameSync(work, dir);
+    } catch (err) {
+      // Another process finished the same install first: keep its folder.
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || !installed(cacheDir)) throw err;
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return entry;
+}
+
+/** Runs `npm install code-server` in `dir` (its own package.json, a temporary folder inside). */
+function npmInstall(dir: string): void {
   writeFileSync(join(dir, 'package.json'), '{ "name": "code-server-cache", "private": true }\n');
   const tmp = join(dir, 'tmp');
   mkdirSync(join(tmp, RIPGREP_CACHE), { recursive: true });
@@ -85,14 +156,15 @@ export function ensureCodeServer(cacheDir: string, log: (line: string) => void):
       env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
     },
   );
-  if (install.status !== 0 || !existsSync(entry)) {
+  if (
+    install.status !== 0 ||
+    !existsSync(join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'))
+  ) {
     throw new Error(
       `npm install code-server@${CODE_SERVER_VERSION} failed (${install.status}):\n${install.stderr.slice(-4000)}`,
     );
   }
   rmSync(tmp, { recursive: true, force: true });
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  return entry;
 }
 
 /** A free TCP port on 127.0.0.1. */

@@ -17,7 +17,9 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { chromiumMissing, launchChromium } from './browser';
 import {
+  codeServerCacheDir,
   ensureCodeServer,
+  installerRunning,
   installExtension,
   makeDirs,
   startCodeServer,
@@ -29,7 +31,7 @@ import { probeServer } from './serverProbe';
 import { PATIENCE, Workbench } from './workbench';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const CACHE = process.env.WRITEV_E2E_CACHE ?? join(ROOT, '.cache');
+const CACHE = codeServerCacheDir();
 const VSIX = join(ROOT, 'writev.vsix');
 // Screenshots go to docs/ (committed, shown in the README) only when asked, so a test run leaves the tree clean.
 const SHOTS = process.env.WRITEV_UPDATE_SCREENSHOTS
@@ -49,6 +51,16 @@ async function eventually<T>(what: string, check: () => T | undefined, ms = PATI
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Waits while another process (npm test's background install) installs code-server into `cacheDir`. */
+async function installFinished(cacheDir: string): Promise<void> {
+  let pid = installerRunning(cacheDir);
+  if (pid !== undefined) log(`waiting for the code-server install of process ${pid}`);
+  while (pid !== undefined) {
+    await new Promise((r) => setTimeout(r, 500));
+    pid = installerRunning(cacheDir);
   }
 }
 
@@ -81,6 +93,7 @@ export function editorSuite(part: EditorSuitePart): void {
     before(async () => {
       mkdirSync(SHOTS, { recursive: true });
       assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm run test:e2e does)`);
+      await installFinished(CACHE);
       const entry = ensureCodeServer(CACHE, log);
       root = mkdtempSync(join(tmpdir(), 'writev-e2e-'));
       dirs = makeDirs(root);

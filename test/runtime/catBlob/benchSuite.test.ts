@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_BATCH_BYTES, type BenchEvent, type CaseResult } from '@writev/runtime';
@@ -11,10 +12,13 @@ const CLI = join(REPO, 'runtime', 'bin', 'writev-bench.js');
 /**
  * Where the suite's histories are kept between runs: the real one is built from eslint's releases,
  * downloaded from the npm registry, which is the slow part. Like the end-to-end suite's code-server, in
- * the clone's .cache folder unless WRITEV_BENCH_CACHE names another. The suite keys each history by its
+ * the user's cache folder (`$XDG_CACHE_HOME` or `~/.cache`, then `writev/bench`), so every clone on the
+ * machine shares them, unless WRITEV_BENCH_CACHE names another. The suite keys each history by its
  * shape and marks it done only once built, so a kept one is never a half-built one.
  */
-const CACHE = process.env.WRITEV_BENCH_CACHE ?? join(REPO, '.cache', 'bench');
+const CACHE =
+  process.env.WRITEV_BENCH_CACHE ??
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'writev', 'bench');
 
 describe('the cat-blob benchmark suite', () => {
   it('runs at tiny size: generated and real histories, five responders agree, two sinks, syscalls as each write mode promises', () => {
