@@ -86,6 +86,9 @@ export function serveSpawned(
     run.refuse(req, res, err, body !== undefined && !req.complete);
   };
   const touch = (): void => {
+    // Data may still arrive after the answer is over (a stopped upload-pack's last output): a timer
+    // armed then would keep the server's process alive for the whole idle limit.
+    if (done) return;
     clearTimeout(idle);
     idle = setTimeout(
       () =>
