@@ -427,6 +427,52 @@ int looped(const char *a, size_t an, const char *b, size_t bn)
     );
   });
 
+  it("a helper that passes its caller's send() flags on joins only calls whose flags are plain constants", () => {
+    const sent = lintTree({
+      'send.c': `${HEADER}
+ssize_t send_nointr(int sockfd, const void *buf, size_t len, int flags)
+{
+\tssize_t ret;
+\tdo {
+\t\tret = send(sockfd, buf, len, flags);
+\t} while (ret < 0 && errno == EINTR);
+\treturn ret;
+}
+
+int plain(const char *a, size_t an, const char *b, size_t bn)
+{
+\tint s = socket(AF_INET, SOCK_STREAM, 0);
+\tif (send_nointr(s, a, an, MSG_NOSIGNAL) < 0)
+\t\treturn -1;
+\treturn send_nointr(s, b, bn, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+int urgent(const char *a, size_t an, const char *b, size_t bn)
+{
+\tint s = socket(AF_INET, SOCK_STREAM, 0);
+\tif (send_nointr(s, a, an, MSG_OOB) < 0)
+\t\treturn -1;
+\treturn send_nointr(s, b, bn, MSG_OOB) < 0 ? -1 : 0;
+}
+
+int chosen(const char *a, size_t an, const char *b, size_t bn, int how)
+{
+\tint s = socket(AF_INET, SOCK_STREAM, 0);
+\tif (send_nointr(s, a, an, how) < 0)
+\t\treturn -1;
+\treturn send_nointr(s, b, bn, how) < 0 ? -1 : 0;
+}
+`,
+    });
+    assert.deepEqual(
+      sent.get('plain')?.map((f) => f.code),
+      ['adjacent-writes'],
+    );
+    // Out-of-band data, or flags the code chooses at run time: each call may be urgent data.
+    assert.deepEqual(sent.get('urgent') ?? [], []);
+    assert.deepEqual(sent.get('chosen') ?? [], []);
+  });
+
   it('a variable whose address a helper sent, assigned again before the next call, ends the run', () => {
     const reused = lintTree({
       'helpers.c': HELPERS,

@@ -57,6 +57,11 @@ export interface CWrapper extends Wrapper {
    * known to be, or assumed to be, a byte stream.
    */
   readonly messages?: boolean;
+  /**
+   * Parameter index of the `send()` flags the helper passes on: a call whose flags ask for out-of-band
+   * data (or that the analyzer cannot read as constants) is no plain part of a byte stream.
+   */
+  readonly flags?: number;
 }
 
 /** A TS/JS function whose body only writes its buffer parameter to a descriptor. */

@@ -31,10 +31,12 @@ interface WriterSlots {
   readonly family: string;
   /** One call is one plain write, which may be one message (see {@link CWrapper.messages}). */
   readonly messages?: boolean;
+  /** Where the writer call takes its `send()` flags, if it has them. */
+  readonly flags?: number;
 }
 
 /** A flags argument that asks for out-of-band data: one call is then no plain part of a byte stream. */
-const OUT_OF_BAND = /\bMSG_OOB\b/;
+export const OUT_OF_BAND = /\bMSG_OOB\b/;
 
 /**
  * The slots of `call` when it writes one buffer: a write function (a `send` with flags other than
@@ -56,11 +58,14 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
       len: fn.len,
       family: fn.gatheredName ?? fn.name,
       ...(fn.messages && { messages: true }),
+      ...(fn.fixed?.text === '0' && { flags: fn.fixed.index }),
     };
   }
   const w = ctx.wrappers.get(callee);
   if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
   const messages = w.messages && { messages: true };
+  // A helper that forwards its caller's flags is given them by the caller: not known here.
+  if (w.flags !== undefined) return undefined;
   if ('param' in w.fd)
     return w.fd.member
       ? undefined
@@ -341,6 +346,10 @@ export function writeHelperOf(
   }
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
   const status = statusReturns(body);
+  // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
+  const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
+  const forwarded =
+    flagsArg && bare(flagsArg).type === 'identifier' ? params.indexOf(bare(flagsArg).text) : -1;
   const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
   const retry = loop && single && retries(loop, call);
   if (loop && !retry) {
@@ -368,6 +377,7 @@ export function writeHelperOf(
     ...(status && { truthyOnSuccess: true }),
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
     ...((!loop || retry) && slots.messages && { messages: true }),
+    ...(forwarded >= 0 && { flags: forwarded }),
   };
 }
 

@@ -11,6 +11,7 @@ import { isBare, LENGTH_MARK } from '../cTemplates';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
+import { OUT_OF_BAND } from './helperBodies';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, unwrap } from './syntax';
 
 export type { CWrapper } from '../wrapper';
@@ -366,6 +367,11 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
     };
   }
   if (!wrapper || args.length < wrapper.arity) return undefined;
+  if (wrapper.flags !== undefined) {
+    // Constants only (`MSG_NOSIGNAL`, `0`, `MSG_MORE | MSG_NOSIGNAL`), and none asking for out-of-band data.
+    const flags = args[wrapper.flags]?.text ?? '';
+    if (!/^[A-Z0-9_|()\s]+$/.test(flags) || OUT_OF_BAND.test(flags)) return undefined;
+  }
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   if (fd && hasEffects(fd)) return undefined;
   if (argumentCalls && fd && !onlyPureCalls([fd], ctx.pure)) return undefined;
