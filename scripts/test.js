@@ -49,6 +49,10 @@ const SLOW = new Map([
     'every filter spec, v0 and v2, file:// and ssh partial clones against git upload-pack',
   ],
   [
+    'runtime/uploadPack/slow/shallowRequestTwins.test.js',
+    'each shallow request case by the other protocol than npm test sends it, against git upload-pack',
+  ],
+  [
     'runtime/uploadPack/slow/shallowMatrix.test.js',
     'every shallow clone and fetch by protocol v0 and v2, file:// and ssh, against git upload-pack',
   ],

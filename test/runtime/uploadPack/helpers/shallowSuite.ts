@@ -170,9 +170,12 @@ function shallowLines(trace: string): string[] {
  * same commands served by git: refs, `.git/shallow`, the objects, the `shallow`/`unshallow` lines,
  * and what pack-objects was given (its arguments and input, logged by the same hook on both sides),
  * every clone fsck-clean. `full` runs all, three cases at a time (each waits mostly on git
- * processes); otherwise `picks`, one at a time.
+ * processes); otherwise `picks` over file://, each by the protocol it names, one at a time.
  */
-export function defineShallowSuite(full: boolean, picks: readonly string[] = []): void {
+export function defineShallowSuite(
+  full: boolean,
+  picks: readonly { readonly name: string; readonly version: '0' | '2' }[] = [],
+): void {
   const title = `shallow clones and fetches as git upload-pack serves them${full ? ' (full matrix)' : ''}`;
   describe(title, { concurrency: full ? 3 : 1 }, () => {
     const scratch = new Scratch();
@@ -208,7 +211,6 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
     after(() => scratch.dispose());
 
     let serial = 0;
-    const cases = full ? SHALLOW_CASES : SHALLOW_CASES.filter((c) => picks.includes(c.name));
     const matrix = full
       ? ['0', '2'].flatMap((version) => ['file', 'ssh', 'http'].map((transport) => ({ version, transport })))
       : [
@@ -216,6 +218,9 @@ export function defineShallowSuite(full: boolean, picks: readonly string[] = [])
           { version: '2', transport: 'file' },
         ];
     for (const { version, transport } of matrix) {
+      const cases = full
+        ? SHALLOW_CASES
+        : SHALLOW_CASES.filter((c) => picks.some((p) => p.name === c.name && p.version === version));
       for (const scenario of cases) {
         it(`${scenario.name} (protocol v${version}, ${transport}): as git serves it`, async (t) => {
           if (scenario.from === 'project' && !existsSync(join(PROJECT, '.git'))) {
