@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Runs the compiled tests (out/test) with node's own test runner.
-// Usage: node scripts/test.js [--slow] [--lint] [--install-editor] [suite...]
+// Usage: node scripts/test.js [--slow] [--lint] [--install-editor] [--e2e] [suite...]
 //   suites are folders of test/ (runtime, server, client, packages); with none, every *.test.js runs
 //   but the slow ones below. --slow runs only the slow ones (npm run test:slow). --install-editor
 //   installs the editor suite's code-server (test/e2e/codeServer.ts) in the background while the
 //   tests run, when it is not installed yet: its download then overlaps them; --lint runs
-//   `npm run lint` beside the tests and fails the run if it fails (both: npm test).
+//   `npm run lint` beside the tests, --e2e the editor suite (out/test/e2e/editor.e2e.js, which needs
+//   the .vsix of `npm run package`); each fails the run if it fails (all three: npm test).
 'use strict';
 const { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -57,6 +58,27 @@ const SLOW = new Map([
     'every shallow clone and fetch by protocol v0 and v2, file:// and ssh, against git upload-pack',
   ],
 ]);
+
+/**
+ * The test files that take longest, started first: the run's two slots then end on short files rather
+ * than on one long file with a core idle beside it. Ordered by their length in a quiet run (longest
+ * first); the rest follow in name order. Paths are relative to out/test.
+ */
+const FIRST = [
+  'runtime/http/inProcess.test.js',
+  'client/webview.test.js',
+  'server/cliCache.test.js',
+  'runtime/uploadPack/shallow.test.js',
+  'runtime/catBlob/catBlobFd.test.js',
+  'runtime/uploadPack/namespaces.test.js',
+  'server/lsp.test.js',
+  'runtime/uploadPack/filter.test.js',
+  'server/lintSkips.test.js',
+  'server/cShapes.test.js',
+  'runtime/uploadPack/wantRef.test.js',
+  'server/tsStreams.test.js',
+  'runtime/uploadPack/statelessRpc.test.js',
+];
 
 function testFiles(dir) {
   const files = [];
@@ -115,21 +137,32 @@ const slow = args.includes('--slow');
 // The slow files build histories and compile every fixture: each may take several times longer.
 const timeoutMs = slow ? 3 * TIMEOUT_MS : TIMEOUT_MS;
 const suites = args.filter((a) => !a.startsWith('--'));
-const missing = [...SLOW.keys()].filter((f) => !existsSync(join(root, f)));
+const missing = [...SLOW.keys(), ...FIRST].filter((f) => !existsSync(join(root, f)));
 if (missing.length > 0) {
-  // A renamed or deleted file would otherwise drop out of both runs without a word.
-  console.error(`scripts/test.js: the slow list names files that do not exist: ${missing.join(', ')}`);
+  // A renamed or deleted file would otherwise drop out of both runs (or out of its place) without a word.
+  console.error(
+    `scripts/test.js: the slow or first list names files that do not exist: ${missing.join(', ')}`,
+  );
   process.exit(2);
 }
 const dirs = suites.length > 0 ? suites.map((s) => join(root, s)) : [root];
-const isSlow = (file) =>
-  SLOW.has(
-    file
-      .slice(root.length + 1)
-      .split('\\')
-      .join('/'),
-  );
-const files = dirs.flatMap(testFiles).filter((f) => isSlow(f) === slow);
+/** A file's path relative to out/test, with forward slashes (the form of SLOW and FIRST). */
+const relative = (file) =>
+  file
+    .slice(root.length + 1)
+    .split('\\')
+    .join('/');
+const isSlow = (file) => SLOW.has(relative(file));
+/** Where a file starts: FIRST's order, then every other file. */
+const rank = (file) => {
+  const i = FIRST.indexOf(relative(file));
+  return i === -1 ? FIRST.length : i;
+};
+// A stable sort: the files outside FIRST keep their name order.
+const files = dirs
+  .flatMap(testFiles)
+  .filter((f) => isSlow(f) === slow)
+  .sort((a, b) => rank(a) - rank(b));
 if (files.length === 0) {
   console.error(`no ${slow ? 'slow ' : ''}tests found under ${dirs.join(', ')} (run npm run build first)`);
   process.exit(2);
@@ -164,10 +197,31 @@ const lint = args.includes('--lint')
   ? startBeside(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'lint', '--silent'])
   : undefined;
 if (lint) console.log('# linting (ESLint, Prettier) while the tests run; its report follows theirs');
+// The editor suite spends much of its time waiting on code-server, the extension host and the browser:
+// beside the test files it fills the cores' idle moments instead of adding its length after them. It
+// reads only the packaged .vsix and dist/, which nothing rewrites while the tests run. With an install
+// under way it starts once that has ended, so it never begins a second install of its own.
+let e2e;
+const startE2e = () => {
+  e2e = startBeside(process.execPath, [
+    '--test',
+    `--test-reporter=${reporter}`,
+    join(root, 'e2e', 'editor.e2e.js'),
+  ]);
+};
+/** Settles when the editor suite has been started (or was not asked for). */
+const e2eStarted = !args.includes('--e2e')
+  ? Promise.resolve()
+  : install === undefined
+    ? Promise.resolve(startE2e())
+    : install.exited.then(startE2e);
+if (args.includes('--e2e'))
+  console.log('# the editor suite (code-server, chromium) runs beside the tests; its report follows theirs');
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.once(signal, () => {
     stopEditorInstall(install);
     stopBeside(lint);
+    stopBeside(e2e);
     process.exit(130);
   });
 
@@ -194,6 +248,15 @@ async function main() {
       console.log(`# npm run lint failed (${result.status}):\n${result.output}`);
       failed = true;
     } else console.log('# npm run lint: no problems');
+  }
+  if (args.includes('--e2e')) {
+    // Waited for even when a test file failed: its report says whether the editor still works.
+    if (e2e === undefined) console.log('# waiting for the background code-server install');
+    await e2eStarted;
+    if (e2e.child.exitCode === null) console.log('# waiting for the editor suite');
+    const result = await e2e.exited;
+    console.log(`# the editor suite (out/test/e2e/editor.e2e.js):\n${result.output}`);
+    if (result.status !== 0) failed = true;
   }
   if (failed || install === undefined) {
     stopEditorInstall(install);
