@@ -62,7 +62,9 @@ const SLOW = new Map([
 /**
  * The test files that take longest, started first: the run's two slots then end on short files rather
  * than on one long file with a core idle beside it. Ordered by their length in a quiet run (longest
- * first); the rest follow in name order. Paths are relative to out/test.
+ * first); the rest follow in name order. Paths are relative to out/test. Files that bound a response
+ * time (server/lsp.test.js answers "promptly", server/cliWatch.test.js within a second) stay out of it:
+ * they run late, once the lint and the editor suite beside the tests have usually ended.
  */
 const FIRST = [
   'runtime/http/inProcess.test.js',
@@ -71,7 +73,6 @@ const FIRST = [
   'runtime/uploadPack/shallow.test.js',
   'runtime/catBlob/catBlobFd.test.js',
   'runtime/uploadPack/namespaces.test.js',
-  'server/lsp.test.js',
   'runtime/uploadPack/filter.test.js',
   'server/lintSkips.test.js',
   'server/cShapes.test.js',
