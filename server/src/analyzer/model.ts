@@ -162,6 +162,12 @@ export interface OtherStep {
    * `buf` passed to a call. Absent: take every name in `writes` as possibly changed in place.
    */
   readonly mutated?: readonly string[];
+  /**
+   * Member paths through which the contents of names in `mutated` change (`ddf->phys->crc = ...`,
+   * `crc(&ddf->controller, n)`), canonical, listed only for names changed through nothing else: a
+   * buffer at another member of the same name keeps its bytes.
+   */
+  readonly mutatedPaths?: readonly string[];
   /** The statement may do I/O, leave the block, or could not be understood: a run cannot cross it. */
   readonly barrier: boolean;
   /** A comment: carries no behaviour, but its text moves with the statements around it. */
