@@ -18,6 +18,7 @@ import {
   unwrap,
 } from './syntax';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
+import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
@@ -83,7 +84,10 @@ class FunctionReader {
     }
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
       const write =
-        chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx) ?? returnStep(stmt, this.ctx);
+        chainStep(stmt, this.ctx) ??
+        conditionalStep(stmt, this.ctx) ??
+        elseChainStep(stmt, this.ctx) ??
+        returnStep(stmt, this.ctx);
       if (write) return write;
     }
     // `ok = put(a) && put(b);`
