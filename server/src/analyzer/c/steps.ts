@@ -79,7 +79,8 @@ class FunctionReader {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt);
-      const write = call && writeStep(stmt, call, this.ctx);
+      // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
+      const write = call && (writeStep(stmt, call, this.ctx) ?? writeStep(stmt, call, this.ctx, true));
       if (write) return write;
     }
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {

@@ -326,7 +326,7 @@ export function descriptorKind(
  * function, wrong arity, a call with side effects in the arguments, a descriptor computed by a call
  * not known to be pure, a plain `write` to a descriptor that may take messages).
  */
-export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
+export function callWrite(call: Node, ctx: CContext, loudArguments = false): CallWrite | undefined {
   const name = calleeName(call);
   if (!name) return undefined;
   const macro = ctx.macros?.get(name);
@@ -338,8 +338,14 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
   // One search of the argument list finds the calls of every argument.
   const list = call.childForFieldName('arguments');
   const args = list ? namedKids(list) : [];
-  const argumentCalls = list ? callsInArguments(list, ctx) : undefined;
-  if (argumentCalls === null) return undefined;
+  const quietCalls = list ? callsInArguments(list, ctx) : undefined;
+  // With `loudArguments`, a call in the arguments that may do anything is kept as such: the write
+  // may still open a run, since its arguments are evaluated before any write of it either way.
+  if (quietCalls === null && !loudArguments) return undefined;
+  const argumentCalls =
+    quietCalls === null && list
+      ? { calls: calls(list).flatMap((c) => calleeName(c) ?? []), changes: [], io: true }
+      : quietCalls;
   if (macro) return argumentCalls ? undefined : expandMacro(macro, args, ctx);
   if (fn) {
     const needed = fn.arity ?? Math.max(fn.fd, fn.buf, fn.len ?? 0) + 1;
@@ -438,9 +444,14 @@ function memberOf(arg: string, member: string): string {
  * The write step for statement `stmt` built around `call`, or undefined when the call is not a write
  * the analyzer understands fully, or the statement checks it in a way a fix could not keep.
  */
-export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | undefined {
+export function writeStep(
+  stmt: Node,
+  call: Node,
+  ctx: CContext,
+  loudArguments = false,
+): WriteStep | undefined {
   if (stmt.hasError) return undefined;
-  const write = callWrite(call, ctx);
+  const write = callWrite(call, ctx, loudArguments);
   if (!write) return undefined;
   const cond = stmt.type === 'if_statement' ? stmt.childForFieldName('condition') : null;
   const check = cond ? checkOf(cond) : undefined;
