@@ -136,7 +136,7 @@ describe('the fact base: functions that do no output, from their bodies in any f
     assert.deepEqual(lines, [lineOf(CALLERS, 'write(STDOUT_FILENO, body, n)')]);
   });
 
-  it('a write whose arguments call a function that does no output joins a run, without a fix', () => {
+  it('a write whose arguments call a function that does no output joins a run, without a fix; one whose arguments may print only opens one', () => {
     const measure = `${HEADER}
 size_t span_of(const char *s)
 {
@@ -172,6 +172,15 @@ int loud(char *a, char *b)
 \t\treturn -1;
 \treturn 0;
 }
+
+int loud_first(char *a, char *b)
+{
+\tif (write(STDOUT_FILENO, b, (stamp(b), strlen(b))) < 0)
+\t\treturn -1;
+\tif (write(STDOUT_FILENO, a, strlen(a)) < 0)
+\t\treturn -1;
+\treturn 0;
+}
 `;
     const dir = mkdtempSync(join(work, 'args-'));
     writeFileSync(join(dir, 'measure.c'), measure);
@@ -182,11 +191,14 @@ int loud(char *a, char *b)
     assert.equal(cc.status, 0, cc.stderr);
     const r = lintBin(['--format', 'json', '--exit-zero', '.'], { cwd: dir });
     const found = (JSON.parse(r.stdout) as { findings: (JsonFinding & { message: string })[] }).findings;
+    // In loud(), stamp() would print before the first write: the second write ends the run. In
+    // loud_first(), it runs before any write either way: the run starts there, with a fix.
     assert.deepEqual(
       found.map((f) => f.line),
-      [lineOf(use, 'write(STDOUT_FILENO, a, span_of(a))')],
+      [lineOf(use, 'write(STDOUT_FILENO, a, span_of(a))'), lineOf(use, 'int loud_first') + 2],
     );
     assert.match(found[0]!.message, /a call in its arguments would run before the earlier writes/);
+    assert.doesNotMatch(found[1]!.message, /no automatic fix/);
   });
 
   it("--cache: a helper made to print in another file changes its callers' cached findings", () => {

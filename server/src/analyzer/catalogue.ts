@@ -221,6 +221,24 @@ export const C_FIRST_ARGUMENT_FILLERS =
 export const IO_NAME_PATTERN =
   /(^|_|[a-z](?=[A-Z]))(write|writev|print|printf|printk|puts|putc|putchar|send|flush|fsync|sync|log|emit|out|dump|close|exit|die|abort|error|warn|warning|bug|report|seek|lseek|read|recv|pread|pwrite|fprintf|dprintf|perror|trace|panic)/i;
 
+/**
+ * Words that say a function computes a checksum or a digest (`crc32`, `calc_crc`, `ip_csum`,
+ * `SHA256_Update`, `hash_string`): where no body is in the tree (a library such as zlib), such a call
+ * is taken to do no output, unless the name also reads as I/O (`dump_hash`).
+ */
+const DIGEST_WORDS: ReadonlySet<string> = new Set(
+  (
+    'crc crc8 crc16 crc32 crc32c crc64 adler adler32 csum checksum cksum fletcher fletcher16 fletcher32 ' +
+    'hash digest md5 sha sha1 sha224 sha256 sha384 sha512 murmur murmur3 murmurhash fnv fnv1 fnv1a ' +
+    'xxh32 xxh64 xxhash siphash'
+  ).split(' '),
+);
+
+/** True when one of the name's words (snake_case or camelCase) is a checksum or digest word. */
+export function digestName(name: string): boolean {
+  return name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).some((word) => DIGEST_WORDS.has(word.toLowerCase()));
+}
+
 /** A TS/JS function that writes: a module export (qualified `module.name`) with argument positions. */
 export interface TsWriteFunction {
   /** `fs.writeSync`, `runtime.writevInFull`, or a user name (matched by spelling). */

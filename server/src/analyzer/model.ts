@@ -91,11 +91,16 @@ export interface WriteStep {
    */
   readonly assumed?: boolean;
   /**
-   * What evaluating the write's arguments does before the write: calls to functions that do no
-   * output (known from the fact base) and the names they may change. A later write of a run would
-   * make those calls before the earlier writes.
+   * What evaluating the statement does before the write (its arguments, or the test of its `if`):
+   * calls to functions that do no output (known from the fact base) and the names they may change, or
+   * with `io`, calls that may do I/O or change anything. A later write of a run would make those
+   * calls before the earlier writes; the first write makes them where they always ran.
    */
-  readonly argumentCalls?: { readonly calls: readonly string[]; readonly changes: readonly string[] };
+  readonly argumentCalls?: {
+    readonly calls: readonly string[];
+    readonly changes: readonly string[];
+    readonly io?: boolean;
+  };
 }
 
 /** An if/else chain whose every arm ends in a write (a run of branch tails starts with one). */
@@ -157,6 +162,12 @@ export interface OtherStep {
    * `buf` passed to a call. Absent: take every name in `writes` as possibly changed in place.
    */
   readonly mutated?: readonly string[];
+  /**
+   * Member paths through which the contents of names in `mutated` change (`ddf->phys->crc = ...`,
+   * `crc(&ddf->controller, n)`), canonical, listed only for names changed through nothing else: a
+   * buffer at another member of the same name keeps its bytes.
+   */
+  readonly mutatedPaths?: readonly string[];
   /** The statement may do I/O, leave the block, or could not be understood: a run cannot cross it. */
   readonly barrier: boolean;
   /** A comment: carries no behaviour, but its text moves with the statements around it. */

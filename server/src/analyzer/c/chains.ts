@@ -6,6 +6,7 @@ import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
+  callsInArguments,
   callWrite,
   checkOf,
   keptResult,
@@ -216,8 +217,9 @@ function only(body: Node | null): Node | undefined {
 }
 
 /**
- * `if (cond) <write>;` without `else`, where the condition only reads (no calls but pure ones, no
- * assignments): the write runs or not, and a fix can fill its slot of the vector under the same test.
+ * `if (cond) <write>;` without `else`: the write runs or not, and a fix can fill its slot of the vector
+ * under the same test. A test that calls or assigns (`if (do_abort(c)) send_msg(...)`) runs before the
+ * write: such a write may open a run, and joins one only as {@link testCalls} says.
  * Also the test and the write in one condition: `if (negated && write(fd, "^", 1) < 0) return -1;`.
  */
 export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefined {
@@ -228,17 +230,37 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
   const check = checkOf(cond);
   const guarded = check ? undefined : guardedCheck(cond, '&&', ctx);
   if (guarded) return guardedWrite(stmt, guarded, ctx);
-  if (check || !readsOnly(cond, ctx.pure)) return undefined;
+  // A test of another call's result (`if (do_abort(c))`) is a test with effects, not a checked write.
+  if (check && callWrite(check.call, ctx)) return undefined;
   const inner = only(stmt.childForFieldName('consequence'));
   const call = inner && statementCall(inner);
   const write = inner && call && writeStep(inner, call, ctx);
   if (!write) return undefined;
+  const before = testCalls(cond, write, ctx);
   return {
     ...write,
     span: { start: stmt.startIndex, end: stmt.endIndex },
     condition: cond.text,
     calls: write.calls ?? [{ start: call.startIndex, end: call.endIndex }],
     reads: [...new Set([...write.reads, ...identifiers(cond)])],
+    ...(before && { argumentCalls: before }),
+  };
+}
+
+/**
+ * What the test of a conditional write calls, merged with what the write's own arguments call: the
+ * test runs before the write, so the write may open a run whatever its test does, and join one only as
+ * a write with such calls in its arguments would.
+ */
+function testCalls(cond: Node, write: WriteStep, ctx: CContext): WriteStep['argumentCalls'] {
+  if (readsOnly(cond, ctx.pure)) return write.argumentCalls;
+  const found = callsInArguments(cond, ctx);
+  const own = write.argumentCalls;
+  const callees = calls(cond).flatMap((c) => calleeName(c) ?? []);
+  return {
+    calls: [...(own?.calls ?? []), ...(found?.calls ?? callees)],
+    changes: [...(own?.changes ?? []), ...(found?.changes ?? [])],
+    ...((!found || own?.io) && { io: true }),
   };
 }
 

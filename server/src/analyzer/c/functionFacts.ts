@@ -5,7 +5,13 @@
 // must cost about as little as one search of the text: no parse. What the text does not show plainly
 // (a K&R definition, a call through a pointer, a body cut short by a `}` in column 0 of a string) leaves
 // the function unknown or opaque, never quiet by mistake.
-import { C_LIBRARY_QUIET, C_PURE_FUNCTIONS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import {
+  C_LIBRARY_QUIET,
+  C_PURE_FUNCTIONS,
+  C_QUIET_FUNCTIONS,
+  digestName,
+  IO_NAME_PATTERN,
+} from '../catalogue';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -177,17 +183,21 @@ export function readOnlyParameters(text: string): number[] {
 }
 
 /**
- * Library functions and macros without a body in the tree that do no output: the catalogue's, and
- * upper-case function-like macros not named like I/O (`MIN`, `ARRAY_SIZE`, `be32_to_cpu` aside).
+ * Library functions and macros without a body in the tree that do no output: the catalogue's (also
+ * spelled with leading underscores, as `__cpu_to_be32`), and upper-case function-like macros and
+ * checksum or digest functions not named like I/O (`MIN`, `ARRAY_SIZE`, `crc32`; `be32_to_cpu` aside).
  */
 export function libraryQuiet(name: string): boolean {
   let quiet = libraryAnswers.get(name);
   if (quiet === undefined) {
+    // `__cpu_to_be32`, `__builtin_memcpy`: the library's internal spelling of a name it also exports.
+    const bare = name.replace(/^__builtin_/, '').replace(/^_+/, '');
     quiet =
+      (bare !== name && bare !== '' && libraryQuiet(bare)) ||
       C_LIBRARY_QUIET.has(name) ||
       C_PURE_FUNCTIONS.has(name) ||
       C_QUIET_FUNCTIONS.test(name) ||
-      (/^[A-Z][A-Z0-9_]*$/.test(name) && !IO_NAME_PATTERN.test(name));
+      ((/^[A-Z][A-Z0-9_]*$/.test(name) || digestName(name)) && !IO_NAME_PATTERN.test(name));
     // The fact base asks once per call of every function of a tree, most of them for the same few
     // thousand names: the two pattern tests were most of its resolution. Bounded, as a long editing
     // session keeps asking about new names.

@@ -18,6 +18,7 @@ import {
   unwrap,
 } from './syntax';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
+import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
@@ -78,12 +79,16 @@ class FunctionReader {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt);
-      const write = call && writeStep(stmt, call, this.ctx);
+      // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
+      const write = call && (writeStep(stmt, call, this.ctx) ?? writeStep(stmt, call, this.ctx, true));
       if (write) return write;
     }
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
       const write =
-        chainStep(stmt, this.ctx) ?? conditionalStep(stmt, this.ctx) ?? returnStep(stmt, this.ctx);
+        chainStep(stmt, this.ctx) ??
+        conditionalStep(stmt, this.ctx) ??
+        elseChainStep(stmt, this.ctx) ??
+        returnStep(stmt, this.ctx);
       if (write) return write;
     }
     // `ok = put(a) && put(b);`
@@ -248,13 +253,21 @@ class FunctionReader {
     mutated?: Set<string>,
     members?: { paths: Set<string>; whole: Set<string> },
     found: readonly (Node | null)[] = node.descendantsOfType(CHANGE_KINDS),
+    reached?: { paths: Set<string>; whole: Set<string> },
   ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
     const add = (n: Node | null, contents: boolean, assigned = false) => {
       const root = n ? rootName(n) : undefined;
       if (!root) return;
       into.add(root);
-      if (contents || (n && unwrap(n).type !== 'identifier')) mutated?.add(root);
+      if (contents || (n && unwrap(n).type !== 'identifier')) {
+        mutated?.add(root);
+        // Through a member (`ddf->phys->crc = c`, `crc(&ddf->controller)`), or anywhere in root.
+        const at = n && addressed(n);
+        const path = at && memberPath(at);
+        if (path) reached?.paths.add(path);
+        else reached?.whole.add(root);
+      }
       // `ctx->count = 0` changes one member; anything else may change any part of the variable.
       const path = assigned && n ? memberPath(n) : undefined;
       if (path) members?.paths.add(path);
@@ -305,9 +318,10 @@ class FunctionReader {
     const mutated = new Set<string>();
     const callees: string[] = [];
     const members = { paths: new Set<string>(), whole: new Set<string>() };
+    const reached = { paths: new Set<string>(), whole: new Set<string>() };
     // One list serves the three questions below, read from the function's one search (see SubtreeIndex).
     const found = this.changes.within(stmt);
-    this.changed(stmt, writes, callees, mutated, members, found);
+    this.changed(stmt, writes, callees, mutated, members, found, reached);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
         const name = declaredName(d);
@@ -340,6 +354,7 @@ class FunctionReader {
       setsGlobal,
     });
     const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
+    const mutatedPaths = [...reached.paths].filter((p) => !reached.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
     const frees = found.flatMap((call) => {
       if (call.type !== 'call_expression' || !C_FREEING_FUNCTIONS.has(calleeName(call) ?? '')) return [];
       const first = call.childForFieldName('arguments')?.namedChild(0);
@@ -349,6 +364,7 @@ class FunctionReader {
       ...summary,
       mutated: [...mutated],
       members: memberOnly.length > 0 ? memberOnly : undefined,
+      ...(mutatedPaths.length > 0 && { mutatedPaths }),
       ...(frees.length > 0 && { frees }),
     };
   }
@@ -373,6 +389,14 @@ function leavesQuietly(body: Node | null): boolean {
 }
 
 /** `a.b`, `a->b.c` (members all the way down to a variable), canonical; undefined for anything else. */
+/** The operand of `&x` (the memory a pointer to it reaches), or the node itself. */
+function addressed(node: Node): Node {
+  const at = unwrap(node);
+  const arg =
+    at.type === 'pointer_expression' && at.child(0)?.type === '&' ? at.childForFieldName('argument') : null;
+  return arg ? unwrap(arg) : at;
+}
+
 function memberPath(node: Node): string | undefined {
   let at = unwrap(node);
   if (at.type !== 'field_expression') return undefined;

@@ -148,7 +148,9 @@ export function checkOf(test: Node): Check | undefined {
 
 /**
  * The call an expression statement makes for its effect alone: `call`, `(void)call`, `(void)!call`
- * (which quiets `warn_unused_result`), or `ignore_result(call)`.
+ * (which quiets `warn_unused_result`), `ignore_result(call)`, or a call that is the one argument of an
+ * upper-case macro (`DISGUISE(write(...))`, `CHECK(write(...))`): by convention a macro evaluates its
+ * argument where it stands, and what else it does is the reason {@link macroAround} gives.
  */
 function discarded(expr: Node): Node | undefined {
   let at = unwrap(expr);
@@ -160,7 +162,8 @@ function discarded(expr: Node): Node | undefined {
   if (at.type !== 'call_expression') return undefined;
   // The name first: listing a call's arguments makes a node object for each across the parser's wasm
   // boundary, and every expression statement that calls something comes here.
-  if (!C_RESULT_DISCARDERS.has(calleeName(at) ?? '')) return at;
+  const name = calleeName(at) ?? '';
+  if (!C_RESULT_DISCARDERS.has(name) && !MACRO_NAME.test(name)) return at;
   const args = callArgs(at);
   const inner = args.length === 1 ? unwrap(args[0]!) : undefined;
   return inner?.type === 'call_expression' ? inner : at;
@@ -179,12 +182,12 @@ export function statementCall(stmt: Node): Node | undefined {
 }
 
 /**
- * The calls a write's argument list makes that are not pure, when each is to a function that does no
- * output (the fact base's `quiet`), with the names passed to them (what they may change); undefined
- * when every call is pure (or there is none); null when some call may do output, goes through a
- * pointer, or the arguments assign something.
+ * The calls a write's argument list (or its test) makes that are not pure, when each is to a function
+ * that does no output (the fact base's `quiet`), with the names passed to them (what they may change);
+ * undefined when every call is pure (or there is none); null when some call may do output, goes
+ * through a pointer, or the node assigns something.
  */
-function callsInArguments(
+export function callsInArguments(
   list: Node,
   ctx: CContext,
 ): { calls: string[]; changes: string[] } | undefined | null {
@@ -323,7 +326,7 @@ export function descriptorKind(
  * function, wrong arity, a call with side effects in the arguments, a descriptor computed by a call
  * not known to be pure, a plain `write` to a descriptor that may take messages).
  */
-export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
+export function callWrite(call: Node, ctx: CContext, loudArguments = false): CallWrite | undefined {
   const name = calleeName(call);
   if (!name) return undefined;
   const macro = ctx.macros?.get(name);
@@ -335,8 +338,14 @@ export function callWrite(call: Node, ctx: CContext): CallWrite | undefined {
   // One search of the argument list finds the calls of every argument.
   const list = call.childForFieldName('arguments');
   const args = list ? namedKids(list) : [];
-  const argumentCalls = list ? callsInArguments(list, ctx) : undefined;
-  if (argumentCalls === null) return undefined;
+  const quietCalls = list ? callsInArguments(list, ctx) : undefined;
+  // With `loudArguments`, a call in the arguments that may do anything is kept as such: the write
+  // may still open a run, since its arguments are evaluated before any write of it either way.
+  if (quietCalls === null && !loudArguments) return undefined;
+  const argumentCalls =
+    quietCalls === null && list
+      ? { calls: calls(list).flatMap((c) => calleeName(c) ?? []), changes: [], io: true }
+      : quietCalls;
   if (macro) return argumentCalls ? undefined : expandMacro(macro, args, ctx);
   if (fn) {
     const needed = fn.arity ?? Math.max(fn.fd, fn.buf, fn.len ?? 0) + 1;
@@ -435,9 +444,14 @@ function memberOf(arg: string, member: string): string {
  * The write step for statement `stmt` built around `call`, or undefined when the call is not a write
  * the analyzer understands fully, or the statement checks it in a way a fix could not keep.
  */
-export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | undefined {
+export function writeStep(
+  stmt: Node,
+  call: Node,
+  ctx: CContext,
+  loudArguments = false,
+): WriteStep | undefined {
   if (stmt.hasError) return undefined;
-  const write = callWrite(call, ctx);
+  const write = callWrite(call, ctx, loudArguments);
   if (!write) return undefined;
   const cond = stmt.type === 'if_statement' ? stmt.childForFieldName('condition') : null;
   const check = cond ? checkOf(cond) : undefined;
@@ -445,6 +459,7 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
   // A `!= len` check must compare with the very length the call writes, or its meaning is unclear.
   if (len && !sameLength(len.text, write.checkLen)) return undefined;
   const site = templateAround(stmt, call.startIndex, call.endIndex, len, ctx.text);
+  const macro = macroAround(stmt, call);
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
   const { checkLen: _len, own, fixable, truthyOnSuccess: _status, ...rest } = write;
@@ -456,7 +471,23 @@ export function writeStep(stmt: Node, call: Node, ctx: CContext): WriteStep | un
     ...rest,
     template: fixable ? (own ?? site) : undefined,
     ...(assigned && { assigns: [assigned], noFix: write.noFix ?? keptResult(write.callee, assigned) }),
+    ...(macro && { noFix: write.noFix ?? macro }),
   };
+}
+
+/**
+ * Why a write that is the argument of an upper-case macro has no fix (`DISGUISE(write(...))`): the
+ * macro may check, retry or compile the call out, and a gathered call inside it would change that for
+ * every write it took. Undefined for a call the statement makes itself or through a known discarder.
+ */
+function macroAround(stmt: Node, call: Node): string | undefined {
+  if (stmt.type !== 'expression_statement') return undefined;
+  const outer = stmt.namedChild(0);
+  const top = outer && unwrap(outer);
+  if (!top || top.type !== 'call_expression' || top.equals(call)) return undefined;
+  const name = calleeName(top) ?? '';
+  if (C_RESULT_DISCARDERS.has(name) || !MACRO_NAME.test(name)) return undefined;
+  return `the write is the argument of the macro ${name}(), which may check, retry or leave out the call`;
 }
 
 /**

@@ -128,6 +128,8 @@ function joinable(w: WriteStep, target: string, declares: readonly string[], str
     !w.alone &&
     !w.leaves &&
     !w.position &&
+    // Its arguments call something that may do I/O: taken into a run, the call would move.
+    !w.argumentCalls?.io &&
     !meets(w.reads, declares)
   );
 }

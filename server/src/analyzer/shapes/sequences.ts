@@ -6,6 +6,7 @@
 // Whether a step may extend the run, must end it, or joins changed is each idiom's decision, made by
 // the joiners (./joiners/), so that the rules stay one per file and the walk stays one loop.
 import { Budget } from './budget';
+import { SentBuffers } from './sentBuffers';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
 import { callsOut, end } from './joiners/joiner';
@@ -95,6 +96,7 @@ class Gathered implements RunSoFar {
   private readonly movedChanged = new Set<string>();
   readonly changedInArms = new Set<string>();
   movedCalls = false;
+  readonly sentBuffers = new SentBuffers();
   clobbered = false;
   armsClobber = false;
   readonly changedSoFar: NameLookup = {
@@ -127,6 +129,7 @@ class Gathered implements RunSoFar {
 
   take(w: WriteStep): void {
     this.writes.push(w);
+    this.sentBuffers.add(w);
     for (const r of TAKEN) r.taken!(w, this);
     for (const n of w.reads) {
       this.sent.add(n);
@@ -141,7 +144,7 @@ class Gathered implements RunSoFar {
       this.moved.push(p);
       for (const n of p.writes) this.movedChanged.add(n);
       if (callsOut(p)) this.movedCalls = true;
-      if (meets(p.mutated ?? p.writes, this.sent)) this.clobbered = true;
+      if (this.sentBuffers.changedBy(p)) this.clobbered = true;
     }
     this.pending = [];
     this.prepared = 0;

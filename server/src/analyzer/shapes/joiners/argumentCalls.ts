@@ -2,7 +2,8 @@
 // write of a run makes that call where it always did, before any write. A later write would make it
 // before the earlier writes: harmless when the fact base says the function does no output, unless it
 // may change what an earlier write sent (it is given that buffer). The write then joins without a fix,
-// since moving the call is the reader's decision.
+// since moving the call is the reader's decision. A write under an `if` whose test may do anything
+// (`if (do_abort(c)) send_msg(...)`) may open a run, never join one.
 import { meets } from '../branches';
 import { end, type Joiner, type Rules } from './joiner';
 
@@ -14,10 +15,16 @@ const CHANGES = end(
   "a call in the write's arguments is given a buffer an earlier write sent",
 );
 
+const EFFECTS = end(
+  'argumentCalls',
+  'the test of the write calls a function that may do I/O, or changes something, between the writes',
+);
+
 const RULES: Rules = {
   write(step, run) {
     const calls = step.argumentCalls;
     if (!calls) return step;
+    if (calls.io) return EFFECTS;
     if (meets(calls.changes, run.sent)) return CHANGES;
     return { ...step, noFix: step.noFix ?? MOVED };
   },

@@ -22,7 +22,7 @@ const RULES: Rules = {
     if (run.movedCalls || run.pending.some(callsOut)) return CALLED;
     // Each statement against the writes before it: one that fills a header before the write that
     // sends it is the preparation, not a change of bytes already queued.
-    if (run.clobbered || run.pending.some((p) => meets(p.mutated ?? p.writes, run.sent))) return CLOBBERED;
+    if (run.clobbered || run.pending.some((p) => run.sentBuffers.changedBy(p))) return CLOBBERED;
     if (run.armsClobber) return CLOBBERED;
     return { ...step, noFix: step.noFix ?? COMPUTED };
   },
@@ -35,13 +35,14 @@ export const computed: Joiner = {
     'write.reads',
     'write.noFix',
     'other.mutated',
+    'other.mutatedPaths',
     'other.writes',
     'run.changedSoFar',
     'run.changedInArms',
     'run.movedCalls',
     'run.pending',
     'run.clobbered',
-    'run.sent',
+    'run.sentBuffers',
     'run.armsClobber',
   ],
   rules: RULES,

@@ -7,6 +7,7 @@
 import type { Budget } from '../budget';
 import type { NameLookup } from '../branches';
 import type { BranchStep, OtherStep, WriteStep } from '../../model';
+import type { SentBuffers } from '../sentBuffers';
 
 /** What a run has gathered so far, as the joiners read it (the engine alone changes it). */
 export interface RunSoFar {
@@ -34,6 +35,8 @@ export interface RunSoFar {
   readonly changedInArms: NameLookup;
   /** A moved statement calls something that may do I/O. */
   readonly movedCalls: boolean;
+  /** The buffers the writes so far sent, to ask whether a statement changes one. */
+  readonly sentBuffers: SentBuffers;
   /** A moved statement changed a buffer a write before it sent. */
   readonly clobbered: boolean;
   /** A branch passed through changed something a write sends. */
