@@ -82,7 +82,7 @@ export class TestServer {
   }
 
   /** Resolves with `probe()`'s value once it is defined (checked on every notification), or fails after `ms`. */
-  until<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
+  until<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
       const check = () => {
