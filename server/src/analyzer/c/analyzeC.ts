@@ -176,12 +176,13 @@ export class CAnalyzer {
     bodies: readonly FunctionBody[],
     macros: ReadonlyMap<string, CMacro>,
     known: ReadonlyMap<string, CWrapper>,
+    quiet?: (name: string) => boolean,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
     const base = this.context(text, settings, known);
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
     const memoKey = [...base.functions.keys(), '|', ...known.keys(), '|', ...settings.presets].join(',');
-    const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey);
+    const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
     return { own, writers };
   }
 
@@ -220,17 +221,17 @@ export class CAnalyzer {
         return { findings: [], wrappers: [], functions, loud: [] };
       const bodies = bodiesOf(syntax.functions(), text);
       const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
-      const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known);
-      const wrappers = new Map(known);
-      for (const w of ownWrappers) wrappers.set(w.name, w);
-      // Functions that call a write function, or a wrapper (this file's own included).
-      const targets =
-        ownWrappers.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
       // The file's own definitions first; then what other files' bodies and the library say.
       const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
       const own = new Set(functions.map((f) => f.name));
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
+      const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known, quiet);
+      const wrappers = new Map(known);
+      for (const w of ownWrappers) wrappers.set(w.name, w);
+      // Functions that call a write function, or a wrapper (this file's own included).
+      const targets =
+        ownWrappers.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
       let asking = loud;
       const base = this.context(text, settings, wrappers, macros, (name) => {
         const answer = quiet(name);
@@ -348,7 +349,7 @@ export class CAnalyzer {
       ...external.keys(),
       ...settingWrappers(settings).map((w) => w.name),
       ...macros.keys(),
-    ];
+    ].map((n) => n.replace(/^->/, ''));
     const key = `${loose ? 'loose:' : ''}${names.join('|')}`;
     let pattern = this.writers.get(key);
     if (!pattern) {

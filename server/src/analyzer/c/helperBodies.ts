@@ -18,7 +18,7 @@ import {
   namedKids,
   parameterNames,
 } from './syntax';
-import type { CContext, CWrapper } from './writes';
+import { memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -300,8 +300,9 @@ export function writeHelperOf(
   // descriptor, which is then written by more than the one call.
   const io: Node[] = [];
   for (const c of calls(body)) {
-    const callee = calleeName(c);
-    // A call through a pointer may do anything, a write included.
+    // A call through a pointer may do anything, a write included (a member known to hold writers writes).
+    const member = calleeName(c) === undefined ? memberCalleeOf(c) : undefined;
+    const callee = calleeName(c) ?? (member && ctx.wrappers.has(member) ? member : undefined);
     if (!callee) return undefined;
     const slots = writerSlots(callee, c, ctx);
     if (slots) {

@@ -37,7 +37,8 @@ const HOLDS_DEFINITION = /\{|#\s*define\b/;
 
 /** Finds a call of one of `names`, also through a line continuation (a macro body). */
 function callOf(names: Iterable<string>): RegExp {
-  const words = [...names].filter((n) => /^\w+$/.test(n));
+  // A write through a member's function pointer (`->m`) is called as `c->m(`.
+  const words = [...names].map((n) => n.replace(/^->/, '')).filter((n) => /^\w+$/.test(n));
   return words.length > 0 ? new RegExp(`\\b(?:${words.join('|')})[\\s\\\\]*\\(`) : /(?!)/;
 }
 

@@ -6,6 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { FunctionMemo, type MemoUse } from './memo';
 import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
+import { memberWriters } from './memberWriters';
 
 /** Wrapper chains deeper than this (counted from the write function) are not followed. */
 export const MAX_WRAPPER_DEPTH = 4;
@@ -71,6 +72,7 @@ export function fileWrappers(
   first: RegExp,
   memo: WrapperMemo,
   memoKey: string,
+  quiet: (name: string) => boolean = base.quiet,
 ): CWrapper[] {
   const own: CWrapper[] = [];
   const done = new Set<Node['id']>();
@@ -93,9 +95,17 @@ export function fileWrappers(
       wrappers.set(w.name, w);
       own.push(w);
     }
+    // Members the file stores the new helpers in write through their pointers too.
+    const members = found.length > 0 ? memberWriters(base.text, wrappers, quiet) : [];
+    for (const w of members) {
+      if (wrappers.has(w.name)) continue;
+      wrappers.set(w.name, w);
+      own.push(w);
+      found.push(w);
+    }
     // What the next round reads depends on what this one found.
     if (found.length > 0) context = `${context}\n${JSON.stringify(found)}`;
-    pattern = callPattern(found.map((w) => w.name));
+    pattern = callPattern(found.map((w) => w.name.replace(/^->/, '')));
   }
   return own;
 }

@@ -11,6 +11,7 @@ import { isBare, LENGTH_MARK } from '../cTemplates';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
+import { memberCallee } from './memberWriters';
 import { OUT_OF_BAND } from './helperBodies';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, unwrap } from './syntax';
 
@@ -327,7 +328,7 @@ export function descriptorKind(
  * not known to be pure, a plain `write` to a descriptor that may take messages).
  */
 export function callWrite(call: Node, ctx: CContext, loudArguments = false): CallWrite | undefined {
-  const name = calleeName(call);
+  const name = calleeName(call) ?? memberCalleeOf(call);
   if (!name) return undefined;
   const macro = ctx.macros?.get(name);
   const fn = ctx.functions.get(name);
@@ -438,6 +439,14 @@ function memberOf(arg: string, member: string): string {
   const address = /^&\s*([A-Za-z_]\w*)$/.exec(t);
   if (address && member.startsWith('->')) return `${address[1]}.${member.slice(2)}`;
   return `(${t})${member}`;
+}
+
+/** `->m` for a call through a function pointer in member `m` (`c->m(...)`, `c.m(...)`). */
+export function memberCalleeOf(call: Node): string | undefined {
+  const fn = call.childForFieldName('function');
+  if (fn?.type !== 'field_expression') return undefined;
+  const field = fn.childForFieldName('field');
+  return field ? memberCallee(field.text) : undefined;
 }
 
 /**
