@@ -189,6 +189,21 @@ export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
 }
 
 /**
+ * The objects a ref listing proves present: every ref's object and every tag's peeled object.
+ * `git for-each-ref` with `%(*objectname)` fails outright on a ref or tag whose object is missing,
+ * so a listing it gave (or its memo, exact for the refs' bytes) names only objects the repository
+ * had, and objects reachable from refs are never pruned. A want among them needs no lookup.
+ */
+export function listedObjects(raw: RawRefs): Set<string> {
+  const listed = new Set<string>();
+  for (const ref of raw.refs) {
+    listed.add(ref.oid);
+    if (ref.peeled !== undefined) listed.add(ref.peeled);
+  }
+  return listed;
+}
+
+/**
  * Which of `oids` the repository has (loose, packed or through alternates), with one
  * `git cat-file --batch-check` for the whole list.
  */
