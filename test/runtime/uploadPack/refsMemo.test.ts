@@ -115,12 +115,13 @@ describe('a fetch the pack cache answers runs no git', () => {
   });
 
   /** A protocol v2 `fetch` of `wants` with `done`, then the session's closing flush. */
-  function v2Fetch(wants: readonly string[]): Buffer {
+  function v2Fetch(wants: readonly string[], args: readonly string[] = []): Buffer {
     return Buffer.concat([
       encodePktLine('command=fetch\n'),
       delimPkt(),
       encodePktLine('ofs-delta\n'),
       encodePktLine('no-progress\n'),
+      ...args.map((arg) => encodePktLine(`${arg}\n`)),
       ...wants.map((oid) => encodePktLine(`want ${oid}\n`)),
       encodePktLine('done\n'),
       flushPkt(),
@@ -129,11 +130,14 @@ describe('a fetch the pack cache answers runs no git', () => {
   }
 
   /** Serves one v2 fetch; its answer (the advertisement cut off) and the git calls made. */
-  async function serveV2(wants: readonly string[]): Promise<{ answer: Buffer; calls: string[] }> {
+  async function serveV2(
+    wants: readonly string[],
+    args: readonly string[] = [],
+  ): Promise<{ answer: Buffer; calls: string[] }> {
     rmSync(log, { force: true });
     const result = await run(process.execPath, [BIN, `${source}/.git`], {
       env: { ...env, GIT_PROTOCOL: 'version=2', ...ONE_THREAD },
-      input: v2Fetch(wants),
+      input: v2Fetch(wants, args),
     });
     assert.equal(result.status, 0, result.stderr);
     const calls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
@@ -141,11 +145,11 @@ describe('a fetch the pack cache answers runs no git', () => {
   }
 
   /** git upload-pack's answer to the same v2 fetch (the advertisement cut off). */
-  function gitV2(wants: readonly string[]): Buffer {
+  function gitV2(wants: readonly string[], args: readonly string[] = []): Buffer {
     const out = execFileSync('git', ['upload-pack', '.git'], {
       cwd: source,
       env: gitEnv({ GIT_PROTOCOL: 'version=2', ...ONE_THREAD }),
-      input: v2Fetch(wants),
+      input: v2Fetch(wants, args),
       maxBuffer: 1 << 28,
     });
     return afterAdvertisement(out);
@@ -183,6 +187,34 @@ describe('a fetch the pack cache answers runs no git', () => {
       afterAdvertisement(refused.stdout).toString('latin1'),
       new RegExp(`ERR upload-pack: not our ref ${missing}`),
     );
+  });
+
+  it('answers a v2 --depth 1 fetch from the cache without any git: the listing tells what a want peels to', async () => {
+    const depth = ['deepen 1'];
+    const head = git(source, ['rev-parse', 'HEAD']).trim();
+    const tag = git(source, ['rev-parse', 'refs/tags/v1.0']).trim(); // annotated: peels to a commit
+    for (const want of [head, tag]) {
+      const first = await serveV2([want], depth);
+      assert.ok(!first.calls.includes('cat-file'), `no lookup for ${want}: ${first.calls.join()}`);
+      const hit = await serveV2([want], depth);
+      assert.deepEqual(hit.calls, [], 'no git process on a cache hit');
+      assert.equal(
+        v2PackDigest(hit.answer, 'ours'),
+        v2PackDigest(gitV2([want], depth), 'git'),
+        'the same shallow lines and pack as git',
+      );
+    }
+    // A tag of a tag: the listing peels it one level only, so git is asked what it tags.
+    git(source, ['tag', '-a', 'outer', '-m', 'a tag of a tag', 'v1.0']);
+    try {
+      const outer = git(source, ['rev-parse', 'refs/tags/outer']).trim();
+      await serveV2([outer], depth);
+      const hit = await serveV2([outer], depth);
+      assert.deepEqual(hit.calls, ['cat-file']);
+      assert.equal(v2PackDigest(hit.answer, 'ours'), v2PackDigest(gitV2([outer], depth), 'git'));
+    } finally {
+      git(source, ['tag', '-d', 'outer']);
+    }
   });
 
   it('filters the memo by namespace and hide rules on every serve: one memo, each client its own refs', async () => {
