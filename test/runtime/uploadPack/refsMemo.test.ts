@@ -204,6 +204,21 @@ describe('a fetch the pack cache answers runs no git', () => {
         'the same shallow lines and pack as git',
       );
     }
+    // The same in protocol v0.
+    const v0Depth1 = Buffer.concat([
+      encodePktLine(`want ${head} side-band-64k ofs-delta shallow no-progress\n`),
+      encodePktLine('deepen 1\n'),
+      flushPkt(),
+      encodePktLine('done\n'),
+    ]);
+    for (let i = 0; i < 2; i++) {
+      rmSync(log, { force: true });
+      const v0 = await run(process.execPath, [BIN, `${source}/.git`], { env, input: v0Depth1 });
+      assert.equal(v0.status, 0, v0.stderr);
+      assert.ok(!existsSync(log) || !readFileSync(log, 'utf8').includes('cat-file'), 'v0: no lookup');
+      if (i === 1) assert.ok(!existsSync(log), 'v0: no git process on a cache hit');
+      assert.match(v0.stdout.toString('latin1'), new RegExp(`shallow ${head}0000`));
+    }
     // A tag of a tag: the listing peels it one level only, so git is asked what it tags.
     git(source, ['tag', '-a', 'outer', '-m', 'a tag of a tag', 'v1.0']);
     try {
