@@ -154,8 +154,8 @@ function walkDepth(
 }
 
 /**
- * The commits `oids` are or tag (tags followed), in order; other objects are left out. Those
- * `known` does not tell are asked of git, in one call.
+ * The commit each of `oids` is or tags (tags followed), in order; `null` for other objects and
+ * missing ones. Those `known` does not tell are asked of git, in one call.
  */
 function peelToCommits(
   gitDir: string,
