@@ -25,12 +25,25 @@ import { AnswerHead } from './answer';
  */
 export const RESPONSE_FD = 0x3fffffff;
 
+/**
+ * Writes at least this large are copied into buffers the sink reuses once the response has
+ * written them out: a cached pack arrives in writes of about 1 MiB, and a fresh buffer for each
+ * cost its page faults and, being memory outside the heap, a garbage collection every few writes.
+ * Smaller writes (pkt-lines) take a new buffer each, from Node's own pool.
+ */
+const REUSED_COPY_MIN = 64 * 1024;
+
+/** Buffers kept for reuse: the pack waits for the response to drain, so two are in flight at most. */
+const REUSED_COPIES = 2;
+
 /** The response sink of one request; see the module comment. */
 export class ResponseSink implements Sys, OutputFlow {
   readonly counts: SyscallCounts = newCounts();
   private readonly head: AnswerHead;
   /** Bytes handed to the response, head and preamble aside. */
   bytes = 0;
+  /** Copy buffers the response has written out, free for the next large write. */
+  private readonly spare: Buffer[] = [];
 
   constructor(
     private readonly res: ServerResponse,
@@ -96,16 +109,37 @@ export class ResponseSink implements Sys, OutputFlow {
     for (const buf of bufs) total += buf.length;
     if (total === 0) return 0;
     // One copy, one chunk of the response (one chunk header under chunked encoding).
-    const copy = Buffer.allocUnsafe(total);
+    const reuse = total >= REUSED_COPY_MIN && this.head.written;
+    const store = reuse ? this.spareFor(total) : Buffer.allocUnsafe(total);
+    const copy = store.length === total ? store : store.subarray(0, total);
     let at = 0;
     for (const buf of bufs) {
       copy.set(buf, at);
       at += buf.length;
     }
     this.bytes += total;
-    if (this.head.written) this.res.write(copy);
-    else this.head.take(copy);
+    if (!this.head.written) this.head.take(copy);
+    // The callback runs once the socket has written the chunk (never, if the response is
+    // destroyed first: the buffer is then simply not reused).
+    else if (reuse) this.res.write(copy, () => this.keep(store));
+    else this.res.write(copy);
     this.onWrite();
     return total;
+  }
+
+  /** A spare copy buffer of at least `size` bytes, or a new one. */
+  private spareFor(size: number): Buffer {
+    const at = this.spare.findIndex((b) => b.length >= size);
+    if (at >= 0) return this.spare.splice(at, 1)[0]!;
+    return Buffer.allocUnsafe(size);
+  }
+
+  /** Keeps a written-out copy buffer for reuse, the largest few. */
+  private keep(buffer: Buffer): void {
+    this.spare.push(buffer);
+    if (this.spare.length > REUSED_COPIES) {
+      this.spare.sort((a, b) => b.length - a.length);
+      this.spare.length = REUSED_COPIES;
+    }
   }
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { memoPath, readIfRegular, readMemo, writeMemo } from './memoFile';
 
 /** The memo's first line, with the format's version. */
-const MEMO_MAGIC = 'writev-upload-pack refs memo v2';
+const MEMO_MAGIC = 'writev-upload-pack refs memo v3';
 
 /** Loose refs beyond this many are not worth reading one by one: ask git. */
 const MAX_LOOSE_REFS = 2000;

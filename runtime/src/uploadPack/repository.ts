@@ -26,6 +26,10 @@ export interface RawRef {
   readonly peeled?: string;
   /** For a symbolic ref, the ref it points at (one level). */
   readonly symref?: string;
+  /** The type of `oid` (`commit`, `tag`, `tree` or `blob`), when the listing gave it. */
+  readonly type?: string;
+  /** The type of `peeled`, when the listing gave it (a tag's tag peels further). */
+  readonly peeledType?: string;
 }
 
 /** Every ref of a repository, unfiltered, sorted by name as git sorts them (bytewise). */
@@ -166,17 +170,24 @@ export function gitAsync(gitDir: string, args: readonly string[], input?: string
 export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
   const { gitDir, commonDir } = layout;
   const out = memoizedRefs(memoDir, gitDir, commonDir, () =>
-    git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname) %(*objectname) %(symref)']),
+    git(gitDir, [
+      'for-each-ref',
+      // The types cost git nothing more (it reads each object to peel it) and spare a shallow
+      // fetch its own lookup of what the wants peel to.
+      '--format=%(objectname) %(refname) %(*objectname) %(symref) %(objecttype) %(*objecttype)',
+    ]),
   );
   const refs: RawRef[] = [];
   for (const line of out.split('\n')) {
     if (line === '') continue;
-    const [oid, name, peeled, symref] = line.split(' ');
+    const [oid, name, peeled, symref, type, peeledType] = line.split(' ');
     refs.push({
       name: name!,
       oid: oid!,
       ...(peeled ? { peeled } : {}),
       ...(symref ? { symref } : {}),
+      ...(type ? { type } : {}),
+      ...(peeledType ? { peeledType } : {}),
     });
   }
   const objectFormat =
@@ -186,6 +197,39 @@ export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
         : 'sha1'
       : (git(gitDir, ['rev-parse', '--show-object-format']).trim() as 'sha1' | 'sha256');
   return { refs, objectFormat };
+}
+
+/**
+ * The objects a ref listing proves present: every ref's object and every tag's peeled object.
+ * `git for-each-ref` with `%(*objectname)` fails outright on a ref or tag whose object is missing,
+ * so a listing it gave (or its memo, exact for the refs' bytes) names only objects the repository
+ * had, and objects reachable from refs are never pruned. A want among them needs no lookup.
+ */
+export function listedObjects(raw: RawRefs): Set<string> {
+  const listed = new Set<string>();
+  for (const ref of raw.refs) {
+    listed.add(ref.oid);
+    if (ref.peeled !== undefined) listed.add(ref.peeled);
+  }
+  return listed;
+}
+
+/**
+ * What a want peels to, as far as the ref listing tells: the commit a ref's object is or a tag of
+ * it tags, `null` for a tree or blob (or a tag of one), and nothing for objects it cannot tell
+ * (no ref names them, or a tag of a tag).
+ */
+export function listedPeels(raw: RawRefs): Map<string, string | null> {
+  const peels = new Map<string, string | null>();
+  for (const ref of raw.refs) {
+    if (ref.type === 'commit') peels.set(ref.oid, ref.oid);
+    else if (ref.type === 'tree' || ref.type === 'blob') peels.set(ref.oid, null);
+    else if (ref.type === 'tag' && ref.peeled !== undefined) {
+      if (ref.peeledType === 'commit') peels.set(ref.oid, ref.peeled);
+      else if (ref.peeledType === 'tree' || ref.peeledType === 'blob') peels.set(ref.oid, null);
+    }
+  }
+  return peels;
 }
 
 /**

@@ -25,6 +25,11 @@ export interface ShallowContext {
   readonly serverShallows: ReadonlySet<string>;
   /** The objects of the refs the client may start from (for `deepen-relative`). */
   readonly ourTips: () => readonly string[];
+  /**
+   * What objects peel to, where the ref listing already tells (see `listedPeels`): the commit, or
+   * `null` for none. Objects it leaves out are asked of git.
+   */
+  readonly peels?: ReadonlyMap<string, string | null>;
 }
 
 /** The outcome: what to tell the client and how to make the pack. */
@@ -148,19 +153,31 @@ function walkDepth(
   return { result: inserted.reverse(), through };
 }
 
-/** The commits `oids` are or tag (tags followed), in order; other objects are left out. */
-function peelToCommits(gitDir: string, oids: readonly string[]): string[] {
-  if (oids.length === 0) return [];
-  const out = git(
-    gitDir,
-    ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
-    oids.map((o) => `${o}^{}\n`).join(''),
-  );
-  return out
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter(([, type]) => type === 'commit')
-    .map(([oid]) => oid!);
+/**
+ * The commit each of `oids` is or tags (tags followed), in order; `null` for other objects and
+ * missing ones. Those `known` does not tell are asked of git, in one call.
+ */
+function peelToCommits(
+  gitDir: string,
+  oids: readonly string[],
+  known: ReadonlyMap<string, string | null> = new Map(),
+): (string | null)[] {
+  const unknown = oids.filter((oid) => !known.has(oid));
+  const asked = new Map<string, string | null>();
+  if (unknown.length > 0) {
+    const out = git(
+      gitDir,
+      ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
+      unknown.map((o) => `${o}^{}\n`).join(''),
+    );
+    // One answer line per input line, in order (a missing object's says so).
+    const lines = out.split('\n');
+    for (const [i, oid] of unknown.entries()) {
+      const [peeled, type] = (lines[i] ?? '').split(' ');
+      asked.set(oid, type === 'commit' ? peeled! : null);
+    }
+  }
+  return oids.map((oid) => (known.has(oid) ? known.get(oid)! : asked.get(oid)!));
 }
 
 /** The client's shallow commits that some ref reaches (or is), in the client's order. */
@@ -192,7 +209,7 @@ function byDepth(
     // git adds one in a C int: the infinite depth wraps to the smallest int, where every head stops.
     limit = (depth + 1) | 0;
   } else {
-    heads = peelToCommits(gitDir, wants);
+    heads = peelToCommits(gitDir, wants, context.peels).filter((oid) => oid !== null);
   }
   const walkLimit = limit < 0 ? 1 : limit;
   const { result, through } = walkDepth(

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodePktLine } from '../protocol/pktLine';
 import type { RawRefs } from './repository';
-import { git } from './repository';
+import { git, listedPeels } from './repository';
 import type { ShallowContext } from './shallow';
 import {
   expandRefName,
@@ -82,7 +82,12 @@ export class ShallowSupport {
 
   /** The boundary computation's view of the serve. */
   context(): ShallowContext {
-    return { gitDir: this.gitDir, serverShallows: this.serverShallows, ourTips: this.tips };
+    return {
+      gitDir: this.gitDir,
+      serverShallows: this.serverShallows,
+      ourTips: this.tips,
+      peels: listedPeels(this.raw),
+    };
   }
 
   /** The object of a full ref name `deepen-not` resolved to. */

@@ -23,7 +23,7 @@ import { filterPolicy, FilterRequest, packFilter } from './filter';
 import { PackSender } from './packSender';
 import type { RefScope } from './refView';
 import { visibleRefs } from './refView';
-import { git, presentObjectsAsync, type RawRefs } from './repository';
+import { git, listedObjects, presentObjectsAsync, type RawRefs } from './repository';
 import { requestSource, sendPack, type PackContext, type ServeReport, type ServerIo } from './server';
 import { serveModeOf } from './stateless';
 import {
@@ -323,10 +323,12 @@ export async function serveV2(
       onSender(sideband);
     }
     const section = (line: string): Buffer => sectionPacket(line, fetch.sidebandAll);
-    const strangers = [...new Set(fetch.wants)];
-    // Without blocking: inside an HTTP server, other requests' packs stream meanwhile.
+    // Only wants no ref names are looked up (a clone's are all ref tips: it starts no git), and
+    // without blocking: inside an HTTP server, other requests' packs stream meanwhile.
+    const listed = listedObjects(raw);
+    const strangers = [...new Set(fetch.wants)].filter((oid) => !listed.has(oid));
     const present = await presentObjectsAsync(gitDir, strangers);
-    const missing = fetch.wants.find((oid) => !present.has(oid));
+    const missing = fetch.wants.find((oid) => !listed.has(oid) && !present.has(oid));
     // As git reads them: the first bad line, a missing want or a bad shallow line, is refused.
     const parsed = context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
     if (!parsedAsk(parsed) && (missing === undefined || parsed.at < fetch.wantAt.get(missing)!))

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { decodePktLines, encodePktLine, flushPkt, packetText } from '@writev/runtime';
+import { decodePktLines, delimPkt, encodePktLine, flushPkt, packetText } from '@writev/runtime';
+import { v2PackDigest } from '@writev/runtime/dist/bench/suites/sidebandV2';
 import { gitEnv } from '../helpers/gitEnv';
 import { addCommit, BIN, git, makeRepository, run, Scratch } from './helpers/gitRepo';
 
@@ -14,6 +15,20 @@ function advertised(stdout: Buffer): string[] {
     lines.push(packetText(packet.payload).split('\0')[0]!.trimEnd());
   }
   return lines;
+}
+
+/** One thread of delta search: git's pack and ours (made by pack-objects with it) are the same bytes. */
+const ONE_THREAD = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'pack.threads', GIT_CONFIG_VALUE_0: '1' };
+
+/** A v2 answer without its capability advertisement (everything up to its first flush). */
+function afterAdvertisement(stdout: Buffer): Buffer {
+  for (let at = 0; at + 4 <= stdout.length;) {
+    const length = parseInt(stdout.toString('latin1', at, at + 4), 16);
+    if (length === 0) return stdout.subarray(at + 4);
+    assert.ok(length >= 4, `a pkt-line in the advertisement at byte ${at}`);
+    at += length;
+  }
+  assert.fail('the advertisement has no flush');
 }
 
 describe('a fetch the pack cache answers runs no git', () => {
@@ -97,6 +112,124 @@ describe('a fetch the pack cache answers runs no git', () => {
     assert.deepEqual(packed.calls, ['for-each-ref']);
     assert.deepEqual(packed.lines, gitAdvertises());
     assert.deepEqual((await serve()).calls, []);
+  });
+
+  /** A protocol v2 `fetch` of `wants` with `done`, then the session's closing flush. */
+  function v2Fetch(wants: readonly string[], args: readonly string[] = []): Buffer {
+    return Buffer.concat([
+      encodePktLine('command=fetch\n'),
+      delimPkt(),
+      encodePktLine('ofs-delta\n'),
+      encodePktLine('no-progress\n'),
+      ...args.map((arg) => encodePktLine(`${arg}\n`)),
+      ...wants.map((oid) => encodePktLine(`want ${oid}\n`)),
+      encodePktLine('done\n'),
+      flushPkt(),
+      flushPkt(),
+    ]);
+  }
+
+  /** Serves one v2 fetch; its answer (the advertisement cut off) and the git calls made. */
+  async function serveV2(
+    wants: readonly string[],
+    args: readonly string[] = [],
+  ): Promise<{ answer: Buffer; calls: string[] }> {
+    rmSync(log, { force: true });
+    const result = await run(process.execPath, [BIN, `${source}/.git`], {
+      env: { ...env, GIT_PROTOCOL: 'version=2', ...ONE_THREAD },
+      input: v2Fetch(wants, args),
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const calls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+    return { answer: afterAdvertisement(result.stdout), calls };
+  }
+
+  /** git upload-pack's answer to the same v2 fetch (the advertisement cut off). */
+  function gitV2(wants: readonly string[], args: readonly string[] = []): Buffer {
+    const out = execFileSync('git', ['upload-pack', '.git'], {
+      cwd: source,
+      env: gitEnv({ GIT_PROTOCOL: 'version=2', ...ONE_THREAD }),
+      input: v2Fetch(wants, args),
+      maxBuffer: 1 << 28,
+    });
+    return afterAdvertisement(out);
+  }
+
+  it('answers a v2 fetch of ref tips from the cache without any git; a want that is no tip is looked up', async () => {
+    const tips = [...new Set(git(source, ['for-each-ref', '--format=%(objectname)']).trim().split('\n'))];
+    const first = await serveV2(tips);
+    assert.ok(first.calls.includes('pack-objects'), first.calls.join());
+    assert.ok(!first.calls.includes('cat-file'), 'a ref tip is known to be present: no lookup');
+    const hit = await serveV2(tips);
+    assert.deepEqual(hit.calls, [], 'no git process on a cache hit');
+    assert.equal(v2PackDigest(hit.answer, 'hit'), v2PackDigest(gitV2(tips), 'git'), 'the same pack as git');
+
+    // A commit no ref or tag names is asked of git, and served like git serves it.
+    const named = new Set(
+      git(source, ['for-each-ref', '--format=%(objectname)%0a%(*objectname)']).split('\n'),
+    );
+    const parent = git(source, ['rev-list', '--all'])
+      .split('\n')
+      .find((oid) => oid !== '' && !named.has(oid))!;
+    const inside = await serveV2([parent]);
+    assert.deepEqual(inside.calls, ['cat-file', 'pack-objects']);
+    assert.deepEqual((await serveV2([parent])).calls, ['cat-file']);
+    assert.equal(v2PackDigest(inside.answer, 'ours'), v2PackDigest(gitV2([parent]), 'git'));
+
+    // A missing object beside the tips is refused as git refuses it, whatever the cache holds.
+    const missing = 'e'.repeat(40);
+    const refused = await run(process.execPath, [BIN, `${source}/.git`], {
+      env: { ...env, GIT_PROTOCOL: 'version=2' },
+      input: v2Fetch([...tips, missing]),
+    });
+    assert.equal(refused.status, 128);
+    assert.match(
+      afterAdvertisement(refused.stdout).toString('latin1'),
+      new RegExp(`ERR upload-pack: not our ref ${missing}`),
+    );
+  });
+
+  it('answers a v2 --depth 1 fetch from the cache without any git: the listing tells what a want peels to', async () => {
+    const depth = ['deepen 1'];
+    const head = git(source, ['rev-parse', 'HEAD']).trim();
+    const tag = git(source, ['rev-parse', 'refs/tags/v1.0']).trim(); // annotated: peels to a commit
+    for (const want of [head, tag]) {
+      const first = await serveV2([want], depth);
+      assert.ok(!first.calls.includes('cat-file'), `no lookup for ${want}: ${first.calls.join()}`);
+      const hit = await serveV2([want], depth);
+      assert.deepEqual(hit.calls, [], 'no git process on a cache hit');
+      assert.equal(
+        v2PackDigest(hit.answer, 'ours'),
+        v2PackDigest(gitV2([want], depth), 'git'),
+        'the same shallow lines and pack as git',
+      );
+    }
+    // The same in protocol v0.
+    const v0Depth1 = Buffer.concat([
+      encodePktLine(`want ${head} side-band-64k ofs-delta shallow no-progress\n`),
+      encodePktLine('deepen 1\n'),
+      flushPkt(),
+      encodePktLine('done\n'),
+    ]);
+    for (let i = 0; i < 2; i++) {
+      rmSync(log, { force: true });
+      const v0 = await run(process.execPath, [BIN, `${source}/.git`], { env, input: v0Depth1 });
+      assert.equal(v0.status, 0, v0.stderr);
+      assert.ok(!existsSync(log) || !readFileSync(log, 'utf8').includes('cat-file'), 'v0: no lookup');
+      if (i === 1) assert.ok(!existsSync(log), 'v0: no git process on a cache hit');
+      assert.match(v0.stdout.toString('latin1'), new RegExp(`shallow ${head}0000`));
+    }
+    // A tag of a tag: the listing peels it one level only, so git is asked what it tags.
+    git(source, ['tag', '-a', 'outer', '-m', 'a tag of a tag', 'v1.0']);
+    try {
+      const outer = git(source, ['rev-parse', 'refs/tags/outer']).trim();
+      await serveV2([outer], depth);
+      const hit = await serveV2([outer], depth);
+      assert.deepEqual(hit.calls, ['cat-file']);
+      assert.equal(v2PackDigest(hit.answer, 'ours'), v2PackDigest(gitV2([outer], depth), 'git'));
+    } finally {
+      git(source, ['tag', '-d', 'outer']);
+    }
   });
 
   it('filters the memo by namespace and hide rules on every serve: one memo, each client its own refs', async () => {
