@@ -3,7 +3,8 @@
  * chose, checked against what it may want, then the haves, answered in the acknowledgment mode the
  * client chose (see {@link negotiate}).
  */
-import { encodePktLine } from '../protocol/pktLine';
+import { ProtocolError, RemoteError } from '../protocol/errors';
+import { encodePktLine, packetText } from '../protocol/pktLine';
 import type { PktReader } from '../protocol/pktReader';
 import { SERVER_CAPABILITIES } from './advertisement';
 import type { HaveOracle } from './commitGraph';
@@ -18,6 +19,24 @@ export interface WantRequest {
 }
 
 const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The next line of a v0 request, or `undefined` where a list ends. Git's upload-pack ends the
+ * wants, the shallow lines and each batch of haves at any packet that is not a line: a delim or a
+ * response-end packet (meaningless in v0) counts as the flush, not as an error.
+ *
+ * @throws {@link RemoteError} for an `ERR` line; {@link ProtocolError} when the input ends.
+ */
+function requestLine(reader: PktReader): string | undefined {
+  const packet = reader.next();
+  if (packet === undefined) {
+    throw new ProtocolError(reader.offset, 'stream ended where a pkt-line or flush was expected');
+  }
+  if (packet.kind !== 'data') return undefined;
+  const text = packetText(packet.payload);
+  if (text.startsWith('ERR ')) throw new RemoteError(text.slice(4));
+  return text;
+}
 
 function checkOid(text: string, line: string): string {
   if (!OID.test(text)) throw new UploadPackError(`protocol error: expected an object id, got '${line}'`);
@@ -93,7 +112,7 @@ export function readWants<T = never>(
   let capabilities = new Set<string>();
   let malformed: UploadPackError | undefined;
   for (let at = 0; ; at++) {
-    const line = reader.readLine();
+    const line = requestLine(reader);
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want' && extra?.accepts(verb!)) {
@@ -292,7 +311,7 @@ export function negotiate(
       if (options.stateless && first) return undefined;
       throw new UploadPackError('the client hung up during negotiation, before done');
     }
-    const line = reader.readLine();
+    const line = requestLine(reader);
     if (line === undefined) {
       settle();
       if (ackMode === 'multi_ack_detailed' && gotCommon && !gotOther && okToGiveUp()) {

@@ -64,38 +64,65 @@ interface Request {
   readonly args: string[];
 }
 
-/** Reads one request; `undefined` at the end of the session (a lone flush, or the client gone). */
-function readRequest(reader: PktReader): Request | undefined {
-  if (reader.atEnd()) return undefined;
-  let packet = reader.next();
+/** The commands this server serves. */
+const COMMANDS = new Set(['ls-refs', 'fetch']);
+
+/**
+ * Takes one capability line of a request, as git's server does: `agent` and `server-option` with
+ * or without a value, `object-format` only naming the repository's own format; anything else
+ * (a command's name included) is refused.
+ */
+function takeCapability(line: string, objectFormat: string): void {
+  const [key, value] = line.split(/=(.*)/s, 2) as [string, string | undefined];
+  if (key === 'agent' || key === 'server-option') return;
+  if (key !== 'object-format') throw new UploadPackError(`unknown capability '${line}'`);
+  if (value === undefined) throw new UploadPackError('object-format capability requires an argument');
+  if (value !== 'sha1' && value !== 'sha256') throw new UploadPackError(`unknown object format '${value}'`);
+  if (value !== objectFormat) {
+    throw new UploadPackError(`mismatched object format: server ${objectFormat}; client ${value}`);
+  }
+}
+
+/**
+ * Reads one request; `undefined` at the end of the session: a lone flush, or the client gone
+ * before its request's first packet was whole (git ends the session there without an error;
+ * a request cut after that packet is the client hanging up).
+ */
+function readRequest(reader: PktReader, objectFormat: string): Request | undefined {
+  let packet = reader.nextUnlessEnded();
   if (packet === undefined || packet.kind === 'flush') return undefined;
-  if (packet.kind !== 'data')
-    throw new UploadPackError(`protocol error: expected a command, got a ${packet.kind} packet`);
-  const first = packetText(packet.payload);
-  if (!first.startsWith('command='))
-    throw new UploadPackError(`protocol error: expected a command, got '${first}'`);
-  const command = first.slice('command='.length);
-  if (command !== 'ls-refs' && command !== 'fetch') throw new UploadPackError(`invalid command '${command}'`);
-  for (;;) {
+  let command: string | undefined;
+  // The command and the capabilities come in any order, up to a delim or a flush.
+  while (packet.kind === 'data') {
+    const line = packetText(packet.payload);
+    if (line.startsWith('command=')) {
+      const name = line.slice('command='.length);
+      if (command !== undefined) {
+        throw new UploadPackError(
+          `command '${name}' requested after already requesting command '${command}'`,
+        );
+      }
+      if (!COMMANDS.has(name)) throw new UploadPackError(`invalid command '${name}'`);
+      command = name;
+    } else takeCapability(line, objectFormat);
     packet = reader.next();
     if (packet === undefined) throw new UploadPackError('the client hung up inside a request');
-    if (packet.kind !== 'data') break;
-    const line = packetText(packet.payload);
-    if (!/^(agent|object-format|server-option)=/.test(line))
-      throw new UploadPackError(`unknown capability '${line}'`);
   }
+  if (packet.kind === 'response-end') {
+    throw new UploadPackError('protocol error: unexpected response-end packet in a request');
+  }
+  if (command === undefined) throw new UploadPackError('no command requested');
   const args: string[] = [];
   if (packet.kind === 'delim') {
     for (;;) {
       packet = reader.next();
       if (packet === undefined) throw new UploadPackError('the client hung up inside a request');
       if (packet.kind === 'flush') break;
-      if (packet.kind !== 'data')
-        throw new UploadPackError(`protocol error: unexpected ${packet.kind} packet in arguments`);
+      if (packet.kind !== 'data') {
+        throw new UploadPackError(`expected flush after ${command} arguments, got a ${packet.kind} packet`);
+      }
       args.push(packetText(packet.payload));
     }
-  } else if (packet.kind !== 'flush') {
-    throw new UploadPackError(`protocol error: expected a delim or flush, got a ${packet.kind} packet`);
   }
   return { command, args };
 }
@@ -302,7 +329,7 @@ export async function serveV2(
   for (let requests = 0; mode !== 'request' || requests < 1; requests++) {
     // A refusal of this request is not part of an earlier request's pack: no sender until one starts.
     onSender(undefined);
-    const request = readRequest(reader);
+    const request = readRequest(reader, context.objectFormat);
     if (request === undefined) return served;
     if (request.command === 'ls-refs') {
       const lines = lsRefs(raw, gitDir, scope, request.args);
@@ -333,6 +360,9 @@ export async function serveV2(
       throw parsed.error;
     if (missing !== undefined) throw notOurRef(missing);
     if (fetch.problem) throw fetch.problem;
+    // A fetch that wants nothing is answered with nothing, as git answers it, unless the client
+    // waits for `done`: then its haves are acknowledged, and `done` brings an empty pack.
+    if (fetch.wants.length === 0 && !fetch.waitForDone) continue;
     const oracle = new GitOracle(gitDir, fetch.wants);
     const facts = oracle.lookup(fetch.haves);
     const acked = fetch.haves.filter((oid) => facts.has(oid));
@@ -353,7 +383,6 @@ export async function serveV2(
       send([...lines.map(section), ready ? delimPkt() : flushPkt()]);
       if (!ready) continue;
     }
-    if (fetch.wants.length === 0) throw new UploadPackError('protocol error: a fetch without wants');
     const filter = fetch.filter.spec;
     const packFilterArg =
       filter &&
