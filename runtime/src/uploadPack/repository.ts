@@ -109,30 +109,10 @@ export function findGitDir(path: string, strict = false): string {
   return findRepository(path, strict).gitDir;
 }
 
-/** Runs git on the repository and returns its standard output; a failure names the command. */
-export function git(gitDir: string, args: readonly string[], input?: string): string {
-  // Loaded on first use: a fetch the cache answers starts no git, and child_process is the
-  // largest module the server would otherwise load at start.
-  const { execFileSync } = process.getBuiltinModule('node:child_process');
-  try {
-    return execFileSync('git', [`--git-dir=${gitDir}`, ...args], {
-      input,
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: gitChildEnv(serveEnv()),
-    });
-  } catch (err) {
-    const stderr = (err as { stderr?: string }).stderr?.trim();
-    throw new UploadPackError(`git ${args[0]} failed in ${gitDir}${stderr ? `: ${stderr}` : ''}`, {
-      cause: err,
-    });
-  }
-}
-
 /**
- * {@link git} without blocking: the event loop goes on while git runs, which matters when the serve
- * shares its process with others (an HTTP server's). The same output and the same error.
+ * Runs git on the repository and returns its standard output; a failure names the command. It
+ * never blocks: the event loop goes on while git runs, which matters when the serve shares its
+ * process with others (an HTTP server's), so every git a serve runs goes through here.
  */
 export function gitAsync(gitDir: string, args: readonly string[], input?: string): Promise<string> {
   const { execFile } = process.getBuiltinModule('node:child_process');
@@ -163,10 +143,10 @@ export function gitAsync(gitDir: string, args: readonly string[], input?: string
  * @param memoDir - a folder for a memo of git's answer (the pack cache's), so that refs that have
  *   not changed since the last serve are listed without running git; see `refsMemo.ts`.
  */
-export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
+export async function listRawRefs(layout: GitLayout, memoDir?: string): Promise<RawRefs> {
   const { gitDir, commonDir } = layout;
-  const out = memoizedRefs(memoDir, gitDir, commonDir, () =>
-    git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname) %(*objectname) %(symref)']),
+  const out = await memoizedRefs(memoDir, gitDir, commonDir, () =>
+    gitAsync(gitDir, ['for-each-ref', '--format=%(objectname) %(refname) %(*objectname) %(symref)']),
   );
   const refs: RawRef[] = [];
   for (const line of out.split('\n')) {
@@ -184,7 +164,7 @@ export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
       ? refs[0]!.oid.length === 64
         ? 'sha256'
         : 'sha1'
-      : (git(gitDir, ['rev-parse', '--show-object-format']).trim() as 'sha1' | 'sha256');
+      : ((await gitAsync(gitDir, ['rev-parse', '--show-object-format'])).trim() as 'sha1' | 'sha256');
   return { refs, objectFormat };
 }
 
@@ -192,12 +172,6 @@ export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
  * Which of `oids` the repository has (loose, packed or through alternates), with one
  * `git cat-file --batch-check` for the whole list.
  */
-export function presentObjects(gitDir: string, oids: readonly string[]): Set<string> {
-  if (oids.length === 0) return new Set();
-  return presentIn(git(gitDir, ['cat-file', '--batch-check=%(objectname)'], `${oids.join('\n')}\n`));
-}
-
-/** {@link presentObjects} without blocking the event loop while git runs. */
 export async function presentObjectsAsync(gitDir: string, oids: readonly string[]): Promise<Set<string>> {
   if (oids.length === 0) return new Set();
   return presentIn(

@@ -23,7 +23,7 @@ import { filterPolicy, FilterRequest, packFilter } from './filter';
 import { PackSender } from './packSender';
 import type { RefScope } from './refView';
 import { visibleRefs } from './refView';
-import { git, presentObjectsAsync, type RawRefs } from './repository';
+import { gitAsync, presentObjectsAsync, type RawRefs } from './repository';
 import { requestSource, sendPack, type PackContext, type ServeReport, type ServerIo } from './server';
 import { serveModeOf } from './stateless';
 import {
@@ -355,7 +355,7 @@ export async function serveV2(
     const present = await presentObjectsAsync(gitDir, strangers);
     const missing = fetch.wants.find((oid) => !present.has(oid));
     // As git reads them: the first bad line, a missing want or a bad shallow line, is refused.
-    const parsed = context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
+    const parsed = await context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
     if (!parsedAsk(parsed) && (missing === undefined || parsed.at < fetch.wantAt.get(missing)!))
       throw parsed.error;
     if (missing !== undefined) throw notOurRef(missing);
@@ -364,7 +364,7 @@ export async function serveV2(
     // waits for `done`: then its haves are acknowledged, and `done` brings an empty pack.
     if (fetch.wants.length === 0 && !fetch.waitForDone) continue;
     const oracle = new GitOracle(gitDir, fetch.wants);
-    const facts = oracle.lookup(fetch.haves);
+    const facts = await oracle.lookup(fetch.haves);
     const acked = fetch.haves.filter((oid) => facts.has(oid));
     // Without haves there is nothing to acknowledge: the pack follows at once, as with `done`.
     if (!fetch.done && fetch.haves.length > 0) {
@@ -378,7 +378,7 @@ export async function serveV2(
         if (oldest === 0 || (object.date ?? 0) < oldest) oldest = object.date ?? 0;
       }
       const lines = ['acknowledgments', ...(acked.length === 0 ? ['NAK'] : acked.map((oid) => `ACK ${oid}`))];
-      const ready = !fetch.waitForDone && acked.length > 0 && oracle.allWantsReach(theyHave, oldest);
+      const ready = !fetch.waitForDone && acked.length > 0 && (await oracle.allWantsReach(theyHave, oldest));
       if (ready) lines.push('ready');
       send([...lines.map(section), ready ? delimPkt() : flushPkt()]);
       if (!ready) continue;
@@ -386,14 +386,18 @@ export async function serveV2(
     const filter = fetch.filter.spec;
     const packFilterArg =
       filter &&
-      packFilter(filter, (input) => git(gitDir, ['cat-file', '--batch-check'], input), context.objectFormat);
+      (await packFilter(
+        filter,
+        (input) => gitAsync(gitDir, ['cat-file', '--batch-check'], input),
+        context.objectFormat,
+      ));
     const ask = parsedAsk(parsed) ? parsed.ask : undefined;
     let plan: ShallowPlan | undefined;
     if (ask && (asksShallow(ask) || context.shallow.serverShallows.size > 0)) {
       // git names the section before it computes it: a refusal follows the header.
       writeOrDie(io.output, section('shallow-info'), writeOptions);
       const wants = [...new Set(fetch.wants)];
-      plan = planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
+      plan = await planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
       // git sends these lines without a newline, as in v0.
       send([...plan.lines.map((line) => sectionPacket(line, fetch.sidebandAll, false)), delimPkt()]);
     }
