@@ -1,18 +1,21 @@
 /**
  * Protocol v2 (gitprotocol-v2(5)), chosen when `GIT_PROTOCOL` holds `version=2`: a capability
  * advertisement, then commands, each `command=<name>`, capability lines, a delim, arguments and a
- * flush, until the client sends a lone flush or hangs up. Implemented: `ls-refs` (`ref-prefix`,
+ * flush, until the client sends a lone flush or hangs up (part-way through a request's first
+ * packet included, as git ends the session there). Implemented: `ls-refs` (`ref-prefix`,
  * `symrefs`, `peel`, `unborn`) and `fetch` (`want`, `have`, `done`, `thin-pack`, `no-progress`,
  * `include-tag`, `ofs-delta`, `wait-for-done`, and `shallow`'s `shallow`, `deepen`, `deepen-relative`,
  * `deepen-since`, `deepen-not`; `filter`, `want-ref` and `sideband-all` when the configuration offers
- * them), the acknowledgments, shallow-info, wanted-refs and packfile sections. Not advertised (so
- * clients never send them): `packfile-uris`, `object-info`.
+ * them), the acknowledgments, shallow-info, wanted-refs and packfile sections, and `object-info`
+ * (`size`) when `transfer.advertiseObjectInfo` offers it. Not advertised (so clients never send
+ * it): `packfile-uris`.
  */
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
 import { delimPkt, encodePktLine, flushPkt, packetText } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
 import { AGENT } from './advertisement';
+import { objectInfo, offersObjectInfo } from './objectInfo';
 import { GitOracle, type ObjectFacts } from './commitGraph';
 import { planShallow, type ShallowPlan } from './shallow';
 import { asksShallow } from './shallowArgs';
@@ -47,7 +50,11 @@ const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
  * The capability advertisement, in git's order (less what is not implemented); `fetchFeatures`
  * are the optional `fetch=` features the configuration turns on.
  */
-export function v2Advertisement(objectFormat: string, fetchFeatures: readonly string[] = []): string[] {
+export function v2Advertisement(
+  objectFormat: string,
+  fetchFeatures: readonly string[] = [],
+  withObjectInfo = false,
+): string[] {
   return [
     'version 2',
     `agent=${AGENT}`,
@@ -55,6 +62,7 @@ export function v2Advertisement(objectFormat: string, fetchFeatures: readonly st
     `fetch=${['shallow', 'wait-for-done', ...fetchFeatures].join(' ')}`,
     'server-option',
     `object-format=${objectFormat}`,
+    ...(withObjectInfo ? ['object-info'] : []),
   ].map((line) => `${line}\n`);
 }
 
@@ -63,9 +71,6 @@ interface Request {
   readonly command: string;
   readonly args: string[];
 }
-
-/** The commands this server serves. */
-const COMMANDS = new Set(['ls-refs', 'fetch']);
 
 /**
  * Takes one capability line of a request, as git's server does: `agent` and `server-option` with
@@ -88,7 +93,11 @@ function takeCapability(line: string, objectFormat: string): void {
  * before its request's first packet was whole (git ends the session there without an error;
  * a request cut after that packet is the client hanging up).
  */
-function readRequest(reader: PktReader, objectFormat: string): Request | undefined {
+function readRequest(
+  reader: PktReader,
+  objectFormat: string,
+  commands: ReadonlySet<string>,
+): Request | undefined {
   let packet = reader.nextUnlessEnded();
   if (packet === undefined || packet.kind === 'flush') return undefined;
   let command: string | undefined;
@@ -102,7 +111,7 @@ function readRequest(reader: PktReader, objectFormat: string): Request | undefin
           `command '${name}' requested after already requesting command '${command}'`,
         );
       }
-      if (!COMMANDS.has(name)) throw new UploadPackError(`invalid command '${name}'`);
+      if (!commands.has(name)) throw new UploadPackError(`invalid command '${name}'`);
       command = name;
     } else takeCapability(line, objectFormat);
     packet = reader.next();
@@ -314,9 +323,12 @@ export async function serveV2(
   const mode = serveModeOf(options);
   const send = (lines: readonly Uint8Array[]): void => writevOrDie(io.output, [...lines], writeOptions);
   const features = v2Features(context.config);
+  const withObjectInfo = offersObjectInfo(context.config);
+  // As git, a command is served only when it is offered.
+  const commands = new Set(['ls-refs', 'fetch', ...(withObjectInfo ? ['object-info'] : [])]);
   if (mode !== 'request') {
     send([
-      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features)).map((line) =>
+      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features), withObjectInfo).map((line) =>
         encodePktLine(line),
       ),
       flushPkt(),
@@ -329,11 +341,15 @@ export async function serveV2(
   for (let requests = 0; mode !== 'request' || requests < 1; requests++) {
     // A refusal of this request is not part of an earlier request's pack: no sender until one starts.
     onSender(undefined);
-    const request = readRequest(reader, context.objectFormat);
+    const request = readRequest(reader, context.objectFormat, commands);
     if (request === undefined) return served;
     if (request.command === 'ls-refs') {
       const lines = lsRefs(raw, gitDir, scope, request.args);
       send([...lines.map((line) => encodePktLine(`${line}\n`)), flushPkt()]);
+      continue;
+    }
+    if (request.command === 'object-info') {
+      send(await objectInfo(gitDir, request.args, context.objectFormat));
       continue;
     }
     // As git does, the filter settings are read (and a bad one refused) by each fetch.
