@@ -8,9 +8,9 @@
  * - one request's failure (bad input, a throw, a pack-objects that dies) answers that request (a
  *   500 before any byte, else the `ERR` line or band-3 message already sent, then the end, as the
  *   spawned upload-pack's exit would) and never escapes: every path of the serve is awaited here;
- * - a client that leaves, the idle timeout and the server's shutdown abort the serve: pack-objects
- *   (its process group) is stopped and the cached pack's descriptor closed by the serve's own
- *   `finally`;
+ * - a client that leaves, the idle timeout and the server's shutdown abort the serve: a git it
+ *   waits on is stopped, pack-objects (its process group) is stopped and the cached pack's
+ *   descriptor closed by the serve's own `finally`;
  * - concurrent requests share no mutable state: each gets its options, its sink and its reader,
  *   and the environment of its git children through `withServeEnv`, never through `process.env`;
  * - a slow client: the pack waits for the response to drain (see `OutputFlow`);
@@ -76,14 +76,17 @@ export function serveInProcess(
     const startedAt = sinceStart();
     let report: ServeReport;
     try {
-      report = await withServeEnv(env, () =>
-        serveUploadPack(options, {
-          input: new ChunkSource(input),
-          output: RESPONSE_FD,
-          sys: sink,
-          log: (line) => run.log(`upload-pack ${gitDir}: ${line}`),
-          flow: sink,
-        }),
+      report = await withServeEnv(
+        env,
+        () =>
+          serveUploadPack(options, {
+            input: new ChunkSource(input),
+            output: RESPONSE_FD,
+            sys: sink,
+            log: (line) => run.log(`upload-pack ${gitDir}: ${line}`),
+            flow: sink,
+          }),
+        controller.signal,
       );
     } catch (err) {
       if (state.done) return;

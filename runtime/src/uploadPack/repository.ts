@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitChildEnv, serveEnv } from './childEnv';
+import { gitChildEnv, serveEnv, serveSignal } from './childEnv';
 import { UploadPackError } from './errors';
 import { memoizedRefs } from './refsMemo';
 
@@ -120,7 +120,8 @@ export function gitAsync(gitDir: string, args: readonly string[], input?: string
     const child = execFile(
       'git',
       [`--git-dir=${gitDir}`, ...args],
-      { encoding: 'utf8', maxBuffer: 1 << 30, env: gitChildEnv(serveEnv()) },
+      // A serve given up stops its git at once (SIGTERM), rather than when git is done.
+      { encoding: 'utf8', maxBuffer: 1 << 30, env: gitChildEnv(serveEnv()), signal: serveSignal() },
       (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
         const said = stderr.trim();

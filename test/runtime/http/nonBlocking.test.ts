@@ -12,7 +12,16 @@ import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { git, makeRepository, Scratch } from '../uploadPack/helpers/gitRepo';
-import { httpRequest, httpTestEnv, startBin, type Answer, type RunningBin } from './helpers';
+import { createSmartHttpHandler } from '@writev/runtime';
+import {
+  closeServer,
+  httpRequest,
+  httpTestEnv,
+  serveHandler,
+  startBin,
+  type Answer,
+  type RunningBin,
+} from './helpers';
 
 function pkt(line: string): string {
   return `${(line.length + 4).toString(16).padStart(4, '0')}${line}`;
@@ -129,5 +138,69 @@ describe('writev-git-http answers other requests while a serve waits on git', ()
       }
     }
     assert.deepEqual(blocking, []);
+  });
+});
+
+/** The pids of the git processes working on `gitDir` (started with `--git-dir=<gitDir>`). */
+function gitsOn(gitDir: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').includes(`--git-dir=${gitDir}`)) {
+        pids.push(Number(name));
+      }
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
+}
+
+describe('a serve given up stops the git it waits on', () => {
+  const scratch = new Scratch();
+  const served = scratch.path('served');
+  const repo = join(served, 'slow.git');
+  const grafts = join(repo, 'info', 'grafts');
+
+  before(() => {
+    const source = makeRepository(scratch.dir);
+    git(scratch.dir, ['clone', '-q', '--bare', source, repo]);
+  });
+  after(() => scratch.dispose());
+
+  it("terminate() stops a negotiation's git at once, not when git is done", async () => {
+    const head = git(repo, ['rev-parse', 'HEAD']).trim();
+    const parent = git(repo, ['rev-parse', 'HEAD~1']).trim();
+    const handler = createSmartHttpHandler({
+      root: served,
+      env: httpTestEnv({ WRITEV_UPLOAD_PACK_CACHE: 'off' }),
+    });
+    const { url, server } = await serveHandler(handler);
+    execFileSync('mkfifo', [grafts]);
+    const answer = httpRequest(url, '/slow.git/git-upload-pack', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-git-upload-pack-request', 'Git-Protocol': 'version=2' },
+      body: Buffer.from(
+        `${pkt('command=fetch\n')}0001${pkt(`want ${head}\n`)}${pkt(`have ${parent}\n`)}0000`,
+        'latin1',
+      ),
+    }).catch((err: Error) => err);
+    // The open completes once the serve's git has the FIFO open: it now waits on it.
+    const writer = await open(grafts, 'w');
+    try {
+      assert.notEqual(gitsOn(repo).length, 0, 'a git waits on the FIFO');
+      handler.terminate();
+      assert.equal(handler.running, 0);
+      for (const deadline = Date.now() + STUCK_MS; gitsOn(repo).length > 0;) {
+        assert.ok(Date.now() < deadline, `git still runs after terminate(): ${gitsOn(repo).join(' ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await unlink(grafts);
+      await writer.close();
+      await answer;
+      await closeServer(server);
+    }
   });
 });
