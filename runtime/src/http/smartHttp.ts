@@ -19,7 +19,8 @@ import { HttpRequestError, quoted } from './errors';
 import { serveInProcess } from './inProcess';
 import { parseRequestTarget, resolveRepository, type RequestTarget } from './repositoryPath';
 import { requestBody } from './requestBody';
-import { serveSpawned, type RequestRun } from './spawned';
+import type { RequestRun } from './serveState';
+import { serveSpawned } from './spawned';
 import { writevUploadPack, type UploadPackCommand } from './uploadPackCommand';
 
 export { ADVERTISEMENT_TYPE, NO_CACHE_HEADERS, REQUEST_TYPE, RESULT_TYPE } from './answer';

@@ -13,22 +13,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AnswerHead } from './answer';
 import { HttpRequestError, quoted } from './errors';
+import { requestEnv, ServeState, type RequestRun } from './serveState';
 import type { UploadPackCommand } from './uploadPackCommand';
 
 /** How long a stopped child has after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
-
-/** What the handler shares with each request it serves, however it serves it. */
-export interface RequestRun {
-  /** The environment of upload-pack and its git children; `GIT_PROTOCOL` comes from the request. */
-  readonly env: NodeJS.ProcessEnv;
-  readonly idleTimeoutMs: number;
-  readonly log: (line: string) => void;
-  /** The requests being served, each with the way to stop it. */
-  readonly running: Map<object, (err: Error) => void>;
-  /** Answers with `err`'s status and message, or cuts the response off when it has begun. */
-  refuse(req: IncomingMessage, res: ServerResponse, err: unknown, bodyUnread: boolean): void;
-}
 
 /** Runs `command` for one request and streams its answer; never throws. */
 export function serveSpawned(
@@ -40,9 +29,7 @@ export function serveSpawned(
   protocol: string | undefined,
   body: Readable | undefined,
 ): void {
-  const env = { ...run.env };
-  delete env.GIT_PROTOCOL;
-  if (protocol !== undefined) env.GIT_PROTOCOL = protocol;
+  const env = requestEnv(run, protocol);
   const args = [...command.args, '--stateless-rpc', ...(body ? [] : ['--advertise-refs']), gitDir];
   // A process group of its own, so stopping it stops what it started (git's pack-objects) too.
   const child = spawn(command.file, args, {
@@ -51,10 +38,8 @@ export function serveSpawned(
     detached: true,
   });
   const head = new AnswerHead(res, body === undefined);
-  let done = false;
   let exited = false;
   let stderr = '';
-  let idle: NodeJS.Timeout | undefined;
 
   const stop = (): void => {
     if (exited || child.pid === undefined) return;
@@ -74,35 +59,9 @@ export function serveSpawned(
       }
     }, KILL_GRACE_MS).unref();
   };
-  const finish = (): void => {
-    done = true;
-    clearTimeout(idle);
-    run.running.delete(child);
-  };
-  const fail = (err: Error): void => {
-    if (done) return;
-    finish();
-    stop();
-    run.refuse(req, res, err, body !== undefined && !req.complete);
-  };
-  const touch = (): void => {
-    // Data may still arrive after the answer is over (a stopped upload-pack's last output): a timer
-    // armed then would keep the server's process alive for the whole idle limit.
-    if (done) return;
-    clearTimeout(idle);
-    idle = setTimeout(
-      () =>
-        fail(
-          new HttpRequestError(
-            'ERR_HTTP_UPLOAD_PACK_FAILED',
-            `upload-pack sent nothing for ${run.idleTimeoutMs / 1000} s`,
-          ),
-        ),
-      run.idleTimeoutMs,
-    );
-  };
-  run.running.set(child, fail);
-  touch();
+  const state = new ServeState(run, req, res, stop, body !== undefined, child);
+  const fail = (err: Error): void => state.fail(err);
+  const touch = (): void => state.touch();
 
   /** Holds the answer back until its head can be written, then streams the rest. */
   const collect = (chunk: Buffer): void => {
@@ -130,7 +89,7 @@ export function serveSpawned(
   child.on('close', (code, signal) => {
     exited = true;
     if (stderr.trim() !== '') run.log(`upload-pack ${gitDir}: ${stderr.trim()}`);
-    if (done) return;
+    if (state.done) return;
     // A success is a whole answer, however short: none at all (a v2 request for nothing) is an
     // empty one, as git http-backend gives it.
     if (!head.written && code === 0) head.write();
@@ -143,7 +102,7 @@ export function serveSpawned(
       );
       return;
     }
-    finish();
+    state.finish();
     if (signal === null) {
       // Its whole answer, an ERR line included: the client reads the error from the protocol, as
       // it does from git http-backend, whose web server ends the response however the CGI exits.
@@ -155,11 +114,6 @@ export function serveSpawned(
       res.destroy();
     }
   });
-  // The client hung up: nobody is left to read the answer.
-  res.on('close', () => {
-    if (!res.writableFinished) fail(new Error('the client closed the connection'));
-  });
-  res.on('error', () => undefined);
   if (body) {
     body.on('data', touch);
     body.on('error', fail);

@@ -72,6 +72,20 @@ export class PktReader {
   }
 
   /**
+   * The next packet, or `undefined` when the stream ends before that packet is whole: git's
+   * "gentle on EOF" read, where a peer that hangs up part-way through the packet that would start
+   * a new message has only ended the conversation.
+   *
+   * @throws {@link ProtocolError} for a bad length.
+   */
+  nextUnlessEnded(): Packet | undefined {
+    if (!this.fill(PKT_HEADER_SIZE)) return undefined;
+    const length = parsePktLength(this.buffer, this.start, this.position);
+    if (specialKind(length) === undefined && !this.fill(length)) return undefined;
+    return this.next();
+  }
+
+  /**
    * The next packet's text (see {@link packetText}), or `undefined` for a flush packet: the way
    * line-based phases such as a ref advertisement or a request are read.
    *

@@ -41,17 +41,30 @@ export function gitChildEnv(env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {
   return { ...out, ...extra };
 }
 
-const serveEnvStore = new AsyncLocalStorage<NodeJS.ProcessEnv>();
+/** What a serve run inside another program's process carries to the git children it starts. */
+interface ServeScope {
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+}
+
+const serveStore = new AsyncLocalStorage<ServeScope>();
 
 /**
  * Runs `fn` with `env` as the environment of the git children it starts (see {@link serveEnv}),
- * through every await and callback `fn` starts; other code in the process is not affected.
+ * through every await and callback `fn` starts; other code in the process is not affected. When
+ * `signal` aborts, the git children still running are stopped (see {@link serveSignal}): a serve
+ * given up (client gone, idle timeout, shutdown) does not wait for a slow git first.
  */
-export function withServeEnv<T>(env: NodeJS.ProcessEnv, fn: () => T): T {
-  return serveEnvStore.run(env, fn);
+export function withServeEnv<T>(env: NodeJS.ProcessEnv, fn: () => T, signal?: AbortSignal): T {
+  return serveStore.run(signal ? { env, signal } : { env }, fn);
 }
 
 /** The environment git children start from: the serve's own (see {@link withServeEnv}), else `process.env`. */
 export function serveEnv(): NodeJS.ProcessEnv {
-  return serveEnvStore.getStore() ?? process.env;
+  return serveStore.getStore()?.env ?? process.env;
+}
+
+/** The signal that stops the serve's git children, if the serve was given one. */
+export function serveSignal(): AbortSignal | undefined {
+  return serveStore.getStore()?.signal;
 }

@@ -4,7 +4,7 @@
  * want reaches a commit the client has (git's "ok to give up", which decides `ACK <oid> ready` in
  * `multi_ack_detailed` and `ACK <oid> continue` in `multi_ack`).
  */
-import { git } from './repository';
+import { gitAsync } from './repository';
 
 /** What the repository knows of one object. */
 export interface ObjectFacts {
@@ -15,16 +15,19 @@ export interface ObjectFacts {
   readonly date?: number;
 }
 
-/** What negotiation asks of the repository. */
+/**
+ * What negotiation asks of the repository. Both questions are answered without blocking: a serve
+ * inside an HTTP server shares its event loop with every other request's.
+ */
 export interface HaveOracle {
   /** The facts of each of `oids` the repository has; absent ones are missing. */
-  lookup(oids: readonly string[]): Map<string, ObjectFacts>;
+  lookup(oids: readonly string[]): Promise<Map<string, ObjectFacts>>;
   /**
    * Whether every want (a tag peeled to what it tags; anything but a commit counts as reached)
    * is, or has as an ancestor, a commit in `theyHave`, walking from the want only through commits
    * not older than `cutoff` (the client's oldest common commit): git's bound on the search.
    */
-  allWantsReach(theyHave: ReadonlySet<string>, cutoff: number): boolean;
+  allWantsReach(theyHave: ReadonlySet<string>, cutoff: number): Promise<boolean>;
 }
 
 /**
@@ -57,10 +60,10 @@ export class GitOracle implements HaveOracle {
     private readonly shallow: ReadonlySet<string> = new Set(),
   ) {}
 
-  lookup(oids: readonly string[]): Map<string, ObjectFacts> {
+  async lookup(oids: readonly string[]): Promise<Map<string, ObjectFacts>> {
     const ask = [...new Set(oids.filter((oid) => !this.known.has(oid)))];
     if (ask.length > 0) {
-      const types = git(
+      const types = await gitAsync(
         this.gitDir,
         ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
         `${ask.join('\n')}\n`,
@@ -74,7 +77,7 @@ export class GitOracle implements HaveOracle {
       }
       if (commits.length > 0) {
         readCommits(
-          git(
+          await gitAsync(
             this.gitDir,
             ['rev-list', '--no-walk=unsorted', '--timestamp', '--parents', '--stdin'],
             `${commits.join('\n')}\n`,
@@ -93,22 +96,28 @@ export class GitOracle implements HaveOracle {
   }
 
   /** The wants peeled to commits (tags followed); non-commits are left out, as reached. */
-  private peeledWants(): string[] {
+  private async peeledWants(): Promise<string[]> {
     if (this.wantCommits === undefined) {
-      const out = git(this.gitDir, ['rev-parse', ...this.wants.map((oid) => `${oid}^{}`)]);
+      const out = await gitAsync(this.gitDir, ['rev-parse', ...this.wants.map((oid) => `${oid}^{}`)]);
       const peeled = out.split('\n').filter((line) => line !== '');
-      this.lookup(peeled);
+      await this.lookup(peeled);
       this.wantCommits = peeled.filter((oid) => this.known.get(oid)?.type === 'commit');
     }
     return this.wantCommits;
   }
 
-  allWantsReach(theyHave: ReadonlySet<string>, cutoff: number): boolean {
-    const wants = this.peeledWants();
+  async allWantsReach(theyHave: ReadonlySet<string>, cutoff: number): Promise<boolean> {
+    const wants = await this.peeledWants();
     if (this.walked === undefined || cutoff < this.walkedCutoff) {
       this.walked = new Map();
       readCommits(
-        git(this.gitDir, ['rev-list', '--timestamp', '--parents', `--max-age=${cutoff}`, ...wants]),
+        await gitAsync(this.gitDir, [
+          'rev-list',
+          '--timestamp',
+          '--parents',
+          `--max-age=${cutoff}`,
+          ...wants,
+        ]),
         this.walked,
         this.shallow,
       );

@@ -131,18 +131,18 @@ function resolvable(expression: string): boolean {
  *
  * @param resolve - runs `git cat-file --batch-check` on the given input, returning its output.
  */
-export function packFilter(
+export async function packFilter(
   spec: FilterSpec,
-  resolve: (input: string) => string,
+  resolve: (input: string) => Promise<string>,
   objectFormat: 'sha1' | 'sha256',
-): PackFilter {
+): Promise<PackFilter> {
   const expressions = [...new Set(sparseExpressions(spec))];
   if (expressions.length === 0) return { arg: canonicalFilter(spec), cacheable: true };
   const raw = { arg: canonicalFilter(spec, new Map(expressions.map((e) => [e, e]))), cacheable: false };
   if (!expressions.every(resolvable)) return raw;
   let answer: string;
   try {
-    answer = resolve(`${expressions.join('\n')}\n`);
+    answer = await resolve(`${expressions.join('\n')}\n`);
   } catch {
     return raw;
   }

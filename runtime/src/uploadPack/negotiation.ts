@@ -3,7 +3,8 @@
  * chose, checked against what it may want, then the haves, answered in the acknowledgment mode the
  * client chose (see {@link negotiate}).
  */
-import { encodePktLine } from '../protocol/pktLine';
+import { ProtocolError, RemoteError } from '../protocol/errors';
+import { encodePktLine, packetText } from '../protocol/pktLine';
 import type { PktReader } from '../protocol/pktReader';
 import { SERVER_CAPABILITIES } from './advertisement';
 import type { HaveOracle } from './commitGraph';
@@ -18,6 +19,24 @@ export interface WantRequest {
 }
 
 const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The next line of a v0 request, or `undefined` where a list ends. Git's upload-pack ends the
+ * wants, the shallow lines and each batch of haves at any packet that is not a line: a delim or a
+ * response-end packet (meaningless in v0) counts as the flush, not as an error.
+ *
+ * @throws {@link RemoteError} for an `ERR` line; {@link ProtocolError} when the input ends.
+ */
+function requestLine(reader: PktReader): string | undefined {
+  const packet = reader.next();
+  if (packet === undefined) {
+    throw new ProtocolError(reader.offset, 'stream ended where a pkt-line or flush was expected');
+  }
+  if (packet.kind !== 'data') return undefined;
+  const text = packetText(packet.payload);
+  if (text.startsWith('ERR ')) throw new RemoteError(text.slice(4));
+  return text;
+}
 
 function checkOid(text: string, line: string): string {
   if (!OID.test(text)) throw new UploadPackError(`protocol error: expected an object id, got '${line}'`);
@@ -42,7 +61,7 @@ export interface WantPolicy {
   /** The objects of the advertised refs: always allowed. */
   readonly tips: ReadonlySet<string>;
   /** Which of the given objects the repository has (one git call for the whole list). */
-  readonly present: (oids: readonly string[]) => Set<string>;
+  readonly present: (oids: readonly string[]) => Set<string> | Promise<Set<string>>;
   /** The objects of hidden refs. */
   readonly hiddenTips?: ReadonlySet<string>;
   /** What the configuration allows beyond the tips; nothing when absent. */
@@ -56,7 +75,10 @@ export interface WantPolicy {
    * Whether some of `wants` are not reachable from `from` (git's `rev-list --stdin` check); needed
    * when reachable objects may be wanted.
    */
-  readonly someUnreachable?: (wants: readonly string[], from: readonly string[]) => boolean;
+  readonly someUnreachable?: (
+    wants: readonly string[],
+    from: readonly string[],
+  ) => boolean | Promise<boolean>;
   /**
    * Takes a line among the wants that is not a want (a `filter` line), given the capabilities
    * chosen so far; returns false when it does not know the line. What it throws is reported like
@@ -80,11 +102,11 @@ export interface WantPolicy {
  *   not advertised (git's `upload-pack: not our ref`), or a malformed line; what `policy.other` throws for a line it takes (a refused filter), and what
  *   `extra` throws for a shallow or deepen line it refuses.
  */
-export function readWants<T = never>(
+export async function readWants<T = never>(
   reader: PktReader,
   policy: WantPolicy,
   extra?: ExtraLines<T>,
-): (WantRequest & { readonly extra?: T }) | undefined {
+): Promise<(WantRequest & { readonly extra?: T }) | undefined> {
   if (reader.atEnd()) throw new UploadPackError('the remote end hung up unexpectedly');
   const wants: string[] = [];
   const seen = new Set<string>();
@@ -93,7 +115,7 @@ export function readWants<T = never>(
   let capabilities = new Set<string>();
   let malformed: UploadPackError | undefined;
   for (let at = 0; ; at++) {
-    const line = reader.readLine();
+    const line = requestLine(reader);
     if (line === undefined) break;
     const [verb, arg = '', ...rest] = line.split(' ');
     if (verb !== 'want' && extra?.accepts(verb!)) {
@@ -125,17 +147,17 @@ export function readWants<T = never>(
   const strangers = wants.filter((oid) => !policy.tips.has(oid));
   let missing: string | undefined;
   if (strangers.length > 0) {
-    const present = policy.present(strangers);
+    const present = await policy.present(strangers);
     missing = strangers.find((oid) => !present.has(oid));
   }
   // Git refuses the first bad line it reads: a missing want or a bad extra line, in their order.
-  const parsed = extra && extraLines.length > 0 ? extra.parse(extraLines, capabilities) : undefined;
+  const parsed = extra && extraLines.length > 0 ? await extra.parse(extraLines, capabilities) : undefined;
   if (parsed && 'error' in parsed && (missing === undefined || parsed.at < wantAt.get(missing)!)) {
     throw parsed.error;
   }
   if (missing !== undefined) throw notOurRef(missing);
   if (malformed) throw malformed;
-  checkStrangers(policy, strangers);
+  await checkStrangers(policy, strangers);
   if (wants.length === 0) return undefined;
   return parsed && 'value' in parsed ? { wants, capabilities, extra: parsed.value } : { wants, capabilities };
 }
@@ -151,14 +173,14 @@ export interface ExtraLines<T> {
   parse(
     lines: readonly { text: string; at: number }[],
     capabilities: ReadonlySet<string>,
-  ): { value: T } | { at: number; error: Error };
+  ): { value: T } | { at: number; error: Error } | Promise<{ value: T } | { at: number; error: Error }>;
 }
 
 /**
  * Refuses the wants that are neither advertised nor allowed, naming the first, as git's
  * upload-pack does once it has read them all.
  */
-function checkStrangers(policy: WantPolicy, strangers: readonly string[]): void {
+async function checkStrangers(policy: WantPolicy, strangers: readonly string[]): Promise<void> {
   const allow = policy.allow ?? { tip: false, reachable: false, any: false };
   if (strangers.length === 0 || (allow.any && allow.tip && allow.reachable)) return;
   const hidden = allow.tip || allow.reachable ? (policy.hiddenTips ?? new Set<string>()) : new Set<string>();
@@ -167,13 +189,16 @@ function checkStrangers(policy: WantPolicy, strangers: readonly string[]): void 
   if (!(policy.stateless || allow.reachable) || policy.someUnreachable === undefined) {
     throw notOurRef(others[0]!);
   }
-  if (policy.someUnreachable(others, [...policy.tips, ...hidden])) throw notOurRef(others[0]!);
+  if (await policy.someUnreachable(others, [...policy.tips, ...hidden])) throw notOurRef(others[0]!);
 }
 
 /** The capabilities of `request` that this server honours. */
 export function honoured(request: WantRequest): Set<string> {
   return new Set(SERVER_CAPABILITIES.filter((cap) => request.capabilities.has(cap)));
 }
+
+/** Which of the given objects the repository has: all a basic negotiation needs to know. */
+export type PresenceOracle = (oids: readonly string[]) => Set<string> | Promise<Set<string>>;
 
 /** How acknowledgments are given: the client's choice among what was advertised. */
 export type AckMode = 'basic' | 'multi_ack' | 'multi_ack_detailed';
@@ -217,27 +242,28 @@ export function ackModeOf(capabilities: ReadonlySet<string>): AckMode {
 export function negotiate(
   reader: PktReader,
   send: (packet: Uint8Array) => void,
-  oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
+  oracle: HaveOracle | PresenceOracle,
   options?: NegotiationOptions & { readonly stateless?: false },
-): string[];
+): Promise<string[]>;
 export function negotiate(
   reader: PktReader,
   send: (packet: Uint8Array) => void,
-  oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
+  oracle: HaveOracle | PresenceOracle,
   options: NegotiationOptions,
-): string[] | undefined;
-export function negotiate(
+): Promise<string[] | undefined>;
+export async function negotiate(
   reader: PktReader,
   send: (packet: Uint8Array) => void,
-  oracle: HaveOracle | ((oids: readonly string[]) => Set<string>),
+  oracle: HaveOracle | PresenceOracle,
   options: NegotiationOptions = { ackMode: 'basic' },
-): string[] | undefined {
+): Promise<string[] | undefined> {
   const repo: HaveOracle =
     typeof oracle === 'function'
       ? {
           // Only presence is known: each object counts as a commit without parents.
-          lookup: (oids) => new Map([...oracle(oids)].map((oid) => [oid, { type: 'commit', parents: [] }])),
-          allWantsReach: () => false,
+          lookup: async (oids) =>
+            new Map([...(await oracle(oids))].map((oid) => [oid, { type: 'commit', parents: [] }])),
+          allWantsReach: () => Promise.resolve(false),
         }
       : oracle;
   const { ackMode } = options;
@@ -251,17 +277,18 @@ export function negotiate(
   let gotOther = false;
   let sentReady = false;
   let pending: string[] = [];
-  const okToGiveUp = (): boolean => common.length > 0 && repo.allWantsReach(theyHave, oldest);
+  const okToGiveUp = async (): Promise<boolean> =>
+    common.length > 0 && (await repo.allWantsReach(theyHave, oldest));
   // Objects are looked up per batch (one git call), then answered have by have in order: the
   // bytes on the wire are the same as answering each have as it arrives.
-  const settle = (): void => {
+  const settle = async (): Promise<void> => {
     if (pending.length === 0) return;
-    const facts = repo.lookup(pending);
+    const facts = await repo.lookup(pending);
     for (const oid of pending) {
       const object = facts.get(oid);
       if (object === undefined) {
         gotOther = true;
-        if (multi && okToGiveUp()) {
+        if (multi && (await okToGiveUp())) {
           if (ackMode === 'multi_ack_detailed') {
             sentReady = true;
             ack(`ACK ${oid} ready`);
@@ -292,10 +319,10 @@ export function negotiate(
       if (options.stateless && first) return undefined;
       throw new UploadPackError('the client hung up during negotiation, before done');
     }
-    const line = reader.readLine();
+    const line = requestLine(reader);
     if (line === undefined) {
-      settle();
-      if (ackMode === 'multi_ack_detailed' && gotCommon && !gotOther && okToGiveUp()) {
+      await settle();
+      if (ackMode === 'multi_ack_detailed' && gotCommon && !gotOther && (await okToGiveUp())) {
         sentReady = true;
         ack(`ACK ${last} ready`);
       }
@@ -310,7 +337,7 @@ export function negotiate(
       continue;
     }
     if (line === 'done') {
-      settle();
+      await settle();
       if (common.length > 0) {
         if (multi) ack(`ACK ${last}`);
       } else ack('NAK');

@@ -74,19 +74,19 @@ export function refsFingerprint(gitDir: string, commonDir: string = gitDir): str
  * matches, else from `ask` (which runs git), remembered for next time. Without a cache folder,
  * always `ask`.
  */
-export function memoizedRefs(
+export async function memoizedRefs(
   cacheDir: string | undefined,
   gitDir: string,
   commonDir: string,
-  ask: () => string,
-): string {
+  ask: () => Promise<string>,
+): Promise<string> {
   const fingerprint = cacheDir === undefined ? undefined : refsFingerprint(gitDir, commonDir);
   if (cacheDir === undefined || fingerprint === undefined) return ask();
   const path = memoPath(cacheDir, 'refs', gitDir);
   const head = `${MEMO_MAGIC}\n${fingerprint}\n`;
   const memo = readMemo(path, head);
   if (memo !== undefined) return memo;
-  const answer = ask();
+  const answer = await ask();
   // Refs that moved while git listed them: the answer may be of either state, so keep no memo.
   if (refsFingerprint(gitDir, commonDir) === fingerprint) writeMemo(cacheDir, path, head, answer);
   return answer;

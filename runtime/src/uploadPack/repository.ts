@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitChildEnv, serveEnv } from './childEnv';
+import { gitChildEnv, serveEnv, serveSignal } from './childEnv';
 import { UploadPackError } from './errors';
 import { memoizedRefs } from './refsMemo';
 
@@ -113,30 +113,10 @@ export function findGitDir(path: string, strict = false): string {
   return findRepository(path, strict).gitDir;
 }
 
-/** Runs git on the repository and returns its standard output; a failure names the command. */
-export function git(gitDir: string, args: readonly string[], input?: string): string {
-  // Loaded on first use: a fetch the cache answers starts no git, and child_process is the
-  // largest module the server would otherwise load at start.
-  const { execFileSync } = process.getBuiltinModule('node:child_process');
-  try {
-    return execFileSync('git', [`--git-dir=${gitDir}`, ...args], {
-      input,
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: gitChildEnv(serveEnv()),
-    });
-  } catch (err) {
-    const stderr = (err as { stderr?: string }).stderr?.trim();
-    throw new UploadPackError(`git ${args[0]} failed in ${gitDir}${stderr ? `: ${stderr}` : ''}`, {
-      cause: err,
-    });
-  }
-}
-
 /**
- * {@link git} without blocking: the event loop goes on while git runs, which matters when the serve
- * shares its process with others (an HTTP server's). The same output and the same error.
+ * Runs git on the repository and returns its standard output; a failure names the command. It
+ * never blocks: the event loop goes on while git runs, which matters when the serve shares its
+ * process with others (an HTTP server's), so every git a serve runs goes through here.
  */
 export function gitAsync(gitDir: string, args: readonly string[], input?: string): Promise<string> {
   const { execFile } = process.getBuiltinModule('node:child_process');
@@ -144,7 +124,8 @@ export function gitAsync(gitDir: string, args: readonly string[], input?: string
     const child = execFile(
       'git',
       [`--git-dir=${gitDir}`, ...args],
-      { encoding: 'utf8', maxBuffer: 1 << 30, env: gitChildEnv(serveEnv()) },
+      // A serve given up stops its git at once (SIGTERM), rather than when git is done.
+      { encoding: 'utf8', maxBuffer: 1 << 30, env: gitChildEnv(serveEnv()), signal: serveSignal() },
       (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
         const said = stderr.trim();
@@ -167,10 +148,10 @@ export function gitAsync(gitDir: string, args: readonly string[], input?: string
  * @param memoDir - a folder for a memo of git's answer (the pack cache's), so that refs that have
  *   not changed since the last serve are listed without running git; see `refsMemo.ts`.
  */
-export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
+export async function listRawRefs(layout: GitLayout, memoDir?: string): Promise<RawRefs> {
   const { gitDir, commonDir } = layout;
-  const out = memoizedRefs(memoDir, gitDir, commonDir, () =>
-    git(gitDir, [
+  const out = await memoizedRefs(memoDir, gitDir, commonDir, () =>
+    gitAsync(gitDir, [
       'for-each-ref',
       // The types cost git nothing more (it reads each object to peel it) and spare a shallow
       // fetch its own lookup of what the wants peel to.
@@ -195,7 +176,7 @@ export function listRawRefs(layout: GitLayout, memoDir?: string): RawRefs {
       ? refs[0]!.oid.length === 64
         ? 'sha256'
         : 'sha1'
-      : (git(gitDir, ['rev-parse', '--show-object-format']).trim() as 'sha1' | 'sha256');
+      : ((await gitAsync(gitDir, ['rev-parse', '--show-object-format'])).trim() as 'sha1' | 'sha256');
   return { refs, objectFormat };
 }
 
@@ -236,12 +217,6 @@ export function listedPeels(raw: RawRefs): Map<string, string | null> {
  * Which of `oids` the repository has (loose, packed or through alternates), with one
  * `git cat-file --batch-check` for the whole list.
  */
-export function presentObjects(gitDir: string, oids: readonly string[]): Set<string> {
-  if (oids.length === 0) return new Set();
-  return presentIn(git(gitDir, ['cat-file', '--batch-check=%(objectname)'], `${oids.join('\n')}\n`));
-}
-
-/** {@link presentObjects} without blocking the event loop while git runs. */
 export async function presentObjectsAsync(gitDir: string, oids: readonly string[]): Promise<Set<string>> {
   if (oids.length === 0) return new Set();
   return presentIn(

@@ -237,20 +237,21 @@ function memoizable(entries: readonly ConfigEntry[], files: readonly string[]): 
  * The configuration for a serve: from the memo in `cacheDir` when its key matches, else from
  * `ask` (which runs `git config --list -z --show-origin`), remembered when that is exact.
  */
-export function readServeConfig(
+export async function readServeConfig(
   gitDir: string,
   commonDir: string,
   cacheDir: string | undefined,
-  ask: () => string,
+  ask: () => Promise<string>,
   env: NodeJS.ProcessEnv = process.env,
-): ServeConfig {
+): Promise<ServeConfig> {
   const fingerprint = cacheDir === undefined ? undefined : configFingerprint(gitDir, commonDir, env);
-  if (cacheDir === undefined || fingerprint === undefined) return new ServeConfig(parseConfigList(ask()));
+  if (cacheDir === undefined || fingerprint === undefined)
+    return new ServeConfig(parseConfigList(await ask()));
   const path = memoPath(cacheDir, 'config', gitDir);
   const head = `${MEMO_MAGIC}\n${fingerprint.key}\n`;
   const memo = readMemo(path, head);
   if (memo !== undefined) return new ServeConfig(parseConfigList(memo));
-  const answer = ask();
+  const answer = await ask();
   const entries = parseConfigList(answer);
   // A file that changed while git read it: the answer may be of either state, so keep no memo.
   if (

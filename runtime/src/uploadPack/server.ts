@@ -30,7 +30,14 @@ import { cacheKey, PackCache } from './packCache';
 import { PackSender, type Framing } from './packSender';
 import { runPackObjects, serveCachedPack, type OutputFlow } from './packSources';
 import { visibleRefs } from './refView';
-import { findRepository, git, listRawRefs, presentObjects, type GitLayout, type RawRefs } from './repository';
+import {
+  findRepository,
+  gitAsync,
+  listRawRefs,
+  presentObjectsAsync,
+  type GitLayout,
+  type RawRefs,
+} from './repository';
 import { readServeConfig, type ServeConfig } from './serveConfig';
 import { requireRequest, serveModeOf } from './stateless';
 import { isV2, serveV2 } from './v2';
@@ -118,10 +125,14 @@ function cacheFolder(options: UploadPackOptions, layout: GitLayout): { dir?: str
  * `rev-list` of the wants less everything `from` reaches prints something. (Like git's, this looks
  * at commits only: a tree or blob want passes.) A rev-list that fails counts as unreachable.
  */
-function someUnreachable(gitDir: string, wants: readonly string[], from: readonly string[]): boolean {
+async function someUnreachable(
+  gitDir: string,
+  wants: readonly string[],
+  from: readonly string[],
+): Promise<boolean> {
   const input = `${[...from.map((oid) => `^${oid}`), ...wants].join('\n')}\n`;
   try {
-    return git(gitDir, ['rev-list', '--stdin'], input).trim() !== '';
+    return (await gitAsync(gitDir, ['rev-list', '--stdin'], input)).trim() !== '';
   } catch {
     return true;
   }
@@ -250,14 +261,14 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const layout = findRepository(options.repository, options.strict);
     const { gitDir, commonDir } = layout;
     const folder = cacheFolder(options, layout);
-    const config = readServeConfig(
+    const config = await readServeConfig(
       gitDir,
       commonDir,
       folder.dir,
-      () => git(gitDir, ['config', '--list', '-z', '--show-origin']),
+      () => gitAsync(gitDir, ['config', '--list', '-z', '--show-origin']),
       serveEnv(),
     );
-    const raw = listRawRefs(layout, folder.dir);
+    const raw = await listRawRefs(layout, folder.dir);
     const refs = visibleRefs(raw, gitDir, { prefix, rules: config.hideRules() });
     const allow = config.wantAllowance();
     // git's deepen-relative starts from the client's shallow commits that these reach.
@@ -312,11 +323,11 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     const reader = new PktReader(requestSource(io.input));
     const requestAt = sinceStart();
     if (mode === 'request') requireRequest(reader);
-    const request = readWants(
+    const request = await readWants(
       reader,
       {
         tips: advertisedTips(refs),
-        present: (oids) => presentObjects(gitDir, oids),
+        present: (oids) => presentObjectsAsync(gitDir, oids),
         hiddenTips: refs.hiddenTips ?? new Set(),
         allow,
         someUnreachable: (wants, from) => someUnreachable(gitDir, wants, from),
@@ -325,14 +336,14 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       },
       {
         accepts: isShallowVerb,
-        parse: (lines, caps) => {
-          const parsed = shallow.parse(lines, caps.has('deepen-relative'));
+        parse: async (lines, caps) => {
+          const parsed = await shallow.parse(lines, caps.has('deepen-relative'));
           return parsedAsk(parsed) ? { value: parsed.ask } : parsed;
         },
       },
     );
     if (request === undefined) return report({ pack: 'none', requestAt, endAt: sinceStart() });
-    const plan = v0ShallowPlan(shallow, request.extra, request.wants);
+    const plan = await v0ShallowPlan(shallow, request.extra, request.wants);
     if (plan?.section) {
       writevOrDie(
         io.output,
@@ -344,7 +355,7 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
     // As git's, the wants now hold the parents of unshallowed commits, for negotiation and the pack.
     const wants = [...request.wants, ...(plan?.extraWants ?? [])];
     const oracle = new GitOracle(gitDir, wants, new Set(plan?.packShallows));
-    const common = negotiate(reader, sendLine, oracle, {
+    const common = await negotiate(reader, sendLine, oracle, {
       ackMode: ackModeOf(request.capabilities),
       noDone: request.capabilities.has('no-done'),
       stateless: mode === 'request',
@@ -369,11 +380,11 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
       progress: !caps.has('no-progress'),
       filter:
         filter.spec &&
-        packFilter(
+        (await packFilter(
           filter.spec,
-          (input) => git(gitDir, ['cat-file', '--batch-check'], input),
+          (input) => gitAsync(gitDir, ['cat-file', '--batch-check'], input),
           refs.objectFormat,
-        ),
+        )),
     });
     sender.end();
     return report({ pack, requestAt, endAt: sinceStart() });
@@ -395,11 +406,11 @@ export async function serveUploadPack(options: UploadPackOptions, io: ServerIo):
 }
 
 /** The v0 shallow boundary of a request that is shallow in any way; see {@link planShallow}. */
-function v0ShallowPlan(
+async function v0ShallowPlan(
   shallow: ShallowSupport,
   ask: ShallowAsk | undefined,
   wants: readonly string[],
-): ShallowPlan | undefined {
+): Promise<ShallowPlan | undefined> {
   if (ask === undefined || (ask.depth === 0 && !ask.byRevList && ask.shallows.length === 0)) return undefined;
   return planShallow(shallow.context(), ask, wants, false, shallow.refOid);
 }

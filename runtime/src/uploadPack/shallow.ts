@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UploadPackError } from './errors';
-import { git } from './repository';
+import { gitAsync } from './repository';
 import { INFINITE_DEPTH, type ShallowAsk } from './shallowArgs';
 
 /** What the boundary computation needs of the serve. */
@@ -82,17 +82,27 @@ const LEVEL_WALK_LIMIT = 16;
  * The parents of every commit within `depth - 1` of `heads` (those the walk looks through), as the
  * repository sees them (its own shallow commits have none).
  */
-function loadParents(gitDir: string, heads: readonly string[], depth: number): Map<string, string[]> {
+async function loadParents(
+  gitDir: string,
+  heads: readonly string[],
+  depth: number,
+): Promise<Map<string, string[]>> {
   const parents = new Map<string, string[]>();
   if (heads.length === 0) return parents;
   if (depth > LEVEL_WALK_LIMIT) {
-    readParents(git(gitDir, ['rev-list', '--parents', '--stdin'], `${heads.join('\n')}\n`), parents);
+    readParents(
+      await gitAsync(gitDir, ['rev-list', '--parents', '--stdin'], `${heads.join('\n')}\n`),
+      parents,
+    );
     return parents;
   }
   let frontier = [...new Set(heads)];
   for (let level = 1; level < depth && frontier.length > 0; level++) {
     const input = `${frontier.join('\n')}\n`;
-    readParents(git(gitDir, ['rev-list', '--no-walk=unsorted', '--parents', '--stdin'], input), parents);
+    readParents(
+      await gitAsync(gitDir, ['rev-list', '--no-walk=unsorted', '--parents', '--stdin'], input),
+      parents,
+    );
     const next = new Set<string>();
     for (const oid of frontier) for (const p of parents.get(oid) ?? []) if (!parents.has(p)) next.add(p);
     frontier = [...next];
@@ -157,15 +167,15 @@ function walkDepth(
  * The commit each of `oids` is or tags (tags followed), in order; `null` for other objects and
  * missing ones. Those `known` does not tell are asked of git, in one call.
  */
-function peelToCommits(
+async function peelToCommits(
   gitDir: string,
   oids: readonly string[],
   known: ReadonlyMap<string, string | null> = new Map(),
-): (string | null)[] {
+): Promise<(string | null)[]> {
   const unknown = oids.filter((oid) => !known.has(oid));
   const asked = new Map<string, string | null>();
   if (unknown.length > 0) {
-    const out = git(
+    const out = await gitAsync(
       gitDir,
       ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
       unknown.map((o) => `${o}^{}\n`).join(''),
@@ -181,59 +191,63 @@ function peelToCommits(
 }
 
 /** The client's shallow commits that some ref reaches (or is), in the client's order. */
-function reachableShallows(gitDir: string, shallows: readonly string[], tips: readonly string[]): string[] {
+async function reachableShallows(
+  gitDir: string,
+  shallows: readonly string[],
+  tips: readonly string[],
+): Promise<string[]> {
   const tipSet = new Set(tips);
   const others = shallows.filter((oid) => !tipSet.has(oid));
   let unreachable = new Set<string>();
   if (others.length > 0) {
     const input = [...tips.map((oid) => `^${oid}`), ...others, ''].join('\n');
-    unreachable = new Set(git(gitDir, ['rev-list', '--stdin'], input).split('\n'));
+    unreachable = new Set((await gitAsync(gitDir, ['rev-list', '--stdin'], input)).split('\n'));
   }
   return shallows.filter((oid) => !unreachable.has(oid));
 }
 
 /** The boundary by `deepen <depth>` (relative or not). */
-function byDepth(
+async function byDepth(
   context: ShallowContext,
   ask: ShallowAsk,
   wants: readonly string[],
   depth: number,
-): { sent: string[]; through: Set<string> } {
+): Promise<{ sent: string[]; through: Set<string> }> {
   const { gitDir, serverShallows } = context;
   if (depth === INFINITE_DEPTH && serverShallows.size === 0)
     return { sent: [], through: new Set(ask.shallows) };
   let heads: string[];
   let limit = depth;
   if (ask.relative) {
-    heads = reachableShallows(gitDir, ask.shallows, context.ourTips());
+    heads = await reachableShallows(gitDir, ask.shallows, context.ourTips());
     // git adds one in a C int: the infinite depth wraps to the smallest int, where every head stops.
     limit = (depth + 1) | 0;
   } else {
-    heads = peelToCommits(gitDir, wants, context.peels).filter((oid) => oid !== null);
+    heads = (await peelToCommits(gitDir, wants, context.peels)).filter((oid) => oid !== null);
   }
   const walkLimit = limit < 0 ? 1 : limit;
   const { result, through } = walkDepth(
     heads,
     walkLimit,
-    loadParents(gitDir, heads, walkLimit),
+    await loadParents(gitDir, heads, walkLimit),
     serverShallows,
   );
   return { sent: result, through };
 }
 
 /** The boundary by `deepen-since` and `deepen-not`, from one rev-list. */
-function byRevList(
+async function byRevList(
   context: ShallowContext,
   ask: ShallowAsk,
   wants: readonly string[],
   refOid: (ref: string) => string,
-): { sent: string[]; through: Set<string> } {
+): Promise<{ sent: string[]; through: Set<string> }> {
   const args = ['rev-list', '--parents'];
   if (ask.since !== '0') args.push(`--max-age=${ask.since}`);
   args.push('--stdin');
   const input = [...ask.notRefs.map((ref) => `^${refOid(ref)}`), ...wants, ''].join('\n');
   const parents = new Map<string, string[]>();
-  const listed = readParents(git(context.gitDir, args, input), parents);
+  const listed = readParents(await gitAsync(context.gitDir, args, input), parents);
   if (listed.length === 0) throw new UploadPackError('no commits selected for shallow requests');
   const kept = new Set(listed);
   const sent = listed.filter((oid) => parents.get(oid)!.some((p) => !kept.has(p)));
@@ -251,13 +265,13 @@ function byRevList(
  * @throws {@link UploadPackError} for a deepen together with deepen-since/deepen-not, or a
  *   rev-list boundary that selects no commit, in git's words.
  */
-export function planShallow(
+export async function planShallow(
   context: ShallowContext,
   ask: ShallowAsk,
   wants: readonly string[],
   v2: boolean,
   refOid: (ref: string) => string,
-): ShallowPlan {
+): Promise<ShallowPlan> {
   const { gitDir, serverShallows } = context;
   if (ask.depth > 0 && ask.byRevList)
     throw new UploadPackError(
@@ -266,10 +280,10 @@ export function planShallow(
   const section =
     ask.depth > 0 || ask.byRevList || (v2 && (ask.shallows.length > 0 || serverShallows.size > 0));
   let outcome: { sent: string[]; through: Set<string> } | undefined;
-  if (ask.depth > 0) outcome = byDepth(context, ask, wants, ask.depth);
-  else if (ask.byRevList) outcome = byRevList(context, ask, wants, refOid);
+  if (ask.depth > 0) outcome = await byDepth(context, ask, wants, ask.depth);
+  else if (ask.byRevList) outcome = await byRevList(context, ask, wants, refOid);
   else if (v2 && serverShallows.size > 0)
-    outcome = byDepth(context, { ...ask, relative: false }, wants, INFINITE_DEPTH);
+    outcome = await byDepth(context, { ...ask, relative: false }, wants, INFINITE_DEPTH);
   const client = new Set(ask.shallows);
   const through = outcome?.through ?? new Set<string>();
   const shallow = (outcome?.sent ?? []).filter((oid) => !client.has(oid) && !through.has(oid));
@@ -278,7 +292,11 @@ export function planShallow(
   if (unshallow.length > 0) {
     const parents = new Map<string, string[]>();
     readParents(
-      git(gitDir, ['rev-list', '--no-walk=unsorted', '--parents', '--stdin'], `${unshallow.join('\n')}\n`),
+      await gitAsync(
+        gitDir,
+        ['rev-list', '--no-walk=unsorted', '--parents', '--stdin'],
+        `${unshallow.join('\n')}\n`,
+      ),
       parents,
     );
     for (const oid of unshallow) extraWants.push(...(parents.get(oid) ?? []));

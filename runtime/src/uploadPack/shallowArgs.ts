@@ -37,10 +37,13 @@ export function asksShallow(ask: ShallowAsk | undefined): ask is ShallowAsk {
 /** What parsing needs to know of the repository, each asked once for all lines. */
 export interface ShallowLookup {
   /** The type of each object the repository has (`commit`, `tree`, ...); absent ones are missing. */
-  types(oids: readonly string[]): Map<string, string>;
+  types(oids: readonly string[]): Promise<Map<string, string>>;
   /** How many refs `name` may mean by git's rules (`v1` is `refs/tags/v1`...), and the first. */
   expandRef(name: string): { count: number; ref?: string };
 }
+
+/** A request's shallow ask, or its first refusal with the position of its line. */
+export type ParsedShallow = { ask: ShallowAsk } | { at: number; error: UploadPackError };
 
 /** A line with its position among all the request's lines (for git's order of refusals). */
 export interface NumberedLine {
@@ -113,12 +116,12 @@ function parseSince(arg: string, line: string): string {
  * @param relative - `deepen-relative` was asked (v0 capability, or v2 argument).
  * @returns the ask, or the first refusal and the position of its line.
  */
-export function parseShallowLines(
+export async function parseShallowLines(
   lines: readonly NumberedLine[],
   relative: boolean,
   objectFormat: 'sha1' | 'sha256',
   lookup: ShallowLookup,
-): { ask: ShallowAsk } | { at: number; error: UploadPackError } {
+): Promise<ParsedShallow> {
   const size = objectFormat === 'sha256' ? 64 : 40;
   // git reads the object id's hex digits (either case) and ignores whatever follows them.
   const shallowOid = (text: string): string | undefined => {
@@ -127,7 +130,7 @@ export function parseShallowLines(
   };
   const candidates = lines.map((l) => (l.text.startsWith('shallow ') ? shallowOid(l.text) : undefined));
   const wanted = [...new Set(candidates.filter((oid): oid is string => oid !== undefined))];
-  const types = wanted.length > 0 ? lookup.types(wanted) : new Map<string, string>();
+  const types = wanted.length > 0 ? await lookup.types(wanted) : new Map<string, string>();
   const shallows: string[] = [];
   let depth = 0;
   let since = '0';

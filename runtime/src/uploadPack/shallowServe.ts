@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodePktLine } from '../protocol/pktLine';
 import type { RawRefs } from './repository';
-import { git, listedPeels } from './repository';
+import { gitAsync, listedPeels } from './repository';
 import type { ShallowContext } from './shallow';
 import {
   expandRefName,
   parseShallowLines,
+  type ParsedShallow,
   type NumberedLine,
   type ShallowAsk,
   type ShallowLookup,
@@ -59,8 +60,8 @@ export class ShallowSupport {
 
   /** The lookups parsing needs: object types by one `cat-file`, ref names from the ref list. */
   readonly lookup: ShallowLookup = {
-    types: (oids) => {
-      const out = git(
+    types: async (oids) => {
+      const out = await gitAsync(
         this.gitDir,
         ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
         `${oids.join('\n')}\n`,
@@ -76,7 +77,7 @@ export class ShallowSupport {
   };
 
   /** Parses a request's shallow lines; see {@link parseShallowLines}. */
-  parse(lines: readonly NumberedLine[], relative: boolean): ReturnType<typeof parseShallowLines> {
+  parse(lines: readonly NumberedLine[], relative: boolean): Promise<ParsedShallow> {
     return parseShallowLines(lines, relative, this.raw.objectFormat, this.lookup);
   }
 
@@ -103,6 +104,6 @@ export class ShallowSupport {
 }
 
 /** Whether a parse gave an ask (else a refusal). */
-export function parsedAsk(parsed: ReturnType<typeof parseShallowLines>): parsed is { ask: ShallowAsk } {
+export function parsedAsk(parsed: ParsedShallow): parsed is { ask: ShallowAsk } {
   return 'ask' in parsed;
 }

@@ -1,18 +1,22 @@
 /**
  * Protocol v2 (gitprotocol-v2(5)), chosen when `GIT_PROTOCOL` holds `version=2`: a capability
  * advertisement, then commands, each `command=<name>`, capability lines, a delim, arguments and a
- * flush, until the client sends a lone flush or hangs up. Implemented: `ls-refs` (`ref-prefix`,
+ * flush, until the client sends a lone flush or hangs up (part-way through a request's first
+ * packet included, as git ends the session there). Implemented: `ls-refs` (`ref-prefix`,
  * `symrefs`, `peel`, `unborn`) and `fetch` (`want`, `have`, `done`, `thin-pack`, `no-progress`,
  * `include-tag`, `ofs-delta`, `wait-for-done`, and `shallow`'s `shallow`, `deepen`, `deepen-relative`,
  * `deepen-since`, `deepen-not`; `filter`, `want-ref` and `sideband-all` when the configuration offers
- * them), the acknowledgments, shallow-info, wanted-refs and packfile sections. Not advertised (so
- * clients never send them): `packfile-uris`, `object-info`.
+ * them), the acknowledgments, shallow-info, wanted-refs and packfile sections, and `object-info`
+ * (`size`) when `transfer.advertiseObjectInfo` offers it. Not advertised (so clients never send
+ * it): `packfile-uris`.
  */
 import type { WriteOptions } from '../options';
 import { writeOrDie, writevOrDie } from '../orDie';
-import { delimPkt, encodePktLine, flushPkt, packetText } from '../protocol/pktLine';
+import { delimPkt, encodePktLine, flushPkt } from '../protocol/pktLine';
 import { PktReader } from '../protocol/pktReader';
+import { readRequest } from './v2Request';
 import { AGENT } from './advertisement';
+import { objectInfo, offersObjectInfo } from './objectInfo';
 import { GitOracle, type ObjectFacts } from './commitGraph';
 import { planShallow, type ShallowPlan } from './shallow';
 import { asksShallow } from './shallowArgs';
@@ -23,7 +27,7 @@ import { filterPolicy, FilterRequest, packFilter } from './filter';
 import { PackSender } from './packSender';
 import type { RefScope } from './refView';
 import { visibleRefs } from './refView';
-import { git, listedObjects, presentObjectsAsync, type RawRefs } from './repository';
+import { gitAsync, listedObjects, presentObjectsAsync, type RawRefs } from './repository';
 import { requestSource, sendPack, type PackContext, type ServeReport, type ServerIo } from './server';
 import { serveModeOf } from './stateless';
 import {
@@ -47,7 +51,11 @@ const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
  * The capability advertisement, in git's order (less what is not implemented); `fetchFeatures`
  * are the optional `fetch=` features the configuration turns on.
  */
-export function v2Advertisement(objectFormat: string, fetchFeatures: readonly string[] = []): string[] {
+export function v2Advertisement(
+  objectFormat: string,
+  fetchFeatures: readonly string[] = [],
+  withObjectInfo = false,
+): string[] {
   return [
     'version 2',
     `agent=${AGENT}`,
@@ -55,49 +63,8 @@ export function v2Advertisement(objectFormat: string, fetchFeatures: readonly st
     `fetch=${['shallow', 'wait-for-done', ...fetchFeatures].join(' ')}`,
     'server-option',
     `object-format=${objectFormat}`,
+    ...(withObjectInfo ? ['object-info'] : []),
   ].map((line) => `${line}\n`);
-}
-
-/** One request: its command, capability lines and arguments. */
-interface Request {
-  readonly command: string;
-  readonly args: string[];
-}
-
-/** Reads one request; `undefined` at the end of the session (a lone flush, or the client gone). */
-function readRequest(reader: PktReader): Request | undefined {
-  if (reader.atEnd()) return undefined;
-  let packet = reader.next();
-  if (packet === undefined || packet.kind === 'flush') return undefined;
-  if (packet.kind !== 'data')
-    throw new UploadPackError(`protocol error: expected a command, got a ${packet.kind} packet`);
-  const first = packetText(packet.payload);
-  if (!first.startsWith('command='))
-    throw new UploadPackError(`protocol error: expected a command, got '${first}'`);
-  const command = first.slice('command='.length);
-  if (command !== 'ls-refs' && command !== 'fetch') throw new UploadPackError(`invalid command '${command}'`);
-  for (;;) {
-    packet = reader.next();
-    if (packet === undefined) throw new UploadPackError('the client hung up inside a request');
-    if (packet.kind !== 'data') break;
-    const line = packetText(packet.payload);
-    if (!/^(agent|object-format|server-option)=/.test(line))
-      throw new UploadPackError(`unknown capability '${line}'`);
-  }
-  const args: string[] = [];
-  if (packet.kind === 'delim') {
-    for (;;) {
-      packet = reader.next();
-      if (packet === undefined) throw new UploadPackError('the client hung up inside a request');
-      if (packet.kind === 'flush') break;
-      if (packet.kind !== 'data')
-        throw new UploadPackError(`protocol error: unexpected ${packet.kind} packet in arguments`);
-      args.push(packetText(packet.payload));
-    }
-  } else if (packet.kind !== 'flush') {
-    throw new UploadPackError(`protocol error: expected a delim or flush, got a ${packet.kind} packet`);
-  }
-  return { command, args };
 }
 
 /** The lines of an `ls-refs` answer. */
@@ -287,9 +254,12 @@ export async function serveV2(
   const mode = serveModeOf(options);
   const send = (lines: readonly Uint8Array[]): void => writevOrDie(io.output, [...lines], writeOptions);
   const features = v2Features(context.config);
+  const withObjectInfo = offersObjectInfo(context.config);
+  // As git, a command is served only when it is offered.
+  const commands = new Set(['ls-refs', 'fetch', ...(withObjectInfo ? ['object-info'] : [])]);
   if (mode !== 'request') {
     send([
-      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features)).map((line) =>
+      ...v2Advertisement(context.objectFormat, fetchFeatureNames(features), withObjectInfo).map((line) =>
         encodePktLine(line),
       ),
       flushPkt(),
@@ -302,11 +272,15 @@ export async function serveV2(
   for (let requests = 0; mode !== 'request' || requests < 1; requests++) {
     // A refusal of this request is not part of an earlier request's pack: no sender until one starts.
     onSender(undefined);
-    const request = readRequest(reader);
+    const request = readRequest(reader, context.objectFormat, commands);
     if (request === undefined) return served;
     if (request.command === 'ls-refs') {
       const lines = lsRefs(raw, gitDir, scope, request.args);
       send([...lines.map((line) => encodePktLine(`${line}\n`)), flushPkt()]);
+      continue;
+    }
+    if (request.command === 'object-info') {
+      send(await objectInfo(gitDir, request.args, context.objectFormat));
       continue;
     }
     // As git does, the filter settings are read (and a bad one refused) by each fetch.
@@ -330,13 +304,16 @@ export async function serveV2(
     const present = await presentObjectsAsync(gitDir, strangers);
     const missing = fetch.wants.find((oid) => !listed.has(oid) && !present.has(oid));
     // As git reads them: the first bad line, a missing want or a bad shallow line, is refused.
-    const parsed = context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
+    const parsed = await context.shallow.parse(fetch.shallowLines, fetch.deepenRelative);
     if (!parsedAsk(parsed) && (missing === undefined || parsed.at < fetch.wantAt.get(missing)!))
       throw parsed.error;
     if (missing !== undefined) throw notOurRef(missing);
     if (fetch.problem) throw fetch.problem;
+    // A fetch that wants nothing is answered with nothing, as git answers it, unless the client
+    // waits for `done`: then its haves are acknowledged, and `done` brings an empty pack.
+    if (fetch.wants.length === 0 && !fetch.waitForDone) continue;
     const oracle = new GitOracle(gitDir, fetch.wants);
-    const facts = oracle.lookup(fetch.haves);
+    const facts = await oracle.lookup(fetch.haves);
     const acked = fetch.haves.filter((oid) => facts.has(oid));
     // Without haves there is nothing to acknowledge: the pack follows at once, as with `done`.
     if (!fetch.done && fetch.haves.length > 0) {
@@ -350,23 +327,26 @@ export async function serveV2(
         if (oldest === 0 || (object.date ?? 0) < oldest) oldest = object.date ?? 0;
       }
       const lines = ['acknowledgments', ...(acked.length === 0 ? ['NAK'] : acked.map((oid) => `ACK ${oid}`))];
-      const ready = !fetch.waitForDone && acked.length > 0 && oracle.allWantsReach(theyHave, oldest);
+      const ready = !fetch.waitForDone && acked.length > 0 && (await oracle.allWantsReach(theyHave, oldest));
       if (ready) lines.push('ready');
       send([...lines.map(section), ready ? delimPkt() : flushPkt()]);
       if (!ready) continue;
     }
-    if (fetch.wants.length === 0) throw new UploadPackError('protocol error: a fetch without wants');
     const filter = fetch.filter.spec;
     const packFilterArg =
       filter &&
-      packFilter(filter, (input) => git(gitDir, ['cat-file', '--batch-check'], input), context.objectFormat);
+      (await packFilter(
+        filter,
+        (input) => gitAsync(gitDir, ['cat-file', '--batch-check'], input),
+        context.objectFormat,
+      ));
     const ask = parsedAsk(parsed) ? parsed.ask : undefined;
     let plan: ShallowPlan | undefined;
     if (ask && (asksShallow(ask) || context.shallow.serverShallows.size > 0)) {
       // git names the section before it computes it: a refusal follows the header.
       writeOrDie(io.output, section('shallow-info'), writeOptions);
       const wants = [...new Set(fetch.wants)];
-      plan = planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
+      plan = await planShallow(context.shallow.context(), ask, wants, true, context.shallow.refOid);
       // git sends these lines without a newline, as in v0.
       send([...plan.lines.map((line) => sectionPacket(line, fetch.sidebandAll, false)), delimPkt()]);
     }

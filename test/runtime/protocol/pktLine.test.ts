@@ -133,6 +133,21 @@ describe('PktReader', () => {
     assert.throws(() => reader.readLine(), { name: 'ProtocolError', offset: 5 });
   });
 
+  it('ends gently when the stream stops inside the packet that would come next, unless its length is bad', () => {
+    for (const cut of ['', '0', '000', '0009', '0009hel']) {
+      const reader = new PktReader(new ChunkSource([encodePktLine('one'), ascii(cut)]));
+      assert.equal(reader.nextUnlessEnded()?.kind, 'data');
+      assert.equal(reader.nextUnlessEnded(), undefined, `cut ${JSON.stringify(cut)}`);
+    }
+    const whole = new PktReader(new ChunkSource([ascii('0009hello'), flushPkt()]));
+    assert.deepEqual(whole.nextUnlessEnded(), { kind: 'data', payload: ascii('hello'), offset: 0 });
+    assert.deepEqual(whole.nextUnlessEnded(), { kind: 'flush', offset: 9 });
+    assert.throws(() => new PktReader(new ChunkSource([ascii('zzzz')])).nextUnlessEnded(), {
+      name: 'ProtocolError',
+      message: /bad pkt-line length/,
+    });
+  });
+
   it('reads many packets per read through its 128 KiB buffer', () => {
     const packets = Array.from({ length: 1000 }, (_, i) => encodePktLine(`line ${i}\n`));
     let reads = 0;

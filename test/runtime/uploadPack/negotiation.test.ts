@@ -31,9 +31,12 @@ const reader = (...lines: (string | null)[]): PktReader =>
   );
 
 /** Runs a negotiation where the server has `has`, returning what it answered and the common objects. */
-function negotiateWith(has: string[], ...lines: (string | null)[]): { answers: string[]; common: string[] } {
+async function negotiateWith(
+  has: string[],
+  ...lines: (string | null)[]
+): Promise<{ answers: string[]; common: string[] }> {
   const answers: string[] = [];
-  const common = negotiate(
+  const common = await negotiate(
     reader(...lines),
     (packet) =>
       answers.push(
@@ -45,8 +48,8 @@ function negotiateWith(has: string[], ...lines: (string | null)[]): { answers: s
 }
 
 describe('readWants', () => {
-  it('reads the wants and the capabilities of the first line, dropping repeats', () => {
-    const request = readWants(
+  it('reads the wants and the capabilities of the first line, dropping repeats', async () => {
+    const request = await readWants(
       reader(`want ${A} side-band-64k ofs-delta agent=x\n`, `want ${B}\n`, `want ${A}\n`, null),
       policy([A, B]),
     );
@@ -54,47 +57,47 @@ describe('readWants', () => {
     assert.deepEqual([...request.capabilities], ['side-band-64k', 'ofs-delta', 'agent=x']);
   });
 
-  it('returns nothing for a flush without wants; a client that hangs up instead is an error, as in git', () => {
-    assert.equal(readWants(reader(null), policy([])), undefined);
-    assert.throws(() => readWants(reader(), policy([])), {
+  it('returns nothing for a flush without wants; a client that hangs up instead is an error, as in git', async () => {
+    assert.equal(await readWants(reader(null), policy([])), undefined);
+    await assert.rejects(() => readWants(reader(), policy([])), {
       name: 'UploadPackError',
       message: 'the remote end hung up unexpectedly',
     });
   });
 
-  it('refuses an object that was not advertised, and a malformed id', () => {
-    assert.throws(() => readWants(reader(`want ${C}\n`, null), policy([A])), {
+  it('refuses an object that was not advertised, and a malformed id', async () => {
+    await assert.rejects(() => readWants(reader(`want ${C}\n`, null), policy([A])), {
       message: `git upload-pack: not our ref ${C}`,
       wire: `upload-pack: not our ref ${C}`,
     });
-    assert.throws(() => readWants(reader('want xyz\n', null), policy([A])), UploadPackError);
+    await assert.rejects(() => readWants(reader('want xyz\n', null), policy([A])), UploadPackError);
   });
 
-  it('names the first missing object, as git refuses it on its line; else the first unadvertised', () => {
+  it('names the first missing object, as git refuses it on its line; else the first unadvertised', async () => {
     // C exists but is not advertised, B is missing: git dies at B's line, before the flush.
-    assert.throws(() => readWants(reader(`want ${C}\n`, `want ${B}\n`, null), policy([A], [C])), {
+    await assert.rejects(() => readWants(reader(`want ${C}\n`, `want ${B}\n`, null), policy([A], [C])), {
       wire: `upload-pack: not our ref ${B}`,
     });
     // A missing object before a malformed line is named; the malformed line is after git died.
-    assert.throws(() => readWants(reader(`want ${B}\n`, 'want xyz\n', null), policy([A])), {
+    await assert.rejects(() => readWants(reader(`want ${B}\n`, 'want xyz\n', null), policy([A])), {
       wire: `upload-pack: not our ref ${B}`,
     });
-    assert.throws(() => readWants(reader(`want ${C}\n`, 'want xyz\n', null), policy([A], [C])), {
+    await assert.rejects(() => readWants(reader(`want ${C}\n`, 'want xyz\n', null), policy([A], [C])), {
       message: /protocol error/,
     });
-    assert.throws(() => readWants(reader(`want ${A}\n`, `want ${C}\n`, null), policy([A], [C])), {
+    await assert.rejects(() => readWants(reader(`want ${A}\n`, `want ${C}\n`, null), policy([A], [C])), {
       wire: `upload-pack: not our ref ${C}`,
     });
   });
 });
 
 describe('negotiate (no multi_ack)', () => {
-  it('answers a clone (done without haves) with NAK', () => {
-    assert.deepEqual(negotiateWith([], 'done\n'), { answers: ['NAK'], common: [] });
+  it('answers a clone (done without haves) with NAK', async () => {
+    assert.deepEqual(await negotiateWith([], 'done\n'), { answers: ['NAK'], common: [] });
   });
 
-  it('sends NAK on each flush until a common object is found, then ACK it once and keeps silent', () => {
-    const result = negotiateWith(
+  it('sends NAK on each flush until a common object is found, then ACK it once and keeps silent', async () => {
+    const result = await negotiateWith(
       [A, B],
       `have ${C}\n`,
       null,
@@ -108,18 +111,18 @@ describe('negotiate (no multi_ack)', () => {
     assert.deepEqual(result, { answers: ['NAK', `ACK ${A}`], common: [A, B] });
   });
 
-  it('acknowledges a common object named just before done', () => {
-    assert.deepEqual(negotiateWith([B], `have ${B}\n`, 'done\n').answers, [`ACK ${B}`]);
+  it('acknowledges a common object named just before done', async () => {
+    assert.deepEqual((await negotiateWith([B], `have ${B}\n`, 'done\n')).answers, [`ACK ${B}`]);
   });
 
-  it('refuses a line that is neither have nor done, and a client that hangs up', () => {
-    assert.throws(() => negotiateWith([], 'want x\n'), /expected have or done, got 'want x'/);
-    assert.throws(() => negotiateWith([], `have ${A}\n`), /hung up during negotiation/);
+  it('refuses a line that is neither have nor done, and a client that hangs up', async () => {
+    await assert.rejects(() => negotiateWith([], 'want x\n'), /expected have or done, got 'want x'/);
+    await assert.rejects(() => negotiateWith([], `have ${A}\n`), /hung up during negotiation/);
   });
 });
 
 describe('advertisementLines', () => {
-  it('puts HEAD first with the capabilities, then refs with peeled tags', () => {
+  it('puts HEAD first with the capabilities, then refs with peeled tags', async () => {
     const lines = advertisementLines({
       head: { oid: A },
       headTarget: 'refs/heads/main',
@@ -137,14 +140,14 @@ describe('advertisementLines', () => {
     ]);
   });
 
-  it('advertises capabilities on a capabilities^{} line for an empty repository', () => {
+  it('advertises capabilities on a capabilities^{} line for an empty repository', async () => {
     const [line] = advertisementLines({ refs: [], objectFormat: 'sha1' });
     assert.match(line!, /^0{40} capabilities\^\{\}\0multi_ack thin-pack side-band /);
   });
 });
 
 describe('parseOptions', () => {
-  it('takes options over the environment over the defaults', () => {
+  it('takes options over the environment over the defaults', async () => {
     const env = { WRITEV_UPLOAD_PACK_CACHE: '/env/cache', WRITEV_UPLOAD_PACK_WRITE_MODE: 'writev' };
     assert.deepEqual(parseOptions(['repo'], {}).cacheDir, 'default');
     assert.equal(parseOptions(['repo'], env).cacheDir, '/env/cache');
@@ -156,7 +159,7 @@ describe('parseOptions', () => {
     assert.equal(parseOptions(['--cache-dir', '/opt/d', 'repo'], env).cacheDir, '/opt/d');
   });
 
-  it('refuses unknown options, bad values and a missing directory', () => {
+  it('refuses unknown options, bad values and a missing directory', async () => {
     assert.throws(
       () => parseOptions(['--stateful-rpc', 'repo'], {}),
       (err) => err instanceof UsageError && err.message === "unknown option '--stateful-rpc'",
