@@ -234,7 +234,13 @@ export class Session {
   private async saved(doc: TextDocument): Promise<void> {
     const path = URI.toPath(doc.uri);
     const folder = this.folders.of(path);
-    if (folder) await this.folders.update(folder, path, await this.settings.get(doc.uri), doc.getText());
+    if (!folder) return;
+    // The facts a C file of no name would get: every file's wrappers and functions that do no output.
+    // When the saved file changed them, documents open elsewhere may have other findings now.
+    const everything = `${path}\u0000.c`;
+    const before = languageOf(path) === 'c' ? folder.index.factsDigest(everything) : undefined;
+    await this.folders.update(folder, path, await this.settings.get(doc.uri), doc.getText());
+    if (before !== undefined && folder.index.factsDigest(everything) !== before) this.revalidateAll();
   }
 
   private async filesChanged(changes: readonly { uri: string; type: FileChangeType }[]): Promise<void> {
@@ -243,14 +249,23 @@ export class Session {
       this.log('writev: a .writev-lint.json changed; reading the settings again');
       this.configurationChanged(undefined);
     }
+    // Each folder's digest of the whole fact base before the first of its changes (as in saved()):
+    // a file changed outside the editor can change the findings of documents open elsewhere.
+    const before = new Map<NonNullable<ReturnType<Folders['of']>>, [string, string]>();
     for (const change of changes) {
       if (!change.uri.startsWith('file:') || change.uri.endsWith(`/${CONFIG_FILE_NAME}`)) continue;
       const path = URI.toPath(change.uri);
       const folder = this.folders.of(path);
       if (!folder) continue;
+      if (!before.has(folder)) {
+        const everything = `${path}\u0000.c`;
+        before.set(folder, [everything, folder.index.factsDigest(everything)]);
+      }
       if (change.type === FileChangeType.Deleted) folder.index.delete(path);
       else await this.folders.update(folder, path, await this.settings.get(change.uri));
     }
+    for (const [folder, [everything, digest]] of before)
+      if (folder.index.factsDigest(everything) !== digest) return this.revalidateAll();
   }
 
   private configurationChanged(pushed: unknown): void {
