@@ -18,7 +18,7 @@ import {
   namedKids,
   parameterNames,
 } from './syntax';
-import { memberCalleeOf, type CContext, type CWrapper } from './writes';
+import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -72,6 +72,24 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
       : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family, ...messages };
   return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
 }
+
+/** True when `call` is inside the consequence of an `if` whose test makes `write` (its failure path). */
+function handlesFailureOf(call: Node, write: Node): boolean {
+  for (let at = call.parent; at; at = at.parent) {
+    if (at.type !== 'if_statement') continue;
+    const test = at.childForFieldName('condition');
+    const then = at.childForFieldName('consequence');
+    if (!test || !then || call.startIndex < then.startIndex || call.endIndex > then.endIndex) continue;
+    if (write.startIndex >= test.startIndex && write.endIndex <= test.endIndex) {
+      const check = checkOf(test);
+      return check !== undefined && check.call.equals(write) && FAILED.has(check.kind);
+    }
+  }
+  return false;
+}
+
+/** Check kinds under which an `if`'s consequence runs when the write failed. */
+const FAILED = new Set(['<0', '<=0', '==-1', '!=']);
 
 /** `node` without parentheses and casts (`(const char *)buf` is buf). */
 function bare(node: Node): Node {
@@ -303,6 +321,8 @@ export function writeHelperOf(
     // A call through a pointer may do anything, a write included (a member known to hold writers writes).
     const member = calleeName(c) === undefined ? memberCalleeOf(c) : undefined;
     const callee = calleeName(c) ?? (member && ctx.wrappers.has(member) ? member : undefined);
+    // Only the write's own failure handling may call through another pointer (`c->closed(c)`).
+    if (!callee && writer && handlesFailureOf(c, writer.call)) continue;
     if (!callee) return undefined;
     const slots = writerSlots(callee, c, ctx);
     if (slots) {
