@@ -26,7 +26,7 @@ import { functionName } from './syntax';
 import { messageDescriptors } from './messageDescriptors';
 import { cFunctionFacts, libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
 import { settingWrapper } from './wrappers';
-import type { CContext, CWrapper } from './writes';
+import { descriptorMacros, type CContext, type CWrapper } from './writes';
 
 export type { CWrapper } from './writes';
 
@@ -87,6 +87,7 @@ export class CAnalyzer {
       quiet: facts ? (name) => named(name) || facts(name) : named,
       macros,
       assumeStreams: settings.unknownDescriptors === 'report',
+      descriptorMacros: descriptorMacros(text),
     };
   }
 
@@ -262,6 +263,7 @@ export class CAnalyzer {
         settings,
         [...wrappers.values()],
         [...macros.values()],
+        [...ctx.descriptorMacros!],
         [...streams.functions],
         [...streams.globals],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),

@@ -152,11 +152,27 @@ function bodyFacts(body: Node): BodyFacts {
       else if (operator === '-' && sides[0] === name) shrunk.add(name);
       else assigned.add(name);
     } else assigned.add(name);
-    if (op === '=') plain.set(name, plain.has(name) ? null : right);
+    if (op === '=') {
+      plain.set(name, plain.has(name) ? null : right);
+      // `p = buf;` as a statement of the body itself (before any loop): an initializer written apart.
+      const stmt = n.parent;
+      if (stmt?.type === 'expression_statement' && stmt.parent?.id === body.id && !plain.has(`\0${name}`))
+        plain.set(`\0${name}`, right);
+    }
+  }
+  for (const [key, value] of plain) {
+    if (!key.startsWith('\0') || !value) continue;
+    const name = key.slice(1);
+    // The only plain assignment of a name declared without a value, which the loop then moves (a
+    // name set once and never moved is `setOnce`): it is the name's first value.
+    if (plain.get(name) === value && !initial.has(name) && (grown.has(name) || shrunk.has(name))) {
+      initial.set(name, value);
+      assigned.delete(name);
+    }
   }
   const setOnce = new Map<string, Node>();
   for (const [name, value] of plain)
-    if (value && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
+    if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
   return { initial, grown, shrunk, assigned, setOnce };
 }
 

@@ -19,6 +19,11 @@ export type { CWrapper } from '../wrapper';
 
 /** What the C front end knows while reading one file. */
 export interface CContext {
+  /**
+   * Object-like macros of the file that name a standard descriptor (`#define STO STDOUT_FILENO`), by
+   * name, with the descriptor's canonical number.
+   */
+  readonly descriptorMacros?: ReadonlyMap<string, string>;
   readonly text: string;
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
@@ -358,7 +363,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     if (!fd || !buf || hasEffects(fd)) return undefined;
     // The descriptor must be the same whenever it is evaluated: a call there must be pure.
     if (argumentCalls && !onlyPureCalls([fd], ctx.pure)) return undefined;
-    const target = canonicalTarget(fd.text);
+    const target = aliasOf(canonicalTarget(fd.text), ctx);
     const kind = descriptorKind(fn, target, ctx);
     if (kind === 'message') return undefined;
     const len = fn.len === undefined ? undefined : args[fn.len];
@@ -391,7 +396,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     : 'text' in wrapper.fd
       ? wrapper.fd.text
       : '';
-  const target = canonicalTarget(member ? memberOf(fdText, member) : fdText);
+  const target = aliasOf(canonicalTarget(member ? memberOf(fdText, member) : fdText), ctx);
   const kind = descriptorKind(wrapper, target, ctx);
   if (kind === 'message') return undefined;
   const frames = wrapper.syscalls ?? 1;
@@ -439,6 +444,22 @@ function memberOf(arg: string, member: string): string {
   const address = /^&\s*([A-Za-z_]\w*)$/.exec(t);
   if (address && member.startsWith('->')) return `${address[1]}.${member.slice(2)}`;
   return `(${t})${member}`;
+}
+
+/** The standard descriptor a macro of the file stands for (`STO` for `STDOUT_FILENO`), or `target`. */
+function aliasOf(target: string, ctx: CContext): string {
+  return ctx.descriptorMacros?.get(target) ?? target;
+}
+
+const DESCRIPTOR_MACRO =
+  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(STDIN_FILENO|STDOUT_FILENO|STDERR_FILENO|[012])[ \t]*\)?[ \t]*$/gm;
+
+/** The file's object-like macros that name a standard descriptor (see {@link CContext.descriptorMacros}). */
+export function descriptorMacros(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!text.includes('define')) return found;
+  for (const m of text.matchAll(DESCRIPTOR_MACRO)) found.set(m[1]!, canonicalTarget(m[2]!));
+  return found;
 }
 
 /** `->m` for a call through a function pointer in member `m` (`c->m(...)`, `c.m(...)`). */
