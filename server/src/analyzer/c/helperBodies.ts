@@ -113,6 +113,8 @@ interface BodyFacts {
   readonly assigned: ReadonlySet<string>;
   /** Names given a value by exactly one plain assignment (`l = strlen(msg)`), and that value. */
   readonly setOnce: ReadonlyMap<string, Node>;
+  /** Every value each name is given, by its initializer and by plain assignments (`=`). */
+  readonly values: ReadonlyMap<string, readonly Node[]>;
 }
 
 function bodyFacts(body: Node): BodyFacts {
@@ -121,12 +123,17 @@ function bodyFacts(body: Node): BodyFacts {
   const shrunk = new Set<string>();
   const assigned = new Set<string>();
   const plain = new Map<string, Node | null>();
+  const values = new Map<string, Node[]>();
+  const give = (name: string, value: Node) => values.set(name, [...(values.get(name) ?? []), value]);
   for (const n of body.descendantsOfType(['init_declarator', 'assignment_expression', 'update_expression'])) {
     if (!n) continue;
     if (n.type === 'init_declarator') {
       const name = declaredName(n.childForFieldName('declarator'));
       const value = n.childForFieldName('value');
-      if (name && value) initial.set(name, value);
+      if (name && value) {
+        initial.set(name, value);
+        give(name, value);
+      }
       continue;
     }
     if (n.type === 'update_expression') {
@@ -153,6 +160,7 @@ function bodyFacts(body: Node): BodyFacts {
       else assigned.add(name);
     } else assigned.add(name);
     if (op === '=') {
+      give(name, right);
       plain.set(name, plain.has(name) ? null : right);
       // `p = buf;` as a statement of the body itself (before any loop): an initializer written apart.
       const stmt = n.parent;
@@ -173,7 +181,7 @@ function bodyFacts(body: Node): BodyFacts {
   const setOnce = new Map<string, Node>();
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
-  return { initial, grown, shrunk, assigned, setOnce };
+  return { initial, grown, shrunk, assigned, setOnce, values };
 }
 
 /** Where a writer's buffer comes from: a parameter (`param`), through a pointer and an offset. */
@@ -257,7 +265,10 @@ function lengthSource(
   if (b.type === 'identifier') {
     const param = paramOf(b.text, params, facts);
     if (param >= 0) return { param, count: b.text };
-    return stringLength(b.text, facts, bufName) ? { param: -1, count: b.text } : undefined;
+    if (stringLength(b.text, facts, bufName)) return { param: -1, count: b.text };
+    const count = clampedCount(b.text, node, facts);
+    const countParam = count === undefined ? -1 : paramOf(count, params, facts);
+    return count !== undefined && countParam >= 0 ? { param: countParam, count } : undefined;
   }
   if (b.type === 'call_expression' && calleeName(b) === 'strlen') return 'string';
   if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '-') return undefined;
@@ -269,6 +280,59 @@ function lengthSource(
   const param = paramOf(count, params, facts);
   if (param >= 0) return { param, count, offset: bare(right).text };
   return stringLength(count, facts, bufName) ? { param: -1, count, offset: bare(right).text } : undefined;
+}
+
+/** A constant a chunk is clamped to: a number, a macro, a `sizeof`. */
+function isConstant(node: Node): boolean {
+  const b = bare(node);
+  return (
+    b.type === 'number_literal' ||
+    b.type === 'sizeof_expression' ||
+    (b.type === 'identifier' && /^[A-Z][A-Z0-9_]*$/.test(b.text))
+  );
+}
+
+/** The count `value` takes when it is the count or a clamp of it (`MIN(n, MAX)`, `n > MAX ? MAX : n`). */
+function clampOf(value: Node): string | undefined {
+  const b = bare(value);
+  if (b.type === 'identifier' && !/^[A-Z][A-Z0-9_]*$/.test(b.text)) return b.text;
+  if (b.type === 'call_expression' && /^(min|MIN)\w*$/.test(calleeName(b) ?? '')) {
+    const args = callArgs(b);
+    const counts = args.filter((a) => !isConstant(a));
+    const only = counts.length === 1 && args.length === 2 ? bare(counts[0] as Node) : undefined;
+    return only?.type === 'identifier' ? only.text : undefined;
+  }
+  if (b.type === 'conditional_expression') {
+    const arms = [b.childForFieldName('consequence'), b.childForFieldName('alternative')];
+    const counts = arms.filter((a): a is Node => !!a && !isConstant(a));
+    const only = counts.length === 1 && arms.every(Boolean) ? bare(counts[0] as Node) : undefined;
+    return only?.type === 'identifier' ? only.text : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The count behind a chunk the write sends when the loop clamps what it sends at once (`w = len; if (w >
+ * MAX) w = MAX; w = write(fd, p, w);`, `chunk = MIN(left, SSIZE_MAX)`): every value the chunk is given
+ * is that count, a clamp of it to a constant, a constant, or the write's own result. Each call still
+ * sends the whole buffer when the loop shrinks that count; the caller's loop checks it does.
+ */
+function clampedCount(name: string, lenArg: Node, facts: BodyFacts): string | undefined {
+  const given = facts.values.get(name) ?? [];
+  let count: string | undefined;
+  let sawCount = false;
+  let call: Node | null = lenArg.parent;
+  while (call && call.type !== 'call_expression') call = call.parent;
+  for (const value of given) {
+    const b = bare(value);
+    if (call && b.id === call.id) continue;
+    if (isConstant(b)) continue;
+    const source = clampOf(b);
+    if (source === undefined || source === name || (count !== undefined && source !== count)) return undefined;
+    count = source;
+    sawCount = true;
+  }
+  return sawCount && (facts.grown.has(name) || facts.shrunk.has(name)) === false ? count : undefined;
 }
 
 /** The descriptor a writer's argument is, as the helper's callers will name it. */
