@@ -328,7 +328,8 @@ function clampedCount(name: string, lenArg: Node, facts: BodyFacts): string | un
     if (call && b.id === call.id) continue;
     if (isConstant(b)) continue;
     const source = clampOf(b);
-    if (source === undefined || source === name || (count !== undefined && source !== count)) return undefined;
+    if (source === undefined || source === name || (count !== undefined && source !== count))
+      return undefined;
     count = source;
     sawCount = true;
   }
