@@ -7,6 +7,7 @@ import { FunctionMemo, type MemoUse } from './memo';
 import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
+import { functionDeclarator } from './syntax';
 
 /** Wrapper chains deeper than this (counted from the write function) are not followed. */
 export const MAX_WRAPPER_DEPTH = 4;
@@ -83,7 +84,7 @@ export function fileWrappers(
     const ctx: CContext = { ...base, wrappers: new Map(wrappers) };
     const found: CWrapper[] = [];
     for (const { fn, text } of bodies) {
-      if (done.has(fn.id) || fn.hasError || !pattern.test(text)) continue;
+      if (done.has(fn.id) || misread(fn) || !pattern.test(text)) continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
       const w = memo.get(depth, context, source, () => wrapperOf(fn, ctx) ?? null);
       if (!w) continue;
@@ -108,6 +109,18 @@ export function fileWrappers(
     pattern = callPattern(found.map((w) => w.name.replace(/^->/, '')));
   }
   return own;
+}
+
+/**
+ * True when the parse of a definition cannot be trusted for a wrapper: an error in its body or its
+ * declarator. An error before the declarator alone is an attribute-like macro the grammar does not
+ * know (`API ssize_t put(...)`, `static EXPORT int put(...)`): the name, the parameters and the body
+ * are read all the same.
+ */
+function misread(fn: Node): boolean {
+  if (!fn.hasError) return false;
+  const declarator = functionDeclarator(fn);
+  return !declarator || declarator.hasError || !!fn.childForFieldName('body')?.hasError;
 }
 
 /** The definitions of `functions` that have a body, with the body's text in `text`. */
