@@ -105,15 +105,55 @@ const CONSTANT_CHECKS: Readonly<Record<string, string>> = {
 
 /** The call `node` is, or the call assigned inside it (`(n = write(...))`), with the variable. */
 function callIn(node: Node): { call: Node; assigned?: Node } | undefined {
-  const n = unwrap(node);
+  const n = checkedValue(node);
   if (n.type === 'call_expression') return { call: n };
   if (n.type !== 'assignment_expression' || n.childForFieldName('operator')?.text !== '=') return undefined;
   const left = n.childForFieldName('left');
   const right = n.childForFieldName('right');
-  const call = right ? unwrap(right) : undefined;
+  const call = right ? checkedValue(right) : undefined;
   return left?.type === 'identifier' && call?.type === 'call_expression'
     ? { call, assigned: left }
     : undefined;
+}
+
+/**
+ * The value a check compares, seen through what does not change it: parentheses, a cast of the result
+ * (`(size_t)write(...) != len`), and an upper-case macro around the call (`TEMP_FAILURE_RETRY(write(...))
+ * < 0`, which retries it; {@link macroAround} gives the write no fix).
+ */
+function checkedValue(node: Node): Node {
+  let at = unwrap(node);
+  for (;;) {
+    if (at.type === 'cast_expression') {
+      const value = at.childForFieldName('value');
+      if (!value) return at;
+      at = unwrap(value);
+      continue;
+    }
+    if (at.type !== 'call_expression' || !MACRO_NAME.test(calleeName(at) ?? '')) return at;
+    const args = callArgs(at);
+    const inner = args.length === 1 ? unwrap(args[0]!) : undefined;
+    if (inner?.type !== 'call_expression') return at;
+    at = inner;
+  }
+}
+
+/**
+ * Branch hints: `__builtin_expect(test, 0)` and the macros over it (`unlikely(test)`, `LIKELY(test)`,
+ * `predict_false(test)`), which tell the compiler which way a test goes and change nothing else.
+ */
+const BRANCH_HINT =
+  /^(__builtin_expect\w*|_*(un)?likely|_*(UN)?LIKELY|\w*_(UN)?LIKELY|_*predict_(true|false)|_*PREDICT_(TRUE|FALSE))$/;
+
+/** The test a branch hint wraps, or `test` itself. */
+function hinted(test: Node): Node {
+  let at = unwrap(test);
+  while (at.type === 'call_expression' && BRANCH_HINT.test(calleeName(at) ?? '')) {
+    const first = callArgs(at)[0];
+    if (!first) break;
+    at = unwrap(first);
+  }
+  return at;
 }
 
 /**
@@ -123,11 +163,11 @@ function callIn(node: Node): { call: Node; assigned?: Node } | undefined {
  * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`).
  */
 export function checkOf(test: Node): Check | undefined {
-  const t = unwrap(test);
+  const t = hinted(test);
   if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
   if (t.type === 'unary_expression' && t.childForFieldName('operator')?.text === '!') {
     const arg = t.childForFieldName('argument');
-    const call = arg ? unwrap(arg) : undefined;
+    const call = arg ? hinted(arg) : undefined;
     return call?.type === 'call_expression' ? { call, kind: 'falsy' } : undefined;
   }
   if (t.type !== 'binary_expression') return undefined;
@@ -511,13 +551,15 @@ export function writeStep(
  * every write it took. Undefined for a call the statement makes itself or through a known discarder.
  */
 function macroAround(stmt: Node, call: Node): string | undefined {
-  if (stmt.type !== 'expression_statement') return undefined;
-  const outer = stmt.namedChild(0);
-  const top = outer && unwrap(outer);
-  if (!top || top.type !== 'call_expression' || top.equals(call)) return undefined;
-  const name = calleeName(top) ?? '';
-  if (C_RESULT_DISCARDERS.has(name) || !MACRO_NAME.test(name)) return undefined;
-  return `the write is the argument of the macro ${name}(), which may check, retry or leave out the call`;
+  // The calls between the write and the statement: a macro in a test (`TEMP_FAILURE_RETRY(write(...))
+  // < 0`) or the whole statement (`CHECK(write(...));`).
+  for (let at = call.parent; at && !at.equals(stmt); at = at.parent) {
+    if (at.type !== 'call_expression') continue;
+    const name = calleeName(at) ?? '';
+    if (C_RESULT_DISCARDERS.has(name) || BRANCH_HINT.test(name) || !MACRO_NAME.test(name)) continue;
+    return `the write is the argument of the macro ${name}(), which may check, retry or leave out the call`;
+  }
+  return undefined;
 }
 
 /**
