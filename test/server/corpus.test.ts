@@ -236,19 +236,39 @@ test('a finding that gathers across two labelled runs earns no credit and counts
   }
 });
 
-test('the recorded split is the seeded draw, and the projects tuned on before it are all in development', async () => {
+test('the recorded split is the seeded draw, each later batch drawn on its own, and the projects tuned on before it are all in development', async () => {
   const corpus = await loadCorpus(CORPUS);
+  type Batch = { seed: number; projects: string[] };
   const labels = JSON.parse(readFileSync(join(CORPUS, 'labels.json'), 'utf8')) as {
-    split: { seed: number; tunedBefore: string[] };
+    split: { seed: number; tunedBefore: string[]; batches?: Batch[] };
   };
-  const { draw } = require(join(REPO, 'scripts', 'corpus-split.js')) as {
-    draw: (names: string[], tuned: string[], seed: number) => { development: string[]; test: string[] };
+  type Halves = { development: string[]; test: string[] };
+  const { draw, drawBatch, drawAll } = require(join(REPO, 'scripts', 'corpus-split.js')) as {
+    draw: (names: string[], tuned: string[], seed: number) => Halves;
+    drawBatch: (names: string[], seed: number) => Halves;
+    drawAll: (names: string[], split: typeof labels.split) => Halves;
   };
-  const again = draw(
-    corpus.projects.map((p) => p.name),
+  const names = corpus.projects.map((p) => p.name);
+  const batches = labels.split.batches ?? [];
+  const batched = batches.flatMap((b) => b.projects);
+  assert.equal(new Set(batched).size, batched.length, 'a project is in one batch at most');
+  // The first draw over the projects of no batch is the one recorded before any batch was added.
+  const first = draw(
+    names.filter((n) => !batched.includes(n)),
     labels.split.tunedBefore,
     labels.split.seed,
   );
-  assert.deepEqual(again, { development: corpus.split?.development, test: corpus.split?.test });
-  for (const name of labels.split.tunedBefore) assert.ok(again.development.includes(name), name);
+  const halves: Halves[] = [first, ...batches.map((b) => drawBatch(b.projects, b.seed))];
+  for (const batch of batches) {
+    const { development, test: held } = drawBatch(batch.projects, batch.seed);
+    assert.equal(held.length, Math.floor(batch.projects.length / 2), `batch ${batch.seed}: half to test`);
+    assert.deepEqual([...development, ...held].sort(), [...batch.projects].sort(), `batch ${batch.seed}`);
+  }
+  const union = (key: keyof Halves) => halves.flatMap((h) => h[key]).sort();
+  assert.deepEqual(
+    { development: union('development'), test: union('test') },
+    { development: corpus.split?.development, test: corpus.split?.test },
+  );
+  assert.deepEqual(drawAll(names, labels.split), { development: union('development'), test: union('test') });
+  for (const name of labels.split.tunedBefore) assert.ok(first.development.includes(name), name);
 });
