@@ -61,7 +61,9 @@ export class SentBuffers {
     for (const piece of write.pieces) {
       const path = bufferPath(piece.buf);
       if (path === undefined) {
-        for (const n of piece.buf.match(/[A-Za-z_]\w*/g) ?? []) this.whole.add(n);
+        // The words of a string literal name nothing (`"ip: "` is no buffer `ip`): a literal is constant.
+        const code = piece.buf.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '');
+        for (const n of code.match(/[A-Za-z_]\w*/g) ?? []) this.whole.add(n);
       } else if (NAME.test(path)) {
         this.whole.add(path);
       } else {

@@ -17,9 +17,13 @@ const EXCLUSIVE = end(
   'every write is under a condition, and the conditions may exclude each other',
 );
 
-/** Names a condition reads, constants (upper-case names) left out: `(prompt != NULL)` reads prompt. */
+/**
+ * Names a condition reads, constants (upper-case names), the words of string literals and the names
+ * of called functions left out: `(prompt != NULL)` reads prompt, `!strcmp(mode, "ip")` reads mode.
+ */
 function conditionNames(condition: string): string[] {
-  return (condition.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n));
+  const code = condition.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '');
+  return (code.match(/[A-Za-z_]\w*(?!\w|\s*\()/g) ?? []).filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n));
 }
 
 /**
