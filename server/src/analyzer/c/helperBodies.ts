@@ -407,8 +407,9 @@ export function writeHelperOf(
     if (!callee) return undefined;
     const slots = writerSlots(callee, c, ctx);
     if (slots) {
-      if (writer) return undefined;
-      writer = { call: c, slots };
+      // The same write again (a retry once the descriptor is writable) is still the one write.
+      if (writer && !sameCall(writer.call, c)) return undefined;
+      writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
@@ -481,6 +482,12 @@ export function writeHelperOf(
     ...((!loop || retry) && slots.messages && { messages: true }),
     ...(forwarded >= 0 && { flags: forwarded }),
   };
+}
+
+/** True when two calls name the same function with the same arguments, spelled alike. */
+function sameCall(a: Node, b: Node): boolean {
+  const spelled = (c: Node) => c.text.replace(/\s+/g, '');
+  return spelled(a) === spelled(b);
 }
 
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */

@@ -99,13 +99,18 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   };
 }
 
-/** True when `text` calls the write functions, macros and wrappers of `ctx` twice or more. */
+/**
+ * True when `text` calls two different write functions, macros or wrappers of `ctx` (the same one twice
+ * may be one write retried, which {@link writeHelperOf} tells by the arguments).
+ */
 function callsTwice(ctx: CContext, text: string): boolean {
-  let count = 0;
+  let first: string | undefined;
   for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
     const name = m[1]!;
     if (ctx.functions.has(name) || ctx.wrappers.has(name) || ctx.macros?.has(name)) {
-      if (++count > 1) return true;
+      // The same function again may be the same write retried: the body's reading tells.
+      if (first !== undefined && name !== first) return true;
+      first = name;
     }
   }
   return false;
