@@ -44,7 +44,10 @@ export interface CWrapper extends Wrapper {
   readonly syscalls?: number;
   /** Why calls to it cannot be gathered by a fix (a printf-style helper formats its buffer first). */
   readonly noFix?: string;
-  /** A printf-style helper: its buffer parameter is a format, not the bytes it writes. */
+  /**
+   * Its buffer parameter is not the bytes it writes: a printf-style helper's format, or a value whose
+   * bytes it writes (`put_byte(fd, c)`).
+   */
   readonly formats?: boolean;
   /**
    * It returns a status, true on success and 0 on failure (every return a constant): chained as

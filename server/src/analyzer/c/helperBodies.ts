@@ -393,7 +393,8 @@ export function writeHelperOf(
   if (!body) return undefined;
   const params = parameterNames(fn);
   const variadic = isVariadic(fn);
-  if (params.length < 2 || params.includes(undefined)) return undefined;
+  // One parameter is enough for a helper of a fixed descriptor (`tty_puts(s)` writing to a global).
+  if (params.length < 1 || params.includes(undefined)) return undefined;
   let writer: { call: Node; slots: WriterSlots } | undefined;
   // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
   // descriptor, which is then written by more than the one call.
@@ -428,7 +429,9 @@ export function writeHelperOf(
   const buf = bufferSource(bufArg, params, facts);
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
   const loop = loopAround(call, body);
-  if (!buf) return undefined;
+  if (!buf)
+    return valueWriter(name, exported, fd, bufArg, lenArg, params, facts, slots, loop && retries(loop, call));
+  if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
   const len = lenArg
     ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer)
     : 'string';
@@ -488,6 +491,49 @@ export function writeHelperOf(
 function sameCall(a: Node, b: Node): boolean {
   const spelled = (c: Node) => c.text.replace(/\s+/g, '');
   return spelled(a) === spelled(b);
+}
+
+/**
+ * A helper that writes the bytes of a scalar parameter (`write(fd, &c, 1)` in `put_char(fd, c)`): each
+ * call is one write of a value the caller passes, which no iovec can point at, so calls join runs
+ * without a fix. Only a single write (or one retried on failure), of the value's own size.
+ */
+function valueWriter(
+  name: string,
+  exported: boolean,
+  fd: WrapperTarget,
+  bufArg: Node,
+  lenArg: Node | undefined,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+  slots: WriterSlots,
+  retried: boolean | undefined,
+): CWrapper | undefined {
+  const b = bare(bufArg);
+  const value =
+    b.type === 'pointer_expression' && b.child(0)?.type === '&' ? b.childForFieldName('argument') : null;
+  if (!value || bare(value).type !== 'identifier' || !lenArg) return undefined;
+  const param = params.indexOf(bare(value).text);
+  if (param < 0 || facts.assigned.has(bare(value).text) || ('param' in fd && fd.param === param))
+    return undefined;
+  const len = bare(lenArg);
+  const sized =
+    len.type === 'number_literal' ||
+    (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text));
+  if (!sized) return undefined;
+  const loopFree = retried === undefined || retried;
+  if (!loopFree) return undefined;
+  return {
+    name,
+    exported,
+    fd,
+    buf: param,
+    family: slots.family,
+    arity: params.length,
+    noFix: `${name}() writes the bytes of the value it is given, which no iovec can point at`,
+    formats: true,
+    ...(slots.messages && { messages: true }),
+  };
 }
 
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */
