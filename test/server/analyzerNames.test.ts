@@ -56,7 +56,25 @@ const GIT_NAMES = new Set([
 const KERNEL_BYTE_ORDER = /^(?:cpu_to_(?:le|be)(?:16|32|64)|(?:le|be)(?:16|32|64)_to_cpu)$/;
 
 /** Plain English words that the analyzer uses as words, not as a project's identifiers. */
-const ENGLISH = new Set(['call', 'get', 'emit', 'panic', 'Socket', 'connection', 'alloc', 'trim', 'globals']);
+const ENGLISH = new Set([
+  'call',
+  'get',
+  'emit',
+  'panic',
+  'Socket',
+  'connection',
+  'alloc',
+  'trim',
+  'globals',
+  // TypeScript's and Node.js's own words (`'local' in source`, `throw`, `process.stdout`, `child_process`,
+  // `[].join`), and a joiner's name (`results`).
+  'local',
+  'throw',
+  'process',
+  'child_process',
+  'join',
+  'results',
+]);
 
 /** The names and paths that are one corpus project's own (the rule above). */
 function projectsOwn(

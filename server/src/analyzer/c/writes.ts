@@ -139,11 +139,11 @@ function checkedValue(node: Node): Node {
 }
 
 /**
- * Branch hints: `__builtin_expect(test, 0)` and the macros over it (`unlikely(test)`, `LIKELY(test)`,
- * `predict_false(test)`), which tell the compiler which way a test goes and change nothing else.
+ * Branch hints: the compiler's `__builtin_expect(test, 0)` and the conventional macros over it (the
+ * kernel's `unlikely(test)`, the BSDs' `__predict_false(test)`), which tell the compiler which way a
+ * test goes and change nothing else.
  */
-const BRANCH_HINT =
-  /^(__builtin_expect\w*|_*(un)?likely|_*(UN)?LIKELY|\w*_(UN)?LIKELY|_*predict_(true|false)|_*PREDICT_(TRUE|FALSE))$/;
+const BRANCH_HINT = /^(__builtin_expect\w*|_*(un)?likely|_*predict_(true|false))$/;
 
 /** The test a branch hint wraps, or `test` itself. */
 function hinted(test: Node): Node {
