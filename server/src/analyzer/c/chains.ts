@@ -208,12 +208,15 @@ function keptChain(stmt: Node): { name: string; value: Node } | undefined {
   return left?.type === 'identifier' && value ? { name: left.text, value } : undefined;
 }
 
-/** The single statement of a body (`{ stmt; }` or `stmt`), if it has just one. */
+/**
+ * The single statement of a body (`{ stmt; }` or `stmt`), if it has just one. Comments beside it do not
+ * count: every fix keeps the comments of what it replaces (fixes/comments.ts).
+ */
 function only(body: Node | null): Node | undefined {
   if (!body) return undefined;
   if (body.type !== 'compound_statement') return body;
-  const kids = namedKids(body);
-  return kids.length === 1 && body.namedChildren.every((c) => c?.type !== 'comment') ? kids[0] : undefined;
+  const kids = namedKids(body).filter((c) => c.type !== 'comment');
+  return kids.length === 1 ? kids[0] : undefined;
 }
 
 /**

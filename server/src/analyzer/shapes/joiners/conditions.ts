@@ -42,13 +42,35 @@ function disjoint(writes: readonly WriteStep[]): boolean {
   return true;
 }
 
+const RETESTED = end(
+  'conditions',
+  'a statement between changes what the test of the next write reads: the writes may exclude each other',
+);
+
 const RULES: Rules = {
+  // A test reads its names where it stands: an earlier write's test read them too, and a statement
+  // between changed them (`if (a) ...; a = 0; if (a) ...`), so the second may now fail where the first
+  // held. A test of names computed for it between (`n = len & 3; if (n) ...`) is no such case.
+  write(step, run) {
+    if (!step.condition || step.condition === ONE_ARM) return step;
+    const changed = conditionNames(step.condition).filter(
+      (n) => run.changedSoFar.has(n) || run.changedInArms.has(n),
+    );
+    if (changed.length === 0) return step;
+    const tested = run.writes.flatMap((w) => (w.condition ? conditionNames(w.condition) : []));
+    return meets(changed, tested) ? RETESTED : step;
+  },
   finish(writes, run) {
     const conditions = new Set(writes.map((w) => w.condition));
     const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
     const independent =
       !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
-    if (!run.head && writes.every((w) => w.condition) && !straddles && !independent) return EXCLUSIVE;
+    // Every write under the same test, read twice (`if (fb) ...; if (fb) ...`): both run or neither.
+    // (Writes all taken from one branch's arms are that branch's own run, found inside it.)
+    const same =
+      conditions.size === 1 && writes.length > 1 && !conditions.has(ONE_ARM) && !writes.every(inArm);
+    if (!run.head && writes.every((w) => w.condition) && !straddles && !independent && !same)
+      return EXCLUSIVE;
     if (independent && writes.every((w) => w.condition))
       return writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL }));
     return writes;
@@ -58,6 +80,13 @@ const RULES: Rules = {
 /** Decides whether writes under conditions make a run, and whether it can have a fix. */
 export const conditions: Joiner = {
   name: 'conditions',
-  facts: ['write.condition', 'write.noFix', 'write.pieces', 'run.head'],
+  facts: [
+    'write.condition',
+    'write.noFix',
+    'write.pieces',
+    'run.head',
+    'run.changedSoFar',
+    'run.changedInArms',
+  ],
   rules: RULES,
 };
