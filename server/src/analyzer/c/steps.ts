@@ -18,6 +18,7 @@ import {
   unwrap,
 } from './syntax';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
+import { retriedStep } from './retries';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import { SubtreeIndex } from './subtreeIndex';
@@ -89,6 +90,10 @@ class FunctionReader {
         conditionalStep(stmt, this.ctx) ??
         elseChainStep(stmt, this.ctx) ??
         returnStep(stmt, this.ctx);
+      if (write) return write;
+    }
+    if (stmt.type === 'while_statement') {
+      const write = retriedStep(stmt, this.ctx);
       if (write) return write;
     }
     // `ok = put(a) && put(b);`
