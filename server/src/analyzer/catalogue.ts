@@ -245,6 +245,39 @@ export function digestName(name: string): boolean {
   return name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).some((word) => DIGEST_WORDS.has(word.toLowerCase()));
 }
 
+/** The words a descriptor accessor's name ends with: what it hands back. */
+const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set(['fd', 'fileno', 'sock', 'sockfd', 'socket']);
+
+/** Words that make a function named for a descriptor do something to get it (open, dup, accept...). */
+const DESCRIPTOR_EFFECT_WORDS: ReadonlySet<string> = new Set(
+  (
+    'open reopen close dup dup2 alloc create new make accept connect bind listen set pass recv send ' +
+    'steal take release free init setup next add del remove register acquire install lock unlock'
+  ).split(' '),
+);
+
+/**
+ * True when the name reads as an accessor that hands back a descriptor it holds (`img_raw_fd(img)`,
+ * `conn_fd(c)`, `getSocket`): a call of it reads, so a write may name its descriptor through it and two
+ * writes through the same call name the same descriptor. A name that also says how it gets one
+ * (`open_fd`, `accept_socket`, `next_fd`) is no accessor.
+ */
+export function descriptorAccessor(name: string): boolean {
+  const words = name
+    .split(/_|(?<=[a-z0-9])(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w !== '');
+  const last = words[words.length - 1];
+  // A bare `socket` or `fd` is the system call or a variable's name, not an accessor.
+  return (
+    words.length >= 2 &&
+    last !== undefined &&
+    DESCRIPTOR_WORDS.has(last) &&
+    !words.some((w) => DESCRIPTOR_EFFECT_WORDS.has(w)) &&
+    !IO_NAME_PATTERN.test(name)
+  );
+}
+
 /** A TS/JS function that writes: a module export (qualified `module.name`) with argument positions. */
 export interface TsWriteFunction {
   /** `fs.writeSync`, `runtime.writevInFull`, or a user name (matched by spelling). */

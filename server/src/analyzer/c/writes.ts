@@ -4,7 +4,7 @@
 // read in chains.ts, from the calls this file understands.
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
 import type { Node } from 'web-tree-sitter';
-import { C_RESULT_DISCARDERS, type CWriteFunction } from '../catalogue';
+import { C_RESULT_DISCARDERS, descriptorAccessor, type CWriteFunction } from '../catalogue';
 import type { Piece, Span, Template, WriteStep } from '../model';
 import type { CWrapper } from '../wrapper';
 import { isBare, LENGTH_MARK } from '../cTemplates';
@@ -240,7 +240,7 @@ export function callsInArguments(
   let found: { calls: string[]; changes: string[] } | undefined;
   for (const call of calls(list)) {
     const name = calleeName(call);
-    if (pureTest(name, ctx.pure)) continue;
+    if (pureTest(name, ctx.pure, call)) continue;
     if (!name || !ctx.quiet(name) || ctx.functions.has(name) || ctx.wrappers.has(name)) return null;
     found ??= { calls: [], changes: [] };
     found.calls.push(name);
@@ -252,7 +252,7 @@ export function callsInArguments(
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
 export function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>): boolean {
-  return nodes.every((node) => calls(node).every((call) => pureTest(calleeName(call), pure)));
+  return nodes.every((node) => calls(node).every((call) => pureTest(calleeName(call), pure, call)));
 }
 
 /**
@@ -261,9 +261,15 @@ export function onlyPureCalls(nodes: readonly Node[], pure: ReadonlySet<string>)
  */
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 
-/** A call a test or an argument may make without changing anything: pure, or an upper-case macro. */
-export function pureTest(name: string | undefined, pure: ReadonlySet<string>): boolean {
-  return name !== undefined && (pure.has(name) || MACRO_NAME.test(name));
+/**
+ * A call a test or an argument may make without changing anything: pure, an upper-case macro, or an
+ * accessor of the descriptor an object it is given holds (`img_raw_fd(img)`; see
+ * {@link descriptorAccessor}: `get_fd()` of nothing may hand back another descriptor each time).
+ */
+export function pureTest(name: string | undefined, pure: ReadonlySet<string>, call?: Node): boolean {
+  if (name === undefined) return false;
+  if (pure.has(name) || MACRO_NAME.test(name)) return true;
+  return !!call && descriptorAccessor(name) && callArgs(call).length > 0;
 }
 
 /**
@@ -273,7 +279,7 @@ export function pureTest(name: string | undefined, pure: ReadonlySet<string>): b
  */
 export function readsOnly(node: Node, pure: ReadonlySet<string>): boolean {
   for (const n of node.descendantsOfType(READ_TEST_KINDS)) {
-    if (n && (n.type !== 'call_expression' || !pureTest(calleeName(n), pure))) return false;
+    if (n && (n.type !== 'call_expression' || !pureTest(calleeName(n), pure, n))) return false;
   }
   return true;
 }
