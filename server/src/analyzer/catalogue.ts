@@ -257,7 +257,7 @@ const DESCRIPTOR_EFFECT_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * True when the name reads as an accessor that hands back a descriptor it holds (`img_raw_fd(img)`,
+ * True when the name reads as an accessor that hands back a descriptor it holds (`image_fd(img)`,
  * `conn_fd(c)`, `getSocket`): a call of it reads, so a write may name its descriptor through it and two
  * writes through the same call name the same descriptor. A name that also says how it gets one
  * (`open_fd`, `accept_socket`, `next_fd`) is no accessor.

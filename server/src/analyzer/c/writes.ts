@@ -263,7 +263,7 @@ const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 /**
  * A call a test or an argument may make without changing anything: pure, an upper-case macro, or an
- * accessor of the descriptor an object it is given holds (`img_raw_fd(img)`; see
+ * accessor of the descriptor an object it is given holds (`image_fd(img)`; see
  * {@link descriptorAccessor}: `get_fd()` of nothing may hand back another descriptor each time).
  */
 export function pureTest(name: string | undefined, pure: ReadonlySet<string>, call?: Node): boolean {
