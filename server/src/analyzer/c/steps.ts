@@ -9,6 +9,7 @@ import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '
 import {
   calleeName,
   calls,
+  canonicalTarget,
   declaredName,
   functionDeclarator,
   identifiers,
@@ -19,6 +20,7 @@ import {
 } from './syntax';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { retriedStep } from './retries';
+import { descriptorAliases } from './aliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import { SubtreeIndex } from './subtreeIndex';
@@ -491,7 +493,15 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages: file.messages };
   }
-  const reader = new FunctionReader(ctx, locals, new SubtreeIndex(body, CHANGE_KINDS), scalarsOf(fn));
+  const changes = new SubtreeIndex(body, CHANGE_KINDS);
+  const aliases = descriptorAliases(changes.within(body));
+  if (aliases.size > 0) {
+    // A local copy of a descriptor names what it copies (itself resolved through the file's macros).
+    const named = new Map(ctx.descriptorMacros ?? []);
+    for (const [name, text] of aliases) named.set(name, canonicalTarget(named.get(text) ?? text));
+    ctx = { ...ctx, descriptorMacros: named };
+  }
+  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn));
   reader.block(namedKids(body));
   return reader.blocks;
 }
