@@ -429,8 +429,13 @@ export function writeHelperOf(
   const buf = bufferSource(bufArg, params, facts);
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
   const loop = loopAround(call, body);
-  if (!buf)
-    return valueWriter(name, exported, fd, bufArg, lenArg, params, facts, slots, loop && retries(loop, call));
+  if (!buf) {
+    const retried = loop && retries(loop, call);
+    return (
+      valueWriter(name, exported, fd, bufArg, lenArg, params, facts, slots, retried) ??
+      heldWriter(name, exported, fd, bufArg, lenArg, params, facts, slots, retried)
+    );
+  }
   if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
   const len = lenArg
     ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer)
@@ -531,6 +536,55 @@ function valueWriter(
     family: slots.family,
     arity: params.length,
     noFix: `${name}() writes the bytes of the value it is given, which no iovec can point at`,
+    formats: true,
+    ...(slots.messages && { messages: true }),
+  };
+}
+
+/**
+ * A helper that writes the buffer an object it is given holds (`write_all(fd, m->data, m->len)` in
+ * `send_msg(fd, m)`): each call is one write of that object's bytes, joining runs without a fix (an
+ * iovec would have to be filled from the members). Only a single write (or one retried on failure),
+ * of the object's own length member or its string's length.
+ */
+function heldWriter(
+  name: string,
+  exported: boolean,
+  fd: WrapperTarget,
+  bufArg: Node,
+  lenArg: Node | undefined,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+  slots: WriterSlots,
+  retried: boolean | undefined,
+): CWrapper | undefined {
+  if (retried === false) return undefined;
+  const owner = (node: Node): number => {
+    const b = bare(node);
+    if (b.type !== 'field_expression') return -1;
+    const root = b.childForFieldName('argument');
+    if (root?.type !== 'identifier' || facts.assigned.has(root.text)) return -1;
+    return params.indexOf(root.text);
+  };
+  const param = owner(bufArg);
+  if (param < 0 || ('param' in fd && fd.param === param)) return undefined;
+  const len = lenArg ? bare(lenArg) : undefined;
+  const counted =
+    len === undefined ||
+    owner(len) === param ||
+    (len.type === 'call_expression' &&
+      calleeName(len) === 'strlen' &&
+      callArgs(len).length === 1 &&
+      bare(callArgs(len)[0]!).text === bare(bufArg).text);
+  if (!counted) return undefined;
+  return {
+    name,
+    exported,
+    fd,
+    buf: param,
+    family: slots.family,
+    arity: params.length,
+    noFix: `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
     formats: true,
     ...(slots.messages && { messages: true }),
   };
