@@ -52,6 +52,10 @@ const SLOW = new Map([
     'writev-upload-pack over HTTP against git http-backend: clones, fetches of many stateless rounds',
   ],
   [
+    'runtime/http/slow/cloneGitUploadPack.test.js',
+    "http/clone.test.js's clones and fetches served by git upload-pack, the twin of its writev-upload-pack ones",
+  ],
+  [
     'runtime/uploadPack/slow/v0Matrix.test.js',
     'every v0 capability and negotiation case against git upload-pack',
   ],
