@@ -8,7 +8,17 @@
 //   `npm run lint` beside the tests, --e2e the editor suite (out/test/e2e/editor.e2e.js, which needs
 //   the .vsix of `npm run package`); each fails the run if it fails (all three: npm test).
 'use strict';
-const { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } = require('node:fs');
+const {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { spawn } = require('node:child_process');
 
@@ -40,6 +50,10 @@ const SLOW = new Map([
   [
     'runtime/http/cloneVsBackend.test.js',
     'writev-upload-pack over HTTP against git http-backend: clones, fetches of many stateless rounds',
+  ],
+  [
+    'runtime/http/slow/cloneGitUploadPack.test.js',
+    "http/clone.test.js's clones and fetches served by git upload-pack, the twin of its writev-upload-pack ones",
   ],
   [
     'runtime/uploadPack/slow/v0Matrix.test.js',
@@ -218,6 +232,12 @@ const e2eStarted = !args.includes('--e2e')
     : install.exited.then(startE2e);
 if (args.includes('--e2e'))
   console.log('# the editor suite (code-server, chromium) runs beside the tests; its report follows theirs');
+/**
+ * The fixture repositories the test files share (test/runtime/uploadPack/helpers/gitRepo.ts): each
+ * is built once for the run by the first file that needs it, then copied; removed when the run ends.
+ */
+const fixtures = mkdtempSync(join(tmpdir(), 'writev-test-fixtures-'));
+process.once('exit', () => rmSync(fixtures, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.once(signal, () => {
     stopEditorInstall(install);
@@ -236,7 +256,7 @@ async function main() {
       `--test-timeout=${timeoutMs}`,
       ...files,
     ],
-    { stdio: 'inherit' },
+    { stdio: 'inherit', env: { ...process.env, WRITEV_TEST_FIXTURES: fixtures } },
   );
   const status = await new Promise((resolve) =>
     tests.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),

@@ -80,6 +80,10 @@ export const USER_SETTINGS = {
   // The fixture has no @types/node: keep TypeScript's own errors out of the Problems panel.
   'typescript.validate.enable': false,
   'javascript.validate.enable': false,
+  // VS Code's own TypeScript support is not under test: one tsserver per window rather than a syntax
+  // server beside it, and no typings installer fetching type packages for the fixture's imports.
+  'typescript.tsserver.useSyntaxServer': 'never',
+  'typescript.disableAutomaticTypeAcquisition': true,
   'writev.benchmarks.size': 'tiny',
 };
 

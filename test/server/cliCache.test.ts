@@ -1,6 +1,8 @@
-// writev-lint --cache through the installed bin: a run over an unchanged tree analyses no file and
-// prints the same bytes; a changed file, a changed helper in another file, changed settings or a
-// changed cache file each give the findings a run without the cache gives.
+// writev-lint --cache: a run over an unchanged tree analyses no file and prints the same bytes; a
+// changed file, a changed helper in another file, changed settings or a changed cache file each give
+// the findings a run without the cache gives. Each flag runs through the installed bin at least once;
+// the cases that differ only in what they change run main() in this process, where the analyzer (and
+// the TypeScript compiler) loads once rather than once a run.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,9 +98,16 @@ async function cachedHere(dir: string, args: string[] = [], location = 'cache.js
   }
 }
 
-async function freshHere(dir: string): Promise<{ status: number | null; out: string }> {
-  const run = await lintRun([dir], dir);
+async function freshHere(dir: string, args: string[] = []): Promise<{ status: number | null; out: string }> {
+  const run = await lintRun([...args, dir], dir);
   return { status: run.status, out: run.out };
+}
+
+/** {@link assertSameAsFresh} in this process. */
+async function assertSameAsFreshHere(run: Run, dir: string, args: string[] = []): Promise<void> {
+  const uncached = await freshHere(dir, args);
+  assert.equal(run.out, uncached.out);
+  assert.equal(run.status, uncached.status);
 }
 
 describe('writev-lint --cache', () => {
@@ -122,58 +131,58 @@ describe('writev-lint --cache', () => {
     }
   });
 
-  it('analyses again only the file that changed', () => {
+  it('analyses again only the file that changed', async () => {
     const dir = tree('edited');
-    cached(dir);
+    await cachedHere(dir);
     // Its finding moves down a line; the wrappers it defines (facts for other files) stay the same.
     writeFileSync(join(dir, 'c.c'), `/* moved */\n${cFunction('emit')}`);
-    const run = cached(dir, ['--format', 'json']);
+    const run = await cachedHere(dir, ['--format', 'json']);
     assert.equal(run.fromCache, 3);
     assert.equal(run.analysed, 1);
     assert.match(run.out, /"path": "c\.c",\s+"line": 4/);
-    assertSameAsFresh(run, dir, ['--format', 'json']);
+    await assertSameAsFreshHere(run, dir, ['--format', 'json']);
   });
 
-  it("changes a caller's findings when the helper it calls changes in another file", () => {
+  it("changes a caller's findings when the helper it calls changes in another file", async () => {
     const dir = tree('helper');
-    assert.match(cached(dir).out, /src\/b\.c:5:2/);
+    assert.match((await cachedHere(dir)).out, /src\/b\.c:5:2/);
     // a.c's log_line no longer writes: b.c's two calls are no longer two writes.
     writeFileSync(join(dir, 'src', 'a.c'), NOT_A_WRAPPER);
-    const without = cached(dir);
+    const without = await cachedHere(dir);
     assert.doesNotMatch(without.out, /src\/b\.c/);
-    assertSameAsFresh(without, dir);
+    await assertSameAsFreshHere(without, dir);
     // And back: the caller's finding comes back, though b.c itself never changed.
     writeFileSync(join(dir, 'src', 'a.c'), WRAPPER);
-    const again = cached(dir);
+    const again = await cachedHere(dir);
     assert.match(again.out, /src\/b\.c:5:2/);
-    assertSameAsFresh(again, dir);
+    await assertSameAsFreshHere(again, dir);
   });
 
-  it("changes a TS caller's findings when the wrapper it imports changes", () => {
+  it("changes a TS caller's findings when the wrapper it imports changes", async () => {
     const dir = tree('helper-ts', true);
-    assert.match(cached(dir).out, /^caller\.ts:4:3/m);
-    const unchanged = cached(dir);
+    assert.match((await cachedHere(dir)).out, /^caller\.ts:4:3/m);
+    const unchanged = await cachedHere(dir);
     assert.deepEqual([unchanged.fromCache, unchanged.analysed], [6, 0]);
     assert.match(unchanged.out, /^caller\.ts:4:3/m);
     // lib.ts's logLine stops writing: caller.ts's pair is no longer two writes.
     writeFileSync(join(dir, 'lib.ts'), TS_LIB.replace('writeInFull(logFd, buf);', 'void buf;'));
-    const ts = cached(dir);
+    const ts = await cachedHere(dir);
     assert.doesNotMatch(ts.out, /caller\.ts/);
-    assertSameAsFresh(ts, dir);
+    await assertSameAsFreshHere(ts, dir);
   });
 
-  it('analyses every file again when their settings change', () => {
+  it('analyses every file again when their settings change', async () => {
     const dir = tree('settings');
-    cached(dir);
+    await cachedHere(dir);
     writeFileSync(join(dir, '.writev-lint.json'), '{ "severity": { "adjacentWrites": "error" } }\n');
-    const run = cached(dir);
+    const run = await cachedHere(dir);
     assert.equal(run.fromCache, 0);
     assert.match(run.out, /c\.c:3:2: error/);
-    assertSameAsFresh(run, dir);
+    await assertSameAsFreshHere(run, dir);
     // An option that changes what is read (the size limit) is a setting too.
-    const limited = cached(dir, ['--max-file-size', '100']);
+    const limited = await cachedHere(dir, ['--max-file-size', '100']);
     assert.equal(limited.fromCache, 0);
-    assertSameAsFresh(limited, dir, ['--max-file-size', '100']);
+    await assertSameAsFreshHere(limited, dir, ['--max-file-size', '100']);
   });
 
   it("ignores a corrupt, foreign or other build's cache file with one warning, and replaces it", async () => {

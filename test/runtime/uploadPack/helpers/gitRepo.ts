@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitEnv } from '../../helpers/gitEnv';
@@ -74,11 +75,61 @@ function commit(repo: string, file: string, text: string, message: string): void
 }
 
 /**
+ * The folder of this run's fixture repositories: `WRITEV_TEST_FIXTURES` when the runner set one for
+ * all its test files (scripts/test.js), else one of this process, removed when it exits.
+ */
+let fixtureDir: string | undefined;
+function fixtureCache(): string {
+  if (fixtureDir !== undefined) return fixtureDir;
+  const shared = process.env.WRITEV_TEST_FIXTURES;
+  if (shared) {
+    mkdirSync(shared, { recursive: true });
+    return (fixtureDir = shared);
+  }
+  const own = mkdtempSync(join(tmpdir(), 'writev-fixtures-'));
+  process.once('exit', () => rmSync(own, { recursive: true, force: true }));
+  return (fixtureDir = own);
+}
+
+/**
+ * Makes `dir/source` a copy of the repository `build` makes (in the folder it is given, as
+ * `source`), and returns its path. Each builder runs once per test run: git's dozens of processes
+ * per history are what the upload-pack tests spent most on before they served a byte. The builders
+ * fix every date and identity (gitEnv), so a copy is what a fresh build would make; each caller gets
+ * its own copy and may change it. Keyed by the builder's source text, so an edited builder is
+ * never served an old history.
+ */
+export function fromFixtureCache(dir: string, build: (dir: string) => string): string {
+  const key = `${build.name}-${createHash('sha256').update(build.toString()).digest('hex').slice(0, 16)}`;
+  const cached = join(fixtureCache(), key);
+  if (!existsSync(cached)) {
+    // Built aside, then renamed into place: a test file running beside this one never sees half a
+    // repository, and the second to finish a build keeps the first one's.
+    const building = mkdtempSync(`${cached}.building-`);
+    build(building);
+    try {
+      renameSync(join(building, 'source'), cached);
+    } catch (err) {
+      if (!existsSync(cached)) throw err;
+    }
+    rmSync(building, { recursive: true, force: true });
+  }
+  const repo = join(dir, 'source');
+  // Timestamps kept, so the copied index still matches its work tree's files by their times.
+  cpSync(cached, repo, { recursive: true, preserveTimestamps: true });
+  return repo;
+}
+
+/**
  * A repository with history worth cloning: two branches with a merge, a lightweight and an
  * annotated tag, a few hundred KiB of files (so packs have deltas and several packets), HEAD on
- * `main`.
+ * `main`. A copy from the run's fixture cache (see {@link fromFixtureCache}).
  */
 export function makeRepository(dir: string): string {
+  return fromFixtureCache(dir, buildRepository);
+}
+
+function buildRepository(dir: string): string {
   git(dir, ['init', '-q', '-b', 'main', 'source']);
   const repo = join(dir, 'source');
   const big = Array.from({ length: 4000 }, (_, i) => `line ${i} ${(i * 7919) % 10007}\n`).join('');

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gitEnv } from '../../helpers/gitEnv';
 import { serveBoth, type HttpPair } from '../../http/helpers';
-import { git, run, Scratch, uploadPackCommand } from './gitRepo';
+import { fromFixtureCache, git, run, Scratch, uploadPackCommand } from './gitRepo';
 
 /** A commit on a given day of January 2024 (author and committer), so `--shallow-since` has dates to cut. */
 function commitOn(repo: string, day: number, file: string, text: string, message: string): void {
@@ -24,9 +24,14 @@ function gitOn(repo: string, day: number, args: string[]): void {
 /**
  * A history with shape for shallow clones: three branches with two merges (so depth walks meet
  * the same commit by paths of different lengths), lightweight and annotated tags, a file edited
- * on two branches (deltas), and a commit a day, so dates cut it anywhere.
+ * on two branches (deltas), and a commit a day, so dates cut it anywhere. A copy from the run's
+ * fixture cache (see {@link fromFixtureCache}).
  */
 export function makeShallowHistory(dir: string): string {
+  return fromFixtureCache(dir, buildShallowHistory);
+}
+
+function buildShallowHistory(dir: string): string {
   git(dir, ['init', '-q', '-b', 'main', 'source']);
   const repo = join(dir, 'source');
   const big = Array.from({ length: 3000 }, (_, i) => `line ${i} ${(i * 7919) % 10007}\n`).join('');
