@@ -93,8 +93,8 @@ function fixtureCache(): string {
 
 /**
  * Makes `dir/source` a copy of the repository `build` makes (in the folder it is given, as
- * `source`), and returns its path. Each builder runs once per test run: git's dozens of processes
- * per history are what the upload-pack tests spent most on before they served a byte. The builders
+ * `source`), and returns its path. Each builder runs once per test run rather than once per suite:
+ * a history takes git dozens of processes, and some thirty suites asked for one. The builders
  * fix every date and identity (gitEnv), so a copy is what a fresh build would make; each caller gets
  * its own copy and may change it. Keyed by the builder's source text, so an edited builder is
  * never served an old history.
