@@ -430,11 +430,25 @@ export function writeHelperOf(
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
   const loop = loopAround(call, body);
   if (!buf) {
-    const retried = loop && retries(loop, call);
-    return (
-      valueWriter(name, exported, fd, bufArg, lenArg, params, facts, slots, retried) ??
-      heldWriter(name, exported, fd, bufArg, lenArg, params, facts, slots, retried)
-    );
+    // A buffer the caller's argument only stands for: one write per call (or one retried on failure).
+    if (loop && !retries(loop, call)) return undefined;
+    const value = valueParam(bufArg, lenArg, params, facts);
+    const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts);
+    if (param < 0 || ('param' in fd && fd.param === param)) return undefined;
+    return {
+      name,
+      exported,
+      fd,
+      buf: param,
+      family: slots.family,
+      arity: params.length,
+      noFix:
+        value >= 0
+          ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
+          : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
+      formats: true,
+      ...(slots.messages && { messages: true }),
+    };
   }
   if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
   const len = lenArg
@@ -499,66 +513,39 @@ function sameCall(a: Node, b: Node): boolean {
 }
 
 /**
- * A helper that writes the bytes of a scalar parameter (`write(fd, &c, 1)` in `put_char(fd, c)`): each
- * call is one write of a value the caller passes, which no iovec can point at, so calls join runs
- * without a fix. Only a single write (or one retried on failure), of the value's own size.
+ * The parameter whose value a helper writes (`write(fd, &c, 1)` in `put_char(fd, c)`), or -1: each call
+ * is one write of a value the caller passes, which no iovec can point at. The length must be the
+ * value's own size (a number, a `sizeof`).
  */
-function valueWriter(
-  name: string,
-  exported: boolean,
-  fd: WrapperTarget,
+function valueParam(
   bufArg: Node,
   lenArg: Node | undefined,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
-  slots: WriterSlots,
-  retried: boolean | undefined,
-): CWrapper | undefined {
+): number {
   const b = bare(bufArg);
   const value =
     b.type === 'pointer_expression' && b.child(0)?.type === '&' ? b.childForFieldName('argument') : null;
-  if (!value || bare(value).type !== 'identifier' || !lenArg) return undefined;
-  const param = params.indexOf(bare(value).text);
-  if (param < 0 || facts.assigned.has(bare(value).text) || ('param' in fd && fd.param === param))
-    return undefined;
+  if (!value || bare(value).type !== 'identifier' || !lenArg) return -1;
+  const name = bare(value).text;
   const len = bare(lenArg);
   const sized =
     len.type === 'number_literal' ||
     (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text));
-  if (!sized) return undefined;
-  const loopFree = retried === undefined || retried;
-  if (!loopFree) return undefined;
-  return {
-    name,
-    exported,
-    fd,
-    buf: param,
-    family: slots.family,
-    arity: params.length,
-    noFix: `${name}() writes the bytes of the value it is given, which no iovec can point at`,
-    formats: true,
-    ...(slots.messages && { messages: true }),
-  };
+  return sized && !facts.assigned.has(name) ? params.indexOf(name) : -1;
 }
 
 /**
- * A helper that writes the buffer an object it is given holds (`write_all(fd, m->data, m->len)` in
- * `send_msg(fd, m)`): each call is one write of that object's bytes, joining runs without a fix (an
- * iovec would have to be filled from the members). Only a single write (or one retried on failure),
- * of the object's own length member or its string's length.
+ * The parameter whose held buffer a helper writes (`write_all(fd, m->data, m->len)` in `send_msg(fd,
+ * m)`), or -1: each call is one write of that object's bytes, which an iovec would have to be filled
+ * from its members. The length must be the object's own member or its string's length.
  */
-function heldWriter(
-  name: string,
-  exported: boolean,
-  fd: WrapperTarget,
+function heldParam(
   bufArg: Node,
   lenArg: Node | undefined,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
-  slots: WriterSlots,
-  retried: boolean | undefined,
-): CWrapper | undefined {
-  if (retried === false) return undefined;
+): number {
   const owner = (node: Node): number => {
     const b = bare(node);
     if (b.type !== 'field_expression') return -1;
@@ -567,7 +554,6 @@ function heldWriter(
     return params.indexOf(root.text);
   };
   const param = owner(bufArg);
-  if (param < 0 || ('param' in fd && fd.param === param)) return undefined;
   const len = lenArg ? bare(lenArg) : undefined;
   const counted =
     len === undefined ||
@@ -576,18 +562,7 @@ function heldWriter(
       calleeName(len) === 'strlen' &&
       callArgs(len).length === 1 &&
       bare(callArgs(len)[0]!).text === bare(bufArg).text);
-  if (!counted) return undefined;
-  return {
-    name,
-    exported,
-    fd,
-    buf: param,
-    family: slots.family,
-    arity: params.length,
-    noFix: `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
-    formats: true,
-    ...(slots.messages && { messages: true }),
-  };
+  return param >= 0 && counted ? param : -1;
 }
 
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */
