@@ -48,6 +48,9 @@ export function benchArgs(request: BenchRequest): string[] {
   return args;
 }
 
+/** How long a cancelled benchmark's processes have to exit on SIGTERM before they are killed. */
+const KILL_GRACE_MS = 2000;
+
 /**
  * Runs the benchmarks in a child process (never in the caller's process: they spin the CPU and
  * spawn helpers), passing each streamed event to `onEvent` as it arrives.
@@ -72,13 +75,19 @@ export function runBench(
     const decoder = new JsonLinesDecoder();
     let stderr = '';
     let failure: Error | undefined;
-    const kill = (): void => {
+    const signalGroup = (name: NodeJS.Signals): void => {
       try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGTERM');
-        else child.kill('SIGTERM');
+        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, name);
+        else child.kill(name);
       } catch {
         // Already gone: the group exited between the check and the kill.
       }
+    };
+    const kill = (): void => {
+      signalGroup('SIGTERM');
+      // A helper that outlives the request (busy in a long write, or started while the benchmark was
+      // stopping) must not stay behind: what is left of the group a moment later is killed outright.
+      setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
     const onAbort = (): void => kill();
     signal?.addEventListener('abort', onAbort, { once: true });
