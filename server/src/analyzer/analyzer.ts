@@ -107,17 +107,18 @@ export class Analyzer {
     };
     const onLimit = (message: string) => this.log(`${path}: ${message}`);
     if (language === 'c') {
-      const { findings, wrappers, functions, loud } = this.c.analyze(
+      const { findings, wrappers, functions, loud, inferred } = this.c.analyze(
         text,
         settings,
         options.key,
         options.index?.cWrappersFor(path),
         onLimit,
         options.index?.cQuietFor(path),
+        options.index?.cDefinedFor(path),
       );
       return {
         findings: inFileLineEndings(suppress(findings), text),
-        wrappers: { c: wrappers, ts: [], functions, loud },
+        wrappers: { c: wrappers, ts: [], functions, loud, ...(inferred.length > 0 && { inferred }) },
       };
     }
     const index = options.index;

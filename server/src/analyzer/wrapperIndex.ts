@@ -20,6 +20,11 @@ export interface FileWrappers {
    * as they are. Absent: unknown (from an index, or a cache of an older version).
    */
   readonly loud?: readonly string[];
+  /**
+   * C, from an analysis for findings: the helpers it read as writers from their calls alone (no body
+   * in the file; see callSiteWriters). A body of one in another file overrules that reading.
+   */
+  readonly inferred?: readonly string[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
@@ -35,6 +40,9 @@ export class WrapperIndex {
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
+  private defined: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetDefined}. */
+  private presetDefinedNames: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -45,6 +53,7 @@ export class WrapperIndex {
     this.files.set(path, wrappers);
     this.cByName = undefined;
     this.quiet = undefined;
+    this.defined = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -52,7 +61,29 @@ export class WrapperIndex {
     if (this.files.delete(path)) {
       this.cByName = undefined;
       this.quiet = undefined;
+      this.defined = undefined;
     }
+  }
+
+  /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
+  presetDefined(names: readonly string[]): void {
+    this.presetDefinedNames = new Set(names);
+  }
+
+  /**
+   * The C functions some file of the workspace defines (with a body): a helper read as a writer from
+   * its calls alone is not, where its body is there to say what it does. `_path` reads its own
+   * definitions itself.
+   */
+  cDefinedFor(_path: string): ReadonlySet<string> {
+    if (this.presetDefinedNames) return this.presetDefinedNames;
+    if (!this.defined) {
+      const defined = new Set<string>();
+      for (const wrappers of this.files.values())
+        for (const f of wrappers.functions ?? []) defined.add(f.name);
+      this.defined = defined;
+    }
+    return this.defined;
   }
 
   /** Uses `names` as the exported functions that do no output, instead of working them out. */
@@ -180,8 +211,9 @@ export class WrapperIndex {
     let facts: unknown[];
     if (c) {
       facts = [...external.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      // And which functions of the tree do no output (the fact base).
+      // And which functions of the tree do no output (the fact base), and which it defines.
       facts.push({ quiet: [...this.cQuietFor(path)].sort() });
+      facts.push({ defined: [...this.cDefinedFor(path)].sort() });
     } else {
       // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
       facts = [];

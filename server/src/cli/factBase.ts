@@ -11,8 +11,10 @@ import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 export interface FactBasePass {
   /** Exported C functions that do no output. */
   readonly quiet: string[];
-  /** Files to analyse again for them. */
+  /** Files to analyse again for them, or for `defined`. */
   readonly redo: string[];
+  /** Helpers some file read as writers from their calls alone that another file defines. */
+  readonly defined: string[];
 }
 
 /**
@@ -25,15 +27,25 @@ export function factBasePass(
 ): FactBasePass {
   const base = new WrapperIndex();
   for (const [path, wrappers] of index) base.set(path, wrappers);
+  // A helper read from its calls alone, whose body another file holds: that file's body decides.
+  const all = base.cDefinedFor('');
+  const defined = new Set<string>();
+  const redo = new Set<string>();
+  for (const [path, wrappers] of index) {
+    for (const name of wrappers.inferred ?? []) {
+      if (!all.has(name)) continue;
+      defined.add(name);
+      redo.add(path);
+    }
+  }
   const quiet = base.cQuietFor('');
-  if (quiet.size === 0) return { quiet: [], redo: [] };
+  if (quiet.size === 0) return { quiet: [], redo: [...redo], defined: [...defined] };
   const writers = new Set<string>();
   for (const s of settings) {
     for (const name of cWriteFunctions(s).keys()) writers.add(name);
     for (const w of s.wrappers) writers.add(w.name);
   }
   for (const [, wrappers] of index) for (const w of wrappers.c) writers.add(w.name);
-  const redo: string[] = [];
   for (const [path, wrappers] of index) {
     const functions = wrappers.functions ?? [];
     const own = new Set(functions.map((f) => f.name));
@@ -43,9 +55,9 @@ export function factBasePass(
     const asks = functions.some(
       (f) => writesTwice(f) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
     );
-    if (asks && learnt(wrappers, own, quiet)) redo.push(path);
+    if (asks && learnt(wrappers, own, quiet)) redo.add(path);
   }
-  return { quiet: [...quiet], redo };
+  return { quiet: [...quiet], redo: [...redo], defined: [...defined] };
 }
 
 /**

@@ -85,6 +85,11 @@ export interface LintJob {
    */
   readonly quiet?: readonly string[];
   readonly redo?: readonly string[];
+  /**
+   * Second pass: the helpers some file read as writers from their calls alone that another file
+   * defines (their bodies decide what they are).
+   */
+  readonly defined?: readonly string[];
   readonly fix: boolean;
   /** Fixing applies unsafe fixes too (--unsafe-fixes). */
   readonly unsafeFixes?: boolean;
@@ -146,6 +151,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   const index = new WrapperIndex();
   for (const [path, wrappers] of job.index) index.set(path, wrappers);
   if (job.quiet) index.presetQuiet(job.quiet);
+  if (job.defined) index.presetDefined(job.defined);
   return index;
 }
 

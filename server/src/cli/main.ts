@@ -172,6 +172,7 @@ export async function lint(
           names: options.fix ? undefined : names,
           quiet: facts.quiet,
           redo: facts.redo,
+          defined: facts.defined,
         },
         cached?.again(options.fix),
       );

@@ -27,6 +27,7 @@ import { messageDescriptors } from './messageDescriptors';
 import { cFunctionFacts, libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
 import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
+import { callSiteWriters } from './callSiteWriters';
 
 export type { CWrapper } from './writes';
 
@@ -137,18 +138,19 @@ export class CAnalyzer {
 
   /**
    * The syntax of the parts of `text` that can hold something to find (a batch run): see
-   * {@link interestingParts}. The findings and wrappers are those of the whole file's parse.
+   * {@link interestingParts}, those calling one of `wanted` (default: `known`). The findings and wrappers are those of the whole file's parse.
    */
   private withParts<T>(
     text: string,
     settings: AnalyzerSettings,
     known: ReadonlyMap<string, CWrapper>,
     use: (syntax: FileSyntax) => T,
+    wanted: ReadonlyMap<string, CWrapper> = known,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
-      settingWrappers: known,
+      settingWrappers: wanted,
       wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, known).own,
     });
     try {
@@ -156,6 +158,33 @@ export class CAnalyzer {
     } finally {
       parsed.release();
     }
+  }
+
+  /**
+   * The helpers the file calls as writers (see callSiteWriters), unless they are defined in the file,
+   * in `elsewhere` (the tree's other files), by `external`, the settings or the library.
+   */
+  private callSiteWriters(
+    text: string,
+    settings: AnalyzerSettings,
+    external: ReadonlyMap<string, CWrapper>,
+    functions: readonly CFunctionFact[],
+    elsewhere: ReadonlySet<string>,
+  ): CWrapper[] {
+    const own = new Set(functions.map((f) => f.name));
+    const writeFunctions = cWriteFunctions(settings);
+    const configured = new Set(settingWrappers(settings).map((w) => w.name));
+    return callSiteWriters(
+      text,
+      (name) =>
+        own.has(name) ||
+        elsewhere.has(name) ||
+        external.has(name) ||
+        writeFunctions.has(name) ||
+        configured.has(name) ||
+        libraryQuiet(name),
+      () => descriptorMacros(text),
+    );
   }
 
   /** `external` with the settings' C wrappers over it. */
@@ -204,24 +233,42 @@ export class CAnalyzer {
     external: ReadonlyMap<string, CWrapper> = new Map(),
     onLimit: (message: string) => void = () => {},
     quietElsewhere: ReadonlySet<string> = new Set(),
-  ): { findings: Finding[]; wrappers: CWrapper[]; functions: CFunctionFact[]; loud: string[] } {
+    definedElsewhere: ReadonlySet<string> = new Set(),
+  ): {
+    findings: Finding[];
+    wrappers: CWrapper[];
+    functions: CFunctionFact[];
+    loud: string[];
+    inferred: string[];
+  } {
     // What the file's functions call, for the fact base: every file, whatever it writes.
     const functions = cFunctionFacts(text);
+    // Helpers read from their calls alone: kept apart from the wrappers, whose first-look patterns
+    // are shared by every file of a tree (these differ from file to file).
+    const callSite = this.callSiteWriters(text, settings, external, functions, definedElsewhere);
+    const inferred = callSite.map((w) => w.name);
     // The names the rules asked about and were told may do output: only a change of one of those
     // answers can change the findings (see FileWrappers.loud).
     const loud = new Set<string>();
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
-    if (key === undefined && !this.writerPattern(settings, external, undefined, true).test(text))
-      return { findings: [], wrappers: [], functions, loud: [] };
+    if (
+      key === undefined &&
+      callSite.length === 0 &&
+      !this.writerPattern(settings, external, undefined, true).test(text)
+    )
+      return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
-      if (key === undefined && !this.writerPattern(settings, known, macros).test(text))
-        return { findings: [], wrappers: [], functions, loud: [] };
+      if (
+        key === undefined &&
+        callSite.length === 0 &&
+        !this.writerPattern(settings, known, macros).test(text)
+      )
+        return { findings: [], wrappers: [], functions, loud: [], inferred };
       const bodies = bodiesOf(syntax.functions(), text);
-      const calling = (pattern: RegExp) => bodies.filter((b) => pattern.test(b.text)).map((b) => b.fn);
       // The file's own definitions first; then what other files' bodies and the library say.
       const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
       const own = new Set(functions.map((f) => f.name));
@@ -231,8 +278,12 @@ export class CAnalyzer {
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
-      const targets =
-        ownWrappers.length > 0 ? calling(this.writerPattern(settings, wrappers, macros)) : calling(writers);
+      const writing = ownWrappers.length > 0 ? this.writerPattern(settings, wrappers, macros) : writers;
+      const helpers = callSite.filter((w) => !wrappers.has(w.name));
+      for (const w of helpers) wrappers.set(w.name, w);
+      const called =
+        helpers.length > 0 ? new RegExp(`\\b(?:${helpers.map((w) => w.name).join('|')})\\s*\\(`) : undefined;
+      const targets = bodies.filter((b) => writing.test(b.text) || called?.test(b.text)).map((b) => b.fn);
       let asking = loud;
       const base = this.context(text, settings, wrappers, macros, (name) => {
         const answer = quiet(name);
@@ -290,9 +341,15 @@ export class CAnalyzer {
         wrappers: ownWrappers,
         functions,
         loud: [...loud],
+        inferred,
       };
     };
-    if (key === undefined) return this.withParts(text, settings, known, analyse);
+    if (key === undefined) {
+      // The parts worth parsing are those that call a writer, the helpers read from calls included.
+      const wanted =
+        callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
+      return this.withParts(text, settings, known, analyse, wanted);
+    }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);
     this.wrapperMemo.begin(key);

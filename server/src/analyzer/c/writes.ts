@@ -501,12 +501,18 @@ const DESCRIPTOR_MACRO =
   /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(STDIN_FILENO|STDOUT_FILENO|STDERR_FILENO|[012])[ \t]*\)?[ \t]*$/gm;
 
 /** The file's object-like macros that name a standard descriptor (see {@link CContext.descriptorMacros}). */
-export function descriptorMacros(text: string): Map<string, string> {
+export function descriptorMacros(text: string): ReadonlyMap<string, string> {
+  // One analysis asks several times of one text (its context, its helpers' contexts, its call sites).
+  if (text === lastMacros.text) return lastMacros.found;
   const found = new Map<string, string>();
-  if (!text.includes('define')) return found;
-  for (const m of text.matchAll(DESCRIPTOR_MACRO)) found.set(m[1]!, canonicalTarget(m[2]!));
+  if (text.includes('define'))
+    for (const m of text.matchAll(DESCRIPTOR_MACRO)) found.set(m[1]!, canonicalTarget(m[2]!));
+  lastMacros = { text, found };
   return found;
 }
+
+/** {@link descriptorMacros}'s last answer. */
+let lastMacros: { text: string; found: ReadonlyMap<string, string> } = { text: '', found: new Map() };
 
 /** `->m` for a call through a function pointer in member `m` (`c->m(...)`, `c.m(...)`). */
 export function memberCalleeOf(call: Node): string | undefined {

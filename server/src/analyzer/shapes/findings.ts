@@ -74,13 +74,17 @@ function assumedFinding(
   settings: AnalyzerSettings,
   count: string,
 ): Finding {
+  // What else keeps a fix out (a helper read from its calls alone) is said too.
+  const reasons = [...new Set(writes.flatMap((w) => w.noFix ?? []))];
   return {
     code: 'adjacent-writes-unknown-fd',
     severity: settings.severity.adjacentWritesUnknownFd,
     message:
       `if ${run.target} is a byte stream (a file, pipe or stream socket), ${count} syscalls to it can become one: ` +
       `gather these writes into one ${gathered(writes[0]!.family)} (no automatic fix: the code does not show what ${run.target} is; ` +
-      'on a datagram socket or a device each write is one message)',
+      'on a datagram socket or a device each write is one message' +
+      reasons.map((r) => `; ${r}`).join('') +
+      ')',
     span: run.span,
     related: related(writes),
     syscalls: run.syscalls,

@@ -182,6 +182,9 @@ function runFrom(
   for (const w of head?.writes ?? []) for (const n of w.reads) g.sent.add(n);
   for (const w of opened.writes) g.take(w);
   for (const w of head?.writes ?? []) for (const n of w.assigns ?? []) g.results.add(n);
+  // The statements after a branch's last writes are between those writes and any later one: the
+  // same joiners judge them as any statement the walk crosses (`free(buf)` of a buffer sent there).
+  if (opened.pending.some((p) => CROSS.some((r) => r.cross!(p, g)))) return undefined;
   let last = i;
   let next = -1;
   let ended: End | undefined;

@@ -1,0 +1,292 @@
+// Write helpers known only from how they are called. A project's own `writen(fd, buf, n)` or
+// `fd_printf(fd, "...")` is often defined where the analyzer cannot read it: a library the project
+// links, a header of another tree, a file the user has not opened. Its calls still say what it does:
+// a name that says it writes or sends, and a first argument that is a descriptor (`1`, `STDOUT_FILENO`,
+// a name or member ending in `fd` or `sock`). Such calls are read as writes of their arguments to that
+// descriptor, with the assumption said in the finding and no fix (the helper's error contract and
+// whether it loops over short writes are unknown). Where the tree holds the body, the body decides:
+// a name defined anywhere the analyzer reads is never inferred.
+import type { CWrapper } from '../wrapper';
+
+/**
+ * A word of a helper's name that says it writes its arguments out: `puts`, `print`, `printf`, or a
+ * word holding `write` or `send` after a short prefix and before a short suffix (a retry, a loop, a
+ * count: the many spellings of one helper).
+ */
+function writerWord(w: string): boolean {
+  if (w === 'puts' || w === 'print' || w === 'printf') return true;
+  for (const verb of ['write', 'send']) {
+    const at = w.indexOf(verb);
+    const rest = at >= 0 ? w.slice(at + verb.length) : '';
+    if (at >= 0 && at <= 4 && rest.length <= 5 && !NOT_A_WRITE.has(rest)) return true;
+  }
+  return false;
+}
+
+/** What a verb's word may end in that says it is no plain write (`writev`, `sendfd`, `sendto`). */
+const NOT_A_WRITE: ReadonlySet<string> = new Set([
+  'v',
+  'fd',
+  'fds',
+  'to',
+  'msg',
+  'mmsg',
+  'file',
+  'er',
+  'ers',
+  'able',
+]);
+
+/**
+ * Words that say the helper does more than write (`x_and_y`), or something else: reads, closes, formats into
+ * memory, queues for later, or passes descriptors or credentials (each such send is one message).
+ */
+const OTHER_WORDS: ReadonlySet<string> = new Set(
+  (
+    'read recv close open seek lseek flush sync fsync lock unlock wait poll select accept connect bind ' +
+    'listen sendfile splice iov iovec writev sendmsg msg to buf buffer str strbuf sds mem fifo queue ' +
+    'ring cache sn s v va async later delayed nb nonblock cmsg ancillary and then ' +
+    'rewrite overwrite writeback init setup create free destroy file files'
+  ).split(' '),
+);
+
+/** The words of a descriptor's name that say it holds a descriptor. */
+const DESCRIPTOR_NAME = /(?:^|_)(?:[a-z]*fd|fileno|sock|sockfd|socket|sck)$/i;
+
+/** Standard descriptors spelled as numbers or by their POSIX names. */
+const STANDARD = /^(?:1|2|STDOUT_FILENO|STDERR_FILENO)$/;
+
+/** The C library's formatted writes to a descriptor: no body anywhere, and no catalogue entry (no fix). */
+const LIBRARY_FORMATTED: ReadonlySet<string> = new Set(['dprintf', 'vdprintf']);
+
+/** The words of an identifier: snake_case and camelCase parts, lower-cased. */
+function words(name: string): string[] {
+  return name
+    .split(/_|(?<=[a-z0-9])(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w !== '');
+}
+
+/** True when `name` reads as a helper that writes its arguments (`writen`, `fd_printf`, `sendall`). */
+export function writerName(name: string): boolean {
+  if (LIBRARY_FORMATTED.has(name)) return true;
+  const ws = words(name);
+  const verb = ws.findIndex(writerWord);
+  // What follows the verb is what it sends: `send_fd`, `write_creds` pass descriptors or credentials.
+  return verb >= 0 && !ws.some((w) => OTHER_WORDS.has(w)) && !ws.slice(verb + 1).some((w) => PASSED.has(w));
+}
+
+/** Objects of a send that make it a message of its own (ancillary data): `send_fds`, `write_cred`. */
+const PASSED: ReadonlySet<string> = new Set([
+  'fd',
+  'fds',
+  'cred',
+  'creds',
+  'rights',
+  'descriptor',
+  'descriptors',
+]);
+
+/** Calls whose first argument is a descriptor, whatever it is named. */
+const TAKES_DESCRIPTOR =
+  /\b(?:write|writev|pwrite|send|sendmsg|read|readv|pread|recv|recvmsg|close|shutdown|dup2?|dup3|fcntl|fstat|fsync|fdatasync|ftruncate|lseek|ioctl|setsockopt|getsockopt|getpeername|getsockname|listen|fchmod|fchown)\s*\(\s*([^,()]+?)\s*[,)]/g;
+
+/** Calls whose result is a descriptor (`fd = accept(...)`). */
+const GIVES_DESCRIPTOR =
+  /\b(?:accept4?|socket|open|openat|creat|dup2?|dup3|eventfd|signalfd|timerfd_create|memfd_create|epoll_create1?|inotify_init1?)\s*\(/g;
+
+/** What the call that ends `before` is assigned to (`conn->fd = ` before `accept(`). */
+const ASSIGNED = /([A-Za-z_][\w.>-]*)\s*=\s*$/;
+
+/** Arrays `pipe()` and `socketpair()` fill with two descriptors. */
+const PAIRS = /\b(?:pipe2?\s*\(\s*([A-Za-z_][\w.>-]*)|socketpair\s*\([^;]*?,\s*([A-Za-z_][\w.>-]*)\s*\))/g;
+
+/**
+ * The descriptors `text` shows whatever they are named: the first argument of calls that take one
+ * (`close(ns)`), what calls that make one are assigned to (`s = accept(...)`), and the elements of
+ * arrays `pipe()` fills (`pipes[1]`). Canonical text: no whitespace.
+ */
+export function shownDescriptors(text: string): Set<string> {
+  const found = new Set<string>();
+  const add = (t: string | undefined) => t && found.add(t.replace(/\s+/g, '').replace(/^&/, ''));
+  for (const m of text.matchAll(TAKES_DESCRIPTOR)) add(m[1]);
+  for (const m of text.matchAll(GIVES_DESCRIPTOR))
+    add(ASSIGNED.exec(text.slice(Math.max(0, m.index - 60), m.index))?.[1]);
+  for (const m of text.matchAll(PAIRS)) {
+    const array = (m[1] ?? m[2])!.replace(/\s+/g, '');
+    found.add(`${array}[0]`);
+    found.add(`${array}[1]`);
+  }
+  return found;
+}
+
+/**
+ * True when the argument text names a descriptor: a standard one, one of `macros` (the file's names
+ * for the standard ones), one the file shows (`shown`), or a variable or member whose last name ends
+ * in `fd`, `sock`, `socket`.
+ */
+export function descriptorArgument(
+  arg: string,
+  macros: ReadonlyMap<string, string>,
+  shown: ReadonlySet<string> = new Set(),
+): boolean {
+  const t = arg.replace(/\s+/g, '');
+  if (STANDARD.test(t) || macros.has(t) || shown.has(t)) return true;
+  const last = /^[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*$/.test(t) ? /\w+$/.exec(t)?.[0] : undefined;
+  return last !== undefined && DESCRIPTOR_NAME.test(last);
+}
+
+/** The top-level arguments of the call whose `(` is at `open`, as text; undefined when cut short. */
+function argumentsAt(text: string, open: number): string[] | undefined {
+  const args: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i < text.length && i < open + 2000; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      // A literal: its brackets and commas are text (escapes included).
+      for (i++; i < text.length && text[i] !== c && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end < 0) return undefined;
+      i = end + 1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      if (end < 0) return undefined;
+      i = end;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) {
+        args.push(text.slice(start, i).trim());
+        return args;
+      }
+      depth--;
+    } else if (c === ',' && depth === 0) {
+      args.push(text.slice(start, i).trim());
+      start = i + 1;
+    } else if (c === ';') return undefined;
+  }
+  return undefined;
+}
+
+/** Where a writer word may stand in a name: the first look, a search for literals. */
+const VERB = /[wW]rite|[sS]end|puts|[pP]rint/g;
+
+/**
+ * The C library's output functions that take no descriptor (stdio, syslog) or that the catalogue
+ * reads itself: never a helper of the program's.
+ */
+const LIBRARY_OUTPUT: ReadonlySet<string> = new Set(
+  (
+    'printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf asprintf vasprintf puts fputs ' +
+    'fwrite fwrite_unlocked fputs_unlocked putchar wprintf fwprintf swprintf vwprintf vfwprintf ' +
+    'vswprintf syslog vsyslog send sendto sendmsg sendmmsg sendfile write writev pwrite pwritev pwritev2'
+  ).split(' '),
+);
+
+/** {@link writerName}'s answers so far, bounded (a long editing session keeps asking new names). */
+const writerAnswers = new Map<string, boolean>();
+
+function writerNameOnce(name: string): boolean {
+  let answer = writerAnswers.get(name);
+  if (answer === undefined) {
+    answer = !LIBRARY_OUTPUT.has(name) && writerName(name);
+    if (writerAnswers.size >= 1 << 14) writerAnswers.clear();
+    writerAnswers.set(name, answer);
+  }
+  return answer;
+}
+
+function isWord(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
+  );
+}
+
+/**
+ * The names called in `text` that hold a writer word and read as writers (see {@link writerName}),
+ * each with where its calls start (the name) and their `(`.
+ */
+function candidates(text: string, known: (name: string) => boolean): Map<string, [number, number][]> {
+  const found = new Map<string, [number, number][]>();
+  const rejected = new Set<string>();
+  for (const m of text.matchAll(VERB)) {
+    let start = m.index;
+    while (start > 0 && isWord(text.charCodeAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && isWord(text.charCodeAt(end))) end++;
+    let k = end;
+    while (text[k] === ' ' || text[k] === '\t') k++;
+    if (text[k] !== '(') continue;
+    const name = text.slice(start, end);
+    if (rejected.has(name)) continue;
+    const calls = found.get(name);
+    // A name holding two writer words (`send_write`) is met twice at one call.
+    if (calls) {
+      if (calls[calls.length - 1]![1] !== k) calls.push([start, k]);
+    } else if (writerNameOnce(name) && !known(name)) found.set(name, [[start, k]]);
+    else rejected.add(name);
+  }
+  return found;
+}
+
+/**
+ * The helpers `text` calls as writers (see the file comment) that `known` does not answer for: names
+ * defined in the tree, macros, the catalogue's functions and wrappers. `macrosOf`: the file's names
+ * for the standard descriptors.
+ */
+export function callSiteWriters(
+  text: string,
+  known: (name: string) => boolean,
+  macrosOf: () => ReadonlyMap<string, string>,
+): CWrapper[] {
+  const names = candidates(text, known);
+  if (names.size === 0) return [];
+  let macros: ReadonlyMap<string, string> | undefined;
+  let shown: Set<string> | undefined;
+  // A standard descriptor, a name that says it is one, one of the file's macros, or one it shows.
+  const descriptor = (arg: string) =>
+    descriptorArgument(arg, new Map()) ||
+    descriptorArgument(arg, (macros ??= macrosOf())) ||
+    descriptorArgument(arg, macros, (shown ??= shownDescriptors(text)));
+
+  // A function-like macro of the file is read from its body elsewhere (macros.ts), not from its calls.
+  for (const m of text.matchAll(/#\s*define\s+(\w+)\(/g)) names.delete(m[1]!);
+  const helpers: CWrapper[] = [];
+  for (const [name, calls] of names) {
+    let formats = false;
+    let length = true;
+    let called = false;
+    for (const [at, open] of calls) {
+      // A definition or a declaration (`ssize_t put(int fd, ...)`) is no call: its arguments are types.
+      const before = text.slice(Math.max(0, at - 80), at);
+      if (/[\w*]\s+\**$/.test(before) && !/\b(?:return|else|case)\s+$/.test(before)) continue;
+      // Nor is a name in a comment: the line it is on says so.
+      const line = before.slice(before.lastIndexOf('\n') + 1);
+      if (/\/\/|\/\*|^\s*\*/.test(line)) continue;
+      const args = argumentsAt(text, open);
+      if (!args || args.length < 2 || !descriptor(args[0]!)) continue;
+      called = true;
+      formats ||= /^"(?:[^"\\]|\\.)*%/.test(args[1]!);
+      // `(fd, buf, count)` in every call: the third is the count, which a check of the result compares.
+      length &&= args.length === 3;
+    }
+    if (!called) continue;
+    length &&= !formats;
+    helpers.push({
+      name,
+      exported: false,
+      fd: { param: 0 },
+      buf: 1,
+      ...(length && { len: 2 }),
+      family: '',
+      arity: length ? 3 : 2,
+      formats: true,
+      messages: true,
+      noFix: LIBRARY_FORMATTED.has(name)
+        ? `${name}() formats its text before writing it, so no iovec can list its bytes`
+        : `${name}() is not defined in the code read: taken, from its name and its descriptor argument, to write its other arguments to it${formats ? ' (formatted)' : ''}`,
+    });
+  }
+  return helpers;
+}
