@@ -261,7 +261,7 @@ export class Session {
         const everything = `${path}\u0000.c`;
         before.set(folder, [everything, folder.index.factsDigest(everything)]);
       }
-      if (change.type === FileChangeType.Deleted) folder.index.delete(path);
+      if (change.type === FileChangeType.Deleted) this.folders.forget(folder, path);
       else await this.folders.update(folder, path, await this.settings.get(change.uri));
     }
     for (const [folder, [everything, digest]] of before)
