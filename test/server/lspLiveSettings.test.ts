@@ -100,6 +100,8 @@ interface State {
   /** The content of a/.writev-lint.json; undefined: there is none. */
   readonly config?: unknown;
   readonly folders: readonly FolderName[];
+  /** Files whose text differs from {@link FILES}, as edited and saved in the editor. */
+  readonly sources?: Readonly<Record<string, string>>;
 }
 
 /** What a user sees of one open document. */
@@ -191,7 +193,11 @@ async function view(server: TestServer): Promise<Record<string, DocumentView>> {
  * pulled after the open, as VS Code does: the server then knows the file's settings, and handles the
  * save before the next message arrives.
  */
-async function saveEach(server: TestServer, paths: readonly string[]): Promise<void> {
+async function saveEach(
+  server: TestServer,
+  paths: readonly string[],
+  textOf = (path: string) => FILES[path],
+): Promise<void> {
   for (const path of paths) {
     const textDocument = { uri: uriOf(path) };
     await server.connection.sendNotification('textDocument/didOpen', {
@@ -199,7 +205,7 @@ async function saveEach(server: TestServer, paths: readonly string[]): Promise<v
         ...textDocument,
         languageId: LANGUAGE_ID[extname(path)],
         version: 1,
-        text: FILES[path],
+        text: textOf(path),
       },
     });
     await server.connection.sendRequest('textDocument/diagnostic', { textDocument });
@@ -242,6 +248,9 @@ async function fresh(state: State): Promise<Record<string, DocumentView>> {
 const DEFAULTS: State = { editor: { a: {}, b: {} }, folders: ['a', 'b'] };
 const BOTH_EDITORS = (settings: unknown): State => ({ ...DEFAULTS, editor: { a: settings, b: settings } });
 const ALL = { 'a/src/pair.c': 3, 'a/src/calls.c': 1, 'a/src/record.ts': 2, 'b/hot.js': 1 };
+
+const NO_C_WRAPPER = FILES['a/lib/log.c']!.replace('write_str_in_full(log_fd, line);', '(void)line;');
+const NO_TS_WRAPPER = FILES['a/lib/log.ts']!.replace('writeInFull(logFd, buf);', 'void buf;');
 
 /**
  * The steps, in order, each from the state the one before left; `expect` is the counts in the new
@@ -299,6 +308,17 @@ const STEPS: {
   },
   { name: 'the .writev-lint.json deleted', state: DEFAULTS, expect: ALL },
   {
+    name: 'a TS wrapper edited to write nothing, and saved: its caller open elsewhere',
+    state: { ...DEFAULTS, sources: { 'a/lib/log.ts': NO_TS_WRAPPER } },
+    expect: { ...ALL, 'a/src/record.ts': 1 },
+  },
+  {
+    name: 'the C wrapper too',
+    state: { ...DEFAULTS, sources: { 'a/lib/log.ts': NO_TS_WRAPPER, 'a/lib/log.c': NO_C_WRAPPER } },
+    expect: { ...ALL, 'a/src/calls.c': 0, 'a/src/record.ts': 1 },
+  },
+  { name: 'the wrappers restored and saved', state: DEFAULTS, expect: ALL },
+  {
     name: 'the folder holding the wrappers removed',
     state: { ...DEFAULTS, folders: ['b'] },
     expect: { ...ALL, 'a/src/calls.c': 0, 'a/src/record.ts': 1 },
@@ -332,6 +352,10 @@ describe('language server: settings changed while it runs', { timeout: 120_000 }
 
   /** Makes the live server's world `next`, telling it as an editor would. */
   async function change(next: State): Promise<void> {
+    const textOf = (path: string) => next.sources?.[path] ?? FILES[path];
+    const edited = Object.keys({ ...state.sources, ...next.sources });
+    for (const path of edited) writeFileSync(join(tmp, path), textOf(path)!);
+    await saveEach(live, edited, textOf);
     const changeType = writeConfig(next);
     if (changeType !== undefined) {
       await live.connection.sendNotification('workspace/didChangeWatchedFiles', {

@@ -37,7 +37,7 @@ import { disableAction, FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, t
 import { LoadedTrace } from './measuredDiagnostics';
 import { TRACE_NOTIFICATION, type TraceParams } from './protocol';
 import { DocumentAnalyses, type Analysis } from './documents';
-import { Folders, yieldToEventLoop } from './folders';
+import { Folders, yieldToEventLoop, type Folder } from './folders';
 import type { LintWorkspaceParams, LintWorkspaceResult } from './protocol';
 import { LintWorkspaceRequest } from './requests';
 import { SettingsCache } from './settings';
@@ -231,16 +231,24 @@ export class Session {
     if (!this.pull) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
+  /**
+   * What `folder`'s index tells the other files, seen from beside `path`: the facts a C file of no
+   * name would get (every file's wrappers and the functions that do no output) and those a TS/JS file
+   * would get (every exported TS/JS wrapper). When a file changes them, documents open elsewhere may
+   * have other findings now.
+   */
+  private sharedFacts(folder: Folder, path: string): string {
+    const index = folder.index;
+    return `${index.factsDigest(`${path}\u0000.c`)} ${index.factsDigest(`${path}\u0000.ts`)}`;
+  }
+
   private async saved(doc: TextDocument): Promise<void> {
     const path = URI.toPath(doc.uri);
     const folder = this.folders.of(path);
     if (!folder) return;
-    // The facts a C file of no name would get: every file's wrappers and functions that do no output.
-    // When the saved file changed them, documents open elsewhere may have other findings now.
-    const everything = `${path}\u0000.c`;
-    const before = languageOf(path) === 'c' ? folder.index.factsDigest(everything) : undefined;
+    const before = this.sharedFacts(folder, path);
     await this.folders.update(folder, path, await this.settings.get(doc.uri), doc.getText());
-    if (before !== undefined && folder.index.factsDigest(everything) !== before) this.revalidateAll();
+    if (this.sharedFacts(folder, path) !== before) this.revalidateAll();
   }
 
   private async filesChanged(changes: readonly { uri: string; type: FileChangeType }[]): Promise<void> {
@@ -249,23 +257,20 @@ export class Session {
       this.log('writev: a .writev-lint.json changed; reading the settings again');
       this.configurationChanged(undefined);
     }
-    // Each folder's digest of the whole fact base before the first of its changes (as in saved()):
-    // a file changed outside the editor can change the findings of documents open elsewhere.
-    const before = new Map<NonNullable<ReturnType<Folders['of']>>, [string, string]>();
+    // Each folder's shared facts before the first of its changes (as in saved()): a file changed
+    // outside the editor can change the findings of documents open elsewhere.
+    const before = new Map<Folder, [string, string]>();
     for (const change of changes) {
       if (!change.uri.startsWith('file:') || change.uri.endsWith(`/${CONFIG_FILE_NAME}`)) continue;
       const path = URI.toPath(change.uri);
       const folder = this.folders.of(path);
       if (!folder) continue;
-      if (!before.has(folder)) {
-        const everything = `${path}\u0000.c`;
-        before.set(folder, [everything, folder.index.factsDigest(everything)]);
-      }
+      if (!before.has(folder)) before.set(folder, [path, this.sharedFacts(folder, path)]);
       if (change.type === FileChangeType.Deleted) this.folders.forget(folder, path);
       else await this.folders.update(folder, path, await this.settings.get(change.uri));
     }
-    for (const [folder, [everything, digest]] of before)
-      if (folder.index.factsDigest(everything) !== digest) return this.revalidateAll();
+    for (const [folder, [path, facts]] of before)
+      if (this.sharedFacts(folder, path) !== facts) return this.revalidateAll();
   }
 
   private configurationChanged(pushed: unknown): void {
