@@ -70,6 +70,11 @@ export class Session {
   private readonly trace = new LoadedTrace();
   private readonly pending = new Set<string>();
   private flushing = false;
+  /**
+   * The files not open in the editor that `writev/lintWorkspace` published findings for (by path, to
+   * the URI it published under): a snapshot under the settings and the file texts of then.
+   */
+  private readonly linted = new Map<string, string>();
 
   /** `ready` resolves to the analyzer; the session answers `initialize` once it has. */
   constructor(
@@ -90,6 +95,9 @@ export class Session {
         this.log(`writev: setting up the workspace failed: ${String(error)}`),
       );
     });
+    // Once open, a document's diagnostics come from its own analysis, not from the workspace lint's
+    // snapshot (a client that pulls would show both, and keep the snapshot's after a fix).
+    this.documents.onDidOpen((e) => this.unlint(URI.toPath(e.document.uri)));
     this.documents.onDidChangeContent((e) => this.changed(e.document.uri));
     this.documents.onDidClose((e) => this.closed(e.document.uri));
     this.documents.onDidSave((e) => void this.saved(e.document));
@@ -251,7 +259,17 @@ export class Session {
     if (this.sharedFacts(folder, path) !== before) this.revalidateAll();
   }
 
+  /** Withdraws what the workspace lint published for the file at `path`, if anything. */
+  private unlint(path: string): void {
+    const uri = this.linted.get(path);
+    if (uri === undefined) return;
+    this.linted.delete(path);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
   private async filesChanged(changes: readonly { uri: string; type: FileChangeType }[]): Promise<void> {
+    // The lint's findings of a file changed on disk point into text that is gone.
+    for (const change of changes) if (!this.documents.get(change.uri)) this.unlint(URI.toPath(change.uri));
     if (changes.some((c) => c.uri.endsWith(`/${CONFIG_FILE_NAME}`))) {
       // A config file came, went or changed: every file under it may have other settings now.
       this.log('writev: a .writev-lint.json changed; reading the settings again');
@@ -277,6 +295,9 @@ export class Session {
     const section =
       typeof pushed === 'object' && pushed !== null ? (pushed as Record<string, unknown>).writev : undefined;
     this.settings.reset(section);
+    // The workspace lint's findings were made under the old settings: a fresh start would show none
+    // until the next lint.
+    for (const path of [...this.linted.keys()]) this.unlint(path);
     // Once now for the new settings, and again for each folder once its wrapper index is rebuilt with them.
     for (const folder of this.folders.all())
       void this.folders.reindex(folder).then(() => this.revalidateAll());
@@ -420,7 +441,12 @@ export class Session {
         files++;
         findings += diagnostics.length;
         // Open documents already get their diagnostics (pulled, or pushed on change).
-        if (!open && diagnostics.length > 0) await this.connection.sendDiagnostics({ uri, diagnostics });
+        if (!open && (diagnostics.length > 0 || this.linted.has(path))) {
+          // Also when it has none now: what an earlier lint published for it is gone.
+          if (diagnostics.length > 0) this.linted.set(path, uri);
+          else this.linted.delete(path);
+          await this.connection.sendDiagnostics({ uri, diagnostics });
+        }
         progress?.report(`${files} files, ${findings} findings`);
         await yieldToEventLoop();
       }
