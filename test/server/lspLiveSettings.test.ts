@@ -296,15 +296,20 @@ const STEPS: {
   },
   { name: 'the folder settings removed', state: DEFAULTS, expect: ALL },
   {
-    name: 'a .writev-lint.json created, with overrides',
+    name: 'a .writev-lint.json created, with overrides (one for the C wrappers, whose file is saved)',
     state: {
       ...DEFAULTS,
       config: {
         unknownDescriptors: 'quiet',
-        overrides: [{ files: ['src/*.ts'], languages: { typescript: false } }],
+        overrides: [
+          { files: ['src/*.ts'], languages: { typescript: false } },
+          { files: ['lib/'], languages: { c: false } },
+        ],
       },
     },
-    expect: { ...ALL, 'a/src/pair.c': 2, 'a/src/record.ts': 0 },
+    // A save reads the file's wrappers with the file's own settings: so must the walk.
+    then: (server) => saveEach(server, ['a/lib/log.c']),
+    expect: { ...ALL, 'a/src/pair.c': 2, 'a/src/calls.c': 0, 'a/src/record.ts': 0 },
   },
   { name: 'the .writev-lint.json deleted', state: DEFAULTS, expect: ALL },
   {

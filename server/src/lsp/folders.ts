@@ -29,6 +29,8 @@ export class Folders {
   constructor(
     private readonly analyzer: Analyzer,
     private readonly settingsFor: (path: string) => Promise<AnalyzerSettings>,
+    /** The settings of the `.writev-lint.json` that applies to a file, if one does. */
+    private readonly configFor: (path: string) => Promise<AnalyzerSettings | undefined>,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -97,7 +99,10 @@ export class Folders {
     const skipped = (path: string, reason: string) => this.log(`writev: skipped ${path}: ${reason}`);
     for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled, skipped)) {
       walked.add(file);
-      await this.read(folder, file, settings, undefined, run);
+      // The file's own settings, as a save reads it with and as writev-lint indexes it: a config file's
+      // overrides may turn its language off or name other write functions.
+      const own = (await this.configFor(file)) ?? settings;
+      await this.read(folder, file, own, undefined, run);
       await yieldToEventLoop();
     }
     if (!run.cancelled) {

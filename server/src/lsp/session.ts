@@ -126,6 +126,7 @@ export class Session {
     this.folders = new Folders(
       this.analyzer,
       (path) => this.settings.get(URI.fromPath(path), true),
+      async (path) => (await this.settings.configFor(path))?.settings,
       (m) => this.log(m),
     );
     this.pull = !!caps.textDocument?.diagnostic;
