@@ -276,23 +276,21 @@ const STEPS: {
   },
   { name: 'C and JavaScript turned on again', state: DEFAULTS, expect: ALL },
   {
-    name: 'severities changed, one rule off, unknown descriptors quiet',
-    state: BOTH_EDITORS({
-      severity: { adjacentWrites: 'hint', loopWrites: 'off' },
-      unknownDescriptors: 'quiet',
-    }),
-    expect: { ...ALL, 'a/src/pair.c': 1 },
-  },
-  { name: 'those settings back to their defaults', state: DEFAULTS, expect: ALL },
-  {
-    name: "one folder's own settings: lib/ excluded (its wrappers leave the index), errors",
+    name: 'each folder its own settings: in one, lib/ excluded (its wrappers leave the index), severities, a rule off, unknown descriptors quiet',
     state: {
       ...DEFAULTS,
-      editor: { a: { exclude: ['lib/'], severity: { adjacentWrites: 'error' } }, b: {} },
+      editor: {
+        a: {
+          exclude: ['lib/'],
+          severity: { adjacentWrites: 'hint', loopWrites: 'off' },
+          unknownDescriptors: 'quiet',
+        },
+        b: { severity: { adjacentWrites: 'error' } },
+      },
     },
     // Saving an excluded file must not bring its wrappers back.
     then: (server) => saveEach(server, ['a/lib/log.c', 'a/lib/log.ts']),
-    expect: { ...ALL, 'a/src/calls.c': 0, 'a/src/record.ts': 1 },
+    expect: { ...ALL, 'a/src/pair.c': 1, 'a/src/calls.c': 0, 'a/src/record.ts': 1 },
   },
   { name: 'the folder settings removed', state: DEFAULTS, expect: ALL },
   {
