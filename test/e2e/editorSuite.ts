@@ -154,7 +154,7 @@ export function editorSuite(part: EditorSuitePart): void {
         }
       });
 
-      describe('hints', () => {
+      describe('hints, a settings change and the commands, in one window', () => {
         let wb: Workbench;
         after(async () => wb?.close());
 
@@ -205,15 +205,11 @@ export function editorSuite(part: EditorSuitePart): void {
           }
           await wb.waitForProblem(TS_HINT);
         });
-      });
 
-      describe('commands', () => {
-        let wb: Workbench;
-        after(async () => wb?.close());
-
+        // In the window of the tests above: TypeScript was turned off and on again, and the last file
+        // opened was another one, so the fix must reach the file Quick Open brought back to the front.
         it('writev.fixAllInFile applies every fix of the active file', async (t) => {
           if (hintsMissing) return t.skip(hintsMissing);
-          wb = await Workbench.open(browser, server.url, server.port, workspace);
           await wb.openFile('record.ts');
           await wb.waitForProblem(TS_HINT);
           await wb.runCommand('writev: Fix All Write Sequences in File');

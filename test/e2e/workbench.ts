@@ -33,10 +33,12 @@ export class Workbench {
     return new Workbench(page);
   }
 
-  /** The editor showing `name` (a tab title), once visible. */
+  /** The editor showing `name` (a tab title), once it is the active editor. */
   async editor(name: string): Promise<Locator> {
+    // The active tab, not any tab of that name: a file opened earlier keeps its tab, and commands act
+    // on the active editor.
     await this.page
-      .locator(`.tabs-container .tab[data-resource-name="${name}"]`)
+      .locator(`.editor-group-container.active .tabs-container .tab.active[data-resource-name="${name}"]`)
       .waitFor({ timeout: PATIENCE });
     const editor = this.page.locator('.editor-group-container.active .monaco-editor').first();
     await editor.locator('.view-lines').waitFor({ timeout: PATIENCE });
@@ -49,9 +51,10 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: PATIENCE });
     await input.fill(name);
+    // Until the picker has applied the filter it lists the recently opened files, where Enter opens
+    // whichever row has the focus, not necessarily `name` (which that list may show too).
     await this.page
-      .locator('.quick-input-list .monaco-list-row', { hasText: name })
-      .first()
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
       .waitFor({ timeout: PATIENCE });
     await this.page.keyboard.press('Enter');
     return this.editor(name);

@@ -28,6 +28,8 @@ export class TestServer {
   refreshes = 0;
   /** What `workspace/configuration` answers for the `writev` section. */
   settings: unknown = {};
+  /** When set, the answer for one scope (a folder's or a file's settings), instead of {@link settings}. */
+  settingsFor: ((scopeUri: string | undefined) => unknown) | undefined;
   private waiters: (() => void)[] = [];
 
   private constructor(readonly child: ChildProcess) {
@@ -42,8 +44,8 @@ export class TestServer {
     this.connection.onNotification('window/logMessage', (params: { message: string }) => {
       this.log.push(params.message);
     });
-    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) =>
-      params.items.map(() => this.settings),
+    this.connection.onRequest('workspace/configuration', (params: { items: { scopeUri?: string }[] }) =>
+      params.items.map((item) => (this.settingsFor ? this.settingsFor(item.scopeUri) : this.settings)),
     );
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
@@ -55,16 +57,21 @@ export class TestServer {
     this.connection.listen();
   }
 
-  /** Starts the server (by default the compiled `server/out/server.js`) with `--stdio`, and initialises it. */
+  /**
+   * Starts the server (by default the compiled `server/out/server.js`) with `--stdio`, and initialises it.
+   * `configure` runs before the server can ask anything (its settings, for one).
+   */
   static async start(
     folders: string | string[],
     capabilities: InitializeParams['capabilities'],
     script = join(REPO, 'server', 'out', 'server.js'),
+    configure?: (server: TestServer) => void,
   ): Promise<TestServer> {
     const child = spawn(process.execPath, [script, '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const server = new TestServer(child);
+    configure?.(server);
     await server.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,

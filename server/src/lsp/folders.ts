@@ -14,6 +14,8 @@ export function yieldToEventLoop(): Promise<void> {
 export interface Folder {
   readonly path: string;
   readonly index: WrapperIndex;
+  /** The files `index` holds facts of, so a walk can drop those it no longer reaches. */
+  readonly files: Set<string>;
   /** Set while a (re)index runs; cleared when it ends. */
   indexing?: { cancelled: boolean };
   /** The latest (re)index run; settled once its index is complete or it was cancelled by a newer run. */
@@ -27,6 +29,8 @@ export class Folders {
   constructor(
     private readonly analyzer: Analyzer,
     private readonly settingsFor: (path: string) => Promise<AnalyzerSettings>,
+    /** The settings of the `.writev-lint.json` that applies to a file, if one does. */
+    private readonly configFor: (path: string) => Promise<AnalyzerSettings | undefined>,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -45,7 +49,7 @@ export class Folders {
   /** Adds a folder (and indexes it in the background); `done` runs when its index is complete. */
   add(path: string, done: () => void): void {
     if (this.folders.some((f) => f.path === path)) return;
-    const folder: Folder = { path, index: new WrapperIndex() };
+    const folder: Folder = { path, index: new WrapperIndex(), files: new Set() };
     this.folders.push(folder);
     this.folders.sort((a, b) => b.path.length - a.path.length);
     void this.reindex(folder).then(done);
@@ -91,28 +95,67 @@ export class Folders {
     const run = { cancelled: false };
     folder.indexing = run;
     const settings = await this.settingsFor(folder.path);
-    let files = 0;
+    const walked = new Set<string>();
     const skipped = (path: string, reason: string) => this.log(`writev: skipped ${path}: ${reason}`);
     for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled, skipped)) {
-      await this.update(folder, file, settings);
-      files++;
+      walked.add(file);
+      // The file's own settings, as a save reads it with and as writev-lint indexes it: a config file's
+      // overrides may turn its language off or name other write functions.
+      const own = (await this.configFor(file)) ?? settings;
+      await this.read(folder, file, own, undefined, run);
       await yieldToEventLoop();
+    }
+    if (!run.cancelled) {
+      // A file the walk no longer reaches (excluded since the last walk, or gone without a word from
+      // the client) must not lend its wrappers to the others: a fresh index would not hold it.
+      for (const file of folder.files) if (!walked.has(file)) this.forget(folder, file);
     }
     if (folder.indexing === run) folder.indexing = undefined;
     this.log(
-      `writev: indexed wrappers of ${files} files in ${folder.path} (${folder.index.size} define wrappers)`,
+      `writev: indexed wrappers of ${walked.size} files in ${folder.path} (${folder.index.size} define wrappers)`,
     );
   }
 
-  /** Re-reads the wrappers of one file (saved, created or changed on disk); `text` if already known. */
+  /**
+   * Re-reads the wrappers of one file (saved, created or changed on disk); `text` if already known. A
+   * file the folder's `exclude` leaves out is dropped from the index instead, as a walk would skip it.
+   */
   async update(folder: Folder, path: string, settings: AnalyzerSettings, text?: string): Promise<void> {
+    const own = await this.settingsFor(folder.path);
+    if (excludeMatcher(folder.path, own.exclude)(path)) this.forget(folder, path);
+    else await this.read(folder, path, settings, text);
+  }
+
+  /** Drops what the index knows of `path` (deleted, or no longer indexed). */
+  forget(folder: Folder, path: string): void {
+    folder.index.delete(path);
+    folder.files.delete(path);
+  }
+
+  /**
+   * Reads the wrappers of `path` into the index, unless `run` was cancelled meanwhile: a newer run
+   * may have read the file already, with other settings.
+   */
+  private async read(
+    folder: Folder,
+    path: string,
+    settings: AnalyzerSettings,
+    text?: string,
+    run?: { cancelled: boolean },
+  ): Promise<void> {
     try {
       // Regular files of bounded size only: a FIFO named x.c would never answer.
       const content = text ?? (await readSourceFile(path)).text;
-      if (content.length > MAX_TEXT_LENGTH) return;
+      if (run?.cancelled) return;
+      if (content.length > MAX_TEXT_LENGTH) {
+        this.forget(folder, path);
+        return;
+      }
       folder.index.set(path, this.analyzer.wrappers(path, content, settings));
+      folder.files.add(path);
     } catch (error) {
-      folder.index.delete(path);
+      if (run?.cancelled) return;
+      this.forget(folder, path);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
         this.log(`writev: indexing ${path} failed: ${String(error)}`);
     }

@@ -37,7 +37,7 @@ import { disableAction, FIX_ALL_KIND, quickFix, toDiagnostic, toWorkspaceEdit, t
 import { LoadedTrace } from './measuredDiagnostics';
 import { TRACE_NOTIFICATION, type TraceParams } from './protocol';
 import { DocumentAnalyses, type Analysis } from './documents';
-import { Folders, yieldToEventLoop } from './folders';
+import { Folders, yieldToEventLoop, type Folder } from './folders';
 import type { LintWorkspaceParams, LintWorkspaceResult } from './protocol';
 import { LintWorkspaceRequest } from './requests';
 import { SettingsCache } from './settings';
@@ -70,6 +70,11 @@ export class Session {
   private readonly trace = new LoadedTrace();
   private readonly pending = new Set<string>();
   private flushing = false;
+  /**
+   * The files not open in the editor that `writev/lintWorkspace` published findings for (by path, to
+   * the URI it published under): a snapshot under the settings and the file texts of then.
+   */
+  private readonly linted = new Map<string, string>();
 
   /** `ready` resolves to the analyzer; the session answers `initialize` once it has. */
   constructor(
@@ -90,6 +95,9 @@ export class Session {
         this.log(`writev: setting up the workspace failed: ${String(error)}`),
       );
     });
+    // Once open, a document's diagnostics come from its own analysis, not from the workspace lint's
+    // snapshot (a client that pulls would show both, and keep the snapshot's after a fix).
+    this.documents.onDidOpen((e) => this.unlint(URI.toPath(e.document.uri)));
     this.documents.onDidChangeContent((e) => this.changed(e.document.uri));
     this.documents.onDidClose((e) => this.closed(e.document.uri));
     this.documents.onDidSave((e) => void this.saved(e.document));
@@ -118,6 +126,7 @@ export class Session {
     this.folders = new Folders(
       this.analyzer,
       (path) => this.settings.get(URI.fromPath(path), true),
+      async (path) => (await this.settings.configFor(path))?.settings,
       (m) => this.log(m),
     );
     this.pull = !!caps.textDocument?.diagnostic;
@@ -231,47 +240,65 @@ export class Session {
     if (!this.pull) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
+  /**
+   * What `folder`'s index tells the other files, seen from beside `path`: the facts a C file of no
+   * name would get (every file's wrappers and the functions that do no output) and those a TS/JS file
+   * would get (every exported TS/JS wrapper). When a file changes them, documents open elsewhere may
+   * have other findings now.
+   */
+  private sharedFacts(folder: Folder, path: string): string {
+    const index = folder.index;
+    return `${index.factsDigest(`${path}\u0000.c`)} ${index.factsDigest(`${path}\u0000.ts`)}`;
+  }
+
   private async saved(doc: TextDocument): Promise<void> {
     const path = URI.toPath(doc.uri);
     const folder = this.folders.of(path);
     if (!folder) return;
-    // The facts a C file of no name would get: every file's wrappers and functions that do no output.
-    // When the saved file changed them, documents open elsewhere may have other findings now.
-    const everything = `${path}\u0000.c`;
-    const before = languageOf(path) === 'c' ? folder.index.factsDigest(everything) : undefined;
+    const before = this.sharedFacts(folder, path);
     await this.folders.update(folder, path, await this.settings.get(doc.uri), doc.getText());
-    if (before !== undefined && folder.index.factsDigest(everything) !== before) this.revalidateAll();
+    if (this.sharedFacts(folder, path) !== before) this.revalidateAll();
+  }
+
+  /** Withdraws what the workspace lint published for the file at `path`, if anything. */
+  private unlint(path: string): void {
+    const uri = this.linted.get(path);
+    if (uri === undefined) return;
+    this.linted.delete(path);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
   private async filesChanged(changes: readonly { uri: string; type: FileChangeType }[]): Promise<void> {
+    // The lint's findings of a file changed on disk point into text that is gone.
+    for (const change of changes) if (!this.documents.get(change.uri)) this.unlint(URI.toPath(change.uri));
     if (changes.some((c) => c.uri.endsWith(`/${CONFIG_FILE_NAME}`))) {
       // A config file came, went or changed: every file under it may have other settings now.
       this.log('writev: a .writev-lint.json changed; reading the settings again');
       this.configurationChanged(undefined);
     }
-    // Each folder's digest of the whole fact base before the first of its changes (as in saved()):
-    // a file changed outside the editor can change the findings of documents open elsewhere.
-    const before = new Map<NonNullable<ReturnType<Folders['of']>>, [string, string]>();
+    // Each folder's shared facts before the first of its changes (as in saved()): a file changed
+    // outside the editor can change the findings of documents open elsewhere.
+    const before = new Map<Folder, [string, string]>();
     for (const change of changes) {
       if (!change.uri.startsWith('file:') || change.uri.endsWith(`/${CONFIG_FILE_NAME}`)) continue;
       const path = URI.toPath(change.uri);
       const folder = this.folders.of(path);
       if (!folder) continue;
-      if (!before.has(folder)) {
-        const everything = `${path}\u0000.c`;
-        before.set(folder, [everything, folder.index.factsDigest(everything)]);
-      }
-      if (change.type === FileChangeType.Deleted) folder.index.delete(path);
+      if (!before.has(folder)) before.set(folder, [path, this.sharedFacts(folder, path)]);
+      if (change.type === FileChangeType.Deleted) this.folders.forget(folder, path);
       else await this.folders.update(folder, path, await this.settings.get(change.uri));
     }
-    for (const [folder, [everything, digest]] of before)
-      if (folder.index.factsDigest(everything) !== digest) return this.revalidateAll();
+    for (const [folder, [path, facts]] of before)
+      if (this.sharedFacts(folder, path) !== facts) return this.revalidateAll();
   }
 
   private configurationChanged(pushed: unknown): void {
     const section =
       typeof pushed === 'object' && pushed !== null ? (pushed as Record<string, unknown>).writev : undefined;
     this.settings.reset(section);
+    // The workspace lint's findings were made under the old settings: a fresh start would show none
+    // until the next lint.
+    for (const path of [...this.linted.keys()]) this.unlint(path);
     // Once now for the new settings, and again for each folder once its wrapper index is rebuilt with them.
     for (const folder of this.folders.all())
       void this.folders.reindex(folder).then(() => this.revalidateAll());
@@ -415,7 +442,12 @@ export class Session {
         files++;
         findings += diagnostics.length;
         // Open documents already get their diagnostics (pulled, or pushed on change).
-        if (!open && diagnostics.length > 0) await this.connection.sendDiagnostics({ uri, diagnostics });
+        if (!open && (diagnostics.length > 0 || this.linted.has(path))) {
+          // Also when it has none now: what an earlier lint published for it is gone.
+          if (diagnostics.length > 0) this.linted.set(path, uri);
+          else this.linted.delete(path);
+          await this.connection.sendDiagnostics({ uri, diagnostics });
+        }
         progress?.report(`${files} files, ${findings} findings`);
         await yieldToEventLoop();
       }
