@@ -35,14 +35,15 @@ function constant(node: Node | undefined): boolean {
   );
 }
 
-/** A step a frame may hold besides its writes: a computation, or an if that only computes. */
+/**
+ * A step a frame may hold besides its writes: a computation (calling nothing, or only functions that
+ * do no output: `strlen`, `htonl`), or an if that only computes.
+ */
 function computes(s: Step): boolean {
-  if (s.kind === 'other') return !s.barrier && s.calls.length === 0;
-  return (
-    s.kind === 'branch' &&
-    !s.partial?.opaque &&
-    s.arms.every((a) => a.steps.every((x) => x.kind === 'other' && !x.barrier && x.calls.length === 0))
-  );
+  const quietOther = (x: Step) =>
+    x.kind === 'other' && !x.barrier && (x.calls.length === 0 || x.output === false);
+  if (s.kind === 'other') return quietOther(s);
+  return s.kind === 'branch' && !s.partial?.opaque && s.arms.every((a) => a.steps.every(quietOther));
 }
 
 /** The names a computing step may change (an if's arms included). */
@@ -68,10 +69,21 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   const returns = end?.type === 'return_statement' && calls(end).length === 0 ? 1 : 0;
   const body = statements.slice(0, statements.length - returns);
   if (statements.length > 8 || body.some((st) => !plain.includes(st.type))) return undefined;
-  // Each write of a frame calls a write function or a macro by name: a body that names them fewer
-  // than twice is no frame, without reading it (most short functions that call a wrapper: cgit's).
-  if (!namesTwice(ctx, ctx.text.slice(block.startIndex, block.endIndex))) return undefined;
-  const blocks = readFunction(fn, { ...ctx, wrappers: new Map() });
+  // Each write of a frame calls a write function, a macro or a helper of one write by name: a body
+  // that names them fewer than twice is no frame, without reading it (most short functions that call
+  // a wrapper once: cgit's).
+  const text = ctx.text.slice(block.startIndex, block.endIndex);
+  const single = singleWrites(ctx);
+  if (!namesTwice(ctx, text) && !wrapperCallsTwice(single, text)) return undefined;
+  // A plain write() to a parameter is read as a stream's here; whether it is one is the caller's
+  // question, asked of the frame's `messages` below.
+  const params = parameterNames(fn);
+  const blocks = readFunction(fn, {
+    ...ctx,
+    wrappers: single,
+    streams: new Set(params.filter((p): p is string => p !== undefined)),
+    assumeStreams: true,
+  });
   const steps = blocks[blocks.length - 1]?.steps.slice(0, body.length);
   if (!steps) return undefined;
   const writes = steps.filter((s) => s.kind === 'write');
@@ -79,7 +91,6 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   const first = writes[0]!; // at least two, checked above
   if (first.condition || writes.some((w) => w.target !== first.target || w.stream || w.position))
     return undefined;
-  const params = parameterNames(fn);
   const fdParam = params.indexOf(first.target);
   if (fdParam < 0 && first.targetNames.some((n) => params.includes(n))) return undefined;
   // Nothing between the writes may change the descriptor.
@@ -93,6 +104,9 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
     family: first.family,
     arity: params.length,
     syscalls,
+    // Plain writes keep message boundaries on a datagram socket: calls join where the caller's
+    // descriptor is a stream, as the writes themselves would.
+    ...(writes.some((w) => plainWrite(w.callee, single, ctx)) && { messages: true }),
     noFix: writes.some((w) => w.condition)
       ? `${name}() writes up to ${syscalls} times per call (a header, then its payload when there is one); gathering across calls needs a variant of it that fills an iovec`
       : undefined,
@@ -113,6 +127,27 @@ function callsTwice(ctx: CContext, text: string): boolean {
       first = name;
     }
   }
+  return false;
+}
+
+/** True when `callee` is one plain `write`/`send` (or a helper of one), not a loop that writes it all. */
+function plainWrite(callee: string, wrappers: ReadonlyMap<string, CWrapper>, ctx: CContext): boolean {
+  return !!(ctx.functions.get(callee)?.messages ?? wrappers.get(callee)?.messages);
+}
+
+/** The wrappers of `ctx` whose calls make one write each (no frames of their own, no formatting). */
+function singleWrites(ctx: CContext): Map<string, CWrapper> {
+  const single = new Map<string, CWrapper>();
+  for (const [name, w] of ctx.wrappers) if ((w.syscalls ?? 1) === 1 && !w.formats) single.set(name, w);
+  return single;
+}
+
+/** True when `text` calls the wrappers of `wrappers` twice or more (the same one twice included). */
+function wrapperCallsTwice(wrappers: ReadonlyMap<string, CWrapper>, text: string): boolean {
+  if (wrappers.size === 0) return false;
+  let seen = 0;
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g))
+    if (wrappers.has(m[1]!) && ++seen === 2) return true;
   return false;
 }
 
