@@ -356,6 +356,25 @@ function keptIn(stmt: Node): { call: Node; result: string } | undefined {
 }
 
 /**
+ * True when the statements after `statements[i]` never use `name`: each that names it only discards it
+ * (`(void)name;`) or assigns it the result of a call (`name = write(...)`, where that call is read).
+ */
+function unused(statements: readonly Node[], i: number, name: string): boolean {
+  for (let j = i + 1; j < statements.length; j++) {
+    const stmt = statements[j]!;
+    if (!identifiers(stmt).has(name)) continue;
+    const expr = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    // `(void)name;` (unwrap reads through the cast).
+    const value = expr ? unwrap(expr) : undefined;
+    if (expr?.type === 'cast_expression' && value?.type === 'identifier' && value.text === name) continue;
+    const kept = keptIn(stmt);
+    if (kept?.result === name && !identifiers(kept.call).has(name)) continue;
+    return false;
+  }
+  return true;
+}
+
+/**
  * `ret = write(fd, buf, n);` followed by checks of `ret` that leave (`if (ret < 0) return -1;` and
  * `if ((size_t)ret != n) return -1;`): one write whose error handling spans those statements. Returns
  * the write step, spanning the checks, and how many statements it covers (the checks become empty
@@ -382,7 +401,9 @@ export function resultChecked(
     if (!leaves(check.childForFieldName('consequence'), ctx)) break;
     last = j;
   }
-  if (last === i) return undefined;
+  // Unchecked, the result may still be unused: only discarded (`(void)ret;`) or overwritten by the
+  // next call, as code that silences an unused-result warning writes it.
+  if (last === i && !unused(statements, i, result)) return undefined;
   const { checkLen: _len, own: _own, fixable: _fixable, ...rest } = write;
   const end = statements[last]!; // i < last < statements.length
   return {
@@ -391,7 +412,8 @@ export function resultChecked(
       ...rest,
       span: { start: stmt.startIndex, end: end.endIndex },
       calls: [{ start: call.startIndex, end: call.endIndex }],
-      noFix: write.noFix ?? resultCheckedReason(write.callee),
+      noFix:
+        write.noFix ?? (last === i ? keptResult(write.callee, result) : resultCheckedReason(write.callee)),
       assigns: [result],
     },
     covers: last - i + 1,
