@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { chromiumMissing, launchChromium } from './browser';
 import {
   codeServerCacheDir,
@@ -26,7 +26,7 @@ import {
   type CodeServerDirs,
   type RunningCodeServer,
 } from './codeServer';
-import { FIXTURE_FILES, writeUserSettings, writeWorkspace, writeWorkspaceSettings } from './fixtures';
+import { writeUserSettings, writeWorkspace, writeWorkspaceSettings } from './fixtures';
 import { probeServer } from './serverProbe';
 import { PATIENCE, Workbench } from './workbench';
 
@@ -87,6 +87,13 @@ export function editorSuite(part: EditorSuitePart): void {
     let workspace: string;
     let server: RunningCodeServer;
     let browser: Browser;
+    /**
+     * Every window's page: the workbench's scripts then come from the context's HTTP cache after the
+     * first window (code-server compresses each response anew), and V8 can reuse their compiled code.
+     * The context also keeps each folder's workbench state (open editors, views), so each scenario opens
+     * a folder of its own: nothing of one scenario's window carries into the next one's.
+     */
+    let context: BrowserContext;
     /** Why the hint checks cannot run, or undefined when the bundled server has the analyzer. */
     let hintsMissing: string | undefined;
 
@@ -107,9 +114,11 @@ export function editorSuite(part: EditorSuitePart): void {
       server = await startCodeServer(entry, dirs, workspace);
       log(`code-server ${server.url} (pid ${server.pid}), profile ${root}`);
       browser = await launchChromium(dirs.env);
+      context = await browser.newContext();
     });
 
     after(async () => {
+      await context?.close();
       await browser?.close();
       await server?.stop();
       if (root && !process.env.WRITEV_E2E_KEEP) rmSync(root, { recursive: true, force: true });
@@ -128,15 +137,15 @@ export function editorSuite(part: EditorSuitePart): void {
       // window of its own (nothing may have activated the extension there), and so do the hints (they
       // turn a language off and on).
       describe('activation, then the commands', () => {
+        let folder: string;
         let shared: Workbench | undefined;
         /** The window of this part: opened by its first check (or a later one, if that failed first). */
         const window = async (): Promise<Workbench> =>
-          (shared ??= await Workbench.open(browser, server.url, server.port, workspace));
-        after(async () => {
-          await shared?.close();
-          // The hints scenario that follows expects the fixture's TS hint: give back the file fix-all saved.
-          writeFileSync(join(workspace, 'src', 'record.ts'), FIXTURE_FILES['src/record.ts']!);
+          (shared ??= await Workbench.open(context, server.url, server.port, folder));
+        before(() => {
+          folder = writeWorkspace(root, 'activation');
         });
+        after(async () => shared?.close());
 
         it('activates on a C file, and reports the time VS Code measured', async (t: TestContext) => {
           // A figure, not a budget: on 2 shared cores one sample includes the machine's load (performance
@@ -175,7 +184,7 @@ export function editorSuite(part: EditorSuitePart): void {
           await wb.waitForNoProblem(TS_HINT);
           await wb.page.keyboard.press('Control+S');
           const fixed = await eventually('the fixed TS file on disk', () => {
-            const text = readFileSync(join(workspace, 'src', 'record.ts'), 'utf8');
+            const text = readFileSync(join(folder, 'src', 'record.ts'), 'utf8');
             return text.includes('writevInFull') ? text : undefined;
           });
           assert.match(fixed, /import \{[^}]*writevInFull[^}]*\} from '@writev\/runtime'/);
@@ -192,12 +201,16 @@ export function editorSuite(part: EditorSuitePart): void {
       });
 
       describe('hints', () => {
+        let folder: string;
         let wb: Workbench;
+        before(() => {
+          folder = writeWorkspace(root, 'hints');
+        });
         after(async () => wb?.close());
 
         it('shows the hints of a C file and a TS file in the Problems panel, and none for clean code', async (t) => {
           if (hintsMissing) return t.skip(hintsMissing);
-          wb = await Workbench.open(browser, server.url, server.port, workspace);
+          wb = await Workbench.open(context, server.url, server.port, folder);
           await wb.openFile('clean.c');
           await wb.openFile('record.ts');
           await wb.openFile('sideband.c');
@@ -220,7 +233,7 @@ export function editorSuite(part: EditorSuitePart): void {
           await wb.page.screenshot({ path: join(SHOTS, 'quick-fix.png') });
           await wb.page.keyboard.press('Enter');
           await wb.page.keyboard.press('Control+S');
-          const file = join(workspace, 'src', 'sideband.c');
+          const file = join(folder, 'src', 'sideband.c');
           const fixed = await eventually('the fixed file on disk', () => {
             const text = readFileSync(file, 'utf8');
             return /writev_or_die|writev_in_full/.test(text) ? text : undefined;
@@ -234,18 +247,22 @@ export function editorSuite(part: EditorSuitePart): void {
         it('takes a settings change: turning TypeScript off drops the TS hint', async (t) => {
           if (hintsMissing) return t.skip(hintsMissing);
           await wb.waitForProblem(TS_HINT);
-          writeWorkspaceSettings(workspace, { 'writev.languages.typescript': false });
+          writeWorkspaceSettings(folder, { 'writev.languages.typescript': false });
           try {
             await wb.waitForNoProblem(TS_HINT);
           } finally {
-            writeWorkspaceSettings(workspace, {});
+            writeWorkspaceSettings(folder, {});
           }
           await wb.waitForProblem(TS_HINT);
         });
       });
 
       describe('measured hints', () => {
+        let folder: string;
         let wb: Workbench;
+        before(() => {
+          folder = writeWorkspace(root, 'trace');
+        });
         after(async () => wb?.close());
         // The hot lines of src/hot.js: 100 keys of 2 or 3 bytes, 100 "=<n>\n" of 3 or 4 bytes.
         const KEY_LINE = /hot\.js:6[\s\S]*100 calls, 290 B in dump/;
@@ -270,7 +287,7 @@ export function editorSuite(part: EditorSuitePart): void {
 
         it('writev.traceProgram runs a program and shows its writes per line: view, diagnostics, decorations', async (t) => {
           if (hintsMissing) return t.skip(hintsMissing);
-          wb = await Workbench.open(browser, server.url, server.port, workspace);
+          wb = await Workbench.open(context, server.url, server.port, folder);
           // Traced before any file is open: the command activates the extension, and the trace (a run of
           // about two seconds) usually arrives while the language server is still starting. The server
           // must get it all the same.
@@ -316,7 +333,7 @@ export function editorSuite(part: EditorSuitePart): void {
         after(async () => wb?.close());
 
         it('runs the benchmarks from the command palette into a panel with a table and a chart', async () => {
-          wb = await Workbench.open(browser, server.url, server.port, workspace);
+          wb = await Workbench.open(context, server.url, server.port, workspace);
           await wb.openFile('record.ts');
           await wb.runCommand('writev: Run Benchmarks');
           // The suite picker: every suite is picked the first time; accept.
