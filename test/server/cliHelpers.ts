@@ -49,6 +49,8 @@ export function lintBin(
 /**
  * {@link lintBin}'s result from main() run in this process, the analyzer loaded once rather than once a
  * run: for the cases that vary what a flag is given, where each flag also has a case through the bin.
+ * main() prints paths relative to `cwd` but opens operands as given (from this process's working
+ * folder): pass files by their full paths.
  */
 export async function lintHere(
   args: string[],
