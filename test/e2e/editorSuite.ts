@@ -89,9 +89,9 @@ export function editorSuite(part: EditorSuitePart): void {
     let browser: Browser;
     /**
      * Every window's page: the workbench's scripts then come from the context's HTTP cache after the
-     * first window (code-server compresses each response anew), and V8 can reuse their compiled code.
-     * The context also keeps each folder's workbench state (open editors, views), so each scenario opens
-     * a folder of its own: nothing of one scenario's window carries into the next one's.
+     * first window, where code-server would compress and send them again for each. The context also
+     * keeps each folder's workbench state (open editors, views), so each scenario opens a folder of its
+     * own: nothing of one scenario's window carries into the next one's.
      */
     let context: BrowserContext;
     /** Why the hint checks cannot run, or undefined when the bundled server has the analyzer. */
