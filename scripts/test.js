@@ -68,6 +68,10 @@ const SLOW = new Map([
     'each shallow request case by the other protocol than npm test sends it, against git upload-pack',
   ],
   [
+    'runtime/uploadPack/slow/namespaceSettings.test.js',
+    'the namespace and hideRefs settings npm test leaves out (it serves one of each kind), against git upload-pack',
+  ],
+  [
     'runtime/uploadPack/slow/shallowMatrix.test.js',
     'every shallow clone and fetch by protocol v0 and v2, file:// and ssh, against git upload-pack',
   ],

@@ -70,6 +70,15 @@ describe('the benchmark panel in chromium', { skip }, () => {
     await server?.close();
   });
 
+  /**
+   * Each theme's streamed page, kept open by its rendering test for the tests after it (recolouring,
+   * restoring): a page with every case's charts costs the browser more than any check made on it.
+   */
+  const streamed = new Map<ThemeName, Page>();
+  /** The streamed page of `theme`: the rendering test's, or a page of its own if that test failed first. */
+  const streamedPage = async (theme: ThemeName): Promise<Page> =>
+    streamed.get(theme) ?? (await streamRun(theme)).page;
+
   async function streamRun(theme: ThemeName): Promise<{ page: Page; errors: string[] }> {
     const page = await openPanel(browser, server.url, theme);
     const errors: string[] = [];
@@ -137,12 +146,12 @@ describe('the benchmark panel in chromium', { skip }, () => {
       assert.equal(colors.tick, THEMES[theme].vars['--vscode-foreground']);
       assert.equal(colors.body, theme === 'light' ? 'rgb(59, 59, 59)' : 'rgb(204, 204, 204)');
       await page.screenshot({ path: join(shots, `webview-${theme}.png`), fullPage: true });
-      await page.close();
+      streamed.set(theme, page);
     });
   }
 
   it('recolours its charts when the theme changes', async () => {
-    const { page } = await streamRun('light');
+    const page = await streamedPage('light');
     await page.evaluate(
       (dark) => (window as unknown as { __applyTheme(t: unknown): void }).__applyTheme(dark),
       THEMES.dark,
@@ -160,7 +169,7 @@ describe('the benchmark panel in chromium', { skip }, () => {
   });
 
   it('restores from its saved state after a reload, without any message', async () => {
-    const { page } = await streamRun('dark');
+    const page = await streamedPage('dark');
     const { state } = await recorded(page);
     await page.close();
     const reloaded = await openPanel(browser, server.url, 'dark', state);

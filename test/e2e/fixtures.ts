@@ -87,9 +87,9 @@ export const USER_SETTINGS = {
   'writev.benchmarks.size': 'tiny',
 };
 
-/** Writes the workspace under `root` and returns its path. */
-export function writeWorkspace(root: string): string {
-  const workspace = join(root, 'workspace');
+/** Writes the workspace under `root` (in its folder `name`) and returns its path. */
+export function writeWorkspace(root: string, name = 'workspace'): string {
+  const workspace = join(root, name);
   for (const [path, text] of Object.entries(FIXTURE_FILES)) {
     const file = join(workspace, path);
     mkdirSync(dirname(file), { recursive: true });

@@ -1,7 +1,7 @@
 // Code passed to page.evaluate runs in the browser, so this file needs the DOM types.
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
-import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 
 /** How long a user-visible effect may take in a cold workbench on 2 cores. */
 export const PATIENCE = 60_000;
@@ -13,15 +13,19 @@ export const PATIENCE = 60_000;
 export class Workbench {
   private constructor(readonly page: Page) {}
 
-  /** Opens the workbench on `folder`, optionally with `file` in an editor, and waits for the explorer. */
+  /**
+   * Opens the workbench on `folder` in a new page of `context`, optionally with `file` in an editor, and
+   * waits for the explorer.
+   */
   static async open(
-    browser: Browser,
+    context: BrowserContext,
     url: string,
     port: number,
     folder: string,
     file?: string,
   ): Promise<Workbench> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1400, height: 900 });
     let target = `${url}/?folder=${encodeURIComponent(folder)}`;
     if (file) {
       const payload = JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${file}`]]);

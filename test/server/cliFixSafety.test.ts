@@ -1,7 +1,9 @@
 // Fix safety classes and --diff, as ruff has them: a fix that moves a statement or gives a write another
 // failure path is unsafe; --fix applies the safe ones, --unsafe-fixes adds the others, --diff prints what
 // --fix would write as a patch that the real `git apply` and `patch -p1` take, and the editor's fix-all
-// applies safe fixes only. Through the installed bin and the real language server.
+// applies safe fixes only. Through the real language server, and the installed bin for one case of each
+// flag (--unsafe-fixes, --fix --unsafe-fixes, --diff, --diff --stdin); the other cases run main() in this
+// process, which loads the analyzer once.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { lintBin } from './cliHelpers';
+import { lintBin, lintHere } from './cliHelpers';
 import { TestServer } from './lspClient';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-fixsafety-'));
@@ -66,14 +68,20 @@ function project(name: string, text = SOURCE): string {
   return dir;
 }
 
-function lint(dir: string, ...args: string[]) {
+/** writev-lint on `dir`/x.c through the installed bin, as a user runs it. */
+function lintThroughBin(dir: string, ...args: string[]) {
   return lintBin([...args, '--no-config-lookup', 'x.c'], { cwd: dir });
 }
 
+/** The same run through main() in this process (which takes operands as given: x.c by its full path). */
+function lint(dir: string, ...args: string[]) {
+  return lintHere([...args, '--no-config-lookup', join(dir, 'x.c')], { cwd: dir });
+}
+
 describe('fix safety classes', () => {
-  it('classes each fix by what it does: side by side with the same handling is safe; moving a statement or another failure path is unsafe', () => {
+  it('classes each fix by what it does: side by side with the same handling is safe; moving a statement or another failure path is unsafe', async () => {
     const dir = project('classes');
-    const { stdout } = lint(dir, '--format', 'json');
+    const { stdout } = await lint(dir, '--format', 'json');
     const found = (JSON.parse(stdout) as { findings: JsonFinding[] }).findings;
     assert.deepEqual(
       found.map((f) => [f.line, f.fixSafety]),
@@ -85,9 +93,9 @@ describe('fix safety classes', () => {
     );
   });
 
-  it('text output marks only what --fix fixes with [*], and says how many unsafe fixes --unsafe-fixes adds', () => {
+  it('text output marks only what --fix fixes with [*], and says how many unsafe fixes --unsafe-fixes adds', async () => {
     const dir = project('marks');
-    const plain = lint(dir, '--format', 'concise');
+    const plain = await lint(dir, '--format', 'concise');
     assert.deepEqual(
       plain.stdout
         .trim()
@@ -99,7 +107,7 @@ describe('fix safety classes', () => {
       plain.stderr,
       /\[\*\] 1 fixable with --fix \(2 hidden fixes can be enabled with --unsafe-fixes\)/,
     );
-    const all = lint(dir, '--format', 'concise', '--unsafe-fixes');
+    const all = lintThroughBin(dir, '--format', 'concise', '--unsafe-fixes');
     assert.ok(
       all.stdout
         .trim()
@@ -107,20 +115,20 @@ describe('fix safety classes', () => {
         .every((l) => l.endsWith('[*] [adjacent-writes]')),
     );
     assert.match(all.stderr, /\[\*\] 3 fixable with --fix --unsafe-fixes\n/);
-    const sarif = JSON.parse(lint(dir, '--format', 'sarif').stdout) as {
+    const sarif = JSON.parse((await lint(dir, '--format', 'sarif')).stdout) as {
       runs: { results: { fixes?: { description: { text: string } }[] }[] }[];
     };
     assert.deepEqual(
       sarif.runs[0]!.results.map((r) => /\(unsafe: /.test(r.fixes?.[0]?.description.text ?? '')),
       [false, true, true],
     );
-    const stats = lint(dir, '--statistics');
+    const stats = await lint(dir, '--statistics');
     assert.match(stats.stdout, /^3\tadjacent-writes\t\[\*\] 1 fixable\t/);
   });
 
-  it('--fix applies the safe fixes only; --fix --unsafe-fixes applies them all', () => {
+  it('--fix applies the safe fixes only; --fix --unsafe-fixes applies them all', async () => {
     const safe = project('fix-safe');
-    const run = lint(safe, '--fix', '--format', 'concise');
+    const run = await lint(safe, '--fix', '--format', 'concise');
     assert.equal(run.status, 1, run.stderr);
     const fixed = readFileSync(join(safe, 'x.c'), 'utf8');
     assert.match(fixed, /writev_in_full\(fd, iov, 2\) < 0\)\n\t\t\treturn error\("write failed"\);/);
@@ -138,7 +146,7 @@ describe('fix safety classes', () => {
     );
 
     const all = project('fix-all');
-    const both = lint(all, '--fix', '--unsafe-fixes');
+    const both = lintThroughBin(all, '--fix', '--unsafe-fixes');
     assert.equal(both.status, 0, both.stderr);
     const text = readFileSync(join(all, 'x.c'), 'utf8');
     assert.doesNotMatch(text, /write_or_die|\(void\)xwrite\(/);
@@ -163,10 +171,11 @@ describe('--diff', () => {
     ['safe fixes', []],
     ['with --unsafe-fixes', ['--unsafe-fixes']],
   ] as const) {
-    it(`prints what --fix would write (${label}) as a diff git apply and patch -p1 take, changes nothing, exits 1`, () => {
+    it(`prints what --fix would write (${label}) as a diff git apply and patch -p1 take, changes nothing, exits 1`, async () => {
       const dir = project(`diff-${extra.length}`);
       const before = statSync(join(dir, 'x.c'));
-      const run = lint(dir, '--diff', ...extra);
+      // Through the bin with --unsafe-fixes, the plain --diff in this process.
+      const run = extra.length > 0 ? lintThroughBin(dir, '--diff', ...extra) : await lint(dir, '--diff');
       assert.equal(run.status, 1, run.stderr);
       assert.equal(readFileSync(join(dir, 'x.c'), 'utf8'), SOURCE, 'nothing written');
       assert.equal(statSync(join(dir, 'x.c')).mtimeMs, before.mtimeMs);
@@ -179,7 +188,7 @@ describe('--diff', () => {
       );
       // The same bytes --fix writes.
       const fixedDir = project(`diff-fix-${extra.length}`);
-      lint(fixedDir, '--fix', ...extra);
+      await lint(fixedDir, '--fix', ...extra);
       const fixed = readFileSync(join(fixedDir, 'x.c'), 'latin1');
       assert.notEqual(fixed, SOURCE);
       assert.equal(applied(dir, run.stdout, 'git', `git-${extra.length}`), fixed);
@@ -187,44 +196,46 @@ describe('--diff', () => {
     });
   }
 
-  it('keeps CRLF line ends and a last line without a line break in a patch that applies', () => {
+  it('keeps CRLF line ends and a last line without a line break in a patch that applies', async () => {
     const text = `${SOURCE.replace(/\n/g, '\r\n')}/* end */`;
     const dir = project('diff-crlf', text);
-    const run = lint(dir, '--diff', '--unsafe-fixes');
+    const run = await lint(dir, '--diff', '--unsafe-fixes');
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stdout, /\\ No newline at end of file\n/);
     const fixedDir = project('diff-crlf-fix', text);
-    lint(fixedDir, '--fix', '--unsafe-fixes');
+    await lint(fixedDir, '--fix', '--unsafe-fixes');
     const fixed = readFileSync(join(fixedDir, 'x.c'), 'latin1');
     assert.equal(applied(dir, run.stdout, 'git', 'git-crlf'), fixed);
     assert.equal(applied(dir, run.stdout, 'patch', 'patch-crlf'), fixed);
   });
 
-  it('prints nothing and exits 0 when there is nothing to fix (unsafe fixes only count with --unsafe-fixes)', () => {
+  it('prints nothing and exits 0 when there is nothing to fix (unsafe fixes only count with --unsafe-fixes)', async () => {
     const dir = project('diff-none', [...MOVES].join('\n'));
-    const run = lint(dir, '--diff');
+    const run = await lint(dir, '--diff');
     assert.deepEqual([run.status, run.stdout], [0, '']);
     assert.match(run.stderr, /nothing to fix \(1 hidden fix can be enabled with --unsafe-fixes\)/);
-    assert.equal(lint(dir, '--diff', '--unsafe-fixes').status, 1);
+    assert.equal((await lint(dir, '--diff', '--unsafe-fixes')).status, 1);
   });
 
-  it('works on standard input, under the --stdin-filename', () => {
+  it('works on standard input, under the --stdin-filename', async () => {
     const dir = project('diff-stdin');
     const run = lintBin(['--diff', '--stdin', '--stdin-filename', 'x.c', '--no-config-lookup'], {
       cwd: dir,
       input: SOURCE,
     });
     assert.equal(run.status, 1, run.stderr);
-    const fixed = lintBin(['--fix', '--stdin', '--stdin-filename', 'x.c', '--no-config-lookup'], {
-      cwd: dir,
-      input: SOURCE,
-    }).stdout;
+    const fixed = (
+      await lintHere(['--fix', '--stdin', '--stdin-filename', 'x.c', '--no-config-lookup'], {
+        cwd: dir,
+        input: SOURCE,
+      })
+    ).stdout;
     assert.equal(applied(dir, run.stdout, 'git', 'git-stdin'), fixed);
   });
 
-  it('refuses what it cannot combine with, naming it', () => {
+  it('refuses what it cannot combine with, naming it', async () => {
     const dir = project('diff-usage');
-    const run = lint(dir, '--diff', '--output-file', 'r.txt');
+    const run = await lint(dir, '--diff', '--output-file', 'r.txt');
     assert.equal(run.status, 2);
     assert.match(
       run.stderr,

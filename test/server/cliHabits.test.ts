@@ -1,13 +1,14 @@
 // The habits reviewers bring from ESLint and ruff: --select / --ignore by code, --output-file,
 // --statistics, the full text format (source line and caret) beside the concise one, and the GitLab
-// Code Quality and Checkstyle formats, read back by a real XML parser. Through the installed bin.
+// Code Quality and Checkstyle formats, read back by a real XML parser. Each flag and format through the
+// installed bin at least once; the other cases run main() in this process, which loads the analyzer once.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
-import { cFunction, lintBin } from './cliHelpers';
+import { cFunction, lintBin, lintHere } from './cliHelpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-habits-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -25,8 +26,14 @@ const LOOP = [
 writeFileSync(join(tmp, 'a.c'), cFunction('alpha') + cFunction('beta'));
 writeFileSync(join(tmp, 'b.c'), LOOP);
 
-function lint(args: string[]) {
+/** writev-lint on a.c and b.c through the installed bin, as a user runs it. */
+function lintThroughBin(args: string[]) {
   return lintBin([...args, '--no-config-lookup', 'a.c', 'b.c'], { cwd: tmp });
+}
+
+/** The same run through main() in this process (which takes operands as given: by their full paths). */
+function lint(args: string[]) {
+  return lintHere([...args, '--no-config-lookup', join(tmp, 'a.c'), join(tmp, 'b.c')], { cwd: tmp });
 }
 
 interface JsonReport {
@@ -36,30 +43,32 @@ interface JsonReport {
 const codes = (out: string) => (JSON.parse(out) as JsonReport).findings.map((f) => f.code);
 
 describe('--select and --ignore', () => {
-  it('report only the selected codes, or all but the ignored ones, and the exit status follows', () => {
-    assert.deepEqual(codes(lint(['--format', 'json']).stdout), [
+  it('report only the selected codes, or all but the ignored ones, and the exit status follows', async () => {
+    assert.deepEqual(codes((await lint(['--format', 'json'])).stdout), [
       'adjacent-writes',
       'adjacent-writes',
       'loop-writes',
     ]);
-    assert.deepEqual(codes(lint(['--format', 'json', '--select', 'loop-writes']).stdout), ['loop-writes']);
-    assert.deepEqual(codes(lint(['--format', 'json', '--ignore', 'loop-writes']).stdout), [
+    assert.deepEqual(codes(lintThroughBin(['--format', 'json', '--select', 'loop-writes']).stdout), [
+      'loop-writes',
+    ]);
+    assert.deepEqual(codes(lintThroughBin(['--format', 'json', '--ignore', 'loop-writes']).stdout), [
       'adjacent-writes',
       'adjacent-writes',
     ]);
-    const none = lint(['--select', 'loop-writes', '--ignore', 'loop-writes']);
+    const none = await lint(['--select', 'loop-writes', '--ignore', 'loop-writes']);
     assert.deepEqual([none.status, none.stdout], [0, '']);
   });
 
-  it('name an unknown code and list the known ones, exit 2', () => {
-    const result = lint(['--select', 'adjacent-writes,adjacent-write']);
+  it('name an unknown code and list the known ones, exit 2', async () => {
+    const result = await lint(['--select', 'adjacent-writes,adjacent-write']);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--select: unknown code "adjacent-write" \(the codes are adjacent-writes, /);
   });
 });
 
 describe('off as a severity in a config file', () => {
-  it('turns a rule off: none of its findings, the others as before', () => {
+  it('turns a rule off: none of its findings, the others as before', async () => {
     const dir = mkdtempSync(join(tmp, 'off-'));
     writeFileSync(join(dir, 'a.c'), cFunction('alpha'));
     writeFileSync(join(dir, 'b.c'), LOOP);
@@ -67,7 +76,7 @@ describe('off as a severity in a config file', () => {
     const result = lintBin(['--format', 'json', 'a.c', 'b.c'], { cwd: dir });
     assert.deepEqual(codes(result.stdout), ['loop-writes'], result.stderr);
     writeFileSync(join(dir, '.writev-lint.json'), JSON.stringify({ severity: { loopWrites: 'of' } }));
-    const typo = lintBin(['a.c'], { cwd: dir });
+    const typo = await lintHere([join(dir, 'a.c')], { cwd: dir });
     assert.equal(typo.status, 2);
     assert.match(
       typo.stderr,
@@ -77,18 +86,18 @@ describe('off as a severity in a config file', () => {
 });
 
 describe('--output-file', () => {
-  it('writes the report to the file, nothing to standard output, the same report as printed', () => {
-    const printed = lint(['--format', 'json']);
+  it('writes the report to the file, nothing to standard output, the same report as printed', async () => {
+    const printed = await lint(['--format', 'json']);
     const file = join(tmp, 'report.json');
     writeFileSync(file, 'an older report that is replaced whole\n');
-    const result = lint(['--format', 'json', '--output-file', 'report.json']);
+    const result = lintThroughBin(['--format', 'json', '--output-file', 'report.json']);
     assert.equal(result.status, 1);
     assert.equal(result.stdout, '');
     assert.equal(readFileSync(file, 'utf8'), printed.stdout);
   });
 
-  it('says which file it could not write, and exits 2', () => {
-    const result = lint(['--output-file', 'no/such/folder/report.txt']);
+  it('says which file it could not write, and exits 2', async () => {
+    const result = await lint(['--output-file', 'no/such/folder/report.txt']);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /cannot write the report to no\/such\/folder\/report\.txt: ENOENT/);
   });
@@ -96,7 +105,7 @@ describe('--output-file', () => {
 
 describe('--statistics', () => {
   it('prints the count of each code, most frequent first, with how many are fixable', () => {
-    const result = lint(['--statistics']);
+    const result = lintThroughBin(['--statistics']);
     assert.equal(result.status, 1);
     const rows = result.stdout
       .trim()
@@ -113,12 +122,12 @@ describe('--statistics', () => {
 });
 
 describe('text formats', () => {
-  it('full, the default, shows the line of the first write with carets under it; concise is one line a finding', () => {
-    const concise = lint(['--format', 'concise']);
-    assert.equal(lint([]).stdout, lint(['--format', 'full']).stdout, 'text is full by default');
-    assert.equal(lint(['--format', 'text']).stdout, lint(['--format', 'full']).stdout);
+  it('full, the default, shows the line of the first write with carets under it; concise is one line a finding', async () => {
+    const concise = lintThroughBin(['--format', 'concise']);
+    const full = (await lint(['--format', 'full'])).stdout;
+    assert.equal(lintThroughBin([]).stdout, full, 'text is full by default');
+    assert.equal((await lint(['--format', 'text'])).stdout, full);
     assert.equal(concise.stdout.trim().split('\n').length, 3);
-    const full = lint(['--format', 'full']).stdout;
     const first = concise.stdout.split('\n')[0]!;
     assert.ok(
       full.startsWith(
@@ -133,7 +142,7 @@ describe('text formats', () => {
 
 describe('--format gitlab', () => {
   it('is a Code Quality report: the fields GitLab requires, unique fingerprints', () => {
-    const result = lint(['--format', 'gitlab']);
+    const result = lintThroughBin(['--format', 'gitlab']);
     assert.equal(result.status, 1);
     // The fields and values GitLab's Code Quality documentation lists as required.
     const schema = {

@@ -46,6 +46,20 @@ export function lintBin(
   });
 }
 
+/**
+ * {@link lintBin}'s result from main() run in this process, the analyzer loaded once rather than once a
+ * run: for the cases that vary what a flag is given, where each flag also has a case through the bin.
+ * main() prints paths relative to `cwd` but opens operands as given (from this process's working
+ * folder): pass files by their full paths.
+ */
+export async function lintHere(
+  args: string[],
+  options: { cwd?: string; input?: string } = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  const run = await lintRun(args, options.cwd ?? REPO, options.input);
+  return { status: run.status, stdout: run.out, stderr: run.err };
+}
+
 /** A C function with one adjacent-writes finding (two writes, on its lines 3 and 4). */
 export function cFunction(name: string, first = '"a", 1', second = 'buf, len'): string {
   return [

@@ -1,13 +1,14 @@
 // Per-folder settings: `overrides` in a .writev-lint.json, applied in order (a later entry wins, objects
 // merge key by key), with gitignore-style patterns relative to the config file's folder, by the CLI and
 // the language server alike; bad patterns and keys are named with the file and the key path. Through
-// the installed bin and the real language server.
+// the installed bin (every case that depends on the working folder) and the real language server; the
+// refusals and the --stdin cases run main() in this process, which loads the analyzer once.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { lintBin } from './cliHelpers';
+import { lintBin, lintHere } from './cliHelpers';
 import { TestServer } from './lspClient';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-overrides-'));
@@ -94,15 +95,19 @@ describe('overrides', () => {
     ]);
   });
 
-  it('apply to --stdin under its --stdin-filename, and with --config relative to the working folder', () => {
+  it('apply to --stdin under its --stdin-filename, and with --config relative to the working folder', async () => {
     const root = tree('stdin', { '.writev-lint.json': CONFIG });
-    const piped = (name: string) =>
+    const piped = async (name: string) =>
       findings(
-        lintBin(['--format', 'json', '--stdin', '--stdin-filename', name], { cwd: root, input: SOURCE })
-          .stdout,
+        (
+          await lintHere(['--format', 'json', '--stdin', '--stdin-filename', name], {
+            cwd: root,
+            input: SOURCE,
+          })
+        ).stdout,
       );
-    assert.deepEqual(piped('tests/keep.c'), ['tests/keep.c:3 error adjacent-writes']);
-    assert.deepEqual(piped('src/a.c'), [
+    assert.deepEqual(await piped('tests/keep.c'), ['tests/keep.c:3 error adjacent-writes']);
+    assert.deepEqual(await piped('src/a.c'), [
       'src/a.c:3 hint adjacent-writes',
       'src/a.c:5 information loop-writes',
     ]);
@@ -115,7 +120,7 @@ describe('overrides', () => {
     assert.deepEqual(findings(explicit.stdout), ['tests/keep.c:3 error adjacent-writes']);
   });
 
-  it('refuse bad patterns and keys, naming the file and each key path, and lint nothing', () => {
+  it('refuse bad patterns and keys, naming the file and each key path, and lint nothing', async () => {
     const cases: [unknown, RegExp[]][] = [
       [
         { overrides: [{ files: ['../x', '[abc', '#c', 'ok/', 'a\\', '[z-a].c'] }, { files: ['!x'] }] },
@@ -148,15 +153,15 @@ describe('overrides', () => {
         ],
       ],
     ];
-    cases.forEach(([config, expected], i) => {
+    for (const [i, [config, expected]] of cases.entries()) {
       const root = tree(`bad-${i}`, { '.writev-lint.json': JSON.stringify(config), 'a.c': SOURCE });
-      const run = lintBin(['a.c'], { cwd: root });
+      const run = await lintHere([join(root, 'a.c')], { cwd: root });
       assert.equal(run.status, 2, run.stderr);
       assert.equal(run.stdout, '');
       for (const pattern of expected) assert.match(run.stderr, pattern);
       for (const line of run.stderr.trim().split('\n'))
         assert.ok(line.startsWith(`writev-lint: ${join(root, '.writev-lint.json')}: `), line);
-    });
+    }
   });
 
   it('are applied by the language server as by the CLI', async () => {

@@ -1,8 +1,8 @@
 // A fix never deletes a comment: the notes between the writes it gathers move, in order, above the
 // gathered call, and a directive of another tool (eslint-disable-next-line, @ts-expect-error, NOLINT)
-// withholds the fix with the reason. Through the installed bin (--fix, --stdin --fix) and through the
-// language server's quick fixes, which are built by the same code; fixed C compiles and writes the
-// same bytes.
+// withholds the fix with the reason. Through the installed bin (--fix once, --stdin --fix), main() in
+// this process for the other cases (the analyzer, and TypeScript's parser, loaded once), and the language
+// server's quick fixes, which are built by the same code; fixed C compiles and writes the same bytes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,22 +11,36 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { lintBin } from './cliHelpers';
+import { lintBin, lintHere } from './cliHelpers';
 import { FIXTURES } from './helpers';
 import { messageText, TestServer } from './lspClient';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-fix-comments-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** Writes `text` to `name` in a fresh folder, runs `writev-lint --fix` on it, returns the run and the file. */
-function fixFile(
-  name: string,
-  text: string,
-): { status: number | null; out: string; err: string; fixed: string } {
+/** What a `writev-lint --fix` run did: its status and output, and the file after it. */
+interface FixRun {
+  status: number | null;
+  out: string;
+  err: string;
+  fixed: string;
+}
+
+/** Writes `text` to `name` in a fresh folder, runs the installed `writev-lint --fix` on it. */
+function fixFileThroughBin(name: string, text: string): FixRun {
   const dir = mkdtempSync(join(work, 'fix-'));
   const path = join(dir, name);
   writeFileSync(path, text);
   const result = lintBin(['--fix', '--no-config-lookup', name], { cwd: dir });
+  return { status: result.status, out: result.stdout, err: result.stderr, fixed: readFileSync(path, 'utf8') };
+}
+
+/** The same through main() in this process (which takes the file by its full path). */
+async function fixFile(name: string, text: string): Promise<FixRun> {
+  const dir = mkdtempSync(join(work, 'fix-'));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  const result = await lintHere(['--fix', '--no-config-lookup', path], { cwd: dir });
   return { status: result.status, out: result.stdout, err: result.stderr, fixed: readFileSync(path, 'utf8') };
 }
 
@@ -60,7 +74,7 @@ function gcc(args: string[]): string {
 
 describe('--fix keeps the comments between the writes it gathers', () => {
   it('C: the notes move above the gathered call in order; it compiles and writes the same bytes', () => {
-    const { status, err, fixed } = fixFile('hello.c', C_NOTES);
+    const { status, err, fixed } = fixFileThroughBin('hello.c', C_NOTES);
     assert.equal(status, 0, err);
     assert.match(fixed, /writev_or_die\(fd, iov, 3\);/);
     assert.deepEqual(commentsOf(fixed), commentsOf(C_NOTES));
@@ -95,16 +109,16 @@ describe('--fix keeps the comments between the writes it gathers', () => {
   });
 
   for (const directive of ['// NOLINT(writev)', '/* NOLINTNEXTLINE */', '// clang-format off']) {
-    it(`C: a directive between the writes (${directive}) withholds the fix and says why`, () => {
+    it(`C: a directive between the writes (${directive}) withholds the fix and says why`, async () => {
       const text = C_NOTES.replace('\t// a newline ends the line', `\t${directive}`);
-      const { status, out, fixed } = fixFile('directive.c', text);
+      const { status, out, fixed } = await fixFile('directive.c', text);
       assert.equal(status, 1);
       assert.equal(fixed, text, 'the file is not touched');
       assert.match(out, /no automatic fix: the comment .*is a directive tied to its place/);
     });
   }
 
-  it('TS: notes are kept, in order, and a trailing one stays after the call', () => {
+  it('TS: notes are kept, in order, and a trailing one stays after the call', async () => {
     const text = [
       "import { writeSync } from 'node:fs';",
       'export function send(fd: number, head: Buffer, body: Buffer): void {',
@@ -115,7 +129,7 @@ describe('--fix keeps the comments between the writes it gathers', () => {
       '}',
       '',
     ].join('\n');
-    const { status, err, fixed } = fixFile('send.ts', text);
+    const { status, err, fixed } = await fixFile('send.ts', text);
     assert.equal(status, 0, err);
     assert.match(fixed, /writevInFull\(fd, \[head, body\]\);/);
     assert.deepEqual(commentsOf(fixed), commentsOf(text));
@@ -127,7 +141,7 @@ describe('--fix keeps the comments between the writes it gathers', () => {
     '// @ts-ignore',
     '// prettier-ignore',
   ]) {
-    it(`TS: a directive between the writes (${directive}) withholds the fix and says why`, () => {
+    it(`TS: a directive between the writes (${directive}) withholds the fix and says why`, async () => {
       const text = [
         "import { writeSync } from 'node:fs';",
         'export function send(fd: number, head: Buffer, body: Buffer): void {',
@@ -137,7 +151,7 @@ describe('--fix keeps the comments between the writes it gathers', () => {
         '}',
         '',
       ].join('\n');
-      const { status, out, fixed } = fixFile('send.ts', text);
+      const { status, out, fixed } = await fixFile('send.ts', text);
       assert.equal(status, 1);
       assert.equal(fixed, text);
       assert.match(out, /no automatic fix: the comment .*is a directive tied to its place/);

@@ -1,98 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { gitEnv } from '../helpers/gitEnv';
-import { LS_REMOTE, ours, refLines, replyLines, theirs, wantRequest } from './helpers/advertisement';
-import { git, makeRepository, refsOf, run, Scratch, uploadPackCommand } from './helpers/gitRepo';
-
-/** One serve's setting: the namespace, and hide rules in the repository's config or the environment. */
-interface Setting {
-  readonly name: string;
-  readonly namespace?: string;
-  /** `[key, value]` pairs added to the repository's config, in order. */
-  readonly config?: readonly (readonly [string, string])[];
-  /** The same, given as `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n` (how `git -c` reaches a server). */
-  readonly envConfig?: readonly (readonly [string, string])[];
-}
-
-const SETTINGS: readonly Setting[] = [
-  { name: 'no namespace, nothing hidden' },
-  { name: 'namespace tenantA', namespace: 'tenantA' },
-  { name: 'namespace tenantB', namespace: 'tenantB' },
-  { name: 'a nested namespace a/b', namespace: 'a/b' },
-  { name: 'a nested namespace spelled //a//b', namespace: '//a//b' },
-  { name: 'a namespace with no refs', namespace: 'nobody' },
-  { name: 'a hidden root branch', config: [['uploadpack.hideRefs', 'refs/heads/secret-root']] },
-  {
-    name: 'a hierarchy hidden, one ref shown again with !',
-    config: [
-      ['transfer.hideRefs', 'refs/pull'],
-      ['uploadpack.hideRefs', '!refs/pull/1/head'],
-    ],
-  },
-  {
-    name: 'transfer and uploadpack rules interleaved: the last match wins',
-    config: [
-      ['transfer.hideRefs', 'refs/heads'],
-      ['uploadpack.hideRefs', '!refs/heads/main'],
-      ['transfer.hideRefs', 'refs/heads/main/'],
-    ],
-  },
-  {
-    name: 'a prefix that is not a whole component hides nothing',
-    config: [['transfer.hideRefs', 'refs/heads/ma']],
-  },
-  { name: 'receive.hideRefs does not apply to fetches', config: [['receive.hideRefs', 'refs/heads/main']] },
-  { name: 'HEAD hidden (the symref capability stays)', config: [['uploadpack.hideRefs', 'HEAD']] },
-  { name: 'every namespace hidden, no namespace in use', config: [['transfer.hideRefs', 'refs/namespaces']] },
-  {
-    name: 'tenantA with a rule matched after stripping the namespace',
-    namespace: 'tenantA',
-    config: [['uploadpack.hideRefs', 'refs/heads/hidden']],
-  },
-  {
-    name: 'tenantA with a ^rule matched before stripping',
-    namespace: 'tenantA',
-    config: [['uploadpack.hideRefs', '^refs/namespaces/tenantA/refs/tags']],
-  },
-  {
-    name: 'tenantA: everything hidden but one ref, by !^',
-    namespace: 'tenantA',
-    config: [
-      ['transfer.hideRefs', 'refs'],
-      ['transfer.hideRefs', '!^refs/namespaces/tenantA/refs/heads/main'],
-    ],
-  },
-  {
-    name: 'tenantA: ^! is not !^ (the pattern starts with !)',
-    namespace: 'tenantA',
-    config: [
-      ['transfer.hideRefs', 'refs/heads'],
-      ['transfer.hideRefs', '^!refs/namespaces/tenantA/refs/heads/main'],
-    ],
-  },
-  { name: 'rules from the environment (git -c)', envConfig: [['uploadpack.hideRefs', 'refs/tags']] },
-  {
-    name: 'tenantB with rules from the environment and the file',
-    namespace: 'tenantB',
-    config: [['transfer.hideRefs', 'refs/heads']],
-    envConfig: [['transfer.hideRefs', '!refs/heads/secret']],
-  },
-];
-
-/** The environment additions of a setting. */
-function envOf(setting: Setting, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...extra };
-  if (setting.namespace !== undefined) env.GIT_NAMESPACE = setting.namespace;
-  const pairs = setting.envConfig ?? [];
-  if (pairs.length > 0) {
-    env.GIT_CONFIG_COUNT = String(pairs.length);
-    pairs.forEach(([key, value], i) => {
-      env[`GIT_CONFIG_KEY_${i}`] = key;
-      env[`GIT_CONFIG_VALUE_${i}`] = value;
-    });
-  }
-  return env;
-}
+import { LS_REMOTE, ours, replyLines, theirs, wantRequest } from './helpers/advertisement';
+import { git, refsOf, run, Scratch, uploadPackCommand } from './helpers/gitRepo';
+import {
+  configure as configureIn,
+  defineAdvertisementCases,
+  envOf,
+  namespaceRepository,
+  type Setting,
+} from './helpers/namespaceSettings';
 
 describe('GIT_NAMESPACE and hideRefs: the advertisement and refusals of git upload-pack', () => {
   const scratch = new Scratch();
@@ -103,62 +20,15 @@ describe('GIT_NAMESPACE and hideRefs: the advertisement and refusals of git uplo
   let rootSecret: string;
   let tenantAMain: string;
 
-  /** A commit on top of `parent` that no other ref reaches. */
-  function orphanCommit(parent: string, message: string): string {
-    const tree = git(source, ['rev-parse', `${parent}^{tree}`]).trim();
-    return git(source, ['commit-tree', tree, '-p', parent, '-m', message], { env: gitEnv() }).trim();
-  }
-
   before(() => {
-    source = makeRepository(scratch.dir);
-    const main = git(source, ['rev-parse', 'main']).trim();
-    tenantAMain = git(source, ['rev-parse', 'main~1']).trim();
-    tenantBSecret = orphanCommit(main, 'tenant B secret');
-    rootSecret = orphanCommit(main, 'root secret');
-    const tag = git(source, ['rev-parse', 'v1.0']).trim();
-    const set = (ref: string, oid: string): string => git(source, ['update-ref', ref, oid]);
-    set('refs/namespaces/tenantA/refs/heads/main', tenantAMain);
-    set('refs/namespaces/tenantA/refs/heads/hidden/x', tenantAMain);
-    set('refs/namespaces/tenantA/refs/tags/v1', tag);
-    git(source, ['symbolic-ref', 'refs/namespaces/tenantA/HEAD', 'refs/namespaces/tenantA/refs/heads/main']);
-    set('refs/namespaces/tenantB/refs/heads/secret', tenantBSecret);
-    git(source, [
-      'symbolic-ref',
-      'refs/namespaces/tenantB/HEAD',
-      'refs/namespaces/tenantB/refs/heads/secret',
-    ]);
-    set('refs/namespaces/a/refs/namespaces/b/refs/heads/deep', git(source, ['rev-parse', 'topic']).trim());
-    set('refs/heads/secret-root', rootSecret);
-    set('refs/pull/1/head', git(source, ['rev-parse', 'topic']).trim());
-    set('refs/pull/2/head', main);
+    ({ source, tenantBSecret, rootSecret, tenantAMain } = namespaceRepository(scratch.dir));
   });
   after(() => scratch.dispose());
 
-  /** Puts exactly the setting's rules into the repository's config. */
-  function configure(setting: Setting): void {
-    for (const key of ['uploadpack.hideRefs', 'transfer.hideRefs', 'receive.hideRefs']) {
-      try {
-        git(source, ['config', '--unset-all', key]);
-      } catch {
-        // not set
-      }
-    }
-    for (const [key, value] of setting.config ?? []) git(source, ['config', '--add', key, value]);
-  }
+  const configure = (setting: Setting): void => configureIn(source, setting);
 
-  for (const setting of SETTINGS) {
-    it(`advertises what git upload-pack advertises: ${setting.name}`, async () => {
-      configure(setting);
-      const expected = await theirs(source, LS_REMOTE, envOf(setting));
-      assert.equal(expected.status, 0, expected.stderr);
-      // Twice: once listing the refs with git, once from the memo in the cache folder.
-      for (const round of ['first', 'memo']) {
-        const got = await ours(source, LS_REMOTE, envOf(setting, { WRITEV_UPLOAD_PACK_CACHE: cache }));
-        assert.equal(got.status, 0, got.stderr);
-        assert.deepEqual(refLines(got.stdout), refLines(expected.stdout), `${round} serve`);
-      }
-    });
-  }
+  // One setting of each kind of rule; the variations are slow/namespaceSettings.test.ts (npm run test:slow).
+  defineAdvertisementCases('fast', () => source, cache);
 
   describe('wants of objects the advertisement does not offer', () => {
     const refusals: { name: string; setting: Setting; want: () => string }[] = [
