@@ -133,9 +133,8 @@ export function editorSuite(part: EditorSuitePart): void {
     if (part === 'editor') {
       // A window costs the suite more CPU than any check in it (the workbench loads and compiles again, and
       // an extension host, a language server and a tsserver start): the commands continue in the window
-      // of the activation check, which only opened a C file and changed no setting. The trace keeps a
-      // window of its own (nothing may have activated the extension there), and so do the hints (they
-      // turn a language off and on).
+      // of the activation check, which only opened a C file and changed no setting. The hints keep a
+      // window of their own (they turn a language off and on).
       describe('activation, then the commands', () => {
         let folder: string;
         let shared: Workbench | undefined;
@@ -256,7 +255,12 @@ export function editorSuite(part: EditorSuitePart): void {
           await wb.waitForProblem(TS_HINT);
         });
       });
+    }
 
+    if (part === 'benchmarks') {
+      // The trace runs a program under the tracer and measures its writes, as the benchmark runs
+      // measure: it runs with them in npm run test:slow, in a window of its own (nothing may have
+      // activated the extension there).
       describe('measured hints', () => {
         let folder: string;
         let wb: Workbench;
@@ -325,9 +329,7 @@ export function editorSuite(part: EditorSuitePart): void {
             .waitFor({ state: 'detached', timeout: PATIENCE });
         });
       });
-    }
 
-    if (part === 'benchmarks') {
       describe('benchmarks', () => {
         let wb: Workbench;
         after(async () => wb?.close());

@@ -164,7 +164,8 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
 }
 
 /**
- * `failed = write(fd, a, n) != n;` and then `failed |= write(fd, "\\n", 1) != 1;`: each write checked,
+ * `failed = write(fd, a, n) != n;` and then `failed |= write(fd, "\\n", 1) != 1;` (or a helper's
+ * status, `err |= put(fd, a, n);`): each write checked,
  * the failures gathered in one variable that is tested after the last. One write each, reported without
  * a fix (the test of the variable would need rewriting for the total).
  */
@@ -179,9 +180,11 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
   const right = assign.childForFieldName('right');
   const check = right ? checkOf(right) : undefined;
   if (left?.type !== 'identifier' || !check || !FAILURE_CHECKS.includes(check.kind)) return undefined;
-  // `n = write(...)` keeps a count, not a failure: resultChecked reads that form.
-  if (check.kind === 'truthy' || check.kind === 'falsy') return undefined;
   const write = callWrite(check.call, ctx);
+  // `n = write(...)` keeps a count, not a failure: resultChecked reads that form. A helper's status
+  // or-ed in (`err |= put(fd, s, n);`, nonzero on failure) is a failure gathered.
+  const status = op === '|=' && check.kind === 'truthy' && !!write?.wrapper && !write.truthyOnSuccess;
+  if ((check.kind === 'truthy' || check.kind === 'falsy') && !status) return undefined;
   if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
     return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
