@@ -45,7 +45,7 @@ const OTHER_WORDS: ReadonlySet<string> = new Set(
   (
     'read recv close open seek lseek flush sync fsync lock unlock wait poll select accept connect bind ' +
     'listen sendfile splice iov iovec writev sendmsg msg to buf buffer str strbuf sds mem fifo queue ' +
-    'ring cache sn s v va async later delayed nb nonblock cmsg ancillary and then ' +
+    'ring cache sn s v va async later delayed nb nonblock cmsg ancillary and then once ' +
     'rewrite overwrite writeback init setup create free destroy file files'
   ).split(' '),
 );
@@ -170,7 +170,7 @@ function argumentsAt(text: string, open: number): string[] | undefined {
 }
 
 /** Where a writer word may stand in a name: the first look, a search for literals. */
-const VERB = /[wW]rite|[sS]end|puts|[pP]rint/g;
+const VERB = /[wW]rite|[sS]end|puts|[pP]rint|WRITE|SEND|PUTS|PRINT/g;
 
 /**
  * The C library's output functions that take no descriptor (stdio, syslog) or that the catalogue
