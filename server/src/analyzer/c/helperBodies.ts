@@ -18,6 +18,7 @@ import {
   namedKids,
   parameterNames,
 } from './syntax';
+import { conjuncts } from './retries';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -260,15 +261,17 @@ function lengthSource(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
   bufName: string | undefined,
+  clamped = false,
 ): LengthSource | 'string' | undefined {
   const b = bare(node);
   if (b.type === 'identifier') {
     const param = paramOf(b.text, params, facts);
     if (param >= 0) return { param, count: b.text };
     if (stringLength(b.text, facts, bufName)) return { param: -1, count: b.text };
-    const count = clampedCount(b.text, node, facts);
-    const countParam = count === undefined ? -1 : paramOf(count, params, facts);
-    return count !== undefined && countParam >= 0 ? { param: countParam, count } : undefined;
+    // A chunk clamped from what is left: what is left says where the length comes from.
+    const source = clamped ? undefined : clampedCount(b.text, node, facts);
+    const inner = source && lengthSource(source, params, facts, bufName, true);
+    return inner && inner !== 'string' ? inner : undefined;
   }
   if (b.type === 'call_expression' && calleeName(b) === 'strlen') return 'string';
   if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '-') return undefined;
@@ -292,48 +295,54 @@ function isConstant(node: Node): boolean {
   );
 }
 
-/** The count `value` takes when it is the count or a clamp of it (`MIN(n, MAX)`, `n > MAX ? MAX : n`). */
-function clampOf(value: Node): string | undefined {
+/**
+ * What is left to send, behind `value` when it is that or a clamp of it (`MIN(n, MAX)`, `n > MAX ? MAX :
+ * n`, `len - done > MAX ? MAX : len - done`): a name or a difference of names.
+ */
+function clampOf(value: Node): Node | undefined {
   const b = bare(value);
-  if (b.type === 'identifier' && !/^[A-Z][A-Z0-9_]*$/.test(b.text)) return b.text;
+  const left = (n: Node): Node | undefined => {
+    const v = bare(n);
+    if (v.type === 'identifier' && !/^[A-Z][A-Z0-9_]*$/.test(v.text)) return v;
+    if (v.type !== 'binary_expression' || v.childForFieldName('operator')?.text !== '-') return undefined;
+    const sides = [v.childForFieldName('left'), v.childForFieldName('right')];
+    return sides.every((s) => s && bare(s).type === 'identifier') ? v : undefined;
+  };
   if (b.type === 'call_expression' && /^(min|MIN)\w*$/.test(calleeName(b) ?? '')) {
     const args = callArgs(b);
     const counts = args.filter((a) => !isConstant(a));
-    const only = counts.length === 1 && args.length === 2 ? bare(counts[0] as Node) : undefined;
-    return only?.type === 'identifier' ? only.text : undefined;
+    return counts.length === 1 && args.length === 2 ? left(counts[0] as Node) : undefined;
   }
   if (b.type === 'conditional_expression') {
     const arms = [b.childForFieldName('consequence'), b.childForFieldName('alternative')];
     const counts = arms.filter((a): a is Node => !!a && !isConstant(a));
-    const only = counts.length === 1 && arms.every(Boolean) ? bare(counts[0] as Node) : undefined;
-    return only?.type === 'identifier' ? only.text : undefined;
+    return counts.length === 1 && arms.every(Boolean) ? left(counts[0] as Node) : undefined;
   }
-  return undefined;
+  return b.type === 'identifier' ? left(b) : undefined;
 }
 
 /**
- * The count behind a chunk the write sends when the loop clamps what it sends at once (`w = len; if (w >
- * MAX) w = MAX; w = write(fd, p, w);`, `chunk = MIN(left, SSIZE_MAX)`): every value the chunk is given
- * is that count, a clamp of it to a constant, a constant, or the write's own result. Each call still
- * sends the whole buffer when the loop shrinks that count; the caller's loop checks it does.
+ * What is left behind a chunk the write sends when the loop clamps what it sends at once (`w = len; if
+ * (w > MAX) w = MAX; w = write(fd, p, w);`, `chunk = MIN(left, SSIZE_MAX)`): every value the chunk is
+ * given is that, a clamp of it to a constant, a constant, or the write's own result. Each call still
+ * sends the whole buffer when the loop shrinks what is left; the caller's loop checks it does.
  */
-function clampedCount(name: string, lenArg: Node, facts: BodyFacts): string | undefined {
+function clampedCount(name: string, lenArg: Node, facts: BodyFacts): Node | undefined {
   const given = facts.values.get(name) ?? [];
-  let count: string | undefined;
-  let sawCount = false;
+  let count: Node | undefined;
   let call: Node | null = lenArg.parent;
   while (call && call.type !== 'call_expression') call = call.parent;
+  const spelled = (n: Node) => n.text.replace(/\s+/g, '');
   for (const value of given) {
     const b = bare(value);
     if (call && b.id === call.id) continue;
     if (isConstant(b)) continue;
     const source = clampOf(b);
-    if (source === undefined || source === name || (count !== undefined && source !== count))
+    if (!source || spelled(source) === name || (count && spelled(source) !== spelled(count)))
       return undefined;
     count = source;
-    sawCount = true;
   }
-  return sawCount && (facts.grown.has(name) || facts.shrunk.has(name)) === false ? count : undefined;
+  return count && !(facts.grown.has(name) || facts.shrunk.has(name)) ? count : undefined;
 }
 
 /** The descriptor a writer's argument is, as the helper's callers will name it. */
@@ -424,7 +433,7 @@ export function writeHelperOf(
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
   const fdNames = 'param' in fd ? [params[fd.param] as string] : fd.names;
-  if (io.some((c) => callArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
+  if (io.some((c) => outputArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
     return undefined;
   const buf = bufferSource(bufArg, params, facts);
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
@@ -506,6 +515,17 @@ export function writeHelperOf(
   };
 }
 
+/**
+ * The arguments of an I/O call that may say where it writes: all of them, up to a format string. The
+ * values a format prints come after it (`eprintf("write to %d failed", fd)` reports the descriptor's
+ * number; it writes nothing to it).
+ */
+function outputArgs(call: Node): Node[] {
+  const args = callArgs(call);
+  const format = args.findIndex((a) => ['string_literal', 'concatenated_string'].includes(bare(a).type));
+  return format < 0 ? args : args.slice(0, format);
+}
+
 /** True when two calls name the same function with the same arguments, spelled alike. */
 function sameCall(a: Node, b: Node): boolean {
   const spelled = (c: Node) => c.text.replace(/\s+/g, '');
@@ -581,13 +601,11 @@ function statusReturns(body: Node): boolean {
   );
 }
 
-/** Names a retry loop's test may read besides the result: `errno` and constants (`EINTR`, `EAGAIN`). */
-const RETRY_NAME = /^(errno|[A-Z][A-Z0-9_]*)$/;
-
 /**
  * True when `loop` only tries `call` again after it failed (`do n = write(...); while (n < 0 && errno ==
  * EINTR)`, or `for (;;)` with `continue` on EINTR and a `return` otherwise): one call of the helper is
- * still one write of the same bytes, unlike a loop that counts its rounds.
+ * still one write of the same bytes, unlike a loop that counts its rounds. A test that goes on only while
+ * the result says the call failed may add any condition that calls nothing (`&& !stopping`).
  */
 function retries(loop: Node, call: Node): boolean {
   // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`.
@@ -604,15 +622,30 @@ function retries(loop: Node, call: Node): boolean {
   if (loop.type === 'for_statement') {
     if (loop.childForFieldName('initializer') || loop.childForFieldName('update')) return false;
   }
-  const names = test ? [...identifiers(test)] : [];
   const forever = !test || /^(1|true)$/.test(test.text);
-  if (
-    !forever &&
-    !(names.includes(result.text) && names.every((n) => n === result.text || RETRY_NAME.test(n)))
-  )
-    return false;
+  if (!forever) {
+    const terms = conjuncts(test);
+    const failure = (t: Node) => failureTest(t, result.text, holder as Node);
+    return terms.some(failure) && terms.every((t) => failure(t) || calls(t).length === 0);
+  }
   // Forever: something in the body must leave the loop once the call did not fail.
-  return !forever || loop.descendantsOfType(['return_statement', 'break_statement']).length > 0;
+  return loop.descendantsOfType(['return_statement', 'break_statement']).length > 0;
+}
+
+/**
+ * True when `term` holds only while `result` (or the assignment `holder` that sets it) says the call
+ * failed: `n < 0`, `n <= 0`, `n == -1`, `(n = write(...)) == (ssize_t)-1`.
+ */
+function failureTest(term: Node, result: string, holder: Node): boolean {
+  if (term.type !== 'binary_expression') return false;
+  const op = term.childForFieldName('operator')?.text;
+  const left = term.childForFieldName('left');
+  const right = term.childForFieldName('right');
+  if (!left || !right) return false;
+  const side = bare(left);
+  if (!(side.type === 'identifier' ? side.text === result : side.id === holder.id)) return false;
+  const bound = bare(right).text.replace(/\s+/g, '');
+  return (op === '<' && bound === '0') || (op === '<=' && bound === '0') || (op === '==' && bound === '-1');
 }
 
 /**

@@ -13,7 +13,7 @@ const RETRIED_ON = new Set(['<0', '<=0', '==-1']);
 const RETRY_NAME = /^(errno|[A-Z][A-Z0-9_]*)$/;
 
 /** The terms of a chain of `&&`, left to right. */
-function conjuncts(node: Node): Node[] {
+export function conjuncts(node: Node): Node[] {
   const n = unwrap(node);
   if (n.type !== 'binary_expression' || n.childForFieldName('operator')?.text !== '&&') return [n];
   const left = n.childForFieldName('left');

@@ -101,6 +101,9 @@ const CONSTANT_CHECKS: Readonly<Record<string, string>> = {
   '>=0': '>=0',
   '!=-1': '!=-1',
   '>0': '>0',
+  // A status that is zero on success (a helper's 0 or -1, or its errno): the bare call's test.
+  '!=0': 'truthy',
+  '==0': 'falsy',
 };
 
 /** The call `node` is, or the call assigned inside it (`(n = write(...))`), with the variable. */
