@@ -78,7 +78,7 @@ describe('C idioms', () => {
     const named = observed(text, await analyzeFixture(name, settings));
     const line = text.split('\n').findIndex((l) => l.includes('int fd = connect_to_server(host);')) + 2;
     assert.deepEqual(
-      named.filter((e) => !plain.some((p) => p.line === e.line)),
+      named.filter((e) => !plain.some((p) => p.line === e.line && p.code === e.code)),
       [{ line, code: 'adjacent-writes', syscalls: 2 }],
     );
   });

@@ -65,6 +65,11 @@ export interface CWrapper extends Wrapper {
    * data (or that the analyzer cannot read as constants) is no plain part of a byte stream.
    */
   readonly flags?: number;
+  /**
+   * Parameter index of the function it writes with (`atomicio(vwrite, fd, buf, n)`): a call writes only
+   * when that argument names a write function; `atomicio(read, ...)` reads.
+   */
+  readonly mode?: number;
 }
 
 /** A TS/JS function whose body only writes its buffer parameter to a descriptor. */

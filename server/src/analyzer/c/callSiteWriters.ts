@@ -59,6 +59,15 @@ const STANDARD = /^(?:1|2|STDOUT_FILENO|STDERR_FILENO)$/;
 /** The C library's formatted writes to a descriptor: no body anywhere, and no catalogue entry (no fix). */
 const LIBRARY_FORMATTED: ReadonlySet<string> = new Set(['dprintf', 'vdprintf']);
 
+/**
+ * True when `arg`, a call's argument, names a write function passed to the callee (`vwrite`, `write`,
+ * `send`): one word, a writer word (`write_cb` and `writer` are something else).
+ */
+export function writerMode(arg: string): boolean {
+  const t = arg.trim();
+  return /^[A-Za-z]\w*$/.test(t) && !t.includes('_') && words(t).length === 1 && writerWord(t.toLowerCase());
+}
+
 /** The words of an identifier: snake_case and camelCase parts, lower-cased. */
 function words(name: string): string[] {
   return name
@@ -241,7 +250,7 @@ export function callSiteWriters(
   macrosOf: () => ReadonlyMap<string, string>,
 ): CWrapper[] {
   const names = candidates(text, known);
-  if (names.size === 0) return [];
+  if (names.size === 0) return modeHelpers(text, known);
   let macros: ReadonlyMap<string, string> | undefined;
   let shown: Set<string> | undefined;
   // A standard descriptor, a name that says it is one, one of the file's macros, or one it shows.
@@ -288,5 +297,49 @@ export function callSiteWriters(
         : `${name}() is not defined in the code read: taken, from its name and its descriptor argument, to write its other arguments to it${formats ? ' (formatted)' : ''}`,
     });
   }
+  helpers.push(...modeHelpers(text, known));
   return helpers;
 }
+
+/** A call whose first argument is a function: the callee and the argument. */
+const FIRST_ARGUMENT = /\b([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)\s*,/g;
+
+/**
+ * Helpers `text` calls with a write function as their first argument, then a descriptor, a buffer and
+ * its length (`atomicio(vwrite, fd, buf, n)`): they write with the function they are given, and a call
+ * given another one (`atomicio(read, ...)`) is no write (see {@link CWrapper.mode}).
+ */
+function modeHelpers(text: string, known: (name: string) => boolean): CWrapper[] {
+  if (!/\(\s*\w*(?:write|send)\s*,/i.test(text)) return [];
+  const found = new Map<string, boolean>();
+  for (const m of text.matchAll(FIRST_ARGUMENT)) {
+    const [, name, mode] = m as unknown as [string, string, string];
+    if (found.get(name) === false || !writerMode(mode)) continue;
+    if (LIBRARY_OUTPUT.has(name) || CONTROL.has(name) || known(name)) {
+      found.set(name, false);
+      continue;
+    }
+    const args = argumentsAt(text, text.indexOf('(', m.index + name.length));
+    // The descriptor, the buffer and the count, as `write()` takes them; nothing else.
+    found.set(name, (found.get(name) ?? true) && args?.length === 4);
+  }
+  return [...found]
+    .filter(([, ok]) => ok)
+    .map(([name]) => ({
+      name,
+      exported: false,
+      fd: { param: 1 },
+      buf: 2,
+      len: 3,
+      mode: 0,
+      family: '',
+      arity: 4,
+      formats: true,
+      // Whether it loops over short writes is unknown: one call may be one message.
+      messages: true,
+      noFix: `${name}() is not defined in the code read: taken, from the write function it is given, to write its buffer to its descriptor`,
+    }));
+}
+
+/** Words that look like calls and are not. */
+const CONTROL: ReadonlySet<string> = new Set(['if', 'while', 'for', 'switch', 'return', 'sizeof']);

@@ -437,7 +437,10 @@ export function writeHelperOf(
     return undefined;
   const buf = bufferSource(bufArg, params, facts);
   const lenArg = slots.len === undefined ? undefined : args[slots.len];
-  const loop = loopAround(call, body);
+  let loop = loopAround(call, body);
+  // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
+  // left -= n; }`): the outer loop says what one call of the helper sends.
+  if (loop && retries(loop, call)) loop = loopAround(loop, body) ?? loop;
   if (!buf) {
     // A buffer the caller's argument only stands for: one write per call (or one retried on failure).
     if (loop && !retries(loop, call)) return undefined;

@@ -85,3 +85,19 @@ export function isMessageDescriptor(target: string, found: MessageDescriptors): 
     return true;
   return false;
 }
+
+/**
+ * `found` as one function sees it: a local variable of the function (`declared`: declared in its body)
+ * is not the variable of the same name that another function opened, so only the function's own text
+ * (`fnText`) makes it a message descriptor. Its parameters keep the file's answer, since a caller may
+ * pass them the socket it opened; members and arrays too, as the file comment says.
+ */
+export function messagesIn(
+  found: MessageDescriptors,
+  fnText: string,
+  declared: ReadonlySet<string>,
+): MessageDescriptors {
+  if (![...found.targets].some((t) => declared.has(t))) return found;
+  const own = messageDescriptors(fnText).targets;
+  return { ...found, targets: new Set([...found.targets].filter((t) => !declared.has(t) || own.has(t))) };
+}

@@ -46,11 +46,17 @@ const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
 
 type Origin = 'stream' | 'sentinel' | 'other';
 
+/**
+ * A value that says "no descriptor yet": a negative constant (`-1`, `-EBADF`, `-ENOENT`), which no
+ * descriptor is.
+ */
+const SENTINEL = /^-(?:\d+|[A-Z][A-Z0-9_]*)$/;
+
 /** What the value `node` is as a descriptor: a new byte stream, the `-1` placeholder, or unknown. */
 function origin(node: Node, functions: ReadonlySet<string>, known: (text: string) => boolean): Origin {
   const value = unwrap(node);
   const bare = canonicalTarget(value.text.replace(/[()]/g, ''));
-  if (bare === '-1') return 'sentinel';
+  if (SENTINEL.test(bare)) return 'sentinel';
   if (bare === '1' || bare === '2' || known(bare)) return 'stream';
   if (value.type === 'conditional_expression') {
     // `to_stdout ? STDOUT_FILENO : open(path, ...)`: a stream either way.
@@ -139,7 +145,7 @@ const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
 
 /** What the text after `name =` assigns, read from the text alone (a call's first 200 characters). */
 function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
-  if (/^\s*\(?\s*-\s*1\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
+  if (/^\s*\(?\s*-\s*(?:\d+|[A-Z][A-Z0-9_]*)\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
   const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
   if (!call || !functions.has(call[1]!)) return 'other';
   const args = call[2]!;

@@ -35,7 +35,38 @@ export function loadCLanguage(): Promise<Language> {
  * each with spaces of the same length so every offset stays valid for the original text.
  */
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
-  return pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
+  const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
+  return blankDeclarationMacros(blanked);
+}
+
+/** Words that may stand first in a declaration, before its type: C's own, never a macro to blank. */
+const DECLARATION_KEYWORDS: ReadonlySet<string> = new Set(
+  (
+    'auto register static extern const volatile restrict inline typedef signed unsigned short long ' +
+    'int char float double void _Bool _Complex ' +
+    'struct union enum return else case goto sizeof _Thread_local __thread __extension__ __restrict ' +
+    '__inline __inline__ __volatile__ __const _Atomic _Noreturn'
+  ).split(' '),
+);
+
+/**
+ * A word before a declaration's type and name (`__do_close int fd = -EBADF;`, `_cleanup_free_ char
+ * *p;`, `g_autofree gchar *s;`): three words in a row cannot start a C declaration unless the first
+ * is a macro (a cleanup attribute, mostly) from a header the analyzer does not read. Group 1: what
+ * comes before the word on its line; group 2: the word.
+ */
+const DECLARATION_MACRO =
+  /^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum)[ \t]+)*[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*(?:=|;|,|\[))/gm;
+
+/**
+ * `text` with each word {@link DECLARATION_MACRO} finds blanked (spaces of the same length), so the
+ * grammar reads the declaration behind it; the words C itself puts there stay.
+ */
+function blankDeclarationMacros(text: string): string {
+  if (!/[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*[=;,[]/.test(text)) return text;
+  return text.replace(DECLARATION_MACRO, (match, lead: string, word: string) =>
+    DECLARATION_KEYWORDS.has(word) ? match : lead + ' '.repeat(word.length),
+  );
 }
 
 /** The regular expression that finds the given macro names as whole words (undefined for none). */

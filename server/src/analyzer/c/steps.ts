@@ -23,6 +23,7 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
+import { messagesIn } from './messageDescriptors';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
@@ -491,7 +492,8 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   if (file && (ctx.plainWrites ?? PLAIN_WRITE).test(body.text)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
-    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages: file.messages };
+    const messages = file.messages && messagesIn(file.messages, fn.text, declared);
+    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
   const aliases = descriptorAliases(changes.within(body));

@@ -14,6 +14,7 @@ import { expandMacro } from './macros';
 import { memberCallee } from './memberWriters';
 import { OUT_OF_BAND } from './helperBodies';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, unwrap } from './syntax';
+import { writerMode } from './callSiteWriters';
 
 export type { CWrapper } from '../wrapper';
 
@@ -431,6 +432,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     };
   }
   if (!wrapper || args.length < wrapper.arity) return undefined;
+  if (wrapper.mode !== undefined && !writerMode(args[wrapper.mode]?.text ?? '')) return undefined;
   if (wrapper.flags !== undefined) {
     // Constants only (`MSG_NOSIGNAL`, `0`, `MSG_MORE | MSG_NOSIGNAL`), and none asking for out-of-band data.
     const flags = args[wrapper.flags]?.text ?? '';
