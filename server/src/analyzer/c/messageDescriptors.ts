@@ -87,17 +87,39 @@ export function isMessageDescriptor(target: string, found: MessageDescriptors): 
 }
 
 /**
- * `found` as one function sees it: a local variable of the function (`declared`: declared in its body)
+ * `found` as one function sees it. A local variable of the function (`declared`: declared in its body)
  * is not the variable of the same name that another function opened, so only the function's own text
- * (`fnText`) makes it a message descriptor. Its parameters keep the file's answer, since a caller may
- * pass them the socket it opened; members and arrays too, as the file comment says.
+ * (`fnText`) makes it a message descriptor. Its parameters (`params`) keep the file's answer while the
+ * file calls the function (`name`), since a caller may pass them the socket it opened; a function the
+ * file never calls or takes the address of is called from other files, which another function's local
+ * cannot reach. Members and arrays keep the file's answer, as the file comment says.
  */
 export function messagesIn(
   found: MessageDescriptors,
   fnText: string,
   declared: ReadonlySet<string>,
+  params: readonly string[] = [],
+  reached: () => boolean = () => true,
 ): MessageDescriptors {
-  if (![...found.targets].some((t) => declared.has(t))) return found;
-  const own = messageDescriptors(fnText).targets;
-  return { ...found, targets: new Set([...found.targets].filter((t) => !declared.has(t) || own.has(t))) };
+  const own = (t: string) => declared.has(t) || params.includes(t);
+  if (![...found.targets].some(own)) return found;
+  const keptParams = reached();
+  const mine = messageDescriptors(fnText).targets;
+  const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
+  return { ...found, targets: new Set([...found.targets].filter(kept)) };
+}
+
+/**
+ * True when `text` uses function `name` otherwise than by defining or declaring it: a call, or its
+ * address taken (a callback). Read from the text: a mention after a type (`int name(`) is a
+ * definition or a prototype.
+ */
+export function usedInFile(text: string, name: string): boolean {
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"/g, ' ');
+  for (const m of code.matchAll(new RegExp(`\\b${name}\\b(\\s*\\()?`, 'g'))) {
+    if (m[1] === undefined) return true;
+    const before = code.slice(Math.max(0, m.index - 80), m.index);
+    if (!/[\w*]\s+\**$/.test(before) || /\b(?:return|else|case)\s+$/.test(before)) return true;
+  }
+  return false;
 }

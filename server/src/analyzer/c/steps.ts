@@ -12,6 +12,7 @@ import {
   canonicalTarget,
   declaredName,
   functionDeclarator,
+  functionName,
   identifiers,
   namedKids,
   parameterNames,
@@ -23,7 +24,7 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
-import { messagesIn } from './messageDescriptors';
+import { messagesIn, usedInFile } from './messageDescriptors';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
@@ -492,7 +493,11 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   if (file && (ctx.plainWrites ?? PLAIN_WRITE).test(body.text)) {
     const declared = new Set(locals);
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
-    const messages = file.messages && messagesIn(file.messages, fn.text, declared);
+    const name = functionName(fn);
+    const params = parameterNames(fn).filter((n): n is string => !!n);
+    const messages =
+      file.messages &&
+      messagesIn(file.messages, fn.text, declared, params, () => !name || usedInFile(ctx.text, name));
     ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
