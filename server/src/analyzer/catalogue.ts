@@ -565,3 +565,16 @@ export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
   'posix_memalign',
   'aligned_alloc',
 ]);
+
+/**
+ * C library functions whose names do not say I/O but that wait, read, change the process or a
+ * descriptor, or keep hidden state (`fgets`, `poll`, `system`, `fork`, `ioctl`, `strtok`), and names
+ * that read as I/O ({@link IO_NAME_PATTERN}): never taken to do no output when no body is read.
+ */
+const C_LIBRARY_EFFECTS =
+  /^(f?gets|getline|getdelim|f?getc|getchar|v?f?scanf|system|popen|pclose|v?fork|exec\w*|p?poll|p?select|epoll_\w+|sleep|usleep|nanosleep|wait\w*|kill|raise|signal|sigaction|sigprocmask|alarm|pause|ioctl|fcntl|open\w*|creat|socket\w*|connect|accept4?|bind|listen|shutdown|dup[23]?|pipe2?|mmap|munmap|mprotect|getpass|readline|tc\w+|cf\w+|chdir|fchdir|chmod|fchmod|chown|fchown|unlink\w*|rename\w*|mkdir\w*|rmdir|truncate|ftruncate|setenv|putenv|unsetenv|strtok|longjmp|setjmp|fopen|fdopen|freopen|fclose|fflush|fseek\w*|rewind|ftell\w*|setvbuf|setbuf|ungetc|tmpfile|atexit|abort|exit|_exit|assert)$/;
+
+/** True when a function with no body in the code read is known, by name, to do more than compute. */
+export function knownEffects(name: string): boolean {
+  return C_LIBRARY_EFFECTS.test(name) || IO_NAME_PATTERN.test(name);
+}

@@ -100,6 +100,11 @@ export interface WriteStep {
     readonly calls: readonly string[];
     readonly changes: readonly string[];
     readonly io?: boolean;
+    /**
+     * Of `calls`, those whose bodies are nowhere the analyzer reads: taken to do no output, an
+     * assumption a finding then says.
+     */
+    readonly assumed?: readonly string[];
   };
 }
 

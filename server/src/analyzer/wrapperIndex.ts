@@ -22,7 +22,9 @@ export interface FileWrappers {
   readonly loud?: readonly string[];
   /**
    * C, from an analysis for findings: the helpers it read as writers from their calls alone (no body
-   * in the file; see callSiteWriters). A body of one in another file overrules that reading.
+   * in the file; see callSiteWriters), and the functions a later write's arguments call that it took to
+   * do no output (no body read; see CContext.unread). A body of one in another file overrules that
+   * reading.
    */
   readonly inferred?: readonly string[];
 }

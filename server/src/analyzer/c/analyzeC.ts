@@ -5,6 +5,7 @@ import {
   cPureFunctions,
   cQuietFunction,
   cWriteFunctions,
+  knownEffects,
   settingWrappers,
 } from '../catalogue';
 import type { Node } from 'web-tree-sitter';
@@ -55,7 +56,11 @@ export class CAnalyzer {
   private patterns = new Map<string, RegExp | undefined>();
   private writers = new Map<string, RegExp>();
   private readonly wrapperMemo = new WrapperMemo();
-  private readonly findingMemo = new FunctionMemo<{ findings: Finding[]; loud: string[] }>();
+  private readonly findingMemo = new FunctionMemo<{
+    findings: Finding[];
+    loud: string[];
+    assumed: string[];
+  }>();
 
   constructor(private readonly parser: CParser) {}
 
@@ -250,6 +255,8 @@ export class CAnalyzer {
     // The names the rules asked about and were told may do output: only a change of one of those
     // answers can change the findings (see FileWrappers.loud).
     const loud = new Set<string>();
+    // The names a later write's arguments call that were taken to do no output, no body being read.
+    const assumed = new Set<string>();
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
@@ -285,12 +292,24 @@ export class CAnalyzer {
         helpers.length > 0 ? new RegExp(`\\b(?:${helpers.map((w) => w.name).join('|')})\\s*\\(`) : undefined;
       const targets = bodies.filter((b) => writing.test(b.text) || called?.test(b.text)).map((b) => b.fn);
       let asking = loud;
+      let assuming = assumed;
       const base = this.context(text, settings, wrappers, macros, (name) => {
         const answer = quiet(name);
         if (!answer) asking.add(name);
         return answer;
       });
-      const ctx = { ...base, plainWrites: plainWritePattern(base), readOnly: readOnlyLookup(functions) };
+      // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
+      const unread = (name: string) => {
+        const answer = !own.has(name) && !definedElsewhere.has(name) && !knownEffects(name);
+        if (answer) assuming.add(name);
+        return answer;
+      };
+      const ctx = {
+        ...base,
+        plainWrites: plainWritePattern(base),
+        readOnly: readOnlyLookup(functions),
+        unread,
+      };
       const streams = this.fileStreams(text, bodies, settings, ctx.plainWrites);
       const findings: Finding[] = [];
       // A batch run (no key) reads each function once: a memo there only copied every function's
@@ -306,9 +325,15 @@ export class CAnalyzer {
       // every name the file's functions call (read from the facts: naming each target function
       // walked its syntax tree, a tenth of an edit's analysis in a file of many).
       const asked = new Set<string>();
-      for (const f of functions) for (const c of f.calls) if (quiet(c)) asked.add(c);
+      const elsewhereDefined = new Set<string>();
+      for (const f of functions)
+        for (const c of f.calls) {
+          if (quiet(c)) asked.add(c);
+          if (definedElsewhere.has(c)) elsewhereDefined.add(c);
+        }
       const context = JSON.stringify([
         [...asked].sort(),
+        [...elsewhereDefined].sort(),
         // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
         functions.flatMap((f) => (f.readOnly ? [[f.name, ...f.readOnly]] : [])),
         settings,
@@ -323,10 +348,16 @@ export class CAnalyzer {
       for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
           asking = new Set();
+          assuming = new Set();
           const reported = this.functionFindings(fn, ctx, settings, streams, onLimit);
-          return { findings: reported.map((f) => shiftFinding(f, -fn.startIndex)), loud: [...asking] };
+          return {
+            findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
+            loud: [...asking],
+            assumed: [...assuming],
+          };
         });
         for (const name of found.loud) loud.add(name);
+        for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
       return finish(findings, ownWrappers);
@@ -341,7 +372,7 @@ export class CAnalyzer {
         wrappers: ownWrappers,
         functions,
         loud: [...loud],
-        inferred,
+        inferred: [...inferred, ...[...assumed].filter((n) => !inferred.includes(n))],
       };
     };
     if (key === undefined) {

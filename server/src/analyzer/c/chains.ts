@@ -266,7 +266,7 @@ function testCalls(cond: Node, write: WriteStep, ctx: CContext): WriteStep['argu
   return {
     calls: [...(own?.calls ?? []), ...(found?.calls ?? callees)],
     changes: [...(own?.changes ?? []), ...(found?.changes ?? [])],
-    ...((!found || own?.io) && { io: true }),
+    ...((!found || found.assumed || own?.io) && { io: true }),
   };
 }
 

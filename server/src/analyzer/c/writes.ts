@@ -35,6 +35,12 @@ export interface CContext {
    * functions, down to the library table).
    */
   readonly quiet: (name: string) => boolean;
+  /**
+   * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
+   * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
+   * that it does no output (see {@link callsInArguments}). Absent: none.
+   */
+  readonly unread?: (name: string) => boolean;
   /** Function-like macros of the file that expand to one write. */
   readonly macros?: ReadonlyMap<string, CMacro>;
   /** Descriptors (canonical text) known to be byte streams where the statement is read. */
@@ -240,14 +246,18 @@ export function statementCall(stmt: Node): Node | undefined {
 export function callsInArguments(
   list: Node,
   ctx: CContext,
-): { calls: string[]; changes: string[] } | undefined | null {
-  let found: { calls: string[]; changes: string[] } | undefined;
+): { calls: string[]; changes: string[]; assumed?: string[] } | undefined | null {
+  let found: { calls: string[]; changes: string[]; assumed?: string[] } | undefined;
   for (const call of calls(list)) {
     const name = calleeName(call);
     if (pureTest(name, ctx.pure, call)) continue;
-    if (!name || !ctx.quiet(name) || ctx.functions.has(name) || ctx.wrappers.has(name)) return null;
+    if (!name || ctx.functions.has(name) || ctx.wrappers.has(name)) return null;
+    // Unknown, not known to do output: taken to do none, which the finding then says.
+    const assumed = !ctx.quiet(name) && !!ctx.unread?.(name);
+    if (!ctx.quiet(name) && !assumed) return null;
     found ??= { calls: [], changes: [] };
     found.calls.push(name);
+    if (assumed) (found.assumed ??= []).push(name);
     for (const arg of callArgs(call)) for (const n of identifiers(arg)) found.changes.push(n);
   }
   if (found && hasEffects(list)) return null;

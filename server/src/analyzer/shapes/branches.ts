@@ -130,6 +130,7 @@ function joinable(w: WriteStep, target: string, declares: readonly string[], str
     !w.position &&
     // Its arguments call something that may do I/O: taken into a run, the call would move.
     !w.argumentCalls?.io &&
+    !w.argumentCalls?.assumed &&
     !meets(w.reads, declares)
   );
 }

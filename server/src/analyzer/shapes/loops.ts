@@ -37,7 +37,7 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     // On a descriptor of unknown kind each write may be one message: a loop of them stays quiet.
     if (write.target !== target || write.position || write.assumed) return undefined;
     // Its arguments call something that may do I/O: gathering the iterations would reorder it.
-    if (write.argumentCalls?.io) return undefined;
+    if (write.argumentCalls?.io || write.argumentCalls?.assumed) return undefined;
     // The descriptor itself changes per iteration: not one descriptor.
     if (write.targetNames.some((name) => varying.has(name))) return undefined;
     // The same buffer each time (refilled in place, as in a read/write copy loop) cannot be gathered.

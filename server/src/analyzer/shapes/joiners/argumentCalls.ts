@@ -2,13 +2,22 @@
 // write of a run makes that call where it always did, before any write. A later write would make it
 // before the earlier writes: harmless when the fact base says the function does no output, unless it
 // may change what an earlier write sent (it is given that buffer). The write then joins without a fix,
-// since moving the call is the reader's decision. A write under an `if` whose test may do anything
+// since moving the call is the reader's decision. A function whose body is nowhere the analyzer reads,
+// and whose name the library tables do not know to do more, is taken to do no output; the finding says
+// so, naming it, and a body found later (another file of the tree) decides instead. A write under an
+// `if` whose test may do anything
 // (`if (do_abort(c)) send_msg(...)`) may open a run, never join one.
 import { meets } from '../branches';
 import { end, type Joiner, type Rules } from './joiner';
 
 const MOVED =
   'a call in its arguments would run before the earlier writes; gathering them means making that call first, by hand';
+
+/** The reason a run joined over calls nobody read says, naming them. */
+function assumedMove(names: readonly string[]): string {
+  const listed = [...new Set(names)].map((n) => `${n}()`).join(', ');
+  return `taken that ${listed}, whose body is not in the code read, does no output and changes nothing an earlier write sent; ${MOVED}`;
+}
 
 const CHANGES = end(
   'argumentCalls',
@@ -26,6 +35,7 @@ const RULES: Rules = {
     if (!calls) return step;
     if (calls.io) return EFFECTS;
     if (meets(calls.changes, run.sent)) return CHANGES;
+    if (calls.assumed) return { ...step, noFix: step.noFix ?? assumedMove(calls.assumed) };
     return { ...step, noFix: step.noFix ?? MOVED };
   },
 };
