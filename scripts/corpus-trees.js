@@ -5,7 +5,7 @@
 // --out/<project> (default .cache/corpus-trees), which `npm run bench:analyzer` reads. Only C sources
 // and headers are taken: they are what the C analyzer reads, and mirrors may lack large binary blobs.
 'use strict';
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
@@ -17,10 +17,24 @@ const { values } = parseArgs({
   },
 });
 
+/**
+ * The pathspecs among `*.c` and `*.h` that name a file at `commit`: git archive fails on a pathspec
+ * that matches nothing, and some projects have no header at all.
+ */
+function cPathspecs(gitDir, commit) {
+  const names = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', '-z', commit], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  }).split('\0');
+  return ['.c', '.h'].filter((ext) => names.some((name) => name.endsWith(ext))).map((ext) => `*${ext}`);
+}
+
 /** Runs `git archive COMMIT -- *.c *.h | tar -x -C dest`; rejects with git's or tar's message. */
 function extract(gitDir, commit, dest) {
+  const pathspecs = cPathspecs(gitDir, commit);
+  if (pathspecs.length === 0) return Promise.resolve();
   return new Promise((done, fail) => {
-    const git = spawn('git', ['--git-dir', gitDir, 'archive', '--format=tar', commit, '--', '*.c', '*.h'], {
+    const git = spawn('git', ['--git-dir', gitDir, 'archive', '--format=tar', commit, '--', ...pathspecs], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tar = spawn('tar', ['-x', '-C', dest], { stdio: ['pipe', 'ignore', 'pipe'] });

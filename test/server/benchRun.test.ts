@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { measureHelperChange } from 'writev-lint/out/bench/helperChange';
+import { targetLines, type TreeTiming } from 'writev-lint/out/bench/treeRuns';
 import { REPO } from './helpers';
 
 const empty = mkdtempSync(join(tmpdir(), 'writev-no-trees-'));
@@ -24,6 +25,37 @@ describe('analyzer benchmark', () => {
       assert.match(run.stdout, new RegExp(`project trees: none found under ${trees}`));
       assert.doesNotMatch(run.stdout, /NaN|--jobs 1 s/);
     }
+  });
+
+  it('holds only a tree of 400,000 lines or more to the speed target, by the median of its default runs', () => {
+    const timing = (name: string, lines: number, many: number[]): TreeTiming => ({
+      name,
+      files: 10,
+      lines,
+      findings: 0,
+      threads: 2,
+      one: many.map((s) => s * 2),
+      many,
+      oneCpu: [],
+      manyCpu: many.map((s) => s * 1.8),
+      loads: [1.5, 2.5],
+    });
+    assert.deepEqual(targetLines([timing('small', 399_999, [1])]), [
+      'target 250,000 lines/s over a 400,000-line tree: not measured (no tree that large here; the largest, small, has 399,999 lines)',
+    ]);
+    const [fast, slow, ...rest] = targetLines([
+      timing('small', 10_000, [0.01]),
+      timing('fast', 500_000, [1.9, 1.6, 2.5]),
+      timing('slow', 400_000, [2, 1.5, 1.7]),
+    ]);
+    assert.equal(rest.length, 0);
+    // 500,000 / 1.9 s: the median run, not the fastest; the range comes from the slowest and fastest.
+    assert.match(
+      fast ?? '',
+      /^target .*: fast \(500,000 lines\).*: 263,158 lines\/s, median of 3 runs \(200,000-312,500\)/,
+    );
+    assert.match(fast ?? '', /3\.42 CPU s a run .*load average 1\.5-2\.5 as the runs started: met$/);
+    assert.match(slow ?? '', /: 235,294 lines\/s, .*: NOT met$/);
   });
 
   it("times a helper's change until its caller in another open file shows the new findings", async () => {

@@ -5,7 +5,8 @@
 // --sessions, each of --edits edits: the median of the sessions' p95, with their range) and a helper's
 // change seen in its caller in another open file. Then recall and precision on the labelled corpus
 // (test/server/corpus), and lines/s over each corpus project's whole tree when --trees (or
-// WRITEV_CORPUS_TREES, or .cache/corpus-trees) holds their checkouts. Then the writev-lint command over
+// WRITEV_CORPUS_TREES, or .cache/corpus-trees) holds their checkouts, with the speed target's verdict
+// for each tree of 400,000 lines or more (treeRuns.ts). Then the writev-lint command over
 // large trees, a fresh process per run (--tree, or else the Linux kernel's fs/, net/ and drivers/net/
 // under /tmp/linux: extract Debian's linux-source there first, see server/README.md; skipped if absent).
 import { existsSync } from 'node:fs';
