@@ -1,6 +1,8 @@
-// Presets: one project's own C helpers (OpenSSH's `atomicio` and `sshbuf` accessors...) are known only
-// when the user names the project in `"presets"`, in a `.writev-lint.json` or the editor's settings,
-// in the CLI and the language server alike; an unknown name is a usage error that names the key.
+// Presets: one project's own C helpers (OpenSSH's `atomicio` and `sshbuf` accessors...) are known, with
+// their gathered twins, when the user names the project in `"presets"`, in a `.writev-lint.json` or the
+// editor's settings, in the CLI and the language server alike; an unknown name is a usage error that
+// names the key. Without the preset only what the code shows is known: `atomicio(vwrite, ...)` read
+// from its calls, the accessors taken to do no output, a hint without a fix that says so.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,9 +73,17 @@ describe('the presets setting', () => {
 });
 
 describe('a preset in the analyzer', () => {
-  it("knows nothing of OpenSSH's helpers by default: its atomicio() run is not reported", async () => {
+  it("without it, reads OpenSSH's atomicio() from its calls: a hint without a fix, saying what it assumed", async () => {
     const found = (await analyzer()).analyze('a.c', OPENSSH_SEND, DEFAULT_SETTINGS);
-    assert.deepEqual(found, []);
+    assert.deepEqual(
+      found.map((f) => [f.code, f.fix]),
+      [['adjacent-writes-unknown-fd', undefined]],
+    );
+    assert.match(found[0]!.message, /atomicio\(\) is not defined in the code read/);
+    assert.match(
+      found[0]!.message,
+      /taken that sshbuf_ptr\(\), sshbuf_len\(\), whose body is not in the code read/,
+    );
   });
 
   it('with "openssh", gathers the run into atomiciov(writev, ...) across the sshbuf accessors', async () => {
@@ -85,11 +95,16 @@ describe('a preset in the analyzer', () => {
     assert.match(fixed, /atomiciov\(writev, fd, /);
   });
 
-  it('the accessors being read-only comes from the preset: atomicio given as a write function alone finds nothing', async () => {
+  it('the accessors being read-only comes from the preset: with atomicio given as a write function alone, they are an assumption', async () => {
     const settings = parseSettings({
       writeFunctions: [{ name: 'atomicio', language: 'c', fd: 1, buf: 2, len: 3 }],
     });
-    assert.deepEqual((await analyzer()).analyze('a.c', OPENSSH_SEND, settings), []);
+    const found = (await analyzer()).analyze('a.c', OPENSSH_SEND, settings);
+    assert.deepEqual(
+      found.map((f) => [f.code, f.fix]),
+      [['adjacent-writes', undefined]],
+    );
+    assert.match(found[0]!.message, /taken that sshbuf_ptr\(\), sshbuf_len\(\)/);
   });
 });
 
@@ -123,9 +138,11 @@ describe('presets in writev-lint', () => {
       run.out,
       /^a\.c:11:2: warning: 2 syscalls to fd can become one: .*atomiciov\(\) \[\*\] \[adjacent-writes\]$/m,
     );
+    // Without the preset: the hint without a fix, at the lower severity of an assumption.
     const plainDir = project('cli-plain');
     const plain = await lintRun([join(plainDir, 'a.c')], plainDir);
-    assert.equal(plain.status, 0, plain.out);
+    assert.equal(plain.status, 1, plain.out);
+    assert.match(plain.out, /^a\.c:11:2: info: if fd is a byte stream .*\[adjacent-writes-unknown-fd\]$/m);
   });
 
   it('stops with exit status 2 naming the file and the key for an unknown preset', async () => {
@@ -166,6 +183,10 @@ describe('presets in the language server', () => {
       found.map((d) => [d.range.start.line, d.code]),
       [[10, 'adjacent-writes']],
     );
-    assert.deepEqual(await server.published(open(plain), 1), []);
+    const hint = await server.published(open(plain), 1);
+    assert.deepEqual(
+      hint.map((d) => [d.range.start.line, d.code]),
+      [[10, 'adjacent-writes-unknown-fd']],
+    );
   });
 });

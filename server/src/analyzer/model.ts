@@ -96,6 +96,11 @@ export interface WriteStep {
    * with `io`, calls that may do I/O or change anything. A later write of a run would make those
    * calls before the earlier writes; the first write makes them where they always ran.
    */
+  /**
+   * What a run that this write joined takes for granted, said in its finding: calls in its arguments
+   * whose bodies were not read, taken to do no output.
+   */
+  readonly assumes?: string;
   readonly argumentCalls?: {
     readonly calls: readonly string[];
     readonly changes: readonly string[];

@@ -4,6 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
+import { assumedCalls } from '../shapes/joiners/argumentCalls';
 import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   callsInArguments,
@@ -108,6 +109,10 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     kind = status ?? check.kind;
     if (!write || write.own || write.syscalls !== undefined) break;
     if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
+    // A later call's arguments run before the earlier writes once gathered (see argumentCalls): none
+    // that may do I/O, and none given a buffer an earlier write sent.
+    const moved = writes.length > 0 ? write.argumentCalls : undefined;
+    if (moved?.io || moved?.changes.some((n) => writes.some((w) => w.write.reads.includes(n)))) break;
     if (check.len && !sameLength(check.len.text, write.checkLen)) break;
     const assigned = check.assigned?.text;
     if (assigned && write.targetNames.includes(assigned)) break;
@@ -129,6 +134,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const pieces = all.every((w) => w.pieces) ? all.flatMap((w) => w.pieces as Piece[]) : undefined;
   const fixable = all.every((w) => w.fixable) && family !== undefined && family !== '';
   const assigns = [...writes.flatMap((w) => (w.assigned ? [w.assigned] : [])), ...(kept ? [kept.name] : [])];
+  const assumes = writes.slice(1).flatMap((w) => w.write.argumentCalls?.assumed ?? []);
   const noFix =
     family === undefined
       ? 'the chained writes belong to different write families'
@@ -160,6 +166,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     assigns: assigns.length > 0 ? assigns : undefined,
     // One write on a descriptor of unknown kind makes the whole chain an assumption.
     ...(all.some((w) => w.assumed) && { assumed: true }),
+    ...(assumes.length > 0 && { assumes: assumedCalls(assumes) }),
   };
 }
 

@@ -46,12 +46,14 @@ export function sequenceFinding(
   const n = run.syscalls;
   const count = writes.some((w) => w.condition) ? `up to ${n}` : `${n}`;
   if (writes.some((w) => w.assumed)) return assumedFinding(run, writes, settings, count);
+  // What the run takes for granted is said whatever else keeps the fix out.
+  const assumes = [...new Set(writes.flatMap((w) => w.assumes ?? []))].map((a) => `; ${a}`).join('');
   const message = lead.stream
     ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev` +
       (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '')
     : `${count} syscalls to ${run.target} can become one: gather these writes into one ${gathered(note.family ?? lead.family)}` +
       (run.head ? ' after the if/else' : '') +
-      (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '');
+      (!fix && note.reason ? ` (no automatic fix: ${note.reason}${assumes})` : '');
   return {
     code: 'adjacent-writes',
     severity: lead.stream ? 'information' : settings.severity.adjacentWrites,
@@ -75,7 +77,9 @@ function assumedFinding(
   count: string,
 ): Finding {
   // What else keeps a fix out (a helper read from its calls alone) is said too.
-  const reasons = [...new Set(writes.flatMap((w) => w.noFix ?? []))];
+  const reasons = [
+    ...new Set(writes.flatMap((w) => [...(w.noFix ? [w.noFix] : []), ...(w.assumes ? [w.assumes] : [])])),
+  ];
   return {
     code: 'adjacent-writes-unknown-fd',
     severity: settings.severity.adjacentWritesUnknownFd,

@@ -13,10 +13,10 @@ import { end, type Joiner, type Rules } from './joiner';
 const MOVED =
   'a call in its arguments would run before the earlier writes; gathering them means making that call first, by hand';
 
-/** The reason a run joined over calls nobody read says, naming them. */
-function assumedMove(names: readonly string[]): string {
+/** What a run joined over calls whose bodies were not read takes for granted, naming them. */
+export function assumedCalls(names: readonly string[]): string {
   const listed = [...new Set(names)].map((n) => `${n}()`).join(', ');
-  return `taken that ${listed}, whose body is not in the code read, does no output and changes nothing an earlier write sent; ${MOVED}`;
+  return `taken that ${listed}, whose body is not in the code read, does no output and changes nothing an earlier write sent`;
 }
 
 const CHANGES = end(
@@ -35,7 +35,7 @@ const RULES: Rules = {
     if (!calls) return step;
     if (calls.io) return EFFECTS;
     if (meets(calls.changes, run.sent)) return CHANGES;
-    if (calls.assumed) return { ...step, noFix: step.noFix ?? assumedMove(calls.assumed) };
+    if (calls.assumed) return { ...step, noFix: step.noFix ?? MOVED, assumes: assumedCalls(calls.assumed) };
     return { ...step, noFix: step.noFix ?? MOVED };
   },
 };
@@ -43,6 +43,6 @@ const RULES: Rules = {
 /** A later write whose arguments call a function that does no output joins without a fix. */
 export const argumentCalls: Joiner = {
   name: 'argumentCalls',
-  facts: ['write.argumentCalls', 'write.noFix', 'run.sent'],
+  facts: ['write.argumentCalls', 'write.noFix', 'write.assumes', 'run.sent'],
   rules: RULES,
 };
