@@ -132,17 +132,20 @@ export function editorSuite(part: EditorSuitePart): void {
 
     if (part === 'editor') {
       // A window costs the suite more CPU than any check in it (the workbench loads and compiles again, and
-      // an extension host, a language server and a tsserver start): the commands continue in the window
-      // of the activation check, which only opened a C file and changed no setting. The hints keep a
-      // window of their own (they turn a language off and on).
-      describe('activation, then the commands', () => {
+      // an extension host, a language server and a tsserver start): the editor's scenarios share one, in
+      // the order of a user's session. The activation check comes first (only a C file open, no setting
+      // changed), then the hints of the files opened, the C quick fix and a settings change (TypeScript
+      // off and on again), then the commands: fix-all fixes the TS hint the checks before it look for,
+      // and the workspace lint adds the hints of files that are not open. Each check starts from the
+      // state the one before it left.
+      describe('activation, hints, then the commands', () => {
         let folder: string;
         let shared: Workbench | undefined;
         /** The window of this part: opened by its first check (or a later one, if that failed first). */
         const window = async (): Promise<Workbench> =>
           (shared ??= await Workbench.open(context, server.url, server.port, folder));
         before(() => {
-          folder = writeWorkspace(root, 'activation');
+          folder = writeWorkspace(root, 'editor');
         });
         after(async () => shared?.close());
 
@@ -158,11 +161,15 @@ export function editorSuite(part: EditorSuitePart): void {
             .waitFor({ timeout: PATIENCE });
           await wb.openFile('sideband.c');
           await wb.page.locator('.statusbar-item', { hasText: /^C$/ }).first().waitFor({ timeout: PATIENCE });
-          await wb.page.locator('.tabs-container .tab', { hasText: 'Running Extensions' }).click();
+          const runningTab = wb.page.locator('.tabs-container .tab', { hasText: 'Running Extensions' });
+          await runningTab.click();
           const row = rows.filter({ hasText: /writev[\s\S]*Activation: \d+ms/ }).first();
           await row.waitFor({ timeout: PATIENCE });
           const ms = Number(/Activation: (\d+)ms/.exec(await row.innerText())?.[1]);
           assert.ok(Number.isFinite(ms), 'VS Code lists writev as activated, with its activation time');
+          // The checks that follow work in this window: the editor is closed, as a user done with it would.
+          await runningTab.locator('.tab-actions .codicon-close').click();
+          await runningTab.waitFor({ state: 'detached', timeout: PATIENCE });
           const ours = await eventually('the activation line in the writev log', () =>
             extensionLogs()
               .flatMap((text) => text.match(/activated in .*/g) ?? [])
@@ -172,6 +179,56 @@ export function editorSuite(part: EditorSuitePart): void {
           t.diagnostic(sample);
           log(sample);
           writeFileSync(join(ROOT, 'out', 'test', 'activation.txt'), `${sample}\n`);
+        });
+
+        it('shows the hints of a C file and a TS file in the Problems panel, and none for clean code', async (t) => {
+          if (hintsMissing) return t.skip(hintsMissing);
+          const wb = await window();
+          await wb.openFile('clean.c');
+          await wb.openFile('record.ts');
+          await wb.openFile('sideband.c');
+          const ts = await wb.waitForProblem(TS_HINT);
+          assert.match(await ts.innerText(), /writevInFull/);
+          const c = await wb.waitForProblem(C_HINT);
+          assert.match(await c.innerText(), /2 syscalls to fd can become one[\s\S]*writev_or_die/);
+          const rows = await (await wb.problems()).filter({ hasText: /adjacent-writes/ }).allInnerTexts();
+          assert.equal(rows.length, 2, rows.join('\n'));
+          assert.equal(await (await wb.problems()).filter({ hasText: 'clean.c' }).count(), 0);
+          await wb.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: PATIENCE });
+          await wb.page.screenshot({ path: join(SHOTS, 'hints.png') });
+        });
+
+        it('applies the quick fix: the text becomes one gathered write and the hint goes away', async (t) => {
+          if (hintsMissing) return t.skip(hintsMissing);
+          const wb = await window();
+          const marker = await wb.waitForProblem(C_HINT);
+          await marker.dblclick(); // a double click moves the focus into the editor, at the hint
+          await wb.quickFix(/writev_or_die/);
+          await wb.page.screenshot({ path: join(SHOTS, 'quick-fix.png') });
+          await wb.page.keyboard.press('Enter');
+          await wb.page.keyboard.press('Control+S');
+          const file = join(folder, 'src', 'sideband.c');
+          const fixed = await eventually('the fixed file on disk', () => {
+            const text = readFileSync(file, 'utf8');
+            return /writev_or_die|writev_in_full/.test(text) ? text : undefined;
+          });
+          assert.match(fixed, /struct iovec/);
+          assert.doesNotMatch(fixed, /write_or_die\(fd, hdr, 5\);\s*write_or_die\(fd, data, len\);/);
+          await wb.waitForNoProblem(C_HINT);
+          await wb.waitForProblem(TS_HINT);
+        });
+
+        it('takes a settings change: turning TypeScript off drops the TS hint', async (t) => {
+          if (hintsMissing) return t.skip(hintsMissing);
+          const wb = await window();
+          await wb.waitForProblem(TS_HINT);
+          writeWorkspaceSettings(folder, { 'writev.languages.typescript': false });
+          try {
+            await wb.waitForNoProblem(TS_HINT);
+          } finally {
+            writeWorkspaceSettings(folder, {});
+          }
+          await wb.waitForProblem(TS_HINT);
         });
 
         it('writev.fixAllInFile applies every fix of the active file', async (t) => {
@@ -196,63 +253,6 @@ export function editorSuite(part: EditorSuitePart): void {
           await wb.runCommand('writev: Lint Workspace');
           await wb.waitForProblem('unopened.c');
           await wb.waitForProblem(/adjacent-writes[\s\S]*Ln 6,/);
-        });
-      });
-
-      describe('hints', () => {
-        let folder: string;
-        let wb: Workbench;
-        before(() => {
-          folder = writeWorkspace(root, 'hints');
-        });
-        after(async () => wb?.close());
-
-        it('shows the hints of a C file and a TS file in the Problems panel, and none for clean code', async (t) => {
-          if (hintsMissing) return t.skip(hintsMissing);
-          wb = await Workbench.open(context, server.url, server.port, folder);
-          await wb.openFile('clean.c');
-          await wb.openFile('record.ts');
-          await wb.openFile('sideband.c');
-          const ts = await wb.waitForProblem(TS_HINT);
-          assert.match(await ts.innerText(), /writevInFull/);
-          const c = await wb.waitForProblem(C_HINT);
-          assert.match(await c.innerText(), /2 syscalls to fd can become one[\s\S]*writev_or_die/);
-          const rows = await (await wb.problems()).filter({ hasText: /adjacent-writes/ }).allInnerTexts();
-          assert.equal(rows.length, 2, rows.join('\n'));
-          assert.equal(await (await wb.problems()).filter({ hasText: 'clean.c' }).count(), 0);
-          await wb.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: PATIENCE });
-          await wb.page.screenshot({ path: join(SHOTS, 'hints.png') });
-        });
-
-        it('applies the quick fix: the text becomes one gathered write and the hint goes away', async (t) => {
-          if (hintsMissing) return t.skip(hintsMissing);
-          const marker = await wb.waitForProblem(C_HINT);
-          await marker.dblclick(); // a double click moves the focus into the editor, at the hint
-          await wb.quickFix(/writev_or_die/);
-          await wb.page.screenshot({ path: join(SHOTS, 'quick-fix.png') });
-          await wb.page.keyboard.press('Enter');
-          await wb.page.keyboard.press('Control+S');
-          const file = join(folder, 'src', 'sideband.c');
-          const fixed = await eventually('the fixed file on disk', () => {
-            const text = readFileSync(file, 'utf8');
-            return /writev_or_die|writev_in_full/.test(text) ? text : undefined;
-          });
-          assert.match(fixed, /struct iovec/);
-          assert.doesNotMatch(fixed, /write_or_die\(fd, hdr, 5\);\s*write_or_die\(fd, data, len\);/);
-          await wb.waitForNoProblem(C_HINT);
-          await wb.waitForProblem(TS_HINT);
-        });
-
-        it('takes a settings change: turning TypeScript off drops the TS hint', async (t) => {
-          if (hintsMissing) return t.skip(hintsMissing);
-          await wb.waitForProblem(TS_HINT);
-          writeWorkspaceSettings(folder, { 'writev.languages.typescript': false });
-          try {
-            await wb.waitForNoProblem(TS_HINT);
-          } finally {
-            writeWorkspaceSettings(folder, {});
-          }
-          await wb.waitForProblem(TS_HINT);
         });
       });
     }
