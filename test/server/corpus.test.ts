@@ -236,6 +236,65 @@ test('a finding that gathers across two labelled runs earns no credit and counts
   }
 });
 
+test("within a project's whole tree, the labelled files are linted with every file's facts, and a tree whose copy differs is refused", async () => {
+  const caller = [
+    '#include <stddef.h>',
+    'int put(int fd, const void *buf, size_t n);',
+    'void greet(int fd)',
+    '{',
+    '\tput(fd, "a", 1);',
+    '\tput(fd, "b", 1);',
+    '}',
+    '',
+  ].join('\n');
+  const helper = [
+    '#include <stddef.h>',
+    '#include <unistd.h>',
+    'int put(int fd, const void *buf, size_t n)',
+    '{',
+    '\tconst char *p = buf;',
+    '\twhile (n > 0) {',
+    '\t\tssize_t w = write(fd, p, n);',
+    '\t\tif (w < 0)',
+    '\t\t\treturn -1;',
+    '\t\tp += w;',
+    '\t\tn -= w;',
+    '\t}',
+    '\treturn 0;',
+    '}',
+    '',
+  ].join('\n');
+  const dir = tinyCorpus(caller, [
+    {
+      project: 'demo',
+      file: 'demo.c',
+      lines: [5, 6],
+      verdict: 'positive',
+      idiom: 'project-helper',
+      reason: 'y',
+    },
+  ]);
+  const tree = mkdtempSync(join(tmpdir(), 'writev-tree-'));
+  writeFileSync(join(tree, 'demo.c'), caller);
+  mkdirSync(join(tree, 'lib'));
+  writeFileSync(join(tree, 'lib', 'put.c'), helper);
+  try {
+    // The labelled file alone does not show what put() does.
+    assert.equal((await scoreCorpus(dir)).total.found, 0);
+    const inTree = await scoreCorpus(dir, () => tree);
+    assert.deepEqual([inTree.total.found, inTree.total.truePositives, inTree.files], [1, 1, 1]);
+    writeFileSync(join(tree, 'demo.c'), caller.replace('"b"', '"c"'));
+    await assert.rejects(
+      scoreCorpus(dir, () => tree),
+      (error: unknown) =>
+        error instanceof CorpusError && /demo\.c differs from the corpus's demo\.c/.test(error.message),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(tree, { recursive: true, force: true });
+  }
+});
+
 test('the recorded split is the seeded draw, each later batch drawn on its own, and the projects tuned on before it are all in development', async () => {
   const corpus = await loadCorpus(CORPUS);
   type Batch = { seed: number; projects: string[] };

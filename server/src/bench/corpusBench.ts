@@ -22,6 +22,7 @@ export async function measureCorpus(corpusDir: string, trees: string | undefined
     return;
   }
   const cases: TreeCase[] = [];
+  const pinned = new Map<string, string>();
   for (const project of corpus.projects) {
     const root = join(trees, project.name);
     const stamp = join(root, '.writev-commit');
@@ -38,12 +39,21 @@ export async function measureCorpus(corpusDir: string, trees: string | undefined
       );
     projectSettings(project); // Checks them: a bad entry is named here, not by a failed run.
     cases.push({ name: project.name, root, settings: project.settings });
+    if (at === project.commit) pinned.set(project.name, root);
   }
   if (cases.length === 0) {
     console.log(
       `project trees: none found under ${trees} (check them out with node scripts/corpus-trees.js)`,
     );
     return;
+  }
+  // The same labels, each project's files linted within its whole tree: what a user who runs
+  // writev-lint at the project's root gets, facts from every file included.
+  if (pinned.size > 0) {
+    const inTrees = await scoreCorpus(corpusDir, (project) => pinned.get(project.name));
+    console.log(
+      `corpus within the whole trees (${pinned.size} of ${corpus.projects.length} projects' checkouts; the others their labelled files alone):\n${scoreTables(inTrees)}`,
+    );
   }
   await printTreeTimings(cases, runs);
 }

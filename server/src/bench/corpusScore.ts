@@ -213,13 +213,21 @@ export function projectSettings(project: CorpusProject): AnalyzerSettings {
   }
 }
 
-/** Runs the analyzer (the CLI's engine) over one project folder; returns its findings and size. */
+/**
+ * Runs the analyzer (the CLI's engine) over one project folder; returns its findings and size. With
+ * `tree`, the project's whole checkout at the pinned commit is linted, as a user would lint it, and
+ * only the labelled files' results are kept: their facts may come from any file of the tree.
+ */
 async function runProject(
   dir: string,
   project: CorpusProject,
+  tree?: string,
 ): Promise<{ runs: FoundRun[]; files: number; lines: number }> {
-  const root = join(dir, project.name);
-  const results = await lint({ paths: [root], fix: false, jobs: 1 }, projectSettings(project));
+  const root = tree ?? join(dir, project.name);
+  if (tree) await sameFiles(dir, project, tree);
+  const labelled = new Set(project.files);
+  const all = await lint({ paths: [root], fix: false, jobs: 1 }, projectSettings(project));
+  const results = tree ? all.filter((r) => labelled.has(relative(root, r.path).split(sep).join('/'))) : all;
   const runs: FoundRun[] = [];
   for (const r of results) {
     if (r.error) throw new CorpusError(`project ${project.name}: ${r.error}`);
@@ -230,6 +238,20 @@ async function runProject(
     }
   }
   return { runs, files: results.length, lines: results.reduce((n, r) => n + r.lines, 0) };
+}
+
+/** A tree's copy of each labelled file must be the corpus's, or its lines would not be the labels'. */
+async function sameFiles(dir: string, project: CorpusProject, tree: string): Promise<void> {
+  for (const file of project.files) {
+    const [ours, theirs] = await Promise.all([
+      readFile(join(dir, project.name, file)),
+      readFile(join(tree, file)).catch(() => undefined),
+    ]);
+    if (!theirs || !ours.equals(theirs))
+      throw new CorpusError(
+        `project ${project.name}: ${join(tree, file)} ${theirs ? 'differs from' : 'is missing for'} the corpus's ${file} (check the tree out at ${project.commit.slice(0, 12)} with node scripts/corpus-trees.js)`,
+      );
+  }
 }
 
 function covers(run: FoundRun, site: CorpusSite): boolean {
@@ -298,15 +320,19 @@ function row(key: string, sites: readonly CorpusSite[], runs: readonly FoundRun[
  * every labelled line of the run; it is a false positive when its writes include every line of a
  * labelled negative (a finding that also covers a positive still counts as false); a finding that
  * matches no label is listed as unlabelled and left out of precision. Projects are analysed one after
- * the other on this thread.
+ * the other on this thread. `treeOf` gives a project's whole checkout, when there is one: the labelled
+ * files are then linted within it (see `runProject`).
  */
-export async function scoreCorpus(dir: string): Promise<CorpusScore> {
+export async function scoreCorpus(
+  dir: string,
+  treeOf?: (project: CorpusProject) => string | undefined,
+): Promise<CorpusScore> {
   const corpus = await loadCorpus(dir);
   const all: FoundRun[] = [];
   let files = 0;
   let lines = 0;
   for (const project of corpus.projects) {
-    const result = await runProject(dir, project);
+    const result = await runProject(dir, project, treeOf?.(project));
     all.push(...result.runs);
     files += result.files;
     lines += result.lines;
