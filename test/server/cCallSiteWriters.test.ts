@@ -6,13 +6,13 @@
 // shapes (and those left alone: datagram sockets, buffers freed between, names that say more).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
 import { analyzer } from './helpers';
-import { lintBin } from './cliHelpers';
+import { lintTree as lintTreeIn } from './cliHelpers';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-callsite-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -73,12 +73,7 @@ interface Reported {
 }
 
 function lintTree(files: Record<string, string>): Reported[] {
-  const dir = mkdtempSync(join(work, 'tree-'));
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const run = lintBin(['--format', 'json', dir]);
-  assert.ok(run.status === 0 || run.status === 1, run.stderr);
-  return (JSON.parse(run.stdout) as { findings: Reported[] }).findings;
+  return lintTreeIn<Reported>(work, files);
 }
 
 describe('write helpers read from their calls', () => {

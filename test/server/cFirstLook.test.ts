@@ -48,10 +48,11 @@ describe('the first look before a batch parse', () => {
     const result = a.inspect('/virtual/none.c', text, DEFAULT_SETTINGS);
     assert.deepEqual(result.findings, []);
     assert.deepEqual([result.wrappers.c, result.wrappers.ts], [[], []]);
-    // What it calls is still recorded for the fact base: nothing, so it does no output; and its one
-    // parameter is an int passed by value, which it cannot change for its caller.
+    // What it calls is still recorded for the fact base: nothing, so it does no output; its one
+    // parameter is an int passed by value, which it cannot change for its caller; and it assigns
+    // nothing, so it is pure.
     assert.deepEqual(result.wrappers.functions, [
-      { name: 'twice', exported: false, calls: [], opaque: false, readOnly: [0] },
+      { name: 'twice', exported: false, calls: [], opaque: false, readOnly: [0], readsOnly: true },
     ]);
   });
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
 import { analyzer } from './helpers';
-import { lintBin } from './cliHelpers';
+import { lintTree as lintTreeIn } from './cliHelpers';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-unread-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -97,11 +97,7 @@ interface Reported {
 }
 
 function lintTree(files: Record<string, string>): Reported[] {
-  const dir = mkdtempSync(join(work, 'tree-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const run = lintBin(['--format', 'json', dir]);
-  assert.ok(run.status === 0 || run.status === 1, run.stderr);
-  return (JSON.parse(run.stdout) as { findings: Reported[] }).findings;
+  return lintTreeIn<Reported>(work, files);
 }
 
 describe('calls in a later write to functions whose bodies are not read', () => {

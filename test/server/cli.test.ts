@@ -291,7 +291,9 @@ describe('writev-lint', () => {
     });
     assert.equal(threaded.status, 1, threaded.stderr);
     assert.deepEqual(JSON.parse(threaded.stdout), JSON.parse(inline.stdout));
-    // Every fixture's findings but the three of OpenSSH's atomicio, which need its preset (unnamed here).
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 209);
+    // Every fixture's findings but the three of OpenSSH's atomicio, which need its preset (unnamed
+    // here), and four more the tree as a whole shows: the drivers of c-run/ define the stubs the
+    // fixtures call (get_fd() returns 1, strbuf_addf() does nothing), pure functions across files.
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 215);
   });
 });

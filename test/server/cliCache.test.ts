@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { WrapperIndex } from 'writev-lint';
 import type { CWrapper, TsWrapper } from 'writev-lint/out/analyzer/wrapper';
-import { cFunction, lintBin, lintRun } from './cliHelpers';
+import { CHAIN_LOOP, chainTree, cFunction, lintBin, lintRun } from './cliHelpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-cache-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -156,6 +156,24 @@ describe('writev-lint --cache', () => {
     const again = await cachedHere(dir);
     assert.match(again.out, /src\/b\.c:5:2/);
     await assertSameAsFreshHere(again, dir);
+  });
+
+  it("keeps a helper built on another file's helper, a file away, and drops it when the first changes", async () => {
+    const dir = chainTree(join(tmp, 'chain'));
+    const first = await cachedHere(dir);
+    assert.match(first.out, /main\.c:\d+:\d+: warning: 2 syscalls to fd/);
+    await assertSameAsFreshHere(first, dir);
+    const second = await cachedHere(dir);
+    assert.equal(second.analysed, 0);
+    assert.equal(second.out, first.out);
+    // The loop no longer writes: tell_int() is no helper, and main.c (unchanged) loses its finding.
+    writeFileSync(join(dir, 'loop.c'), 'int x;\n');
+    const without = await cachedHere(dir);
+    assert.doesNotMatch(without.out, /main\.c/);
+    await assertSameAsFreshHere(without, dir);
+    writeFileSync(join(dir, 'loop.c'), CHAIN_LOOP);
+    const again = await cachedHere(dir);
+    assert.equal(again.out, first.out);
   });
 
   it("changes a TS caller's findings when the wrapper it imports changes", async () => {

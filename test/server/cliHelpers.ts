@@ -1,6 +1,7 @@
 // Helpers for the writev-lint tests: running main() in this process, the installed bin in a child, C
 // sources with a known finding, and git repositories to review.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { main } from 'writev-lint/out/cli/main';
 import { gitEnv } from '../runtime/helpers/gitEnv';
 import { REPO } from './helpers';
@@ -77,4 +78,58 @@ export function git(cwd: string, ...args: string[]): string {
   const result = spawnSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
+}
+
+/** A write-in-full loop (loop.c of {@link chainTree}). */
+export const CHAIN_LOOP = `#include <unistd.h>
+int write_loop(int fd, const void *buf, unsigned n)
+{
+\tconst char *p = buf;
+\tunsigned done = 0;
+\twhile (done < n) {
+\t\tint w = write(fd, p + done, n - done);
+\t\tif (w <= 0)
+\t\t\treturn -1;
+\t\tdone += w;
+\t}
+\treturn done;
+}
+`;
+
+/**
+ * A chain of helpers over three files: loop.c's write loop, proto.c's tell_int() and tell_cmd()
+ * built on it, and main.c calling those twice. tell_int() is a helper only once proto.c is read
+ * with loop.c's facts, and main.c's run only then.
+ */
+export function chainTree(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'loop.c'), CHAIN_LOOP);
+  writeFileSync(
+    join(dir, 'proto.c'),
+    'void die(const char *);\nint write_loop(int fd, const void *buf, unsigned n);\n' +
+      'void tell_int(int fd, int v)\n{\n\tif (write_loop(fd, &v, sizeof(v)) != sizeof(v))\n\t\tdie("tell_int");\n}\n' +
+      'void tell_cmd(int fd, char c)\n{\n\tif (write_loop(fd, &c, 1) != 1)\n\t\tdie("tell_cmd");\n}\n',
+  );
+  writeFileSync(
+    join(dir, 'main.c'),
+    'void tell_int(int fd, int v);\nvoid tell_cmd(int fd, char c);\n' +
+      'void ask(int fd, int port)\n{\n\ttell_cmd(fd, 7);\n\ttell_int(fd, port);\n}\n',
+  );
+  return dir;
+}
+
+/**
+ * The findings (as `--format json` prints them) the real CLI reports over a tree of `files` (name to
+ * text), made in a fresh folder under `parent`.
+ */
+export function lintTree<T = { path: string; line: number; code: string }>(
+  parent: string,
+  files: Record<string, string>,
+): T[] {
+  const dir = mkdtempSync(join(parent, 'tree-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const run = lintBin(['--format', 'json', dir]);
+  if (run.status !== 0 && run.status !== 1)
+    throw new Error(`writev-lint exited ${run.status}: ${run.stderr}`);
+  return (JSON.parse(run.stdout) as { findings: T[] }).findings;
 }

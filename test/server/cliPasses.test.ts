@@ -9,6 +9,7 @@ import { after, describe, it } from 'node:test';
 import { WrapperIndex } from 'writev-lint';
 import type { CWrapper } from 'writev-lint/out/analyzer/wrapper';
 import { SecondPass } from 'writev-lint/out/cli/secondPass';
+import { chainTree } from './cliHelpers';
 import { REPO } from './helpers';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-passes-'));
@@ -103,6 +104,22 @@ describe('writev-lint second pass', () => {
       ].map(([p, l]) => `${join(dir, p as string)}:${l}`),
     );
     assert.deepEqual(lint(['--jobs', '2', dir]), one);
+  });
+});
+
+describe('helpers built on helpers across files', () => {
+  it("finds a caller of a helper that is one only through another file's helper, on one thread and two", () => {
+    const dir = chainTree(join(tmp, 'chain'));
+    // 100 files, so that --jobs 2 reads them on two threads.
+    for (let i = 0; i < 97; i++)
+      writeFileSync(join(dir, `quiet${i}.c`), `int quiet${i}(int x)\n{\n\treturn x + ${i};\n}\n`);
+    for (const jobs of ['1', '2']) {
+      const run = lint(['--jobs', jobs, dir]);
+      assert.deepEqual(run.findings, [{ path: join(dir, 'main.c'), line: 5 }]);
+    }
+    // Without the loop's file, neither is a helper.
+    const alone = lint([join(dir, 'proto.c'), join(dir, 'main.c')]);
+    assert.deepEqual(alone.findings, []);
   });
 });
 

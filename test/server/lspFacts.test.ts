@@ -3,10 +3,11 @@
 // outside the editor changes it: a helper made to write in one file gives its callers in another file
 // findings without an edit of theirs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { CHAIN_LOOP, chainTree } from './cliHelpers';
 import { TestServer } from './lspClient';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-lsp-facts-'));
@@ -107,6 +108,54 @@ describe('the language server: facts from other files', () => {
       });
       await server.until('the caller re-diagnosed with the helper writing', () =>
         findings() === 1 ? true : undefined,
+      );
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it("a helper built on another file's helper diagnoses its callers, and stops when the first one does", async () => {
+    const dir = chainTree(mkdtempSync(join(work, 'chain-')));
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const main = `file://${join(dir, 'main.c')}`;
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: {
+          uri: main,
+          languageId: 'c',
+          version: 1,
+          text: readFileSync(join(dir, 'main.c'), 'utf8'),
+        },
+      });
+      await server.published(main, 1);
+      const findings = () => server.diagnostics.get(main)?.diagnostics.length;
+      const messages = () =>
+        server.diagnostics
+          .get(main)
+          ?.diagnostics.map((d) => (typeof d.message === 'string' ? d.message : d.message.value)) ?? [];
+      // Once the folder is indexed: tell_cmd() and tell_int() write through loop.c's loop.
+      await server.until('main.c diagnosed with the chain of helpers', () =>
+        messages().length === 1 && /tell_cmd\(\) writes the bytes of the value/.test(messages()[0] ?? '')
+          ? true
+          : undefined,
+      );
+      const loop = `file://${join(dir, 'loop.c')}`;
+      const changed = async (type: number) =>
+        server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+          changes: [{ uri: loop, type }],
+        });
+      writeFileSync(join(dir, 'loop.c'), 'int x;\n');
+      await changed(2);
+      await server.until('main.c re-diagnosed without the loop', () => (findings() === 0 ? true : undefined));
+      writeFileSync(join(dir, 'loop.c'), CHAIN_LOOP);
+      await changed(2);
+      await server.until('main.c re-diagnosed with the loop back', () =>
+        findings() === 1 ? true : undefined,
+      );
+      rmSync(join(dir, 'loop.c'));
+      await changed(3);
+      await server.until('main.c re-diagnosed with the loop deleted', () =>
+        findings() === 0 ? true : undefined,
       );
     } finally {
       assert.equal(await server.stop(), 0);

@@ -115,6 +115,7 @@ export class Analyzer {
         onLimit,
         options.index?.cQuietFor(path),
         options.index?.cDefinedFor(path),
+        options.index?.cPureFor(path),
       );
       return {
         findings: inFileLineEndings(suppress(findings), text),

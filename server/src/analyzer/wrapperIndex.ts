@@ -3,6 +3,7 @@
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { libraryQuiet } from './c/functionFacts';
+import { C_PURE_FUNCTIONS } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
@@ -45,6 +46,9 @@ export class WrapperIndex {
   private defined: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetDefined}. */
   private presetDefinedNames: ReadonlySet<string> | undefined;
+  private pure: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetPure}. */
+  private presetPureNames: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -56,6 +60,7 @@ export class WrapperIndex {
     this.cByName = undefined;
     this.quiet = undefined;
     this.defined = undefined;
+    this.pure = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -64,6 +69,7 @@ export class WrapperIndex {
       this.cByName = undefined;
       this.quiet = undefined;
       this.defined = undefined;
+      this.pure = undefined;
     }
   }
 
@@ -86,6 +92,65 @@ export class WrapperIndex {
       this.defined = defined;
     }
     return this.defined;
+  }
+
+  /** Uses `names` as the exported pure functions, instead of working them out. */
+  presetPure(names: readonly string[]): void {
+    this.presetPureNames = new Set(names);
+  }
+
+  /**
+   * The exported C functions of the workspace that are pure (see pureFunctions): each reads only and
+   * calls only pure functions, of its own file, exported by another, or the library's. A name two
+   * files export is left out.
+   */
+  cPureFor(_path: string): ReadonlySet<string> {
+    if (this.presetPureNames) return this.presetPureNames;
+    this.pure ??= this.workOutPure();
+    return this.pure;
+  }
+
+  private workOutPure(): ReadonlySet<string> {
+    interface Node {
+      readonly fact: CFunctionFact;
+      readonly own: ReadonlyMap<string, Node>;
+      pure: boolean;
+    }
+    const nodes: Node[] = [];
+    const exported = new Map<string, Node | null>();
+    for (const wrappers of this.files.values()) {
+      const own = new Map<string, Node>();
+      for (const fact of wrappers.functions ?? []) {
+        const before = own.get(fact.name);
+        const node: Node = { fact, own, pure: !!fact.readsOnly && (!before || before.pure) };
+        if (before) before.pure = node.pure;
+        own.set(fact.name, node);
+        if (node.pure) nodes.push(node);
+        if (fact.exported)
+          exported.set(
+            fact.name,
+            exported.has(fact.name) && exported.get(fact.name) !== before ? null : node,
+          );
+      }
+    }
+    // Few functions are candidates (short bodies that assign nothing): rounds over them are cheap.
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const node of nodes) {
+        if (!node.pure) continue;
+        const impure = node.fact.calls.some((c) => {
+          const callee = node.own.get(c) ?? exported.get(c);
+          return callee === undefined ? !C_PURE_FUNCTIONS.has(c) : callee === null || !callee.pure;
+        });
+        if (impure) {
+          node.pure = false;
+          changed = true;
+        }
+      }
+    }
+    const pure = new Set<string>();
+    for (const [name, node] of exported) if (node?.pure) pure.add(name);
+    return pure;
   }
 
   /** Uses `names` as the exported functions that do no output, instead of working them out. */
@@ -161,6 +226,16 @@ export class WrapperIndex {
     return quiet;
   }
 
+  /** What `path` contributes (undefined: nothing). */
+  get(path: string): FileWrappers | undefined {
+    return this.files.get(path);
+  }
+
+  /** The files that contribute something, with what each does. */
+  entries(): IterableIterator<[string, FileWrappers]> {
+    return this.files.entries();
+  }
+
   /** Number of files with wrappers. */
   get size(): number {
     return this.files.size;
@@ -216,6 +291,7 @@ export class WrapperIndex {
       // And which functions of the tree do no output (the fact base), and which it defines.
       facts.push({ quiet: [...this.cQuietFor(path)].sort() });
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
+      facts.push({ pure: [...this.cPureFor(path)].sort() });
     } else {
       // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
       facts = [];

@@ -11,6 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
+import type { CWrapper } from '../analyzer/wrapper';
 import { ReadBuffer, readRegularFileInto } from '../workspace/sourceFile';
 import { contentHash, type FileResult, type ReportedFinding } from './lintFile';
 import { writeAtomically } from './writeAtomically';
@@ -87,6 +88,11 @@ interface Entry {
   readonly facts: string;
   /** The second pass's result, where it differs from the first's. */
   readonly final?: Kept;
+  /**
+   * The C wrappers the file defines as read with the other files' wrappers (see FileResult.chained),
+   * where they differ from `wrappers.c`: valid for as long as `facts` is the file's digest.
+   */
+  readonly chained?: readonly CWrapper[];
 }
 
 /** The key of a file's settings: everything that can change what its analysis reports. */
@@ -131,6 +137,7 @@ function isEntry(value: unknown): value is Entry {
     typeof entry.facts === 'string' &&
     isKept(entry.first) &&
     (entry.final === undefined || isKept(entry.final)) &&
+    (entry.chained === undefined || Array.isArray(entry.chained)) &&
     typeof entry.wrappers === 'object' &&
     entry.wrappers !== null &&
     Array.isArray(entry.wrappers.c) &&
@@ -255,16 +262,49 @@ export class CachedRun {
    */
   wrappers(files: readonly string[], first: readonly FileResult[]): [string, FileWrappers][] {
     const found = new Map(first.map((r) => [r.path, r.wrappers]));
-    const index: [string, FileWrappers][] = [];
-    for (const file of files) {
-      const wrappers = this.hits.get(file)?.wrappers ?? found.get(file);
-      // Files that define no wrapper still tell the fact base which of their functions do no output.
-      if (wrappers && (wrappers.c.length > 0 || wrappers.ts.length > 0 || wrappers.functions?.length))
-        index.push([file, wrappers]);
+    // A file's chained wrappers hold while its facts are those they were read with; dropping one
+    // changes what other files read, so until none is dropped.
+    const chained = new Set([...this.hits].filter(([, e]) => e.chained).map(([file]) => file));
+    for (;;) {
+      const index: [string, FileWrappers][] = [];
+      for (const file of files) {
+        const hit = this.hits.get(file);
+        const wrappers =
+          hit && chained.has(file)
+            ? { ...hit.wrappers, c: hit.chained ?? [] }
+            : (hit?.wrappers ?? found.get(file));
+        // Files that define no wrapper still tell the fact base which of their functions do no output.
+        if (wrappers && (wrappers.c.length > 0 || wrappers.ts.length > 0 || wrappers.functions?.length))
+          index.push([file, wrappers]);
+      }
+      this.index = new WrapperIndex();
+      this.known = new Map(index);
+      this.digests.clear();
+      for (const [path, defined] of index) this.index.set(path, defined);
+      const dropped = [...chained].filter((file) => this.digestOf(file) !== this.hits.get(file)?.facts);
+      if (dropped.length === 0) return index;
+      for (const file of dropped) {
+        chained.delete(file);
+        this.stale.push(file);
+      }
     }
-    this.index = new WrapperIndex();
-    for (const [path, defined] of index) this.index.set(path, defined);
-    return index;
+  }
+
+  /**
+   * Unchanged files whose chained wrappers no longer hold: the second pass must read them again with
+   * the index, whatever they call.
+   */
+  readonly stale: string[] = [];
+
+  /** What the index holds for each file (see {@link chain}). */
+  private known = new Map<string, FileWrappers>();
+
+  /** A later pass read `path`'s wrappers anew with the index (see FileResult.chained). */
+  chain(path: string, c: readonly CWrapper[]): void {
+    const had = this.known.get(path) ?? { c: [], ts: [] };
+    this.known.set(path, { ...had, c });
+    this.index.set(path, { ...had, c });
+    this.digests.clear();
   }
 
   private digestOf(file: string): string {
@@ -308,7 +348,13 @@ export class CachedRun {
       if (hit && !two) {
         // Unchanged, and either its facts too, or the second pass found it calls none of them.
         const kept = hit.facts === facts ? (hit.final ?? hit.first) : hit.first;
-        this.entries.set(path, { ...hit, facts, final: hit.facts === facts ? hit.final : undefined });
+        const same = hit.facts === facts;
+        this.entries.set(path, {
+          ...hit,
+          facts,
+          final: same ? hit.final : undefined,
+          chained: same ? hit.chained : undefined,
+        });
         return { path, findings: kept.findings, lines: kept.lines };
       }
       const result = (two ?? one) as FileResult;
@@ -325,6 +371,7 @@ export class CachedRun {
         !result.skipped;
       if (usable) {
         const final = two && keep(two);
+        const chained = two ? two.chained : hit?.chained;
         this.entries.set(path, {
           content,
           settings,
@@ -332,6 +379,7 @@ export class CachedRun {
           wrappers,
           facts,
           ...(final && !sameKept(final, firstKept) ? { final } : {}),
+          ...(chained && canonicalJson(chained) !== canonicalJson(wrappers.c) ? { chained } : {}),
         });
       } else this.entries.delete(path);
       return withoutHash(result);

@@ -2,7 +2,7 @@
 // says which exported C functions do no output anywhere in the tree, and which files must be analysed
 // again because a function of theirs that writes calls one of them (the first pass, reading each file
 // alone, took such a call for one that may print).
-import { cWriteFunctions } from '../analyzer/catalogue';
+import { C_PURE_FUNCTIONS, cWriteFunctions } from '../analyzer/catalogue';
 import { libraryQuiet, quietFunctions } from '../analyzer/c/functionFacts';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
@@ -15,6 +15,8 @@ export interface FactBasePass {
   readonly redo: string[];
   /** Helpers some file read as writers from their calls alone that another file defines. */
   readonly defined: string[];
+  /** Exported C functions that are pure (accessors: see pureFunctions). */
+  readonly pure: string[];
 }
 
 /**
@@ -39,7 +41,9 @@ export function factBasePass(
     }
   }
   const quiet = base.cQuietFor('');
-  if (quiet.size === 0) return { quiet: [], redo: [...redo], defined: [...defined] };
+  const pure = base.cPureFor('');
+  if (quiet.size === 0 && pure.size === 0)
+    return { quiet: [], redo: [...redo], defined: [...defined], pure: [] };
   const writers = new Set<string>();
   for (const s of settings) {
     for (const name of cWriteFunctions(s).keys()) writers.add(name);
@@ -56,8 +60,14 @@ export function factBasePass(
       (f) => writesTwice(f) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
     );
     if (asks && learnt(wrappers, own, quiet)) redo.add(path);
+    // A pure accessor of another file, called where the file writes twice: a descriptor or argument
+    // the first pass took to change between the writes.
+    const accessor = functions.some(
+      (f) => writesTwice(f) && f.calls.some((c) => pure.has(c) && !own.has(c) && !C_PURE_FUNCTIONS.has(c)),
+    );
+    if (accessor) redo.add(path);
   }
-  return { quiet: [...quiet], redo: [...redo], defined: [...defined] };
+  return { quiet: [...quiet], redo: [...redo], defined: [...defined], pure: [...pure] };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Finding, FixSafety } from '../analyzer/model';
 import { LineIndex, type Position } from '../analyzer/positions';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
+import type { CWrapper } from '../analyzer/wrapper';
 import {
   DEFAULT_MAX_FILE_BYTES,
   encodeSource,
@@ -50,6 +51,11 @@ export interface FileResult {
   readonly lines: number;
   /** Wrappers the file defines (first pass only). */
   readonly wrappers?: FileWrappers;
+  /**
+   * A later pass: the C wrappers the file defines as read with the other files' wrappers (a helper
+   * built on another file's helper is one only then).
+   */
+  readonly chained?: readonly CWrapper[];
   /** Fixes were written to the file. */
   readonly fixed?: boolean;
   /**
@@ -90,6 +96,8 @@ export interface LintJob {
    * defines (their bodies decide what they are).
    */
   readonly defined?: readonly string[];
+  /** Second pass: the exported pure C functions of the tree (the fact base's). */
+  readonly pure?: readonly string[];
   readonly fix: boolean;
   /** Fixing applies unsafe fixes too (--unsafe-fixes). */
   readonly unsafeFixes?: boolean;
@@ -152,6 +160,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   for (const [path, wrappers] of job.index) index.set(path, wrappers);
   if (job.quiet) index.presetQuiet(job.quiet);
   if (job.defined) index.presetDefined(job.defined);
+  if (job.pure) index.presetPure(job.pure);
   return index;
 }
 
@@ -214,6 +223,7 @@ export async function lintFile(
   }
   let findings = first.findings;
   const wrappers = index ? undefined : first.wrappers;
+  const chained = index ? first.wrappers.c : undefined;
   let fixed = false;
   if (job.fix && source) {
     const fixedText = analyzer.fixAll(path, text, findings, job.unsafeFixes);
@@ -221,7 +231,14 @@ export async function lintFile(
       const after = analyzer.analyze(path, fixedText, job.settings, { index, maxLength: limit });
       const fixed = Math.max(1, findings.length - after.length);
       const preview = { before: text, after: fixedText, fixed };
-      return { path, findings: reportedFindings(after, fixedText), lines: lineCount, wrappers, preview };
+      return {
+        path,
+        findings: reportedFindings(after, fixedText),
+        lines: lineCount,
+        wrappers,
+        chained,
+        preview,
+      };
     }
     if (fixedText !== undefined) {
       // Loaded for a fix only: with node:crypto and node:fs/promises it was a visible part of a worker's
@@ -256,6 +273,7 @@ export async function lintFile(
     findings: reportedFindings(findings, text),
     lines: lineCount,
     wrappers,
+    chained,
     fixed,
     ...(hash === undefined ? {} : { contentHash: hash }),
   };

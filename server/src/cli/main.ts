@@ -5,6 +5,8 @@ import { relative, resolve } from 'node:path';
 // Not the library index: that loads the analyzer, which only the worker threads need.
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
 import type { FileWrappers } from '../analyzer/wrapperIndex';
+import type { CWrapper } from '../analyzer/wrapper';
+import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
 import { collect } from './collect';
@@ -160,22 +162,37 @@ export async function lint(
     ];
     const byPath = new Map(first.map((r) => [r.path, r]));
     let second: FileResult[] = [];
-    if (names.length > 0 || options.fix || facts.redo.length > 0) {
+    const redo = [...facts.redo, ...(cached?.stale ?? [])];
+    if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
-      // quiet (or all, to fix them), with the index.
-      second = await pass(
-        {
-          fix: options.fix,
-          diff: options.diff,
-          unsafeFixes: options.unsafeFixes,
-          index,
-          names: options.fix ? undefined : names,
-          quiet: facts.quiet,
-          redo: facts.redo,
-          defined: facts.defined,
-        },
+      // quiet (or all, to fix them), with the index. A file whose own wrappers grow once it is read
+      // with the index (a helper built on another file's helper) lends them to the index, and the
+      // files that call them are read again, until no wrapper changes.
+      const wrappersOf = new Map(index);
+      const job = {
+        fix: options.fix,
+        diff: options.diff,
+        unsafeFixes: options.unsafeFixes,
+        quiet: facts.quiet,
+        defined: facts.defined,
+        pure: facts.pure,
+      };
+      let round = await pass(
+        { ...job, index, names: options.fix ? undefined : names, redo },
         cached?.again(options.fix),
       );
+      const latest = new Map<string, FileResult>();
+      for (let rounds = 1; ; rounds++) {
+        for (const r of round) {
+          const before = latest.get(r.path);
+          latest.set(r.path, before?.fixed ? { ...r, fixed: true } : r);
+        }
+        const changed = chainedChanges(round, wrappersOf);
+        if (changed.names.length === 0 || rounds === MAX_CHAIN_ROUNDS) break;
+        for (const path of changed.paths) cached?.chain(path, (wrappersOf.get(path) as FileWrappers).c);
+        round = await pass({ ...job, index: [...wrappersOf], names: changed.names });
+      }
+      second = [...latest.values()];
       for (const r of second) byPath.set(r.path, r);
     }
     const results = cached
@@ -189,6 +206,37 @@ export async function lint(
     // A session's threads live on for its next run.
     if (pool !== session?.pool) void pool.close();
   }
+}
+
+/** Passes with the index at most: each reads a chain of helpers across files one file deeper. */
+const MAX_CHAIN_ROUNDS = 8;
+
+/**
+ * The files of `round` whose exported C wrappers, read with the index, differ from what `wrappersOf`
+ * holds for them, and the names that differ: `wrappersOf` takes the new wrappers.
+ */
+function chainedChanges(
+  round: readonly FileResult[],
+  wrappersOf: Map<string, FileWrappers>,
+): { names: string[]; paths: string[] } {
+  const names = new Set<string>();
+  const paths: string[] = [];
+  const exported = (list: readonly CWrapper[]) =>
+    new Map(list.filter((w) => w.exported).map((w) => [w.name, canonicalJson(w)]));
+  for (const r of round) {
+    if (!r.chained || r.error || r.skipped) continue;
+    const had = wrappersOf.get(r.path);
+    const before = exported(had?.c ?? []);
+    const after = exported(r.chained);
+    const differ = [...new Set([...before.keys(), ...after.keys()])].filter(
+      (name) => before.get(name) !== after.get(name),
+    );
+    if (differ.length === 0) continue;
+    for (const name of differ) names.add(name);
+    wrappersOf.set(r.path, { ts: [], ...had, c: r.chained });
+    paths.push(r.path);
+  }
+  return { names: [...names], paths };
 }
 
 /** writev-lint's version, from its package.json. */

@@ -1,13 +1,32 @@
 // The workspace folders of a multi-root workspace, each with its wrapper index, kept up to date as
 // folders come and go and files change.
 import { sep } from 'node:path';
-import { MAX_TEXT_LENGTH, WrapperIndex, type Analyzer, type AnalyzerSettings } from '../index';
+import {
+  MAX_TEXT_LENGTH,
+  WrapperIndex,
+  type Analyzer,
+  type AnalyzerSettings,
+  type FileWrappers,
+} from '../index';
+import { canonicalJson } from '../analyzer/canonicalJson';
 import { excludeMatcher, sourceFiles } from '../workspace/files';
 import { readSourceFile } from '../workspace/sourceFile';
 
 /** Gives the event loop a turn, so indexing a large tree never holds up requests. */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Re-readings of callers at most after one change: each follows a chain of helpers one file deeper. */
+const MAX_CHAIN_ROUNDS = 8;
+
+/** The exported C wrappers `before` and `after` (one file's entries) do not define alike. */
+function changedWrappers(before: FileWrappers | undefined, after: FileWrappers | undefined): string[] {
+  const exported = (w: FileWrappers | undefined) =>
+    new Map((w?.c ?? []).filter((x) => x.exported).map((x) => [x.name, canonicalJson(x)]));
+  const a = exported(before);
+  const b = exported(after);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((name) => a.get(name) !== b.get(name));
 }
 
 /** A workspace folder: its root path and the wrappers its files define. */
@@ -110,6 +129,13 @@ export class Folders {
       // the client) must not lend its wrappers to the others: a fresh index would not hold it.
       for (const file of folder.files) if (!walked.has(file)) this.forget(folder, file);
     }
+    if (!run.cancelled) {
+      // Read alone, a file knows no helper of another file: read again those that call one.
+      const exported = [...folder.index.entries()].flatMap(([, w]) =>
+        w.c.filter((x) => x.exported).map((x) => x.name),
+      );
+      await this.chain(folder, exported, run);
+    }
     if (folder.indexing === run) folder.indexing = undefined;
     this.log(
       `writev: indexed wrappers of ${walked.size} files in ${folder.path} (${folder.index.size} define wrappers)`,
@@ -122,14 +148,47 @@ export class Folders {
    */
   async update(folder: Folder, path: string, settings: AnalyzerSettings, text?: string): Promise<void> {
     const own = await this.settingsFor(folder.path);
+    const before = folder.index.get(path);
     if (excludeMatcher(folder.path, own.exclude)(path)) this.forget(folder, path);
-    else await this.read(folder, path, settings, text);
+    else await this.read(folder, path, settings, text, undefined, true);
+    await this.chain(folder, changedWrappers(before, folder.index.get(path)));
   }
 
-  /** Drops what the index knows of `path` (deleted, or no longer indexed). */
+  /** Drops what the index knows of `path` (no longer indexed; see {@link removed}). */
   forget(folder: Folder, path: string): void {
     folder.index.delete(path);
     folder.files.delete(path);
+  }
+
+  /** `path` was deleted: drops it, and reads again the files that called its helpers. */
+  async removed(folder: Folder, path: string): Promise<void> {
+    const before = folder.index.get(path);
+    this.forget(folder, path);
+    await this.chain(folder, changedWrappers(before, undefined));
+  }
+
+  /**
+   * Reads again, with the index, the files that call one of `names` (C wrappers whose definition
+   * changed or came or went): a helper built on another file's helper is one only when read so. Their
+   * own changes go round again, as far as a chain of helpers reaches.
+   */
+  private async chain(folder: Folder, names: readonly string[], run?: { cancelled: boolean }): Promise<void> {
+    let changed = new Set(names);
+    for (let round = 0; changed.size > 0 && round < MAX_CHAIN_ROUNDS; round++) {
+      const callers = [...folder.index.entries()]
+        .filter(([, w]) => w.functions?.some((f) => f.calls.some((c) => changed.has(c))))
+        .map(([path]) => path);
+      const next = new Set<string>();
+      for (const path of callers) {
+        if (run?.cancelled) return;
+        const before = folder.index.get(path);
+        const settings = (await this.configFor(path)) ?? (await this.settingsFor(folder.path));
+        await this.read(folder, path, settings, undefined, run, true);
+        for (const name of changedWrappers(before, folder.index.get(path))) next.add(name);
+        await yieldToEventLoop();
+      }
+      changed = next;
+    }
   }
 
   /**
@@ -142,6 +201,7 @@ export class Folders {
     settings: AnalyzerSettings,
     text?: string,
     run?: { cancelled: boolean },
+    chained = false,
   ): Promise<void> {
     try {
       // Regular files of bounded size only: a FIFO named x.c would never answer.
@@ -151,7 +211,11 @@ export class Folders {
         this.forget(folder, path);
         return;
       }
-      folder.index.set(path, this.analyzer.wrappers(path, content, settings));
+      const wrappers = chained
+        ? this.analyzer.inspect(path, content, settings, { index: folder.index }).wrappers
+        : this.analyzer.wrappers(path, content, settings);
+      // Function facts as read alone: the index is what they tell the others, not what they ask.
+      folder.index.set(path, chained ? { ...wrappers, loud: undefined, inferred: undefined } : wrappers);
       folder.files.add(path);
     } catch (error) {
       if (run?.cancelled) return;

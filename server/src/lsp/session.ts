@@ -285,7 +285,7 @@ export class Session {
       const folder = this.folders.of(path);
       if (!folder) continue;
       if (!before.has(folder)) before.set(folder, [path, this.sharedFacts(folder, path)]);
-      if (change.type === FileChangeType.Deleted) this.folders.forget(folder, path);
+      if (change.type === FileChangeType.Deleted) await this.folders.removed(folder, path);
       else await this.folders.update(folder, path, await this.settings.get(change.uri));
     }
     for (const [folder, [path, facts]] of before)

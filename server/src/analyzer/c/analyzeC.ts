@@ -21,11 +21,18 @@ import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
+import { addrinfoStreams } from './socketTypes';
 import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
 import { messageDescriptors } from './messageDescriptors';
-import { cFunctionFacts, libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
+import {
+  cFunctionFacts,
+  libraryQuiet,
+  pureFunctions,
+  quietFunctions,
+  type CFunctionFact,
+} from './functionFacts';
 import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
@@ -107,12 +114,14 @@ export class CAnalyzer {
     const functions = new Set([...C_STREAM_FUNCTIONS, ...settings.streamFunctions]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
     const opener = new RegExp(`\\b(?:${[...functions].join('|')})\\s*\\(`);
+    const hints = addrinfoStreams(text);
     for (const name of streamReturning(
       bodies.filter((b) => opener.test(b.text)).map((b) => b.fn),
       functions,
+      hints,
     ))
       functions.add(name);
-    const file = { functions, globals: streamGlobals(text, functions) };
+    const file = { functions, globals: streamGlobals(text, functions), hints };
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
@@ -239,6 +248,7 @@ export class CAnalyzer {
     onLimit: (message: string) => void = () => {},
     quietElsewhere: ReadonlySet<string> = new Set(),
     definedElsewhere: ReadonlySet<string> = new Set(),
+    pureElsewhere: ReadonlySet<string> = new Set(),
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -304,8 +314,17 @@ export class CAnalyzer {
         if (answer) assuming.add(name);
         return answer;
       };
+      // Pure calls (the same value twice, nothing changed): the library's, the file's own accessors
+      // and other files' (a descriptor spelled `lock_fd(&lk)` in each write is one descriptor).
+      const ownPure = pureFunctions(functions, (n) => base.pure.has(n) || pureElsewhere.has(n));
+      const calledNames = new Set(functions.flatMap((f) => f.calls));
+      const learntPure = [
+        ...ownPure,
+        ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
+      ].sort();
       const ctx = {
         ...base,
+        pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
         unread,
@@ -344,6 +363,8 @@ export class CAnalyzer {
         [...streams.globals],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
+        !!streams.hints,
+        learntPure,
       ]);
       for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {

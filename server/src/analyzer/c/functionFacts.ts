@@ -29,7 +29,18 @@ export interface CFunctionFact {
    * value, and pointers to `const` (see {@link readOnlyParameters}).
    */
   readonly readOnly?: readonly number[];
+  /**
+   * Its body is short and assigns and increments nothing (an accessor: `return l->fd;`): with pure
+   * calls only, calling it twice gives the same value and changes nothing (see pureFunctions).
+   */
+  readonly readsOnly?: true;
 }
+
+/** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
+const ACCESSOR_LENGTH = 400;
+
+/** An assignment (plain or compound) or an increment, in text without comments and literals. */
+const MUTATION = /(?<![=!<>])=(?!=)|<<=|>>=|\+\+|--/;
 
 /** Comments, string and character literals: blanked before reading calls. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
@@ -121,6 +132,7 @@ function definition(clean: string, open: number, close: number): CFunctionFact |
   if (!/[\w*]\s*$/.test(qualifiers) || /=\s*$/.test(qualifiers)) return undefined;
   const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
   const readOnly = readOnlyParameters(clean.slice(i + 1, end0(clean, i)));
+  const readsOnly = close - open < ACCESSOR_LENGTH && !opaque && !MUTATION.test(clean.slice(open + 1, close));
   return {
     name,
     exported: !/\bstatic\b/.test(qualifiers),
@@ -128,6 +140,7 @@ function definition(clean: string, open: number, close: number): CFunctionFact |
     ...(repeated.length > 0 && { repeated }),
     opaque,
     ...(readOnly.length > 0 && { readOnly }),
+    ...(readsOnly && { readsOnly }),
   };
 }
 
@@ -241,6 +254,31 @@ export function quietFunctions(
     }
   }
   return quiet;
+}
+
+/**
+ * The functions of `facts` that are pure: each reads only ({@link CFunctionFact.readsOnly}) and calls
+ * only pure functions, its file's own or those `known` says are (the library's, other files'). A
+ * greatest fixed point, as for quietFunctions; a name defined twice is pure only if both are.
+ */
+export function pureFunctions(
+  facts: readonly CFunctionFact[],
+  known: (name: string) => boolean,
+): Set<string> {
+  const own = new Set(facts.map((f) => f.name));
+  const pure = new Set(facts.filter((f) => f.readsOnly).map((f) => f.name));
+  for (const f of facts) if (!f.readsOnly) pure.delete(f.name);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const f of facts) {
+      if (!pure.has(f.name)) continue;
+      if (f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) {
+        pure.delete(f.name);
+        changed = true;
+      }
+    }
+  }
+  return pure;
 }
 
 /** Identifier characters: letters, digits, `_`. */

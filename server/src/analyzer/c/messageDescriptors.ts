@@ -9,6 +9,8 @@
 // name a message descriptor, since the analyzer cannot tell which struct a member of another
 // expression belongs to. That errs on the quiet side.
 
+import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
+
 /** Socket types and families where one send is one message. */
 const MESSAGE_SOCKET =
   /\bSOCK_(DGRAM|SEQPACKET|RAW|RDM|PACKET)\b|\bAF_(NETLINK|PACKET|CAN)\b|\bIPPROTO_(UDP|ICMP)/;
@@ -51,10 +53,11 @@ export function messageDescriptors(text: string): MessageDescriptors {
     if (m) members.add(m);
   };
   if (/\bsocket\s*\(|\bopen\w*\s*\(/.test(text)) {
+    const hints = addrinfoStreams(text);
     for (const m of text.matchAll(ASSIGNED_CALL)) {
       const [, target, callee, args] = m as unknown as [string, string, string, string];
       // A socket whose type the call does not spell as a stream may be a datagram socket.
-      if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !/\bSOCK_STREAM\b/.test(args))) add(target);
+      if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints))) add(target);
       else if (/^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args)) add(target);
     }
   }

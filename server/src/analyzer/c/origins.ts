@@ -7,6 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
 import type { MessageDescriptors } from './messageDescriptors';
+import { addrinfoStreams, isStreamSocketCall, isStreamType } from './socketTypes';
 import {
   callArgs,
   calleeName,
@@ -32,6 +33,8 @@ export interface FileStreams {
   readonly parameters?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Descriptors the file shows to keep message boundaries. */
   readonly messages?: MessageDescriptors;
+  /** The file's addrinfo hints ask for stream sockets only (see addrinfoStreams). */
+  readonly hints?: boolean;
 }
 
 /**
@@ -53,7 +56,12 @@ type Origin = 'stream' | 'sentinel' | 'other';
 const SENTINEL = /^-(?:\d+|[A-Z][A-Z0-9_]*)$/;
 
 /** What the value `node` is as a descriptor: a new byte stream, the `-1` placeholder, or unknown. */
-function origin(node: Node, functions: ReadonlySet<string>, known: (text: string) => boolean): Origin {
+function origin(
+  node: Node,
+  functions: ReadonlySet<string>,
+  known: (text: string) => boolean,
+  hints = false,
+): Origin {
   const value = unwrap(node);
   const bare = canonicalTarget(value.text.replace(/[()]/g, ''));
   if (SENTINEL.test(bare)) return 'sentinel';
@@ -61,12 +69,12 @@ function origin(node: Node, functions: ReadonlySet<string>, known: (text: string
   if (value.type === 'conditional_expression') {
     // `to_stdout ? STDOUT_FILENO : open(path, ...)`: a stream either way.
     const arms = ['consequence', 'alternative'].map((f) => value.childForFieldName(f));
-    const kinds = arms.map((a) => (a ? origin(a, functions, known) : 'other'));
+    const kinds = arms.map((a) => (a ? origin(a, functions, known, hints) : 'other'));
     return kinds.includes('other') ? 'other' : kinds.includes('stream') ? 'stream' : 'sentinel';
   }
   if (value.type === 'assignment_expression') {
     const right = value.childForFieldName('right');
-    return right ? origin(right, functions, known) : 'other';
+    return right ? origin(right, functions, known, hints) : 'other';
   }
   if (value.type !== 'call_expression') return 'other';
   const name = calleeName(value) ?? '';
@@ -74,7 +82,7 @@ function origin(node: Node, functions: ReadonlySet<string>, known: (text: string
   const args = callArgs(value);
   switch (name) {
     case 'socket':
-      return /\bSOCK_STREAM\b/.test(args[1]?.text ?? '') ? 'stream' : 'other';
+      return isStreamType(args[1]?.text ?? '', hints) ? 'stream' : 'other';
     case 'open':
     case 'open64':
     case 'xopen':
@@ -92,7 +100,11 @@ function origin(node: Node, functions: ReadonlySet<string>, known: (text: string
 }
 
 /** The functions of a file that return a byte-stream descriptor on every path (or -1 on failure). */
-export function streamReturning(fns: readonly Node[], functions: ReadonlySet<string>): Set<string> {
+export function streamReturning(
+  fns: readonly Node[],
+  functions: ReadonlySet<string>,
+  hints = false,
+): Set<string> {
   const found = new Set<string>();
   for (const fn of fns) {
     const body = fn.childForFieldName('body');
@@ -111,7 +123,7 @@ export function streamReturning(fns: readonly Node[], functions: ReadonlySet<str
           const n = d && declaredName(d.childForFieldName('declarator'));
           if (n) declared.add(n);
         }
-        locals = functionStreams(fn, declared, { functions, globals: new Set() });
+        locals = functionStreams(fn, declared, { functions, globals: new Set(), hints });
       }
       return locals.has(text);
     };
@@ -125,10 +137,10 @@ export function streamReturning(fns: readonly Node[], functions: ReadonlySet<str
     };
     const settled = values.some((value) => {
       asked = false;
-      return !value || (origin(value, functions, unknown) === 'other' && !asked);
+      return !value || (origin(value, functions, unknown, hints) === 'other' && !asked);
     });
     if (settled) continue;
-    const kinds = values.map((value) => (value ? origin(value, functions, known) : 'other'));
+    const kinds = values.map((value) => (value ? origin(value, functions, known, hints) : 'other'));
     if (kinds.includes('stream') && kinds.every((k) => k !== 'other')) found.add(name);
   }
   return found;
@@ -144,12 +156,12 @@ const STREAM_KEY = /^[A-Za-z_]\w*$|\]$|in$/;
 const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
 
 /** What the text after `name =` assigns, read from the text alone (a call's first 200 characters). */
-function assignedOrigin(rest: string, functions: ReadonlySet<string>): Origin {
+function assignedOrigin(rest: string, functions: ReadonlySet<string>, hints: boolean): Origin {
   if (/^\s*\(?\s*-\s*(?:\d+|[A-Z][A-Z0-9_]*)\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
   const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
   if (!call || !functions.has(call[1]!)) return 'other';
   const args = call[2]!;
-  if (call[1] === 'socket') return /\bSOCK_STREAM\b/.test(args) ? 'stream' : 'other';
+  if (call[1] === 'socket') return isStreamSocketCall(args, hints) ? 'stream' : 'other';
   if (/^dup[23]?$/.test(call[1]!))
     return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
   return DEVICE_ANYWHERE.test(args) ? 'other' : 'stream';
@@ -167,6 +179,7 @@ export function streamGlobals(text: string, functions: ReadonlySet<string>): Set
   // Per name, whether some assignment is a stream and whether some is anything else (a sentinel is
   // neither): flags, not lists, as a file assigns its loop counters hundreds of times.
   const origins = new Map<string, { stream: boolean; other: boolean }>();
+  const hints = addrinfoStreams(text);
   for (const m of text.matchAll(ASSIGNED_NAME)) {
     const name = m[1]!;
     let seen = origins.get(name);
@@ -175,7 +188,7 @@ export function streamGlobals(text: string, functions: ReadonlySet<string>): Set
     const at = (m.index ?? 0) + m[0].length;
     const kind =
       m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
-        ? assignedOrigin(text.slice(at, at + 200), functions)
+        ? assignedOrigin(text.slice(at, at + 200), functions, hints)
         : 'other';
     if (kind === 'stream') seen.stream = true;
     else if (kind === 'other') seen.other = true;
@@ -243,7 +256,9 @@ function streamsIn(
     records.set(key, [...(records.get(key) ?? []), value]);
   const known = (text: string) => streams.has(text);
   const kindsOf = (key: string): Origin[] =>
-    (records.get(key) ?? []).map((v) => (typeof v === 'string' ? v : origin(v, file.functions, known)));
+    (records.get(key) ?? []).map((v) =>
+      typeof v === 'string' ? v : origin(v, file.functions, known, file.hints),
+    );
   const nodes = fn.descendantsOfType([
     'assignment_expression',
     'init_declarator',
@@ -286,7 +301,7 @@ function streamsIn(
         if (at === undefined) break;
         const args = callArgs(n);
         if (!args[at]) break;
-        if (calleeName(n) === 'socketpair' && !/\bSOCK_STREAM\b/.test(args[1]?.text ?? '')) break;
+        if (calleeName(n) === 'socketpair' && !isStreamType(args[1]?.text ?? '', false)) break;
         pipes.push(canonicalTarget(args[at].text));
         break;
       }
