@@ -13,6 +13,31 @@ export interface CMacro {
   /** The write function the body calls, and the text of each of its arguments. */
   readonly callee: string;
   readonly args: readonly string[];
+  /**
+   * The body tests the call's result and handles a failure itself (`if (send(a, b, c, 0) < 0) {
+   * error(); return -1; }`): each call is a checked write, and no fix can merge those checks.
+   */
+  readonly checked?: true;
+}
+
+/**
+ * `if (CALL OP VALUE) FAILURE` as a macro body: the call's text, or undefined. The condition's
+ * parentheses are matched, and the failure branch must follow it.
+ */
+function checkedCall(body: string): string | undefined {
+  const head = /^\s*if\s*\(/.exec(body);
+  if (!head) return undefined;
+  let depth = 1;
+  let i = head[0].length;
+  for (; i < body.length && depth > 0; i++) {
+    if (body[i] === '(') depth++;
+    else if (body[i] === ')') depth--;
+  }
+  if (depth !== 0 || body.slice(i).trim() === '') return undefined;
+  const test = /^\s*([A-Za-z_]\w*\s*\([\s\S]*\))\s*(?:<|<=|==|!=)\s*-?\w+\s*$/.exec(
+    body.slice(head[0].length, i - 1),
+  );
+  return test?.[1];
 }
 
 const TOKEN = /[A-Za-z_]\w*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[\s\S]/g;
@@ -43,12 +68,14 @@ function macroOf(def: Node, functions: ReadonlyMap<string, CWriteFunction>): CMa
   const value = def.childForFieldName('value')?.text.replace(/\\\r?\n/g, ' ') ?? '';
   // A statement macro wraps its call in `do { ... } while (0)` (or braces) to stand as one statement.
   const statement = /^\s*(?:do\s*)?\{([\s\S]*)\}\s*(?:while\s*\(\s*0\s*\))?\s*$/.exec(value);
-  const body = /^\s*([A-Za-z_]\w*)\s*\(([\s\S]*)\)\s*;?\s*$/.exec(statement ? statement[1]! : value);
+  const inner = statement ? statement[1]! : value;
+  const checked = checkedCall(inner);
+  const body = /^\s*([A-Za-z_]\w*)\s*\(([\s\S]*)\)\s*;?\s*$/.exec(checked ?? inner);
   if (!name || !body || params.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return undefined;
   const fn = functions.get(body[1]!);
   const args = splitArgs(body[2]!);
   if (!fn || fn.gathered || !args) return undefined;
-  return { name, params, callee: fn.name, args };
+  return { name, params, callee: fn.name, args, ...(checked !== undefined && { checked: true as const }) };
 }
 
 /** The function-like macros of a file that expand to one write (top level and conditional blocks). */
@@ -138,7 +165,10 @@ export function expandMacro(macro: CMacro, args: readonly Node[], ctx: CContext)
     pieces: [{ buf, len }],
     reads: textNames(`${buf} ${len}`),
     checkLen: len,
-    fixable: fn.gatheredName !== undefined,
+    fixable: fn.gatheredName !== undefined && !macro.checked,
+    ...(macro.checked && {
+      noFix: `${macro.name}() tests each write and handles its failure itself: gathering them means one test written by hand`,
+    }),
     wrapper: { name: macro.name },
     ...(kind === 'unknown' && { assumed: true }),
   };
