@@ -219,7 +219,7 @@ describe('writev-lint', () => {
         'wrappers.c:45',
         'write-macros.c:94',
         'write-macros.c:111',
-      'write-macros.c:129',
+        'write-macros.c:129',
         'writeLoops.c:33',
         'writeLoops.c:67',
         'writeLoops.c:74',
