@@ -147,13 +147,14 @@ describe('writev-lint', () => {
         'branch-runs.c:110',
         'branch-runs.c:112',
         'branch-runs.c:132',
-        'call-site-helpers.c:28',
-        'call-site-helpers.c:37',
-        'call-site-helpers.c:43',
-        'call-site-helpers.c:55',
-        'call-site-helpers.c:63',
-        'call-site-helpers.c:122',
-        'call-site-helpers.c:135',
+        'call-site-helpers.c:29',
+        'call-site-helpers.c:38',
+        'call-site-helpers.c:44',
+        'call-site-helpers.c:56',
+        'call-site-helpers.c:64',
+        'call-site-helpers.c:123',
+        'call-site-helpers.c:136',
+        'call-site-helpers.c:168',
         'chained-conditions.c:126',
         'chained-conditions.c:139',
         'chained-conditions.c:150',
@@ -295,6 +296,6 @@ describe('writev-lint', () => {
     // Every fixture's findings but the three of OpenSSH's atomicio, which need its preset (unnamed
     // here), and four more the tree as a whole shows: the drivers of c-run/ define the stubs the
     // fixtures call (get_fd() returns 1, strbuf_addf() does nothing), pure functions across files.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 216);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 217);
   });
 });

@@ -86,6 +86,9 @@ describe('the language server: facts from other files', () => {
         textDocument: { uri: helper, version: 2 },
         contentChanges: [{ text: WRITING_HELPER }],
       });
+      // As an editor saves: the text on disk, then the notification (a walk of the folder still
+      // under way reads the file from disk).
+      writeFileSync(join(dir, 'helper.c'), WRITING_HELPER);
       await server.connection.sendNotification('textDocument/didSave', { textDocument: { uri: helper } });
       await server.until('the caller re-diagnosed with the helper writing', () =>
         findings() === 1 ? true : undefined,

@@ -22,6 +22,7 @@ import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { addrinfoStreams } from './socketTypes';
+import { macroStatementKinds } from './macroStatements';
 import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
@@ -365,6 +366,8 @@ export class CAnalyzer {
         ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
         !!streams.hints,
         learntPure,
+        // A macro statement's answer comes from its definition anywhere in the file.
+        macroStatementKinds(text),
       ]);
       for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {

@@ -46,12 +46,18 @@ const OTHER_WORDS: ReadonlySet<string> = new Set(
     'read recv close open seek lseek flush sync fsync lock unlock wait poll select accept connect bind ' +
     'listen sendfile splice iov iovec writev sendmsg msg to buf buffer str strbuf sds mem fifo queue ' +
     'ring cache sn s v va async later delayed nb nonblock cmsg ancillary and then once ' +
-    'rewrite overwrite writeback init setup create free destroy file files'
+    'rewrite overwrite writeback init setup create free destroy file files at pos offset'
   ).split(' '),
 );
 
-/** The words of a descriptor's name that say it holds a descriptor. */
-const DESCRIPTOR_NAME = /(?:^|_)(?:[a-z]*fd|fileno|sock|sockfd|socket|sck)$/i;
+/** A descriptor name's last word (after its last `_`) that says it holds one (`outfd`, `clisock`). */
+const DESCRIPTOR_WORD = /^(?:[a-z]*fd|fileno|[a-z]*sock|sockfd|socket|sck)$/i;
+
+/**
+ * A fourth argument a helper may take beside the descriptor, the buffer and the count without
+ * changing where the bytes go (a timeout, flags): anything but a position (`pwrite`'s offset).
+ */
+const POSITION = /off|pos|seek|addr|where/i;
 
 /** Standard descriptors spelled as numbers or by their POSIX names. */
 const STANDARD = /^(?:1|2|STDOUT_FILENO|STDERR_FILENO)$/;
@@ -142,7 +148,7 @@ export function descriptorArgument(
   const t = arg.replace(/\s+/g, '');
   if (STANDARD.test(t) || macros.has(t) || shown.has(t)) return true;
   const last = /^[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*$/.test(t) ? /\w+$/.exec(t)?.[0] : undefined;
-  return last !== undefined && DESCRIPTOR_NAME.test(last);
+  return last !== undefined && DESCRIPTOR_WORD.test(last.slice(last.lastIndexOf('_') + 1));
 }
 
 /** The top-level arguments of the call whose `(` is at `open`, as text; undefined when cut short. */
@@ -266,6 +272,7 @@ export function callSiteWriters(
     let formats = false;
     let length = true;
     let called = false;
+    let count: number | undefined;
     for (const [at, open] of calls) {
       // A definition or a declaration (`ssize_t put(int fd, ...)`) is no call: its arguments are types.
       const before = text.slice(Math.max(0, at - 80), at);
@@ -277,8 +284,12 @@ export function callSiteWriters(
       if (!args || args.length < 2 || !descriptor(args[0]!)) continue;
       called = true;
       formats ||= /^"(?:[^"\\]|\\.)*%/.test(args[1]!);
-      // `(fd, buf, count)` in every call: the third is the count, which a check of the result compares.
-      length &&= args.length === 3;
+      // `(fd, buf, count)` in every call: the third is the count, which a check of the result compares;
+      // so with a fourth that is no position (`socksend(sock, buf, n, timeout)`).
+      length &&=
+        (count === undefined || count === args.length) &&
+        (args.length === 3 || (args.length === 4 && !POSITION.test(args[3]!) && !POSITION.test(name)));
+      count = args.length;
     }
     if (!called) continue;
     length &&= !formats;
@@ -289,7 +300,7 @@ export function callSiteWriters(
       buf: 1,
       ...(length && { len: 2 }),
       family: '',
-      arity: length ? 3 : 2,
+      arity: length ? (count as number) : 2,
       formats: true,
       messages: true,
       noFix: LIBRARY_FORMATTED.has(name)

@@ -417,8 +417,10 @@ export function writeHelperOf(
     if (!callee) return undefined;
     const slots = writerSlots(callee, c, ctx);
     if (slots) {
-      // The same write again (a retry once the descriptor is writable) is still the one write.
-      if (writer && !sameCall(writer.call, c)) return undefined;
+      // The same write again (a retry once the descriptor is writable) is still the one write; so is
+      // its alternative under `#ifdef` (`send(fd, p, n, MSG_NOSIGNAL)` or else `write(fd, p, n)`).
+      if (writer && !sameCall(writer.call, c) && !alternativeWrite(writer, { call: c, slots }))
+        return undefined;
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
@@ -527,6 +529,45 @@ function outputArgs(call: Node): Node[] {
   const args = callArgs(call);
   const format = args.findIndex((a) => ['string_literal', 'concatenated_string'].includes(bare(a).type));
   return format < 0 ? args : args.slice(0, format);
+}
+
+/** The preprocessor conditionals a node is in, innermost first, each with the branch it is in. */
+function conditionals(node: Node): [number, Node][] {
+  const found: [number, Node][] = [];
+  let child = node;
+  for (let at = node.parent; at; child = at, at = at.parent) {
+    if (at.type === 'preproc_if' || at.type === 'preproc_ifdef' || at.type === 'preproc_elif')
+      found.push([at.id, child]);
+  }
+  return found;
+}
+
+/**
+ * True when two writes are alternatives of one `#if`/`#ifdef`, only one of which is compiled, and write
+ * the same descriptor, buffer and count (their texts).
+ */
+function alternativeWrite(
+  a: { call: Node; slots: WriterSlots },
+  b: { call: Node; slots: WriterSlots },
+): boolean {
+  const slot = (w: typeof a, i: number | undefined) =>
+    i === undefined ? '' : (callArgs(w.call)[i]?.text.replace(/\s+/g, '') ?? '?');
+  if (
+    ['fd', 'buf', 'len'].some((k) => {
+      const key = k as 'fd' | 'buf' | 'len';
+      return slot(a, a.slots[key]) !== slot(b, b.slots[key]);
+    })
+  )
+    return false;
+  // The innermost conditional both are in: one in its `#else`/`#elif` part, the other not.
+  const outer = new Map(conditionals(b.call).map(([id, child]) => [id, child]));
+  for (const [id, child] of conditionals(a.call)) {
+    const other = outer.get(id);
+    if (!other) continue;
+    const branch = (n: Node) => (n.type === 'preproc_else' || n.type === 'preproc_elif' ? n.id : -1);
+    return branch(child) !== branch(other);
+  }
+  return false;
 }
 
 /** True when two calls name the same function with the same arguments, spelled alike. */

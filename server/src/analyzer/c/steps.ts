@@ -25,6 +25,7 @@ import { descriptorAliases } from './aliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import { messagesIn, usedInFile } from './messageDescriptors';
+import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
@@ -322,6 +323,10 @@ class FunctionReader {
     if (stmt.hasError) return this.barrier(stmt);
     // A name alone as a statement does nothing in C: it is a macro (`INT_ON;`) that may do anything.
     if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'identifier')
+      return this.barrier(stmt);
+    // `RETURN(611);`: a macro that may leave (see macroStatementLeaves).
+    const alone = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    if (alone?.type === 'call_expression' && macroStatementLeaves(calleeName(alone) ?? '', this.ctx.text))
       return this.barrier(stmt);
     const writes = new Set<string>();
     const mutated = new Set<string>();

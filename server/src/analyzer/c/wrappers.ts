@@ -234,7 +234,12 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   // reading every long function that writes as a candidate cost the whole-tree speed.
   const helper = () => {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
-    if (text.length > HELPER_TEXT_LIMIT || callsTwice(ctx, text)) return undefined;
+    // Two under `#if`/`#else` may be alternatives of one write: the body's reading tells.
+    if (
+      text.length > HELPER_TEXT_LIMIT ||
+      (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b/m.test(text))
+    )
+      return undefined;
     return writeHelperOf(fn, name, !isStatic(fn, name), ctx);
   };
   if (statements.length > 1)
