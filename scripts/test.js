@@ -40,6 +40,10 @@ const SLOW = new Map([
   ['server/benchRun.test.js', "the analyzer's benchmark run"],
   ['runtime/catBlob/readAhead.test.js', 'writev-cat-blob with its writer thread over real histories'],
   [
+    'runtime/catBlob/slow/ownDescriptors.test.js',
+    "writev-cat-blob refusing each of Node's own descriptors 3 to 20, a node start each (npm test checks eight)",
+  ],
+  [
     'runtime/catBlob/fastImportParity.test.js',
     'git fast-import and writev-cat-blob over every fixture repository',
   ],

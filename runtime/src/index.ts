@@ -71,6 +71,7 @@ export {
 export { PackChecksum } from './uploadPack/packChecksum';
 export { PackSender, type Framing, type WriteMode } from './uploadPack/packSender';
 export { serveUploadPack, type ServeReport, type ServerIo } from './uploadPack/server';
+export { runUploadPackCommand, STANDARD_IO, type CommandIo } from './uploadPack/command';
 export { advertisementLines, AGENT, SERVER_CAPABILITIES } from './uploadPack/advertisement';
 export { negotiate, readWants, type WantRequest } from './uploadPack/negotiation';
 

@@ -10,7 +10,7 @@ import {
   type Packet,
 } from '@writev/runtime';
 import { gitEnv } from '../helpers/gitEnv';
-import { BIN, git, makeRepository, run, Scratch } from './helpers/gitRepo';
+import { git, makeRepository, run, runInProcess, Scratch } from './helpers/gitRepo';
 
 /** A server's reply split into its phases. */
 interface Reply {
@@ -81,7 +81,7 @@ describe('writev-upload-pack against git upload-pack with a hook that cats the s
   }
 
   async function ours(input: Buffer): Promise<Reply> {
-    const result = await run(process.execPath, [BIN, source], {
+    const result = await runInProcess([source], {
       env: gitEnv({ WRITEV_UPLOAD_PACK_CACHE: cache }),
       input,
     });

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodePktLines, delimPkt, encodePktLine, flushPkt, packetText } from '@writev/runtime';
 import { v2PackDigest } from '@writev/runtime/dist/bench/suites/sidebandV2';
 import { gitEnv } from '../helpers/gitEnv';
-import { addCommit, BIN, git, makeRepository, run, Scratch } from './helpers/gitRepo';
+import { addCommit, git, makeRepository, runInProcess, Scratch } from './helpers/gitRepo';
 
 /** The advertised `oid name` lines, capabilities cut off. */
 function advertised(stdout: Buffer): string[] {
@@ -69,7 +69,7 @@ describe('a fetch the pack cache answers runs no git', () => {
       flushPkt(),
       encodePktLine('done\n'),
     ]);
-    const result = await run(process.execPath, [BIN, `${source}/.git`], { env, input: request });
+    const result = await runInProcess([`${source}/.git`], { env, input: request });
     assert.equal(result.status, 0, result.stderr);
     const calls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
     return { lines: advertised(result.stdout), calls };
@@ -84,7 +84,7 @@ describe('a fetch the pack cache answers runs no git', () => {
   /** Only the advertisement (a client that sends a flush), with the git calls made. */
   async function advertise(extra: NodeJS.ProcessEnv = {}): Promise<{ lines: string[]; calls: string[] }> {
     rmSync(log, { force: true });
-    const result = await run(process.execPath, [BIN, `${source}/.git`], {
+    const result = await runInProcess([`${source}/.git`], {
       env: { ...env, ...extra },
       input: flushPkt(),
     });
@@ -135,7 +135,7 @@ describe('a fetch the pack cache answers runs no git', () => {
     args: readonly string[] = [],
   ): Promise<{ answer: Buffer; calls: string[] }> {
     rmSync(log, { force: true });
-    const result = await run(process.execPath, [BIN, `${source}/.git`], {
+    const result = await runInProcess([`${source}/.git`], {
       env: { ...env, GIT_PROTOCOL: 'version=2', ...ONE_THREAD },
       input: v2Fetch(wants, args),
     });
@@ -178,7 +178,7 @@ describe('a fetch the pack cache answers runs no git', () => {
 
     // A missing object beside the tips is refused as git refuses it, whatever the cache holds.
     const missing = 'e'.repeat(40);
-    const refused = await run(process.execPath, [BIN, `${source}/.git`], {
+    const refused = await runInProcess([`${source}/.git`], {
       env: { ...env, GIT_PROTOCOL: 'version=2' },
       input: v2Fetch([...tips, missing]),
     });
@@ -213,7 +213,7 @@ describe('a fetch the pack cache answers runs no git', () => {
     ]);
     for (let i = 0; i < 2; i++) {
       rmSync(log, { force: true });
-      const v0 = await run(process.execPath, [BIN, `${source}/.git`], { env, input: v0Depth1 });
+      const v0 = await runInProcess([`${source}/.git`], { env, input: v0Depth1 });
       assert.equal(v0.status, 0, v0.stderr);
       assert.ok(!existsSync(log) || !readFileSync(log, 'utf8').includes('cat-file'), 'v0: no lookup');
       if (i === 1) assert.ok(!existsSync(log), 'v0: no git process on a cache hit');

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodePktLines, delimPkt, encodePktLine, flushPkt, packetText } from '@writev/runtime';
 import { gitEnv } from '../helpers/gitEnv';
 import { refLines } from './helpers/advertisement';
-import { addCommit, BIN, git, makeRepository, run, Scratch, type Finished } from './helpers/gitRepo';
+import { addCommit, git, makeRepository, run, runInProcess, Scratch, type Finished } from './helpers/gitRepo';
 
 const V2 = { GIT_PROTOCOL: 'version=2' };
 
@@ -91,7 +91,7 @@ describe('--stateless-rpc and --advertise-refs, as git upload-pack serves them',
   }
   function ours(args: string[], input: Buffer, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
     const cache = { WRITEV_UPLOAD_PACK_CACHE: cacheDir };
-    return run(process.execPath, [BIN, ...args, source], { env: gitEnv({ ...cache, ...env }), input });
+    return runInProcess([...args, source], { env: gitEnv({ ...cache, ...env }), input });
   }
   /** Runs both with the same arguments and input; asserts the same exit status. */
   async function both(

@@ -1,6 +1,6 @@
 import { decodePktLines, encodePktLine, flushPkt, packetText } from '@writev/runtime';
 import { gitEnv } from '../../helpers/gitEnv';
-import { BIN, run, type Finished } from './gitRepo';
+import { run, runInProcess, type Finished } from './gitRepo';
 
 /**
  * The parts of a v0 advertisement both servers must agree on: each `oid name` line, and the
@@ -34,14 +34,17 @@ export function wantRequest(wants: readonly string[], caps = 'side-band-64k ofs-
   ]);
 }
 
-/** Runs writev-upload-pack on `repo` with `input` and the given environment additions. */
+/**
+ * Runs writev-upload-pack on `repo` with `input` and the given environment additions, in this
+ * process (see {@link runInProcess}).
+ */
 export function ours(
   repo: string,
   input: Buffer,
   env: NodeJS.ProcessEnv,
   args: string[] = [],
 ): Promise<Finished> {
-  return run(process.execPath, [BIN, ...args, repo], { env: gitEnv(env), input });
+  return runInProcess([...args, repo], { env: gitEnv(env), input });
 }
 
 /** Runs `git upload-pack` on `repo` with `input` and the given environment additions. */

@@ -1,8 +1,20 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runUploadPackCommand } from '@writev/runtime';
 import { gitEnv } from '../../helpers/gitEnv';
 
 /** The bundled server, as users run it (built by `npm run build`). */
@@ -53,6 +65,43 @@ export function run(
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input);
   });
+}
+
+/**
+ * Runs writev-upload-pack with `args` in this process, through the command's own entry (what the
+ * bin calls with its stdin, stdout and stderr), on files holding `input` and taking its output:
+ * the same parsing, serve and exit statuses without a node start per request, which cost the
+ * upload-pack tests most of their time. For tests about the protocol; what only a process shows
+ * (its descriptors, signals, a real client on a pipe) is tested through {@link BIN}.
+ */
+export async function runInProcess(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: Buffer } = {},
+): Promise<Finished> {
+  const dir = mkdtempSync(join(tmpdir(), 'writev-upload-pack-io-'));
+  const fds: number[] = [];
+  const open = (name: string, flags: string): number => {
+    const fd = openSync(join(dir, name), flags);
+    fds.push(fd);
+    return fd;
+  };
+  try {
+    writeFileSync(join(dir, 'in'), options.input ?? Buffer.alloc(0));
+    const status = await runUploadPackCommand(args, options.env ?? gitEnv(), {
+      input: open('in', 'r'),
+      output: open('out', 'w'),
+      errors: open('err', 'w'),
+    });
+    return {
+      status,
+      signal: null,
+      stdout: readFileSync(join(dir, 'out')),
+      stderr: readFileSync(join(dir, 'err'), 'utf8'),
+    };
+  } finally {
+    for (const fd of fds) closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A scratch folder, removed by `dispose`. */
