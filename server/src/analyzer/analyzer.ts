@@ -11,6 +11,7 @@ import type * as TsFrontEnd from './ts/analyzeTs';
 import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
+import { messageMembers } from './c/messageDescriptors';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -116,10 +117,19 @@ export class Analyzer {
         options.index?.cQuietFor(path),
         options.index?.cDefinedFor(path),
         options.index?.cPureFor(path),
+        options.index?.cMessageMembersFor(path),
       );
+      const members = messageMembers(text);
       return {
         findings: inFileLineEndings(suppress(findings), text),
-        wrappers: { c: wrappers, ts: [], functions, loud, ...(inferred.length > 0 && { inferred }) },
+        wrappers: {
+          c: wrappers,
+          ts: [],
+          functions,
+          loud,
+          ...(inferred.length > 0 && { inferred }),
+          ...(members.length > 0 && { messageMembers: members }),
+        },
       };
     }
     const index = options.index;
@@ -133,7 +143,8 @@ export class Analyzer {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
     if (languageOf(path) === 'c') {
       const { wrappers, functions } = this.c.analyze(text, settings);
-      return { c: wrappers, ts: [], functions };
+      const members = messageMembers(text);
+      return { c: wrappers, ts: [], functions, ...(members.length > 0 && { messageMembers: members }) };
     }
     return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
   }

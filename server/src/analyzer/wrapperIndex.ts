@@ -28,6 +28,8 @@ export interface FileWrappers {
    * reading.
    */
   readonly inferred?: readonly string[];
+  /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
+  readonly messageMembers?: readonly string[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
@@ -49,6 +51,9 @@ export class WrapperIndex {
   private pure: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetPure}. */
   private presetPureNames: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetMessageMembers}. */
+  private presetMembers: ReadonlySet<string> | undefined;
+  private members: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -61,6 +66,7 @@ export class WrapperIndex {
     this.quiet = undefined;
     this.defined = undefined;
     this.pure = undefined;
+    this.members = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -70,6 +76,7 @@ export class WrapperIndex {
       this.quiet = undefined;
       this.defined = undefined;
       this.pure = undefined;
+      this.members = undefined;
     }
   }
 
@@ -92,6 +99,27 @@ export class WrapperIndex {
       this.defined = defined;
     }
     return this.defined;
+  }
+
+  /** Uses `names` as the message members of the tree, instead of reading the files' facts. */
+  presetMessageMembers(names: readonly string[]): void {
+    this.presetMembers = new Set(names);
+  }
+
+  /**
+   * The member names the files of the workspace assign a message descriptor: a write to such a member
+   * is one message, whichever file opened it (members cannot be told apart by their struct). The file
+   * `path` is not left out: its own are in its own reading anyway, and one answer for every file keeps
+   * {@link factsDigest} the same for all.
+   */
+  cMessageMembersFor(_path: string): ReadonlySet<string> {
+    if (this.presetMembers) return this.presetMembers;
+    if (!this.members) {
+      const found = new Set<string>();
+      for (const wrappers of this.files.values()) for (const m of wrappers.messageMembers ?? []) found.add(m);
+      this.members = found;
+    }
+    return this.members;
   }
 
   /** Uses `names` as the exported pure functions, instead of working them out. */
@@ -292,6 +320,7 @@ export class WrapperIndex {
       facts.push({ quiet: [...this.cQuietFor(path)].sort() });
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
+      facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
     } else {
       // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
       facts = [];

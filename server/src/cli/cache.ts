@@ -253,6 +253,15 @@ export class CachedRun {
     return this.hits.size;
   }
 
+  /** The first-pass results of the unchanged files, as the cache holds them. */
+  hitResults(): FileResult[] {
+    return [...this.hits].map(([path, entry]) => ({
+      path,
+      findings: entry.first.findings,
+      lines: entry.first.lines,
+    }));
+  }
+
   /** Whether the first pass must analyse `file` (it is new or changed, or its settings are). */
   readonly missed = (file: string): boolean => !this.hits.has(file);
 

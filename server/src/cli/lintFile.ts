@@ -98,6 +98,8 @@ export interface LintJob {
   readonly defined?: readonly string[];
   /** Second pass: the exported pure C functions of the tree (the fact base's). */
   readonly pure?: readonly string[];
+  /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
+  readonly messageMembers?: readonly string[];
   readonly fix: boolean;
   /** Fixing applies unsafe fixes too (--unsafe-fixes). */
   readonly unsafeFixes?: boolean;
@@ -161,6 +163,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.quiet) index.presetQuiet(job.quiet);
   if (job.defined) index.presetDefined(job.defined);
   if (job.pure) index.presetPure(job.pure);
+  if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
   return index;
 }
 

@@ -162,7 +162,13 @@ export async function lint(
     ];
     const byPath = new Map(first.map((r) => [r.path, r]));
     let second: FileResult[] = [];
-    const redo = [...facts.redo, ...(cached?.stale ?? [])];
+    // Members other files assign datagram or device descriptors: a file whose first pass took a write
+    // to one for a byte stream of unknown kind is analysed again with them.
+    const membersOf = new Map(
+      all.flatMap(([path, w]) => (w.messageMembers?.length ? [[path, w.messageMembers]] : [])),
+    );
+    const messageMembers = [...new Set([...membersOf.values()].flat())].sort();
+    const redo = [...facts.redo, ...(cached?.stale ?? []), ...askedMembers(first, membersOf)];
     if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
       // quiet (or all, to fix them), with the index. A file whose own wrappers grow once it is read
@@ -176,6 +182,7 @@ export async function lint(
         quiet: facts.quiet,
         defined: facts.defined,
         pure: facts.pure,
+        messageMembers,
       };
       let round = await pass(
         { ...job, index, names: options.fix ? undefined : names, redo },
@@ -206,6 +213,30 @@ export async function lint(
     // A session's threads live on for its next run.
     if (pool !== session?.pool) void pool.close();
   }
+}
+
+/**
+ * The files of `first` with a finding on a descriptor of unknown kind that is a member another file
+ * (`membersOf`) assigns a message descriptor.
+ */
+function askedMembers(
+  first: readonly FileResult[],
+  membersOf: ReadonlyMap<string, readonly string[]>,
+): string[] {
+  if (membersOf.size === 0) return [];
+  const asked: string[] = [];
+  for (const r of first) {
+    const members = r.findings.flatMap((f) => {
+      const m = f.code === 'adjacent-writes-unknown-fd' ? /(?:->|\.)\s*(\w+)$/.exec(f.target ?? '') : null;
+      return m ? [m[1]!] : [];
+    });
+    if (members.length === 0) continue;
+    const elsewhere = [...membersOf].some(
+      ([path, names]) => path !== r.path && members.some((m) => names.includes(m)),
+    );
+    if (elsewhere) asked.push(r.path);
+  }
+  return asked;
 }
 
 /** Passes with the index at most: each reads a chain of helpers across files one file deeper. */

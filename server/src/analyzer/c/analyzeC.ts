@@ -26,7 +26,7 @@ import { macroStatementKinds } from './macroStatements';
 import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
-import { messageDescriptors } from './messageDescriptors';
+import { messageDescriptors, withMembers } from './messageDescriptors';
 import {
   cFunctionFacts,
   libraryQuiet,
@@ -250,6 +250,7 @@ export class CAnalyzer {
     quietElsewhere: ReadonlySet<string> = new Set(),
     definedElsewhere: ReadonlySet<string> = new Set(),
     pureElsewhere: ReadonlySet<string> = new Set(),
+    membersElsewhere: ReadonlySet<string> = new Set(),
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -330,7 +331,10 @@ export class CAnalyzer {
         readOnly: readOnlyLookup(functions),
         unread,
       };
-      const streams = this.fileStreams(text, bodies, settings, ctx.plainWrites);
+      const read = this.fileStreams(text, bodies, settings, ctx.plainWrites);
+      // Members another file assigns a message descriptor, as far as this file names them.
+      const named = new Set([...membersElsewhere].filter((m) => text.includes(m)));
+      const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
       const findings: Finding[] = [];
       // A batch run (no key) reads each function once: a memo there only copied every function's
       // text and findings, as its context changes with every file.

@@ -126,3 +126,19 @@ export function usedInFile(text: string, name: string): boolean {
   }
   return false;
 }
+
+/**
+ * The member names `text` assigns a message descriptor (see {@link MessageDescriptors.members}), for the
+ * fact base: another file that writes to `conn->dgram` cannot see the `socket(AF_INET, SOCK_DGRAM, 0)`
+ * this file put there. Empty without a `socket(` or `open(` call (most files).
+ */
+export function messageMembers(text: string): string[] {
+  if (!/\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(/.test(text)) return [];
+  return [...messageDescriptors(text).members].sort();
+}
+
+/** `found` with the members other files assign message descriptors (`elsewhere`) added. */
+export function withMembers(found: MessageDescriptors, elsewhere: ReadonlySet<string>): MessageDescriptors {
+  if (elsewhere.size === 0) return found;
+  return { ...found, members: new Set([...found.members, ...elsewhere]) };
+}
