@@ -83,6 +83,15 @@ describe('C idioms', () => {
     );
   });
 
+  it('gathers sends given constant flags with no fix, naming sendmsg()', async () => {
+    const name = 'c/descriptor-origins.c';
+    const text = fixture(name);
+    const flagged = at(await analyzeFixture(name), text, 'stream_socket_flags');
+    assert.equal(flagged?.syscalls, 2);
+    assert.equal(flagged?.fix, undefined);
+    assert.match(flagged?.message ?? '', /send\(\) is given MSG_NOSIGNAL \| MSG_MORE, .*sendmsg\(\)/);
+  });
+
   it('reads a non-zero result as the error (`if (write_all(...) || write_all(...))`)', async () => {
     const a = await analyzer();
     const text =

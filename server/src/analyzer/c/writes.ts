@@ -387,6 +387,16 @@ export function descriptorKind(
   return 'unknown';
 }
 
+/** Flags spelled as constants (`MSG_NOSIGNAL`, `MSG_MORE | MSG_NOSIGNAL`), none asking for out-of-band data. */
+function constantFlags(flags: string): boolean {
+  return /^[A-Z0-9_|()\s]+$/.test(flags) && !OUT_OF_BAND.test(flags);
+}
+
+/** Why a run of writes given flags has no fix: writev() takes none. */
+function flaggedCall(callee: string, flags: string): string {
+  return `${callee}() is given ${flags}, which writev() cannot take: gather with sendmsg() and the same flags`;
+}
+
 /**
  * The write a call makes, or undefined when it is not a write the analyzer understands fully (unknown
  * function, wrong arity, a call with side effects in the arguments, a descriptor computed by a call
@@ -416,7 +426,11 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
   if (fn) {
     const needed = fn.arity ?? Math.max(fn.fd, fn.buf, fn.len ?? 0) + 1;
     if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return undefined;
-    if (fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
+    const fixedArg = fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '');
+    // A flags argument (`send(..., 0)`) may be any constant but out-of-band data: `MSG_NOSIGNAL` or
+    // `MSG_MORE` do not change the bytes, only what the gathered call must be given.
+    const flagged = fn.fixed?.text === '0' && fixedArg !== '0' && constantFlags(fixedArg ?? '');
+    if (fn.fixed && fixedArg !== fn.fixed.text && !flagged) return undefined;
     const fd = args[fn.fd];
     const buf = args[fn.buf];
     // A declared arity may leave no room for the descriptor or the buffer (a catalogue from the settings).
@@ -436,7 +450,8 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
       pieces: fn.gathered ? undefined : [piece(buf, len, ctx.text)],
       reads: names([buf, len]),
       checkLen: len ? len.text : `strlen(${buf.text})`,
-      fixable: fn.gatheredName !== undefined,
+      fixable: fn.gatheredName !== undefined && !flagged,
+      ...(flagged && { noFix: flaggedCall(name, args[fn.fixed?.index ?? -1]?.text ?? '') }),
       ...(kind === 'unknown' && { assumed: true }),
       ...(argumentCalls && { argumentCalls }),
     };
@@ -445,8 +460,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
   if (wrapper.mode !== undefined && !writerMode(args[wrapper.mode]?.text ?? '')) return undefined;
   if (wrapper.flags !== undefined) {
     // Constants only (`MSG_NOSIGNAL`, `0`, `MSG_MORE | MSG_NOSIGNAL`), and none asking for out-of-band data.
-    const flags = args[wrapper.flags]?.text ?? '';
-    if (!/^[A-Z0-9_|()\s]+$/.test(flags) || OUT_OF_BAND.test(flags)) return undefined;
+    if (!constantFlags(args[wrapper.flags]?.text ?? '')) return undefined;
   }
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
   if (fd && hasEffects(fd)) return undefined;
