@@ -1,6 +1,6 @@
 // The habits every linter user has: --version, --help from the one option table, --quiet,
-// --max-warnings, --stdin with --stdin-filename (and --fix printing the fixed text), and usage errors
-// that name the option.
+// --max-warnings, --exit-non-zero-on-fix, --stdin with --stdin-filename (and --fix printing the fixed
+// text), and usage errors that name the option.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,12 @@ describe('writev-lint conventions', () => {
         /^writev-lint: --max-warnings must be a whole number of 0 or more, not "many"\n/,
       ],
       [['--jobs', '0'], /^writev-lint: --jobs must be a whole number of 1 or more, not "0"\n/],
+      [['--exit-non-zero-on-fix'], /^writev-lint: --exit-non-zero-on-fix is for --fix /],
+      [['--diff', '--exit-non-zero-on-fix'], /^writev-lint: --exit-non-zero-on-fix is for --fix /],
+      [
+        ['--fix', '--exit-zero', '--exit-non-zero-on-fix'],
+        /^writev-lint: --exit-non-zero-on-fix and --exit-zero ask for opposite exit statuses\n/,
+      ],
       [['--stdin'], /^writev-lint: --stdin needs --stdin-filename <name>/],
       [['--stdin-filename', 'a.c'], /^writev-lint: --stdin-filename is only for --stdin\n/],
       [
@@ -85,6 +91,24 @@ describe('writev-lint conventions', () => {
     const config = join(tmp, 'errors.json');
     writeFileSync(config, JSON.stringify({ severity: { loopWrites: 'error' } }));
     assert.equal((await lintRun(['--config', config, '--max-warnings', '100', LOOPS])).status, 1);
+  });
+
+  it('--exit-non-zero-on-fix: exit 1 when --fix changed a file, though no finding remains', async () => {
+    const dir = mkdtempSync(join(tmp, 'fix-'));
+    const source = `#include "git-compat-util.h"\n${cFunction('piped')}`;
+    writeFileSync(join(dir, 'piped.c'), source);
+    const fixing = lintBin(['--fix', '--exit-non-zero-on-fix', 'piped.c'], { cwd: dir });
+    assert.equal(fixing.status, 1, fixing.stderr);
+    assert.match(fixing.stderr, /writev-lint: 0 findings in 1 file, 1 file fixed\n/);
+    assert.match(fixing.stderr, /writev-lint: 1 file fixed \(--exit-non-zero-on-fix\)\n/);
+    assert.match(readFileSync(join(dir, 'piped.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);
+    // Nothing left to fix: 0. Then standard input, whose fixed text counts as a fixed file.
+    const again = await lintRun(['--fix', '--exit-non-zero-on-fix', join(dir, 'piped.c')], dir);
+    assert.deepEqual([again.status, again.err], [0, 'writev-lint: 0 findings in 1 file\n']);
+    const args = ['--stdin', '--stdin-filename', 'p.c', '--fix', '--exit-non-zero-on-fix'];
+    const piped = await lintRun(args, dir, source);
+    assert.equal(piped.status, 1, piped.err);
+    assert.match(piped.out, /writev_or_die\(fd, iov, 2\);/);
   });
 
   it('--stdin lints standard input under --stdin-filename, through a real pipe', () => {

@@ -89,6 +89,10 @@ export const OPTIONS = {
     help: 'exit 1 only for errors or more than n other findings',
   },
   'exit-zero': { type: 'boolean', help: 'exit 0 even when there are findings' },
+  'exit-non-zero-on-fix': {
+    type: 'boolean',
+    help: 'with --fix, exit 1 when a file was fixed, even if no finding remains',
+  },
   'diff-base': {
     type: 'string',
     value: 'rev',
@@ -148,6 +152,8 @@ export interface CliOptions {
   readonly jobs?: number;
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
   readonly exitZero: boolean;
+  /** With --fix: exit 1 when a file was fixed, though no finding remains (--exit-non-zero-on-fix). */
+  readonly exitNonZeroOnFix: boolean;
   /** Drop findings of severity information and hint. */
   readonly quiet: boolean;
   /** With a number: findings that are not errors make the exit status 1 only when there are more. */
@@ -294,6 +300,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     jobs: wholeNumber('--jobs', text('jobs'), 1),
     maxFileSize: sizeOf('--max-file-size', text('max-file-size')),
     exitZero: flag('exit-zero'),
+    exitNonZeroOnFix: flag('exit-non-zero-on-fix'),
     quiet: flag('quiet'),
     maxWarnings: wholeNumber('--max-warnings', text('max-warnings'), 0),
     diffBase: text('diff-base'),
@@ -322,6 +329,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(
       '--diff prints a diff to standard output: no --update-baseline, --statistics or --output-file',
     );
+  if (options.exitNonZeroOnFix && (!flag('fix') || options.diff))
+    throw new UsageError(
+      '--exit-non-zero-on-fix is for --fix (--diff exits 1 whenever there is a diff already)',
+    );
+  if (options.exitNonZeroOnFix && options.exitZero)
+    throw new UsageError('--exit-non-zero-on-fix and --exit-zero ask for opposite exit statuses');
   if (options.stdin && !options.stdinFilename)
     throw new UsageError('--stdin needs --stdin-filename <name> (the name says the language)');
   if (!options.stdin && options.stdinFilename) throw new UsageError('--stdin-filename is only for --stdin');

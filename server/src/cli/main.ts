@@ -391,7 +391,7 @@ export async function main(
       const fixes = fixableLine(reviewed.results, options.unsafeFixes);
       if (fixes) output.err(`writev-lint: ${fixes}\n`);
     }
-    const status = exitStatus(reviewed.results, options);
+    const status = exitStatus(reviewed.results, options, fixed);
     if (status.message) output.err(`writev-lint: ${status.message}\n`);
     return errors.length > 0 || skipped.length > 0 ? 2 : status.code;
   } catch (error) {
