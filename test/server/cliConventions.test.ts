@@ -1,4 +1,4 @@
-// The habits every linter user has: --version, --help from the one option table, --quiet,
+// The habits every linter user has: --version, --help from the one option table, --explain, --quiet,
 // --max-warnings, --exit-non-zero-on-fix, --stdin with --stdin-filename (and --fix printing the fixed
 // text), and usage errors that name the option.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { UsageError } from '@writev/runtime';
-import { OPTIONS, parseArgs } from 'writev-lint/out/cli/args';
+import { CODES, OPTIONS, parseArgs } from 'writev-lint/out/cli/args';
 import { cFunction, lintBin, lintRun } from './cliHelpers';
 import { REPO } from './helpers';
 
@@ -47,6 +47,12 @@ describe('writev-lint conventions', () => {
         ['--fix', '--exit-zero', '--exit-non-zero-on-fix'],
         /^writev-lint: --exit-non-zero-on-fix and --exit-zero ask for opposite exit statuses\n/,
       ],
+      [['--explain', 'loop-write'], /^writev-lint: --explain: unknown code "loop-write" \(the codes are /],
+      [['--explain', 'loop-writes,adjacent-writes'], /^writev-lint: --explain takes one code, not 2\n/],
+      [
+        ['--explain', 'loop-writes', 'src/'],
+        /^writev-lint: --explain prints a code's documentation: no paths/,
+      ],
       [['--stdin'], /^writev-lint: --stdin needs --stdin-filename <name>/],
       [['--stdin-filename', 'a.c'], /^writev-lint: --stdin-filename is only for --stdin\n/],
       [
@@ -62,6 +68,22 @@ describe('writev-lint conventions', () => {
       const run = await lintRun(args, REPO, 'int x;\n');
       assert.equal(run.status, 2, args.join(' '));
       assert.match(run.err, message, args.join(' '));
+    }
+  });
+
+  it('--explain prints what a code finds, an example and its link, for every code', async () => {
+    const run = lintBin(['--explain', 'loop-writes']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /^loop-writes \(LoopWrites\): A write per loop iteration to one descriptor\.\n\n/,
+    );
+    assert.match(run.stdout, /```c\nfor \(i = 0; i < n; i\+\+\)\n\twrite_or_die/);
+    assert.match(run.stdout, /\n\nMore: https:\/\/github\.com\/writev\/writev#loop-writes\n$/);
+    for (const code of CODES) {
+      const each = await lintRun(['--explain', code]);
+      assert.equal(each.status, 0, code);
+      assert.ok(each.out.startsWith(`${code} (`) && each.out.endsWith(`#${code}\n`), each.out);
     }
   });
 

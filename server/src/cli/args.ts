@@ -127,6 +127,11 @@ export const OPTIONS = {
     value: 'size',
     help: 'skip (and report) files larger than this: bytes, or with K, M, G (default 4M)',
   },
+  explain: {
+    type: 'string',
+    value: 'code',
+    help: 'print what a code finds, an example and a link to its documentation, then exit',
+  },
   version: { type: 'boolean', help: 'print the version' },
   help: { type: 'boolean', short: 'h', help: 'print this help' },
 } as const satisfies Record<string, OptionSpec>;
@@ -167,6 +172,8 @@ export interface CliOptions {
   readonly stdinFilename?: string;
   readonly version: boolean;
   readonly help: boolean;
+  /** Print this code's documentation instead of linting (--explain). */
+  readonly explain?: Code;
   /** A writev-trace file whose measurements join the findings. */
   readonly trace?: string;
   /** Only these codes are reported (--select); undefined: every code. */
@@ -268,6 +275,14 @@ function codesOf(flag: string, text: string | undefined): Code[] | undefined {
   return codes as Code[];
 }
 
+/** One code, for --explain; throws {@link UsageError} for an unknown one or a list. */
+function oneCode(flag: string, text: string | undefined): Code | undefined {
+  const codes = codesOf(flag, text);
+  if (codes !== undefined && codes.length > 1)
+    throw new UsageError(`${flag} takes one code, not ${codes.length}`);
+  return codes?.[0];
+}
+
 function sizeOf(flag: string, text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseSize(flag, text);
 }
@@ -310,6 +325,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     stdinFilename: text('stdin-filename'),
     version: flag('version'),
     help: flag('help'),
+    explain: oneCode('--explain', text('explain')),
     trace: text('trace'),
     select: codesOf('--select', text('select')),
     ignore: codesOf('--ignore', text('ignore')) ?? [],
@@ -319,6 +335,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     cacheLocation: text('cache-location'),
     watch: flag('watch'),
   };
+  if (options.explain !== undefined && parsed.positionals.length > 0)
+    throw new UsageError(
+      `--explain prints a code's documentation: no paths (got ${parsed.positionals.join(' ')})`,
+    );
   if (options.updateBaseline && !options.baseline)
     throw new UsageError('--update-baseline needs --baseline <file> to know where to write');
   if (options.fix && (options.diffBase || options.baseline))

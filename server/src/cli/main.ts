@@ -27,6 +27,7 @@ import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
 import { fingerprintsOf, textsOf, type Report } from './report';
 import { review, exitStatus } from './review';
+import { explainRule } from './rules';
 import { sarifLog } from './sarif';
 import { lintText, readStandardInput } from './stdin';
 import { joinTrace } from './traceJoin';
@@ -298,6 +299,10 @@ export async function main(
     }
     if (options.version) {
       output.out(`${version()}\n`);
+      return 0;
+    }
+    if (options.explain !== undefined) {
+      output.out(explainRule(options.explain));
       return 0;
     }
     const warn = (line: string) => output.err(`writev-lint: ${line}\n`);
