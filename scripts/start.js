@@ -49,9 +49,10 @@ function showOneFix(scratch) {
   const copy = join(scratch, 'examples');
   cpSync(join(root, 'examples'), copy, { recursive: true });
   const shown = join('examples', FIX_SHOWN);
+  // Run from the copy's parent, so the findings that remain name the file as the command does.
   // writev-lint exits 1 when it reports findings it could not fix (loop-writes has no fix).
   orExit(
-    run(`writev-lint ${shown} --fix   (on a copy of examples/)`, [lint, FIX_SHOWN, '--fix'], { cwd: copy }),
+    run(`writev-lint ${shown} --fix   (on a copy of examples/)`, [lint, shown, '--fix'], { cwd: scratch }),
     [0, 1],
   );
   const diff = spawnSync(

@@ -1,13 +1,13 @@
-// The habits every linter user has: --version, --help from the one option table, --quiet,
-// --max-warnings, --stdin with --stdin-filename (and --fix printing the fixed text), and usage errors
-// that name the option.
+// The habits every linter user has: --version, --help from the one option table, --explain, --quiet,
+// --max-warnings, --exit-non-zero-on-fix, --stdin with --stdin-filename (and --fix printing the fixed
+// text), and usage errors that name the option.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { UsageError } from '@writev/runtime';
-import { OPTIONS, parseArgs } from 'writev-lint/out/cli/args';
+import { CODES, OPTIONS, parseArgs } from 'writev-lint/out/cli/args';
 import { cFunction, lintBin, lintRun } from './cliHelpers';
 import { REPO } from './helpers';
 
@@ -41,6 +41,18 @@ describe('writev-lint conventions', () => {
         /^writev-lint: --max-warnings must be a whole number of 0 or more, not "many"\n/,
       ],
       [['--jobs', '0'], /^writev-lint: --jobs must be a whole number of 1 or more, not "0"\n/],
+      [['--exit-non-zero-on-fix'], /^writev-lint: --exit-non-zero-on-fix is for --fix /],
+      [['--diff', '--exit-non-zero-on-fix'], /^writev-lint: --exit-non-zero-on-fix is for --fix /],
+      [
+        ['--fix', '--exit-zero', '--exit-non-zero-on-fix'],
+        /^writev-lint: --exit-non-zero-on-fix and --exit-zero ask for opposite exit statuses\n/,
+      ],
+      [['--explain', 'loop-write'], /^writev-lint: --explain: unknown code "loop-write" \(the codes are /],
+      [['--explain', 'loop-writes,adjacent-writes'], /^writev-lint: --explain takes one code, not 2\n/],
+      [
+        ['--explain', 'loop-writes', 'src/'],
+        /^writev-lint: --explain prints a code's documentation: no paths/,
+      ],
       [['--stdin'], /^writev-lint: --stdin needs --stdin-filename <name>/],
       [['--stdin-filename', 'a.c'], /^writev-lint: --stdin-filename is only for --stdin\n/],
       [
@@ -56,6 +68,22 @@ describe('writev-lint conventions', () => {
       const run = await lintRun(args, REPO, 'int x;\n');
       assert.equal(run.status, 2, args.join(' '));
       assert.match(run.err, message, args.join(' '));
+    }
+  });
+
+  it('--explain prints what a code finds, an example and its link, for every code', async () => {
+    const run = lintBin(['--explain', 'loop-writes']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /^loop-writes \(LoopWrites\): A write per loop iteration to one descriptor\.\n\n/,
+    );
+    assert.match(run.stdout, /```c\nfor \(i = 0; i < n; i\+\+\)\n\twrite_or_die/);
+    assert.match(run.stdout, /\n\nMore: https:\/\/github\.com\/writev\/writev#loop-writes\n$/);
+    for (const code of CODES) {
+      const each = await lintRun(['--explain', code]);
+      assert.equal(each.status, 0, code);
+      assert.ok(each.out.startsWith(`${code} (`) && each.out.endsWith(`#${code}\n`), each.out);
     }
   });
 
@@ -85,6 +113,24 @@ describe('writev-lint conventions', () => {
     const config = join(tmp, 'errors.json');
     writeFileSync(config, JSON.stringify({ severity: { loopWrites: 'error' } }));
     assert.equal((await lintRun(['--config', config, '--max-warnings', '100', LOOPS])).status, 1);
+  });
+
+  it('--exit-non-zero-on-fix: exit 1 when --fix changed a file, though no finding remains', async () => {
+    const dir = mkdtempSync(join(tmp, 'fix-'));
+    const source = `#include "git-compat-util.h"\n${cFunction('piped')}`;
+    writeFileSync(join(dir, 'piped.c'), source);
+    const fixing = lintBin(['--fix', '--exit-non-zero-on-fix', 'piped.c'], { cwd: dir });
+    assert.equal(fixing.status, 1, fixing.stderr);
+    assert.match(fixing.stderr, /writev-lint: 0 findings in 1 file, 1 file fixed\n/);
+    assert.match(fixing.stderr, /writev-lint: 1 file fixed \(--exit-non-zero-on-fix\)\n/);
+    assert.match(readFileSync(join(dir, 'piped.c'), 'utf8'), /writev_or_die\(fd, iov, 2\);/);
+    // Nothing left to fix: 0. Then standard input, whose fixed text counts as a fixed file.
+    const again = await lintRun(['--fix', '--exit-non-zero-on-fix', join(dir, 'piped.c')], dir);
+    assert.deepEqual([again.status, again.err], [0, 'writev-lint: 0 findings in 1 file\n']);
+    const args = ['--stdin', '--stdin-filename', 'p.c', '--fix', '--exit-non-zero-on-fix'];
+    const piped = await lintRun(args, dir, source);
+    assert.equal(piped.status, 1, piped.err);
+    assert.match(piped.out, /writev_or_die\(fd, iov, 2\);/);
   });
 
   it('--stdin lints standard input under --stdin-filename, through a real pipe', () => {

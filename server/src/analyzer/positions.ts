@@ -46,7 +46,7 @@ export function indentAt(text: string, offset: number): string {
 /**
  * Where the line holding `offset` starts (after the nearest `\n` or `\r` before it). Scans back over
  * that line only: `lastIndexOf('\r')` in a file without one ran back to the start of the text on every
- * call, 2% of a whole-tree lint.
+ * call.
  */
 export function lineStartAt(text: string, offset: number): number {
   let start = Math.min(offset, text.length);

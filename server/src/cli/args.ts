@@ -89,6 +89,10 @@ export const OPTIONS = {
     help: 'exit 1 only for errors or more than n other findings',
   },
   'exit-zero': { type: 'boolean', help: 'exit 0 even when there are findings' },
+  'exit-non-zero-on-fix': {
+    type: 'boolean',
+    help: 'with --fix, exit 1 when a file was fixed, even if no finding remains',
+  },
   'diff-base': {
     type: 'string',
     value: 'rev',
@@ -123,6 +127,11 @@ export const OPTIONS = {
     value: 'size',
     help: 'skip (and report) files larger than this: bytes, or with K, M, G (default 4M)',
   },
+  explain: {
+    type: 'string',
+    value: 'code',
+    help: 'print what a code finds, an example and a link to its documentation, then exit',
+  },
   version: { type: 'boolean', help: 'print the version' },
   help: { type: 'boolean', short: 'h', help: 'print this help' },
 } as const satisfies Record<string, OptionSpec>;
@@ -148,6 +157,8 @@ export interface CliOptions {
   readonly jobs?: number;
   /** Exit 0 even with findings (for demos and reports); usage and I/O errors still exit 2. */
   readonly exitZero: boolean;
+  /** With --fix: exit 1 when a file was fixed, though no finding remains (--exit-non-zero-on-fix). */
+  readonly exitNonZeroOnFix: boolean;
   /** Drop findings of severity information and hint. */
   readonly quiet: boolean;
   /** With a number: findings that are not errors make the exit status 1 only when there are more. */
@@ -161,6 +172,8 @@ export interface CliOptions {
   readonly stdinFilename?: string;
   readonly version: boolean;
   readonly help: boolean;
+  /** Print this code's documentation instead of linting (--explain). */
+  readonly explain?: Code;
   /** A writev-trace file whose measurements join the findings. */
   readonly trace?: string;
   /** Only these codes are reported (--select); undefined: every code. */
@@ -262,6 +275,14 @@ function codesOf(flag: string, text: string | undefined): Code[] | undefined {
   return codes as Code[];
 }
 
+/** One code, for --explain; throws {@link UsageError} for an unknown one or a list. */
+function oneCode(flag: string, text: string | undefined): Code | undefined {
+  const codes = codesOf(flag, text);
+  if (codes !== undefined && codes.length > 1)
+    throw new UsageError(`${flag} takes one code, not ${codes.length}`);
+  return codes?.[0];
+}
+
 function sizeOf(flag: string, text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseSize(flag, text);
 }
@@ -294,6 +315,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     jobs: wholeNumber('--jobs', text('jobs'), 1),
     maxFileSize: sizeOf('--max-file-size', text('max-file-size')),
     exitZero: flag('exit-zero'),
+    exitNonZeroOnFix: flag('exit-non-zero-on-fix'),
     quiet: flag('quiet'),
     maxWarnings: wholeNumber('--max-warnings', text('max-warnings'), 0),
     diffBase: text('diff-base'),
@@ -303,6 +325,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     stdinFilename: text('stdin-filename'),
     version: flag('version'),
     help: flag('help'),
+    explain: oneCode('--explain', text('explain')),
     trace: text('trace'),
     select: codesOf('--select', text('select')),
     ignore: codesOf('--ignore', text('ignore')) ?? [],
@@ -312,6 +335,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     cacheLocation: text('cache-location'),
     watch: flag('watch'),
   };
+  if (options.explain !== undefined && parsed.positionals.length > 0)
+    throw new UsageError(
+      `--explain prints a code's documentation: no paths (got ${parsed.positionals.join(' ')})`,
+    );
   if (options.updateBaseline && !options.baseline)
     throw new UsageError('--update-baseline needs --baseline <file> to know where to write');
   if (options.fix && (options.diffBase || options.baseline))
@@ -322,6 +349,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(
       '--diff prints a diff to standard output: no --update-baseline, --statistics or --output-file',
     );
+  if (options.exitNonZeroOnFix && (!flag('fix') || options.diff))
+    throw new UsageError(
+      '--exit-non-zero-on-fix is for --fix (--diff exits 1 whenever there is a diff already)',
+    );
+  if (options.exitNonZeroOnFix && options.exitZero)
+    throw new UsageError('--exit-non-zero-on-fix and --exit-zero ask for opposite exit statuses');
   if (options.stdin && !options.stdinFilename)
     throw new UsageError('--stdin needs --stdin-filename <name> (the name says the language)');
   if (!options.stdin && options.stdinFilename) throw new UsageError('--stdin-filename is only for --stdin');

@@ -27,6 +27,7 @@ import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
 import { fingerprintsOf, textsOf, type Report } from './report';
 import { review, exitStatus } from './review';
+import { explainRule } from './rules';
 import { sarifLog } from './sarif';
 import { lintText, readStandardInput } from './stdin';
 import { joinTrace } from './traceJoin';
@@ -300,6 +301,10 @@ export async function main(
       output.out(`${version()}\n`);
       return 0;
     }
+    if (options.explain !== undefined) {
+      output.out(explainRule(options.explain));
+      return 0;
+    }
     const warn = (line: string) => output.err(`writev-lint: ${line}\n`);
     if (options.watch && session === undefined) {
       const rounds = openSession(options, cwd, warn, version(), new LintPool(options.jobs));
@@ -391,7 +396,7 @@ export async function main(
       const fixes = fixableLine(reviewed.results, options.unsafeFixes);
       if (fixes) output.err(`writev-lint: ${fixes}\n`);
     }
-    const status = exitStatus(reviewed.results, options);
+    const status = exitStatus(reviewed.results, options, fixed);
     if (status.message) output.err(`writev-lint: ${status.message}\n`);
     return errors.length > 0 || skipped.length > 0 ? 2 : status.code;
   } catch (error) {

@@ -61,13 +61,31 @@ export async function review(
   return { results: shown, notes };
 }
 
-/** The exit status for the reported findings, and why it is 1 when --max-warnings decided it. */
+/**
+ * The exit status for the reported findings and the `fixedFiles` that --fix changed, and why it is 1
+ * when --max-warnings or --exit-non-zero-on-fix decided it.
+ */
 export function exitStatus(
   results: readonly FileResult[],
-  options: Pick<CliOptions, 'exitZero' | 'maxWarnings'>,
+  options: Pick<CliOptions, 'exitZero' | 'maxWarnings' | 'exitNonZeroOnFix'>,
+  fixedFiles = 0,
+): { code: 0 | 1; message?: string } {
+  if (options.exitZero) return { code: 0 };
+  const status = findingsStatus(results, options);
+  if (status.code === 0 && options.exitNonZeroOnFix && fixedFiles > 0)
+    return {
+      code: 1,
+      message: `${fixedFiles} file${fixedFiles === 1 ? '' : 's'} fixed (--exit-non-zero-on-fix)`,
+    };
+  return status;
+}
+
+function findingsStatus(
+  results: readonly FileResult[],
+  options: Pick<CliOptions, 'maxWarnings'>,
 ): { code: 0 | 1; message?: string } {
   const findings = results.flatMap((r) => r.findings);
-  if (options.exitZero || findings.length === 0) return { code: 0 };
+  if (findings.length === 0) return { code: 0 };
   if (options.maxWarnings === undefined) return { code: 1 };
   const errors = findings.filter((f) => f.severity === 'error').length;
   const others = findings.length - errors;

@@ -20,8 +20,9 @@ const HEADER_INSIDE = /^content-length[ \t]*:[ \t]*\d+\r\n/i;
 const NEEDLES = [Buffer.from('ength'), Buffer.from('ENGTH')];
 
 /**
- * Where a `Content-Length: N` header line starts in `body`, or -1. The native search for the name's
- * tail keeps a 10 MB body to a few milliseconds; each hit (a JSON `length`) is checked in place.
+ * Where a `Content-Length: N` header line starts in `body`, or -1. The name's tail is searched for
+ * natively in the bytes, so a large body is never decoded or matched by a regular expression whole;
+ * each hit (a JSON `length`) is checked in place.
  */
 function headerInside(body: Buffer): number {
   let first = -1;

@@ -1,5 +1,5 @@
 import { defineV0Suite } from '../helpers/v0Suite';
 
-// Every configuration, want and negotiation scenario against git upload-pack (about 2 minutes on
-// 2 cores): it runs in `npm run test:slow`.
+// Every configuration, want and negotiation scenario against git upload-pack: it runs in
+// `npm run test:slow`.
 defineV0Suite(true);
