@@ -65,16 +65,37 @@ function sizeOf(path: string): number {
 }
 
 /**
- * The grammar for a batch run, compiled once for every thread of it. A run of writev-lint is short:
- * V8's optimizing tier for wasm (TurboFan) compiles the grammar's hot functions again, which costs more
- * than a run of a few hundred thousand parsed lines earns back from the faster code (measured on redis:
- * the figures are in the CHANGELOG). So the baseline tier (Liftoff) only, set before anything is
- * compiled; the language server, which lives long, keeps both.
+ * How much bytecode a function runs between V8's checks of whether to optimize it (TurboFan): V8's
+ * default is 66 KiB; a batch run waits eight times longer. Most of a run's functions are warm rather
+ * than hot, and optimizing them cost more CPU, on V8's compiler threads and again in every worker
+ * (each thread compiles its own code), than their faster code earned back before the run ended;
+ * the hottest functions are still optimized (the figures, by budget, are in the CHANGELOG; the run's
+ * findings do not depend on it). A V8 flag is read at each check,
+ * so this applies to the code that runs after it is set, on every thread started later.
+ */
+const BATCH_INTERRUPT_BUDGET = 8 * 66 * 1024;
+
+/**
+ * The grammar for a batch run, compiled once for every thread of it, and V8's tiering for a batch run
+ * (see {@link BATCH_INTERRUPT_BUDGET}). A run of writev-lint is short: V8's optimizing tier for wasm
+ * (TurboFan) compiles the grammar's hot functions again, which costs more than a run of a few hundred
+ * thousand parsed lines earns back from the faster code (measured on redis: the figures are in the
+ * CHANGELOG). So the baseline tier (Liftoff) only, set before anything is compiled; the language
+ * server, which lives long, keeps both.
  */
 function batchGrammar(): CGrammar {
   setFlagsFromString('--liftoff-only');
+  setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
   return cGrammar();
 }
+
+/**
+ * The young generation of a worker's heap, in MiB (V8's semi-spaces are a third each). Left alone, V8
+ * grows it to 48 MiB as a run allocates; a worker of a batch run then spent more CPU on the same
+ * files than with a small one (the figures are in the CHANGELOG), though it collects more often. The
+ * main thread's heap is sized when the process starts, before this code runs: only workers get it.
+ */
+const WORKER_YOUNG_GENERATION_MB = 12;
 
 /** What this thread lints with, loaded on its first run. */
 interface Local {
@@ -129,7 +150,10 @@ export class LintPool {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
-      const worker = new Worker(join(__dirname, 'worker.js'), { workerData });
+      const worker = new Worker(join(__dirname, 'worker.js'), {
+        workerData,
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      });
       // A run never waits for a worker's start or end, so an idle worker must not keep the process
       // alive either (a run's drive references it while it works).
       worker.unref();
@@ -156,9 +180,10 @@ export class LintPool {
   /** This thread's analyzer, loaded (with the grammar) on first use. */
   private loadLocal(): Promise<Local> {
     this.local ??= (async () => {
+      // Before the analyzer's code is loaded and run, so that its tiering is the batch run's.
+      batchGrammar();
       const lintFile = require('./lintFile') as typeof LintFileModule;
       const { secondPass } = require('./secondPass') as typeof SecondPassModule;
-      batchGrammar();
       const analyzer = await (require('../analyzer/analyzer') as typeof AnalyzerModule).Analyzer.create();
       return { analyzer, lintFile, secondPass };
     })();
