@@ -162,10 +162,9 @@ export class CParser {
    * each again cut where an error still swallows, so the error stays in its own function. The
    * functions between such items come from the first parse: once an error ends, tree-sitter is back
    * at the top level (parsing again from the first error to the end of the file, as this once did,
-   * found the same functions on 11 real trees at twice the cost). This costs about one parse of the
-   * ranges (tree-sitter's error recovery makes the parse that swallowed 5 times slower than a clean
-   * one; parsing each definition alone would cost 7 times the whole file's parse on 4,000
-   * functions, from a fixed cost per parse).
+   * found the same functions on real trees at a higher cost). This costs about one parse of the
+   * ranges (tree-sitter's error recovery makes the parse that swallowed much slower than a clean
+   * one; parsing each definition alone would pay a fixed cost per parse for every function).
    * A local error (an unknown macro inside one function) costs nothing more. Call `release` when
    * done with the nodes.
    */
