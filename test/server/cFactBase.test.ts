@@ -201,6 +201,54 @@ int loud_first(char *a, char *b)
     assert.doesNotMatch(found[1]!.message, /no automatic fix/);
   });
 
+  it('a framing helper whose header is filled by a quiet function of another file writes its frame per call', () => {
+    const framing = `${HEADER}
+void seal(struct frame *f, const char *body, size_t n);
+
+static void send_all(int fd, const char *p, size_t n)
+{
+\twhile (n > 0) {
+\t\tssize_t w = write(fd, p, n);
+\t\tif (w <= 0)
+\t\t\treturn;
+\t\tp += w;
+\t\tn -= (size_t)w;
+\t}
+}
+
+static void send_frame(int fd, const char *body, size_t n)
+{
+\tstruct frame f;
+\tseal(&f, body, n);
+\tsend_all(fd, (const char *)&f, sizeof f);
+\tsend_all(fd, body, n);
+}
+
+void reply(int fd, const char *body, size_t n)
+{
+\tsend_frame(fd, body, n);
+\tsend_all(fd, "\\n", 1);
+}
+`;
+    const found = lintTree({ 'helpers.c': HELPERS, 'framing.c': framing });
+    const lines = found.filter((f) => f.path.endsWith('framing.c')).map((f) => f.line);
+    // The frame's own two writes, and the reply's frame with its newline: three syscalls.
+    assert.deepEqual(lines, [
+      lineOf(framing, 'send_all(fd, (const char *)&f'),
+      lineOf(framing, 'send_frame(fd, body, n);'),
+    ]);
+    // seal() made to print: the frame is no plain sequence of writes, and neither run is one.
+    const loud = HELPERS.replace(
+      '\tf->len = htonl((unsigned int)n);',
+      '\tnote("sealing");\n\tf->len = htonl((unsigned int)n);',
+    );
+    const quiet = lintTree({ 'helpers.c': loud, 'framing.c': framing });
+    assert.deepEqual(
+      quiet.filter((f) => f.path.endsWith('framing.c')).map((f) => f.line),
+      [lineOf(framing, 'send_all(fd, (const char *)&f')],
+    );
+  });
+
   it("--cache: a helper made to print in another file changes its callers' cached findings", () => {
     const dir = mkdtempSync(join(work, 'cached-'));
     writeFileSync(join(dir, 'helpers.c'), HELPERS);

@@ -81,12 +81,15 @@ export function fileWrappers(
   let pattern: RegExp | undefined = first;
   let context = memoKey;
   for (let depth = 0; depth < MAX_WRAPPER_DEPTH && pattern; depth++) {
-    const ctx: CContext = { ...base, wrappers: new Map(wrappers) };
+    // The fact base's answers (the tree's own bodies) decide whether a call between a helper's writes
+    // only computes, as they do for the findings.
+    const ctx: CContext = { ...base, quiet, wrappers: new Map(wrappers) };
     const found: CWrapper[] = [];
     for (const { fn, text } of bodies) {
       if (done.has(fn.id) || misread(fn) || !pattern.test(text)) continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
-      const w = memo.get(depth, context, source, () => wrapperOf(fn, ctx) ?? null);
+      const key = quiet === base.quiet ? context : `${context}\n${quietCalls(text, base, quiet)}`;
+      const w = memo.get(depth, key, source, () => wrapperOf(fn, ctx) ?? null);
       if (!w) continue;
       done.add(fn.id);
       found.push(w);
@@ -109,6 +112,20 @@ export function fileWrappers(
     pattern = callPattern(found.map((w) => w.name.replace(/^->/, '')));
   }
   return own;
+}
+
+/**
+ * The names `text` calls that the fact base finds quiet beyond what `base` names: the part of a
+ * helper's reading that depends on the tree around it, so a cached reading is reused only under the
+ * same answers.
+ */
+function quietCalls(text: string, base: CContext, quiet: (name: string) => boolean): string {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
+    const name = m[1]!;
+    if (!base.quiet(name) && quiet(name)) names.add(name);
+  }
+  return [...names].sort().join(',');
 }
 
 /**
