@@ -4,7 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
-import { assumedCalls } from '../shapes/joiners/argumentCalls';
+import { assumedCalls } from '../shapes/assumptions';
 import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   callsInArguments,

@@ -91,6 +91,46 @@ export function cFunctionFacts(text: string): CFunctionFact[] {
     const fact = definition(clean, open, at);
     if (fact) facts.push(fact);
   }
+  for (const fact of macroFacts(clean)) facts.push(fact);
+  return facts;
+}
+
+/** `#define name(params) body`, the body running on over `\`-continued lines. */
+const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
+
+/**
+ * The file's function-like macros, read as functions are: what their expansion calls, and whether it
+ * only reads (`#define le32(x) bswap_32(x)` is as pure as a function of that body). Upper-case ones are
+ * taken to only read already (see the library table); a lower-case one used in a test between two
+ * writes is otherwise a call nobody read. File-local: another file may define the name otherwise.
+ */
+function macroFacts(clean: string): CFunctionFact[] {
+  if (!clean.includes('#')) return [];
+  const facts: CFunctionFact[] = [];
+  for (const m of clean.matchAll(FUNCTION_MACRO)) {
+    const name = m[1]!;
+    const body = m[3]!;
+    const from = m.index + m[0].length - body.length;
+    const { calls, repeated, opaque } = callsIn(clean, from, from + body.length);
+    // A macro's parameter called (`#define APPLY(f, x) f(x)`) calls whatever the caller names; one
+    // that assigns changes its caller's variables, named or not (no copy of its arguments is made);
+    // a statement macro may return or jump out of its caller. None of these is a function's call.
+    const params = m[2]!.split(',').map((p) => p.trim());
+    const through =
+      opaque ||
+      calls.some((c) => params.includes(c)) ||
+      MUTATION.test(body) ||
+      /[;{]|\b(?:return|goto|break|continue)\b/.test(body);
+    const readsOnly = body.length < ACCESSOR_LENGTH && !through;
+    facts.push({
+      name,
+      exported: false,
+      calls: calls.filter((c) => !params.includes(c)),
+      ...(repeated.length > 0 && { repeated }),
+      opaque: through,
+      ...(readsOnly && { readsOnly }),
+    });
+  }
   return facts;
 }
 

@@ -1,7 +1,9 @@
-// Statements that are a call of a function-like macro (`RETURN(611);`, `CHECK(x);`). A macro may hide
+// Statements that are a call of a function-like macro (`RETURN(611);`, `need(p);`). A macro may hide
 // a `return`, a `goto` or a `break`: a run must not cross one that leaves, as the code after it does not
-// run after the writes before it. The file's own definition says what the macro does; one defined in a
-// header the analyzer does not read could do anything, so a statement of it ends a run.
+// run after the writes before it. The file's own definition says what the macro does, whatever its
+// case; an upper-case name the file does not define is a macro from a header the analyzer does not
+// read, which could do anything, so a statement of it ends a run. A lower-case name it does not define
+// is taken for a function.
 
 /** An upper-case name, as C spells macros. */
 const MACRO = /^[A-Z][A-Z0-9_]*$/;
@@ -9,26 +11,41 @@ const MACRO = /^[A-Z][A-Z0-9_]*$/;
 /** What leaves the code around a macro's expansion. */
 const LEAVES = /\b(?:return|goto|break|continue|exit|_exit|abort|longjmp|siglongjmp)\b/;
 
+/** `#define name(params) body`, the body running on over `\`-continued lines. */
+const DEFINITION = /#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/g;
+
+/** The last file read: each statement of a function asks, and one file is read at a time. */
+let last: { readonly text: string; readonly leaves: ReadonlyMap<string, boolean> } | undefined;
+
 /**
- * True when a statement calling `name` (a function-like macro by its spelling) may leave the code
- * around it: the file (`text`) defines it with a body that does, or does not define it at all.
+ * The function-like macros `text` defines, each with whether its expansion may leave. A name defined
+ * twice (`#if` alternatives) leaves if either definition does.
  */
-export function macroStatementLeaves(name: string, text: string): boolean {
-  if (!MACRO.test(name)) return false;
-  const def = new RegExp(
-    `#[ \\t]*define[ \\t]+${name}[ \\t]*\\(([^)\\n]*)\\)((?:[^\\n\\\\]|\\\\[\\s\\S])*)`,
-  ).exec(text);
-  if (!def) return true;
-  return LEAVES.test(def[2] ?? '');
+function definitions(text: string): ReadonlyMap<string, boolean> {
+  if (last?.text === text) return last.leaves;
+  const leaves = new Map<string, boolean>();
+  if (text.includes('define'))
+    for (const m of text.matchAll(DEFINITION)) {
+      const name = m[1]!;
+      leaves.set(name, !!leaves.get(name) || LEAVES.test(m[3] ?? ''));
+    }
+  last = { text, leaves };
+  return leaves;
 }
 
 /**
- * The function-like macros `text` defines in upper case, each with whether a statement of it leaves:
- * what {@link macroStatementLeaves} answers from the file (for a cache of its answers).
+ * True when a statement calling `name` may leave the code around it: the file (`text`) defines it as
+ * a function-like macro with a body that does, or it is spelled as a macro and the file does not
+ * define it.
+ */
+export function macroStatementLeaves(name: string, text: string): boolean {
+  return definitions(text).get(name) ?? MACRO.test(name);
+}
+
+/**
+ * The function-like macros `text` defines, each with whether a statement of it leaves: what
+ * {@link macroStatementLeaves} answers from the file (for a cache of its answers).
  */
 export function macroStatementKinds(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(/#[ \t]*define[ \t]+([A-Z][A-Z0-9_]*)[ \t]*\(/g))
-    found.push(`${m[1]}:${macroStatementLeaves(m[1]!, text) ? 'leaves' : 'stays'}`);
-  return found.sort();
+  return [...definitions(text)].map(([name, leaves]) => `${name}:${leaves ? 'leaves' : 'stays'}`).sort();
 }

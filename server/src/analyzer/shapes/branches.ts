@@ -4,6 +4,7 @@
 // so they are reported without a fix: gathering them means filling the vector arm by arm, by hand.
 import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
 import type { Budget } from './budget';
+import { assumedCalls } from './assumptions';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
 export interface NameLookup {
@@ -105,7 +106,13 @@ function exhaustive(branch: BranchStep): boolean {
 /** A write inside a branch, as a conditional member of a run around it (never fixed). */
 function guarded(write: WriteStep, branch: BranchStep, reason = STRADDLES): WriteStep {
   const condition = exhaustive(branch) ? ONE_ARM : (branch.partial?.condition ?? ONE_ARM);
-  return { ...write, condition: write.condition ?? condition, noFix: reason };
+  const assumed = write.argumentCalls?.assumed;
+  return {
+    ...write,
+    condition: write.condition ?? condition,
+    noFix: reason,
+    ...(assumed && assumed.length > 0 && !write.assumes && { assumes: assumedCalls(assumed) }),
+  };
 }
 
 /** Keeps the syscall count of the arm with the most (one path runs one arm); the others count zero. */
@@ -128,9 +135,10 @@ function joinable(w: WriteStep, target: string, declares: readonly string[], str
     !w.alone &&
     !w.leaves &&
     !w.position &&
-    // Its arguments call something that may do I/O: taken into a run, the call would move.
+    // Its arguments call something that may do I/O: taken into a run, the call would move. A call
+    // whose body is nowhere read is taken to do none, as for a write outside a branch, and the
+    // finding says so (see {@link guarded}).
     !w.argumentCalls?.io &&
-    !w.argumentCalls?.assumed &&
     !meets(w.reads, declares)
   );
 }
@@ -278,11 +286,13 @@ function armLeading(
   const writes: WriteStep[] = [];
   for (let w = body[k]; w?.kind === 'write'; w = body[++k]) {
     budget?.visit();
-    if (w.condition || !joinable(w, target, [])) return writes;
+    if (!joinable(w, target, [])) return writes;
+    // A write under a test of its own (`if (magic_ok) write(...)`) opens the arm on some paths only:
+    // it joins, and nothing after it in the arm does.
+    if (w.condition) return writes.length === 0 ? [guarded(w, branch)] : writes;
     writes.push(guarded(w, branch));
     queued.add(w.reads);
   }
-  if (writes.length === 0) return writes;
   for (let s = body[k]; s && calm(s); s = body[++k]);
   const next = body[k];
   if (next?.kind !== 'branch') return writes;

@@ -7,17 +7,12 @@
 // so, naming it, and a body found later (another file of the tree) decides instead. A write under an
 // `if` whose test may do anything
 // (`if (do_abort(c)) send_msg(...)`) may open a run, never join one.
+import { assumedCalls } from '../assumptions';
 import { meets } from '../branches';
 import { end, type Joiner, type Rules } from './joiner';
 
 const MOVED =
   'a call in its arguments would run before the earlier writes; gathering them means making that call first, by hand';
-
-/** What a run joined over calls whose bodies were not read takes for granted, naming them. */
-export function assumedCalls(names: readonly string[]): string {
-  const listed = [...new Set(names)].map((n) => `${n}()`).join(', ');
-  return `taken that ${listed}, whose body is not in the code read, does no output and changes nothing an earlier write sent`;
-}
 
 const CHANGES = end(
   'argumentCalls',
