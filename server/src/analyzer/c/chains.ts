@@ -57,6 +57,9 @@ function guardedCheck(
 }
 
 /** Why a write under a guard inside a chained condition has no fix. */
+const MIXED_CHECKS =
+  "the chained writes are checked in different ways; one gathered call has one check, which is the reader's choice";
+
 const GUARDED =
   'a write in the chained condition runs only when the test before it lets it; gathering them means filling the vector under those tests by hand';
 
@@ -92,6 +95,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   }[] = [];
   const list = terms(test, op);
   let kind: string | undefined;
+  let mixed = false;
   for (const term of list) {
     const plain = checkOf(term);
     const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
@@ -104,9 +108,15 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
         ? `status-${check.kind}`
         : undefined;
     const statusAllowed = status === (op === '&&' ? 'status-truthy' : 'status-falsy');
-    if ((!statusAllowed && !allowed(check.kind)) || (kind !== undefined && (status ?? check.kind) !== kind))
-      break;
-    kind = status ?? check.kind;
+    if (!statusAllowed && !allowed(check.kind)) break;
+    // Checks of different forms (`!= 5 || ... <= 0 || ... != 2`) all test for failure: the writes are
+    // one checked sequence, but one gathered call has one check, which no fix can choose for them. A
+    // status helper's truth value is no count: it does not mix with one.
+    if (kind !== undefined && (status ?? check.kind) !== kind) {
+      if (status !== undefined || kind.startsWith('status-')) break;
+      mixed = true;
+    }
+    kind ??= status ?? check.kind;
     if (!write || write.own || write.syscalls !== undefined) break;
     if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
     // A later call's arguments run before the earlier writes once gathered (see argumentCalls): none
@@ -140,7 +150,9 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
       ? 'the chained writes belong to different write families'
       : writes.some((w) => w.guarded)
         ? GUARDED
-        : (all.find((w) => w.noFix)?.noFix ??
+        : // What a write's own reason says (an assumption about a helper) comes first.
+          (all.find((w) => w.noFix)?.noFix ??
+          (mixed ? MIXED_CHECKS : undefined) ??
           (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
