@@ -574,6 +574,19 @@ export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
 const C_LIBRARY_EFFECTS =
   /^(f?gets|getline|getdelim|f?getc|getchar|v?f?scanf|system|popen|pclose|v?fork|exec\w*|p?poll|p?select|epoll_\w+|sleep|usleep|nanosleep|wait\w*|kill|raise|signal|sigaction|sigprocmask|alarm|pause|ioctl|fcntl|open\w*|creat|socket\w*|connect|accept4?|bind|listen|shutdown|dup[23]?|pipe2?|mmap|munmap|mprotect|getpass|readline|tc\w+|cf\w+|chdir|fchdir|chmod|fchmod|chown|fchown|unlink\w*|rename\w*|mkdir\w*|rmdir|truncate|ftruncate|setenv|putenv|unsetenv|strtok|longjmp|setjmp|fopen|fdopen|freopen|fclose|fflush|fseek\w*|rewind|ftell\w*|setvbuf|setbuf|ungetc|tmpfile|atexit|abort|exit|_exit|assert)$/;
 
+/**
+ * C library functions that wait (for time to pass, output to drain, a signal, a child, a descriptor):
+ * a program that waits between two writes splits them on purpose (a device's pacing, a test of a
+ * peer's timeout), even on a descriptor no other code writes to.
+ */
+const C_LIBRARY_WAITS =
+  /^(sleep|usleep|nanosleep|clock_nanosleep|tcdrain|pause|sched_yield|p?poll|p?select|epoll_p?wait|sigsuspend|sigwait\w*|sigtimedwait|wait|waitpid|waitid|wait3|wait4)$/;
+
+/** True when `name` is a library function that waits (see {@link C_LIBRARY_WAITS}). */
+export function libraryWaits(name: string): boolean {
+  return C_LIBRARY_WAITS.test(name);
+}
+
 /** True when a function with no body in the code read is known, by name, to do more than compute. */
 export function knownEffects(name: string): boolean {
   return C_LIBRARY_EFFECTS.test(name) || IO_NAME_PATTERN.test(name);

@@ -2,7 +2,7 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { C_FIRST_ARGUMENT_FILLERS, C_FREEING_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, C_FREEING_FUNCTIONS, IO_NAME_PATTERN, libraryWaits } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -352,7 +352,9 @@ class FunctionReader {
         (IO_NAME_PATTERN.test(name) && !this.ctx.quiet(name)) ||
         this.ctx.functions.has(name) ||
         this.ctx.wrappers.has(name) ||
-        this.ctx.macros?.has(name)
+        this.ctx.macros?.has(name) ||
+        // Waiting between two writes splits them on purpose, whatever the descriptor.
+        libraryWaits(name)
       ) {
         return this.barrier(stmt);
       }
