@@ -18,6 +18,7 @@ import {
   parameterNames,
   rootName,
   unwrap,
+  constantCondition,
 } from './syntax';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { retriedStep } from './retries';
@@ -188,12 +189,20 @@ class FunctionReader {
   private preprocBranch(stmt: Node): Step {
     const arms: Arm[] = [];
     let exhaustive = false;
+    // `#if 0` keeps code out of every configuration, and after `#if 1` no other group is compiled:
+    // what they hold is never run, so it is not read (no arm).
+    let taken = false;
     for (let at: Node | null = stmt; at;) {
       const alternative: Node | null = at.childForFieldName('alternative');
       const skip = [at.childForFieldName('condition'), at.childForFieldName('name'), alternative];
-      const statements = namedKids(at).filter((n) => !skip.some((k) => k?.equals(n)));
-      arms.push(this.arm(statements));
-      if (at.type === 'preproc_else') exhaustive = true;
+      const value =
+        at.type === 'preproc_ifdef' ? undefined : constantCondition(at.childForFieldName('condition'));
+      const dead = taken || value === 0;
+      if (value !== undefined && value !== 0) taken = true;
+      if (!dead) {
+        arms.push(this.arm(namedKids(at).filter((n) => !skip.some((k) => k?.equals(n)))));
+        if (at.type === 'preproc_else') exhaustive = true;
+      }
       at = alternative;
     }
     if (stmt.hasError) return this.barrier(stmt);

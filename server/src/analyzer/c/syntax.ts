@@ -166,6 +166,14 @@ export const HOLDS_FUNCTIONS: ReadonlySet<string> = new Set([
   'ERROR',
 ]);
 
+/** The number a preprocessor condition is (`0`, `(1)`), or undefined for anything else. */
+export function constantCondition(cond: Node | null): number | undefined {
+  let at = cond;
+  while (at?.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0);
+  if (at?.type !== 'number_literal' || !/^\d+$/.test(at.text)) return undefined;
+  return Number(at.text);
+}
+
 /**
  * The function definitions of a file, without entering their bodies: much cheaper than searching the
  * whole tree, which is what keeps an edit's reanalysis fast.
@@ -175,9 +183,18 @@ export function functionDefinitions(root: Node): Node[] {
   const stack: Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
+    // Code under `#if 0` (or after `#if 1`, in its `#else`) is in no configuration: not read.
+    const value =
+      node.type === 'preproc_if' || node.type === 'preproc_elif'
+        ? constantCondition(node.childForFieldName('condition'))
+        : undefined;
+    const alternative = value === undefined ? null : node.childForFieldName('alternative');
     for (const child of node.namedChildren) {
       if (!child) continue;
-      if (child.type === 'function_definition') found.push(child);
+      if (alternative?.equals(child)) {
+        if (value === 0) stack.push(child);
+      } else if (value === 0) continue;
+      else if (child.type === 'function_definition') found.push(child);
       else if (HOLDS_FUNCTIONS.has(child.type)) stack.push(child);
     }
   }

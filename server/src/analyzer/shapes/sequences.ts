@@ -243,6 +243,9 @@ function runFrom(
   }
   let writes: readonly WriteStep[] = g.writes;
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
+  // Writes taken from inside a branch and nothing after it: the run lies within the branch, whose own
+  // block reports it (the same writes twice would be two findings for one sequence).
+  if (first.kind === 'branch' && !head && writes.length === opened.writes.length) return undefined;
   for (const r of FINISH) {
     const finished = r.finish!(writes, g);
     if (finished && 'kind' in finished) return undefined;
