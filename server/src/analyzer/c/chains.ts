@@ -56,6 +56,23 @@ function guardedCheck(
   return { check, guards, term: last };
 }
 
+/**
+ * True when `stmt` is `if (chain) {}` or `if (chain);` (no `else`): nothing depends on the chain's
+ * outcome, so a bare `write(...)` in it is tested only for being non-zero, as code that quiets an
+ * unused-result warning writes it. Each write then runs unless the one before it wrote nothing.
+ */
+function ignoredTruths(stmt: Node): boolean {
+  if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return false;
+  const body = stmt.childForFieldName('consequence');
+  if (!body) return false;
+  if (body.type === 'expression_statement') return body.namedChildCount === 0;
+  return body.type === 'compound_statement' && namedKids(body).every((k) => k.type === 'comment');
+}
+
+/** Why writes chained by `&&` on their bare results have no fix. */
+const TRUTHS =
+  'each write runs when the one before it returned non-zero, failures (-1) included; a gathered call would stop at the first failure';
+
 /** Why a write under a guard inside a chained condition has no fix. */
 const GUARDED =
   'a write in the chained condition runs only when the test before it lets it; gathering them means filling the vector under those tests by hand';
@@ -81,7 +98,10 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const test = unwrap(cond);
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
   if (op !== '||' && op !== '&&') return undefined;
-  const allowed = (kind: string) => (op === '||' ? FAILURE_CHECKS.includes(kind) : SUCCESS_CHECKS.has(kind));
+  // `if (write(a) && write(b)) {}`: the results tested only to quiet a warning (see ignoredTruths).
+  const ignored = op === '&&' && ignoredTruths(stmt);
+  const allowed = (kind: string) =>
+    op === '||' ? FAILURE_CHECKS.includes(kind) : SUCCESS_CHECKS.has(kind) || (ignored && kind === 'truthy');
   const writes: {
     write: CallWrite;
     call: Node;
@@ -140,8 +160,10 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
       ? 'the chained writes belong to different write families'
       : writes.some((w) => w.guarded)
         ? GUARDED
-        : (all.find((w) => w.noFix)?.noFix ??
-          (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
+        : kind === 'truthy' && op === '&&'
+          ? TRUTHS
+          : (all.find((w) => w.noFix)?.noFix ??
+            (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -408,7 +430,10 @@ function testUse(stmt: Node, name: string, ctx: CContext): boolean {
   if (stmt.type === 'if_statement') {
     const cond = stmt.childForFieldName('condition');
     if (!cond || !readsOnly(cond, ctx.pure)) return false;
-    const arms = [stmt.childForFieldName('consequence'), stmt.childForFieldName('alternative')?.namedChild(0)];
+    const arms = [
+      stmt.childForFieldName('consequence'),
+      stmt.childForFieldName('alternative')?.namedChild(0),
+    ];
     return arms.every((arm) => {
       if (!arm) return true;
       const body = arm.type === 'compound_statement' ? namedKids(arm) : [arm];
@@ -448,7 +473,7 @@ export function resultChecked(
   statements: readonly Node[],
   i: number,
   ctx: CContext,
-  unshared?: ReadonlySet<string>,
+  names?: { readonly locals: ReadonlySet<string>; readonly addressed: ReadonlySet<string> },
 ): { step: WriteStep; covers: number } | undefined {
   const stmt = statements[i];
   if (!stmt || stmt.hasError) return undefined;
@@ -472,9 +497,15 @@ export function resultChecked(
   }
   // Unchecked, the result may still be unused: only discarded (`(void)ret;`) or overwritten by the
   // next call, as code that silences an unused-result warning writes it. Or it is a local no call can
-  // reach (`unshared`): every later read of it is a statement of this block, which ends a run there
+  // reach (its address never taken): every later read of it is a statement of this block, which ends a run there
   // (the results joiner), so a run only ever takes the write with its result read after the run.
-  if (last === i && !unused(statements, i, result) && !(unshared?.has(result) && testedOnly(statements, i, result, ctx)))
+  // Unchecked, a pointer to it may read it anywhere (`*seen`), under no name of it.
+  const own = !!names?.locals.has(result) && !names.addressed.has(result);
+  if (
+    last === i &&
+    (names?.addressed.has(result) ||
+      !(unused(statements, i, result) || (own && testedOnly(statements, i, result, ctx))))
+  )
     return undefined;
   const { checkLen: _len, own: _own, fixable: _fixable, ...rest } = write;
   const end = statements[last]!; // i < last < statements.length

@@ -34,10 +34,12 @@ const FLIPPED: Readonly<Record<string, string>> = { '!=': '!=', '<=': '>=', '<':
  * only on success). Reported without a fix: `v` ends up holding the total.
  */
 export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
-  if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative')) return undefined;
+  if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative'))
+    return undefined;
   const cond = stmt.childForFieldName('condition');
   const body = stmt.childForFieldName('consequence');
-  const inner = body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [body];
+  const inner =
+    body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [body];
   const only = inner.length === 1 ? inner[0] : undefined;
   const kept = only ? keptIn(only) : undefined;
   if (!cond || !kept) return undefined;

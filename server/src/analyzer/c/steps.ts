@@ -41,8 +41,8 @@ class FunctionReader {
     private readonly changes: SubtreeIndex,
     /** Locals and parameters of a scalar type: a call is given a copy of them and cannot change them. */
     private readonly scalars: ReadonlySet<string> = new Set(),
-    /** Locals whose address the function never takes: only its own statements can read them. */
-    private readonly unshared: ReadonlySet<string> = new Set(),
+    /** Names whose address the function takes: a call may read them through the pointer. */
+    private readonly addressed: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -52,7 +52,10 @@ class FunctionReader {
     // (the steps stay one per statement, as loops read them).
     for (let i = 0; i < statements.length; i++) {
       if (steps[i]?.kind === 'write') continue;
-      const checked = resultChecked(statements, i, this.ctx, this.unshared);
+      const checked = resultChecked(statements, i, this.ctx, {
+        locals: this.locals,
+        addressed: this.addressed,
+      });
       if (!checked) continue;
       steps[i] = checked.step;
       for (let k = 1; k < checked.covers; k++) {
@@ -449,19 +452,18 @@ function localsOf(fn: Node): Set<string> {
 }
 
 /**
- * Of `locals`, those whose address no expression in the function takes (`&n` anywhere, `n` an array
- * is left out too): no call can read them behind the function's back, so a later read of one is a
- * statement of the function, which the run engine sees. `found` is the function's change-kind nodes.
+ * The names whose address an expression in the function takes (`&n` anywhere): a call may read them
+ * behind the function's back. `found` is the function's change-kind nodes.
  */
-function unsharedOf(locals: ReadonlySet<string>, found: readonly (Node | null)[]): Set<string> {
-  const unshared = new Set(locals);
+function addressedIn(found: readonly (Node | null)[]): Set<string> {
+  const addressed = new Set<string>();
   for (const n of found) {
     if (n?.type !== 'pointer_expression' || n.child(0)?.type !== '&') continue;
     const arg = n.childForFieldName('argument');
     const root = arg ? rootName(arg) : undefined;
-    if (root) unshared.delete(root);
+    if (root) addressed.add(root);
   }
-  return unshared;
+  return addressed;
 }
 
 /** Type specifiers of scalars: numbers, characters, enums (`size_t`, `uint32_t` are primitive types too). */
@@ -541,7 +543,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const [name, text] of aliases) named.set(name, canonicalTarget(named.get(text) ?? text));
     ctx = { ...ctx, descriptorMacros: named };
   }
-  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn), unsharedOf(locals, changes.within(body)));
+  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn), addressedIn(changes.within(body)));
   reader.block(namedKids(body));
   return reader.blocks;
 }
