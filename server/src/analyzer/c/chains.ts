@@ -468,6 +468,10 @@ function testedOnly(statements: readonly Node[], i: number, name: string, ctx: C
  * `if ((size_t)ret != n) return -1;`): one write whose error handling spans those statements. Returns
  * the write step, spanning the checks, and how many statements it covers (the checks become empty
  * steps after it); undefined when `statements[i]` is no such write. Reported without a fix.
+ * `assert(ret == n);` is such a check (it aborts). Unchecked, the write is still one when its result
+ * is unused, or kept in a local of the function (`names.locals`) whose address it never takes
+ * (`names.addressed`) and that later statements only test ({@link testedOnly}): the results joiner
+ * ends a run at any step between its writes that reads the result.
  */
 export function resultChecked(
   statements: readonly Node[],
