@@ -86,6 +86,13 @@ export interface WriteStep {
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
   /**
+   * The write runs only when the variable named here says the write before it succeeded
+   * (`if (ret != -1) ret = write(...)`): right after a write that kept its result there, the test is
+   * that run's own failure check, not a condition of its own. Also in `condition` and `reads`, for
+   * when it follows anything else.
+   */
+  readonly gate?: string;
+  /**
    * The descriptor's kind is unknown (a parameter, a member set elsewhere): a run with this write is
    * reported on the assumption that it is a byte stream, under its own code and without a fix.
    */
@@ -117,6 +124,11 @@ export interface WriteStep {
 export interface BranchStep {
   readonly kind: 'branch';
   readonly span: Span;
+  /**
+   * The names its tests read (absent when the front end does not say): with what its arms' steps
+   * read, whether the branch may read a result an earlier write kept.
+   */
+  readonly tests?: readonly string[];
   /** Each arm's statements, in order; the chain is exhaustive (ends in a plain `else`). */
   readonly arms: readonly Arm[];
   /**

@@ -56,6 +56,23 @@ function guardedCheck(
   return { check, guards, term: last };
 }
 
+/**
+ * True when `stmt` is `if (chain) {}` or `if (chain);` (no `else`): nothing depends on the chain's
+ * outcome, so a bare `write(...)` in it is tested only for being non-zero, as code that quiets an
+ * unused-result warning writes it. Each write then runs unless the one before it wrote nothing.
+ */
+function ignoredTruths(stmt: Node): boolean {
+  if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return false;
+  const body = stmt.childForFieldName('consequence');
+  if (!body) return false;
+  if (body.type === 'expression_statement') return body.namedChildCount === 0;
+  return body.type === 'compound_statement' && namedKids(body).every((k) => k.type === 'comment');
+}
+
+/** Why writes chained by `&&` on their bare results have no fix. */
+const TRUTHS =
+  'each write runs when the one before it returned non-zero, failures (-1) included; a gathered call would stop at the first failure';
+
 /** Why a write under a guard inside a chained condition has no fix. */
 const MIXED_CHECKS =
   "the chained writes are checked in different ways; one gathered call has one check, which is the reader's choice";
@@ -84,7 +101,10 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const test = unwrap(cond);
   const op = test.type === 'binary_expression' ? test.childForFieldName('operator')?.text : undefined;
   if (op !== '||' && op !== '&&') return undefined;
-  const allowed = (kind: string) => (op === '||' ? FAILURE_CHECKS.includes(kind) : SUCCESS_CHECKS.has(kind));
+  // `if (write(a) && write(b)) {}`: the results tested only to quiet a warning (see ignoredTruths).
+  const ignored = op === '&&' && ignoredTruths(stmt);
+  const allowed = (kind: string) =>
+    op === '||' ? FAILURE_CHECKS.includes(kind) : SUCCESS_CHECKS.has(kind) || (ignored && kind === 'truthy');
   const writes: {
     write: CallWrite;
     call: Node;
@@ -150,10 +170,12 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
       ? 'the chained writes belong to different write families'
       : writes.some((w) => w.guarded)
         ? GUARDED
-        : // What a write's own reason says (an assumption about a helper) comes first.
-          (all.find((w) => w.noFix)?.noFix ??
-          (mixed ? MIXED_CHECKS : undefined) ??
-          (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
+        : kind === 'truthy' && op === '&&'
+          ? TRUTHS
+          : // What a write's own reason says (an assumption about a helper) comes first.
+            (all.find((w) => w.noFix)?.noFix ??
+            (mixed ? MIXED_CHECKS : undefined) ??
+            (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -354,8 +376,20 @@ function leaves(body: Node | null, ctx: CContext): boolean {
   );
 }
 
+/**
+ * True when `stmt` is `assert(test)` whose test reads `result` and only reads (`assert(n == len);`):
+ * a check that aborts on failure, which leaves as surely as a `return` (compiled out with NDEBUG, the
+ * result is then unchecked, which a run may take as well).
+ */
+function assertion(stmt: Node, result: string, ctx: CContext): boolean {
+  const call = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+  if (call?.type !== 'call_expression' || calleeName(call) !== 'assert' || stmt.hasError) return false;
+  const test = call.childForFieldName('arguments');
+  return !!test && identifiers(test).has(result) && readsOnly(test, ctx.pure);
+}
+
 /** The call whose result `stmt` keeps: `ret = call(...);` or `ssize_t ret = call(...);` (one declarator). */
-function keptIn(stmt: Node): { call: Node; result: string } | undefined {
+export function keptIn(stmt: Node): { call: Node; result: string } | undefined {
   let left: Node | null = null;
   let right: Node | null = null;
   if (stmt.type === 'expression_statement') {
@@ -397,15 +431,65 @@ function unused(statements: readonly Node[], i: number, name: string): boolean {
 }
 
 /**
+ * True when `stmt` uses `name` only to test it: `if (n < 0) ...` whose arms use it the same way (or not
+ * at all), `assert(n == len);`, `(void)n;`, `return n;` (the caller tests it), or it keeps a write's
+ * result in it again (`n = write(...)` not reading n). A computation (`p += n;`, `total += n;`, `f(n)`),
+ * a loop testing it (a retry) are uses of the count, which a gathered call would change.
+ */
+function testUse(stmt: Node, name: string, ctx: CContext): boolean {
+  if (!identifiers(stmt).has(name)) return true;
+  if (stmt.hasError) return false;
+  if (stmt.type === 'if_statement') {
+    const cond = stmt.childForFieldName('condition');
+    if (!cond || !readsOnly(cond, ctx.pure)) return false;
+    const arms = [
+      stmt.childForFieldName('consequence'),
+      stmt.childForFieldName('alternative')?.namedChild(0),
+    ];
+    return arms.every((arm) => {
+      if (!arm) return true;
+      const body = arm.type === 'compound_statement' ? namedKids(arm) : [arm];
+      return body.every((s) => testUse(s, name, ctx));
+    });
+  }
+  if (stmt.type === 'return_statement') return readsOnly(stmt, ctx.pure);
+  if (assertion(stmt, name, ctx)) return true;
+  const kept = keptIn(stmt);
+  if (kept?.result === name && !identifiers(kept.call).has(name)) return true;
+  const expr = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+  const value = expr ? unwrap(expr) : undefined;
+  return expr?.type === 'cast_expression' && value?.type === 'identifier' && value.text === name;
+}
+
+/**
+ * True when the statements after `statements[i]` use `name` only in tests ({@link testUse}) until a
+ * statement keeps another write's result in it: the write's result is tested, never counted with.
+ */
+function testedOnly(statements: readonly Node[], i: number, name: string, ctx: CContext): boolean {
+  for (let j = i + 1; j < statements.length; j++) {
+    const stmt = statements[j]!;
+    if (!testUse(stmt, name, ctx)) return false;
+    const kept = keptIn(stmt);
+    if (kept?.result === name && callWrite(kept.call, ctx)) return true;
+  }
+  return true;
+}
+
+/**
  * `ret = write(fd, buf, n);` followed by checks of `ret` that leave (`if (ret < 0) return -1;` and
  * `if ((size_t)ret != n) return -1;`): one write whose error handling spans those statements. Returns
  * the write step, spanning the checks, and how many statements it covers (the checks become empty
  * steps after it); undefined when `statements[i]` is no such write. Reported without a fix.
+ * `assert(ret == n);` is such a check (it aborts). Unchecked, the write is still one when its result
+ * is unused, or kept in a local of the function (`names.locals`) whose address it never takes
+ * (`names.addressed`) and that later statements only test ({@link testedOnly}): the results joiner
+ * ends a run at any step between its writes that reads the result.
  */
 export function resultChecked(
   statements: readonly Node[],
   i: number,
   ctx: CContext,
+  names?: { readonly locals: ReadonlySet<string>; readonly addressed: ReadonlySet<string> },
 ): { step: WriteStep; covers: number } | undefined {
   const stmt = statements[i];
   if (!stmt || stmt.hasError) return undefined;
@@ -417,6 +501,10 @@ export function resultChecked(
   let last = i;
   for (let j = i + 1; j < statements.length; j++) {
     const check = statements[j];
+    if (check && assertion(check, result, ctx)) {
+      last = j;
+      continue;
+    }
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
     if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
@@ -424,8 +512,17 @@ export function resultChecked(
     last = j;
   }
   // Unchecked, the result may still be unused: only discarded (`(void)ret;`) or overwritten by the
-  // next call, as code that silences an unused-result warning writes it.
-  if (last === i && !unused(statements, i, result)) return undefined;
+  // next call, as code that silences an unused-result warning writes it. Or it is a local no call can
+  // reach (its address never taken): every later read of it is a statement of this block, which ends a run there
+  // (the results joiner), so a run only ever takes the write with its result read after the run.
+  // Unchecked, a pointer to it may read it anywhere (`*seen`), under no name of it.
+  const own = !!names?.locals.has(result) && !names.addressed.has(result);
+  if (
+    last === i &&
+    (names?.addressed.has(result) ||
+      !(unused(statements, i, result) || (own && testedOnly(statements, i, result, ctx))))
+  )
+    return undefined;
   const { checkLen: _len, own: _own, fixable: _fixable, ...rest } = write;
   const end = statements[last]!; // i < last < statements.length
   return {

@@ -23,6 +23,8 @@ import {
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
+import { deadStatement } from './deadCode';
+import { gatedStep } from './gatedWrites';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import { messagesIn, usedInFile } from './messageDescriptors';
@@ -40,6 +42,8 @@ class FunctionReader {
     private readonly changes: SubtreeIndex,
     /** Locals and parameters of a scalar type: a call is given a copy of them and cannot change them. */
     private readonly scalars: ReadonlySet<string> = new Set(),
+    /** Names whose address the function takes: a call may read them through the pointer. */
+    private readonly addressed: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -49,7 +53,10 @@ class FunctionReader {
     // (the steps stay one per statement, as loops read them).
     for (let i = 0; i < statements.length; i++) {
       if (steps[i]?.kind === 'write') continue;
-      const checked = resultChecked(statements, i, this.ctx);
+      const checked = resultChecked(statements, i, this.ctx, {
+        locals: this.locals,
+        addressed: this.addressed,
+      });
       if (!checked) continue;
       steps[i] = checked.step;
       for (let k = 1; k < checked.covers; k++) {
@@ -84,6 +91,8 @@ class FunctionReader {
 
   private step(stmt: Node): Step {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
+    // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
+    if (deadStatement(stmt)) return commentStep(this.span(stmt));
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt);
       // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
@@ -94,6 +103,7 @@ class FunctionReader {
       const write =
         chainStep(stmt, this.ctx) ??
         conditionalStep(stmt, this.ctx) ??
+        gatedStep(stmt, this.ctx) ??
         elseChainStep(stmt, this.ctx) ??
         returnStep(stmt, this.ctx);
       if (write) return write;
@@ -165,7 +175,10 @@ class FunctionReader {
       at = at.childForFieldName('alternative')?.namedChild(0) ?? null;
     }
     const pure = tests.every((t) => readsOnly(t, this.ctx.pure));
-    if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms };
+    const names = new Set<string>();
+    for (const t of tests) identifiers(t, names);
+    const read = [...names];
+    if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms, tests: read };
     // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
     // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
     const exit = pure && arms.length === 1 && leavesQuietly(stmt.childForFieldName('consequence'));
@@ -173,6 +186,7 @@ class FunctionReader {
       kind: 'branch',
       span: this.span(stmt),
       arms,
+      tests: read,
       partial: {
         condition: cond.text,
         opaque: !pure || undefined,
@@ -234,7 +248,8 @@ class FunctionReader {
       (statements) => this.arm(statements),
     );
     if (!exhaustive || stmt.hasError || arms.length < 2) return this.barrier(stmt);
-    return { kind: 'branch', span: this.span(stmt), arms };
+    const value = stmt.childForFieldName('condition');
+    return { kind: 'branch', span: this.span(stmt), arms, tests: value ? [...identifiers(value)] : [] };
   }
 
   private arm(statements: readonly Node[]): Arm {
@@ -447,6 +462,21 @@ function localsOf(fn: Node): Set<string> {
   return locals;
 }
 
+/**
+ * The names whose address an expression in the function takes (`&n` anywhere): a call may read them
+ * behind the function's back. `found` is the function's change-kind nodes.
+ */
+function addressedIn(found: readonly (Node | null)[]): Set<string> {
+  const addressed = new Set<string>();
+  for (const n of found) {
+    if (n?.type !== 'pointer_expression' || n.child(0)?.type !== '&') continue;
+    const arg = n.childForFieldName('argument');
+    const root = arg ? rootName(arg) : undefined;
+    if (root) addressed.add(root);
+  }
+  return addressed;
+}
+
 /** Type specifiers of scalars: numbers, characters, enums (`size_t`, `uint32_t` are primitive types too). */
 const SCALAR_TYPES: ReadonlySet<string> = new Set([
   'primitive_type',
@@ -524,7 +554,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const [name, text] of aliases) named.set(name, canonicalTarget(named.get(text) ?? text));
     ctx = { ...ctx, descriptorMacros: named };
   }
-  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn));
+  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn), addressedIn(changes.within(body)));
   reader.block(namedKids(body));
   return reader.blocks;
 }

@@ -11,6 +11,7 @@ import { descriptor } from './descriptor';
 import { distance } from './distance';
 import { earlyExit } from './earlyExit';
 import { frees } from './frees';
+import { gates } from './gates';
 import { globals } from './globals';
 import { iovMax } from './iovMax';
 import type { Joiner } from './joiner';
@@ -27,6 +28,7 @@ export const JOINERS: readonly Joiner[] = [
   descriptor,
   chain,
   positional,
+  gates,
   results,
   distance,
   globals,

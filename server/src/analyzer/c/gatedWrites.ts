@@ -1,0 +1,64 @@
+// A write run only when the write before it succeeded, tested through the result that write kept:
+// `ret = write(f, line, len); if (ret != -1) ret = write(f, "\n", 1);`. Right after such a write the
+// test is the run's own failure check (as `||` is in a chained condition); the gates joiner decides that,
+// since only the run knows which write came before.
+import type { Node } from 'web-tree-sitter';
+import type { WriteStep } from '../model';
+import { keptIn } from './chains';
+import { namedKids, unwrap } from './syntax';
+import { callWrite, type CContext } from './writes';
+
+/** `v != -1`, `v >= 0`, `v > 0` (either way round): the variable tested for a write's success. */
+function successTested(test: Node, plain: boolean): string | undefined {
+  const t = unwrap(test);
+  if (t.type !== 'binary_expression') return undefined;
+  const op = t.childForFieldName('operator')?.text ?? '';
+  const left = t.childForFieldName('left');
+  const right = t.childForFieldName('right');
+  if (!left || !right) return undefined;
+  const [name, constant, form] =
+    unwrap(left).type === 'identifier'
+      ? [unwrap(left).text, right.text.replace(/\s+/g, ''), op]
+      : [unwrap(right).text, left.text.replace(/\s+/g, ''), FLIPPED[op]];
+  if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
+  const success = `${form}${constant}`;
+  // A helper may return 0 or -1 for its status, where `> 0` would be its failure.
+  return success === '!=-1' || success === '>=0' || (plain && success === '>0') ? name : undefined;
+}
+
+const FLIPPED: Readonly<Record<string, string>> = { '!=': '!=', '<=': '>=', '<': '>' };
+
+/**
+ * `if (v != -1) v = write(...);` (no `else`, the body that one statement): a write gated on `v`, the
+ * result an earlier write kept. Its arguments must not read `v` (then it would depend on the count, not
+ * only on success). Reported without a fix: `v` ends up holding the total.
+ */
+export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative'))
+    return undefined;
+  const cond = stmt.childForFieldName('condition');
+  const body = stmt.childForFieldName('consequence');
+  const inner =
+    body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [body];
+  const only = inner.length === 1 ? inner[0] : undefined;
+  const kept = only ? keptIn(only) : undefined;
+  if (!cond || !kept) return undefined;
+  const write = callWrite(kept.call, ctx);
+  if (!write || write.own || write.targetNames.includes(kept.result)) return undefined;
+  if (successTested(cond, !write.wrapper) !== kept.result || write.reads.includes(kept.result))
+    return undefined;
+  const { checkLen: _len, own: _own, fixable: _fixable, truthyOnSuccess: _status, ...rest } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    calls: [{ start: kept.call.startIndex, end: kept.call.endIndex }],
+    condition: cond.text,
+    reads: [...rest.reads, kept.result],
+    noFix:
+      write.noFix ??
+      `the write runs only when the one before it succeeded, as ${kept.result} says; a gathered call would leave the total in ${kept.result}`,
+    assigns: [kept.result],
+    gate: kept.result,
+  };
+}

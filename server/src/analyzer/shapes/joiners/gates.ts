@@ -1,0 +1,23 @@
+// A write gated on the result the write before it kept (`ret = write(a); if (ret != -1) ret = write(b);`,
+// see `gate` in ../../model.ts): right after that write, the test only says the run has not failed yet,
+// as a chained `&&` of success checks does. The write joins unconditionally, without a fix; after
+// anything else, the test is a condition like any other and the results joiner judges its read.
+import type { WriteStep } from '../../model';
+import type { Joiner, Rules } from './joiner';
+
+const RULES: Rules = {
+  write(step, run): WriteStep {
+    const gate = step.gate;
+    const prev = run.writes[run.writes.length - 1];
+    if (!gate || !prev || !prev.assigns?.includes(gate) || prev.condition) return step;
+    const { condition: _test, gate: _gate, ...rest } = step;
+    return { ...rest, reads: step.reads.filter((n) => n !== gate) };
+  },
+};
+
+/** A write gated on the previous write's success joins the run as that run's own failure check. */
+export const gates: Joiner = {
+  name: 'gates',
+  facts: ['write.gate', 'write.condition', 'write.reads', 'write.assigns', 'run.writes'],
+  rules: RULES,
+};
