@@ -19,6 +19,8 @@ import {
   parameterNames,
 } from './syntax';
 import { conjuncts } from './retries';
+import { onStoredFailure, releasesOnFailure } from './failurePaths';
+import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -87,6 +89,11 @@ function handlesFailureOf(call: Node, write: Node): boolean {
     }
   }
   return false;
+}
+
+/** True when `call` runs only when `write` failed, tested in place or through the result it kept. */
+function failurePath(call: Node, write: Node): boolean {
+  return handlesFailureOf(call, write) || onStoredFailure(call, write);
 }
 
 /** Check kinds under which an `if`'s consequence runs when the write failed. */
@@ -358,8 +365,10 @@ function targetOf(
   }
   const names = identifiers(b);
   if (![...names].some((n) => params.includes(n))) {
-    // A fixed descriptor (a global, stdout): no local may stand in it.
-    if ([...names].some((n) => facts.initial.has(n))) return undefined;
+    // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
+    // member of a parameter.
+    if ([...names].some((n) => facts.initial.has(n)))
+      return b.type === 'field_expression' ? viaLocal(b, params, facts) : undefined;
     return { text: b.text, names: [...names] };
   }
   // `f->fd`, `conn.sock`, `c->conn->fd`: members down to a parameter, nothing computed on the way.
@@ -373,6 +382,43 @@ function targetOf(
   const param = params.indexOf(at.text);
   if (param < 0 || facts.assigned.has(at.text)) return undefined;
   return { param, member: b.text.slice(at.text.length).replace(/\s+/g, '') };
+}
+
+/** `local->m...` down to a local that stands for a member of a parameter (see {@link privateMember}). */
+function viaLocal(
+  b: Node,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): WrapperTarget | undefined {
+  let at = b;
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = bare(arg);
+  }
+  if (at.type !== 'identifier') return undefined;
+  return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts);
+}
+
+/**
+ * `p->fd` where the local `p` starts as a member of a parameter and keeps it (`Private *p =
+ * drv->private_data;`, the usual driver idiom): the helper writes to the descriptor its argument
+ * holds through that member, as `drv->private_data->fd` would name it. Two calls given the same
+ * argument write to the same descriptor, as with `param->fd`.
+ */
+function privateMember(
+  local: string,
+  member: string,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): WrapperTarget | undefined {
+  const init = facts.initial.get(local);
+  if (!init || [facts.assigned, facts.grown, facts.shrunk].some((s) => s.has(local))) return undefined;
+  // One value only: the initializer (a second declaration of the name in another scope is another local).
+  if ((facts.values.get(local) ?? []).length !== 1) return undefined;
+  const source = targetOf(init, params, facts);
+  if (!source || !('param' in source) || !source.member) return undefined;
+  return { param: source.param, member: `${source.member}${member}` };
 }
 
 /** The loop around `node` inside `body`, if any. */
@@ -424,6 +470,7 @@ export function writeHelperOf(
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
+    else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call))) continue;
     else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
   }
   if (!writer) return undefined;
@@ -446,7 +493,9 @@ export function writeHelperOf(
   if (!buf) {
     // A buffer the caller's argument only stands for: one write per call (or one retried on failure).
     if (loop && !retries(loop, call)) return undefined;
-    const value = valueParam(bufArg, lenArg, params, facts);
+    const value = valueParam(bufArg, lenArg, params, facts, (local) =>
+      convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
+    );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts);
     if (param < 0 || ('param' in fd && fd.param === param)) return undefined;
     return {
@@ -586,6 +635,7 @@ function valueParam(
   lenArg: Node | undefined,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  converted: (local: string) => number,
 ): number {
   const b = bare(bufArg);
   const value =
@@ -596,7 +646,18 @@ function valueParam(
   const sized =
     len.type === 'number_literal' ||
     (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text));
-  return sized && !facts.assigned.has(name) ? params.indexOf(name) : -1;
+  if (!sized || facts.assigned.has(name)) return -1;
+  const param = params.indexOf(name);
+  // A local holding the parameter converted (`tmp = htons(v)`) is the value in other bytes.
+  return param >= 0 ? param : converted(name);
+}
+
+/** The body facts {@link convertedParam} reads. */
+function convertedFacts(facts: BodyFacts): ConvertedLocalFacts {
+  return {
+    initial: facts.initial,
+    changed: (name) => facts.assigned.has(name) || facts.grown.has(name) || facts.shrunk.has(name),
+  };
 }
 
 /**
