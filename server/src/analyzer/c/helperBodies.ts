@@ -20,6 +20,7 @@ import {
 } from './syntax';
 import { conjuncts } from './retries';
 import { onStoredFailure, releasesOnFailure } from './failurePaths';
+import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
@@ -66,6 +67,7 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
   }
   const w = ctx.wrappers.get(callee);
   if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
+  if (w.pace !== undefined && !zeroConstant(callArgs(call)[w.pace])) return undefined;
   const messages = w.messages && { messages: true };
   // A helper that forwards its caller's flags is given them by the caller: not known here.
   if (w.flags !== undefined) return undefined;
@@ -485,7 +487,12 @@ export function writeHelperOf(
   if (io.some((c) => outputArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
     return undefined;
   const buf = bufferSource(bufArg, params, facts);
-  const lenArg = slots.len === undefined ? undefined : args[slots.len];
+  // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
+  const pacing = unpaced(slots.len === undefined ? undefined : args[slots.len], body, params, (n) =>
+    convertedFacts(facts).changed(n),
+  );
+  if (!pacing) return undefined;
+  const { lenArg, pace } = pacing;
   let loop = loopAround(call, body);
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
   // left -= n; }`): the outer loop says what one call of the helper sends.
@@ -497,7 +504,7 @@ export function writeHelperOf(
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts);
-    if (param < 0 || ('param' in fd && fd.param === param)) return undefined;
+    if (param < 0 || ('param' in fd && fd.param === param) || pace !== undefined) return undefined;
     return {
       name,
       exported,
@@ -519,7 +526,8 @@ export function writeHelperOf(
     : 'string';
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
-    if (!variadic || facts.initial.has(params[params.length - 1] as string)) return undefined;
+    if (!variadic || facts.initial.has(params[params.length - 1] as string) || pace !== undefined)
+      return undefined;
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts))) return undefined;
     return {
       name,
@@ -533,6 +541,8 @@ export function writeHelperOf(
     };
   }
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
+  if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
+  if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
   const status = statusReturns(body);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
@@ -566,6 +576,7 @@ export function writeHelperOf(
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
     ...((!loop || retry) && slots.messages && { messages: true }),
     ...(forwarded >= 0 && { flags: forwarded }),
+    ...(pace !== undefined && { pace }),
   };
 }
 
