@@ -364,6 +364,8 @@ function targetOf(
   if (b.type === 'identifier') {
     const param = params.indexOf(b.text);
     if (param >= 0) return facts.assigned.has(b.text) ? undefined : { param };
+    // `int fd = c->fd;` kept as it was: the descriptor of the argument's member.
+    if (facts.initial.has(b.text)) return privateMember(b.text, '', params, facts);
   }
   const names = identifiers(b);
   if (![...names].some((n) => params.includes(n))) {
@@ -406,7 +408,8 @@ function viaLocal(
  * `p->fd` where the local `p` starts as a member of a parameter and keeps it (`Private *p =
  * drv->private_data;`, the usual driver idiom): the helper writes to the descriptor its argument
  * holds through that member, as `drv->private_data->fd` would name it. Two calls given the same
- * argument write to the same descriptor, as with `param->fd`.
+ * argument write to the same descriptor, as with `param->fd`. With no `member` left (`int fd =
+ * c->fd;`), the local is the descriptor member itself.
  */
 function privateMember(
   local: string,
