@@ -228,8 +228,7 @@ export class CAnalyzer {
     const writers = this.writerPattern(settings, known, macros);
     const context = this.context(text, settings, known);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
-    const base =
-      filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
+    const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
     const memoKey = [
       ...base.functions.keys(),

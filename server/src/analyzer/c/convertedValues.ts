@@ -30,7 +30,11 @@ function bare(node: Node): Node {
  * argument that converts it (`htonl(v)`, `htobe64(v)`, the file's own `hton64(v)`, nested). A call of
  * more arguments computes something else from the value (`mix(v, salt)`), which is no longer the value.
  */
-function convertedFrom(value: Node, params: readonly (string | undefined)[], pure: ReadonlySet<string>): number {
+function convertedFrom(
+  value: Node,
+  params: readonly (string | undefined)[],
+  pure: ReadonlySet<string>,
+): number {
   const b = bare(value);
   if (b.type === 'identifier') return params.indexOf(b.text);
   if (b.type !== 'call_expression') return -1;
