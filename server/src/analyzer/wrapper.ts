@@ -70,6 +70,12 @@ export interface CWrapper extends Wrapper {
    * when that argument names a write function; `atomicio(read, ...)` reads.
    */
   readonly mode?: number;
+  /**
+   * Parameter index of the pause a paced helper takes (`usleep(d)` between its writes, or `d == 0 ?
+   * left : 1` bytes at a time): a call is its one write only when it passes a constant 0 there; any
+   * other pause spreads the bytes out on purpose, and that call is no write to join.
+   */
+  readonly pace?: number;
 }
 
 /** A TS/JS function whose body only writes its buffer parameter to a descriptor. */

@@ -160,13 +160,14 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     known: ReadonlyMap<string, CWrapper>,
     use: (syntax: FileSyntax) => T,
-    wanted: ReadonlyMap<string, CWrapper> = known,
+    wanted: ReadonlyMap<string, CWrapper>,
+    filePure: ReadonlySet<string>,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
-      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, known).own,
+      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, known, filePure).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -221,12 +222,23 @@ export class CAnalyzer {
     bodies: readonly FunctionBody[],
     macros: ReadonlyMap<string, CMacro>,
     known: ReadonlyMap<string, CWrapper>,
+    filePure: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const base = this.context(text, settings, known);
+    const context = this.context(text, settings, known);
+    // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
+    const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
-    const memoKey = [...base.functions.keys(), '|', ...known.keys(), '|', ...settings.presets].join(',');
+    const memoKey = [
+      ...base.functions.keys(),
+      '|',
+      ...known.keys(),
+      '|',
+      ...settings.presets,
+      '|',
+      ...[...filePure].sort(),
+    ].join(',');
     const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
     return { own, writers };
   }
@@ -260,6 +272,9 @@ export class CAnalyzer {
   } {
     // What the file's functions call, for the fact base: every file, whatever it writes.
     const functions = cFunctionFacts(text);
+    // The file's own pure functions as the library's make them (not other files': the first pass
+    // reads helpers before the tree's facts exist, and both passes must read them alike).
+    const filePure = pureFunctions(functions, (n) => cPureFunctions(settings).has(n));
     // Helpers read from their calls alone: kept apart from the wrappers, whose first-look patterns
     // are shared by every file of a tree (these differ from file to file).
     const callSite = this.callSiteWriters(text, settings, external, functions, definedElsewhere);
@@ -293,7 +308,15 @@ export class CAnalyzer {
       const own = new Set(functions.map((f) => f.name));
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
-      const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known, quiet);
+      const { own: ownWrappers, writers } = this.ownWrappers(
+        text,
+        settings,
+        bodies,
+        macros,
+        known,
+        filePure,
+        quiet,
+      );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
@@ -407,7 +430,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted);
+      return this.withParts(text, settings, known, analyse, wanted, filePure);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);

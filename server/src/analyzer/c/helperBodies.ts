@@ -19,6 +19,9 @@ import {
   parameterNames,
 } from './syntax';
 import { conjuncts } from './retries';
+import { onStoredFailure, releasesOnFailure } from './failurePaths';
+import { unpaced, zeroConstant } from './pacedLoops';
+import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -64,6 +67,7 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
   }
   const w = ctx.wrappers.get(callee);
   if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
+  if (w.pace !== undefined && !zeroConstant(callArgs(call)[w.pace])) return undefined;
   const messages = w.messages && { messages: true };
   // A helper that forwards its caller's flags is given them by the caller: not known here.
   if (w.flags !== undefined) return undefined;
@@ -87,6 +91,11 @@ function handlesFailureOf(call: Node, write: Node): boolean {
     }
   }
   return false;
+}
+
+/** True when `call` runs only when `write` failed, tested in place or through the result it kept. */
+function failurePath(call: Node, write: Node): boolean {
+  return handlesFailureOf(call, write) || onStoredFailure(call, write);
 }
 
 /** Check kinds under which an `if`'s consequence runs when the write failed. */
@@ -355,11 +364,15 @@ function targetOf(
   if (b.type === 'identifier') {
     const param = params.indexOf(b.text);
     if (param >= 0) return facts.assigned.has(b.text) ? undefined : { param };
+    // `int fd = c->fd;` kept as it was: the descriptor of the argument's member.
+    if (facts.initial.has(b.text)) return privateMember(b.text, '', params, facts);
   }
   const names = identifiers(b);
   if (![...names].some((n) => params.includes(n))) {
-    // A fixed descriptor (a global, stdout): no local may stand in it.
-    if ([...names].some((n) => facts.initial.has(n))) return undefined;
+    // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
+    // member of a parameter.
+    if ([...names].some((n) => facts.initial.has(n)))
+      return b.type === 'field_expression' ? viaLocal(b, params, facts) : undefined;
     return { text: b.text, names: [...names] };
   }
   // `f->fd`, `conn.sock`, `c->conn->fd`: members down to a parameter, nothing computed on the way.
@@ -373,6 +386,44 @@ function targetOf(
   const param = params.indexOf(at.text);
   if (param < 0 || facts.assigned.has(at.text)) return undefined;
   return { param, member: b.text.slice(at.text.length).replace(/\s+/g, '') };
+}
+
+/** `local->m...` down to a local that stands for a member of a parameter (see {@link privateMember}). */
+function viaLocal(
+  b: Node,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): WrapperTarget | undefined {
+  let at = b;
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = bare(arg);
+  }
+  if (at.type !== 'identifier') return undefined;
+  return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts);
+}
+
+/**
+ * `p->fd` where the local `p` starts as a member of a parameter and keeps it (`Private *p =
+ * drv->private_data;`, the usual driver idiom): the helper writes to the descriptor its argument
+ * holds through that member, as `drv->private_data->fd` would name it. Two calls given the same
+ * argument write to the same descriptor, as with `param->fd`. With no `member` left (`int fd =
+ * c->fd;`), the local is the descriptor member itself.
+ */
+function privateMember(
+  local: string,
+  member: string,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+): WrapperTarget | undefined {
+  const init = facts.initial.get(local);
+  if (!init || [facts.assigned, facts.grown, facts.shrunk].some((s) => s.has(local))) return undefined;
+  // One value only: the initializer (a second declaration of the name in another scope is another local).
+  if ((facts.values.get(local) ?? []).length !== 1) return undefined;
+  const source = targetOf(init, params, facts);
+  if (!source || !('param' in source) || !source.member) return undefined;
+  return { param: source.param, member: `${source.member}${member}` };
 }
 
 /** The loop around `node` inside `body`, if any. */
@@ -424,6 +475,7 @@ export function writeHelperOf(
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
+    else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call))) continue;
     else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
   }
   if (!writer) return undefined;
@@ -438,7 +490,12 @@ export function writeHelperOf(
   if (io.some((c) => outputArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
     return undefined;
   const buf = bufferSource(bufArg, params, facts);
-  const lenArg = slots.len === undefined ? undefined : args[slots.len];
+  // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
+  const pacing = unpaced(slots.len === undefined ? undefined : args[slots.len], body, params, (n) =>
+    convertedFacts(facts).changed(n),
+  );
+  if (!pacing) return undefined;
+  const { lenArg, pace } = pacing;
   let loop = loopAround(call, body);
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
   // left -= n; }`): the outer loop says what one call of the helper sends.
@@ -446,9 +503,11 @@ export function writeHelperOf(
   if (!buf) {
     // A buffer the caller's argument only stands for: one write per call (or one retried on failure).
     if (loop && !retries(loop, call)) return undefined;
-    const value = valueParam(bufArg, lenArg, params, facts);
+    const value = valueParam(bufArg, lenArg, params, facts, (local) =>
+      convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
+    );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts);
-    if (param < 0 || ('param' in fd && fd.param === param)) return undefined;
+    if (param < 0 || ('param' in fd && fd.param === param) || pace !== undefined) return undefined;
     return {
       name,
       exported,
@@ -470,7 +529,8 @@ export function writeHelperOf(
     : 'string';
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
-    if (!variadic || facts.initial.has(params[params.length - 1] as string)) return undefined;
+    if (!variadic || facts.initial.has(params[params.length - 1] as string) || pace !== undefined)
+      return undefined;
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts))) return undefined;
     return {
       name,
@@ -484,6 +544,8 @@ export function writeHelperOf(
     };
   }
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
+  if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
+  if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
   const status = statusReturns(body);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
@@ -517,6 +579,7 @@ export function writeHelperOf(
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
     ...((!loop || retry) && slots.messages && { messages: true }),
     ...(forwarded >= 0 && { flags: forwarded }),
+    ...(pace !== undefined && { pace }),
   };
 }
 
@@ -586,6 +649,7 @@ function valueParam(
   lenArg: Node | undefined,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  converted: (local: string) => number,
 ): number {
   const b = bare(bufArg);
   const value =
@@ -596,7 +660,18 @@ function valueParam(
   const sized =
     len.type === 'number_literal' ||
     (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text));
-  return sized && !facts.assigned.has(name) ? params.indexOf(name) : -1;
+  if (!sized || facts.assigned.has(name)) return -1;
+  const param = params.indexOf(name);
+  // A local holding the parameter converted (`tmp = htons(v)`) is the value in other bytes.
+  return param >= 0 ? param : converted(name);
+}
+
+/** The body facts {@link convertedParam} reads. */
+function convertedFacts(facts: BodyFacts): ConvertedLocalFacts {
+  return {
+    initial: facts.initial,
+    changed: (name) => facts.assigned.has(name) || facts.grown.has(name) || facts.shrunk.has(name),
+  };
 }
 
 /**

@@ -1,0 +1,93 @@
+// A write helper's failure path: what it may do with its descriptor and still be one write per call.
+// "Disconnect on write error" is the usual server idiom: `n = write(c->fd, buf, len); if (n != len) {
+// close(c->fd); conn_free(c); return 0; }`. Closing (or shutting down) the descriptor there and leaving
+// writes nothing more; each call still makes its one write. A gathered call keeps that failure path,
+// and the writes after it no longer go to a descriptor closed (and maybe reused) by the first failure.
+import type { Node } from 'web-tree-sitter';
+import { conjuncts } from './retries';
+
+/** Library calls that end a descriptor's use without writing to it. */
+const RELEASES = new Set(['close', 'shutdown']);
+
+/** `node` without parentheses and casts. */
+function bare(node: Node): Node {
+  let at = node;
+  for (;;) {
+    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
+    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
+    else return at;
+  }
+}
+
+/** The terms of a test joined by `||` (any of them makes the consequence run). */
+function disjuncts(test: Node): Node[] {
+  const b = bare(test);
+  if (b.type === 'binary_expression' && b.childForFieldName('operator')?.text === '||') {
+    const left = b.childForFieldName('left');
+    const right = b.childForFieldName('right');
+    return left && right ? [...disjuncts(left), ...disjuncts(right)] : [b];
+  }
+  return [b];
+}
+
+/**
+ * True when `term` holds only when the result `name` says the write failed or fell short: `n < 0`,
+ * `n < 1`, `n <= 0`, `n == -1`, `n != len`, `n < len` (a write never sends more than asked).
+ */
+function failedResult(term: Node, name: string): boolean {
+  if (term.type !== 'binary_expression') return false;
+  const left = term.childForFieldName('left');
+  const right = term.childForFieldName('right');
+  if (!left || !right || bare(left).text !== name) return false;
+  const op = term.childForFieldName('operator')?.text;
+  const bound = bare(right).text.replace(/\s+/g, '');
+  if (op === '!=' || op === '<') return !/^(-1|0)$/.test(bound) || op === '<';
+  return (op === '<=' && bound === '0') || (op === '==' && bound === '-1');
+}
+
+/** The variable a write's statement keeps its result in (`n = write(...)`, `ssize_t n = write(...)`). */
+function resultOf(write: Node): { readonly name: string; readonly stmt: Node } | undefined {
+  const holder = write.parent;
+  const left =
+    holder?.type === 'assignment_expression' && holder.childForFieldName('operator')?.text === '='
+      ? holder.childForFieldName('left')
+      : holder?.type === 'init_declarator'
+        ? holder.childForFieldName('declarator')
+        : null;
+  const stmt = holder?.parent;
+  if (left?.type !== 'identifier' || !stmt) return undefined;
+  if (!['expression_statement', 'declaration'].includes(stmt.type)) return undefined;
+  return { name: left.text, stmt };
+}
+
+/**
+ * True when `call` runs only on the failure path of `write` whose result is kept in a variable: it is in
+ * the consequence of the `if` right after the write's statement, whose test holds only when the result
+ * says the write failed or fell short (every `||` term, or one `&&` term).
+ */
+export function onStoredFailure(call: Node, write: Node): boolean {
+  const result = resultOf(write);
+  const next = result?.stmt.nextNamedSibling;
+  if (!result || next?.type !== 'if_statement') return false;
+  const test = next.childForFieldName('condition');
+  const then = next.childForFieldName('consequence');
+  if (!test || !then || call.startIndex < then.startIndex || call.endIndex > then.endIndex) return false;
+  const fails = (t: Node) => failedResult(t, result.name);
+  const terms = disjuncts(test);
+  return terms.every(fails) || (terms.length === 1 && conjuncts(bare(test)).some(fails));
+}
+
+/**
+ * True when `call` closes (or shuts down) a descriptor on the failure path of the helper's one write
+ * (`onFailure` tells that) and the path then leaves the helper: no write follows it in that call.
+ */
+export function releasesOnFailure(call: Node, name: string, onFailure: boolean): boolean {
+  if (!RELEASES.has(name) || !onFailure) return false;
+  for (let at = call.parent; at; at = at.parent) {
+    if (at.type === 'if_statement') {
+      const then = at.childForFieldName('consequence');
+      return !!then && then.descendantsOfType('return_statement').length > 0;
+    }
+  }
+  return false;
+}
