@@ -27,6 +27,7 @@ const IDIOMS = [
   'project-families',
   'branch-runs',
   'check-forms',
+  'member-kinds',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

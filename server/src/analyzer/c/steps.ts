@@ -24,7 +24,8 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
-import { messagesIn, usedInFile } from './messageDescriptors';
+import { deviceDescriptors, messagesIn, usedInFile } from './messageDescriptors';
+import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
@@ -473,6 +474,24 @@ function scalarsOf(fn: Node): Set<string> {
   return scalar;
 }
 
+/**
+ * The byte streams of function `fn`: its own and the file's (functionStreams), the members the file
+ * fills with streams only (memberStreamTargets), less the descriptors the function drives with device
+ * `ioctl()` requests (a file opened and then set up as a bus or a device: one write, one command).
+ */
+function streamsOf(
+  fn: Node,
+  text: string,
+  declared: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
+  file: FileStreams,
+): ReadonlySet<string> {
+  const streams = functionStreams(fn, declared, file, locals);
+  for (const t of memberStreamTargets(file.members, fn.text, text)) streams.add(t);
+  for (const t of deviceDescriptors(fn.text)) streams.delete(t);
+  return streams;
+}
+
 /** Plain writes, which need to know where their descriptor comes from. */
 export const PLAIN_WRITE = /\b(write|send)\s*\(/;
 
@@ -502,8 +521,16 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     const params = parameterNames(fn).filter((n): n is string => !!n);
     const messages =
       file.messages &&
-      messagesIn(file.messages, fn.text, declared, params, () => !name || usedInFile(ctx.text, name));
-    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages };
+      messagesIn(
+        file.messages,
+        fn.text,
+        declared,
+        params,
+        () => !name || usedInFile(ctx.text, name),
+        ctx.text,
+        ownStreamMember(file.members),
+      );
+    ctx = { ...ctx, streams: streamsOf(fn, ctx.text, declared, locals, file), messages };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
   const aliases = descriptorAliases(changes.within(body));
