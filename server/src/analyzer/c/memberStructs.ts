@@ -86,8 +86,10 @@ export function declaredStruct(
   scope: string,
   typedefs: ReadonlyMap<string, string>,
 ): StructKey | undefined {
+  // The type and the name on one line: a comment's last word above a statement (`... private data`,
+  // then `p = calloc(...)`) is no type.
   const decl = new RegExp(
-    `(?:\\b(?:struct|union)\\s+(\\w+)|\\b([A-Za-z_]\\w*))(?:\\s*\\bconst\\b)?[\\s*]*(?:\\bconst\\b[\\s*]*)?\\b${root}\\s*(?=[;,)=[])`,
+    `(?:\\b(?:struct|union)[ \\t]+(\\w+)|\\b([A-Za-z_]\\w*))(?:[ \\t]*\\bconst\\b)?[ \\t*]*(?:\\bconst\\b[ \\t*]*)?\\b${root}[ \\t]*(?=[;,)=[])`,
     'g',
   );
   let last: StructKey | undefined;
