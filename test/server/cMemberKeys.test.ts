@@ -166,3 +166,27 @@ describe('member facts keyed by their struct', () => {
     assert.deepEqual(a.wrappers('open.c', LINK_OPEN, DEFAULT_SETTINGS).messageMembers, ['fd@link']);
   });
 });
+
+describe('writers guessed from their names', () => {
+  const calls = (name: string, args: [string, string][]) =>
+    `int f(int bus_fd, const char *buf, size_t n)\n{\n${args
+      .map(([a, b]) => `\tif (${name}(bus_fd, ${a}, ${b}) < 0)\n\t\treturn -1;\n`)
+      .join('')}\treturn 0;\n}\n`;
+
+  it('a helper given only constants after the descriptor writes no buffer: register writes stay quiet', async () => {
+    const a = await analyzer();
+    const quiet = calls('reg_write_word', [
+      ['0x26', '0x0400'],
+      ['0x2c', "'x'"],
+    ]);
+    assert.deepEqual(a.analyze(join(work, 'regs.c'), quiet, DEFAULT_SETTINGS), []);
+    const loud = calls('frame_write', [
+      ['buf', 'n'],
+      ['"\\n"', '1'],
+    ]);
+    assert.deepEqual(
+      a.analyze(join(work, 'frames.c'), loud, DEFAULT_SETTINGS).map((f) => [f.code, f.syscalls]),
+      [['adjacent-writes-unknown-fd', 2]],
+    );
+  });
+});

@@ -41,8 +41,11 @@ const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\
 /** `ioctl(target, REQUEST`: the descriptor and the request. */
 const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;
 
-/** Requests of terminals, sockets and descriptor flags: none of them says the descriptor is a device. */
-const STREAM_IOCTL = /^\(?\s*(?:TC|TIOC|FIO|SIOC)\w*\s*\)?$/;
+/**
+ * Requests of terminals (`TC…`, `TIOC…`), descriptor flags (`FIO…`) and sockets (`SIOC…`): none of them
+ * says the descriptor is a device. (`T[C]`: the family prefix, not a name of its own.)
+ */
+const STREAM_IOCTL = /^\(?\s*(?:T[C]|TIOC|FIO|SIOC)[A-Z0-9_]*\s*\)?$/;
 
 /** What a file shows about message descriptors, by canonical text and by last member name. */
 export interface MessageDescriptors {

@@ -24,7 +24,7 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
-import { deviceDescriptors, messagesIn, usedInFile } from './messageDescriptors';
+import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from './messageDescriptors';
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
@@ -477,7 +477,8 @@ function scalarsOf(fn: Node): Set<string> {
 /**
  * The byte streams of function `fn`: its own and the file's (functionStreams), the members the file
  * fills with streams only (memberStreamTargets), less the descriptors the function drives with device
- * `ioctl()` requests (a file opened and then set up as a bus or a device: one write, one command).
+ * `ioctl()` requests, in it or, for a global, anywhere in the file (a file opened and then set up as a
+ * bus or a device: one write, one command).
  */
 function streamsOf(
   fn: Node,
@@ -487,8 +488,13 @@ function streamsOf(
   file: FileStreams,
 ): ReadonlySet<string> {
   const streams = functionStreams(fn, declared, file, locals);
-  for (const t of memberStreamTargets(file.members, fn.text, text)) streams.add(t);
+  // A member the file also shows to keep message boundaries (a datagram socket or a device request
+  // at that member name) stays a message descriptor, as it was before its streams were read.
+  for (const t of memberStreamTargets(file.members, fn.text, text))
+    if (!file.messages || !isMessageDescriptor(t, file.messages)) streams.add(t);
   for (const t of deviceDescriptors(fn.text)) streams.delete(t);
+  // A global the file drives with device requests in another function is that device here too.
+  for (const t of deviceDescriptors(text)) if (!locals.has(/^\w+/.exec(t)?.[0] ?? '')) streams.delete(t);
   return streams;
 }
 
