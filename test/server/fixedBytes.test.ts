@@ -28,6 +28,7 @@ const IDIOMS = [
   'branch-runs',
   'check-forms',
   'kept-results',
+  'member-kinds',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

@@ -217,8 +217,8 @@ export async function lint(
 }
 
 /**
- * The files of `first` with a finding on a descriptor of unknown kind that is a member another file
- * (`membersOf`) assigns a message descriptor.
+ * The files of `first` with a finding on a member descriptor whose name another file (`membersOf`)
+ * assigns a message descriptor, in some struct: the second pass reads them with the keyed facts.
  */
 function askedMembers(
   first: readonly FileResult[],
@@ -228,12 +228,15 @@ function askedMembers(
   const asked: string[] = [];
   for (const r of first) {
     const members = r.findings.flatMap((f) => {
-      const m = f.code === 'adjacent-writes-unknown-fd' ? /(?:->|\.)\s*(\w+)$/.exec(f.target ?? '') : null;
+      // Any finding at a member: one the file itself fills with streams is reported as a stream too.
+      const m = /(?:->|\.)\s*(\w+)$/.exec(f.target ?? '');
       return m ? [m[1]!] : [];
     });
     if (members.length === 0) continue;
+    // The facts are keyed by struct (`fd@conn`): a file is read again for any fact at its member names.
     const elsewhere = [...membersOf].some(
-      ([path, names]) => path !== r.path && members.some((m) => names.includes(m)),
+      ([path, names]) =>
+        path !== r.path && members.some((m) => names.some((n) => n.replace(/@.*/, '') === m)),
     );
     if (elsewhere) asked.push(r.path);
   }

@@ -26,6 +26,7 @@ import { macroStatementKinds } from './macroStatements';
 import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
+import { memberStreams } from './memberOrigins';
 import { messageDescriptors, withMembers } from './messageDescriptors';
 import {
   cFunctionFacts,
@@ -127,6 +128,7 @@ export class CAnalyzer {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
       messages: messageDescriptors(text),
+      members: memberStreams(text, functions),
     };
   }
 
@@ -356,7 +358,7 @@ export class CAnalyzer {
       };
       const read = this.fileStreams(text, bodies, settings, ctx.plainWrites);
       // Members another file assigns a message descriptor, as far as this file names them.
-      const named = new Set([...membersElsewhere].filter((m) => text.includes(m)));
+      const named = new Set([...membersElsewhere].filter((m) => text.includes(m.replace(/@.*/, ''))));
       const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
       const findings: Finding[] = [];
       // A batch run (no key) reads each function once: a memo there only copied every function's
@@ -389,6 +391,7 @@ export class CAnalyzer {
         [...ctx.descriptorMacros!],
         [...streams.functions],
         [...streams.globals],
+        [...(streams.members ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
         !!streams.hints,

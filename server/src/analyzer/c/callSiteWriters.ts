@@ -282,6 +282,12 @@ export function callSiteWriters(
       if (/\/\/|\/\*|^\s*\*/.test(line)) continue;
       const args = argumentsAt(text, open);
       if (!args || args.length < 2 || !descriptor(args[0]!)) continue;
+      // A call that passes constants only after the descriptor (`i2c_smbus_write_byte_data(fd, 0x26, 4)`)
+      // shows a helper that takes no buffer: it sets a register or sends a command, one message each.
+      if (args.slice(1).every((a) => NO_BUFFER.test(a.trim()))) {
+        called = false;
+        break;
+      }
       called = true;
       formats ||= /^"(?:[^"\\]|\\.)*%/.test(args[1]!);
       // `(fd, buf, count)` in every call: the third is the count, which a check of the result compares;
@@ -291,7 +297,7 @@ export function callSiteWriters(
         (args.length === 3 || (args.length === 4 && !POSITION.test(args[3]!) && !POSITION.test(name)));
       count = args.length;
     }
-    if (!called) continue;
+    if (!called || !takesBuffer(text, name)) continue;
     length &&= !formats;
     helpers.push({
       name,
@@ -310,6 +316,25 @@ export function callSiteWriters(
   }
   helpers.push(...modeHelpers(text, known));
   return helpers;
+}
+
+/** An argument no buffer can be: a number or character constant, or `sizeof`, maybe negated or cast. */
+const NO_BUFFER =
+  /^(?:\(\s*\w+(?:\s+\w+)*\s*\)\s*)?[-+~]?\s*(?:0x[\da-f]+|\d+|'(?:\\.|[^'\\])+'|sizeof\b.*)[ul]*$/i;
+
+/**
+ * False when `text` declares `name` with no parameter after the descriptor that can hold a buffer (no
+ * pointer, no array, no `...`): `int i2c_smbus_write_byte_data(int file, __u8 command, __u8 value);`.
+ * True where no prototype says so.
+ */
+function takesBuffer(text: string, name: string): boolean {
+  // A line that starts with type words, then the name: a call after `else` or `return` is none.
+  const proto = new RegExp(`^[ \\t]*((?:[A-Za-z_]\\w*[\\s*]+)+)${name}\\s*\\(([^;{}()]*)\\)\\s*;`, 'm').exec(
+    text,
+  );
+  if (!proto || /\b(?:return|else|case|goto|do)\b/.test(proto[1]!)) return true;
+  const params = proto[2]!.split(',').slice(1);
+  return params.length === 0 || params.some((p) => /[*[]|\.\.\./.test(p));
 }
 
 /** A call whose first argument is a function: the callee and the argument. */

@@ -6,9 +6,23 @@
 //
 // Read from the text alone, for every assignment in the file: a member assigned such a socket anywhere
 // in the file (`ctx->sock = socket(AF_NETLINK, SOCK_RAW, 0)`) makes every descriptor at that member
-// name a message descriptor, since the analyzer cannot tell which struct a member of another
-// expression belongs to. That errs on the quiet side.
+// name in the file a message descriptor. That errs on the quiet side. Across files the member fact is
+// keyed by its struct (see memberStructs.ts): another program's datagram `af->fd` says nothing of this
+// driver's own `p->fd`.
+//
+// A descriptor the file hands to `ioctl()` with a device request (anything but the terminal, socket and
+// file-flag families: `TC*`, `TIOC*`, `FIO*`, `SIOC*`) is a device: each write there is one command or
+// one bus transaction.
 
+import {
+  memberExpressions,
+  memberFactKey,
+  parseMemberFact,
+  sameStruct,
+  seesStruct,
+  structOfTarget,
+  type StructKey,
+} from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 
 /** Socket types and families where one send is one message. */
@@ -24,6 +38,15 @@ const ASSIGNED_CALL = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*(?:\(\s*int\s*\)\s*)?(\w+)
 /** `socketpair(domain, type, protocol, name)`: the type and the array. */
 const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
 
+/** `ioctl(target, REQUEST`: the descriptor and the request. */
+const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;
+
+/**
+ * Requests of terminals (`TC…`, `TIOC…`), descriptor flags (`FIO…`) and sockets (`SIOC…`): none of them
+ * says the descriptor is a device. (`T[C]`: the family prefix, not a name of its own.)
+ */
+const STREAM_IOCTL = /^\(?\s*(?:T[C]|TIOC|FIO|SIOC)[A-Z0-9_]*\s*\)?$/;
+
 /** What a file shows about message descriptors, by canonical text and by last member name. */
 export interface MessageDescriptors {
   /** Canonical descriptor texts (`sock`, `ctx->fd`, `sv[1]`). */
@@ -32,6 +55,10 @@ export interface MessageDescriptors {
   readonly members: ReadonlySet<string>;
   /** Arrays filled by a message socketpair (`sv` of `sv[0]`, `sv[1]`). */
   readonly arrays: ReadonlySet<string>;
+  /** The same members keyed by their struct for the fact base (see memberFactKey). */
+  readonly keys?: ReadonlySet<string>;
+  /** Member facts of other files (keys), resolved per function by {@link messagesIn}. */
+  readonly elsewhere?: ReadonlySet<string>;
 }
 
 const canonical = (text: string) => text.replace(/\s+/g, '');
@@ -46,21 +73,31 @@ export function messageDescriptors(text: string): MessageDescriptors {
   const targets = new Set<string>();
   const members = new Set<string>();
   const arrays = new Set<string>();
-  const add = (target: string) => {
+  const keys = new Set<string>();
+  // The struct is looked for in what precedes the assignment: its function's parameters and locals.
+  const key = (t: string, m: string, at: number) =>
+    keys.add(memberFactKey(m, structOfTarget(t, text.slice(0, at), text)));
+  const add = (target: string, at = 0) => {
     const t = canonical(target);
     targets.add(t);
     const m = member(t);
-    if (m) members.add(m);
+    if (m) {
+      members.add(m);
+      key(t, m, at);
+    }
   };
   if (/\bsocket\s*\(|\bopen\w*\s*\(/.test(text)) {
     const hints = addrinfoStreams(text);
     for (const m of text.matchAll(ASSIGNED_CALL)) {
       const [, target, callee, args] = m as unknown as [string, string, string, string];
       // A socket whose type the call does not spell as a stream may be a datagram socket.
-      if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints))) add(target);
-      else if (/^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args)) add(target);
+      if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints)))
+        add(target, m.index);
+      else if (/^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args))
+        add(target, m.index);
     }
   }
+  for (const [target, at] of deviceRequests(text)) add(target, at);
   if (text.includes('socketpair')) {
     for (const m of text.matchAll(SOCKETPAIR)) {
       const [, head, array] = m as unknown as [string, string, string];
@@ -68,11 +105,33 @@ export function messageDescriptors(text: string): MessageDescriptors {
         const a = canonical(array);
         arrays.add(a);
         const mem = member(a);
-        if (mem) members.add(mem);
+        if (mem) {
+          members.add(mem);
+          key(a, mem, m.index);
+        }
       }
     }
   }
-  return { targets, members, arrays };
+  return { targets, members, arrays, keys };
+}
+
+/** The descriptors `text` hands to `ioctl()` with a device request, with where (see the file comment). */
+function deviceRequests(text: string): [string, number][] {
+  if (!text.includes('ioctl')) return [];
+  const found: [string, number][] = [];
+  for (const m of text.matchAll(IOCTL)) {
+    const [, target, request] = m as unknown as [string, string, string];
+    if (!STREAM_IOCTL.test(request.trim())) found.push([target, m.index]);
+  }
+  return found;
+}
+
+/**
+ * The descriptors (canonical text) `text` hands to `ioctl()` with a device request: devices, even where
+ * they come from `open()`, which otherwise makes a byte stream.
+ */
+export function deviceDescriptors(text: string): Set<string> {
+  return new Set(deviceRequests(text).map(([t]) => canonical(t)));
 }
 
 /** True when `target` (canonical) is a descriptor `found` shows to keep message boundaries. */
@@ -95,7 +154,10 @@ export function isMessageDescriptor(target: string, found: MessageDescriptors): 
  * (`fnText`) makes it a message descriptor. Its parameters (`params`) keep the file's answer while the
  * file calls the function (`name`), since a caller may pass them the socket it opened; a function the
  * file never calls or takes the address of is called from other files, which another function's local
- * cannot reach. Members and arrays keep the file's answer, as the file comment says.
+ * cannot reach. Members and arrays keep the file's answer, as the file comment says. Other files'
+ * member facts ({@link MessageDescriptors.elsewhere}) apply to the function's member expressions of
+ * the same struct (see {@link elsewhereTargets}); `fileText` is the whole file, `ownStream` says where
+ * the file itself puts a byte stream in the member.
  */
 export function messagesIn(
   found: MessageDescriptors,
@@ -103,13 +165,56 @@ export function messagesIn(
   declared: ReadonlySet<string>,
   params: readonly string[] = [],
   reached: () => boolean = () => true,
+  fileText?: string,
+  ownStream?: (member: string, struct: StructKey | undefined) => boolean,
 ): MessageDescriptors {
   const own = (t: string) => declared.has(t) || params.includes(t);
-  if (![...found.targets].some(own)) return found;
-  const keptParams = reached();
-  const mine = messageDescriptors(fnText).targets;
-  const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
-  return { ...found, targets: new Set([...found.targets].filter(kept)) };
+  let result = found;
+  if ([...found.targets].some(own)) {
+    const keptParams = reached();
+    const mine = messageDescriptors(fnText).targets;
+    const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
+    result = { ...found, targets: new Set([...found.targets].filter(kept)) };
+  }
+  if (found.elsewhere && found.elsewhere.size > 0 && fileText !== undefined) {
+    const more = elsewhereTargets(found.elsewhere, fnText, fileText, ownStream);
+    if (more.size > 0) result = { ...result, targets: new Set([...result.targets, ...more]) };
+  }
+  return result;
+}
+
+/**
+ * The member expressions of a function (`fnText`) that other files' member facts (`keys`) make message
+ * descriptors. A fact whose struct is unknown holds for every member of its name (the quiet side); a
+ * keyed fact holds where the expression's struct is the same, or, where that cannot be resolved, in a
+ * file that names the struct at all (a file that cannot see a struct cannot hold one of its members).
+ * The file's own assignment of a byte stream to the member of that struct (`ownStream`) takes
+ * precedence over a fact whose struct is unknown or only seen; not over one proven the same struct.
+ */
+export function elsewhereTargets(
+  keys: ReadonlySet<string>,
+  fnText: string,
+  fileText: string,
+  ownStream: (member: string, struct: StructKey | undefined) => boolean = () => false,
+): Set<string> {
+  const byMember = new Map<string, (StructKey | undefined)[]>();
+  for (const k of keys) {
+    const { member: m, struct } = parseMemberFact(k);
+    byMember.set(m, [...(byMember.get(m) ?? []), struct]);
+  }
+  const found = new Set<string>();
+  for (const e of memberExpressions(fnText, new Set(byMember.keys()))) {
+    const m = member(e)!;
+    const struct = structOfTarget(e, fnText, fileText);
+    const facts = byMember.get(m) ?? [];
+    if (struct && facts.some((f) => f && sameStruct(f, struct))) {
+      found.add(e);
+      continue;
+    }
+    if (ownStream(m, struct)) continue;
+    if (facts.some((f) => !f || (!struct && seesStruct(fileText, f)))) found.add(e);
+  }
+  return found;
 }
 
 /**
@@ -128,17 +233,17 @@ export function usedInFile(text: string, name: string): boolean {
 }
 
 /**
- * The member names `text` assigns a message descriptor (see {@link MessageDescriptors.members}), for the
+ * The members `text` assigns a message descriptor, keyed by their struct (see memberFactKey), for the
  * fact base: another file that writes to `conn->dgram` cannot see the `socket(AF_INET, SOCK_DGRAM, 0)`
- * this file put there. Empty without a `socket(` or `open(` call (most files).
+ * this file put there. Empty without a `socket(`, `open(` or `ioctl(` call (most files).
  */
 export function messageMembers(text: string): string[] {
-  if (!/\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(/.test(text)) return [];
-  return [...messageDescriptors(text).members].sort();
+  if (!/\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(|\bioctl\s*\(/.test(text)) return [];
+  return [...(messageDescriptors(text).keys ?? [])].sort();
 }
 
-/** `found` with the members other files assign message descriptors (`elsewhere`) added. */
+/** `found` with the member facts other files hold (`elsewhere`, keys) to resolve per function. */
 export function withMembers(found: MessageDescriptors, elsewhere: ReadonlySet<string>): MessageDescriptors {
   if (elsewhere.size === 0) return found;
-  return { ...found, members: new Set([...found.members, ...elsewhere]) };
+  return { ...found, elsewhere };
 }

@@ -35,6 +35,8 @@ export interface FileStreams {
   readonly messages?: MessageDescriptors;
   /** The file's addrinfo hints ask for stream sockets only (see addrinfoStreams). */
   readonly hints?: boolean;
+  /** Members the file assigns byte streams only, keyed by their struct (see memberStreams). */
+  readonly members?: ReadonlySet<string>;
 }
 
 /**
@@ -47,7 +49,8 @@ const DEVICE_PATH = /^"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|pro
 /** {@link DEVICE_PATH} anywhere in a text (any argument of a call read from the text alone). */
 const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
 
-type Origin = 'stream' | 'sentinel' | 'other';
+/** What a value is as a descriptor: a new byte stream, the `-1` placeholder, or anything else. */
+export type Origin = 'stream' | 'sentinel' | 'other';
 
 /**
  * A value that says "no descriptor yet": a negative constant (`-1`, `-EBADF`, `-ENOENT`), which no
@@ -156,7 +159,7 @@ const STREAM_KEY = /^[A-Za-z_]\w*$|\]$|in$/;
 const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
 
 /** What the text after `name =` assigns, read from the text alone (a call's first 200 characters). */
-function assignedOrigin(rest: string, functions: ReadonlySet<string>, hints: boolean): Origin {
+export function assignedOrigin(rest: string, functions: ReadonlySet<string>, hints: boolean): Origin {
   if (/^\s*\(?\s*-\s*(?:\d+|[A-Z][A-Z0-9_]*)\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
   const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
   if (!call || !functions.has(call[1]!)) return 'other';

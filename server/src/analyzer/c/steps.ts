@@ -27,7 +27,8 @@ import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
-import { messagesIn, usedInFile } from './messageDescriptors';
+import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from './messageDescriptors';
+import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
@@ -514,6 +515,30 @@ function scalarsOf(fn: Node): Set<string> {
   return scalar;
 }
 
+/**
+ * The byte streams of function `fn`: its own and the file's (functionStreams), the members the file
+ * fills with streams only (memberStreamTargets), less the descriptors the function drives with device
+ * `ioctl()` requests, in it or, for a global, anywhere in the file (a file opened and then set up as a
+ * bus or a device: one write, one command).
+ */
+function streamsOf(
+  fn: Node,
+  text: string,
+  declared: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
+  file: FileStreams,
+): ReadonlySet<string> {
+  const streams = functionStreams(fn, declared, file, locals);
+  // A member the file also shows to keep message boundaries (a datagram socket or a device request
+  // at that member name) stays a message descriptor, as it was before its streams were read.
+  for (const t of memberStreamTargets(file.members, fn.text, text))
+    if (!file.messages || !isMessageDescriptor(t, file.messages)) streams.add(t);
+  for (const t of deviceDescriptors(fn.text)) streams.delete(t);
+  // A global the file drives with device requests in another function is that device here too.
+  for (const t of deviceDescriptors(text)) if (!locals.has(/^\w+/.exec(t)?.[0] ?? '')) streams.delete(t);
+  return streams;
+}
+
 /** Plain writes, which need to know where their descriptor comes from. */
 export const PLAIN_WRITE = /\b(write|send)\s*\(/;
 
@@ -543,8 +568,16 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     const params = parameterNames(fn).filter((n): n is string => !!n);
     const messages =
       file.messages &&
-      messagesIn(file.messages, fn.text, declared, params, () => !name || usedInFile(ctx.text, name));
-    ctx = { ...ctx, streams: functionStreams(fn, declared, file, locals), messages };
+      messagesIn(
+        file.messages,
+        fn.text,
+        declared,
+        params,
+        () => !name || usedInFile(ctx.text, name),
+        ctx.text,
+        ownStreamMember(file.members),
+      );
+    ctx = { ...ctx, streams: streamsOf(fn, ctx.text, declared, locals, file), messages };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
   const aliases = descriptorAliases(changes.within(body));
