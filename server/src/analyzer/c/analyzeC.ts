@@ -2,9 +2,11 @@
 // build fixes.
 import {
   C_STREAM_FUNCTIONS,
+  C_TREE_OVERRIDABLE,
   cPureFunctions,
   cQuietFunction,
   cWriteFunctions,
+  cWriteFunctionsFor,
   knownEffects,
   settingWrappers,
 } from '../catalogue';
@@ -17,6 +19,7 @@ import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
+import { joinAdjacentMacros } from './adjacentMacros';
 import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
@@ -39,6 +42,29 @@ import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
 
 export type { CWrapper } from './writes';
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The catalogue's write functions that the code defines itself: in the file (`functions`), or, for a
+ * helper name (see C_TREE_OVERRIDABLE), as another file's wrapper (`external`) or anywhere in the tree
+ * (`elsewhere`). Only those names are looked up,
+ * so most files get the shared empty set.
+ */
+function redefinedWriters(
+  settings: AnalyzerSettings,
+  functions: readonly CFunctionFact[],
+  external: ReadonlyMap<string, CWrapper>,
+  elsewhere: ReadonlySet<string>,
+): ReadonlySet<string> {
+  let found: Set<string> | undefined;
+  for (const name of cWriteFunctions(settings).keys()) {
+    const mine = functions.some((f) => f.name === name);
+    if (mine || (C_TREE_OVERRIDABLE.has(name) && (external.has(name) || elsewhere.has(name))))
+      (found ??= new Set()).add(name);
+  }
+  return found ?? NO_NAMES;
+}
 
 /** Entries of each pattern cache before it starts again. */
 const PATTERN_CACHE_SIZE = 256;
@@ -81,7 +107,7 @@ export class CAnalyzer {
     // A lone `\r` ends a line for C compilers, but not for the grammar: a `//` comment would run on
     // to the next `\n`, and a file of old Mac line endings has none. The same length keeps offsets.
     const lines = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-    return blankMacros(lines, this.patterns.get(key));
+    return joinAdjacentMacros(blankMacros(lines, this.patterns.get(key)));
   }
 
   private context(
@@ -90,11 +116,12 @@ export class CAnalyzer {
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
     facts?: (name: string) => boolean,
+    redefined: ReadonlySet<string> = NO_NAMES,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
-      functions: cWriteFunctions(settings),
+      functions: cWriteFunctionsFor(settings, redefined),
       wrappers,
       pure: cPureFunctions(settings),
       // The catalogue and the presets name some; the fact base reads the project's own bodies.
@@ -161,12 +188,14 @@ export class CAnalyzer {
     known: ReadonlyMap<string, CWrapper>,
     use: (syntax: FileSyntax) => T,
     wanted: ReadonlyMap<string, CWrapper> = known,
+    redefined: ReadonlySet<string> = NO_NAMES,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
-      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, known).own,
+      wrappersOf: (bodies, macros) =>
+        this.ownWrappers(text, settings, bodies, macros, known, undefined, redefined).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -222,9 +251,10 @@ export class CAnalyzer {
     macros: ReadonlyMap<string, CMacro>,
     known: ReadonlyMap<string, CWrapper>,
     quiet?: (name: string) => boolean,
+    redefined: ReadonlySet<string> = NO_NAMES,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const base = this.context(text, settings, known);
+    const base = this.context(text, settings, known, undefined, undefined, redefined);
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
     const memoKey = [...base.functions.keys(), '|', ...known.keys(), '|', ...settings.presets].join(',');
     const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
@@ -251,6 +281,7 @@ export class CAnalyzer {
     definedElsewhere: ReadonlySet<string> = new Set(),
     pureElsewhere: ReadonlySet<string> = new Set(),
     membersElsewhere: ReadonlySet<string> = new Set(),
+    overriddenElsewhere: ReadonlySet<string> = new Set(),
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -263,6 +294,8 @@ export class CAnalyzer {
     // Helpers read from their calls alone: kept apart from the wrappers, whose first-look patterns
     // are shared by every file of a tree (these differ from file to file).
     const callSite = this.callSiteWriters(text, settings, external, functions, definedElsewhere);
+    // Catalogue names the project defines itself: its bodies decide what their calls do.
+    const redefined = redefinedWriters(settings, functions, external, overriddenElsewhere);
     const inferred = callSite.map((w) => w.name);
     // The names the rules asked about and were told may do output: only a change of one of those
     // answers can change the findings (see FileWrappers.loud).
@@ -293,7 +326,15 @@ export class CAnalyzer {
       const own = new Set(functions.map((f) => f.name));
       const ownQuiet = quietFunctions(functions, elsewhere);
       const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
-      const { own: ownWrappers, writers } = this.ownWrappers(text, settings, bodies, macros, known, quiet);
+      const { own: ownWrappers, writers } = this.ownWrappers(
+        text,
+        settings,
+        bodies,
+        macros,
+        known,
+        quiet,
+        redefined,
+      );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
       // Functions that call a write function, or a wrapper (this file's own included).
@@ -305,11 +346,18 @@ export class CAnalyzer {
       const targets = bodies.filter((b) => writing.test(b.text) || called?.test(b.text)).map((b) => b.fn);
       let asking = loud;
       let assuming = assumed;
-      const base = this.context(text, settings, wrappers, macros, (name) => {
-        const answer = quiet(name);
-        if (!answer) asking.add(name);
-        return answer;
-      });
+      const base = this.context(
+        text,
+        settings,
+        wrappers,
+        macros,
+        (name) => {
+          const answer = quiet(name);
+          if (!answer) asking.add(name);
+          return answer;
+        },
+        redefined,
+      );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
         const answer = !own.has(name) && !definedElsewhere.has(name) && !knownEffects(name);
@@ -407,7 +455,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted);
+      return this.withParts(text, settings, known, analyse, wanted, redefined);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);
