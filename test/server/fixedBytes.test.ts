@@ -27,6 +27,7 @@ const IDIOMS = [
   'project-families',
   'branch-runs',
   'check-forms',
+  'headerdefs',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */
