@@ -150,7 +150,8 @@ export class WrapperIndex {
     if (!this.overridden) {
       const found = new Set<string>();
       for (const wrappers of this.files.values())
-        for (const f of wrappers.functions ?? []) if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) found.add(f.name);
+        for (const f of wrappers.functions ?? [])
+          if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) found.add(f.name);
       this.overridden = found;
     }
     return this.overridden;
@@ -329,7 +330,11 @@ export class WrapperIndex {
     if (!this.byHeader) {
       const byHeader = new Map<string, CWrapper[]>();
       for (const [file, wrappers] of this.files)
-        if (isHeader(file) && wrappers.c.length > 0) byHeader.set(file, wrappers.c.map((w) => ({ ...w, file })));
+        if (isHeader(file) && wrappers.c.length > 0)
+          byHeader.set(
+            file,
+            wrappers.c.map((w) => ({ ...w, file })),
+          );
       this.byHeader = byHeader;
     }
     return this.byHeader;
@@ -418,7 +423,7 @@ export class WrapperIndex {
       for (const w of wrappers.c) {
         if (!w.exported) continue;
         let byFile = wrappersOf.get(w.name);
-        if (!byFile) wrappersOf.set(w.name, (byFile = new Map()));
+        if (!byFile) wrappersOf.set(w.name, (byFile = new Map<string, CWrapper>()));
         if (byFile.has(file)) clash.add(w.name);
         byFile.set(file, { ...w, file });
         const files = definers.get(w.name);
@@ -507,9 +512,7 @@ export class WrapperIndex {
  * The exported C functions that two files or more of `files` define (from their function facts), with
  * those files: a call from a third file could mean either.
  */
-export function exportedDefiners(
-  files: Iterable<readonly [string, FileWrappers]>,
-): [string, string[]][] {
+export function exportedDefiners(files: Iterable<readonly [string, FileWrappers]>): [string, string[]][] {
   const byName = new Map<string, Set<string>>();
   for (const [file, wrappers] of files)
     for (const f of wrappers.functions ?? []) {

@@ -46,7 +46,8 @@ export function factBasePass(
   // its callers are analysed again with that fact (see cWriteFunctionsFor).
   const exported = new Set<string>();
   for (const [, wrappers] of index)
-    for (const f of wrappers.functions ?? []) if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) exported.add(f.name);
+    for (const f of wrappers.functions ?? [])
+      if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) exported.add(f.name);
   for (const [path, wrappers] of index) {
     if (exported.size === 0) break;
     const functions = wrappers.functions ?? [];

@@ -29,9 +29,7 @@ function changedWrappers(
 ): string[] {
   // A header's static helpers are its includers' own: a change to one changes them.
   const exported = (w: FileWrappers | undefined) =>
-    new Map(
-      (w?.c ?? []).filter((x) => x.exported || isHeader(path)).map((x) => [x.name, canonicalJson(x)]),
-    );
+    new Map((w?.c ?? []).filter((x) => x.exported || isHeader(path)).map((x) => [x.name, canonicalJson(x)]));
   const a = exported(before);
   const b = exported(after);
   return [...new Set([...a.keys(), ...b.keys()])].filter((name) => a.get(name) !== b.get(name));

@@ -18,5 +18,8 @@ const ANY_PAIR = /[A-Z0-9_][ \t]+[A-Z_][A-Z0-9_]*[ \t]*[,)]/;
  */
 export function joinAdjacentMacros(text: string): string {
   if (!ANY_PAIR.test(text)) return text;
-  return text.replace(ADJACENT_MACROS, (_match, lead: string, words: string) => lead + words.replace(/[ \t]/g, '_'));
+  return text.replace(
+    ADJACENT_MACROS,
+    (_match, lead: string, words: string) => lead + words.replace(/[ \t]/g, '_'),
+  );
 }

@@ -47,9 +47,11 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
  * The catalogue's write functions that the code defines itself: in the file (`functions`), or, for a
- * helper name (see C_TREE_OVERRIDABLE), as another file's wrapper (`external`) or anywhere in the tree
- * (`elsewhere`). Only those names are looked up,
- * so most files get the shared empty set.
+ * helper name (see C_TREE_OVERRIDABLE), as another file's wrapper (`external`) or an exported
+ * definition elsewhere in the tree (`elsewhere`). Not a function that takes an iovec (the project's own
+ * is the twin a fix calls), nor a name whose gathered twin the code defines too: a project with its own
+ * `xwrite()` and `xwritev()` has the catalogue's pair, and the catalogue's fix names one that exists.
+ * Most files get the shared empty set.
  */
 function redefinedWriters(
   settings: AnalyzerSettings,
@@ -57,11 +59,14 @@ function redefinedWriters(
   external: ReadonlyMap<string, CWrapper>,
   elsewhere: ReadonlySet<string>,
 ): ReadonlySet<string> {
+  const mine = (name: string) => functions.some((f) => f.name === name);
+  const tree = (name: string) => C_TREE_OVERRIDABLE.has(name) && (external.has(name) || elsewhere.has(name));
   let found: Set<string> | undefined;
-  for (const name of cWriteFunctions(settings).keys()) {
-    const mine = functions.some((f) => f.name === name);
-    if (mine || (C_TREE_OVERRIDABLE.has(name) && (external.has(name) || elsewhere.has(name))))
-      (found ??= new Set()).add(name);
+  for (const [name, fn] of cWriteFunctions(settings)) {
+    if (fn.gathered || !(mine(name) || tree(name))) continue;
+    const twin = fn.gatheredName;
+    if (twin && twin !== name && (mine(twin) || tree(twin))) continue;
+    (found ??= new Set()).add(name);
   }
   return found ?? NO_NAMES;
 }
