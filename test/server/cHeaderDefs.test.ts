@@ -24,7 +24,8 @@ async function treeIndex(): Promise<WrapperIndex> {
   const a = await analyzer();
   const index = new WrapperIndex();
   const files = walk(TREE);
-  for (const path of files) index.set(path, a.wrappers(path, fixture(relative(FIXTURES, path)), DEFAULT_SETTINGS));
+  for (const path of files)
+    index.set(path, a.wrappers(path, fixture(relative(FIXTURES, path)), DEFAULT_SETTINGS));
   return index;
 }
 
@@ -46,7 +47,9 @@ describe('C definitions from headers and from other programs of a tree', () => {
     const expected = walk(TREE)
       .filter((p) => p.endsWith('.c'))
       .flatMap((p) =>
-        expectations(fixture(relative(FIXTURES, p))).map((e) => `${relative(TREE, p)} ${e.code} ${e.syscalls}`),
+        expectations(fixture(relative(FIXTURES, p))).map(
+          (e) => `${relative(TREE, p)} ${e.code} ${e.syscalls}`,
+        ),
       );
     assert.deepEqual(reported.sort(), expected.sort());
   });
