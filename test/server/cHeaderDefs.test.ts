@@ -2,8 +2,9 @@
 // name among several in the tree (the one beside the caller, or none), the file's own function under a
 // catalogue name, and buffers spelled as adjacent string macros.
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
 import { analyzeFixture, analyzer, expectations, fixture, FIXTURES, observed } from './helpers';
@@ -52,6 +53,16 @@ describe('C definitions from headers and from other programs of a tree', () => {
         ),
       );
     assert.deepEqual(reported.sort(), expected.sort());
+  });
+
+  it('finds the same from a cache, the header that only includes another kept in its index', async () => {
+    const cache = join(mkdtempSync(join(tmpdir(), 'writev-headerdefs-')), 'cache');
+    const args = ['--no-config-lookup', '--format', 'concise', '--cache', '--cache-location', cache, TREE];
+    const first = await lintRun(args, TREE);
+    const again = await lintRun(args, TREE);
+    assert.equal(first.out.split('\n').filter((l) => l.includes('adjacent-writes')).length, 3);
+    assert.equal(again.out, first.out);
+    rmSync(dirname(cache), { recursive: true, force: true });
   });
 
   it("offers no fix through another file's helper: the caller cannot see its body", async () => {
