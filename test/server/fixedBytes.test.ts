@@ -27,6 +27,7 @@ const IDIOMS = [
   'project-families',
   'branch-runs',
   'check-forms',
+  'headerdefs',
   'kept-results',
   'member-kinds',
 ];

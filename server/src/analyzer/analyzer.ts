@@ -12,6 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { isHeader, quotedIncludes } from './headerIncludes';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -108,16 +109,21 @@ export class Analyzer {
     };
     const onLimit = (message: string) => this.log(`${path}: ${message}`);
     if (language === 'c') {
+      const index = options.index;
+      // A header's quoted includes are kept for its includers; a file's own are asked only when some
+      // header of the workspace defines a wrapper.
+      const includes = isHeader(path) || index?.cHeaderWrapperNames().size ? quotedIncludes(text) : [];
       const { findings, wrappers, functions, loud, inferred } = this.c.analyze(
         text,
         settings,
         options.key,
-        options.index?.cWrappersFor(path),
+        index?.cWrappersFor(path, includes),
         onLimit,
         options.index?.cQuietFor(path),
         options.index?.cDefinedFor(path),
         options.index?.cPureFor(path),
         options.index?.cMessageMembersFor(path),
+        options.index?.cOverriddenFor(path),
       );
       const members = messageMembers(text);
       return {
@@ -129,6 +135,7 @@ export class Analyzer {
           loud,
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
+          ...(isHeader(path) && includes.length > 0 && { includes }),
         },
       };
     }
@@ -144,7 +151,14 @@ export class Analyzer {
     if (languageOf(path) === 'c') {
       const { wrappers, functions } = this.c.analyze(text, settings);
       const members = messageMembers(text);
-      return { c: wrappers, ts: [], functions, ...(members.length > 0 && { messageMembers: members }) };
+      const includes = isHeader(path) ? quotedIncludes(text) : [];
+      return {
+        c: wrappers,
+        ts: [],
+        functions,
+        ...(members.length > 0 && { messageMembers: members }),
+        ...(includes.length > 0 && { includes }),
+      };
     }
     return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
   }

@@ -26,17 +26,24 @@ export interface CWriteFunction {
    * write is a packet, and gathering would merge packets. Counted only on stdout and stderr.
    */
   readonly messages?: boolean;
+  /**
+   * A function of the C library or a TLS library, declared by its header. A project's definition of
+   * it in another file of the tree is an interposer or a test stub, not what the other files call, so
+   * only a definition in the calling file itself replaces it (see cWriteFunctionsFor).
+   */
+  readonly library?: boolean;
 }
 
 /** The C write functions known by default (Git's write stack and POSIX). Not `fwrite`: it buffers. */
 export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
-  { name: 'write', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev', messages: true },
+  { name: 'write', library: true, fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev', messages: true },
   { name: 'xwrite', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'xwritev' },
   { name: 'write_in_full', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev_in_full' },
   { name: 'write_or_die', fd: 0, buf: 1, len: 2, arity: 3, gatheredName: 'writev_or_die' },
   { name: 'write_str_in_full', fd: 0, buf: 1, arity: 2, gatheredName: 'writev_in_full' },
   {
     name: 'send',
+    library: true,
     fd: 0,
     buf: 1,
     len: 2,
@@ -47,11 +54,11 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
   },
   // TLS libraries' writes: each call seals one record (or more) and sends it, a syscall per call;
   // the libraries have no gathered twin, so runs of them are reported without a fix.
-  { name: 'SSL_write', fd: 0, buf: 1, len: 2, arity: 3 },
-  { name: 'gnutls_record_send', fd: 0, buf: 1, len: 2, arity: 3 },
-  { name: 'mbedtls_ssl_write', fd: 0, buf: 1, len: 2, arity: 3 },
-  { name: 'wolfSSL_write', fd: 0, buf: 1, len: 2, arity: 3 },
-  { name: 'writev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
+  { name: 'SSL_write', library: true, fd: 0, buf: 1, len: 2, arity: 3 },
+  { name: 'gnutls_record_send', library: true, fd: 0, buf: 1, len: 2, arity: 3 },
+  { name: 'mbedtls_ssl_write', library: true, fd: 0, buf: 1, len: 2, arity: 3 },
+  { name: 'wolfSSL_write', library: true, fd: 0, buf: 1, len: 2, arity: 3 },
+  { name: 'writev', library: true, fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev' },
   { name: 'xwritev', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'xwritev' },
   { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
   { name: 'writev_or_die', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_or_die' },
@@ -443,6 +450,37 @@ export function cWriteFunctions(settings: AnalyzerSettings): Map<string, CWriteF
     len,
     gatheredName,
   }));
+}
+
+/**
+ * The built-in catalogue's names that a project's own definition in another file replaces for the
+ * whole tree (Git's helper names, which other projects reuse for helpers of their own); the library's
+ * functions are replaced only in the file that defines them, and the presets' and the user's entries
+ * never (the user chose them for the project).
+ */
+export const C_TREE_OVERRIDABLE: ReadonlySet<string> = new Set(
+  C_WRITE_FUNCTIONS.filter((fn) => !fn.library).map((fn) => fn.name),
+);
+
+/**
+ * {@link cWriteFunctions} for code that defines some of those names itself (`defined`: a function with
+ * a body in the file, or elsewhere in the tree): the project's own `xwrite(int fd, const char *s)` is
+ * not Git's, and its body, not the catalogue, says whether and how a call writes (and which gathered
+ * function exists to call instead). A name the user's `writev.writeFunctions` lists stays: the user
+ * said what it is. Does not modify what `cWriteFunctions` returns to other callers.
+ */
+export function cWriteFunctionsFor(
+  settings: AnalyzerSettings,
+  defined: ReadonlySet<string>,
+): Map<string, CWriteFunction> {
+  const functions = cWriteFunctions(settings);
+  if (defined.size === 0) return functions;
+  const chosen = new Set([
+    ...presetsOf(settings.presets).flatMap((p) => (p.writeFunctions ?? []).map((fn) => fn.name)),
+    ...settings.writeFunctions.filter((fn) => fn.language === 'c').map((fn) => fn.name),
+  ]);
+  for (const name of defined) if (!chosen.has(name)) functions.delete(name);
+  return functions;
 }
 
 /** The TS/JS write functions in effect, by qualified name: the catalogue plus the user's "ts" ones. */

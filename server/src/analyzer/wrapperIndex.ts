@@ -3,8 +3,10 @@
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { libraryQuiet } from './c/functionFacts';
-import { C_PURE_FUNCTIONS } from './catalogue';
+import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
+import { dirname } from 'node:path';
+import { isHeader, resolveInclude } from './headerIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 
@@ -30,6 +32,11 @@ export interface FileWrappers {
   readonly inferred?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /**
+   * A C header's quoted includes, as written (see quotedIncludes): an includer of the header gets the
+   * wrappers of those headers too.
+   */
+  readonly includes?: readonly string[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
@@ -42,6 +49,16 @@ const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string
 export class WrapperIndex {
   private readonly files = new Map<string, FileWrappers>();
   private cByName: Map<string, CWrapper> | undefined;
+  /** Exported wrappers more than one file defines (see exportedWrappers); set with cByName. */
+  private ambiguous: Map<string, { files: string[]; wrappers: Map<string, CWrapper> }> | undefined;
+  /** Set by {@link WrapperIndex.presetDefiners}. */
+  private presetDefinerList: ReadonlyMap<string, readonly string[]> | undefined;
+  /** Each header's wrappers (static ones included), by the header's path. */
+  private byHeader: Map<string, CWrapper[]> | undefined;
+  /** The names of {@link byHeader}'s wrappers; reset with it. */
+  private headerNames: Set<string> | undefined;
+  /** The headers the index holds anything of (wrappers, functions or includes). */
+  private headerPaths: Set<string> | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -54,15 +71,28 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetMessageMembers}. */
   private presetMembers: ReadonlySet<string> | undefined;
   private members: ReadonlySet<string> | undefined;
+  private overridden: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetOverridden}. */
+  private presetOverriddenNames: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
-    if (wrappers.c.length === 0 && wrappers.ts.length === 0 && !wrappers.functions?.length) {
+    // A header that only includes others is kept for its includes: a chain of includes passes it.
+    if (
+      wrappers.c.length === 0 &&
+      wrappers.ts.length === 0 &&
+      !wrappers.functions?.length &&
+      !wrappers.includes?.length
+    ) {
       this.delete(path);
       return;
     }
     this.files.set(path, wrappers);
     this.cByName = undefined;
+    this.byHeader = undefined;
+    this.headerNames = undefined;
+    this.headerPaths = undefined;
+    this.overridden = undefined;
     this.quiet = undefined;
     this.defined = undefined;
     this.pure = undefined;
@@ -73,6 +103,10 @@ export class WrapperIndex {
   delete(path: string): void {
     if (this.files.delete(path)) {
       this.cByName = undefined;
+      this.byHeader = undefined;
+      this.headerNames = undefined;
+      this.headerPaths = undefined;
+      this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
       this.pure = undefined;
@@ -99,6 +133,28 @@ export class WrapperIndex {
       this.defined = defined;
     }
     return this.defined;
+  }
+
+  /** Uses `names` as the catalogue names the tree defines (see cOverriddenFor), instead of working them out. */
+  presetOverridden(names: readonly string[]): void {
+    this.presetOverriddenNames = new Set(names);
+  }
+
+  /**
+   * The built-in catalogue's helper names (C_TREE_OVERRIDABLE) that some file of the workspace defines
+   * with a body and exports: the project's own function, which decides what calls to it do in every
+   * file (see cWriteFunctionsFor). A `static` one is its file's alone.
+   */
+  cOverriddenFor(_path: string): ReadonlySet<string> {
+    if (this.presetOverriddenNames) return this.presetOverriddenNames;
+    if (!this.overridden) {
+      const found = new Set<string>();
+      for (const wrappers of this.files.values())
+        for (const f of wrappers.functions ?? [])
+          if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) found.add(f.name);
+      this.overridden = found;
+    }
+    return this.overridden;
   }
 
   /** Uses `names` as the message members of the tree, instead of reading the files' facts. */
@@ -269,27 +325,121 @@ export class WrapperIndex {
     return this.files.size;
   }
 
+  /** The wrappers headers define (static ones included), by the header's path. */
+  private headers(): Map<string, CWrapper[]> {
+    if (!this.byHeader) {
+      const byHeader = new Map<string, CWrapper[]>();
+      for (const [file, wrappers] of this.files)
+        if (isHeader(file) && wrappers.c.length > 0)
+          byHeader.set(
+            file,
+            wrappers.c.map((w) => ({ ...w, file })),
+          );
+      this.byHeader = byHeader;
+    }
+    return this.byHeader;
+  }
+
+  /** The names of the wrappers some header defines: a call to one may need a header's body. */
+  cHeaderWrapperNames(): ReadonlySet<string> {
+    if (!this.headerNames) {
+      const names = new Set<string>();
+      for (const list of this.headers().values()) for (const w of list) names.add(w.name);
+      this.headerNames = names;
+    }
+    return this.headerNames;
+  }
+
+  /**
+   * The wrappers of the headers `path` includes (`includes`, its quoted includes as written), and of
+   * the headers those include as far as the index knows their includes: a header's `static inline`
+   * helper is its includer's own. Nearer headers win a name over farther ones. Not `path`'s own.
+   */
+  private includedWrappers(path: string, includes: readonly string[]): CWrapper[] {
+    const headers = this.headers();
+    if (headers.size === 0 || includes.length === 0) return [];
+    this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
+    const known = this.headerPaths;
+    const found: CWrapper[] = [];
+    const seen = new Set<string>([path]);
+    let level: [string, readonly string[]][] = [[path, includes]];
+    while (level.length > 0) {
+      const next: [string, readonly string[]][] = [];
+      for (const [from, names] of level)
+        for (const name of names) {
+          const header = resolveInclude(from, name, known);
+          if (header === undefined || seen.has(header)) continue;
+          seen.add(header);
+          found.push(...(headers.get(header) ?? []));
+          next.push([header, this.files.get(header)?.includes ?? []]);
+        }
+      level = next;
+    }
+    return found;
+  }
+
   /**
    * Exported (non-static) C wrappers of files other than `path`, by name. A name that two files define
-   * differently is left out: the call could mean either.
+   * differently is left out: the call could mean either. With `includes` (`path`'s quoted includes),
+   * also the wrappers of the headers it includes, static ones too (see includedWrappers).
    */
-  cWrappersFor(path: string): Map<string, CWrapper> {
-    if (!this.cByName) {
-      const byName = new Map<string, CWrapper>();
-      const clash = new Set<string>();
-      for (const [file, wrappers] of this.files) {
-        for (const w of wrappers.c) {
-          if (!w.exported) continue;
-          if (byName.has(w.name)) clash.add(w.name);
-          byName.set(w.name, { ...w, file });
-        }
-      }
-      for (const name of clash) byName.delete(name);
-      this.cByName = byName;
-    }
+  cWrappersFor(path: string, includes?: readonly string[]): Map<string, CWrapper> {
+    this.cByName ??= this.exportedWrappers();
     const result = new Map(this.cByName);
     for (const [name, w] of result) if (w.file === path) result.delete(name);
+    for (const [name, { files, wrappers }] of this.ambiguous ?? []) {
+      if (files.includes(path)) continue;
+      // Two programs of one tree may each define the name: a caller beside exactly one of them (its
+      // own program, as far as folders tell) calls that one; any other caller could mean either.
+      const near = files.filter((f) => dirname(f) === dirname(path));
+      const chosen = near.length === 1 ? wrappers.get(near[0]!) : undefined;
+      if (chosen) result.set(name, chosen);
+    }
+    if (includes) {
+      const included = this.includedWrappers(path, includes);
+      for (let i = included.length - 1; i >= 0; i--) result.set(included[i]!.name, included[i]!);
+    }
     return result;
+  }
+
+  /** Uses `definers` (exported C function names defined in two files or more, with those files). */
+  presetDefiners(definers: readonly (readonly [string, readonly string[]])[]): void {
+    this.presetDefinerList = new Map(definers);
+  }
+
+  /**
+   * The exported C wrappers only one file defines, by name; those of names another file also defines
+   * (as a wrapper or any function: its body may do something else) go to {@link ambiguous}. A name
+   * one file defines twice (under #if alternatives) is left out.
+   */
+  private exportedWrappers(): Map<string, CWrapper> {
+    const byName = new Map<string, CWrapper>();
+    const clash = new Set<string>();
+    const definers = new Map<string, Set<string>>(
+      [...(this.presetDefinerList ?? exportedDefiners(this.files))].map(([n, f]) => [n, new Set(f)]),
+    );
+    const wrappersOf = new Map<string, Map<string, CWrapper>>();
+    for (const [file, wrappers] of this.files) {
+      for (const w of wrappers.c) {
+        if (!w.exported) continue;
+        let byFile = wrappersOf.get(w.name);
+        if (!byFile) wrappersOf.set(w.name, (byFile = new Map<string, CWrapper>()));
+        if (byFile.has(file)) clash.add(w.name);
+        byFile.set(file, { ...w, file });
+        const files = definers.get(w.name);
+        if (files) files.add(file);
+        else definers.set(w.name, new Set([file]));
+      }
+    }
+    const ambiguous = new Map<string, { files: string[]; wrappers: Map<string, CWrapper> }>();
+    for (const [name, byFile] of wrappersOf) {
+      if (clash.has(name)) continue;
+      const files = [...(definers.get(name) ?? [])];
+      if (files.length === 1) byName.set(name, byFile.values().next().value as CWrapper);
+      else ambiguous.set(name, { files, wrappers: byFile });
+    }
+    this.ambiguous = ambiguous;
+    return byName;
   }
 
   /**
@@ -310,7 +460,14 @@ export class WrapperIndex {
     let memo = digestMemo.get(byName);
     if (!memo) digestMemo.set(byName, (memo = new Map<string, string>()));
     const own = c ? [...byName.values()].filter((w) => w.file === path).map((w) => w.name) : [];
-    const key = c ? `c ${own.join(' ')}` : 'ts';
+    // A name two files define is given by the caller's folder: the choice is part of the key.
+    const chosen = c
+      ? [...(this.ambiguous?.keys() ?? [])].flatMap((n) => {
+          const w = external.get(n);
+          return w ? [`${n}@${w.file}`] : [];
+        })
+      : [];
+    const key = c ? `c ${own.join(' ')} | ${chosen.join(' ')}` : 'ts';
     const known = memo.get(key);
     if (known !== undefined) return known;
     let facts: unknown[];
@@ -321,6 +478,12 @@ export class WrapperIndex {
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
+      facts.push({ overridden: [...this.cOverriddenFor(path)].sort() });
+      // Every header's wrappers, whichever the file includes: a header's change then changes every C
+      // file's facts, which is rare (a helper's body edited) and never wrong.
+      facts.push({
+        headers: [...this.headers()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      });
     } else {
       // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.
       facts = [];
@@ -343,4 +506,20 @@ export class WrapperIndex {
     }
     return undefined;
   }
+}
+
+/**
+ * The exported C functions that two files or more of `files` define (from their function facts), with
+ * those files: a call from a third file could mean either.
+ */
+export function exportedDefiners(files: Iterable<readonly [string, FileWrappers]>): [string, string[]][] {
+  const byName = new Map<string, Set<string>>();
+  for (const [file, wrappers] of files)
+    for (const f of wrappers.functions ?? []) {
+      if (!f.exported) continue;
+      const set = byName.get(f.name);
+      if (set) set.add(file);
+      else byName.set(f.name, new Set([file]));
+    }
+  return [...byName].filter(([, set]) => set.size > 1).map(([name, set]) => [name, [...set]]);
 }

@@ -282,8 +282,15 @@ export class CachedRun {
           hit && chained.has(file)
             ? { ...hit.wrappers, c: hit.chained ?? [] }
             : (hit?.wrappers ?? found.get(file));
-        // Files that define no wrapper still tell the fact base which of their functions do no output.
-        if (wrappers && (wrappers.c.length > 0 || wrappers.ts.length > 0 || wrappers.functions?.length))
+        // Files that define no wrapper still tell the fact base which of their functions do no output,
+        // and a header that only includes others where its includers' helpers are.
+        if (
+          wrappers &&
+          (wrappers.c.length > 0 ||
+            wrappers.ts.length > 0 ||
+            wrappers.functions?.length ||
+            wrappers.includes?.length)
+        )
           index.push([file, wrappers]);
       }
       this.index = new WrapperIndex();

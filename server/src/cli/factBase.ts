@@ -2,7 +2,7 @@
 // says which exported C functions do no output anywhere in the tree, and which files must be analysed
 // again because a function of theirs that writes calls one of them (the first pass, reading each file
 // alone, took such a call for one that may print).
-import { C_PURE_FUNCTIONS, cWriteFunctions } from '../analyzer/catalogue';
+import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE, cWriteFunctions } from '../analyzer/catalogue';
 import { libraryQuiet, quietFunctions } from '../analyzer/c/functionFacts';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
@@ -17,6 +17,8 @@ export interface FactBasePass {
   readonly defined: string[];
   /** Exported C functions that are pure (accessors: see pureFunctions). */
   readonly pure: string[];
+  /** Catalogue helper names the tree defines and exports (see WrapperIndex.cOverriddenFor). */
+  readonly overridden: string[];
 }
 
 /**
@@ -40,10 +42,25 @@ export function factBasePass(
       redo.add(path);
     }
   }
+  // A catalogue name (`xwrite`) that another file of the tree defines is the project's own function:
+  // its callers are analysed again with that fact (see cWriteFunctionsFor).
+  const exported = new Set<string>();
+  for (const [, wrappers] of index)
+    for (const f of wrappers.functions ?? [])
+      if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) exported.add(f.name);
+  for (const [path, wrappers] of index) {
+    if (exported.size === 0) break;
+    const functions = wrappers.functions ?? [];
+    for (const f of functions)
+      for (const c of f.calls) {
+        if (!exported.has(c) || functions.some((g) => g.name === c)) continue;
+        redo.add(path);
+      }
+  }
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
-    return { quiet: [], redo: [...redo], defined: [...defined], pure: [] };
+    return { quiet: [], redo: [...redo], defined: [...defined], pure: [], overridden: [...exported] };
   const writers = new Set<string>();
   for (const s of settings) {
     for (const name of cWriteFunctions(s).keys()) writers.add(name);
@@ -67,7 +84,13 @@ export function factBasePass(
     );
     if (accessor) redo.add(path);
   }
-  return { quiet: [...quiet], redo: [...redo], defined: [...defined], pure: [...pure] };
+  return {
+    quiet: [...quiet],
+    redo: [...redo],
+    defined: [...defined],
+    pure: [...pure],
+    overridden: [...exported],
+  };
 }
 
 /**

@@ -4,8 +4,9 @@
 import { relative, resolve } from 'node:path';
 // Not the library index: that loads the analyzer, which only the worker threads need.
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
-import type { FileWrappers } from '../analyzer/wrapperIndex';
+import { exportedDefiners, type FileWrappers } from '../analyzer/wrapperIndex';
 import type { CWrapper } from '../analyzer/wrapper';
+import { isHeader } from '../analyzer/headerIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
@@ -142,7 +143,10 @@ export async function lint(
           .filter(
             (r) =>
               r.wrappers &&
-              (r.wrappers.c.length > 0 || r.wrappers.ts.length > 0 || r.wrappers.functions?.length),
+              (r.wrappers.c.length > 0 ||
+                r.wrappers.ts.length > 0 ||
+                r.wrappers.functions?.length ||
+                r.wrappers.includes?.length),
           )
           .map((r) => [r.path, r.wrappers as FileWrappers]);
     const facts = factBasePass(
@@ -151,12 +155,13 @@ export async function lint(
     );
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = all
-      .filter(([, w]) => w.c.length > 0 || w.ts.length > 0)
-      .map(([path, w]) => [path, { c: w.c, ts: w.ts }]);
+      .filter(([path, w]) => w.c.length > 0 || w.ts.length > 0 || (isHeader(path) && w.includes?.length))
+      .map(([path, w]) => [path, { c: w.c, ts: w.ts, ...(w.includes && { includes: w.includes }) }]);
     const names = [
       ...new Set(
-        index.flatMap(([, w]) => [
-          ...w.c.filter((x) => x.exported).map((x) => x.name),
+        index.flatMap(([path, w]) => [
+          // A header's static helpers too: its includers call them as their own.
+          ...w.c.filter((x) => x.exported || isHeader(path)).map((x) => x.name),
           ...w.ts.filter((x) => x.exported).map((x) => x.name),
         ]),
       ),
@@ -184,6 +189,9 @@ export async function lint(
         defined: facts.defined,
         pure: facts.pure,
         messageMembers,
+        // Of the function facts the index leaves out: which exported names two files define.
+        definers: exportedDefiners(all),
+        overridden: facts.overridden,
       };
       let round = await pass(
         { ...job, index, names: options.fix ? undefined : names, redo },

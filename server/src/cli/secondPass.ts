@@ -62,7 +62,8 @@ export class SecondPass {
   forPath(path: string): Callers {
     if (!this.index || languageOf(path) !== 'c') return this.all;
     const external = this.index.cWrappersFor(path);
-    const words = this.all.words.filter((n) => external.has(n));
+    const headers = this.index.cHeaderWrapperNames();
+    const words = this.all.words.filter((n) => external.has(n) || headers.has(n));
     if (words.length === this.all.words.length) return this.all;
     const key = words.join('|');
     let callers = this.made.get(key);

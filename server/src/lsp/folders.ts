@@ -9,6 +9,7 @@ import {
   type FileWrappers,
 } from '../index';
 import { canonicalJson } from '../analyzer/canonicalJson';
+import { isHeader } from '../analyzer/headerIncludes';
 import { excludeMatcher, sourceFiles } from '../workspace/files';
 import { readSourceFile } from '../workspace/sourceFile';
 
@@ -21,9 +22,14 @@ export function yieldToEventLoop(): Promise<void> {
 const MAX_CHAIN_ROUNDS = 8;
 
 /** The exported C wrappers `before` and `after` (one file's entries) do not define alike. */
-function changedWrappers(before: FileWrappers | undefined, after: FileWrappers | undefined): string[] {
+function changedWrappers(
+  path: string,
+  before: FileWrappers | undefined,
+  after: FileWrappers | undefined,
+): string[] {
+  // A header's static helpers are its includers' own: a change to one changes them.
   const exported = (w: FileWrappers | undefined) =>
-    new Map((w?.c ?? []).filter((x) => x.exported).map((x) => [x.name, canonicalJson(x)]));
+    new Map((w?.c ?? []).filter((x) => x.exported || isHeader(path)).map((x) => [x.name, canonicalJson(x)]));
   const a = exported(before);
   const b = exported(after);
   return [...new Set([...a.keys(), ...b.keys()])].filter((name) => a.get(name) !== b.get(name));
@@ -131,8 +137,8 @@ export class Folders {
     }
     if (!run.cancelled) {
       // Read alone, a file knows no helper of another file: read again those that call one.
-      const exported = [...folder.index.entries()].flatMap(([, w]) =>
-        w.c.filter((x) => x.exported).map((x) => x.name),
+      const exported = [...folder.index.entries()].flatMap(([path, w]) =>
+        w.c.filter((x) => x.exported || isHeader(path)).map((x) => x.name),
       );
       await this.chain(folder, exported, run);
     }
@@ -151,7 +157,7 @@ export class Folders {
     const before = folder.index.get(path);
     if (excludeMatcher(folder.path, own.exclude)(path)) this.forget(folder, path);
     else await this.read(folder, path, settings, text, undefined, true);
-    await this.chain(folder, changedWrappers(before, folder.index.get(path)));
+    await this.chain(folder, changedWrappers(path, before, folder.index.get(path)));
   }
 
   /** Drops what the index knows of `path` (no longer indexed; see {@link removed}). */
@@ -164,7 +170,7 @@ export class Folders {
   async removed(folder: Folder, path: string): Promise<void> {
     const before = folder.index.get(path);
     this.forget(folder, path);
-    await this.chain(folder, changedWrappers(before, undefined));
+    await this.chain(folder, changedWrappers(path, before, undefined));
   }
 
   /**
@@ -184,7 +190,7 @@ export class Folders {
         const before = folder.index.get(path);
         const settings = (await this.configFor(path)) ?? (await this.settingsFor(folder.path));
         await this.read(folder, path, settings, undefined, run, true);
-        for (const name of changedWrappers(before, folder.index.get(path))) next.add(name);
+        for (const name of changedWrappers(path, before, folder.index.get(path))) next.add(name);
         await yieldToEventLoop();
       }
       changed = next;

@@ -2,9 +2,11 @@
 // build fixes.
 import {
   C_STREAM_FUNCTIONS,
+  C_TREE_OVERRIDABLE,
   cPureFunctions,
   cQuietFunction,
   cWriteFunctions,
+  cWriteFunctionsFor,
   knownEffects,
   settingWrappers,
 } from '../catalogue';
@@ -17,6 +19,7 @@ import { Budget, BudgetExceeded } from '../shapes/budget';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
+import { joinAdjacentMacros } from './adjacentMacros';
 import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
 import { interestingParts, type FileSyntax } from './partSyntax';
@@ -40,6 +43,34 @@ import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
 
 export type { CWrapper } from './writes';
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The catalogue's write functions that the code defines itself: in the file (`functions`), or, for a
+ * helper name (see C_TREE_OVERRIDABLE), as another file's wrapper (`external`) or an exported
+ * definition elsewhere in the tree (`elsewhere`). Not a function that takes an iovec (the project's own
+ * is the twin a fix calls), nor a name whose gathered twin the code defines too: a project with its own
+ * `xwrite()` and `xwritev()` has the catalogue's pair, and the catalogue's fix names one that exists.
+ * Most files get the shared empty set.
+ */
+function redefinedWriters(
+  settings: AnalyzerSettings,
+  functions: readonly CFunctionFact[],
+  external: ReadonlyMap<string, CWrapper>,
+  elsewhere: ReadonlySet<string>,
+): ReadonlySet<string> {
+  const mine = (name: string) => functions.some((f) => f.name === name);
+  const tree = (name: string) => C_TREE_OVERRIDABLE.has(name) && (external.has(name) || elsewhere.has(name));
+  let found: Set<string> | undefined;
+  for (const [name, fn] of cWriteFunctions(settings)) {
+    if (fn.gathered || !(mine(name) || tree(name))) continue;
+    const twin = fn.gatheredName;
+    if (twin && twin !== name && (mine(twin) || tree(twin))) continue;
+    (found ??= new Set()).add(name);
+  }
+  return found ?? NO_NAMES;
+}
 
 /** Entries of each pattern cache before it starts again. */
 const PATTERN_CACHE_SIZE = 256;
@@ -82,7 +113,7 @@ export class CAnalyzer {
     // A lone `\r` ends a line for C compilers, but not for the grammar: a `//` comment would run on
     // to the next `\n`, and a file of old Mac line endings has none. The same length keeps offsets.
     const lines = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-    return blankMacros(lines, this.patterns.get(key));
+    return joinAdjacentMacros(blankMacros(lines, this.patterns.get(key)));
   }
 
   private context(
@@ -91,11 +122,12 @@ export class CAnalyzer {
     wrappers: ReadonlyMap<string, CWrapper>,
     macros?: ReadonlyMap<string, CMacro>,
     facts?: (name: string) => boolean,
+    redefined: ReadonlySet<string> = NO_NAMES,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
-      functions: cWriteFunctions(settings),
+      functions: cWriteFunctionsFor(settings, redefined),
       wrappers,
       pure: cPureFunctions(settings),
       // The catalogue and the presets name some; the fact base reads the project's own bodies.
@@ -164,12 +196,14 @@ export class CAnalyzer {
     use: (syntax: FileSyntax) => T,
     wanted: ReadonlyMap<string, CWrapper>,
     filePure: ReadonlySet<string>,
+    redefined: ReadonlySet<string> = NO_NAMES,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
-      wrappersOf: (bodies, macros) => this.ownWrappers(text, settings, bodies, macros, known, filePure).own,
+      wrappersOf: (bodies, macros) =>
+        this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -226,9 +260,10 @@ export class CAnalyzer {
     known: ReadonlyMap<string, CWrapper>,
     filePure: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
+    redefined: ReadonlySet<string> = NO_NAMES,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const context = this.context(text, settings, known);
+    const context = this.context(text, settings, known, undefined, undefined, redefined);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -265,6 +300,7 @@ export class CAnalyzer {
     definedElsewhere: ReadonlySet<string> = new Set(),
     pureElsewhere: ReadonlySet<string> = new Set(),
     membersElsewhere: ReadonlySet<string> = new Set(),
+    overriddenElsewhere: ReadonlySet<string> = new Set(),
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -280,6 +316,8 @@ export class CAnalyzer {
     // Helpers read from their calls alone: kept apart from the wrappers, whose first-look patterns
     // are shared by every file of a tree (these differ from file to file).
     const callSite = this.callSiteWriters(text, settings, external, functions, definedElsewhere);
+    // Catalogue names the project defines itself: its bodies decide what their calls do.
+    const redefined = redefinedWriters(settings, functions, external, overriddenElsewhere);
     const inferred = callSite.map((w) => w.name);
     // The names the rules asked about and were told may do output: only a change of one of those
     // answers can change the findings (see FileWrappers.loud).
@@ -318,6 +356,7 @@ export class CAnalyzer {
         known,
         filePure,
         quiet,
+        redefined,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -330,11 +369,18 @@ export class CAnalyzer {
       const targets = bodies.filter((b) => writing.test(b.text) || called?.test(b.text)).map((b) => b.fn);
       let asking = loud;
       let assuming = assumed;
-      const base = this.context(text, settings, wrappers, macros, (name) => {
-        const answer = quiet(name);
-        if (!answer) asking.add(name);
-        return answer;
-      });
+      const base = this.context(
+        text,
+        settings,
+        wrappers,
+        macros,
+        (name) => {
+          const answer = quiet(name);
+          if (!answer) asking.add(name);
+          return answer;
+        },
+        redefined,
+      );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
         const answer = !own.has(name) && !definedElsewhere.has(name) && !knownEffects(name);
@@ -433,7 +479,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted, filePure);
+      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);

@@ -1,0 +1,60 @@
+// Which headers a C file includes, and where they are in the tree: a header's function definitions
+// (`static inline ssize_t write_all(...)` in a project's `common.h`) are the includer's as much as its
+// own, but a batch run or the language server reads each file alone. The workspace fact base keeps
+// each header's wrappers under the header's path, and each includer takes those of the headers it
+// names. Kept apart from the C front end so the fact base can ask without loading the grammar.
+import { dirname, join, normalize, sep } from 'node:path';
+
+/** Whether `path` is a C header: its static definitions are meant for its includers. */
+export function isHeader(path: string): boolean {
+  return /\.h$/i.test(path);
+}
+
+const QUOTED_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm;
+
+/**
+ * The names in `text`'s quoted includes (`#include "common.h"` gives `common.h`), in order, each once.
+ * Angle-bracket includes are the system's or a library's: no project definition to read there.
+ */
+export function quotedIncludes(text: string): string[] {
+  if (!text.includes('include')) return [];
+  const found = new Set<string>();
+  for (const m of text.matchAll(QUOTED_INCLUDE)) found.add(m[1]!.trim());
+  return [...found];
+}
+
+/**
+ * The header `name` (as written in an include of the file `from`) among `headers` (paths of the tree's
+ * headers the fact base holds): the one beside `from` as the preprocessor looks first, else the one
+ * whose path ends with `name` and shares the longest folder prefix with `from` (an include path of the
+ * build, which the analyzer does not know); undefined when none, or when two are equally near.
+ */
+export function resolveInclude(from: string, name: string, headers: ReadonlySet<string>): string | undefined {
+  const beside = normalize(join(dirname(from), name));
+  if (headers.has(beside)) return beside;
+  const tail = sep + normalize(name).replace(/^(\.\.?[\\/])+/, '');
+  let best: string | undefined;
+  let bestShared = -1;
+  let tie = false;
+  for (const header of headers) {
+    if (!header.endsWith(tail)) continue;
+    const shared = sharedPrefix(from, header);
+    if (shared > bestShared) {
+      best = header;
+      bestShared = shared;
+      tie = false;
+    } else if (shared === bestShared) tie = true;
+  }
+  return tie ? undefined : best;
+}
+
+/** Length of the folder prefix two paths share, in characters (up to a separator). */
+function sharedPrefix(a: string, b: string): number {
+  let i = 0;
+  let lastSep = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) {
+    if (a[i] === sep) lastSep = i;
+    i++;
+  }
+  return lastSep;
+}

@@ -1,0 +1,85 @@
+// The language server reads the helpers a header defines as its includers' own: a header edited outside
+// the editor re-diagnoses the files that include it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { TestServer } from './lspClient';
+
+const work = mkdtempSync(join(tmpdir(), 'writev-lsp-headers-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** The header before: its helper only counts what it is given. */
+const QUIET_HEADER = `#include <stddef.h>
+
+static inline void emit(int fd, const char *s, size_t n, size_t *total)
+{
+\t(void)fd;
+\t(void)s;
+\t*total += n;
+}
+`;
+
+/** The header after: its helper writes all of its buffer. */
+const WRITING_HEADER = `#include <stddef.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static inline void emit(int fd, const char *s, size_t n, size_t *total)
+{
+\tsize_t off = 0;
+
+\twhile (off < n) {
+\t\tssize_t w = write(fd, s + off, n - off);
+\t\tif (w < 0)
+\t\t\treturn;
+\t\toff += (size_t)w;
+\t}
+\t*total += n;
+}
+`;
+
+const CALLER = `#include <stddef.h>
+#include "emit.h"
+
+void greet(const char *name, size_t n, size_t *total)
+{
+\temit(1, "hello, ", 7, total);
+\temit(1, name, n, total);
+}
+`;
+
+describe('the language server: helpers defined in headers', () => {
+  it("a header's helper made to write re-diagnoses the files that include it", async () => {
+    const dir = mkdtempSync(join(work, 'tree-'));
+    writeFileSync(join(dir, 'emit.h'), QUIET_HEADER);
+    writeFileSync(join(dir, 'caller.c'), CALLER);
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const caller = `file://${join(dir, 'caller.c')}`;
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: caller, languageId: 'c', version: 1, text: CALLER },
+      });
+      await server.published(caller, 1);
+      const findings = () => server.diagnostics.get(caller)?.diagnostics.length;
+      assert.equal(findings(), 0, 'emit() does not write yet');
+      writeFileSync(join(dir, 'emit.h'), WRITING_HEADER);
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: `file://${join(dir, 'emit.h')}`, type: 2 }],
+      });
+      await server.until('the includer re-diagnosed with the header helper writing', () =>
+        findings() === 1 ? true : undefined,
+      );
+      writeFileSync(join(dir, 'emit.h'), QUIET_HEADER);
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: `file://${join(dir, 'emit.h')}`, type: 2 }],
+      });
+      await server.until('the includer re-diagnosed with the header helper quiet again', () =>
+        findings() === 0 ? true : undefined,
+      );
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+});
