@@ -83,6 +83,11 @@ export interface WriteStep {
    * a later write that sends one of them depends on this write's result.
    */
   readonly assigns?: readonly string[];
+  /**
+   * The statements after the write test its kept result and leave when it failed: past them the
+   * result is the whole length, and summing it (`total += n;`) reads no partial count.
+   */
+  readonly resultTested?: true;
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
   /**

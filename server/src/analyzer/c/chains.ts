@@ -534,6 +534,7 @@ export function resultChecked(
       noFix:
         write.noFix ?? (last === i ? keptResult(write.callee, result) : resultCheckedReason(write.callee)),
       assigns: [result],
+      ...(last > i && { resultTested: true }),
     },
     covers: last - i + 1,
   };

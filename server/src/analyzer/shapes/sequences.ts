@@ -93,6 +93,7 @@ class Gathered implements RunSoFar {
   prepared: number;
   readonly sent = new Set<string>();
   readonly results = new Set<string>();
+  readonly untested = new Set<string>();
   private readonly movedChanged = new Set<string>();
   readonly changedInArms = new Set<string>();
   movedCalls = false;
@@ -136,6 +137,7 @@ class Gathered implements RunSoFar {
       if (this.changedInArms.has(n)) this.armsClobber = true;
     }
     for (const n of w.assigns ?? []) this.results.add(n);
+    for (const n of w.assigns ?? []) if (!w.resultTested) this.untested.add(n);
   }
 
   /** Pending statements move after the gathered write; each is checked against what was sent before it. */
@@ -181,7 +183,11 @@ function runFrom(
   const g = new Gathered(lead, head, locals, budget, opened.pending);
   for (const w of head?.writes ?? []) for (const n of w.reads) g.sent.add(n);
   for (const w of opened.writes) g.take(w);
-  for (const w of head?.writes ?? []) for (const n of w.assigns ?? []) g.results.add(n);
+  for (const w of head?.writes ?? [])
+    for (const n of w.assigns ?? []) {
+      g.results.add(n);
+      if (!w.resultTested) g.untested.add(n);
+    }
   // The statements after a branch's last writes are between those writes and any later one: the
   // same joiners judge them as any statement the walk crosses (`free(buf)` of a buffer sent there).
   if (opened.pending.some((p) => CROSS.some((r) => r.cross!(p, g)))) return undefined;

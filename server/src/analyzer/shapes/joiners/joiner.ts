@@ -29,6 +29,8 @@ export interface RunSoFar {
   readonly sent: NameLookup;
   /** What the writes so far keep of their results (`(n = write(...))`). */
   readonly results: NameLookup;
+  /** Of those, the results no check leaving on failure has tested (a partial count may be there). */
+  readonly untested: NameLookup;
   /** Names the moved statements or the pending ones change. */
   readonly changedSoFar: NameLookup;
   /** Names statements in branches the run passed through change. */

@@ -38,8 +38,9 @@ function reads(step: Step, results: NameLookup): boolean {
 const RULES: Rules = {
   write: (step, run) =>
     meets(step.reads, run.results) || meets(step.targetNames, run.results) ? DEPENDS : step,
-  cross: (step, run) => (!discards(step) && meets(step.reads, run.results) ? READ : undefined),
-  branch: (step, run) => (reads(step, run.results) ? TESTED : undefined),
+  // A result its own checks tested is the whole length past them: summing it reads no partial count.
+  cross: (step, run) => (!discards(step) && meets(step.reads, run.untested) ? READ : undefined),
+  branch: (step, run) => (reads(step, run.untested) ? TESTED : undefined),
 };
 
 /** A step that reads an earlier write's kept result ends the run before it. */
@@ -56,6 +57,7 @@ export const results: Joiner = {
     'branch.tests',
     'branch.arms',
     'run.results',
+    'run.untested',
   ],
   rules: RULES,
 };
