@@ -4,7 +4,7 @@
 // only of other bytes. The local must hold nothing but that conversion when it is written, and nothing
 // else may see its address (a call given `&tmp` could change it between).
 import type { Node } from 'web-tree-sitter';
-import { callArgs, calleeName, declaredName } from './syntax';
+import { callArgs, calleeName, declaredName, withoutCasts } from './syntax';
 import { pureTest } from './writes';
 
 /** What the rule needs to know of the helper's body (see helperBodies.ts's BodyFacts). */
@@ -13,16 +13,6 @@ export interface ConvertedLocalFacts {
   readonly initial: ReadonlyMap<string, Node>;
   /** True when the body changes `name` after its declaration (assigned, grown, shrunk). */
   readonly changed: (name: string) => boolean;
-}
-
-/** `node` without parentheses and casts: a cast is a conversion too (`(uint32_t)v`). */
-function bare(node: Node): Node {
-  let at = node;
-  for (;;) {
-    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
-    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
-    else return at;
-  }
 }
 
 /**
@@ -35,7 +25,7 @@ function convertedFrom(
   params: readonly (string | undefined)[],
   pure: ReadonlySet<string>,
 ): number {
-  const b = bare(value);
+  const b = withoutCasts(value);
   if (b.type === 'identifier') return params.indexOf(b.text);
   if (b.type !== 'call_expression') return -1;
   const args = callArgs(b);

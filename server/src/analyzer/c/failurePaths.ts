@@ -3,25 +3,16 @@
 // close(c->fd); conn_free(c); return 0; }`. Closing (or shutting down) the descriptor there and leaving
 // writes nothing more; each call still makes its one write. A gathered call keeps that failure path,
 // and the writes after it no longer go to a descriptor closed (and maybe reused) by the first failure.
+import { withoutCasts } from './syntax';
 import type { Node } from 'web-tree-sitter';
 import { conjuncts } from './retries';
 
 /** Library calls that end a descriptor's use without writing to it. */
 const RELEASES = new Set(['close', 'shutdown']);
 
-/** `node` without parentheses and casts. */
-function bare(node: Node): Node {
-  let at = node;
-  for (;;) {
-    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
-    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
-    else return at;
-  }
-}
-
 /** The terms of a test joined by `||` (any of them makes the consequence run). */
 function disjuncts(test: Node): Node[] {
-  const b = bare(test);
+  const b = withoutCasts(test);
   if (b.type === 'binary_expression' && b.childForFieldName('operator')?.text === '||') {
     const left = b.childForFieldName('left');
     const right = b.childForFieldName('right');
@@ -38,9 +29,9 @@ function failedResult(term: Node, name: string): boolean {
   if (term.type !== 'binary_expression') return false;
   const left = term.childForFieldName('left');
   const right = term.childForFieldName('right');
-  if (!left || !right || bare(left).text !== name) return false;
+  if (!left || !right || withoutCasts(left).text !== name) return false;
   const op = term.childForFieldName('operator')?.text;
-  const bound = bare(right).text.replace(/\s+/g, '');
+  const bound = withoutCasts(right).text.replace(/\s+/g, '');
   if (op === '!=' || op === '<') return !/^(-1|0)$/.test(bound) || op === '<';
   return (op === '<=' && bound === '0') || (op === '==' && bound === '-1');
 }
@@ -74,7 +65,7 @@ export function onStoredFailure(call: Node, write: Node): boolean {
   if (!test || !then || call.startIndex < then.startIndex || call.endIndex > then.endIndex) return false;
   const fails = (t: Node) => failedResult(t, result.name);
   const terms = disjuncts(test);
-  return terms.every(fails) || (terms.length === 1 && conjuncts(bare(test)).some(fails));
+  return terms.every(fails) || (terms.length === 1 && conjuncts(withoutCasts(test)).some(fails));
 }
 
 /**

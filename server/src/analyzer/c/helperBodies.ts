@@ -17,6 +17,7 @@ import {
   identifiers,
   namedKids,
   parameterNames,
+  withoutCasts,
 } from './syntax';
 import { conjuncts } from './retries';
 import { onStoredFailure, releasesOnFailure } from './failurePaths';
@@ -101,16 +102,6 @@ function failurePath(call: Node, write: Node): boolean {
 /** Check kinds under which an `if`'s consequence runs when the write failed. */
 const FAILED = new Set(['<0', '<=0', '==-1', '!=']);
 
-/** `node` without parentheses and casts (`(const char *)buf` is buf). */
-function bare(node: Node): Node {
-  let at = node;
-  for (;;) {
-    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
-    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
-    else return at;
-  }
-}
-
 /** What a helper's body does to its names: the initial value of each local, and how each changes. */
 interface BodyFacts {
   /** Locals declared with an initial value: the value (`size_t nleft = count`). */
@@ -159,11 +150,11 @@ function bodyFacts(body: Node): BodyFacts {
     const op = n.childForFieldName('operator')?.text;
     if (op === '+=') grown.add(name);
     else if (op === '-=') shrunk.add(name);
-    else if (op === '=' && bare(right).type === 'binary_expression') {
-      const sum = bare(right);
+    else if (op === '=' && withoutCasts(right).type === 'binary_expression') {
+      const sum = withoutCasts(right);
       const operator = sum.childForFieldName('operator')?.text;
       const sides = [sum.childForFieldName('left'), sum.childForFieldName('right')].map((s) =>
-        s ? bare(s).text : '',
+        s ? withoutCasts(s).text : '',
       );
       if (operator === '+' && sides.includes(name)) grown.add(name);
       else if (operator === '-' && sides[0] === name) shrunk.add(name);
@@ -209,7 +200,7 @@ function paramOf(name: string, params: readonly (string | undefined)[], facts: B
   if (direct >= 0) return direct;
   const init = facts.initial.get(name);
   if (!init) return -1;
-  const value = bare(init);
+  const value = withoutCasts(init);
   return value.type === 'identifier' && !facts.assigned.has(name) ? params.indexOf(value.text) : -1;
 }
 
@@ -218,7 +209,7 @@ function bufferSource(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
 ): BufferSource | { readonly local: string } | undefined {
-  const b = bare(node);
+  const b = withoutCasts(node);
   if (b.type === 'identifier') {
     const param = paramOf(b.text, params, facts);
     return param >= 0 ? { param, pointer: b.text } : { local: b.text };
@@ -229,7 +220,8 @@ function bufferSource(
     base = b.childForFieldName('left');
     offset = b.childForFieldName('right');
     // `n + (const char *)buf`: the pointer on either side.
-    if (base && offset && paramOf(bare(base).text, params, facts) < 0) [base, offset] = [offset, base];
+    if (base && offset && paramOf(withoutCasts(base).text, params, facts) < 0)
+      [base, offset] = [offset, base];
   } else if (b.type === 'pointer_expression' && b.child(0)?.type === '&') {
     const sub = b.childForFieldName('argument');
     if (sub?.type === 'subscript_expression') {
@@ -238,8 +230,8 @@ function bufferSource(
     }
   }
   if (!base || !offset) return undefined;
-  const pointer = bare(base);
-  const at = bare(offset);
+  const pointer = withoutCasts(base);
+  const at = withoutCasts(offset);
   if (pointer.type !== 'identifier' || at.type !== 'identifier') return undefined;
   const param = paramOf(pointer.text, params, facts);
   return param >= 0 ? { param, pointer: pointer.text, offset: at.text } : { local: pointer.text };
@@ -259,10 +251,10 @@ interface LengthSource {
 function stringLength(name: string, facts: BodyFacts, bufName: string | undefined): boolean {
   const value = facts.initial.get(name) ?? facts.setOnce.get(name);
   if (!value || !bufName || (facts.initial.has(name) && facts.setOnce.has(name))) return false;
-  const call = bare(value);
+  const call = withoutCasts(value);
   if (call.type !== 'call_expression' || calleeName(call) !== 'strlen') return false;
   const arg = callArgs(call)[0];
-  return !!arg && bare(arg).text === bufName;
+  return !!arg && withoutCasts(arg).text === bufName;
 }
 
 function lengthSource(
@@ -272,7 +264,7 @@ function lengthSource(
   bufName: string | undefined,
   clamped = false,
 ): LengthSource | 'string' | undefined {
-  const b = bare(node);
+  const b = withoutCasts(node);
   if (b.type === 'identifier') {
     const param = paramOf(b.text, params, facts);
     if (param >= 0) return { param, count: b.text };
@@ -286,17 +278,24 @@ function lengthSource(
   if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '-') return undefined;
   const left = b.childForFieldName('left');
   const right = b.childForFieldName('right');
-  if (!left || !right || bare(left).type !== 'identifier' || bare(right).type !== 'identifier')
+  if (
+    !left ||
+    !right ||
+    withoutCasts(left).type !== 'identifier' ||
+    withoutCasts(right).type !== 'identifier'
+  )
     return undefined;
-  const count = bare(left).text;
+  const count = withoutCasts(left).text;
   const param = paramOf(count, params, facts);
-  if (param >= 0) return { param, count, offset: bare(right).text };
-  return stringLength(count, facts, bufName) ? { param: -1, count, offset: bare(right).text } : undefined;
+  if (param >= 0) return { param, count, offset: withoutCasts(right).text };
+  return stringLength(count, facts, bufName)
+    ? { param: -1, count, offset: withoutCasts(right).text }
+    : undefined;
 }
 
 /** A constant a chunk is clamped to: a number, a macro, a `sizeof`. */
 function isConstant(node: Node): boolean {
-  const b = bare(node);
+  const b = withoutCasts(node);
   return (
     b.type === 'number_literal' ||
     b.type === 'sizeof_expression' ||
@@ -309,13 +308,13 @@ function isConstant(node: Node): boolean {
  * n`, `len - done > MAX ? MAX : len - done`): a name or a difference of names.
  */
 function clampOf(value: Node): Node | undefined {
-  const b = bare(value);
+  const b = withoutCasts(value);
   const left = (n: Node): Node | undefined => {
-    const v = bare(n);
+    const v = withoutCasts(n);
     if (v.type === 'identifier' && !/^[A-Z][A-Z0-9_]*$/.test(v.text)) return v;
     if (v.type !== 'binary_expression' || v.childForFieldName('operator')?.text !== '-') return undefined;
     const sides = [v.childForFieldName('left'), v.childForFieldName('right')];
-    return sides.every((s) => s && bare(s).type === 'identifier') ? v : undefined;
+    return sides.every((s) => s && withoutCasts(s).type === 'identifier') ? v : undefined;
   };
   if (b.type === 'call_expression' && /^(min|MIN)\w*$/.test(calleeName(b) ?? '')) {
     const args = callArgs(b);
@@ -343,7 +342,7 @@ function clampedCount(name: string, lenArg: Node, facts: BodyFacts): Node | unde
   while (call && call.type !== 'call_expression') call = call.parent;
   const spelled = (n: Node) => n.text.replace(/\s+/g, '');
   for (const value of given) {
-    const b = bare(value);
+    const b = withoutCasts(value);
     if (call && b.id === call.id) continue;
     if (isConstant(b)) continue;
     const source = clampOf(b);
@@ -360,7 +359,7 @@ function targetOf(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
 ): WrapperTarget | undefined {
-  const b = bare(node);
+  const b = withoutCasts(node);
   if (b.type === 'identifier') {
     const param = params.indexOf(b.text);
     if (param >= 0) return facts.assigned.has(b.text) ? undefined : { param };
@@ -380,7 +379,7 @@ function targetOf(
   while (at.type === 'field_expression') {
     const arg = at.childForFieldName('argument');
     if (!arg) return undefined;
-    at = bare(arg);
+    at = withoutCasts(arg);
   }
   if (at.type !== 'identifier' || at === b) return undefined;
   const param = params.indexOf(at.text);
@@ -398,7 +397,7 @@ function viaLocal(
   while (at.type === 'field_expression') {
     const arg = at.childForFieldName('argument');
     if (!arg) return undefined;
-    at = bare(arg);
+    at = withoutCasts(arg);
   }
   if (at.type !== 'identifier') return undefined;
   return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts);
@@ -550,7 +549,9 @@ export function writeHelperOf(
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
-    flagsArg && bare(flagsArg).type === 'identifier' ? params.indexOf(bare(flagsArg).text) : -1;
+    flagsArg && withoutCasts(flagsArg).type === 'identifier'
+      ? params.indexOf(withoutCasts(flagsArg).text)
+      : -1;
   const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
   const retry = loop && single && retries(loop, call);
   if (loop && !retry) {
@@ -590,7 +591,9 @@ export function writeHelperOf(
  */
 function outputArgs(call: Node): Node[] {
   const args = callArgs(call);
-  const format = args.findIndex((a) => ['string_literal', 'concatenated_string'].includes(bare(a).type));
+  const format = args.findIndex((a) =>
+    ['string_literal', 'concatenated_string'].includes(withoutCasts(a).type),
+  );
   return format < 0 ? args : args.slice(0, format);
 }
 
@@ -651,12 +654,12 @@ function valueParam(
   facts: BodyFacts,
   converted: (local: string) => number,
 ): number {
-  const b = bare(bufArg);
+  const b = withoutCasts(bufArg);
   const value =
     b.type === 'pointer_expression' && b.child(0)?.type === '&' ? b.childForFieldName('argument') : null;
-  if (!value || bare(value).type !== 'identifier' || !lenArg) return -1;
-  const name = bare(value).text;
-  const len = bare(lenArg);
+  if (!value || withoutCasts(value).type !== 'identifier' || !lenArg) return -1;
+  const name = withoutCasts(value).text;
+  const len = withoutCasts(lenArg);
   const sized =
     len.type === 'number_literal' ||
     (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text));
@@ -686,21 +689,21 @@ function heldParam(
   facts: BodyFacts,
 ): number {
   const owner = (node: Node): number => {
-    const b = bare(node);
+    const b = withoutCasts(node);
     if (b.type !== 'field_expression') return -1;
     const root = b.childForFieldName('argument');
     if (root?.type !== 'identifier' || facts.assigned.has(root.text)) return -1;
     return params.indexOf(root.text);
   };
   const param = owner(bufArg);
-  const len = lenArg ? bare(lenArg) : undefined;
+  const len = lenArg ? withoutCasts(lenArg) : undefined;
   const counted =
     len === undefined ||
     owner(len) === param ||
     (len.type === 'call_expression' &&
       calleeName(len) === 'strlen' &&
       callArgs(len).length === 1 &&
-      bare(callArgs(len)[0]!).text === bare(bufArg).text);
+      withoutCasts(callArgs(len)[0]!).text === withoutCasts(bufArg).text);
   return param >= 0 && counted ? param : -1;
 }
 
@@ -737,7 +740,7 @@ function retries(loop: Node, call: Node): boolean {
         : null;
   if (result?.type !== 'identifier') return false;
   const condition = loop.childForFieldName('condition');
-  const test = condition ? bare(condition) : undefined;
+  const test = condition ? withoutCasts(condition) : undefined;
   if (loop.type === 'for_statement') {
     if (loop.childForFieldName('initializer') || loop.childForFieldName('update')) return false;
   }
@@ -761,9 +764,9 @@ function failureTest(term: Node, result: string, holder: Node): boolean {
   const left = term.childForFieldName('left');
   const right = term.childForFieldName('right');
   if (!left || !right) return false;
-  const side = bare(left);
+  const side = withoutCasts(left);
   if (!(side.type === 'identifier' ? side.text === result : side.id === holder.id)) return false;
-  const bound = bare(right).text.replace(/\s+/g, '');
+  const bound = withoutCasts(right).text.replace(/\s+/g, '');
   return (op === '<' && bound === '0') || (op === '<=' && bound === '0') || (op === '==' && bound === '-1');
 }
 
@@ -773,18 +776,18 @@ function failureTest(term: Node, result: string, holder: Node): boolean {
  */
 function boundedBy(loop: Node, offset: string, count: string): boolean {
   const condition = loop.childForFieldName('condition');
-  const test = condition ? bare(condition) : undefined;
+  const test = condition ? withoutCasts(condition) : undefined;
   if (test?.type !== 'binary_expression' || test.childForFieldName('operator')?.text !== '<') return false;
   const sides = [test.childForFieldName('left'), test.childForFieldName('right')].map((n) =>
-    n ? bare(n).text : '',
+    n ? withoutCasts(n).text : '',
   );
   return sides[0] === offset && sides[1] === count;
 }
 
 /** True when the length a loop sends shrinks as it goes (`nleft -= r`, `len - done` with done grown). */
 function loopShrinks(lenArg: Node, facts: BodyFacts): boolean {
-  const b = bare(lenArg);
+  const b = withoutCasts(lenArg);
   if (b.type === 'identifier') return facts.shrunk.has(b.text);
   const right = b.type === 'binary_expression' ? b.childForFieldName('right') : null;
-  return !!right && bare(right).type === 'identifier' && facts.grown.has(bare(right).text);
+  return !!right && withoutCasts(right).type === 'identifier' && facts.grown.has(withoutCasts(right).text);
 }

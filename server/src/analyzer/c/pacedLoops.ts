@@ -4,24 +4,14 @@
 // call, which joins runs. Any other pause spreads the bytes out in time on purpose: such a call is no
 // write the analyzer joins (a gathered call would send them all at once).
 import type { Node } from 'web-tree-sitter';
-import { calleeName, callArgs } from './syntax';
+import { calleeName, callArgs, withoutCasts } from './syntax';
 
 /** Library calls that pause the caller for as long as their argument says (0: no pause). */
 const SLEEPS: ReadonlySet<string> = new Set(['usleep', 'sleep', 'msleep', 'Sleep']);
 
-/** `node` without parentheses and casts. */
-function bare(node: Node): Node {
-  let at = node;
-  for (;;) {
-    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
-    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
-    else return at;
-  }
-}
-
 /** True when `node` is the constant 0 (`0`, `0U`, `(useconds_t)0`). */
 export function zeroConstant(node: Node | undefined): boolean {
-  return !!node && /^0[uUlL]*$/.test(bare(node).text);
+  return !!node && /^0[uUlL]*$/.test(withoutCasts(node).text);
 }
 
 /**
@@ -32,8 +22,9 @@ function zeroTest(
   test: Node,
   params: readonly (string | undefined)[],
 ): { readonly param: number; readonly whenZero: boolean } | undefined {
-  const t = bare(test);
-  const param = (n: Node | null) => (n && bare(n).type === 'identifier' ? params.indexOf(bare(n).text) : -1);
+  const t = withoutCasts(test);
+  const param = (n: Node | null) =>
+    n && withoutCasts(n).type === 'identifier' ? params.indexOf(withoutCasts(n).text) : -1;
   if (t.type === 'identifier') {
     const p = param(t);
     return p >= 0 ? { param: p, whenZero: false } : undefined;
@@ -60,10 +51,12 @@ function zeroTest(
  * pause at all.
  */
 function pauseParam(arg: Node, params: readonly (string | undefined)[]): number {
-  const b = bare(arg);
+  const b = withoutCasts(arg);
   if (b.type === 'identifier') return params.indexOf(b.text);
   if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '*') return -1;
-  const sides = [b.childForFieldName('left'), b.childForFieldName('right')].map((n) => (n ? bare(n) : n));
+  const sides = [b.childForFieldName('left'), b.childForFieldName('right')].map((n) =>
+    n ? withoutCasts(n) : n,
+  );
   const named = sides.filter((n) => n?.type === 'identifier');
   const numbers = sides.filter((n) => n?.type === 'number_literal');
   return named.length === 1 && numbers.length === 1 ? params.indexOf(named[0]!.text) : -1;
@@ -91,7 +84,7 @@ export function unpaced(
 ): Unpaced | undefined {
   let pace: number | undefined;
   let len = lenArg;
-  const b = lenArg ? bare(lenArg) : undefined;
+  const b = lenArg ? withoutCasts(lenArg) : undefined;
   if (b?.type === 'conditional_expression') {
     const test = b.childForFieldName('condition');
     const zero = test ? zeroTest(test, params) : undefined;

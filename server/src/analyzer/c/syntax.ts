@@ -32,6 +32,16 @@ export function unwrap(node: Node): Node {
   }
 }
 
+/** `node` without parentheses and casts (`(const char *)buf` is buf; a cast is a conversion too). */
+export function withoutCasts(node: Node): Node {
+  let at = node;
+  for (;;) {
+    if (at.type === 'parenthesized_expression' && at.namedChildCount === 1) at = at.namedChild(0) ?? at;
+    else if (at.type === 'cast_expression') at = at.childForFieldName('value') ?? at;
+    else return at;
+  }
+}
+
 /** The variable an lvalue-ish expression is rooted in (`a` for `a.b[i]->c`, `*a`, `&a`). */
 export function rootName(node: Node): string | undefined {
   let at: Node | null = node;
