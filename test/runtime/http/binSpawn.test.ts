@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { git, makeRepository, run, Scratch } from '../uploadPack/helpers/gitRepo';
@@ -42,10 +42,17 @@ describe('writev-git-http --spawn', () => {
       });
       assert.equal(listed.status, 0, listed.stderr);
       assert.match(listed.stdout.toString(), /\trefs\/heads\/main\n/);
-      const serves = readFileSync(timing, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => (JSON.parse(line) as { pid: number }).pid);
+      // The server records a request once its answer is sent: the client may have read the second
+      // answer before its line is written. Wait for both lines (a deadline, not a sleep).
+      const lines = () =>
+        existsSync(timing)
+          ? readFileSync(timing, 'utf8')
+              .split('\n')
+              .filter((l) => l.trim() !== '')
+          : [];
+      for (const deadline = Date.now() + 10_000; lines().length < 2 && Date.now() < deadline;)
+        await new Promise((done) => setTimeout(done, 20));
+      const serves = lines().map((line) => (JSON.parse(line) as { pid: number }).pid);
       return { server: child.pid!, serves };
     } finally {
       const exited = once(child, 'exit');
