@@ -12,6 +12,11 @@ export type WrapperTarget =
       readonly param: number;
       /** C: a member of the parameter the wrapper writes to (`->fd` of `f->fd`). */
       readonly member?: string;
+      /**
+       * C: a global array whose element at the parameter the wrapper writes to (`fds` of `fds[c]`):
+       * a call given `A` writes to `fds[A]`.
+       */
+      readonly element?: string;
     }
   | { readonly text: string; readonly names: readonly string[] };
 

@@ -23,6 +23,9 @@ import { conjuncts } from './retries';
 import { onStoredFailure, releasesOnFailure } from './failurePaths';
 import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
+import { holdsResult, subscriptAdvance } from './subscriptAdvance';
+import { elementTarget } from './elementTargets';
+import { computedFromParams } from './computedBuffers';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -73,7 +76,7 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
   // A helper that forwards its caller's flags is given them by the caller: not known here.
   if (w.flags !== undefined) return undefined;
   if ('param' in w.fd)
-    return w.fd.member
+    return w.fd.member || w.fd.element
       ? undefined
       : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family, ...messages };
   return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
@@ -106,7 +109,7 @@ const FAILED = new Set(['<0', '<=0', '==-1', '!=']);
 interface BodyFacts {
   /** Locals declared with an initial value: the value (`size_t nleft = count`). */
   readonly initial: ReadonlyMap<string, Node>;
-  /** Names that grow: `x += n`, `x = x + n`, `x = n + x`, `x++`. */
+  /** Names that grow: `x += n`, `x = x + n`, `x = n + x`, `x++`, `x = &x[n]` by a result n. */
   readonly grown: ReadonlySet<string>;
   /** Names that shrink: `x -= n`, `x = x - n`, `x--`. */
   readonly shrunk: ReadonlySet<string>;
@@ -125,6 +128,7 @@ function bodyFacts(body: Node): BodyFacts {
   const assigned = new Set<string>();
   const plain = new Map<string, Node | null>();
   const values = new Map<string, Node[]>();
+  const advances: [string, string][] = [];
   const give = (name: string, value: Node) => values.set(name, [...(values.get(name) ?? []), value]);
   for (const n of body.descendantsOfType(['init_declarator', 'assignment_expression', 'update_expression'])) {
     if (!n) continue;
@@ -159,7 +163,9 @@ function bodyFacts(body: Node): BodyFacts {
       if (operator === '+' && sides.includes(name)) grown.add(name);
       else if (operator === '-' && sides[0] === name) shrunk.add(name);
       else assigned.add(name);
-    } else assigned.add(name);
+    } else if (op === '=' && subscriptAdvance(name, right) !== undefined)
+      advances.push([name, subscriptAdvance(name, right) as string]);
+    else assigned.add(name);
     if (op === '=') {
       give(name, right);
       plain.set(name, plain.has(name) ? null : right);
@@ -169,6 +175,8 @@ function bodyFacts(body: Node): BodyFacts {
         plain.set(`\0${name}`, right);
     }
   }
+  // `p = &p[n]` advances p by n only when n is what the write sent (see subscriptAdvance.ts).
+  for (const [name, by] of advances) (holdsResult(values.get(by)) ? grown : assigned).add(name);
   for (const [key, value] of plain) {
     if (!key.startsWith('\0') || !value) continue;
     const name = key.slice(1);
@@ -358,6 +366,7 @@ function targetOf(
   node: Node,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  body?: Node,
 ): WrapperTarget | undefined {
   const b = withoutCasts(node);
   if (b.type === 'identifier') {
@@ -366,6 +375,8 @@ function targetOf(
     // `int fd = c->fd;` kept as it was: the descriptor of the argument's member.
     if (facts.initial.has(b.text)) return privateMember(b.text, '', params, facts);
   }
+  const element = elementTarget(b, params, facts.assigned, body);
+  if (element) return element;
   const names = identifiers(b);
   if (![...names].some((n) => params.includes(n))) {
     // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
@@ -475,17 +486,20 @@ export function writeHelperOf(
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call))) continue;
-    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
+    // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) writes nothing.
+    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee) && !ctx.silent?.(callee))
+      io.push(c);
   }
   if (!writer) return undefined;
   const { call, slots } = writer;
   const args = callArgs(call);
   const facts = bodyFacts(body);
   const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
-  const fd = fdArg ? targetOf(fdArg, params, facts) : slots.fixed;
+  const fd = fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed;
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
-  const fdNames = 'param' in fd ? [params[fd.param] as string] : fd.names;
+  const fdNames =
+    'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   if (io.some((c) => outputArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
     return undefined;
   const buf = bufferSource(bufArg, params, facts);
@@ -526,6 +540,32 @@ export function writeHelperOf(
   const len = lenArg
     ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer)
     : 'string';
+  if ('local' in buf && !variadic) {
+    // A message built in a local array from the arguments (see computedBuffers.ts).
+    const from =
+      (!loop || retries(loop, call)) && pace === undefined
+        ? computedFromParams(buf.local, {
+            body,
+            write: call,
+            params,
+            lenArg,
+            fdParam: 'param' in fd ? fd.param : undefined,
+            quietCall: (n) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n),
+          })
+        : -1;
+    if (from < 0) return undefined;
+    return {
+      name,
+      exported,
+      fd,
+      buf: from,
+      family: slots.family,
+      arity: params.length,
+      noFix: `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
+      formats: true,
+      ...(slots.messages && { messages: true }),
+    };
+  }
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
     if (!variadic || facts.initial.has(params[params.length - 1] as string) || pace !== undefined)
@@ -579,6 +619,9 @@ export function writeHelperOf(
     ...(status && { truthyOnSuccess: true }),
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
     ...((!loop || retry) && slots.messages && { messages: true }),
+    // An element of a global table is whatever the file put there (a stream socketpair, a datagram
+    // one): its calls are read as plain writes are, by the array's origin (see elementTargets.ts).
+    ...('param' in fd && fd.element !== undefined && { messages: true }),
     ...(forwarded >= 0 && { flags: forwarded }),
     ...(pace !== undefined && { pace }),
   };

@@ -45,6 +45,7 @@ export function memberWriters(
       (w) =>
         'param' in w.fd &&
         w.fd.param === fdParam &&
+        !w.fd.element &&
         w.buf === first.buf &&
         w.len === first.len &&
         w.syscalls === undefined &&

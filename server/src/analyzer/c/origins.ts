@@ -5,6 +5,7 @@
 // helper, a function of the file that returns one of those), the two ends of a `pipe()`, and the
 // `.in` of a child process started with a pipe (`cp.in = -1`). Parameters stay unknown.
 import type { Node } from 'web-tree-sitter';
+import { pairElements } from './pairArrays';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
 import type { MessageDescriptors } from './messageDescriptors';
 import { addrinfoStreams, isStreamSocketCall, isStreamType } from './socketTypes';
@@ -37,6 +38,8 @@ export interface FileStreams {
   readonly hints?: boolean;
   /** Members the file assigns byte streams only, keyed by their struct (see memberStreams). */
   readonly members?: ReadonlySet<string>;
+  /** Arrays the file fills with pipes or stream socketpairs only (see pairArrays.ts). */
+  readonly pairArrays?: ReadonlySet<string>;
 }
 
 /**
@@ -329,6 +332,10 @@ function streamsIn(
   const { locals, shadows } = scope(declared);
   // A parameter or local of the same name hides the global.
   for (const g of file.globals) if (!shadows.has(g)) streams.add(g);
+  if (file.pairArrays && file.pairArrays.size > 0) {
+    const arrays = new Set([...file.pairArrays].filter((a) => !shadows.has(a)));
+    for (const element of pairElements(fn.text, arrays)) streams.add(canonicalTarget(element));
+  }
   // `output = ttyfd` after `ttyfd = open(...)`: a name copied from a stream is one, so the names are
   // read again until no more turn out to be streams (each round adds one at least, or stops).
   for (let added = true; added;) {

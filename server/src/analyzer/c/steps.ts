@@ -20,6 +20,8 @@ import {
   unwrap,
   constantCondition,
 } from './syntax';
+import { offsetBases } from './offsetBases';
+import { helperElements } from './pairArrays';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
@@ -31,7 +33,7 @@ import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from '
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
-import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
+import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 /** Reads one function body into blocks. */
 class FunctionReader {
@@ -291,9 +293,13 @@ class FunctionReader {
     reached?: { paths: Set<string>; whole: Set<string> },
   ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
-    const add = (n: Node | null, contents: boolean, assigned = false) => {
+    const add = (n: Node | null, contents: boolean, assigned = false): void => {
       const root = n ? rootName(n) : undefined;
-      if (!root) return;
+      // `(char *)(buf + off)`: a pointer into buf (see offsetBases.ts).
+      if (!root) {
+        if (n) for (const base of offsetBases(n, this.scalars)) add(base, true);
+        return;
+      }
       into.add(root);
       if (contents || (n && unwrap(n).type !== 'identifier')) {
         mutated?.add(root);
@@ -527,12 +533,16 @@ function streamsOf(
   declared: ReadonlySet<string>,
   locals: ReadonlySet<string>,
   file: FileStreams,
+  wrappers: ReadonlyMap<string, CWrapper> = new Map(),
 ): ReadonlySet<string> {
   const streams = functionStreams(fn, declared, file, locals);
+  const body = fn.childForFieldName('body');
   // A member the file also shows to keep message boundaries (a datagram socket or a device request
   // at that member name) stays a message descriptor, as it was before its streams were read.
   for (const t of memberStreamTargets(file.members, fn.text, text))
     if (!file.messages || !isMessageDescriptor(t, file.messages)) streams.add(t);
+  if (file.pairArrays && file.pairArrays.size > 0 && body)
+    for (const t of helperElements(body, wrappers, file.pairArrays)) streams.add(t);
   for (const t of deviceDescriptors(fn.text)) streams.delete(t);
   // A global the file drives with device requests in another function is that device here too.
   for (const t of deviceDescriptors(text)) if (!locals.has(/^\w+/.exec(t)?.[0] ?? '')) streams.delete(t);
@@ -577,7 +587,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
         ctx.text,
         ownStreamMember(file.members),
       );
-    ctx = { ...ctx, streams: streamsOf(fn, ctx.text, declared, locals, file), messages };
+    ctx = { ...ctx, streams: streamsOf(fn, ctx.text, declared, locals, file, ctx.wrappers), messages };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
   const aliases = descriptorAliases(changes.within(body));

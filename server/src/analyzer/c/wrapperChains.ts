@@ -88,7 +88,8 @@ export function fileWrappers(
     for (const { fn, text } of bodies) {
       if (done.has(fn.id) || misread(fn) || !pattern.test(text)) continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
-      const key = quiet === base.quiet ? context : `${context}\n${quietCalls(text, base, quiet)}`;
+      const key =
+        quiet === base.quiet && !base.silent ? context : `${context}\n${quietCalls(text, base, quiet)}`;
       const w = memo.get(depth, key, source, () => wrapperOf(fn, ctx) ?? null);
       if (!w) continue;
       done.add(fn.id);
@@ -115,15 +116,17 @@ export function fileWrappers(
 }
 
 /**
- * The names `text` calls that the fact base finds quiet beyond what `base` names: the part of a
- * helper's reading that depends on the tree around it, so a cached reading is reused only under the
- * same answers.
+ * The names `text` calls that the fact base finds quiet beyond what `base` names, and those the file's
+ * bodies show to write nothing: the part of a helper's reading that depends on the code around it, so
+ * a cached reading is reused only under the same answers.
  */
 function quietCalls(text: string, base: CContext, quiet: (name: string) => boolean): string {
   const names = new Set<string>();
   for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
     const name = m[1]!;
     if (!base.quiet(name) && quiet(name)) names.add(name);
+    // A function of the file that writes nothing changes what a helper calling it is (silentCalls.ts).
+    else if (base.silent?.(name)) names.add(`${name}!`);
   }
   return [...names].sort().join(',');
 }

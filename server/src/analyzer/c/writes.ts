@@ -37,6 +37,12 @@ export interface CContext {
    */
   readonly quiet: (name: string) => boolean;
   /**
+   * Whether a function of the file writes nothing, read from its body: it may wait for the descriptor
+   * but calls no output (see silentCalls.ts). Asked of calls a helper's body makes beside its write.
+   * Absent: none is known to.
+   */
+  readonly silent?: (name: string) => boolean;
+  /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
    * that it does no output (see {@link callsInArguments}). Absent: none.
@@ -469,8 +475,13 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
   if (fd && hasEffects(fd)) return undefined;
   if (argumentCalls && fd && !onlyPureCalls([fd], ctx.pure)) return undefined;
   const member = 'param' in wrapper.fd ? wrapper.fd.member : undefined;
+  const element = 'param' in wrapper.fd ? wrapper.fd.element : undefined;
+  const argText = fd ? ctx.text.slice(fd.startIndex, fd.endIndex) : '';
+  // A helper writing to `fds[c]` given `A` writes to `fds[A]` (see elementTargets.ts).
   const fdText = fd
-    ? ctx.text.slice(fd.startIndex, fd.endIndex)
+    ? element
+      ? `${element}[${argText}]`
+      : argText
     : 'text' in wrapper.fd
       ? wrapper.fd.text
       : '';
@@ -490,7 +501,11 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
   return {
     target,
     fdText: member ? memberOf(fdText, member) : fdText,
-    targetNames: fd ? names([fd]) : 'names' in wrapper.fd ? wrapper.fd.names : [],
+    targetNames: fd
+      ? [...(element ? [element] : []), ...names([fd])]
+      : 'names' in wrapper.fd
+        ? wrapper.fd.names
+        : [],
     callee: name,
     family: wrapper.family,
     pieces,

@@ -1,0 +1,83 @@
+// A token or value writer that builds its message in a local array from its arguments and sends it:
+// `char buf[12]; memcpy(buf, token, 4); for (...) *p = hex[(v >> shift) & 0xf]; return
+// write_all(fd, buf, 12);`. Each call is one write of bytes its caller's arguments decide, as a
+// converted-scalar value writer's is (see convertedValues.ts), only of an array: the bytes exist only
+// once computed, so no iovec can list them and no fix is offered. The body must read nothing but its
+// parameters, its own (non-static) locals and constants, and call nothing that does output: a byte
+// taken from a global (a counter, a sequence number another call changes) would make two calls send
+// what the code between them changed, and a `static` local keeps state from call to call.
+import type { Node } from 'web-tree-sitter';
+import { declaredName, withoutCasts } from './syntax';
+
+/** What the rule needs of the helper around the write (see helperBodies.ts). */
+export interface ComputedBufferFacts {
+  readonly body: Node;
+  readonly write: Node;
+  readonly params: readonly (string | undefined)[];
+  /** The write's length argument. */
+  readonly lenArg: Node | undefined;
+  /** The descriptor's parameter, if the helper takes it. */
+  readonly fdParam: number | undefined;
+  /** Whether a called function does no output and changes only what it is given (memcpy, strlen). */
+  readonly quietCall: (name: string) => boolean;
+}
+
+/** An upper-case name: a macro or enumeration constant. */
+const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * The first parameter (other than the descriptor) whose value the local array `local` is computed
+ * from when the write sends it, or -1 when the body does not show that every byte comes from the
+ * parameters and constants (see the file comment).
+ */
+export function computedFromParams(local: string, facts: ComputedBufferFacts): number {
+  const { body, write, params, lenArg } = facts;
+  if (!lenArg || !fixedLength(lenArg, local)) return -1;
+  const locals = new Set<string>();
+  let array = 0;
+  for (const d of body.descendantsOfType('declaration')) {
+    if (!d) continue;
+    // A static local keeps what one call left for the next.
+    if (d.children.some((k) => k?.type === 'storage_class_specifier' && k.text !== 'register')) return -1;
+    for (const declarator of d.childrenForFieldName('declarator')) {
+      const name = declaredName(declarator);
+      if (!name) continue;
+      if (name === local) {
+        const inner =
+          declarator.type === 'init_declarator' ? declarator.childForFieldName('declarator') : declarator;
+        if (inner?.type !== 'array_declarator') return -1;
+        array++;
+      }
+      locals.add(name);
+    }
+  }
+  if (array !== 1 || params.includes(local)) return -1;
+  for (const call of body.descendantsOfType('call_expression')) {
+    if (!call || call.equals(write)) continue;
+    const callee = call.childForFieldName('function');
+    if (callee?.type !== 'identifier' || !facts.quietCall(callee.text)) return -1;
+  }
+  // Every name read: a parameter, a local, or a constant. Nothing from outside the call.
+  let from = -1;
+  for (const id of body.descendantsOfType('identifier')) {
+    if (!id) continue;
+    const parent = id.parent;
+    if (parent?.type === 'call_expression' && parent.childForFieldName('function')?.equals(id)) continue;
+    const name = id.text;
+    const param = params.indexOf(name);
+    if (param >= 0) {
+      const outside = id.startIndex < write.startIndex || id.endIndex > write.endIndex;
+      if (from < 0 && param !== facts.fdParam && outside) from = param;
+      continue;
+    }
+    if (!locals.has(name) && !CONSTANT.test(name)) return -1;
+  }
+  return from;
+}
+
+/** True when `len` is a number or the size of the array itself (`sizeof buf`). */
+function fixedLength(len: Node, local: string): boolean {
+  const b = withoutCasts(len);
+  if (b.type === 'number_literal') return true;
+  return b.type === 'sizeof_expression' && b.text.replace(/[\s()]/g, '') === `sizeof${local}`;
+}
