@@ -30,6 +30,7 @@ const IDIOMS = [
   'headerdefs',
   'kept-results',
   'member-kinds',
+  'writer-bodies',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */
