@@ -41,7 +41,6 @@ import {
 import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
-import { silentFunctions } from './silentCalls';
 import { streamPairArrays } from './pairArrays';
 
 export type { CWrapper } from './writes';
@@ -200,14 +199,13 @@ export class CAnalyzer {
     wanted: ReadonlyMap<string, CWrapper>,
     filePure: ReadonlySet<string>,
     redefined: ReadonlySet<string> = NO_NAMES,
-    silent?: (name: string) => boolean,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
       wrappersOf: (bodies, macros) =>
-        this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined, silent).own,
+        this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -265,11 +263,9 @@ export class CAnalyzer {
     filePure: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
     redefined: ReadonlySet<string> = NO_NAMES,
-    silent?: (name: string) => boolean,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const plain = this.context(text, settings, known, undefined, undefined, redefined);
-    const context = silent ? { ...plain, silent } : plain;
+    const context = this.context(text, settings, known, undefined, undefined, redefined);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -340,8 +336,6 @@ export class CAnalyzer {
     )
       return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
-    // The file's functions that write nothing (a wait named like a write): asked by helper bodies.
-    const silent = silentFunctions(functions, (n) => quietElsewhere.has(n) || libraryQuiet(n));
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (
@@ -365,7 +359,6 @@ export class CAnalyzer {
         filePure,
         quiet,
         redefined,
-        silent,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -489,7 +482,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, silent);
+      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);

@@ -3,11 +3,12 @@
 // write_all(fd, buf, 12);`. Each call is one write of bytes its caller's arguments decide, as a
 // converted-scalar value writer's is (see convertedValues.ts), only of an array: the bytes exist only
 // once computed, so no iovec can list them and no fix is offered. The body must read nothing but its
-// parameters, its own (non-static) locals and constants, and call nothing that does output: a byte
-// taken from a global (a counter, a sequence number another call changes) would make two calls send
-// what the code between them changed, and a `static` local keeps state from call to call.
+// parameters, its own (non-static) locals and constants, and call nothing that does output but a trace
+// given only constants before its format: a byte taken from a global (a counter, a sequence number
+// another call changes) would make two calls send what the code between them changed, and a `static`
+// local keeps state from call to call.
 import type { Node } from 'web-tree-sitter';
-import { declaredName, withoutCasts } from './syntax';
+import { callArgs, declaredName, identifiers, withoutCasts } from './syntax';
 
 /** What the rule needs of the helper around the write (see helperBodies.ts). */
 export interface ComputedBufferFacts {
@@ -55,7 +56,17 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   for (const call of body.descendantsOfType('call_expression')) {
     if (!call || call.equals(write)) continue;
     const callee = call.childForFieldName('function');
-    if (callee?.type !== 'identifier' || !facts.quietCall(callee.text)) return -1;
+    if (callee?.type !== 'identifier') return -1;
+    if (facts.quietCall(callee.text)) continue;
+    // A trace or an error message is harmless when it is given nothing but constants before its
+    // format string (`trace("send %s", buf)`): it reads what it prints and changes none of it.
+    const args = callArgs(call);
+    const format = args.findIndex((a) =>
+      ['string_literal', 'concatenated_string'].includes(withoutCasts(a).type),
+    );
+    if (format < 0) return -1;
+    for (const arg of args.slice(0, format))
+      if ([...identifiers(arg)].some((n) => !CONSTANT.test(n))) return -1;
   }
   // Every name read: a parameter, a local, or a constant. Nothing from outside the call.
   let from = -1;

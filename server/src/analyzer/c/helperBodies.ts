@@ -163,9 +163,11 @@ function bodyFacts(body: Node): BodyFacts {
       if (operator === '+' && sides.includes(name)) grown.add(name);
       else if (operator === '-' && sides[0] === name) shrunk.add(name);
       else assigned.add(name);
-    } else if (op === '=' && subscriptAdvance(name, right) !== undefined)
-      advances.push([name, subscriptAdvance(name, right) as string]);
-    else assigned.add(name);
+    } else {
+      const by = op === '=' ? subscriptAdvance(name, right) : undefined;
+      if (by !== undefined) advances.push([name, by]);
+      else assigned.add(name);
+    }
     if (op === '=') {
       give(name, right);
       plain.set(name, plain.has(name) ? null : right);
@@ -486,9 +488,7 @@ export function writeHelperOf(
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call))) continue;
-    // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) writes nothing.
-    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee) && !ctx.silent?.(callee))
-      io.push(c);
+    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
   }
   if (!writer) return undefined;
   const { call, slots } = writer;
@@ -500,8 +500,15 @@ export function writeHelperOf(
   if (!fd || !bufArg) return undefined;
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
-  if (io.some((c) => outputArgs(c).some((arg) => [...identifiers(arg)].some((n) => fdNames.includes(n)))))
-    return undefined;
+  // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
+  // writes nothing to the descriptor it is given is no second write (see silentCalls.ts).
+  const given = (c: Node) => {
+    const silent = ctx.silent?.(calleeName(c) ?? '');
+    return outputArgs(c).some(
+      (arg, k) => !silent?.has(k) && [...identifiers(arg)].some((n) => fdNames.includes(n)),
+    );
+  };
+  if (io.some(given)) return undefined;
   const buf = bufferSource(bufArg, params, facts);
   // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
   const pacing = unpaced(slots.len === undefined ? undefined : args[slots.len], body, params, (n) =>

@@ -1,23 +1,133 @@
-// Functions of a file that write nothing, read from their bodies: they may wait (`select()` until the
-// descriptor is writable) but call no output. A write-in-full loop that waits with such a function in
-// its EAGAIN branch still makes one write per call, whatever the wait's name says: a name that reads as
-// I/O (`wait_for_write(fd, timeout)`) is only a guess where no body is read, and a body wins over it.
+// Functions of a file that write nothing to a descriptor they are given, read from their bodies: a
+// wait until the descriptor is writable (`select()` on it) that logs its failures elsewhere. A
+// write-in-full loop that waits with such a function in its EAGAIN branch still makes one write per
+// call, whatever the wait's name says: a name that reads as I/O (`wait_for_write(fd, timeout)`) is only
+// a guess where no body is read, and a body wins over it. Read from the text alone, as the fact base
+// reads bodies (the batch run parses only the parts that call writes, and a wait calls none): what the
+// text does not show plainly (a call through a pointer, a second definition under `#if`) leaves the
+// parameter written.
 import { libraryWaits } from '../catalogue';
-import { quietFunctions, type CFunctionFact } from './functionFacts';
+
+/** Comments, string and character literals, blanked (same length) before reading a body. */
+const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
+
+/** Names that look like calls but are not. */
+const KEYWORDS = new Set(['if', 'while', 'for', 'switch', 'return', 'sizeof', 'do', 'else', 'case']);
+
+/** How deep calls of the file's own functions are followed, the parameter passed down. */
+const DEPTH = 3;
 
 /**
- * Whether a function of `facts` (one file's definitions) writes nothing: everything it calls, down to
- * the library, does no output (`known` answers for names the file does not define) or only waits.
- * Names the file does not define are never silent here (their bodies are not read). Computed once, on
- * the first question: most files never ask.
+ * For the file `text`: the parameters (by index) a function defined there writes nothing to, or
+ * undefined when its body is not read (no single definition in the file). A parameter is written when
+ * the body hands it (or a name copied from it) to a call, before any format string, that is not
+ * `quiet` (no output), a library wait, or one of the file's functions that writes nothing to it in turn.
  */
-export function silentFunctions(
-  facts: readonly CFunctionFact[],
-  known: (name: string) => boolean,
-): (name: string) => boolean {
-  let silent: ReadonlySet<string> | undefined;
-  return (name) => {
-    silent ??= quietFunctions(facts, (n) => known(n) || libraryWaits(n));
-    return silent.has(name);
+export function silentParameters(
+  text: string,
+  quiet: (name: string) => boolean,
+): (name: string) => ReadonlySet<number> | undefined {
+  let clean: string | undefined;
+  const answers = new Map<string, ReadonlySet<number> | undefined>();
+  const silent = (name: string, index: number, depth: number): boolean => {
+    clean ??= text.replace(NOISE, (m) =>
+      m.startsWith('"') ? `"${' '.repeat(m.length - 2)}"` : ' '.repeat(m.length),
+    );
+    const def = definition(clean, name);
+    if (!def || index >= def.params.length) return false;
+    const names = copies(def.body, def.params[index]!);
+    return calledWith(def.body, names).every(
+      ({ callee, arg }) =>
+        callee !== undefined &&
+        callee !== name &&
+        (quiet(callee) || libraryWaits(callee) || (depth < DEPTH && silent(callee, arg, depth + 1))),
+    );
   };
+  return (name) => {
+    if (answers.has(name)) return answers.get(name);
+    clean ??= text.replace(NOISE, (m) =>
+      m.startsWith('"') ? `"${' '.repeat(m.length - 2)}"` : ' '.repeat(m.length),
+    );
+    const def = definition(clean, name);
+    const answer = def ? new Set(def.params.map((_, k) => k).filter((k) => silent(name, k, 0))) : undefined;
+    answers.set(name, answer);
+    return answer;
+  };
+}
+
+/** The one definition of `name` in `clean`: its parameter names and its body, or undefined. */
+function definition(clean: string, name: string): { params: string[]; body: string } | undefined {
+  const header = new RegExp(`(?:^|[\\s*])${name}\\s*\\(([^()]*)\\)\\s*\\{`, 'gm');
+  const found = [...clean.matchAll(header)];
+  if (found.length !== 1) return undefined;
+  const m = found[0]!;
+  const open = m.index + m[0].length - 1;
+  let depth = 0;
+  for (let k = open; k < clean.length; k++) {
+    const c = clean[k];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      const params = m[1]!
+        .split(',')
+        .map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p.trim())?.[1] ?? '');
+      return { params, body: clean.slice(open, k + 1) };
+    }
+  }
+  return undefined;
+}
+
+/** `param` and the names the body copies it into (`int s = fd;`, `s = fd + 0;`), two levels deep. */
+function copies(body: string, param: string): Set<string> {
+  const names = new Set([param]);
+  for (let round = 0; round < 2; round++) {
+    for (const m of body.matchAll(/([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?=(?!=)([^;]*)/g)) {
+      if ([...names].some((n) => new RegExp(`\\b${n}\\b`).test(m[2]!))) names.add(m[1]!);
+    }
+  }
+  return names;
+}
+
+/**
+ * The calls in `body` given one of `names` before any format string: the callee (undefined for a
+ * call through a pointer or a member) and the argument's index.
+ */
+function calledWith(body: string, names: ReadonlySet<string>): { callee?: string; arg: number }[] {
+  const found: { callee?: string; arg: number }[] = [];
+  for (let at = body.indexOf('('); at >= 0; at = body.indexOf('(', at + 1)) {
+    const before = /([A-Za-z_]\w*)?\s*$/.exec(body.slice(Math.max(0, at - 80), at));
+    const callee = before?.[1];
+    if (callee && KEYWORDS.has(callee)) continue;
+    const direct = callee !== undefined && !/(->|\.)\s*$/.test(body.slice(0, at - callee.length));
+    // A parenthesis after no name is a cast or a grouping, unless a call through a pointer follows it.
+    if (!callee && !/\)\s*$/.test(body.slice(0, at))) continue;
+    const args = argumentsAt(body, at);
+    const format = args.findIndex((a) => a.trim().startsWith('"'));
+    args.forEach((a, k) => {
+      if (format >= 0 && k > format) return;
+      if ([...names].some((n) => new RegExp(`\\b${n}\\b`).test(a)))
+        found.push(direct ? { callee, arg: k } : { arg: k });
+    });
+  }
+  return found;
+}
+
+/** The top-level arguments of the call whose `(` is at `open`. */
+function argumentsAt(body: string, open: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let k = open; k < body.length; k++) {
+    const c = body[k];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (--depth === 0) {
+        args.push(body.slice(start, k));
+        return args;
+      }
+    } else if (c === ',' && depth === 1) {
+      args.push(body.slice(start, k));
+      start = k + 1;
+    }
+  }
+  return args;
 }

@@ -8,6 +8,9 @@ import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
 import { functionDeclarator } from './syntax';
+import { silentParameters } from './silentCalls';
+import { libraryQuiet } from './functionFacts';
+import { IO_NAME_PATTERN } from '../catalogue';
 
 /** Wrapper chains deeper than this (counted from the write function) are not followed. */
 export const MAX_WRAPPER_DEPTH = 4;
@@ -80,20 +83,38 @@ export function fileWrappers(
   const wrappers = new Map(base.wrappers);
   let pattern: RegExp | undefined = first;
   let context = memoKey;
+  // What the file's functions named like I/O write nothing to (a wait), read once per file.
+  const silent =
+    base.silent ??
+    silentParameters(
+      base.text,
+      (n) =>
+        (quiet(n) || libraryQuiet(n) || base.pure.has(n)) &&
+        !base.functions.has(n) &&
+        !wrappers.has(n) &&
+        !base.macros?.has(n),
+    );
   for (let depth = 0; depth < MAX_WRAPPER_DEPTH && pattern; depth++) {
     // The fact base's answers (the tree's own bodies) decide whether a call between a helper's writes
     // only computes, as they do for the findings.
-    const ctx: CContext = { ...base, quiet, wrappers: new Map(wrappers) };
-    const found: CWrapper[] = [];
+    const ctx: CContext = { ...base, quiet, silent, wrappers: new Map(wrappers) };
+    const read: { w: CWrapper; fn: Node; text: string }[] = [];
     for (const { fn, text } of bodies) {
       if (done.has(fn.id) || misread(fn) || !pattern.test(text)) continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
-      const key =
-        quiet === base.quiet && !base.silent ? context : `${context}\n${quietCalls(text, base, quiet)}`;
+      const key = `${context}\n${quietCalls(text, base, quiet, silent)}`;
       const w = memo.get(depth, key, source, () => wrapperOf(fn, ctx) ?? null);
       if (!w) continue;
       done.add(fn.id);
-      found.push(w);
+      read.push({ w, fn, text });
+    }
+    // A helper read in the same round as one it calls took that call for no write (`send_string()`
+    // calling `send_token()` and `write_all()`): it is read again next round, the callee known.
+    const found: CWrapper[] = [];
+    for (const r of read) {
+      const others = callPattern(read.filter((o) => o !== r).map((o) => o.w.name.replace(/^->/, '')));
+      if (others?.test(r.text)) done.delete(r.fn.id);
+      else found.push(r.w);
     }
     for (const w of found) {
       // A file-local definition overrides a workspace wrapper of the same name.
@@ -120,13 +141,21 @@ export function fileWrappers(
  * bodies show to write nothing: the part of a helper's reading that depends on the code around it, so
  * a cached reading is reused only under the same answers.
  */
-function quietCalls(text: string, base: CContext, quiet: (name: string) => boolean): string {
+function quietCalls(
+  text: string,
+  base: CContext,
+  quiet: (name: string) => boolean,
+  silent: NonNullable<CContext['silent']>,
+): string {
   const names = new Set<string>();
   for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
     const name = m[1]!;
     if (!base.quiet(name) && quiet(name)) names.add(name);
-    // A function of the file that writes nothing changes what a helper calling it is (silentCalls.ts).
-    else if (base.silent?.(name)) names.add(`${name}!`);
+    // What a call named like I/O writes nothing to changes what a helper calling it is (silentCalls.ts).
+    else if (IO_NAME_PATTERN.test(name)) {
+      const params = silent(name);
+      if (params && params.size > 0) names.add(`${name}!${[...params].join('.')}`);
+    }
   }
   return [...names].sort().join(',');
 }

@@ -37,11 +37,11 @@ export interface CContext {
    */
   readonly quiet: (name: string) => boolean;
   /**
-   * Whether a function of the file writes nothing, read from its body: it may wait for the descriptor
-   * but calls no output (see silentCalls.ts). Asked of calls a helper's body makes beside its write.
-   * Absent: none is known to.
+   * The parameters (by index) a function of the file writes nothing to, read from its body (a wait
+   * until a descriptor is writable: see silentCalls.ts); undefined where no body is read. Asked of
+   * calls a helper's body makes beside its write. Absent: none is known.
    */
-  readonly silent?: (name: string) => boolean;
+  readonly silent?: (name: string) => ReadonlySet<number> | undefined;
   /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
