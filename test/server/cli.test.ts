@@ -139,16 +139,19 @@ describe('writev-lint', () => {
       left.map((l) => l.split(':').slice(0, 2).join(':')),
       [
         'adjacent.c:56',
+        'arm-computations.c:13',
+        'arm-computations.c:24',
+        'arm-computations.c:34',
+        'arm-computations.c:46',
+        'arm-computations.c:85',
         'arm-openings.c:21',
         'arm-openings.c:60',
-        'arm-openings.c:63',
         'atomicioWrites.c:12',
         'branch-runs.c:40',
         'branch-runs.c:60',
         'branch-runs.c:80',
         'branch-runs.c:97',
         'branch-runs.c:110',
-        'branch-runs.c:112',
         'branch-runs.c:132',
         'call-site-helpers.c:29',
         'call-site-helpers.c:38',
@@ -320,6 +323,6 @@ describe('writev-lint', () => {
     // here), and six more the tree as a whole shows: the drivers of c-run/ define the stubs the
     // fixtures call (get_fd() returns 1, strbuf_addf() does nothing), pure functions across files, and
     // call the fixtures' functions that write to fd 1 one after another (kept-results.main.c), and the driver of headerdefs.c calls its tablet_mode() twice.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 253);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 258);
   });
 });
