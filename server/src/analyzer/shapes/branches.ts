@@ -230,10 +230,7 @@ export function trailing(branch: BranchStep): { writes: WriteStep[]; after: Othe
 }
 
 /** Each arm's trailing writes (see {@link trailing}), with or without the arm's own buffers. */
-function armTails(
-  branch: BranchStep,
-  ownBuffers: boolean,
-): { arms: WriteStep[][]; after: OtherStep[] } {
+function armTails(branch: BranchStep, ownBuffers: boolean): { arms: WriteStep[][]; after: OtherStep[] } {
   const arms: WriteStep[][] = [];
   const after: OtherStep[] = [];
   let target: string | undefined;
