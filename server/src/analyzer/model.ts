@@ -172,6 +172,8 @@ export interface LoopStep {
   readonly varying: readonly string[];
   /** Variables whose contents (not binding) change in the loop: a buffer refilled in place. */
   readonly mutated: readonly string[];
+  /** Identifiers the loop's own header reads (its test, a `for`'s update): `off += n` uses a result. */
+  readonly header?: readonly string[];
 }
 
 /** Any other statement, summarised by what it reads and may change. */

@@ -277,7 +277,16 @@ class FunctionReader {
     );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
+    const reads = new Set<string>();
+    for (const part of header) identifiers(part, reads);
+    return {
+      kind: 'loop',
+      span: this.span(stmt),
+      body,
+      varying: [...varying],
+      mutated: [...mutated],
+      header: [...reads],
+    };
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */

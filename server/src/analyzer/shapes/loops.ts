@@ -44,9 +44,10 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     if (!write.reads.some((name) => varying.has(name) && !names.has(name))) return undefined;
     if (write.reads.some((name) => mutated.has(name) && !names.has(name))) return undefined;
   }
-  // A body that uses what a write returned (`p += n; left -= n;`) is a loop retrying one write until
-  // all of it is out, not one write per item.
+  // A body that uses what a write returned (`p += n; left -= n;`, or a `for` header's `off += n`) is
+  // a loop retrying one write until all of it is out, not one write per item.
   const results = new Set(writes.flatMap((w) => w.assigns ?? []));
+  if ((loop.header ?? []).some((name) => results.has(name))) return undefined;
   for (const step of loop.body) {
     if (step.kind === 'other' && step.reads.some((name) => names.has(name) || results.has(name)))
       return undefined;
