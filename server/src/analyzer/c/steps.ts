@@ -31,6 +31,7 @@ import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from '
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
+import { headerReads, rewrittenByAddress } from './loopFacts';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
@@ -277,7 +278,19 @@ class FunctionReader {
     );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
+    const reused = rewrittenByAddress(
+      statements.filter((_, i) => body[i]!.kind === 'write'),
+      varying,
+    );
+    return {
+      kind: 'loop',
+      span: this.span(stmt),
+      body,
+      varying: [...varying],
+      mutated: [...mutated],
+      tests: headerReads(header),
+      ...(reused.length > 0 && { reused }),
+    };
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */

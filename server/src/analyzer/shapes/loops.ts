@@ -47,6 +47,11 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
   // A body that uses what a write returned (`p += n; left -= n;`) is a loop retrying one write until
   // all of it is out, not one write per item.
   const results = new Set(writes.flatMap((w) => w.assigns ?? []));
+  // A header advancing by the result (`for (off = 0; off < nr; off += nw)`) finishes one write.
+  if (loop.tests?.some((name) => results.has(name))) return undefined;
+  // One variable sent by address and rewritten each iteration: collecting its address N times would
+  // send the last value N times after the loop.
+  if ((loop.reused ?? []).length > 0) return undefined;
   for (const step of loop.body) {
     if (step.kind === 'other' && step.reads.some((name) => names.has(name) || results.has(name)))
       return undefined;
