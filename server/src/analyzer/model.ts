@@ -183,11 +183,6 @@ export interface LoopStep {
    * not say. A header reading a write's result (`off += nw`) repeats one write until it is all out.
    */
   readonly tests?: readonly string[];
-  /**
-   * Variables a write in the body sends by address (`&port`) that the loop assigns: the same memory
-   * each iteration, holding only the last iteration's value once the loop ends.
-   */
-  readonly reused?: readonly string[];
 }
 
 /** Any other statement, summarised by what it reads and may change. */

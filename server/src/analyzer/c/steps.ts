@@ -31,7 +31,6 @@ import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from '
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { SubtreeIndex } from './subtreeIndex';
-import { headerReads, rewrittenByAddress } from './loopFacts';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext } from './writes';
 
 /** Reads one function body into blocks. */
@@ -278,18 +277,14 @@ class FunctionReader {
     );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    const reused = rewrittenByAddress(
-      statements.filter((_, i) => body[i]!.kind === 'write'),
-      varying,
-    );
     return {
       kind: 'loop',
       span: this.span(stmt),
       body,
       varying: [...varying],
       mutated: [...mutated],
-      tests: headerReads(header),
-      ...(reused.length > 0 && { reused }),
+      // A header reading a write's result (`off += nw`) finishes one write (shapes/loops.ts).
+      tests: [...header.reduce((names, part) => identifiers(part, names), new Set<string>())],
     };
   }
 
