@@ -31,7 +31,7 @@ describe('C kept results in other shapes', () => {
   it('never joins across a step that reads what a failure path updated', async () => {
     const text = fixture(NAME);
     const found = await analyzeFixture(NAME);
-    for (const fn of ['kf_flag_tested', 'kf_count_sent', 'kf_failure_drops'])
+    for (const fn of ['kf_flag_tested', 'kf_count_sent', 'kf_error_sent', 'kf_failure_drops'])
       assert.deepEqual(inFunction(found, text, fn), [], fn);
   });
 

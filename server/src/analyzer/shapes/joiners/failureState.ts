@@ -20,18 +20,13 @@ function rootOf(path: string): string {
  */
 function mentions(text: string, path: string): boolean {
   const root = rootOf(path);
-  const uses = [...text.matchAll(new RegExp(`(?<![\\w.>])${root}\\b((?:->|\\.)\\w+)?`, 'g'))];
-  return uses.some((m) => {
-    const through = m[1] ? `${root}${m[1]}` : undefined;
-    if (!through) return true;
-    return (
-      path === through ||
-      path.startsWith(`${through}->`) ||
-      path.startsWith(`${through}.`) ||
-      through.startsWith(`${path}->`) ||
-      through.startsWith(`${path}.`) ||
-      through === path
-    );
+  const within = (inner: string, outer: string) =>
+    inner === outer || inner.startsWith(`${outer}->`) || inner.startsWith(`${outer}.`);
+  // Each use of the variable, with the first member it goes through, if any.
+  const uses = text.matchAll(new RegExp(`(?<![\\w.>])${root}\\b((?:->|\\.)\\w+)?`, 'g'));
+  return [...uses].some((m) => {
+    const through = `${root}${m[1] ?? ''}`;
+    return within(path, through) || within(through, path);
   });
 }
 
