@@ -231,7 +231,14 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
   if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
     return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
-  const { checkLen: _len, own: _own, fixable: _fixable, truthyOnSuccess: _status, zeroOnSuccess: _code, ...rest } = write;
+  const {
+    checkLen: _len,
+    own: _own,
+    fixable: _fixable,
+    truthyOnSuccess: _status,
+    zeroOnSuccess: _code,
+    ...rest
+  } = write;
   return {
     kind: 'write',
     ...rest,

@@ -738,9 +738,7 @@ function statusCodes(body: Node): boolean {
   const values = body
     .descendantsOfType('return_statement')
     .map((r) => r?.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
-  return (
-    values.every((v) => CODE.test(v)) && values.includes('0') && values.some((v) => v !== '0')
-  );
+  return values.every((v) => CODE.test(v)) && values.includes('0') && values.some((v) => v !== '0');
 }
 
 /**
