@@ -277,15 +277,14 @@ class FunctionReader {
     );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    const reads = new Set<string>();
-    for (const part of header) identifiers(part, reads);
     return {
       kind: 'loop',
       span: this.span(stmt),
       body,
       varying: [...varying],
       mutated: [...mutated],
-      header: [...reads],
+      // A header reading a write's result (`off += nw`) finishes one write (shapes/loops.ts).
+      tests: [...header.reduce((names, part) => identifiers(part, names), new Set<string>())],
     };
   }
 
