@@ -88,6 +88,12 @@ export interface WriteStep {
    * result is the whole length, and summing it (`total += n;`) reads no partial count.
    */
   readonly resultTested?: true;
+  /**
+   * What the checks after the write update on its failure and then go on (`if (n < 0) nerr++;`):
+   * variables or members, canonical (`nerr`, `l->nerror`). The writes after run on every path; a step
+   * that reads one of these depends on how the writes before it fared.
+   */
+  readonly failureSets?: readonly string[];
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
   /**
@@ -172,6 +178,11 @@ export interface LoopStep {
   readonly varying: readonly string[];
   /** Variables whose contents (not binding) change in the loop: a buffer refilled in place. */
   readonly mutated: readonly string[];
+  /**
+   * Identifiers the loop's header reads (its test, a `for`'s update); absent when the front end does
+   * not say. A header reading a write's result (`off += nw`) repeats one write until it is all out.
+   */
+  readonly tests?: readonly string[];
 }
 
 /** Any other statement, summarised by what it reads and may change. */

@@ -60,6 +60,11 @@ export interface CWrapper extends Wrapper {
    */
   readonly truthyOnSuccess?: boolean;
   /**
+   * It returns 0 on success and a non-zero code on failure (every return a constant, never a byte
+   * count): `if ((ret = put(...))) return ret;` tests it for failure.
+   */
+  readonly zeroOnSuccess?: boolean;
+  /**
    * Each call is one plain `write(2)`/`send(2)` (no loop over short writes): on a descriptor that keeps
    * message boundaries each call is one message, so calls join only where the caller's descriptor is
    * known to be, or assumed to be, a byte stream.

@@ -16,6 +16,7 @@ import type { Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
 import { Budget, BudgetExceeded } from '../shapes/budget';
+import { withoutNested } from '../shapes/nestedFindings';
 import { findRuns } from '../shapes/sequences';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
@@ -522,7 +523,7 @@ export class CAnalyzer {
       }
       for (const loop of findLoopWrites(block)) findings.push(loopFinding(loop, settings));
     }
-    return findings;
+    return withoutNested(findings);
   }
 
   /**

@@ -5,8 +5,10 @@ import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
+import { keptFailure } from './keptFailures';
 import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
+  assignedTruth,
   callsInArguments,
   callWrite,
   checkOf,
@@ -137,7 +139,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
       mixed = true;
     }
     kind ??= status ?? check.kind;
-    if (!write || write.own || write.syscalls !== undefined) break;
+    if (!write || write.own || write.syscalls !== undefined || assignedTruth(check, write)) break;
     if (writes.length > 0 && write.target !== writes[0]!.write.target) break;
     // A later call's arguments run before the earlier writes once gathered (see argumentCalls): none
     // that may do I/O, and none given a buffer an earlier write sent.
@@ -229,7 +231,14 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
   if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
     return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
-  const { checkLen: _len, own: _own, fixable: _fixable, truthyOnSuccess: _status, ...rest } = write;
+  const {
+    checkLen: _len,
+    own: _own,
+    fixable: _fixable,
+    truthyOnSuccess: _status,
+    zeroOnSuccess: _code,
+    ...rest
+  } = write;
   return {
     kind: 'write',
     ...rest,
@@ -319,7 +328,7 @@ function guardedWrite(
 ): WriteStep | undefined {
   if (!FAILURE_CHECKS.includes(check.kind)) return undefined;
   const write = callWrite(check.call, ctx);
-  if (!write || write.own) return undefined;
+  if (!write || write.own || assignedTruth(check, write)) return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
   const assigned = check.assigned?.text;
   if (assigned && write.targetNames.includes(assigned)) return undefined;
@@ -499,9 +508,19 @@ export function resultChecked(
   const write = callWrite(call, ctx);
   if (!write || write.own || write.targetNames.includes(result)) return undefined;
   let last = i;
+  let leaving = false;
+  const failureSets: string[] = [];
   for (let j = i + 1; j < statements.length; j++) {
     const check = statements[j];
     if (check && assertion(check, result, ctx)) {
+      last = j;
+      leaving = true;
+      continue;
+    }
+    // `if (n < 0) nerr++;`: the failure noted, the writes after run on every path.
+    const kept = check && keptFailure(check, result, write.target, ctx);
+    if (kept) {
+      failureSets.push(...kept);
       last = j;
       continue;
     }
@@ -510,6 +529,7 @@ export function resultChecked(
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
     if (!leaves(check.childForFieldName('consequence'), ctx)) break;
     last = j;
+    leaving = true;
   }
   // Unchecked, the result may still be unused: only discarded (`(void)ret;`) or overwritten by the
   // next call, as code that silences an unused-result warning writes it. Or it is a local no call can
@@ -534,7 +554,8 @@ export function resultChecked(
       noFix:
         write.noFix ?? (last === i ? keptResult(write.callee, result) : resultCheckedReason(write.callee)),
       assigns: [result],
-      ...(last > i && { resultTested: true }),
+      ...(leaving && { resultTested: true }),
+      ...(failureSets.length > 0 && { failureSets }),
     },
     covers: last - i + 1,
   };

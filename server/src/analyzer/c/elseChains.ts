@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { namedKids } from './syntax';
-import { callWrite, checkOf, sameLength, type CallWrite, type CContext } from './writes';
+import { assignedTruth, callWrite, checkOf, sameLength, type CallWrite, type CContext } from './writes';
 
 /** Check kinds that say the write failed (its arm handles the failure; the else goes on). */
 const FAILED = new Set(['<0', '<=0', '==-1', '!=', 'truthy', 'falsy']);
@@ -33,7 +33,7 @@ function failedWrite(stmt: Node, ctx: CContext): { write: CallWrite; call: Node;
   const write = callWrite(check.call, ctx);
   if (!write || write.own || write.syscalls !== undefined) return undefined;
   // A status helper's bare call is true when it succeeded: its else arm is the failure.
-  if (write.truthyOnSuccess && check.kind === 'truthy') return undefined;
+  if ((write.truthyOnSuccess && check.kind === 'truthy') || assignedTruth(check, write)) return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
   const kept = check.assigned?.text;
   if (kept && write.targetNames.includes(kept)) return undefined;

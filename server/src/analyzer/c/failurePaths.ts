@@ -63,7 +63,15 @@ export function onStoredFailure(call: Node, write: Node): boolean {
   const test = next.childForFieldName('condition');
   const then = next.childForFieldName('consequence');
   if (!test || !then || call.startIndex < then.startIndex || call.endIndex > then.endIndex) return false;
-  const fails = (t: Node) => failedResult(t, result.name);
+  return failureTest(test, result.name);
+}
+
+/**
+ * True when `test` holds only when the result kept in `name` says the write failed or fell short:
+ * every `||` term such a comparison (`n < 0 || n != len`), or one `&&` term of a single one.
+ */
+export function failureTest(test: Node, name: string): boolean {
+  const fails = (t: Node) => failedResult(t, name);
   const terms = disjuncts(test);
   return terms.every(fails) || (terms.length === 1 && conjuncts(withoutCasts(test)).some(fails));
 }

@@ -47,7 +47,14 @@ export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (!write || write.own || write.targetNames.includes(kept.result)) return undefined;
   if (successTested(cond, !write.wrapper) !== kept.result || write.reads.includes(kept.result))
     return undefined;
-  const { checkLen: _len, own: _own, fixable: _fixable, truthyOnSuccess: _status, ...rest } = write;
+  const {
+    checkLen: _len,
+    own: _own,
+    fixable: _fixable,
+    truthyOnSuccess: _status,
+    zeroOnSuccess: _code,
+    ...rest
+  } = write;
   return {
     kind: 'write',
     ...rest,

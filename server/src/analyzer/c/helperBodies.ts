@@ -91,7 +91,9 @@ function handlesFailureOf(call: Node, write: Node): boolean {
     if (!test || !then || call.startIndex < then.startIndex || call.endIndex > then.endIndex) continue;
     if (write.startIndex >= test.startIndex && write.endIndex <= test.endIndex) {
       const check = checkOf(test);
-      return check !== undefined && check.call.equals(write) && FAILED.has(check.kind);
+      // `if ((n = write(...)))` holds when the write sent something: no failure path.
+      const truth = check?.assigned !== undefined && check.kind === 'truthy';
+      return check !== undefined && check.call.equals(write) && FAILED.has(check.kind) && !truth;
     }
   }
   return false;
@@ -593,6 +595,7 @@ export function writeHelperOf(
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
   if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
   const status = statusReturns(body);
+  const codes = !status && statusCodes(body);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
@@ -624,6 +627,7 @@ export function writeHelperOf(
         ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
         : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
     ...(status && { truthyOnSuccess: true }),
+    ...(codes && { zeroOnSuccess: true }),
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
     ...((!loop || retry) && slots.messages && { messages: true }),
     // An element of a global table is whatever the file put there (a stream socketpair, a datagram
@@ -771,6 +775,20 @@ function statusReturns(body: Node): boolean {
     values.some((v) => /^(0|false|FALSE)$/.test(v)) &&
     values.some((v) => /^(1|true|TRUE)$/.test(v))
   );
+}
+
+/** A constant a status return gives: a number (`-1`, `104`) or an upper-case name (`EXIT_IO_ERROR`). */
+const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
+
+/**
+ * True when every return of `body` gives a constant error code, 0 on some path and another code on
+ * another: the helper's result is 0 on success and non-zero on failure, never a byte count.
+ */
+function statusCodes(body: Node): boolean {
+  const values = body
+    .descendantsOfType('return_statement')
+    .map((r) => r?.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  return values.every((v) => CODE.test(v)) && values.includes('0') && values.some((v) => v !== '0');
 }
 
 /**

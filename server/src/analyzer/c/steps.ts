@@ -279,7 +279,15 @@ class FunctionReader {
     );
     const impure = header.some((part) => calls(part).some((c) => !this.ctx.pure.has(calleeName(c) ?? '')));
     if (impure || stmt.hasError) return this.barrier(stmt);
-    return { kind: 'loop', span: this.span(stmt), body, varying: [...varying], mutated: [...mutated] };
+    return {
+      kind: 'loop',
+      span: this.span(stmt),
+      body,
+      varying: [...varying],
+      mutated: [...mutated],
+      // A header reading a write's result (`off += nw`) finishes one write (shapes/loops.ts).
+      tests: [...header.reduce((names, part) => identifiers(part, names), new Set<string>())],
+    };
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */

@@ -78,6 +78,8 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
   readonly fixable: boolean;
   /** The call returns true on success and 0 on failure (a status helper's). */
   readonly truthyOnSuccess?: boolean;
+  /** The call returns 0 on success and a non-zero code on failure, never a byte count. */
+  readonly zeroOnSuccess?: boolean;
 };
 
 /** A check of a call's result: `call < 0`, `call == -1`, `call != len`, or `call == len`. */
@@ -182,6 +184,11 @@ function hinted(test: Node): Node {
 export function checkOf(test: Node): Check | undefined {
   const t = hinted(test);
   if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
+  // `if ((ret = put(...)))`: the kept result as the truth value, the test `ret != 0`.
+  if (t.type === 'assignment_expression') {
+    const kept = callIn(t);
+    return kept && { ...kept, kind: 'truthy' };
+  }
   if (t.type === 'unary_expression' && t.childForFieldName('operator')?.text === '!') {
     const arg = t.childForFieldName('argument');
     const call = arg ? hinted(arg) : undefined;
@@ -517,6 +524,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     wrapper: { name, file: wrapper.file },
     ...(argumentCalls && { argumentCalls }),
     ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
+    ...(wrapper.zeroOnSuccess && { zeroOnSuccess: true }),
     ...(kind === 'unknown' && { assumed: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
@@ -591,9 +599,10 @@ export function writeStep(
   const macro = macroAround(stmt, call);
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
-  const { checkLen: _len, own, fixable, truthyOnSuccess: _status, ...rest } = write;
+  const { checkLen: _len, own, fixable, truthyOnSuccess: _status, zeroOnSuccess: _code, ...rest } = write;
   const assigned = check?.assigned?.text;
   if (assigned && write.targetNames.includes(assigned)) return undefined;
+  if (assignedTruth(check, write)) return undefined;
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -602,6 +611,15 @@ export function writeStep(
     ...(assigned && { assigns: [assigned], noFix: write.noFix ?? keptResult(write.callee, assigned) }),
     ...(macro && { noFix: write.noFix ?? macro }),
   };
+}
+
+/**
+ * True when `check` tests a kept result for its truth (`if ((n = call))`) and the callee's result is
+ * not known to be 0 on success: a byte count is non-zero when the write succeeded, so the test is no
+ * failure check. (A helper returning only constant codes, 0 among them, is known.)
+ */
+export function assignedTruth(check: Check | undefined, write: CallWrite): boolean {
+  return !!check?.assigned && check.kind === 'truthy' && !write.zeroOnSuccess;
 }
 
 /**

@@ -187,12 +187,16 @@ export function through(
     for (const s of arm.steps) {
       budget?.visit();
       if (s.kind === 'write') {
-        if (!joinable(s, target, arm.declares, stream)) return undefined;
+        // A buffer an `if` without `else` declares can be declared before it by whoever gathers by
+        // hand (the finding has no fix); in an if/else, such buffers make each arm its own message.
+        if (!joinable(s, target, exhaustive(branch) ? arm.declares : [], stream)) return undefined;
         writes.push(guarded(s, branch, ARMS));
         armSent.add(s.reads);
       } else if (s.kind === 'other') {
-        // Inside an arm, only computations: a call there may read into a buffer or print.
+        // Inside an arm, only computations: a call there may read into a buffer or print, and memory
+        // a write sent must live until the gathered write.
         if (!quiet(s, names, locals) || s.output || meets(s.writes, armSent)) return undefined;
+        if (s.frees && meets(s.frees, armSent)) return undefined;
         changed.push(...s.writes);
       } else if (s.kind === 'branch') {
         const inner = through(s, target, names, locals, armSent, stream, budget);
@@ -215,6 +219,18 @@ export function through(
  * arm: a run that starts there goes on after the branch. The tests may have effects (they run before).
  */
 export function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[] } | undefined {
+  const loose = armTails(branch, false);
+  // In an if/else where two arms or more end in writes, writes of buffers that end with their arm are
+  // a choice between messages. A buffer the body of an `if` declares (and frees), or the one arm of a
+  // chain that writes at all, does not stop a hint that has no fix.
+  const choice = exhaustive(branch) && loose.arms.filter((a) => a.length > 0).length > 1;
+  const { arms, after } = choice ? armTails(branch, true) : loose;
+  const writes = longestPath(arms);
+  return writes && { writes, after };
+}
+
+/** Each arm's trailing writes (see {@link trailing}), with or without the arm's own buffers. */
+function armTails(branch: BranchStep, ownBuffers: boolean): { arms: WriteStep[][]; after: OtherStep[] } {
   const arms: WriteStep[][] = [];
   const after: OtherStep[] = [];
   let target: string | undefined;
@@ -228,15 +244,12 @@ export function trailing(branch: BranchStep): { writes: WriteStep[]; after: Othe
     const writes: WriteStep[] = [];
     for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
       target ??= w.target;
-      // A buffer the body of an `if` declares (and frees) does not stop a hint that has no fix; in an
-      // if/else, writes of buffers that end with their arm are a choice between messages.
-      if (w.condition || !joinable(w, target, exhaustive(branch) ? arm.declares : [])) break;
+      if (w.condition || !joinable(w, target, ownBuffers ? arm.declares : [])) break;
       writes.unshift(guarded(w, branch));
     }
     arms.push(writes);
   }
-  const writes = longestPath(arms);
-  return writes && { writes, after };
+  return { arms, after };
 }
 
 /**
@@ -258,8 +271,8 @@ export function leading(
 }
 
 /**
- * Writes to `target` that open one arm (after declarations that call nothing), and those that open a
- * branch right after them, once computations that call nothing have been passed.
+ * Writes to `target` that open one arm (after computations that do no I/O), and those that open a
+ * branch right after them, once such computations have been passed.
  */
 function armLeading(
   body: readonly Step[],
@@ -270,15 +283,18 @@ function armLeading(
   budget?: Budget,
 ): WriteStep[] {
   const queued = new Names(sent);
+  // A computation before the arm's write (`int n = snprintf(num, ...)`) runs after the writes before
+  // the branch in either shape; it only must not print, nor change the descriptor or what they sent.
   const calm = (s: Step) => {
     budget?.visit();
     return (
       s.kind === 'other' &&
       !s.barrier &&
-      s.calls.length === 0 &&
+      !s.output &&
       !s.setsGlobal &&
       !meets(s.writes, names) &&
-      !meets(s.writes, queued)
+      !meets(s.writes, queued) &&
+      !(s.frees && meets(s.frees, queued))
     );
   };
   let k = 0;

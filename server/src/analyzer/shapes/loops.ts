@@ -2,6 +2,12 @@
 // from one iteration to the next and nothing else in the body does I/O. Information only, no fix: the
 // rewrite (collect the buffers, one gathered write after the loop) needs the program's limits in mind.
 import type { Block, LoopStep, WriteStep } from '../model';
+import { addressOf } from './joiners/address';
+
+/** The variable whose member a buffer takes the address of (`&hdr.len`), if it is one. */
+function memberOf(buf: string): string | undefined {
+  return /^(?:\(\s*[\w\s*]+\)\s*)*&\s*\(?\s*([A-Za-z_]\w*)(?:\s*\.\s*\w+)+\s*\)?$/.exec(buf)?.[1];
+}
 
 /** A loop that writes once (or more) per iteration to one descriptor. */
 export interface LoopRun {
@@ -47,6 +53,13 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
   // A body that uses what a write returned (`p += n; left -= n;`) is a loop retrying one write until
   // all of it is out, not one write per item.
   const results = new Set(writes.flatMap((w) => w.assigns ?? []));
+  // A header advancing by the result (`for (off = 0; off < nr; off += nw)`) finishes one write.
+  if (loop.tests?.some((name) => results.has(name))) return undefined;
+  // One variable sent by address and rewritten each iteration (`v = p->lo; write(fd, &v, 4)`):
+  // collecting its address N times would send the last value N times after the loop.
+  const rewritten = (w: WriteStep) =>
+    (w.pieces ?? []).some((p) => varying.has(addressOf(p.buf) ?? '') || varying.has(memberOf(p.buf) ?? ''));
+  if (writes.some(rewritten)) return undefined;
   for (const step of loop.body) {
     if (step.kind === 'other' && step.reads.some((name) => names.has(name) || results.has(name)))
       return undefined;

@@ -10,7 +10,7 @@ const REASSIGNED = end(
 );
 
 /** The variable a buffer expression takes the address of (`&len`, `&(len)`), if it is one. */
-function addressOf(buf: string): string | undefined {
+export function addressOf(buf: string): string | undefined {
   // `&len`, `(char *) &len`: a cast in front points at the variable all the same.
   return /^(?:\(\s*[\w\s*]+\)\s*)*&\s*\(?\s*([A-Za-z_]\w*)\s*\)?$/.exec(buf)?.[1];
 }

@@ -10,6 +10,7 @@ import { crossing } from './crossing';
 import { descriptor } from './descriptor';
 import { distance } from './distance';
 import { earlyExit } from './earlyExit';
+import { failureState } from './failureState';
 import { frees } from './frees';
 import { gates } from './gates';
 import { globals } from './globals';
@@ -30,6 +31,7 @@ export const JOINERS: readonly Joiner[] = [
   positional,
   gates,
   results,
+  failureState,
   distance,
   globals,
   frees,
