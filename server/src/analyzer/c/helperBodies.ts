@@ -473,7 +473,15 @@ export function writeHelperOf(
   // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
   // descriptor, which is then written by more than the one call.
   const io: Node[] = [];
-  for (const c of calls(body)) {
+  const all = calls(body);
+  // Under `#ifdef _WIN32 ... #else ... #endif`, the branch without the write is another platform's
+  // code: the helper is read in the configuration its first write is compiled in.
+  const first = all.find((c) => {
+    const callee = calleeName(c);
+    return callee !== undefined && writerSlots(callee, c, ctx) !== undefined;
+  });
+  for (const c of all) {
+    if (first && otherConfiguration(c, first)) continue;
     // A call through a pointer may do anything, a write included (a member known to hold writers writes).
     const member = calleeName(c) === undefined ? memberCalleeOf(c) : undefined;
     const callee = calleeName(c) ?? (member && ctx.wrappers.has(member) ? member : undefined);
@@ -679,9 +687,16 @@ function alternativeWrite(
     })
   )
     return false;
-  // The innermost conditional both are in: one in its `#else`/`#elif` part, the other not.
-  const outer = new Map(conditionals(b.call).map(([id, child]) => [id, child]));
-  for (const [id, child] of conditionals(a.call)) {
+  return otherConfiguration(a.call, b.call);
+}
+
+/**
+ * True when `a` and `b` lie in different groups of one `#if`/`#ifdef` (the innermost both are in: one
+ * in its `#else`/`#elif` part, the other not, or in another one): no configuration compiles both.
+ */
+function otherConfiguration(a: Node, b: Node): boolean {
+  const outer = new Map(conditionals(b).map(([id, child]) => [id, child]));
+  for (const [id, child] of conditionals(a)) {
     const other = outer.get(id);
     if (!other) continue;
     const branch = (n: Node) => (n.type === 'preproc_else' || n.type === 'preproc_elif' ? n.id : -1);
