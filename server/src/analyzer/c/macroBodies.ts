@@ -3,7 +3,7 @@
 // many syscalls at the use site, as the same code written out would be; the fix belongs in the body,
 // where one change serves every use, so a use is reported without a fix of its own.
 import type { CWriteFunction } from '../catalogue';
-import { splitArgs, TOKEN, type CMacro } from './macros';
+import { splitArgs, substitute, TOKEN, type CMacro } from './macros';
 
 /** One write of a macro body: the write function and its arguments, spelled in the macro's parameters. */
 export interface MacroWrite {
@@ -73,18 +73,6 @@ function statements(text: string): string[] | undefined {
   return depth === 0 ? found : undefined;
 }
 
-/** `text` with each of `params` replaced by its argument (parenthesised unless it is one token). */
-function put(text: string, params: readonly string[], args: readonly string[]): string {
-  return (text.match(TOKEN) ?? [])
-    .map((token) => {
-      const i = params.indexOf(token);
-      if (i < 0) return token;
-      const arg = args[i]!.trim(); // one argument per parameter, checked by the caller
-      return /^(?:[A-Za-z_]\w*|\d+|"(?:[^"\\]|\\.)*")$/.test(arg) ? arg : `(${arg})`;
-    })
-    .join('');
-}
-
 /**
  * The writes one statement of a body makes, in the macro's parameters: a call to a write function, or
  * to a macro of the file already read (one write, or a body of several without a guard, its arguments
@@ -107,13 +95,16 @@ function writesOf(
   const nested = macros.get(call[1]!);
   if (!nested || nested.params.length !== args.length || nested.body?.guard !== undefined) return undefined;
   const inner = nested.body?.writes ?? [{ callee: nested.callee, args: nested.args }];
-  return inner.map((w) => ({ callee: w.callee, args: w.args.map((a) => put(a, nested.params, args)) }));
+  return inner.map((w) => ({
+    callee: w.callee,
+    args: w.args.map((a) => substitute(a, nested.params, args)),
+  }));
 }
 
 /**
  * The body of a function-like macro (`value`, continuation lines joined) read as two writes or more:
  * optionally under one `if` without `else`, locals of the body declared and filled first (`char
- * b[2]; b[0] = c;`, no call), then only writes. Undefined for anything else, and for a body that
+ * b[2]; b[0] = c;`, no call), then only writes (and `extern` declarations anywhere). Undefined for anything else, and for a body that
  * may leave (a `return` in it ends the run instead). `macros`: the file's macros read so far.
  */
 export function macroBody(
@@ -131,6 +122,8 @@ export function macroBody(
   const writes: MacroWrite[] = [];
   const locals = new Set<string>();
   for (const statement of list) {
+    // A function declared in the body (`extern int write(int, const void *, unsigned);`) runs nothing.
+    if (/^extern\b/.test(statement)) continue;
     const made = writesOf(statement, functions, macros);
     if (made) {
       writes.push(...made);

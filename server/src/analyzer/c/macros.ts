@@ -138,7 +138,7 @@ function severalOf(
 }
 
 /** `text` with every parameter replaced by its argument (in parentheses unless it is simple). */
-function substitute(text: string, params: readonly string[], args: readonly string[]): string {
+export function substitute(text: string, params: readonly string[], args: readonly string[]): string {
   return (text.match(TOKEN) ?? [])
     .map((token) => {
       const i = params.indexOf(token);
