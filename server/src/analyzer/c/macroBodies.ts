@@ -104,8 +104,9 @@ function writesOf(
 /**
  * The body of a function-like macro (`value`, continuation lines joined) read as two writes or more:
  * optionally under one `if` without `else`, locals of the body declared and filled first (`char
- * b[2]; b[0] = c;`, no call), then only writes (and `extern` declarations anywhere). Undefined for anything else, and for a body that
- * may leave (a `return` in it ends the run instead). `macros`: the file's macros read so far.
+ * b[2]; b[0] = c;`, no call), then only writes (and `extern` declarations anywhere). Undefined for
+ * anything else, and for a body that may leave (a `return` in it ends the run instead). `macros`: the
+ * file's macros read so far.
  */
 export function macroBody(
   value: string,
