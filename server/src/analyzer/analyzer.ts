@@ -12,7 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
-import { isHeader, quotedIncludes } from './headerIncludes';
+import { functionLikeDefines, isHeader, quotedIncludes } from './headerIncludes';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -112,7 +112,10 @@ export class Analyzer {
       const index = options.index;
       // A header's quoted includes are kept for its includers; a file's own are asked only when some
       // header of the workspace defines a wrapper.
-      const includes = isHeader(path) || index?.cHeaderWrapperNames().size ? quotedIncludes(text) : [];
+      const includes =
+        isHeader(path) || index?.cHeaderWrapperNames().size || index?.cHeaderMacroNames().size
+          ? quotedIncludes(text)
+          : [];
       const { findings, wrappers, functions, loud, inferred } = this.c.analyze(
         text,
         settings,
@@ -124,6 +127,7 @@ export class Analyzer {
         options.index?.cPureFor(path),
         options.index?.cMessageMembersFor(path),
         options.index?.cOverriddenFor(path),
+        index?.cIncludedDefines(path, includes),
       );
       const members = messageMembers(text);
       return {
@@ -136,6 +140,7 @@ export class Analyzer {
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
           ...(isHeader(path) && includes.length > 0 && { includes }),
+          ...headerDefines(path, text),
         },
       };
     }
@@ -158,6 +163,7 @@ export class Analyzer {
         functions,
         ...(members.length > 0 && { messageMembers: members }),
         ...(includes.length > 0 && { includes }),
+        ...headerDefines(path, text),
       };
     }
     return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
@@ -211,4 +217,11 @@ export class Analyzer {
   forget(key: string): void {
     this.c.forget(key);
   }
+}
+
+/** A header's function-like macro definitions, for its includers (see FileWrappers.defines). */
+function headerDefines(path: string, text: string): { defines?: string[] } {
+  if (!isHeader(path)) return {};
+  const defines = functionLikeDefines(text);
+  return defines.length > 0 ? { defines } : {};
 }

@@ -58,3 +58,21 @@ function sharedPrefix(a: string, b: string): number {
   }
   return lastSep;
 }
+
+/** `#define name(params) body` at the start of a line, the body running on over `\`-continued lines. */
+const FUNCTION_LIKE_DEFINE = /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(?:[^\n\\]|\\[\s\S])*/gm;
+
+/**
+ * The function-like macro definitions of a header, each as written (one `#define` with its continued
+ * lines), in order; every definition of a name under `#if` alternatives, as its includers may get any
+ * one of them. An includer reads a statement of one of these names as it reads its own macros'.
+ */
+export function functionLikeDefines(text: string): string[] {
+  if (!text.includes('define')) return [];
+  return [...text.matchAll(FUNCTION_LIKE_DEFINE)].map((m) => m[0].trim());
+}
+
+/** The name a definition of {@link functionLikeDefines} defines. */
+export function definedName(define: string): string {
+  return /define[ \t]+([A-Za-z_]\w*)/.exec(define)?.[1] ?? '';
+}

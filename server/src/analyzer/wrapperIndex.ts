@@ -6,7 +6,7 @@ import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import { dirname } from 'node:path';
-import { isHeader, resolveInclude } from './headerIncludes';
+import { definedName, isHeader, resolveInclude } from './headerIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 
@@ -37,6 +37,11 @@ export interface FileWrappers {
    * wrappers of those headers too.
    */
   readonly includes?: readonly string[];
+  /**
+   * A C header's function-like macro definitions, as written (see functionLikeDefines): an includer
+   * reads a statement of one of them as it reads its own macros' (`DBG(...)` between two writes).
+   */
+  readonly defines?: readonly string[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
@@ -57,6 +62,8 @@ export class WrapperIndex {
   private byHeader: Map<string, CWrapper[]> | undefined;
   /** The names of {@link byHeader}'s wrappers; reset with it. */
   private headerNames: Set<string> | undefined;
+  /** The names of the function-like macros headers define; reset with {@link byHeader}. */
+  private headerMacros: Set<string> | undefined;
   /** The headers the index holds anything of (wrappers, functions or includes). */
   private headerPaths: Set<string> | undefined;
   private quiet: ReadonlySet<string> | undefined;
@@ -82,7 +89,8 @@ export class WrapperIndex {
       wrappers.c.length === 0 &&
       wrappers.ts.length === 0 &&
       !wrappers.functions?.length &&
-      !wrappers.includes?.length
+      !wrappers.includes?.length &&
+      !wrappers.defines?.length
     ) {
       this.delete(path);
       return;
@@ -91,6 +99,7 @@ export class WrapperIndex {
     this.cByName = undefined;
     this.byHeader = undefined;
     this.headerNames = undefined;
+    this.headerMacros = undefined;
     this.headerPaths = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
@@ -105,6 +114,8 @@ export class WrapperIndex {
       this.cByName = undefined;
       this.byHeader = undefined;
       this.headerNames = undefined;
+      this.headerMacros = undefined;
+      this.headerMacros = undefined;
       this.headerPaths = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
@@ -350,6 +361,48 @@ export class WrapperIndex {
     return this.headerNames;
   }
 
+  /** The names of the function-like macros some header defines: a statement of one may need them. */
+  cHeaderMacroNames(): ReadonlySet<string> {
+    if (!this.headerMacros) {
+      const names = new Set<string>();
+      for (const [file, wrappers] of this.files)
+        if (isHeader(file)) for (const d of wrappers.defines ?? []) names.add(definedName(d));
+      this.headerMacros = names;
+    }
+    return this.headerMacros;
+  }
+
+  /**
+   * The function-like macro definitions of the headers `path` includes (`includes`, its quoted includes
+   * as written) and of the headers those include, nearer headers first (see cWrappersFor).
+   */
+  cIncludedDefines(path: string, includes: readonly string[]): string[] {
+    if (includes.length === 0 || this.cHeaderMacroNames().size === 0) return [];
+    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.defines ?? []);
+  }
+
+  /** The headers `path` includes, and those they include as far as the index knows, nearest first. */
+  private includedHeaders(path: string, includes: readonly string[]): string[] {
+    this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
+    const known = this.headerPaths;
+    const found: string[] = [];
+    const seen = new Set<string>([path]);
+    let level: [string, readonly string[]][] = [[path, includes]];
+    while (level.length > 0) {
+      const next: [string, readonly string[]][] = [];
+      for (const [from, names] of level)
+        for (const name of names) {
+          const header = resolveInclude(from, name, known);
+          if (header === undefined || seen.has(header)) continue;
+          seen.add(header);
+          found.push(header);
+          next.push([header, this.files.get(header)?.includes ?? []]);
+        }
+      level = next;
+    }
+    return found;
+  }
+
   /**
    * The wrappers of the headers `path` includes (`includes`, its quoted includes as written), and of
    * the headers those include as far as the index knows their includes: a header's `static inline`
@@ -483,6 +536,13 @@ export class WrapperIndex {
       // file's facts, which is rare (a helper's body edited) and never wrong.
       facts.push({
         headers: [...this.headers()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      });
+      // Every header's macro definitions too, for the same reason.
+      facts.push({
+        defines: [...this.files]
+          .filter(([file, w]) => isHeader(file) && w.defines?.length)
+          .map(([file, w]) => [file, w.defines])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
     } else {
       // In insertion order: when two files are one module (`out.ts` and `out.js`), the first one wins.

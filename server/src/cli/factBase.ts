@@ -3,7 +3,7 @@
 // again because a function of theirs that writes calls one of them (the first pass, reading each file
 // alone, took such a call for one that may print).
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE, cWriteFunctions } from '../analyzer/catalogue';
-import { libraryQuiet, quietFunctions } from '../analyzer/c/functionFacts';
+import { libraryQuiet, quietFunctions, type CFunctionFact } from '../analyzer/c/functionFacts';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 
@@ -57,30 +57,41 @@ export function factBasePass(
         redo.add(path);
       }
   }
-  const quiet = base.cQuietFor('');
-  const pure = base.cPureFor('');
-  if (quiet.size === 0 && pure.size === 0)
-    return { quiet: [], redo: [...redo], defined: [...defined], pure: [], overridden: [...exported] };
   const writers = new Set<string>();
   for (const s of settings) {
     for (const name of cWriteFunctions(s).keys()) writers.add(name);
     for (const w of s.wrappers) writers.add(w.name);
   }
   for (const [, wrappers] of index) for (const w of wrappers.c) writers.add(w.name);
+  // A statement of a header's macro (`DBG(...)`) where a function writes twice: the first pass read
+  // it as a macro nobody defines; the second reads the definition its includes give it.
+  const headerMacros = base.cHeaderMacroNames();
+  if (headerMacros.size > 0)
+    for (const [path, wrappers] of index) {
+      const functions = wrappers.functions ?? [];
+      const own = new Set(functions.map((f) => f.name));
+      const asks = functions.some(
+        (f) => writesTwice(f, writers) && f.calls.some((c) => headerMacros.has(c) && !own.has(c)),
+      );
+      if (asks) redo.add(path);
+    }
+  const quiet = base.cQuietFor('');
+  const pure = base.cPureFor('');
+  if (quiet.size === 0 && pure.size === 0)
+    return { quiet: [], redo: [...redo], defined: [...defined], pure: [], overridden: [...exported] };
   for (const [path, wrappers] of index) {
     const functions = wrappers.functions ?? [];
     const own = new Set(functions.map((f) => f.name));
-    // Only a function that writes twice or more can hold a run for the new facts to extend.
-    const writesTwice = (f: (typeof functions)[number]) =>
-      f.calls.filter((c) => writers.has(c)).length >= 2 || !!f.repeated?.some((c) => writers.has(c));
     const asks = functions.some(
-      (f) => writesTwice(f) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
+      (f) => writesTwice(f, writers) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
     );
     if (asks && learnt(wrappers, own, quiet)) redo.add(path);
     // A pure accessor of another file, called where the file writes twice: a descriptor or argument
     // the first pass took to change between the writes.
     const accessor = functions.some(
-      (f) => writesTwice(f) && f.calls.some((c) => pure.has(c) && !own.has(c) && !C_PURE_FUNCTIONS.has(c)),
+      (f) =>
+        writesTwice(f, writers) &&
+        f.calls.some((c) => pure.has(c) && !own.has(c) && !C_PURE_FUNCTIONS.has(c)),
     );
     if (accessor) redo.add(path);
   }
@@ -110,4 +121,9 @@ function learnt(wrappers: FileWrappers, own: ReadonlySet<string>, quiet: Readonl
     ownQuiet ??= quietFunctions(wrappers.functions ?? [], elsewhere);
     return ownQuiet.has(name);
   });
+}
+
+/** Whether `f` calls `writers` twice or more: only then can it hold a run for new facts to extend. */
+function writesTwice(f: CFunctionFact, writers: ReadonlySet<string>): boolean {
+  return f.calls.filter((c) => writers.has(c)).length >= 2 || !!f.repeated?.some((c) => writers.has(c));
 }

@@ -155,8 +155,19 @@ export async function lint(
     );
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = all
-      .filter(([path, w]) => w.c.length > 0 || w.ts.length > 0 || (isHeader(path) && w.includes?.length))
-      .map(([path, w]) => [path, { c: w.c, ts: w.ts, ...(w.includes && { includes: w.includes }) }]);
+      .filter(
+        ([path, w]) =>
+          w.c.length > 0 || w.ts.length > 0 || (isHeader(path) && (w.includes?.length || w.defines?.length)),
+      )
+      .map(([path, w]) => [
+        path,
+        {
+          c: w.c,
+          ts: w.ts,
+          ...(w.includes && { includes: w.includes }),
+          ...(w.defines && { defines: w.defines }),
+        },
+      ]);
     const names = [
       ...new Set(
         index.flatMap(([path, w]) => [

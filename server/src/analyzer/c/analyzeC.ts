@@ -27,6 +27,7 @@ import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { addrinfoStreams } from './socketTypes';
 import { macroStatementKinds } from './macroStatements';
+import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
@@ -125,10 +126,12 @@ export class CAnalyzer {
     macros?: ReadonlyMap<string, CMacro>,
     facts?: (name: string) => boolean,
     redefined: ReadonlySet<string> = NO_NAMES,
+    included?: string,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
+      ...(included !== undefined && { included }),
       functions: cWriteFunctionsFor(settings, redefined),
       wrappers,
       pure: cPureFunctions(settings),
@@ -304,6 +307,7 @@ export class CAnalyzer {
     pureElsewhere: ReadonlySet<string> = new Set(),
     membersElsewhere: ReadonlySet<string> = new Set(),
     overriddenElsewhere: ReadonlySet<string> = new Set(),
+    includedDefines: readonly string[] = [],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -337,6 +341,14 @@ export class CAnalyzer {
     )
       return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
+    // The included headers' macro definitions, as one text (see CContext.included). A name one of
+    // whose definitions writes (under `#ifdef DEBUG` or in another header) is left out: unread, its
+    // statement ends a run, as the write it may make to the run's descriptor must (a file's own such
+    // macro is read as that write instead).
+    const writes = this.writerPattern(settings, external, undefined, true);
+    const writing = new Set(includedDefines.filter((d) => writes.test(d)).map(definedName));
+    const quietDefines = includedDefines.filter((d) => !writing.has(definedName(d)));
+    const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (
@@ -349,8 +361,13 @@ export class CAnalyzer {
       // The file's own definitions first; then what other files' bodies and the library say.
       const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
       const own = new Set(functions.map((f) => f.name));
-      const ownQuiet = quietFunctions(functions, elsewhere);
-      const quiet = (name: string) => (own.has(name) ? ownQuiet.has(name) : elsewhere(name));
+      // The macros of the headers the file includes are read as its own, where it defines none of
+      // that name: `DBG(...)` empty in a header is as quiet as the same definition in the file.
+      const headerFacts = includedMacroFacts(included, own);
+      const readFacts = headerFacts.length > 0 ? [...functions, ...headerFacts] : functions;
+      const readNames = headerFacts.length > 0 ? new Set(readFacts.map((f) => f.name)) : own;
+      const ownQuiet = quietFunctions(readFacts, elsewhere);
+      const quiet = (name: string) => (readNames.has(name) ? ownQuiet.has(name) : elsewhere(name));
       const { own: ownWrappers, writers } = this.ownWrappers(
         text,
         settings,
@@ -383,6 +400,7 @@ export class CAnalyzer {
           return answer;
         },
         redefined,
+        included,
       );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
@@ -448,6 +466,8 @@ export class CAnalyzer {
         learntPure,
         // A macro statement's answer comes from its definition anywhere in the file.
         macroStatementKinds(text),
+        // And from the included headers' definitions (see CContext.included).
+        included ?? '',
       ]);
       for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
@@ -568,4 +588,12 @@ export class CAnalyzer {
   memoUse(): MemoUse[] {
     return [this.findingMemo.use(), ...this.wrapperMemo.use()];
   }
+}
+
+/**
+ * The facts of the function-like macros in `included` (the included headers' definitions) that the
+ * file does not define itself (`own`): read as the file's own macros are (see macroFacts).
+ */
+function includedMacroFacts(included: string | undefined, own: ReadonlySet<string>): CFunctionFact[] {
+  return included === undefined ? [] : cFunctionFacts(included).filter((f) => !own.has(f.name));
 }

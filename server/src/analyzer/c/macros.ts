@@ -5,6 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
 import { descriptorKind, type CallWrite, type CContext } from './writes';
 import { canonicalTarget } from './syntax';
+import { macroBody, type MacroBody } from './macroBodies';
 
 /** A macro whose body is one call to a known write function. */
 export interface CMacro {
@@ -18,6 +19,10 @@ export interface CMacro {
    * error(); return -1; }`): each call is a checked write, and no fix can merge those checks.
    */
   readonly checked?: true;
+  /**
+   * A body of several writes (see macroBodies.ts); `callee` and `args` are then its first write's.
+   */
+  readonly body?: MacroBody;
 }
 
 /**
@@ -40,11 +45,12 @@ function checkedCall(body: string): string | undefined {
   return test?.[1];
 }
 
-const TOKEN = /[A-Za-z_]\w*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[\s\S]/g;
+/** C tokens as far as macros need them: names, literals, single characters. */
+export const TOKEN = /[A-Za-z_]\w*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[\s\S]/g;
 const SIMPLE = /^([A-Za-z_]\w*(\s*(\.|->)\s*[A-Za-z_]\w*)*|"(?:[^"\\]|\\.)*"|\d+)$/;
 
 /** Splits a macro body's argument list at its top-level commas. */
-function splitArgs(text: string): string[] | undefined {
+export function splitArgs(text: string): string[] | undefined {
   const args: string[] = [];
   let depth = 0;
   let current = '';
@@ -78,25 +84,61 @@ function macroOf(def: Node, functions: ReadonlyMap<string, CWriteFunction>): CMa
   return { name, params, callee: fn.name, args, ...(checked !== undefined && { checked: true as const }) };
 }
 
-/** The function-like macros of a file that expand to one write (top level and conditional blocks). */
+/**
+ * The function-like macros of a file that expand to one write, or to several (top level and
+ * conditional blocks). A body of several may use the file's other macros; those it uses are read first
+ * as C requires them defined by the use, so a second look reads a body that names one defined later.
+ */
 export function fileMacros(root: Node, functions: ReadonlyMap<string, CWriteFunction>): Map<string, CMacro> {
   const found = new Map<string, CMacro>();
+  const rest: Node[] = [];
+  // A name defined twice (`#ifdef VERBOSE` and its `#else`) expands to one body or the other: several
+  // writes are read only where there is one definition to read.
+  const defined = new Map<string, number>();
   const stack: Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
     for (const child of node.namedChildren) {
       if (!child) continue;
+      if (child.type === 'preproc_function_def' || child.type === 'preproc_def') {
+        const name = child.childForFieldName('name')?.text ?? '';
+        defined.set(name, (defined.get(name) ?? 0) + 1);
+      }
       if (child.type === 'preproc_function_def') {
         const macro = macroOf(child, functions);
         if (macro) found.set(macro.name, macro);
+        else rest.push(child);
       } else if (child.type.startsWith('preproc_if') || child.type === 'preproc_else') stack.push(child);
     }
   }
+  for (let pass = 0; pass < 2 && rest.length > 0; pass++)
+    for (let i = rest.length - 1; i >= 0; i--) {
+      const name = rest[i]!.childForFieldName('name')?.text ?? '';
+      const macro = defined.get(name) === 1 ? severalOf(rest[i]!, functions, found) : undefined;
+      if (!macro) continue;
+      found.set(macro.name, macro);
+      rest.splice(i, 1);
+    }
   return found;
 }
 
+/** The macro a `#define` is, if its body is several writes (see macroBody). */
+function severalOf(
+  def: Node,
+  functions: ReadonlyMap<string, CWriteFunction>,
+  macros: ReadonlyMap<string, CMacro>,
+): CMacro | undefined {
+  const name = def.childForFieldName('name')?.text;
+  const params = def.childForFieldName('parameters')?.namedChildren.map((p) => p?.text ?? '') ?? [];
+  const value = def.childForFieldName('value')?.text.replace(/\\\r?\n/g, ' ') ?? '';
+  if (!name || macros.has(name) || params.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return undefined;
+  const body = macroBody(value, def.startPosition.row + 1, functions, macros);
+  const first = body?.writes[0];
+  return body && first ? { name, params, callee: first.callee, args: first.args, body } : undefined;
+}
+
 /** `text` with every parameter replaced by its argument (in parentheses unless it is simple). */
-function substitute(text: string, params: readonly string[], args: readonly string[]): string {
+export function substitute(text: string, params: readonly string[], args: readonly string[]): string {
   return (text.match(TOKEN) ?? [])
     .map((token) => {
       const i = params.indexOf(token);
@@ -134,8 +176,71 @@ function unparenthesised(text: string): string {
   return at;
 }
 
-/** The write a call to `macro` with `args` expands to (undefined when it cannot be read safely). */
+/**
+ * The write a call to `macro` with `args` expands to (undefined when it cannot be read safely). A body
+ * of several writes is one step of that many syscalls, all to one descriptor, without a fix at the use
+ * (see several).
+ */
 export function expandMacro(macro: CMacro, args: readonly Node[], ctx: CContext): CallWrite | undefined {
+  return macro.body ? several(macro, macro.body, args, ctx) : expandOne(macro, args, ctx);
+}
+
+/** A use of a macro whose body is several writes: each expanded as a one-write macro's would be. */
+function several(
+  macro: CMacro,
+  body: MacroBody,
+  args: readonly Node[],
+  ctx: CContext,
+): CallWrite | undefined {
+  const each: CallWrite[] = [];
+  for (const w of body.writes) {
+    const write = expandOne(
+      { name: macro.name, params: macro.params, callee: w.callee, args: w.args },
+      args,
+      ctx,
+    );
+    if (!write) return undefined;
+    each.push(write);
+  }
+  const first = each[0];
+  if (!first || each.some((w) => w.target !== first.target || w.family !== first.family)) return undefined;
+  const pieces = each.every((w) => w.pieces) ? each.flatMap((w) => w.pieces ?? []) : undefined;
+  const guardNames =
+    body.guard === undefined
+      ? []
+      : textNames(
+          substitute(
+            body.guard,
+            macro.params,
+            args.map((a) => a.text),
+          ),
+        );
+  return {
+    ...first,
+    pieces,
+    reads: [...new Set([...each.flatMap((w) => w.reads), ...guardNames])],
+    checkLen: '',
+    fixable: false,
+    syscalls: each.length,
+    // A run of its own, as writes chained in one condition are; it may still join writes around it.
+    chain: true,
+    // Under the body's own `if`, the writes run only sometimes: nothing around joins them.
+    ...(body.guard !== undefined && { alone: true }),
+    noFix: bodyFix(macro.name, body, each.length, ctx.text),
+    ...(each.some((w) => w.assumed) && { assumed: true }),
+  };
+}
+
+/** Why a use of a body of several writes has no fix there, and how many uses one fix serves. */
+function bodyFix(name: string, body: MacroBody, writes: number, text: string): string {
+  // The uses in the file: every call of the name but the definition's own head.
+  const uses = (text.match(new RegExp(`\\b${name}\\s*\\(`, 'g'))?.length ?? 1) - 1;
+  const serves = uses > 1 ? `one change there serves its ${uses} uses in this file` : 'the change goes there';
+  return `the ${writes} writes are in the body of the macro ${name}() (line ${body.line}): ${serves}`;
+}
+
+/** The write a call to a macro of one write expands to. */
+function expandOne(macro: CMacro, args: readonly Node[], ctx: CContext): CallWrite | undefined {
   const fn = ctx.functions.get(macro.callee);
   if (!fn || args.length !== macro.params.length) return undefined;
   // The body may use an argument twice (`x`, `strlen(x)`): arguments must have no effects.

@@ -365,7 +365,10 @@ class FunctionReader {
       return this.barrier(stmt);
     // `RETURN(611);`: a macro that may leave (see macroStatementLeaves).
     const alone = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
-    if (alone?.type === 'call_expression' && macroStatementLeaves(calleeName(alone) ?? '', this.ctx.text))
+    if (
+      alone?.type === 'call_expression' &&
+      macroStatementLeaves(calleeName(alone) ?? '', this.ctx.text, this.ctx.included)
+    )
       return this.barrier(stmt);
     const writes = new Set<string>();
     const mutated = new Set<string>();

@@ -27,6 +27,11 @@ export interface CContext {
    */
   readonly descriptorMacros?: ReadonlyMap<string, string>;
   readonly text: string;
+  /**
+   * The function-like macro definitions of the headers the file includes, one `#define` a line: a
+   * statement of one of them is read as a statement of the file's own macro (see macroStatements.ts).
+   */
+  readonly included?: string;
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
   readonly pure: ReadonlySet<string>;

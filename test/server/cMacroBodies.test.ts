@@ -1,0 +1,57 @@
+// Function-like macros whose body is several writes (macro-bodies.c): a use is that many syscalls,
+// reported where it is used, with the fix left to the body that every use shares.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Finding } from 'writev-lint';
+import { analyzeFixture, fixture } from './helpers';
+
+const NAME = 'c/macro-bodies.c';
+
+/** The findings inside the definition of function `fn` of the fixture. */
+function inFunction(found: readonly Finding[], text: string, fn: string): Finding[] {
+  const start = text.search(new RegExp(`^\\w[^\\n]*\\b${fn}\\(`, 'm'));
+  const end = text.indexOf('\n}', start);
+  assert.ok(start >= 0 && end > start, fn);
+  return found.filter((f) => f.span.start > start && f.span.end <= end);
+}
+
+describe('C macros whose body is several writes', () => {
+  it('reports each use at the use, without a fix, naming the body and how many uses it serves', async () => {
+    const text = fixture(NAME);
+    const found = await analyzeFixture(NAME);
+    const [reply] = inFunction(found, text, 'mb_refuse');
+    assert.equal(reply?.syscalls, 2, 'a send and a nested one-write macro');
+    assert.equal(reply?.fix, undefined);
+    const line = text.split('\n').findIndex((l) => l.startsWith('#define MB_REPLY_END')) + 1;
+    assert.match(
+      reply?.message ?? '',
+      new RegExp(
+        `in the body of the macro MB_REPLY_END\\(\\) \\(line ${line}\\): one change there serves its 2 uses`,
+      ),
+    );
+  });
+
+  it('keeps a guarded body a run of its own and joins an unguarded one to the writes beside it', async () => {
+    const text = fixture(NAME);
+    const found = await analyzeFixture(NAME);
+    const guarded = inFunction(found, text, 'mb_getopt_then');
+    assert.deepEqual(
+      guarded.map((f) => f.syscalls),
+      [3],
+      'the usage line after it is not in the run',
+    );
+    const labels = inFunction(found, text, 'mb_labels');
+    assert.deepEqual(
+      labels.map((f) => f.syscalls),
+      [5],
+    );
+    assert.equal(labels[0]?.fix, undefined);
+  });
+
+  it('reads no body that writes two descriptors, leaves, does more between its writes or has two definitions', async () => {
+    const text = fixture(NAME);
+    const found = await analyzeFixture(NAME);
+    for (const fn of ['mb_echo', 'mb_fail', 'mb_counted', 'mb_note'])
+      assert.deepEqual(inFunction(found, text, fn), [], fn);
+  });
+});
