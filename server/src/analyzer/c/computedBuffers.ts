@@ -33,7 +33,7 @@ const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
  */
 export function computedFromParams(local: string, facts: ComputedBufferFacts): number {
   const { body, write, params, lenArg } = facts;
-  if (!lenArg || !fixedLength(lenArg, local)) return -1;
+  if (!lenArg || !(fixedLength(lenArg, local) || ownLength(lenArg, local, body))) return -1;
   const locals = new Set<string>();
   let array = 0;
   for (const d of body.descendantsOfType('declaration')) {
@@ -81,7 +81,8 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       if (from < 0 && param !== facts.fdParam && outside) from = param;
       continue;
     }
-    if (!locals.has(name) && !CONSTANT.test(name)) return -1;
+    // `errno`, read by the write's own failure handling (`if (errno == EINTR) goto retry;`), is no byte.
+    if (!locals.has(name) && !CONSTANT.test(name) && name !== 'errno') return -1;
   }
   return from;
 }
@@ -91,4 +92,42 @@ function fixedLength(len: Node, local: string): boolean {
   const b = withoutCasts(len);
   if (b.type === 'number_literal') return true;
   return b.type === 'sizeof_expression' && b.text.replace(/[\s()]/g, '') === `sizeof${local}`;
+}
+
+/** `strlen(buf)`, or `sprintf`/`snprintf` into it: the text the array holds says how long it is. */
+function measures(value: Node, local: string): boolean {
+  const v = withoutCasts(value);
+  if (v.type !== 'call_expression') return false;
+  const name = v.childForFieldName('function')?.text;
+  const first = callArgs(v)[0];
+  return (
+    /^(?:strlen|s?n?printf|sprintf|snprintf)$/.test(name ?? '') &&
+    name !== 'printf' &&
+    first !== undefined &&
+    withoutCasts(first).text === local
+  );
+}
+
+/**
+ * True when `len` is the length of the text in the array (`strlen(buf)`), directly or through a local
+ * every assignment of which measures it (`n = snprintf(buf, ...)`, `len = strlen(buf)`): a formatted
+ * message, whatever its length, is still all computed from what the helper is given.
+ */
+function ownLength(len: Node, local: string, body: Node): boolean {
+  const b = withoutCasts(len);
+  if (measures(b, local)) return true;
+  if (b.type !== 'identifier') return false;
+  let assigned = 0;
+  for (const a of body.descendantsOfType(['assignment_expression', 'init_declarator', 'update_expression'])) {
+    if (!a) continue;
+    const target =
+      a.type === 'init_declarator'
+        ? declaredName(a)
+        : withoutCasts(a.childForFieldName(a.type === 'update_expression' ? 'argument' : 'left') ?? a).text;
+    if (target !== b.text) continue;
+    const value = a.childForFieldName(a.type === 'init_declarator' ? 'value' : 'right');
+    if (a.type === 'update_expression' || !value || !measures(value, local)) return false;
+    assigned++;
+  }
+  return assigned > 0;
 }
