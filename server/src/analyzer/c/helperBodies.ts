@@ -338,7 +338,8 @@ function clampOf(value: Node): Node | undefined {
     const counts = arms.filter((a): a is Node => !!a && !isConstant(a));
     return counts.length === 1 && arms.every(Boolean) ? left(counts[0] as Node) : undefined;
   }
-  return b.type === 'identifier' ? left(b) : undefined;
+  // What is left itself, kept in a local for the call (`size_t to_send = len - sent;`).
+  return left(b);
 }
 
 /**
