@@ -814,8 +814,10 @@ function statusCodes(body: Node): boolean {
  * the result says the call failed may add any condition that calls nothing (`&& !stopping`).
  */
 function retries(loop: Node, call: Node): boolean {
-  // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`.
-  const holder = call.parent;
+  // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`, `rc = (int)write(...)`.
+  let holder = call.parent;
+  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
+    holder = holder.parent;
   const result =
     holder?.type === 'assignment_expression'
       ? holder.childForFieldName('left')
@@ -829,6 +831,7 @@ function retries(loop: Node, call: Node): boolean {
     if (loop.childForFieldName('initializer') || loop.childForFieldName('update')) return false;
   }
   const forever = !test || /^(1|true)$/.test(test.text);
+  if (!forever && test && boundedRetry(loop, test, call)) return true;
   if (!forever) {
     const terms = conjuncts(test);
     const failure = (t: Node) => failureTest(t, result.text, holder as Node);
@@ -836,6 +839,21 @@ function retries(loop: Node, call: Node): boolean {
   }
   // Forever: something in the body must leave the loop once the call did not fail.
   return loop.descendantsOfType(['return_statement', 'break_statement']).length > 0;
+}
+
+/**
+ * A retry bounded by a counter (`size_t tries = 3; while (tries--) { n = write(...); if (n == -1 &&
+ * errno == EINTR) continue; break; }`): the test reads nothing the write sends or calls anything, and
+ * the body ends by leaving the loop, so the write runs again only where the body says `continue`.
+ */
+function boundedRetry(loop: Node, test: Node, call: Node): boolean {
+  if (calls(test).length > 0) return false;
+  const sent = identifiers(call);
+  if ([...identifiers(test)].some((n) => sent.has(n))) return false;
+  const body = loop.childForFieldName('body');
+  const stmts = body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [];
+  const last = stmts[stmts.length - 1];
+  return last?.type === 'break_statement' || last?.type === 'return_statement';
 }
 
 /**
