@@ -851,7 +851,8 @@ function boundedRetry(loop: Node, test: Node, call: Node): boolean {
   const sent = identifiers(call);
   if ([...identifiers(test)].some((n) => sent.has(n))) return false;
   const body = loop.childForFieldName('body');
-  const stmts = body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [];
+  const stmts =
+    body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [];
   const last = stmts[stmts.length - 1];
   return last?.type === 'break_statement' || last?.type === 'return_statement';
 }
