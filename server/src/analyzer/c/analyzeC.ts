@@ -18,6 +18,7 @@ import { findLoopWrites } from '../shapes/loops';
 import { Budget, BudgetExceeded } from '../shapes/budget';
 import { withoutNested } from '../shapes/nestedFindings';
 import { findRuns } from '../shapes/sequences';
+import { mayWriteThroughParameter } from './wrapperChains';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { joinAdjacentMacros } from './adjacentMacros';
@@ -337,7 +338,8 @@ export class CAnalyzer {
     if (
       key === undefined &&
       callSite.length === 0 &&
-      !this.writerPattern(settings, external, undefined, true).test(text)
+      !this.writerPattern(settings, external, undefined, true).test(text) &&
+      !mayWriteThroughParameter(text)
     )
       return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
@@ -354,7 +356,8 @@ export class CAnalyzer {
       if (
         key === undefined &&
         callSite.length === 0 &&
-        !this.writerPattern(settings, known, macros).test(text)
+        !this.writerPattern(settings, known, macros).test(text) &&
+        !mayWriteThroughParameter(text)
       )
         return { findings: [], wrappers: [], functions, loud: [], inferred };
       const bodies = bodiesOf(syntax.functions(), text);

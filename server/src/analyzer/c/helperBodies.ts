@@ -481,8 +481,19 @@ export function writeHelperOf(
     const callee = calleeName(c);
     return callee !== undefined && writerSlots(callee, c, ctx) !== undefined;
   });
+  // The write function may be a parameter (`atomicio(f, fd, buf, n)` calling `(f)(fd, s + pos, n - pos)`):
+  // the helper writes when its caller passes `write` there (see {@link CWrapper.mode}).
+  let mode: number | undefined;
   for (const c of all) {
     if (first && otherConfiguration(c, first)) continue;
+    const given = calledParameter(c, params);
+    if (given >= 0) {
+      if (callArgs(c).length !== 3 || (mode !== undefined && mode !== given)) return undefined;
+      if (writer && !sameCall(writer.call, c)) return undefined;
+      mode = given;
+      writer ??= { call: c, slots: { fd: 0, buf: 1, len: 2, family: '' } };
+      continue;
+    }
     // A call through a pointer may do anything, a write included (a member known to hold writers writes).
     const member = calleeName(c) === undefined ? memberCalleeOf(c) : undefined;
     const callee = calleeName(c) ?? (member && ctx.wrappers.has(member) ? member : undefined);
@@ -644,7 +655,16 @@ export function writeHelperOf(
     ...('param' in fd && fd.element !== undefined && { messages: true }),
     ...(forwarded >= 0 && { flags: forwarded }),
     ...(pace !== undefined && { pace }),
+    ...(mode !== undefined && { mode }),
   };
+}
+
+/** The index of the parameter `call` calls (`f(...)`, `(f)(...)`, `(*f)(...)`), or -1. */
+function calledParameter(call: Node, params: readonly (string | undefined)[]): number {
+  let fn = call.childForFieldName('function');
+  while (fn?.type === 'parenthesized_expression' || fn?.type === 'pointer_expression')
+    fn = fn.type === 'pointer_expression' ? fn.childForFieldName('argument') : fn.namedChild(0);
+  return fn?.type === 'identifier' ? params.indexOf(fn.text) : -1;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { CParser } from './parser';
 import { chooseParts, partCuts, unguarded } from './parts';
 import { PLAIN_WRITE } from './steps';
 import { functionName } from './syntax';
-import { bodiesOf, type FunctionBody } from './wrapperChains';
+import { bodiesOf, mayWriteThroughParameter, type FunctionBody } from './wrapperChains';
 import type { CWrapper } from './writes';
 
 /** The syntax a file's analysis reads: its function definitions (in order) and its same-file macros. */
@@ -72,9 +72,13 @@ export function interestingParts(
   const plain = PLAIN_WRITE.test(text);
   const opener = plain ? callOf([...C_STREAM_FUNCTIONS, ...interest.settings.streamFunctions]) : undefined;
   let pattern = callOf(names);
+  // A helper writing with a function it is given names no write function (see wrapperChains.ts).
+  const through = mayWriteThroughParameter(text);
   const wanted = (part: string) =>
     HOLDS_DEFINITION.test(part) &&
-    (pattern.test(part) || (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)));
+    (pattern.test(part) ||
+      (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)) ||
+      (through && mayWriteThroughParameter(part)));
   try {
     for (;;) {
       const ranges = chooseParts(text, cuts, wanted, done);

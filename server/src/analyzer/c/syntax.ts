@@ -72,7 +72,8 @@ export function declaredName(node: Node | null): string | undefined {
   let at = node;
   while (at && at.type !== 'identifier') {
     if (at.type === 'field_identifier' || at.type === 'type_identifier') return at.text;
-    at = at.childForFieldName('declarator');
+    // `(*f)` in a function pointer's declarator holds the name without a field for it.
+    at = at.type === 'parenthesized_declarator' ? at.namedChild(0) : at.childForFieldName('declarator');
   }
   return at?.text;
 }

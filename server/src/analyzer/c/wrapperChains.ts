@@ -100,7 +100,8 @@ export function fileWrappers(
     const ctx: CContext = { ...base, quiet, silent, wrappers: new Map(wrappers) };
     const read: { w: CWrapper; fn: Node; text: string }[] = [];
     for (const { fn, text } of bodies) {
-      if (done.has(fn.id) || misread(fn) || !pattern.test(text)) continue;
+      if (done.has(fn.id) || misread(fn) || !(pattern.test(text) || writesThroughParameter(fn, base.text)))
+        continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
       const key = `${context}\n${quietCalls(text, base, quiet, silent)}`;
       const w = memo.get(depth, key, source, () => wrapperOf(fn, ctx) ?? null);
@@ -180,4 +181,33 @@ export function bodiesOf(functions: readonly Node[], text: string): FunctionBody
     if (body) bodies.push({ fn, text: text.slice(body.startIndex, body.endIndex) });
   }
   return bodies;
+}
+
+/** A function-pointer parameter (`ssize_t (*f)(int, void *, size_t)`) in a declarator's text. */
+const POINTER_PARAMETER = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(/g;
+
+/** A pointer to a function taking a descriptor first: the first look's sign of a mode-taking writer. */
+const DESCRIPTOR_FUNCTION_POINTER = /\(\s*\*\s*[A-Za-z_]\w*\s*\)\s*\(\s*int\b/;
+
+/** True when `text` may define a helper that writes through a function it is given (the first look). */
+export function mayWriteThroughParameter(text: string): boolean {
+  return text.includes('(*') && DESCRIPTOR_FUNCTION_POINTER.test(text);
+}
+
+/**
+ * True when `fn` takes a function pointer and its body calls it with three arguments, as a write
+ * (`(f)(fd, s + pos, n - pos)`): a helper that writes with what its caller gives it (see
+ * helperBodies.ts, `mode`), which names no write function the first look could see.
+ */
+export function writesThroughParameter(fn: Node, text: string): boolean {
+  const body = fn.childForFieldName('body');
+  if (!body) return false;
+  const head = text.slice(fn.startIndex, body.startIndex);
+  if (!head.includes('(*')) return false;
+  const inside = text.slice(body.startIndex, body.endIndex);
+  for (const m of head.matchAll(POINTER_PARAMETER)) {
+    const called = new RegExp(`[(*\\s]${m[1]}\\s*\\)?\\s*\\([^,()]+,[^,]+,[^,()]+\\)`);
+    if (called.test(inside)) return true;
+  }
+  return false;
 }
