@@ -593,6 +593,7 @@ export function writeHelperOf(
       noFix: `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
       formats: true,
       ...(slots.messages && { messages: true }),
+      ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
     };
   }
   if ('local' in buf) {
@@ -615,7 +616,7 @@ export function writeHelperOf(
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
   if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
   const status = statusReturns(body);
-  const codes = !status && statusCodes(body);
+  const codes = !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
@@ -820,11 +821,35 @@ const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
  * True when every return of `body` gives a constant error code, 0 on some path and another code on
  * another: the helper's result is 0 on success and non-zero on failure, never a byte count.
  */
-function statusCodes(body: Node): boolean {
-  const values = body
-    .descendantsOfType('return_statement')
-    .map((r) => r?.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
-  return values.every((v) => CODE.test(v)) && values.includes('0') && values.some((v) => v !== '0');
+function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean): boolean {
+  const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
+  const values = returns.map((r) => r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  // `if ((ret = wait(...))) return ret;`: a code passed on where it is not 0, a failure's.
+  const passed = (r: Node, v: string) => /^[A-Za-z_]\w*$/.test(v) && nonZeroThere(r, v);
+  // `return write_all(fd, buf, n);` of a helper that returns 0 on success: its codes are these.
+  const forwarded = (r: Node) => {
+    const value = r.namedChild(0);
+    const call = value ? withoutCasts(value) : undefined;
+    const callee = call?.type === 'call_expression' ? calleeName(call) : undefined;
+    return callee !== undefined && zeroOnSuccess(callee);
+  };
+  const success = values.includes('0') || returns.some(forwarded);
+  return (
+    values.every((v, i) => CODE.test(v) || passed(returns[i]!, v) || forwarded(returns[i]!)) &&
+    success &&
+    values.some((v) => v !== '0')
+  );
+}
+
+/** True when `ret` returns `name` only where an enclosing test says it is not 0 (`if (v)`, `v != 0`). */
+function nonZeroThere(ret: Node, name: string): boolean {
+  let at: Node | null = ret;
+  if (at.parent?.type === 'compound_statement') at = at.parent;
+  const test = at.parent?.type === 'if_statement' ? at.parent.childForFieldName('condition') : null;
+  if (!test || !at.parent?.childForFieldName('consequence')?.equals(at)) return false;
+  const t = test.text.replace(/\s+/g, '');
+  const assigned = new RegExp(`^\\(*${name}(?:=[^=].*)?\\)*(?:!=0)?\\)*$`);
+  return assigned.test(t);
 }
 
 /**
