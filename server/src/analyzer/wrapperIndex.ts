@@ -411,24 +411,7 @@ export class WrapperIndex {
   private includedWrappers(path: string, includes: readonly string[]): CWrapper[] {
     const headers = this.headers();
     if (headers.size === 0 || includes.length === 0) return [];
-    this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
-    const known = this.headerPaths;
-    const found: CWrapper[] = [];
-    const seen = new Set<string>([path]);
-    let level: [string, readonly string[]][] = [[path, includes]];
-    while (level.length > 0) {
-      const next: [string, readonly string[]][] = [];
-      for (const [from, names] of level)
-        for (const name of names) {
-          const header = resolveInclude(from, name, known);
-          if (header === undefined || seen.has(header)) continue;
-          seen.add(header);
-          found.push(...(headers.get(header) ?? []));
-          next.push([header, this.files.get(header)?.includes ?? []]);
-        }
-      level = next;
-    }
-    return found;
+    return this.includedHeaders(path, includes).flatMap((h) => headers.get(h) ?? []);
   }
 
   /**

@@ -5,20 +5,8 @@
 // (`failureSets`), and the run ends before any step that reads it (shapes/joiners/failureState.ts).
 import type { Node } from 'web-tree-sitter';
 import { failureTest } from './failurePaths';
-import { namedKids, unwrap } from './syntax';
+import { lvaluePath, namedKids, unwrap } from './syntax';
 import { readsOnly, type CContext } from './writes';
-
-/** `nerr`, `l->nerror`, `st.failed`: a variable or members of one, canonical (whitespace removed). */
-function lvalue(node: Node): string | undefined {
-  let at = unwrap(node);
-  const text = at.text.replace(/\s+/g, '');
-  while (at.type === 'field_expression') {
-    const arg = at.childForFieldName('argument');
-    if (!arg) return undefined;
-    at = unwrap(arg);
-  }
-  return at.type === 'identifier' ? text : undefined;
-}
 
 /** True when the canonical expression `text` is `path` or reaches into it (`c->fd` into `c`). */
 function within(text: string, path: string): boolean {
@@ -31,13 +19,13 @@ function updated(stmt: Node, ctx: CContext): string | undefined {
   const x = expr ? unwrap(expr) : undefined;
   if (x?.type === 'update_expression') {
     const arg = x.childForFieldName('argument');
-    return arg ? lvalue(arg) : undefined;
+    return arg ? lvaluePath(arg) : undefined;
   }
   if (x?.type !== 'assignment_expression') return undefined;
   const left = x.childForFieldName('left');
   const right = x.childForFieldName('right');
   // The value only reads (`errno`, a constant): no call that may write, nothing else assigned.
-  return left && right && readsOnly(right, ctx.pure) ? lvalue(left) : undefined;
+  return left && right && readsOnly(right, ctx.pure) ? lvaluePath(left) : undefined;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   identifiers,
   namedKids,
   parameterNames,
+  lvaluePath,
   rootName,
   unwrap,
   constantCondition,
@@ -456,15 +457,7 @@ function addressed(node: Node): Node {
 }
 
 function memberPath(node: Node): string | undefined {
-  let at = unwrap(node);
-  if (at.type !== 'field_expression') return undefined;
-  const text = at.text.replace(/\s+/g, '');
-  while (at.type === 'field_expression') {
-    const arg = at.childForFieldName('argument');
-    if (!arg) return undefined;
-    at = unwrap(arg);
-  }
-  return at.type === 'identifier' ? text : undefined;
+  return unwrap(node).type === 'field_expression' ? lvaluePath(node) : undefined;
 }
 
 /** The local names of a function: its parameters and every variable declared in its body. */

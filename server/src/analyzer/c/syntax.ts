@@ -211,3 +211,18 @@ export function functionDefinitions(root: Node): Node[] {
   }
   return found.sort((a, b) => a.startIndex - b.startIndex);
 }
+
+/**
+ * `nerr`, `l->nerror`, `st.failed`: a variable or members of one, canonical (whitespace removed);
+ * undefined for anything else (`*p`, `a[i]`, a call's result).
+ */
+export function lvaluePath(node: Node): string | undefined {
+  let at = unwrap(node);
+  const text = at.text.replace(/\s+/g, '');
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return undefined;
+    at = unwrap(arg);
+  }
+  return at.type === 'identifier' ? text : undefined;
+}
