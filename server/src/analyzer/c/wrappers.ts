@@ -54,6 +54,20 @@ function changes(s: Step): string[] {
 }
 
 /**
+ * `if (size > 0) ret = put(fd, data, size);`, an `if` whose one arm is one write keeping its result:
+ * that write under the test, as `if (size > 0) put(...)` reads. A frame returns the last write's
+ * result whichever writes ran, so what it keeps matters to no later write of the frame.
+ */
+function guardedWrite(s: Step): Step {
+  if (s.kind !== 'branch' || !s.partial || s.partial.opaque || s.partial.exit || s.arms.length !== 1)
+    return s;
+  const only = s.arms[0]!.steps;
+  const write = only.length === 1 ? only[0] : undefined;
+  if (write?.kind !== 'write' || write.condition) return s;
+  return { ...write, span: s.span, condition: s.partial.condition };
+}
+
+/**
  * A framing wrapper: a body of two or more writes to one descriptor (a parameter or a fixed global),
  * with only computations between (`put_be32(hdr, len)`, `if (buf) len = strlen(buf);`), the payload
  * possibly under a test (`if (len > 0)`), and a constant `return` at the end at most. Each call then
@@ -84,7 +98,7 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
     streams: new Set(params.filter((p): p is string => p !== undefined)),
     assumeStreams: true,
   });
-  const steps = blocks[blocks.length - 1]?.steps.slice(0, body.length);
+  const steps = blocks[blocks.length - 1]?.steps.slice(0, body.length).map(guardedWrite);
   if (!steps) return undefined;
   const writes = steps.filter((s) => s.kind === 'write');
   if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && !computes(s))) return undefined;
