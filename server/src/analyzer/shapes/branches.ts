@@ -67,7 +67,11 @@ export function quiet(
   target?: string,
 ): boolean {
   if (step.barrier || step.setsGlobal) return false;
-  if (meets(step.reads, names)) {
+  // Reading a local descriptor (or the struct it is a member of: `if (conn->flags & F) n |= F;`) does
+  // no I/O by itself; a call given it may (`lseek(fd, ...)`, `setsockopt(fd, ...)`), and a global one
+  // is shared state the function's other paths may depend on.
+  const readsDescriptor = step.reads.filter((n) => names.has(n));
+  if (readsDescriptor.length > 0 && (step.calls.length > 0 || !readsDescriptor.every((n) => locals.has(n)))) {
     // Reading the struct to update another of its members reads no descriptor either.
     const own = step.writes.filter((n) => names.has(n));
     const memberOnly =

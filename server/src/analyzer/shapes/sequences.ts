@@ -6,6 +6,7 @@
 // Whether a step may extend the run, must end it, or joins changed is each idiom's decision, made by
 // the joiners (./joiners/), so that the rules stay one per file and the walk stays one loop.
 import { Budget } from './budget';
+import { computation } from './computingBranches';
 import { SentBuffers } from './sentBuffers';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
@@ -196,7 +197,7 @@ function runFrom(
   let ended: End | undefined;
   walk: for (let j = i + 1; j < steps.length; j++) {
     budget.visit();
-    const step = steps[j]!;
+    let step = steps[j]!;
     if (step.kind === 'write') {
       let joining = step;
       for (const r of WRITE) {
@@ -219,22 +220,26 @@ function runFrom(
     if (step.kind === 'branch') {
       let verdict: BranchVerdict | undefined;
       for (const r of BRANCH) if ((verdict = r.branch!(step, g))) break;
-      if (!verdict || verdict.kind === 'end') {
+      // A branch no joiner takes may only compute: then it is one statement between the writes.
+      const folded = verdict ? undefined : computation(step);
+      if (folded) step = folded;
+      else if (!verdict || verdict.kind === 'end') {
         ended = verdict ?? UNJOINED;
         break;
+      } else if (verdict.kind === 'past') continue;
+      else {
+        g.movePending();
+        for (const w of verdict.writes) g.take(w);
+        g.changedThrough(verdict.changed ?? []);
+        last = j;
+        if (verdict.ends) {
+          // The same branch may end with writes that start the next run.
+          next = j;
+          ended = verdict.ends;
+          break;
+        }
+        continue;
       }
-      if (verdict.kind === 'past') continue;
-      g.movePending();
-      for (const w of verdict.writes) g.take(w);
-      g.changedThrough(verdict.changed ?? []);
-      last = j;
-      if (verdict.ends) {
-        // The same branch may end with writes that start the next run.
-        next = j;
-        ended = verdict.ends;
-        break;
-      }
-      continue;
     }
     if (step.kind !== 'other') {
       ended = UNJOINED;

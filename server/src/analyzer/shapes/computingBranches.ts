@@ -1,0 +1,49 @@
+// An `if` between two writes that only computes (`if (server->flags & F_RO) flags |= RO;`, nested ifs
+// too) is, for a run, one statement like `flags |= RO;`: it reads its tests and what its arms read,
+// and changes what its arms change. Folded into that statement, the joiners judge it as they judge any
+// statement between writes (a later write sending what it computed joins without a fix; one that
+// changes a buffer already sent ends the run).
+import type { BranchStep, OtherStep } from '../model';
+
+/**
+ * The statement a branch is when its tests only read and its arms hold only statements a run may
+ * cross (no write, loop, exit or I/O) and such branches; undefined otherwise, and when the front end
+ * does not say what the tests read. Member paths are left out: the merged statement takes every name
+ * it changes as changed whole.
+ */
+export function computation(branch: BranchStep): OtherStep | undefined {
+  if (!branch.tests || branch.partial?.opaque || branch.partial?.exit) return undefined;
+  const reads = new Set(branch.tests);
+  const writes = new Set<string>();
+  const calls = new Set<string>();
+  const frees = new Set<string>();
+  let mutated: Set<string> | undefined = new Set();
+  let output = false;
+  let setsGlobal = false;
+  for (const arm of branch.arms)
+    for (const step of arm.steps) {
+      const s = step.kind === 'branch' ? computation(step) : step;
+      if (s?.kind !== 'other' || s.barrier) return undefined;
+      if (s.comment) continue;
+      for (const n of s.reads) reads.add(n);
+      for (const n of s.writes) writes.add(n);
+      for (const n of s.calls) calls.add(n);
+      for (const n of s.frees ?? []) frees.add(n);
+      if (s.mutated && mutated) for (const n of s.mutated) mutated.add(n);
+      else mutated = undefined;
+      output ||= !!s.output;
+      setsGlobal ||= !!s.setsGlobal;
+    }
+  return {
+    kind: 'other',
+    span: branch.span,
+    reads: [...reads],
+    writes: [...writes],
+    calls: [...calls],
+    ...(mutated && { mutated: [...mutated] }),
+    barrier: false,
+    ...(output && { output }),
+    ...(setsGlobal && { setsGlobal }),
+    ...(frees.size > 0 && { frees: [...frees] }),
+  };
+}
