@@ -17,6 +17,11 @@ export type WrapperTarget =
        * a call given `A` writes to `fds[A]`.
        */
       readonly element?: string;
+      /**
+       * C: the descriptor the parameter points at (`*sock` of `int *sock`): a call given `&s` writes
+       * to `s`.
+       */
+      readonly deref?: true;
     }
   | { readonly text: string; readonly names: readonly string[] };
 
@@ -54,6 +59,11 @@ export interface CWrapper extends Wrapper {
    * bytes it writes (`put_byte(fd, c)`).
    */
   readonly formats?: boolean;
+  /**
+   * With `formats`: its buffer parameter points at the object it writes whole, the length computed
+   * inside (`write_all(fd, (char *)pkt, packet_size(pkt))`); a helper passing that pointer on is one.
+   */
+  readonly object?: true;
   /**
    * It returns a status, true on success and 0 on failure (every return a constant): chained as
    * `put(a) && put(b)`, each call runs only when the one before it succeeded.
