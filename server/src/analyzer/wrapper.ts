@@ -60,8 +60,9 @@ export interface CWrapper extends Wrapper {
    */
   readonly formats?: boolean;
   /**
-   * With `formats`: its buffer parameter points at the object it writes whole, the length computed
-   * inside (`write_all(fd, (char *)pkt, packet_size(pkt))`); a helper passing that pointer on is one.
+   * With `formats`: its buffer parameter stands for the bytes it writes, whatever computes them inside
+   * (the object it points at, `write_all(fd, (char *)pkt, packet_size(pkt))`; a value it encodes); a
+   * helper passing that parameter on is such a writer too.
    */
   readonly object?: true;
   /**

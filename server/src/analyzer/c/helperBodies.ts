@@ -481,6 +481,53 @@ function keepsPointee(body: Node, pointer: string, write: Node): boolean {
   return true;
 }
 
+/**
+ * A helper handing its parameters, and constants, to a writer of what its arguments stand for (see
+ * {@link CWrapper.object}): `return put_token(fd, "STAT", (unsigned)status);`. Each call is one such
+ * write, of the bytes its own arguments stand for.
+ */
+function handedOn(
+  name: string,
+  exported: boolean,
+  at: {
+    call: Node;
+    slots: WriterSlots;
+    fd: WrapperTarget;
+    params: readonly (string | undefined)[];
+    facts: BodyFacts;
+    body: Node;
+  },
+  ctx: CContext,
+): CWrapper | undefined {
+  const { call, slots, fd, params, facts, body } = at;
+  if (loopAround(call, body)) return undefined;
+  const passed = callArgs(call)
+    .filter((_, k) => k !== slots.fd)
+    .map((a) => withoutCasts(a));
+  const given = (a: Node) =>
+    a.type === 'identifier' && params.includes(a.text) && !facts.assigned.has(a.text);
+  const fixed = (a: Node) => isConstant(a) || a.type === 'string_literal';
+  if (passed.some((a) => !given(a) && !fixed(a))) return undefined;
+  const fdParam = 'param' in fd ? fd.param : -1;
+  const buf = passed
+    .map((a) => (given(a) ? params.indexOf(a.text) : -1))
+    .find((k) => k >= 0 && k !== fdParam);
+  if (buf === undefined) return undefined;
+  return {
+    name,
+    exported,
+    fd,
+    buf,
+    family: slots.family,
+    arity: params.length,
+    noFix: `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
+    formats: true,
+    object: true,
+    ...(slots.messages && { messages: true }),
+    ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
+  };
+}
+
 /** The loop around `node` inside `body`, if any. */
 function loopAround(node: Node, body: Node): Node | undefined {
   for (let at = node.parent; at && at.id !== body.id; at = at.parent) {
@@ -561,6 +608,7 @@ export function writeHelperOf(
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call)) return undefined;
+  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
@@ -603,6 +651,7 @@ export function writeHelperOf(
           ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
           : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
       formats: true,
+      object: true,
       ...(slots.messages && { messages: true }),
     };
   }
@@ -633,6 +682,7 @@ export function writeHelperOf(
       arity: params.length,
       noFix: `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
       formats: true,
+      object: true,
       ...(slots.messages && { messages: true }),
       ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
     };
@@ -656,14 +706,14 @@ export function writeHelperOf(
   // `write_all(fd, (char *)pkt, packet_size(pkt))`: the object the parameter points at, sent whole.
   const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
   if (
-    (len === undefined || slots.object) &&
-    (!lenArg || !slots.object) &&
+    len === undefined &&
     !loop &&
     !('local' in buf) &&
     buf.offset === undefined &&
     buf.pointer === params[buf.param] &&
     pace === undefined &&
-    (slots.object || (lenArg && objectLength(lenArg, buf.pointer, facts, quietCall)))
+    lenArg &&
+    objectLength(lenArg, buf.pointer, facts, quietCall)
   )
     return {
       name,
