@@ -158,6 +158,8 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'strlen',
   'strnlen',
   'ARRAY_SIZE',
+  // A member's place in its struct: a constant of the compiler.
+  'offsetof',
   'st_add',
   'st_mult',
   'htonl',

@@ -17,6 +17,11 @@ export type WrapperTarget =
        * a call given `A` writes to `fds[A]`.
        */
       readonly element?: string;
+      /**
+       * C: the descriptor the parameter points at (`*sock` of `int *sock`): a call given `&s` writes
+       * to `s`.
+       */
+      readonly deref?: true;
     }
   | { readonly text: string; readonly names: readonly string[] };
 
@@ -54,6 +59,12 @@ export interface CWrapper extends Wrapper {
    * bytes it writes (`put_byte(fd, c)`).
    */
   readonly formats?: boolean;
+  /**
+   * With `formats`: its buffer parameter stands for the bytes it writes, whatever computes them inside
+   * (the object it points at, `write_all(fd, (char *)pkt, packet_size(pkt))`; a value it encodes); a
+   * helper passing that parameter on is such a writer too.
+   */
+  readonly object?: true;
   /**
    * It returns a status, true on success and 0 on failure (every return a constant): chained as
    * `put(a) && put(b)`, each call runs only when the one before it succeeded.

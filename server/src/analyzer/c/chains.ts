@@ -448,6 +448,12 @@ function unused(statements: readonly Node[], i: number, name: string): boolean {
 function testUse(stmt: Node, name: string, ctx: CContext): boolean {
   if (!identifiers(stmt).has(name)) return true;
   if (stmt.hasError) return false;
+  // `fail: if (n < 0) perror(...);`, a label another check jumps to: the statement is what counts.
+  if (stmt.type === 'labeled_statement') {
+    const inner = namedKids(stmt).filter((k) => k.type !== 'statement_identifier');
+    return inner.every((s) => testUse(s, name, ctx));
+  }
+  if (overwrites(stmt, name, ctx)) return true;
   if (stmt.type === 'if_statement') {
     const cond = stmt.childForFieldName('condition');
     if (!cond || !readsOnly(cond, ctx.pure)) return false;
@@ -468,6 +474,25 @@ function testUse(stmt: Node, name: string, ctx: CContext): boolean {
   const expr = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
   const value = expr ? unwrap(expr) : undefined;
   return expr?.type === 'cast_expression' && value?.type === 'identifier' && value.text === name;
+}
+
+/**
+ * True when `stmt` gives `name` a new value that does not read it (`ret = 1;`, `ret = 0;` in the arms
+ * of the last check, `if (ret != n) ret = 1; else ret = 0;`): the count is dropped, not counted with.
+ */
+function overwrites(stmt: Node, name: string, ctx: CContext): boolean {
+  const expr = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+  const x = expr ? unwrap(expr) : undefined;
+  if (x?.type !== 'assignment_expression' || x.childForFieldName('operator')?.text !== '=') return false;
+  const left = x.childForFieldName('left');
+  const right = x.childForFieldName('right');
+  return (
+    left?.type === 'identifier' &&
+    left.text === name &&
+    !!right &&
+    !identifiers(right).has(name) &&
+    readsOnly(right, ctx.pure)
+  );
 }
 
 /**

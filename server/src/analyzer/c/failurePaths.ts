@@ -10,6 +10,12 @@ import { conjuncts } from './retries';
 /** Library calls that end a descriptor's use without writing to it. */
 const RELEASES = new Set(['close', 'shutdown']);
 
+/**
+ * A project's own closing helper (`sock_close`, `tcpClose`): on the failure path, where the write's run
+ * has ended and the helper leaves, it may clear the descriptor its caller holds as well.
+ */
+const CLOSING_NAME = /(?:^|_|[a-z](?=[A-Z]))close$/i;
+
 /** The terms of a test joined by `||` (any of them makes the consequence run). */
 function disjuncts(test: Node): Node[] {
   const b = withoutCasts(test);
@@ -81,7 +87,7 @@ export function failureTest(test: Node, name: string): boolean {
  * (`onFailure` tells that) and the path then leaves the helper: no write follows it in that call.
  */
 export function releasesOnFailure(call: Node, name: string, onFailure: boolean): boolean {
-  if (!RELEASES.has(name) || !onFailure) return false;
+  if (!(RELEASES.has(name) || CLOSING_NAME.test(name)) || !onFailure) return false;
   for (let at = call.parent; at; at = at.parent) {
     if (at.type === 'if_statement') {
       const then = at.childForFieldName('consequence');

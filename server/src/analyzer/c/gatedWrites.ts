@@ -5,8 +5,15 @@
 import type { Node } from 'web-tree-sitter';
 import type { WriteStep } from '../model';
 import { keptIn } from './chains';
-import { namedKids, unwrap } from './syntax';
-import { callWrite, type CContext } from './writes';
+import { gateMacro } from './macroStatements';
+import { calleeName, namedKids, unwrap } from './syntax';
+import { callWrite, type CallWrite, type CContext } from './writes';
+
+/** Whether `v OP constant` (as `>=0`) tests a write's success. A helper may return 0 or -1 for its
+ * status, where `> 0` would be its failure. */
+function succeeds(success: string, plain: boolean): boolean {
+  return success === '!=-1' || success === '>=0' || (plain && success === '>0');
+}
 
 /** `v != -1`, `v >= 0`, `v > 0` (either way round): the variable tested for a write's success. */
 function successTested(test: Node, plain: boolean): string | undefined {
@@ -21,9 +28,7 @@ function successTested(test: Node, plain: boolean): string | undefined {
       ? [unwrap(left).text, right.text.replace(/\s+/g, ''), op]
       : [unwrap(right).text, left.text.replace(/\s+/g, ''), FLIPPED[op]];
   if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
-  const success = `${form}${constant}`;
-  // A helper may return 0 or -1 for its status, where `> 0` would be its failure.
-  return success === '!=-1' || success === '>=0' || (plain && success === '>0') ? name : undefined;
+  return succeeds(`${form}${constant}`, plain) ? name : undefined;
 }
 
 const FLIPPED: Readonly<Record<string, string>> = { '!=': '!=', '<=': '>=', '<': '>' };
@@ -34,6 +39,7 @@ const FLIPPED: Readonly<Record<string, string>> = { '!=': '!=', '<=': '>=', '<':
  * only on success). Reported without a fix: `v` ends up holding the total.
  */
 export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  if (stmt.type === 'expression_statement') return macroGatedStep(stmt, ctx);
   if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative'))
     return undefined;
   const cond = stmt.childForFieldName('condition');
@@ -44,8 +50,43 @@ export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const kept = only ? keptIn(only) : undefined;
   if (!cond || !kept) return undefined;
   const write = callWrite(kept.call, ctx);
-  if (!write || write.own || write.targetNames.includes(kept.result)) return undefined;
-  if (successTested(cond, !write.wrapper) !== kept.result || write.reads.includes(kept.result))
+  if (!write || successTested(cond, !write.wrapper) !== kept.result) return undefined;
+  return gated(stmt, kept, cond.text, write);
+}
+
+/**
+ * `CHAIN(e, put(fd, s));` where the file or a header it includes defines the macro as a gate
+ * (`{ if (e >= 0) { e = (f); } }`, see macroStatements.ts): the same gated write, spelled once.
+ */
+function macroGatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  const expr = stmt.namedChild(0);
+  if (stmt.hasError || expr?.type !== 'call_expression') return undefined;
+  const name = calleeName(expr);
+  const gate = name ? gateMacro(name, ctx.text, ctx.included) : undefined;
+  const list = expr.childForFieldName('arguments');
+  const args = list ? namedKids(list) : [];
+  const status = gate ? args[gate.status] : undefined;
+  const value = gate ? args[gate.value] : undefined;
+  const call = value ? unwrap(value) : undefined;
+  if (!gate || status?.type !== 'identifier' || call?.type !== 'call_expression') return undefined;
+  const write = callWrite(call, ctx);
+  if (!write || !succeeds(gate.success, !write.wrapper)) return undefined;
+  return gated(
+    stmt,
+    { call, result: status.text },
+    `${status.text} ${gate.success.replace(/^([^\d-]+)/, '$1 ')}`,
+    write,
+  );
+}
+
+/** The step of a write gated on `kept.result`, which it assigns its result to. */
+function gated(
+  stmt: Node,
+  kept: { call: Node; result: string },
+  condition: string,
+  write: CallWrite,
+): WriteStep | undefined {
+  if (write.own || write.targetNames.includes(kept.result) || write.reads.includes(kept.result))
     return undefined;
   const {
     checkLen: _len,
@@ -60,7 +101,7 @@ export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     ...rest,
     span: { start: stmt.startIndex, end: stmt.endIndex },
     calls: [{ start: kept.call.startIndex, end: kept.call.endIndex }],
-    condition: cond.text,
+    condition,
     reads: [...rest.reads, kept.result],
     noFix:
       write.noFix ??

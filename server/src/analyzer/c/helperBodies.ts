@@ -41,6 +41,8 @@ interface WriterSlots {
   readonly messages?: boolean;
   /** Where the writer call takes its `send()` flags, if it has them. */
   readonly flags?: number;
+  /** The writer sends the whole object its buffer argument points at (see {@link CWrapper.object}). */
+  readonly object?: true;
 }
 
 /** A flags argument that asks for out-of-band data: one call is then no plain part of a byte stream. */
@@ -70,13 +72,16 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
     };
   }
   const w = ctx.wrappers.get(callee);
-  if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || w.formats) return undefined;
+  if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || (w.formats && !w.object)) return undefined;
   if (w.pace !== undefined && !zeroConstant(callArgs(call)[w.pace])) return undefined;
-  const messages = w.messages && { messages: true };
+  const messages = {
+    ...(w.messages && { messages: true as const }),
+    ...(w.object && { object: true as const }),
+  };
   // A helper that forwards its caller's flags is given them by the caller: not known here.
   if (w.flags !== undefined) return undefined;
   if ('param' in w.fd)
-    return w.fd.member || w.fd.element
+    return w.fd.member || w.fd.element || w.fd.deref
       ? undefined
       : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family, ...messages };
   return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
@@ -380,6 +385,12 @@ function targetOf(
     // `int fd = c->fd;` kept as it was: the descriptor of the argument's member.
     if (facts.initial.has(b.text)) return privateMember(b.text, '', params, facts);
   }
+  // `*sock`: the descriptor the parameter points at, as long as the body only reads it (see keepsPointee).
+  if (b.type === 'pointer_expression' && b.childForFieldName('operator')?.text === '*') {
+    const pointer = b.childForFieldName('argument');
+    const param = pointer ? params.indexOf(withoutCasts(pointer).text) : -1;
+    return param >= 0 && !facts.assigned.has(params[param]!) ? { param, deref: true } : undefined;
+  }
   const element = elementTarget(b, params, facts.assigned, body);
   if (element) return element;
   const names = identifiers(b);
@@ -439,6 +450,82 @@ function privateMember(
   const source = targetOf(init, params, facts);
   if (!source || !('param' in source) || !source.member) return undefined;
   return { param: source.param, member: `${source.member}${member}` };
+}
+
+/**
+ * True when `body` changes what `pointer` points at (the caller's descriptor) only where `write` failed:
+ * `*sock = -1;` or `close_and_clear(sock)` after a failed write leaves the helper with the run ended,
+ * while anywhere else the next call could write to another descriptor.
+ */
+function keepsPointee(body: Node, pointer: string, write: Node): boolean {
+  const through = (n: Node | null): boolean => {
+    const t = n ? withoutCasts(n) : undefined;
+    if (t?.type === 'pointer_expression' || t?.type === 'subscript_expression') {
+      const inner = t.childForFieldName('argument');
+      return !!inner && withoutCasts(inner).text === pointer;
+    }
+    return false;
+  };
+  for (const n of body.descendantsOfType(['assignment_expression', 'update_expression', 'call_expression'])) {
+    if (!n || n.equals(write)) continue;
+    const changes =
+      n.type === 'assignment_expression'
+        ? through(n.childForFieldName('left'))
+        : n.type === 'update_expression'
+          ? through(n.childForFieldName('argument'))
+          : callArgs(n).some(
+              (a) => withoutCasts(a).text === pointer || withoutCasts(a).text === `&*${pointer}`,
+            );
+    if (changes && !failurePath(n, write)) return false;
+  }
+  return true;
+}
+
+/**
+ * A helper handing its parameters, and constants, to a writer of what its arguments stand for (see
+ * {@link CWrapper.object}): `return put_token(fd, "STAT", (unsigned)status);`. Each call is one such
+ * write, of the bytes its own arguments stand for.
+ */
+function handedOn(
+  name: string,
+  exported: boolean,
+  at: {
+    call: Node;
+    slots: WriterSlots;
+    fd: WrapperTarget;
+    params: readonly (string | undefined)[];
+    facts: BodyFacts;
+    body: Node;
+  },
+  ctx: CContext,
+): CWrapper | undefined {
+  const { call, slots, fd, params, facts, body } = at;
+  if (loopAround(call, body)) return undefined;
+  const passed = callArgs(call)
+    .filter((_, k) => k !== slots.fd)
+    .map((a) => withoutCasts(a));
+  const given = (a: Node) =>
+    a.type === 'identifier' && params.includes(a.text) && !facts.assigned.has(a.text);
+  const fixed = (a: Node) => isConstant(a) || a.type === 'string_literal';
+  if (passed.some((a) => !given(a) && !fixed(a))) return undefined;
+  const fdParam = 'param' in fd ? fd.param : -1;
+  const buf = passed
+    .map((a) => (given(a) ? params.indexOf(a.text) : -1))
+    .find((k) => k >= 0 && k !== fdParam);
+  if (buf === undefined) return undefined;
+  return {
+    name,
+    exported,
+    fd,
+    buf,
+    family: slots.family,
+    arity: params.length,
+    noFix: `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
+    formats: true,
+    object: true,
+    ...(slots.messages && { messages: true }),
+    ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
+  };
 }
 
 /** The loop around `node` inside `body`, if any. */
@@ -520,6 +607,8 @@ export function writeHelperOf(
   const fd = fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed;
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
+  if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call)) return undefined;
+  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
@@ -562,6 +651,7 @@ export function writeHelperOf(
           ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
           : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
       formats: true,
+      object: true,
       ...(slots.messages && { messages: true }),
     };
   }
@@ -592,6 +682,7 @@ export function writeHelperOf(
       arity: params.length,
       noFix: `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
       formats: true,
+      object: true,
       ...(slots.messages && { messages: true }),
       ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
     };
@@ -612,6 +703,30 @@ export function writeHelperOf(
       formats: true,
     };
   }
+  // `write_all(fd, (char *)pkt, packet_size(pkt))`: the object the parameter points at, sent whole.
+  const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
+  if (
+    len === undefined &&
+    !loop &&
+    !('local' in buf) &&
+    buf.offset === undefined &&
+    buf.pointer === params[buf.param] &&
+    pace === undefined &&
+    lenArg &&
+    objectLength(lenArg, buf.pointer, facts, quietCall)
+  )
+    return {
+      name,
+      exported,
+      fd,
+      buf: buf.param,
+      family: slots.family,
+      arity: params.length,
+      noFix: `${name}() writes the object its argument points at, its length computed inside; an iovec would need that length`,
+      formats: true,
+      object: true,
+      ...(slots.messages && { messages: true }),
+    };
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
   if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
@@ -796,6 +911,32 @@ function heldParam(
       callArgs(len).length === 1 &&
       withoutCasts(callArgs(len)[0]!).text === withoutCasts(bufArg).text);
   return param >= 0 && counted ? param : -1;
+}
+
+/**
+ * True when `lenArg` is the size of the object `pointer` points at: a `sizeof`, or a call given the
+ * pointer alone to a function that does no output (`packet_size(pkt)`), itself or through a local set
+ * once to one of them (`size_t size = packet_size(pkt);`).
+ */
+function objectLength(
+  lenArg: Node,
+  pointer: string,
+  facts: BodyFacts,
+  quietCall: (name: string) => boolean,
+): boolean {
+  let len = withoutCasts(lenArg);
+  if (len.type === 'identifier') {
+    const name = len.text;
+    const value = facts.initial.get(name) ?? facts.setOnce.get(name);
+    const moved = facts.assigned.has(name) || facts.grown.has(name) || facts.shrunk.has(name);
+    if (!value || moved || (facts.values.get(name) ?? []).length !== 1) return false;
+    len = withoutCasts(value);
+  }
+  if (len.type === 'sizeof_expression') return !len.text.includes('(') || !/\w\s*\(/.test(len.text.slice(6));
+  if (len.type !== 'call_expression') return false;
+  const callee = calleeName(len);
+  const args = callArgs(len);
+  return !!callee && quietCall(callee) && args.length === 1 && withoutCasts(args[0]!).text === pointer;
 }
 
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */

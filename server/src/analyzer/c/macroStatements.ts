@@ -14,25 +14,64 @@ const LEAVES = /\b(?:return|goto|break|continue|exit|_exit|abort|longjmp|siglong
 /** `#define name(params) body`, the body running on over `\`-continued lines. */
 const DEFINITION = /#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/g;
 
+/**
+ * A macro that assigns its second argument to its first only while the first holds success:
+ * `{ if (e >= 0) { e = (f); } }`, bare or in `do ... while (0)`, the test either way round.
+ */
+export interface GateMacro {
+  /** The parameters' positions: the status tested and assigned, and the expression run. */
+  readonly status: number;
+  readonly value: number;
+  /** The test, the status parameter left out: `>=0`, `!=-1`, `>0`. */
+  readonly success: string;
+}
+
+/** `if (P OP K) P = (Q);` with optional braces, parentheses, `do ... while (0)`. */
+const GATE =
+  /^\s*(?:do\s*)?\{?\s*if\s*\(\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*(>=|!=|>)\s*(-?\s*\d+)\s*\)\s*\{?\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*=\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;\s*\}?\s*\}?\s*(?:while\s*\(\s*0\s*\)\s*)?;?\s*$/;
+
+/** The gate a macro's body makes of its parameters (see {@link GateMacro}), if any. */
+function gateOf(params: string, body: string): GateMacro | undefined {
+  const m = GATE.exec(body.replace(/\\\n/g, ' '));
+  if (!m || m[1] !== m[4] || m[1] === m[5]) return undefined;
+  const names = params.split(',').map((p) => p.trim());
+  const status = names.indexOf(m[1]!);
+  const value = names.indexOf(m[5]!);
+  if (status < 0 || value < 0) return undefined;
+  return { status, value, success: `${m[2]}${m[3]!.replace(/\s+/g, '')}` };
+}
+
+interface Definitions {
+  readonly text: string;
+  readonly leaves: ReadonlyMap<string, boolean>;
+  readonly gates: ReadonlyMap<string, GateMacro | undefined>;
+}
+
 /** The last text read, per kind: each statement of a function asks, and one file is read at a time. */
-const last: { text: string; leaves: ReadonlyMap<string, boolean> }[] = [];
+const last: Definitions[] = [];
 
 /**
  * The function-like macros `text` defines, each with whether its expansion may leave. A name defined
  * twice (`#if` alternatives) leaves if either definition does. `slot`: which last text to keep (the
  * file's or its headers').
  */
-function definitions(text: string, slot = 0): ReadonlyMap<string, boolean> {
+function definitions(text: string, slot = 0): Definitions {
   const kept = last[slot];
-  if (kept?.text === text) return kept.leaves;
+  if (kept?.text === text) return kept;
   const leaves = new Map<string, boolean>();
+  const gates = new Map<string, GateMacro | undefined>();
   if (text.includes('define'))
     for (const m of text.matchAll(DEFINITION)) {
       const name = m[1]!;
       leaves.set(name, !!leaves.get(name) || LEAVES.test(m[3] ?? ''));
+      // A name defined twice is a gate only where every definition is the same one.
+      const gate = gateOf(m[2] ?? '', m[3] ?? '');
+      const before = gates.has(name) ? gates.get(name) : gate;
+      gates.set(name, JSON.stringify(before) === JSON.stringify(gate) ? gate : undefined);
     }
-  last[slot] = { text, leaves };
-  return leaves;
+  const read = { text, leaves, gates };
+  last[slot] = read;
+  return read;
 }
 
 /**
@@ -42,10 +81,20 @@ function definitions(text: string, slot = 0): ReadonlyMap<string, boolean> {
  */
 export function macroStatementLeaves(name: string, text: string, included?: string): boolean {
   return (
-    definitions(text).get(name) ??
-    (included === undefined ? undefined : definitions(included, 1).get(name)) ??
+    definitions(text).leaves.get(name) ??
+    (included === undefined ? undefined : definitions(included, 1).leaves.get(name)) ??
     MACRO.test(name)
   );
+}
+
+/**
+ * The gate a statement calling `name` makes (see {@link GateMacro}): from the file's definition
+ * (`text`), or else an included header's; undefined where neither defines it so.
+ */
+export function gateMacro(name: string, text: string, included?: string): GateMacro | undefined {
+  const own = definitions(text);
+  if (own.leaves.has(name)) return own.gates.get(name);
+  return included === undefined ? undefined : definitions(included, 1).gates.get(name);
 }
 
 /**
@@ -53,5 +102,12 @@ export function macroStatementLeaves(name: string, text: string, included?: stri
  * {@link macroStatementLeaves} answers from the file (for a cache of its answers).
  */
 export function macroStatementKinds(text: string): string[] {
-  return [...definitions(text)].map(([name, leaves]) => `${name}:${leaves ? 'leaves' : 'stays'}`).sort();
+  const { leaves, gates } = definitions(text);
+  return [...leaves]
+    .map(([name, away]) => {
+      const gate = gates.get(name);
+      const kind = gate ? `gate(${gate.status},${gate.value},${gate.success})` : '';
+      return `${name}:${away ? 'leaves' : 'stays'}${kind}`;
+    })
+    .sort();
 }

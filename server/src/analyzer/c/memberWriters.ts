@@ -46,6 +46,7 @@ export function memberWriters(
         'param' in w.fd &&
         w.fd.param === fdParam &&
         !w.fd.element &&
+        !w.fd.deref &&
         w.buf === first.buf &&
         w.len === first.len &&
         w.syscalls === undefined &&

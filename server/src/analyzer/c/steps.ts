@@ -103,6 +103,11 @@ class FunctionReader {
       const write = call && (writeStep(stmt, call, this.ctx) ?? writeStep(stmt, call, this.ctx, true));
       if (write) return write;
     }
+    // `CHAIN(e, put(fd, s));`, a macro gating the write on an earlier one's success.
+    if (stmt.type === 'expression_statement') {
+      const write = gatedStep(stmt, this.ctx);
+      if (write) return write;
+    }
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
       const write =
         chainStep(stmt, this.ctx) ??

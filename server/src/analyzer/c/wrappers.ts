@@ -203,7 +203,12 @@ function slotsOf(callee: string, ctx: CContext): Slots | undefined {
   if (fn) return { fd: fn.fd, buf: fn.buf, len: fn.len };
   const w = ctx.wrappers.get(callee);
   // A printf-style helper's bytes cannot be listed; a framing wrapper's calls are several writes.
-  if (!w || w.noFix || (w.syscalls ?? 1) > 1 || ('param' in w.fd && (w.fd.member || w.fd.element)))
+  if (
+    !w ||
+    w.noFix ||
+    (w.syscalls ?? 1) > 1 ||
+    ('param' in w.fd && (w.fd.member || w.fd.element || w.fd.deref))
+  )
     return undefined;
   return { fd: 'param' in w.fd ? w.fd.param : undefined, buf: w.buf, len: w.len };
 }

@@ -497,7 +497,9 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     : 'text' in wrapper.fd
       ? wrapper.fd.text
       : '';
-  const target = aliasOf(canonicalTarget(member ? memberOf(fdText, member) : fdText), ctx);
+  const deref = 'param' in wrapper.fd && wrapper.fd.deref;
+  const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
+  const target = aliasOf(canonicalTarget(spelled), ctx);
   const kind = descriptorKind(wrapper, target, ctx);
   if (kind === 'message') return undefined;
   const frames = wrapper.syscalls ?? 1;
@@ -512,7 +514,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
         : wrapper.constant && [wrapper.constant];
   return {
     target,
-    fdText: member ? memberOf(fdText, member) : fdText,
+    fdText: spelled,
     targetNames: fd
       ? [...(element ? [element] : []), ...names([fd])]
       : 'names' in wrapper.fd
@@ -550,6 +552,17 @@ function memberOf(arg: string, member: string): string {
   const address = /^&\s*([A-Za-z_]\w*)$/.exec(t);
   if (address && member.startsWith('->')) return `${address[1]}.${member.slice(2)}`;
   return `(${t})${member}`;
+}
+
+/**
+ * The descriptor a wrapper that writes to what its argument points at writes to, spelled as the caller
+ * would: `s` for the argument `&s`, `*p` for `p`.
+ */
+function pointeeOf(arg: string): string {
+  const t = arg.trim();
+  const address = /^&\s*([A-Za-z_][\w.]*(?:\s*->\s*\w+)*)$/.exec(t);
+  if (address) return address[1]!;
+  return /^[A-Za-z_]\w*$/.test(t) ? `*${t}` : `*(${t})`;
 }
 
 /** The standard descriptor a macro of the file stands for (`STO` for `STDOUT_FILENO`), or `target`. */

@@ -9,7 +9,10 @@ const RULES: Rules = {
   write(step, run): WriteStep {
     const gate = step.gate;
     const prev = run.writes[run.writes.length - 1];
-    if (!gate || !prev || !prev.assigns?.includes(gate) || prev.condition) return step;
+    if (!gate || !prev || !prev.assigns?.includes(gate)) return step;
+    // The write before may itself be gated on the same variable (the first of a chain that starts from
+    // a status set earlier): its test then stands for the whole run.
+    if (prev.condition && prev.gate !== gate) return step;
     const { condition: _test, gate: _gate, ...rest } = step;
     return { ...rest, reads: step.reads.filter((n) => n !== gate) };
   },
