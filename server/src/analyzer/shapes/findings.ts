@@ -106,7 +106,7 @@ export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
   const advice =
     family === 'cork'
       ? `cork() the stream before the loop and uncork() it after, so its writes go out as one writev`
-      : `collect the buffers and send them with one ${family}() after the loop`;
+      : `collect the buffers and send them with one ${gathered(family)} after the loop`;
   return {
     code: 'loop-writes',
     severity: settings.severity.loopWrites,
