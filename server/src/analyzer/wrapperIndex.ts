@@ -131,16 +131,24 @@ export class WrapperIndex {
   }
 
   /**
-   * The C functions some file of the workspace defines (with a body): a helper read as a writer from
-   * its calls alone is not, where its body is there to say what it does. `_path` reads its own
-   * definitions itself.
+   * The C functions some file of the workspace defines with a body that says what a call of theirs
+   * does: a helper read as a writer from its calls alone is not, where such a body is there. Only
+   * definitions other files can call count: a header's (its includers' own), or another file's
+   * exported one; a `static` function of a `.c` file is that file's alone, and the same name called
+   * elsewhere is another function (the library's, or a program's own). Nor does a body that calls
+   * through a pointer or a member (`so->send(...)`, see CFunctionFact.opaque): it may do anything, so
+   * it tells no more than no body, and what the calls show stands. `_path` reads its own definitions
+   * itself.
    */
   cDefinedFor(_path: string): ReadonlySet<string> {
     if (this.presetDefinedNames) return this.presetDefinedNames;
     if (!this.defined) {
       const defined = new Set<string>();
-      for (const wrappers of this.files.values())
-        for (const f of wrappers.functions ?? []) defined.add(f.name);
+      for (const [file, wrappers] of this.files) {
+        const header = isHeader(file);
+        for (const f of wrappers.functions ?? [])
+          if (header || (f.exported && !f.opaque)) defined.add(f.name);
+      }
       this.defined = defined;
     }
     return this.defined;
