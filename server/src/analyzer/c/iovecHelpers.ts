@@ -77,7 +77,7 @@ export function singleIovecHelperOf(
 /**
  * The value of each field assigned once by a plain `=` (`msg.msg_iovlen = 1`, `iov[0].iov_base =
  * (void *) buf`), casts dropped, keyed by the field's path as written without spaces. A field assigned
- * twice maps to an empty string.
+ * twice (but from itself) maps to an empty string.
  */
 function assignedFields(body: Node): Map<string, string> {
   const fields = new Map<string, string>();
@@ -87,6 +87,8 @@ function assignedFields(body: Node): Map<string, string> {
     const right = n.childForFieldName('right');
     if (left?.type !== 'field_expression' || !right) continue;
     const key = left.text.replace(/\s+/g, '');
+    // A field moved on from itself (`iov.iov_base = (char *)iov.iov_base + n`) keeps its first value.
+    if (right.text.replace(/\s+/g, '').includes(key)) continue;
     fields.set(key, fields.has(key) ? '' : withoutCasts(right).text);
   }
   return fields;
@@ -104,13 +106,24 @@ function loopAround(node: Node, body: Node): Node | undefined {
   return undefined;
 }
 
-/** True when `loop` moves `element`'s `field` by `op=` (`iov[0].iov_len -= ret`). */
+/**
+ * True when `loop` moves `element`'s `field` by `op=` (`iov[0].iov_len -= ret`), or by `=` from itself
+ * (`iov.iov_base = (char *)iov.iov_base + ret`, the portable form of `+=` on a `void *`).
+ */
 function advanced(loop: Node, element: string, field: string, op: '+' | '-'): boolean {
+  const paths = [`${element}.${field}`, `${element}[0].${field}`];
   return loop.descendantsOfType('assignment_expression').some((n) => {
     const left = n?.childForFieldName('left')?.text.replace(/\s+/g, '');
+    if (!n || !left || !paths.includes(left)) return false;
+    const operator = n.childForFieldName('operator')?.text;
+    if (operator === `${op}=`) return true;
+    const right = n.childForFieldName('right');
+    const sum = right ? withoutCasts(right) : undefined;
     return (
-      n?.childForFieldName('operator')?.text === `${op}=` &&
-      (left === `${element}.${field}` || left === `${element}[0].${field}`)
+      operator === '=' &&
+      sum?.type === 'binary_expression' &&
+      sum.childForFieldName('operator')?.text === op &&
+      withoutCasts(sum.childForFieldName('left')!).text.replace(/\s+/g, '') === left
     );
   });
 }
