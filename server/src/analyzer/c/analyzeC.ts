@@ -19,6 +19,7 @@ import { Budget, BudgetExceeded } from '../shapes/budget';
 import { withoutNested } from '../shapes/nestedFindings';
 import { findRuns } from '../shapes/sequences';
 import { mayWriteThroughParameter } from './wrapperChains';
+import { maySendOneIovec } from './iovecHelpers';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { joinAdjacentMacros } from './adjacentMacros';
@@ -339,7 +340,8 @@ export class CAnalyzer {
       key === undefined &&
       callSite.length === 0 &&
       !this.writerPattern(settings, external, undefined, true).test(text) &&
-      !mayWriteThroughParameter(text)
+      !mayWriteThroughParameter(text) &&
+      !maySendOneIovec(text)
     )
       return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
@@ -357,7 +359,8 @@ export class CAnalyzer {
         key === undefined &&
         callSite.length === 0 &&
         !this.writerPattern(settings, known, macros).test(text) &&
-        !mayWriteThroughParameter(text)
+        !mayWriteThroughParameter(text) &&
+        !maySendOneIovec(text)
       )
         return { findings: [], wrappers: [], functions, loud: [], inferred };
       const bodies = bodiesOf(syntax.functions(), text);

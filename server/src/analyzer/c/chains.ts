@@ -25,6 +25,10 @@ import {
   type CContext,
 } from './writes';
 
+/** Why a chain whose writes follow tests of its own has no fix: those tests may guard the arguments. */
+const LEADING_TESTS =
+  'the tests before the writes may be what makes their arguments safe to evaluate, and a gathered call fills its iovec first';
+
 /** The terms of a chain of `op` (`||` or `&&`), left to right; one term when `node` is no such chain. */
 function terms(node: Node, op: string): Node[] {
   const n = unwrap(node);
@@ -116,9 +120,16 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     guardReads: string[];
   }[] = [];
   const list = terms(test, op);
+  // `if (!ready || write(fd, a, n) != n || ...)`: tests that only read may come first. The writes then
+  // run only when those tests let the chain go on, so the chain is a run of its own (`alone`), and the
+  // tests stay in front of the gathered call.
+  let lead = 0;
+  while (lead < list.length - 2 && calls(list[lead]!).length === 0 && readsOnly(list[lead]!, ctx.pure))
+    lead++;
+  const leadReads = list.slice(0, lead).flatMap((t) => [...identifiers(t)]);
   let kind: string | undefined;
   let mixed = false;
-  for (const term of list) {
+  for (const term of list.slice(lead)) {
     const plain = checkOf(term);
     const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
     const check = guarded?.check ?? plain;
@@ -170,14 +181,16 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const noFix =
     family === undefined
       ? 'the chained writes belong to different write families'
-      : writes.some((w) => w.guarded)
-        ? GUARDED
-        : kind === 'truthy' && op === '&&'
-          ? TRUTHS
-          : // What a write's own reason says (an assumption about a helper) comes first.
-            (all.find((w) => w.noFix)?.noFix ??
-            (mixed ? MIXED_CHECKS : undefined) ??
-            (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
+      : lead > 0
+        ? LEADING_TESTS
+        : writes.some((w) => w.guarded)
+          ? GUARDED
+          : kind === 'truthy' && op === '&&'
+            ? TRUTHS
+            : // What a write's own reason says (an assumption about a helper) comes first.
+              (all.find((w) => w.noFix)?.noFix ??
+              (mixed ? MIXED_CHECKS : undefined) ??
+              (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -187,7 +200,9 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     callee: [...new Set(all.map((w) => w.callee))].join('/'),
     family: family ?? first.write.family,
     pieces,
-    reads: [...new Set([...all.flatMap((w) => w.reads), ...writes.flatMap((w) => w.guardReads)])],
+    reads: [
+      ...new Set([...all.flatMap((w) => w.reads), ...writes.flatMap((w) => w.guardReads), ...leadReads]),
+    ],
     template:
       fixable && !noFix
         ? templateAround(stmt, first.call.startIndex, last.call.endIndex, last.len, ctx.text)

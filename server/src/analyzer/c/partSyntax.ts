@@ -12,6 +12,7 @@ import { chooseParts, partCuts, unguarded } from './parts';
 import { PLAIN_WRITE } from './steps';
 import { functionName } from './syntax';
 import { bodiesOf, mayWriteThroughParameter, type FunctionBody } from './wrapperChains';
+import { maySendOneIovec } from './iovecHelpers';
 import type { CWrapper } from './writes';
 
 /** The syntax a file's analysis reads: its function definitions (in order) and its same-file macros. */
@@ -74,11 +75,14 @@ export function interestingParts(
   let pattern = callOf(names);
   // A helper writing with a function it is given names no write function (see wrapperChains.ts).
   const through = mayWriteThroughParameter(text);
+  // Nor does a helper that sends one iovec with sendmsg() (see iovecHelpers.ts).
+  const iovec = maySendOneIovec(text);
   const wanted = (part: string) =>
     HOLDS_DEFINITION.test(part) &&
     (pattern.test(part) ||
       (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)) ||
-      (through && mayWriteThroughParameter(part)));
+      (through && mayWriteThroughParameter(part)) ||
+      (iovec && maySendOneIovec(part)));
   try {
     for (;;) {
       const ranges = chooseParts(text, cuts, wanted, done);

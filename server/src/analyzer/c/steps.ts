@@ -33,6 +33,7 @@ import { functionStreams, type FileStreams } from './origins';
 import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from './messageDescriptors';
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
+import { labelledStatement, labelSegments } from './labelledStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
@@ -52,6 +53,16 @@ class FunctionReader {
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
   block(statements: readonly Node[]): Step[] {
+    // A label cuts the list into blocks of their own (see labelledStatements.ts); the steps returned
+    // (one per statement, for an arm or a loop body) keep each label a barrier.
+    const segments = labelSegments(statements);
+    if (!segments) return this.segment(statements);
+    const steps = segments.flatMap((segment) => this.segment(segment));
+    return statements.map((stmt, i) => (labelledStatement(stmt) ? this.barrier(stmt) : steps[i]!));
+  }
+
+  /** Reads a statement list no label enters into one block. */
+  private segment(statements: readonly Node[]): Step[] {
     const steps = statements.map((stmt) => this.step(stmt));
     // `ret = write(...);` and the checks of ret after it are one write; the checks become empty steps
     // (the steps stay one per statement, as loops read them).

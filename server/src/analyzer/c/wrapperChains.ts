@@ -2,6 +2,7 @@
 // stdout. A function becomes a wrapper once the wrapper it forwards to is known, so the file is read in
 // rounds, each looking only at the functions that call a name found in the round before. Chains end at
 // a fixed depth, and a cycle (f forwards to g, g to f) never resolves: neither is known first.
+import { maySendOneIovec } from './iovecHelpers';
 import type { Node } from 'web-tree-sitter';
 import { FunctionMemo, type MemoUse } from './memo';
 import { wrapperOf } from './wrappers';
@@ -100,7 +101,11 @@ export function fileWrappers(
     const ctx: CContext = { ...base, quiet, silent, wrappers: new Map(wrappers) };
     const read: { w: CWrapper; fn: Node; text: string }[] = [];
     for (const { fn, text } of bodies) {
-      if (done.has(fn.id) || misread(fn) || !(pattern.test(text) || writesThroughParameter(fn, base.text)))
+      if (
+        done.has(fn.id) ||
+        misread(fn) ||
+        !(pattern.test(text) || writesThroughParameter(fn, base.text) || maySendOneIovec(text))
+      )
         continue;
       const source = base.text.slice(fn.startIndex, fn.endIndex);
       const key = `${context}\n${quietCalls(text, base, quiet, silent)}`;

@@ -19,6 +19,7 @@ import {
 } from './syntax';
 import { readFunction } from './steps';
 import { writeHelperOf } from './helperBodies';
+import { singleIovecHelperOf } from './iovecHelpers';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
@@ -260,7 +261,10 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
       (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b/m.test(text))
     )
       return undefined;
-    return writeHelperOf(fn, name, !isStatic(fn, name), ctx);
+    return (
+      writeHelperOf(fn, name, !isStatic(fn, name), ctx) ??
+      singleIovecHelperOf(fn, name, !isStatic(fn, name), ctx)
+    );
   };
   if (statements.length > 1)
     return formatterOf(fn, name, statements, ctx) ?? framingWrapper(fn, name, ctx) ?? helper();
