@@ -88,7 +88,15 @@ export function writerName(name: string): boolean {
   const ws = words(name);
   const verb = ws.findIndex(writerWord);
   // What follows the verb is what it sends: `send_fd`, `write_creds` pass descriptors or credentials.
-  return verb >= 0 && !ws.some((w) => OTHER_WORDS.has(w)) && !ws.slice(verb + 1).some((w) => PASSED.has(w));
+  return verb >= 0 && !ws.some(otherWord) && !ws.slice(verb + 1).some((w) => PASSED.has(w));
+}
+
+/**
+ * A word of {@link OTHER_WORDS}, alone or run together with the descriptor it acts on (`waitfd` in
+ * `x_waitfd_write`: a wait until the descriptor is writable, which writes nothing).
+ */
+function otherWord(w: string): boolean {
+  return OTHER_WORDS.has(w) || OTHER_WORDS.has(w.replace(/(?:fd|fds|sock)$/, ''));
 }
 
 /** Objects of a send that make it a message of its own (ancillary data): `send_fds`, `write_cred`. */

@@ -379,7 +379,7 @@ const NO_RETURN = /^(_?exit|_Exit|abort|err|errx|verr|verrx)$/;
  * True when `body` leaves: its last statement is `return ...;`, `goto ...;`, `break;`, `continue;` or a
  * call that never returns (`exit(1)`), after statements that make no write (an error message).
  */
-function leaves(body: Node | null, ctx: CContext): boolean {
+function leaves(body: Node | null, ctx: CContext, descriptor: readonly string[]): boolean {
   const stmts = !body ? [] : body.type === 'compound_statement' ? namedKids(body) : [body];
   const last = stmts[stmts.length - 1];
   if (!last) return false;
@@ -389,15 +389,35 @@ function leaves(body: Node | null, ctx: CContext): boolean {
       last.namedChild(0)?.type === 'call_expression' &&
       NO_RETURN.test(calleeName(last.namedChild(0) as Node) ?? ''));
   if (!exits) return false;
-  // The message before the exit may print anywhere but must not be one of the writes a run gathers.
-  return stmts.slice(0, -1).every(
-    (s) =>
-      s.type === 'expression_statement' &&
-      calls(s).every((c) => {
-        const name = calleeName(c);
-        return name !== undefined && !ctx.functions.has(name) && !ctx.wrappers.has(name);
-      }),
-  );
+  return stmts.slice(0, -1).every((s) => message(s, ctx, descriptor));
+}
+
+/**
+ * True when `stmt` only reports a failure before leaving: calls that may print anywhere but are none
+ * of the writes a run gathers (the file's own functions, its write helpers), or an if/else whose tests
+ * only read and whose arms only report (`if (ret < 0) perror(...); else fprintf(stderr, "short")`:
+ * the message chosen by the kind of failure) and that hands the descriptor (`descriptor`, its names) to
+ * nothing.
+ */
+function message(stmt: Node, ctx: CContext, descriptor: readonly string[]): boolean {
+  if (stmt.type === 'expression_statement')
+    return calls(stmt).every((c) => {
+      const name = calleeName(c);
+      return name !== undefined && !ctx.functions.has(name) && !ctx.wrappers.has(name);
+    });
+  // A call under a test that is handed the descriptor may write to it, whatever its name.
+  if (descriptor.some((d) => identifiers(stmt).has(d))) return false;
+  if (stmt.type !== 'if_statement' || stmt.hasError) return false;
+  const test = stmt.childForFieldName('condition');
+  if (!test || !readsOnly(test, ctx.pure)) return false;
+  const arms = [stmt.childForFieldName('consequence'), stmt.childForFieldName('alternative')];
+  return arms.every((arm) => {
+    // An else clause holds its statement (`else if`, `else {...}`) as its one named child.
+    const body = arm?.type === 'else_clause' ? arm.namedChild(0) : arm;
+    if (!body) return arm === null;
+    const inner = body.type === 'compound_statement' ? namedKids(body) : [body];
+    return inner.every((s) => message(s, ctx, descriptor));
+  });
 }
 
 /**
@@ -567,7 +587,7 @@ export function resultChecked(
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
     if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
-    if (!leaves(check.childForFieldName('consequence'), ctx)) break;
+    if (!leaves(check.childForFieldName('consequence'), ctx, write.targetNames)) break;
     last = j;
     leaving = true;
   }

@@ -67,7 +67,11 @@ const KEYWORDS = new Set([
   'unlikely',
 ]);
 
+/** The head of a linkage block, its string blanked (`extern "C" {` read as `extern     {`). */
+const EXTERN_BLOCK = /\bextern\s*$/;
+
 /** The functions `text` defines, with what each calls (see the file comment). */
+
 export function cFunctionFacts(text: string): CFunctionFact[] {
   const clean = text.replace(NOISE, ' ');
   const facts: CFunctionFact[] = [];
@@ -80,6 +84,12 @@ export function cFunctionFacts(text: string): CFunctionFact[] {
   let nextClose = clean.indexOf('}');
   while (nextOpen >= 0 || nextClose >= 0) {
     if (nextOpen >= 0 && (nextClose < 0 || nextOpen < nextClose)) {
+      // `extern "C" {` (a header's C++ guard) holds definitions, it is none: its `}` is met at depth 0
+      // and passed over below, as an unbalanced one is.
+      if (depth === 0 && EXTERN_BLOCK.test(clean.slice(Math.max(0, nextOpen - 40), nextOpen))) {
+        nextOpen = clean.indexOf('{', nextOpen + 1);
+        continue;
+      }
       if (depth++ === 0) open = nextOpen;
       nextOpen = clean.indexOf('{', nextOpen + 1);
       continue;

@@ -3,9 +3,11 @@
 // flag) and falls through, so the writes after it run on every path, as after an unchecked write; a
 // gathered call keeps one such check for all of them. What the check updates is said on the write step
 // (`failureSets`), and the run ends before any step that reads it (shapes/joiners/failureState.ts).
+// The check may report the failure too (`if (n != sizeof(hdr)) fprintf(stderr, "short write");`): a
+// message that goes elsewhere changes nothing the writes after it send.
 import type { Node } from 'web-tree-sitter';
 import { failureTest } from './failurePaths';
-import { lvaluePath, namedKids, unwrap } from './syntax';
+import { calleeName, calls, identifiers, lvaluePath, namedKids, unwrap } from './syntax';
 import { readsOnly, type CContext } from './writes';
 
 /** True when the canonical expression `text` is `path` or reaches into it (`c->fd` into `c`). */
@@ -28,11 +30,43 @@ function updated(stmt: Node, ctx: CContext): string | undefined {
   return left && right && readsOnly(right, ctx.pure) ? lvaluePath(left) : undefined;
 }
 
+/** Descriptors a message to the standard streams may reach: a report there could land between the writes. */
+const STANDARD = /^(?:0|1|2|STD(?:IN|OUT|ERR)_FILENO|stdin|stdout|stderr)$/;
+
+/** The C library's reports of a failure: they print to a standard stream or the system log. */
+const LIBRARY_REPORTS: ReadonlySet<string> = new Set(
+  'perror fprintf vfprintf printf vprintf puts fputs syslog vsyslog warn warnx vwarn vwarnx'.split(' '),
+);
+
+/**
+ * True when `stmt` only reports: calls of the C library's reports, or of functions that do no output
+ * (`strerror`), handed nothing of the descriptor, on a descriptor that is not a standard stream the
+ * report could go to. A call of the project's own (a logger, a hook) may do anything, the descriptor
+ * included.
+ */
+function reports(stmt: Node, descriptor: string, ctx: CContext): boolean {
+  if (stmt.type !== 'expression_statement' || stmt.hasError || STANDARD.test(descriptor)) return false;
+  const found = calls(stmt);
+  const names = descriptor.match(/[A-Za-z_]\w*/g) ?? [];
+  const read = identifiers(stmt);
+  if (found.length === 0 || names.some((n) => read.has(n))) return false;
+  return found.every((c) => {
+    const name = calleeName(c);
+    return (
+      name !== undefined &&
+      !ctx.functions.has(name) &&
+      !ctx.wrappers.has(name) &&
+      (LIBRARY_REPORTS.has(name) || ctx.quiet(name))
+    );
+  });
+}
+
 /**
  * The lvalues `check` updates when it is the failure path of the write whose result is in `result`
  * and goes on after: `if (n < 0) nerr++;`, `if (n != len) { st->failed = 1; st->err = errno; }` (no
  * `else`; the test only reads and holds only when `n` says the write failed or fell short; every
- * statement of the body updates a variable or a member, calling nothing). Undefined for any other
+ * statement of the body updates a variable or a member, calling nothing, or only reports the failure
+ * elsewhere: see {@link reports}). Undefined for any other
  * statement, and when the body updates the result itself or what the write's descriptor reads.
  */
 export function keptFailure(
@@ -50,6 +84,7 @@ export function keptFailure(
   if (stmts.length === 0) return undefined;
   const changed: string[] = [];
   for (const stmt of stmts) {
+    if (reports(stmt, descriptor, ctx)) continue;
     const path = updated(stmt, ctx);
     // The result, or the descriptor (`c->fd = -1` on failure): the run after it is another matter.
     if (!path || /^\w+/.exec(path)?.[0] === result || within(descriptor, path)) return undefined;

@@ -4,7 +4,8 @@
 // I/O (or fail loudly), which is a reason to split, or a statement changed in place a buffer an
 // earlier write sent: then the run ends before this write.
 import { meets } from '../branches';
-import { callsOut, end, type Joiner, type Rules } from './joiner';
+import type { WriteStep } from '../../model';
+import { callsOut, end, type Joiner, type Rules, type RunSoFar } from './joiner';
 
 const COMPUTED =
   'a statement between the writes computes what a later one sends; gathering them means filling the vector where each write stands';
@@ -27,6 +28,19 @@ const RULES: Rules = {
     return { ...step, noFix: step.noFix ?? COMPUTED };
   },
 };
+
+/**
+ * True when writes a run takes from inside a branch (opening its arms, or passing through it) may send
+ * what a statement before the branch computed (`tail = size % 4;` then `if (tail) write(fd, pad, 4 -
+ * tail);`): no call between may do I/O, and nothing changed a buffer an earlier write sent. Such writes
+ * are already reported without a fix (they stand in an arm), so the vector is filled where each stands.
+ * True too when they read nothing computed between.
+ */
+export function armsMaySendComputed(writes: readonly WriteStep[], run: RunSoFar): boolean {
+  if (!writes.some((w) => meets(w.reads, run.changedSoFar))) return true;
+  if (run.movedCalls || run.pending.some(callsOut)) return false;
+  return !run.clobbered && !run.armsClobber && !run.pending.some((p) => run.sentBuffers.changedBy(p));
+}
 
 /** A write whose buffers a statement between computed joins without a fix, when nothing sent changed. */
 export const computed: Joiner = {

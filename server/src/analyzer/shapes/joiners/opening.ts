@@ -1,7 +1,8 @@
 // The writes that open an `if` body (see `leading` in ../branches.ts) continue the run when the
 // condition holds; the run ends there, and the same branch may end with writes that start the next.
-import { leading, meets } from '../branches';
+import { leading } from '../branches';
 import { end, type Joiner, type Rules } from './joiner';
+import { armsMaySendComputed } from './computed';
 import { contiguous } from './positional';
 
 const OPENS = end('opening', 'the writes open the arms of an if: the run goes on only where its test holds');
@@ -14,7 +15,7 @@ const RULES: Rules = {
     if (!opening) return undefined;
     const prev = run.writes[run.writes.length - 1];
     if (prev && !contiguous(prev, opening[0]!)) return undefined;
-    if (opening.some((w) => meets(w.reads, run.changedSoFar))) return undefined;
+    if (!armsMaySendComputed(opening, run)) return undefined;
     // A call before the branch may do I/O: its writes cannot move before it.
     if (run.pending.some((p) => p.calls.length > 0)) return undefined;
     return { kind: 'take', writes: opening, ends: OPENS };
@@ -32,6 +33,10 @@ export const opening: Joiner = {
     'run.writes',
     'run.sent',
     'run.changedSoFar',
+    'run.movedCalls',
+    'run.clobbered',
+    'run.sentBuffers',
+    'run.armsClobber',
   ],
   rules: RULES,
 };

@@ -1,12 +1,15 @@
 // A branch whose arms only write to the run's descriptor and compute (see `through` in ../branches.ts):
 // the run goes on through it, its writes joining in each arm's order (reported without a fix).
-import { meets, through } from '../branches';
+import { through } from '../branches';
 import type { Joiner, Rules } from './joiner';
+import { armsMaySendComputed } from './computed';
 import { contiguous } from './positional';
 
 const RULES: Rules = {
   branch(step, run) {
-    if (run.head) return undefined;
+    // After a head (an if/else whose arms end in writes) as after a plain write: the run is reported
+    // without a fix either way once it takes writes from arms. A stream's head is corked in place.
+    if (run.head && run.lead.stream) return undefined;
     // A call before the branch may do I/O: its writes cannot move before it.
     if (run.pending.some((p) => p.calls.length > 0)) return undefined;
     const lead = run.lead;
@@ -15,7 +18,7 @@ const RULES: Rules = {
     const prev = run.writes[run.writes.length - 1];
     // `through` never returns a passage without writes.
     if (prev && !contiguous(prev, passage.writes[0]!)) return undefined;
-    if (passage.writes.some((w) => meets(w.reads, run.changedSoFar))) return undefined;
+    if (!armsMaySendComputed(passage.writes, run)) return undefined;
     return { kind: 'take', writes: passage.writes, changed: passage.changed };
   },
 };
@@ -31,6 +34,10 @@ export const passage: Joiner = {
     'run.writes',
     'run.sent',
     'run.changedSoFar',
+    'run.movedCalls',
+    'run.clobbered',
+    'run.sentBuffers',
+    'run.armsClobber',
   ],
   rules: RULES,
 };
