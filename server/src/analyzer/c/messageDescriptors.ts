@@ -88,6 +88,26 @@ const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;
  */
 const STREAM_IOCTL = /^\(?\s*(?:T[C]|TIOC|FIO|SIOC)[A-Z0-9_]*\s*\)?$/;
 
+/** A call of `socket()` or an `open*()` function (sticky: see {@link foundAt}). */
+const OPENING_CALL = /\bsocket\s*\(|\bopen\w*\s*\(/y;
+
+/** A call of `socket()`, `socketpair()`, an `open*()` function or `ioctl()` (sticky: see {@link foundAt}). */
+const DESCRIPTOR_CALL = /\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(|\bioctl\s*\(/y;
+
+/**
+ * Whether sticky `pattern`, each of whose alternatives starts with one of `words`, matches somewhere
+ * in `text`: what a search of the pattern answers, tried only where a word stands. Every file of a
+ * tree is asked, and a search trying every character was a visible part of reading one.
+ */
+function foundAt(text: string, words: readonly string[], pattern: RegExp): boolean {
+  for (const word of words)
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+      pattern.lastIndex = at;
+      if (pattern.test(text)) return true;
+    }
+  return false;
+}
+
 /** What a file shows about message descriptors, by canonical text and by last member name. */
 export interface MessageDescriptors {
   /** Canonical descriptor texts (`sock`, `ctx->fd`, `sv[1]`). */
@@ -140,7 +160,7 @@ function descriptorsIn(text: string): MessageDescriptors {
       key(t, m, at);
     }
   };
-  if (/\bsocket\s*\(|\bopen\w*\s*\(/.test(text)) {
+  if (foundAt(text, ['socket', 'open'], OPENING_CALL)) {
     const hints = addrinfoStreams(text);
     for (const { target, callee, args, index } of assignedCalls(text)) {
       // A socket whose type the call does not spell as a stream may be a datagram socket.
@@ -309,7 +329,7 @@ let lastCode: { readonly text: string; readonly code: string } | undefined;
  * this file put there. Empty without a `socket(`, `open(` or `ioctl(` call (most files).
  */
 export function messageMembers(text: string): string[] {
-  if (!/\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(|\bioctl\s*\(/.test(text)) return [];
+  if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) return [];
   return [...(messageDescriptors(text).keys ?? [])].sort();
 }
 
