@@ -63,35 +63,35 @@ export function factBasePass(
     for (const w of s.wrappers) writers.add(w.name);
   }
   for (const [, wrappers] of index) for (const w of wrappers.c) writers.add(w.name);
+  // Only a function that writes twice can hold a run for new facts to extend: each file's such
+  // functions, found once for every question below (most files have none, and are passed over).
+  const writing: [string, FileWrappers, CFunctionFact[]][] = [];
+  for (const [path, wrappers] of index) {
+    const twice = (wrappers.functions ?? []).filter((f) => writesTwice(f, writers));
+    if (twice.length > 0) writing.push([path, wrappers, twice]);
+  }
+  const ownNames = (wrappers: FileWrappers) => new Set((wrappers.functions ?? []).map((f) => f.name));
   // A statement of a header's macro (`DBG(...)`) where a function writes twice: the first pass read
   // it as a macro nobody defines; the second reads the definition its includes give it.
   const headerMacros = base.cHeaderMacroNames();
   if (headerMacros.size > 0)
-    for (const [path, wrappers] of index) {
-      const functions = wrappers.functions ?? [];
-      const own = new Set(functions.map((f) => f.name));
-      const asks = functions.some(
-        (f) => writesTwice(f, writers) && f.calls.some((c) => headerMacros.has(c) && !own.has(c)),
-      );
+    for (const [path, wrappers, twice] of writing) {
+      const own = ownNames(wrappers);
+      const asks = twice.some((f) => f.calls.some((c) => headerMacros.has(c) && !own.has(c)));
       if (asks) redo.add(path);
     }
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
     return { quiet: [], redo: [...redo], defined: [...defined], pure: [], overridden: [...exported] };
-  for (const [path, wrappers] of index) {
-    const functions = wrappers.functions ?? [];
-    const own = new Set(functions.map((f) => f.name));
-    const asks = functions.some(
-      (f) => writesTwice(f, writers) && f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)),
-    );
+  for (const [path, wrappers, twice] of writing) {
+    const own = ownNames(wrappers);
+    const asks = twice.some((f) => f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)));
     if (asks && learnt(wrappers, own, quiet)) redo.add(path);
     // A pure accessor of another file, called where the file writes twice: a descriptor or argument
     // the first pass took to change between the writes.
-    const accessor = functions.some(
-      (f) =>
-        writesTwice(f, writers) &&
-        f.calls.some((c) => pure.has(c) && !own.has(c) && !C_PURE_FUNCTIONS.has(c)),
+    const accessor = twice.some((f) =>
+      f.calls.some((c) => pure.has(c) && !own.has(c) && !C_PURE_FUNCTIONS.has(c)),
     );
     if (accessor) redo.add(path);
   }

@@ -108,6 +108,30 @@ export function cFunctionFacts(text: string): CFunctionFact[] {
 /** `#define name(params) body`, the body running on over `\`-continued lines. */
 const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
 
+/** {@link FUNCTION_MACRO} read where a line starts (sticky). */
+const FUNCTION_MACRO_HERE = new RegExp(FUNCTION_MACRO.source, 'my');
+
+/**
+ * The matches of {@link FUNCTION_MACRO} in `clean`, as its global search finds them, tried only at the
+ * start of the lines that hold `define` (a search trying every line of every file was a visible part
+ * of reading one): a match starts a line (after any line terminator `^` knows) and holds a `define`.
+ */
+function functionMacros(clean: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  let from = 0;
+  for (let at = clean.indexOf('define'); at >= 0; at = clean.indexOf('define', at + 1)) {
+    let line = at;
+    while (line > from && !isLineEnd(clean.charCodeAt(line - 1))) line--;
+    if (line < from || (line === from && from > 0 && !isLineEnd(clean.charCodeAt(from - 1)))) continue;
+    FUNCTION_MACRO_HERE.lastIndex = line;
+    const m = FUNCTION_MACRO_HERE.exec(clean);
+    if (!m) continue;
+    found.push(m);
+    from = FUNCTION_MACRO_HERE.lastIndex;
+  }
+  return found;
+}
+
 /**
  * The file's function-like macros, read as functions are: what their expansion calls, and whether it
  * only reads (`#define le32(x) bswap_32(x)` is as pure as a function of that body). Upper-case ones are
@@ -117,7 +141,7 @@ const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?
 function macroFacts(clean: string): CFunctionFact[] {
   if (!clean.includes('#')) return [];
   const facts: CFunctionFact[] = [];
-  for (const m of clean.matchAll(FUNCTION_MACRO)) {
+  for (const m of functionMacros(clean)) {
     const name = m[1]!;
     const body = m[3]!;
     const from = m.index + m[0].length - body.length;
@@ -336,6 +360,11 @@ function isWord(code: number): boolean {
   return (
     (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
   );
+}
+
+/** The characters after which `^` matches in a multiline pattern. */
+function isLineEnd(code: number): boolean {
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
 }
 
 function isSpace(code: number): boolean {

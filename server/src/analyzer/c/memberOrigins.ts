@@ -14,7 +14,7 @@ import {
   structOfTarget,
   type StructKey,
 } from './memberStructs';
-import { assignedOrigin, type Origin } from './origins';
+import { assignedOrigin, streamAssignment, type Origin } from './origins';
 import { addrinfoStreams } from './socketTypes';
 
 /** How far back an assignment's object is looked for (its function's declarations, mostly). */
@@ -31,6 +31,9 @@ const MEMBER_ASSIGNED =
 export function memberStreams(text: string, functions: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
   if (!/(?:->|\.)\s*\w+\s*=(?!=)/.test(text)) return found;
+  // Only a member some assignment gives a stream is kept: none without a call of a stream function
+  // after an `=` (most files), and reading every member assignment was most of this function's time.
+  if (!streamAssignment(functions).test(text)) return found;
   const hints = addrinfoStreams(text);
   // First by member name: only members some assignment gives a stream have their structs resolved.
   const assignments: { object: string; member: string; at: number; kind: Origin }[] = [];

@@ -32,8 +32,49 @@ const MESSAGE_SOCKET =
 /** Literal paths of devices and kernel files (terminals and the byte sinks excepted). */
 const DEVICE_PATH = /"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc\/|sys\/)/;
 
-/** `target = socket(...)` and `target = open(...)`-like calls: the target and the call's arguments. */
-const ASSIGNED_CALL = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*(?:\(\s*int\s*\)\s*)?(\w+)\s*\(([^;]{0,300})/g;
+/**
+ * `target = socket(...)` and `target = open(...)`-like calls: the target and the call's arguments.
+ * Searched for by {@link assignedCalls}, which finds what this pattern's global search finds.
+ */
+export const ASSIGNED_CALL = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*(?:\(\s*int\s*\)\s*)?(\w+)\s*\(([^;]{0,300})/g;
+
+/** What follows an assignment's `=` in {@link ASSIGNED_CALL}, read where the `=` is. */
+const ASSIGNED_CALL_TAIL = /\s*(?:\(\s*int\s*\)\s*)?(\w+)\s*\(([^;]{0,300})/y;
+
+/** Characters of an {@link ASSIGNED_CALL} target after its first. */
+const TARGET_CHAR = /[\w.>\-[\]]/;
+
+/** Characters an {@link ASSIGNED_CALL} target may start with. */
+const TARGET_START = /[A-Za-z_]/;
+
+/**
+ * The matches of {@link ASSIGNED_CALL} in `text`, in order, as its global search finds them: the
+ * target, the callee, the arguments, and where the match starts. Found from each `=` rather than
+ * tried at every letter of the file (most of a file's analysis of message descriptors was that
+ * search). A target can only be the whole run of target characters before the `=` and its spaces
+ * (none of them is a space or `=`), so the first letter of that run not inside the last match is
+ * where the pattern's search would start the match, if the tail after `=` matches at all.
+ */
+export function assignedCalls(
+  text: string,
+): { target: string; callee: string; args: string; index: number }[] {
+  const found: { target: string; callee: string; args: string; index: number }[] = [];
+  let from = 0;
+  for (let eq = text.indexOf('='); eq >= 0; eq = text.indexOf('=', Math.max(eq + 1, from))) {
+    let end = eq;
+    while (end > from && /\s/.test(text[end - 1]!)) end--;
+    let start = end;
+    while (start > from && TARGET_CHAR.test(text[start - 1]!)) start--;
+    while (start < end && !TARGET_START.test(text[start]!)) start++;
+    if (start === end) continue;
+    ASSIGNED_CALL_TAIL.lastIndex = eq + 1;
+    const tail = ASSIGNED_CALL_TAIL.exec(text);
+    if (!tail) continue;
+    found.push({ target: text.slice(start, end), callee: tail[1]!, args: tail[2]!, index: start });
+    from = ASSIGNED_CALL_TAIL.lastIndex;
+  }
+  return found;
+}
 
 /** `socketpair(domain, type, protocol, name)`: the type and the array. */
 const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
@@ -46,6 +87,26 @@ const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;
  * says the descriptor is a device. (`T[C]`: the family prefix, not a name of its own.)
  */
 const STREAM_IOCTL = /^\(?\s*(?:T[C]|TIOC|FIO|SIOC)[A-Z0-9_]*\s*\)?$/;
+
+/** A call of `socket()` or an `open*()` function (sticky: see {@link foundAt}). */
+const OPENING_CALL = /\bsocket\s*\(|\bopen\w*\s*\(/y;
+
+/** A call of `socket()`, `socketpair()`, an `open*()` function or `ioctl()` (sticky: see {@link foundAt}). */
+const DESCRIPTOR_CALL = /\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(|\bioctl\s*\(/y;
+
+/**
+ * Whether sticky `pattern`, each of whose alternatives starts with one of `words`, matches somewhere
+ * in `text`: what a search of the pattern answers, tried only where a word stands. Every file of a
+ * tree is asked, and a search trying every character was a visible part of reading one.
+ */
+function foundAt(text: string, words: readonly string[], pattern: RegExp): boolean {
+  for (const word of words)
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+      pattern.lastIndex = at;
+      if (pattern.test(text)) return true;
+    }
+  return false;
+}
 
 /** What a file shows about message descriptors, by canonical text and by last member name. */
 export interface MessageDescriptors {
@@ -68,8 +129,21 @@ function member(target: string): string | undefined {
   return /(?:->|\.)(\w+)$/.exec(target)?.[1];
 }
 
-/** The message descriptors `text` shows (see the file comment). */
+/**
+ * The message descriptors the file `text` shows (see the file comment). A file's analysis reads them
+ * once for its descriptors and once for the fact base's member facts: the last file's answer is kept
+ * for the second (its search of every assignment is most of its cost).
+ */
 export function messageDescriptors(text: string): MessageDescriptors {
+  if (lastFile?.text !== text) lastFile = { text, found: descriptorsIn(text) };
+  return lastFile.found;
+}
+
+/** The text {@link messageDescriptors} read last, and what it found there. */
+let lastFile: { readonly text: string; readonly found: MessageDescriptors } | undefined;
+
+/** The message descriptors `text` shows (see the file comment). */
+function descriptorsIn(text: string): MessageDescriptors {
   const targets = new Set<string>();
   const members = new Set<string>();
   const arrays = new Set<string>();
@@ -86,15 +160,14 @@ export function messageDescriptors(text: string): MessageDescriptors {
       key(t, m, at);
     }
   };
-  if (/\bsocket\s*\(|\bopen\w*\s*\(/.test(text)) {
+  if (foundAt(text, ['socket', 'open'], OPENING_CALL)) {
     const hints = addrinfoStreams(text);
-    for (const m of text.matchAll(ASSIGNED_CALL)) {
-      const [, target, callee, args] = m as unknown as [string, string, string, string];
+    for (const { target, callee, args, index } of assignedCalls(text)) {
       // A socket whose type the call does not spell as a stream may be a datagram socket.
       if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints)))
-        add(target, m.index);
+        add(target, index);
       else if (/^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args))
-        add(target, m.index);
+        add(target, index);
     }
   }
   for (const [target, at] of deviceRequests(text)) add(target, at);
@@ -134,6 +207,18 @@ export function deviceDescriptors(text: string): Set<string> {
   return new Set(deviceRequests(text).map(([t]) => canonical(t)));
 }
 
+/**
+ * {@link deviceDescriptors} of a whole file. Every function of the file that writes asks about the
+ * file's: the last file's answer is kept.
+ */
+export function fileDeviceDescriptors(text: string): ReadonlySet<string> {
+  if (lastDevices?.text !== text) lastDevices = { text, found: deviceDescriptors(text) };
+  return lastDevices.found;
+}
+
+/** The text {@link fileDeviceDescriptors} read last, and what it found there. */
+let lastDevices: { readonly text: string; readonly found: ReadonlySet<string> } | undefined;
+
 /** True when `target` (canonical) is a descriptor `found` shows to keep message boundaries. */
 export function isMessageDescriptor(target: string, found: MessageDescriptors): boolean {
   if (found.targets.has(target)) return true;
@@ -172,7 +257,7 @@ export function messagesIn(
   let result = found;
   if ([...found.targets].some(own)) {
     const keptParams = reached();
-    const mine = messageDescriptors(fnText).targets;
+    const mine = descriptorsIn(fnText).targets;
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
   }
@@ -223,7 +308,10 @@ export function elsewhereTargets(
  * definition or a prototype.
  */
 export function usedInFile(text: string, name: string): boolean {
-  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"/g, ' ');
+  // Asked for several functions of one file: the last file's code is kept.
+  if (lastCode?.text !== text)
+    lastCode = { text, code: text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"/g, ' ') };
+  const code = lastCode.code;
   for (const m of code.matchAll(new RegExp(`\\b${name}\\b(\\s*\\()?`, 'g'))) {
     if (m[1] === undefined) return true;
     const before = code.slice(Math.max(0, m.index - 80), m.index);
@@ -232,13 +320,16 @@ export function usedInFile(text: string, name: string): boolean {
   return false;
 }
 
+/** The text {@link usedInFile} read last, without its comments and strings. */
+let lastCode: { readonly text: string; readonly code: string } | undefined;
+
 /**
  * The members `text` assigns a message descriptor, keyed by their struct (see memberFactKey), for the
  * fact base: another file that writes to `conn->dgram` cannot see the `socket(AF_INET, SOCK_DGRAM, 0)`
  * this file put there. Empty without a `socket(`, `open(` or `ioctl(` call (most files).
  */
 export function messageMembers(text: string): string[] {
-  if (!/\bsocket(?:pair)?\s*\(|\bopen\w*\s*\(|\bioctl\s*\(/.test(text)) return [];
+  if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) return [];
   return [...(messageDescriptors(text).keys ?? [])].sort();
 }
 

@@ -216,7 +216,7 @@ const assignments = new Map<string, RegExp>();
  * What an assignment {@link assignedOrigin} may read as a stream holds: `=`, then a call of one of
  * `functions` (after an `(int)` cast at most). Looser than that reading, never stricter.
  */
-function streamAssignment(functions: ReadonlySet<string>): RegExp {
+export function streamAssignment(functions: ReadonlySet<string>): RegExp {
   const names = [...functions].filter((n) => /^\w+$/.test(n));
   const key = names.join('|');
   let pattern = assignments.get(key);
@@ -410,6 +410,23 @@ export function streamParameters(
     if (!byName) callsOf.set(fn.id, (byName = callsByName(fn)));
     return byName.get(name) ?? [];
   };
+  // Where each candidate is called, the same in every round: undefined where it is used otherwise
+  // than called (every mention of the name is followed by `(`: definitions, prototypes and calls, no
+  // pointer). Searching the whole text for a name once, not once per round.
+  const sitesOf = new Map<Node['id'], { caller: Node; args: Node[] }[] | undefined>();
+  const callSites = (fn: Node, name: string) => {
+    if (sitesOf.has(fn.id)) return sitesOf.get(fn.id);
+    let sites: { caller: Node; args: Node[] }[] | undefined;
+    const mentions = [...text.matchAll(new RegExp(`\\b${name}\\b(\\s*\\()?`, 'g'))];
+    if (!mentions.some((m) => m[1] === undefined)) {
+      const call = new RegExp(`\\b${name}\\s*\\(`);
+      sites = bodies
+        .filter((b) => b.fn !== fn && call.test(b.text))
+        .flatMap((b) => calling(b.fn, name).map((c) => ({ caller: b.fn, args: callArgs(c) })));
+    }
+    sitesOf.set(fn.id, sites);
+    return sites;
+  };
   for (let round = 0, learnt = true; learnt && round < 4; round++) {
     learnt = false;
     const callerStreams = new Map<Node['id'], Set<string>>();
@@ -431,15 +448,9 @@ export function streamParameters(
     for (const { fn } of candidates) {
       const name = functionName(fn);
       if (!name || found.has(name)) continue;
-      // Every mention of the name is followed by `(`: definitions, prototypes and calls, no pointer.
-      const mentions = [...text.matchAll(new RegExp(`\\b${name}\\b(\\s*\\()?`, 'g'))];
-      if (mentions.some((m) => m[1] === undefined)) continue;
+      const sites = callSites(fn, name);
+      if (!sites || sites.length === 0) continue;
       const params = parameterNames(fn);
-      const call = new RegExp(`\\b${name}\\s*\\(`);
-      const sites = bodies
-        .filter((b) => b.fn !== fn && call.test(b.text))
-        .flatMap((b) => calling(b.fn, name).map((c) => ({ caller: b.fn, args: callArgs(c) })));
-      if (sites.length === 0) continue;
       const streams = new Set<string>();
       params.forEach((p, i) => {
         if (!p) return;

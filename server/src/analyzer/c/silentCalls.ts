@@ -27,13 +27,10 @@ export function silentParameters(
   text: string,
   quiet: (name: string) => boolean,
 ): (name: string) => ReadonlySet<number> | undefined {
-  let clean: string | undefined;
+  const file = definitionsOf(text);
   const answers = new Map<string, ReadonlySet<number> | undefined>();
   const silent = (name: string, index: number, depth: number): boolean => {
-    clean ??= text.replace(NOISE, (m) =>
-      m.startsWith('"') ? `"${' '.repeat(m.length - 2)}"` : ' '.repeat(m.length),
-    );
-    const def = definition(clean, name);
+    const def = file(name);
     if (!def || index >= def.params.length) return false;
     const names = copies(def.body, def.params[index]!);
     return calledWith(def.body, names).every(
@@ -45,18 +42,44 @@ export function silentParameters(
   };
   return (name) => {
     if (answers.has(name)) return answers.get(name);
-    clean ??= text.replace(NOISE, (m) =>
-      m.startsWith('"') ? `"${' '.repeat(m.length - 2)}"` : ' '.repeat(m.length),
-    );
-    const def = definition(clean, name);
+    const def = file(name);
     const answer = def ? new Set(def.params.map((_, k) => k).filter((k) => silent(name, k, 0))) : undefined;
     answers.set(name, answer);
     return answer;
   };
 }
 
+/** A function's one definition in a file: its parameter names and its body (blanked). */
+interface Definition {
+  readonly params: readonly string[];
+  readonly body: string;
+}
+
+/**
+ * The definitions of the last file asked about, by name. A file's analysis asks once for each
+ * reading of its helpers (every round of its partial parse, then with the fact base's answers),
+ * each time with other answers for what is quiet: the blanked text and the definitions found in it
+ * are the same every time, and finding one searches the whole file.
+ */
+let lastFile: { text: string; clean?: string; found: Map<string, Definition | undefined> } | undefined;
+
+/** {@link definition} in `text` (blanked once), remembered for the last text asked about. */
+function definitionsOf(text: string): (name: string) => Definition | undefined {
+  if (lastFile?.text !== text) lastFile = { text, found: new Map() };
+  const file = lastFile;
+  return (name) => {
+    if (file.found.has(name)) return file.found.get(name);
+    file.clean ??= text.replace(NOISE, (m) =>
+      m.startsWith('"') ? `"${' '.repeat(m.length - 2)}"` : ' '.repeat(m.length),
+    );
+    const def = definition(file.clean, name);
+    file.found.set(name, def);
+    return def;
+  };
+}
+
 /** The one definition of `name` in `clean`: its parameter names and its body, or undefined. */
-function definition(clean: string, name: string): { params: string[]; body: string } | undefined {
+function definition(clean: string, name: string): Definition | undefined {
   const header = new RegExp(`(?:^|[\\s*])${name}\\s*\\(([^()]*)\\)\\s*\\{`, 'gm');
   const found = [...clean.matchAll(header)];
   if (found.length !== 1) return undefined;

@@ -30,7 +30,13 @@ import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
-import { deviceDescriptors, isMessageDescriptor, messagesIn, usedInFile } from './messageDescriptors';
+import {
+  deviceDescriptors,
+  fileDeviceDescriptors,
+  isMessageDescriptor,
+  messagesIn,
+  usedInFile,
+} from './messageDescriptors';
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { labelledStatement, labelSegments } from './labelledStatements';
@@ -565,7 +571,7 @@ function streamsOf(
     for (const t of helperElements(body, wrappers, file.pairArrays)) streams.add(t);
   for (const t of deviceDescriptors(fn.text)) streams.delete(t);
   // A global the file drives with device requests in another function is that device here too.
-  for (const t of deviceDescriptors(text)) if (!locals.has(/^\w+/.exec(t)?.[0] ?? '')) streams.delete(t);
+  for (const t of fileDeviceDescriptors(text)) if (!locals.has(/^\w+/.exec(t)?.[0] ?? '')) streams.delete(t);
   return streams;
 }
 
