@@ -221,15 +221,17 @@ export class WrapperIndex {
     }
     const nodes: Node[] = [];
     const exported = new Map<string, Node | null>();
-    for (const wrappers of this.files.values()) {
+    for (const [file, wrappers] of this.files) {
       const own = new Map<string, Node>();
+      // A header's `static inline` functions are every includer's: visible as an exported one is.
+      const header = isHeader(file);
       for (const fact of wrappers.functions ?? []) {
         const before = own.get(fact.name);
         const node: Node = { fact, own, pure: !!fact.readsOnly && (!before || before.pure) };
         if (before) before.pure = node.pure;
         own.set(fact.name, node);
         if (node.pure) nodes.push(node);
-        if (fact.exported)
+        if (fact.exported || header)
           exported.set(
             fact.name,
             exported.has(fact.name) && exported.get(fact.name) !== before ? null : node,
@@ -284,12 +286,13 @@ export class WrapperIndex {
     const exported = new Map<string, Node | null>();
     for (const [file, wrappers] of this.files) {
       const own = new Map<string, Node>();
+      const header = isHeader(file);
       for (const fact of wrappers.functions ?? []) {
         const node: Node = { fact, file, quiet: !fact.opaque && !own.get(fact.name)?.fact.opaque };
         const before = own.get(fact.name);
         if (before) node.quiet &&= before.quiet;
         own.set(fact.name, node);
-        if (fact.exported)
+        if (fact.exported || header)
           exported.set(
             fact.name,
             exported.has(fact.name) && exported.get(fact.name)?.file !== file ? null : node,
