@@ -39,9 +39,13 @@ function checkedCall(body: string): string | undefined {
     else if (body[i] === ')') depth--;
   }
   if (depth !== 0 || body.slice(i).trim() === '') return undefined;
-  const test = /^\s*([A-Za-z_]\w*\s*\([\s\S]*\))\s*(?:<|<=|==|!=)\s*-?\w+\s*$/.exec(
+  const test = /^\s*([A-Za-z_]\w*\s*\([\s\S]*\))\s*(?:<|<=|==|!=)\s*([^;{}]+?)\s*$/.exec(
     body.slice(head[0].length, i - 1),
   );
+  // The value compared with: a name or number, possibly parenthesised and cast as hygienic macros
+  // write their parameters (`!= (ssize_t)(n)`, `!= sizeof(hdr)`), calling nothing.
+  const value = test?.[2] ?? '';
+  if (!/^[\w\s()*+-]+$/.test(value) || /\b(?!sizeof\b)[A-Za-z_]\w*\s*\(/.test(value)) return undefined;
   return test?.[1];
 }
 
