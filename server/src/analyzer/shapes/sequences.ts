@@ -6,7 +6,6 @@
 // Whether a step may extend the run, must end it, or joins changed is each idiom's decision, made by
 // the joiners (./joiners/), so that the rules stay one per file and the walk stays one loop.
 import { Budget } from './budget';
-import { computation } from './computingBranches';
 import { SentBuffers } from './sentBuffers';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
@@ -220,14 +219,13 @@ function runFrom(
     if (step.kind === 'branch') {
       let verdict: BranchVerdict | undefined;
       for (const r of BRANCH) if ((verdict = r.branch!(step, g))) break;
-      // A branch no joiner takes may only compute: then it is one statement between the writes.
-      const folded = verdict ? undefined : computation(step);
-      if (folded) step = folded;
-      else if (!verdict || verdict.kind === 'end') {
-        ended = verdict ?? UNJOINED;
-        break;
-      } else if (verdict.kind === 'past') continue;
+      if (verdict?.kind === 'statement') step = verdict.step;
       else {
+        if (!verdict || verdict.kind === 'end') {
+          ended = verdict ?? UNJOINED;
+          break;
+        }
+        if (verdict.kind === 'past') continue;
         g.movePending();
         for (const w of verdict.writes) g.take(w);
         g.changedThrough(verdict.changed ?? []);

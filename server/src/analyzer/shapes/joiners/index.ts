@@ -5,6 +5,7 @@ import { address } from './address';
 import { argumentCalls } from './argumentCalls';
 import { chain } from './chain';
 import { computed } from './computed';
+import { computingBranch } from './computingBranch';
 import { conditions } from './conditions';
 import { crossing } from './crossing';
 import { descriptor } from './descriptor';
@@ -45,4 +46,6 @@ export const JOINERS: readonly Joiner[] = [
   computed,
   leaves,
   conditions,
+  // Last of the branch rules: only a branch none of the others answers for is folded.
+  computingBranch,
 ];

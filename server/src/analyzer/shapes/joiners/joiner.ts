@@ -63,6 +63,8 @@ export type BranchVerdict =
   | End
   /** The run goes on past the branch, which holds none of its writes (an early exit). */
   | { readonly kind: 'past' }
+  /** The branch is this one statement for the run (it only computes): judged as any statement between. */
+  | { readonly kind: 'statement'; readonly step: OtherStep }
   /**
    * These writes of the branch join the run; `changed`: names its statements change; `ends`: why the
    * run ends with them, if it does.

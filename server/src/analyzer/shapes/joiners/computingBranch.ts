@@ -1,9 +1,10 @@
 // An `if` between two writes that only computes (`if (server->flags & F_RO) flags |= RO;`, nested ifs
 // too) is, for a run, one statement like `flags |= RO;`: it reads its tests and what its arms read,
 // and changes what its arms change. Folded into that statement, the joiners judge it as they judge any
-// statement between writes (a later write sending what it computed joins without a fix; one that
-// changes a buffer already sent ends the run).
-import type { BranchStep, OtherStep } from '../model';
+// statement between writes (a later write sending what it computed joins without a fix; otherwise a
+// fix moves the `if` after the gathered write, as it moves any statement).
+import type { BranchStep, OtherStep } from '../../model';
+import type { Joiner, Rules } from './joiner';
 
 /**
  * The statement a branch is when its tests only read and its arms hold only statements a run may
@@ -11,7 +12,7 @@ import type { BranchStep, OtherStep } from '../model';
  * does not say what the tests read. Member paths are left out: the merged statement takes every name
  * it changes as changed whole.
  */
-export function computation(branch: BranchStep): OtherStep | undefined {
+function computation(branch: BranchStep): OtherStep | undefined {
   if (!branch.tests || branch.partial?.opaque || branch.partial?.exit) return undefined;
   const reads = new Set(branch.tests);
   const writes = new Set<string>();
@@ -47,3 +48,17 @@ export function computation(branch: BranchStep): OtherStep | undefined {
     ...(frees.size > 0 && { frees: [...frees] }),
   };
 }
+
+const RULES: Rules = {
+  branch(step) {
+    const statement = computation(step);
+    return statement && { kind: 'statement', step: statement };
+  },
+};
+
+/** A branch no other joiner takes that only computes is one statement between the writes. */
+export const computingBranch: Joiner = {
+  name: 'computingBranch',
+  facts: ['branch.tests', 'branch.partial', 'branch.arms'],
+  rules: RULES,
+};
