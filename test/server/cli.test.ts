@@ -182,6 +182,7 @@ describe('writev-lint', () => {
         'clamped-loops.c:116',
         'cleanup-locals.c:24',
         'cleanup-locals.c:60',
+        'commented-helpers.c:58',
         'computed-arm-writes.c:17',
         'computed-arm-writes.c:40',
         'computed-between.c:19',
@@ -377,6 +378,6 @@ describe('writev-lint', () => {
     // and call the fixtures' functions that write to fd 1 one after another (kept-results.main.c),
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 325);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 326);
   });
 });

@@ -129,12 +129,19 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
 }
 
 /**
+ * Comments, string and character literals: a write named there (a comment saying what `write()`
+ * returns, `perror("write()")`) is no call, and must not make a helper's one write look like two.
+ */
+const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
+
+/**
  * True when `text` calls two different write functions, macros or wrappers of `ctx` (the same one twice
- * may be one write retried, which {@link writeHelperOf} tells by the arguments).
+ * may be one write retried, which {@link writeHelperOf} tells by the arguments). Comments and literals
+ * are not read.
  */
 function callsTwice(ctx: CContext, text: string): boolean {
   let first: string | undefined;
-  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
+  for (const m of text.replace(NOISE, ' ').matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
     const name = m[1]!;
     if (ctx.functions.has(name) || ctx.wrappers.has(name) || ctx.macros?.has(name)) {
       // The same function again may be the same write retried: the body's reading tells.
