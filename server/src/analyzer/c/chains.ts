@@ -6,7 +6,8 @@ import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { keptFailure } from './keptFailures';
-import { calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
+import { assertionMacro } from './macroStatements';
+import { callArgs, calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   assignedTruth,
   callsInArguments,
@@ -423,13 +424,24 @@ function message(stmt: Node, ctx: CContext, descriptor: readonly string[]): bool
 /**
  * True when `stmt` is `assert(test)` whose test reads `result` and only reads (`assert(n == len);`):
  * a check that aborts on failure, which leaves as surely as a `return` (compiled out with NDEBUG, the
- * result is then unchecked, which a run may take as well).
+ * result is then unchecked, which a run may take as well). So is a project's assertion macro given the
+ * result (`CHECK_IO(n);` defined as `assert(io_ok(n))`, see assertionMacro) when what it calls besides
+ * does no output.
  */
-function assertion(stmt: Node, result: string, ctx: CContext): boolean {
+export function assertion(stmt: Node, result: string, ctx: CContext): boolean {
   const call = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
-  if (call?.type !== 'call_expression' || calleeName(call) !== 'assert' || stmt.hasError) return false;
+  if (call?.type !== 'call_expression' || stmt.hasError) return false;
+  const name = calleeName(call);
   const test = call.childForFieldName('arguments');
-  return !!test && identifiers(test).has(result) && readsOnly(test, ctx.pure);
+  if (!name || !test || !identifiers(test).has(result) || !readsOnly(test, ctx.pure)) return false;
+  if (name === 'assert') return true;
+  const macro = assertionMacro(name, ctx.text, ctx.included);
+  const asserted = macro && callArgs(call)[macro.param];
+  return (
+    !!asserted &&
+    identifiers(asserted).has(result) &&
+    macro.calls.every((c) => ctx.pure.has(c) || ctx.quiet(c))
+  );
 }
 
 /** The call whose result `stmt` keeps: `ret = call(...);` or `ssize_t ret = call(...);` (one declarator). */

@@ -60,11 +60,18 @@ function resultOf(write: Node): { readonly name: string; readonly stmt: Node } |
 /**
  * True when `call` runs only on the failure path of `write` whose result is kept in a variable: it is in
  * the consequence of the `if` right after the write's statement, whose test holds only when the result
- * says the write failed or fell short (every `||` term, or one `&&` term).
+ * says the write failed or fell short (every `||` term, or one `&&` term). Statements `checks` takes for
+ * a part of the check of the result (an assertion that only reads it) may stand before that `if`.
  */
-export function onStoredFailure(call: Node, write: Node): boolean {
+export function onStoredFailure(
+  call: Node,
+  write: Node,
+  checks?: (stmt: Node, result: string) => boolean,
+): boolean {
   const result = resultOf(write);
-  const next = result?.stmt.nextNamedSibling;
+  let next = result?.stmt.nextNamedSibling;
+  while (result && next && next.type !== 'if_statement' && checks?.(next, result.name))
+    next = next.nextNamedSibling;
   if (!result || next?.type !== 'if_statement') return false;
   const test = next.childForFieldName('condition');
   const then = next.childForFieldName('consequence');

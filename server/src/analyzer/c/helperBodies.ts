@@ -21,6 +21,7 @@ import {
 } from './syntax';
 import { conjuncts } from './retries';
 import { onStoredFailure, releasesOnFailure } from './failurePaths';
+import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
@@ -104,9 +105,15 @@ function handlesFailureOf(call: Node, write: Node): boolean {
   return false;
 }
 
-/** True when `call` runs only when `write` failed, tested in place or through the result it kept. */
-function failurePath(call: Node, write: Node): boolean {
-  return handlesFailureOf(call, write) || onStoredFailure(call, write);
+/**
+ * True when `call` runs only when `write` failed, tested in place or through the result it kept (an
+ * assertion of that result may stand between the write and its test: see chains.ts `assertion`).
+ */
+function failurePath(call: Node, write: Node, ctx: CContext): boolean {
+  return (
+    handlesFailureOf(call, write) ||
+    onStoredFailure(call, write, (stmt, result) => assertion(stmt, result, ctx))
+  );
 }
 
 /** Check kinds under which an `if`'s consequence runs when the write failed. */
@@ -457,7 +464,7 @@ function privateMember(
  * `*sock = -1;` or `close_and_clear(sock)` after a failed write leaves the helper with the run ended,
  * while anywhere else the next call could write to another descriptor.
  */
-function keepsPointee(body: Node, pointer: string, write: Node): boolean {
+function keepsPointee(body: Node, pointer: string, write: Node, ctx: CContext): boolean {
   const through = (n: Node | null): boolean => {
     const t = n ? withoutCasts(n) : undefined;
     if (t?.type === 'pointer_expression' || t?.type === 'subscript_expression') {
@@ -476,7 +483,7 @@ function keepsPointee(body: Node, pointer: string, write: Node): boolean {
           : callArgs(n).some(
               (a) => withoutCasts(a).text === pointer || withoutCasts(a).text === `&*${pointer}`,
             );
-    if (changes && !failurePath(n, write)) return false;
+    if (changes && !failurePath(n, write, ctx)) return false;
   }
   return true;
 }
@@ -596,7 +603,7 @@ export function writeHelperOf(
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
-    else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call))) continue;
+    else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
     else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
   }
   if (!writer) return undefined;
@@ -607,7 +614,7 @@ export function writeHelperOf(
   const fd = fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed;
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
-  if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call)) return undefined;
+  if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx)) return undefined;
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;

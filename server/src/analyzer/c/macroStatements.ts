@@ -41,10 +41,94 @@ function gateOf(params: string, body: string): GateMacro | undefined {
   return { status, value, success: `${m[2]}${m[3]!.replace(/\s+/g, '')}` };
 }
 
+/**
+ * A macro that asserts an expression of one of its parameters: `assert(VTCP_Check(a))`, bare, in
+ * parentheses or in `do { ... } while (0)`, or another such macro's use (`AN(x)` as `CHECK((x) != 0)`).
+ */
+export interface AssertionMacro {
+  /** The position of the parameter the assertion reads. */
+  readonly param: number;
+  /** The functions the asserted expression calls besides the argument's own (`VTCP_Check`). */
+  readonly calls: readonly string[];
+}
+
+/** `do { ... } while (0)` around a body, or braces, or parentheses, or a trailing `;`. */
+const WRAPPING = [
+  /^do\s*\{([\s\S]*)\}\s*while\s*\(\s*0\s*\)\s*;?$/,
+  /^\{([\s\S]*)\}$/,
+  /^\(([\s\S]*)\)$/,
+  /^([\s\S]*);$/,
+];
+
+/**
+ * `NAME(E)` alone in a macro's body (`assert(E);`, `(void)`, wrappings of {@link WRAPPING} taken off):
+ * the name and E's text; undefined for any other body.
+ */
+function soleCall(body: string): { name: string; arg: string } | undefined {
+  let text = body.trim();
+  for (let again = true; again;) {
+    again = false;
+    for (const w of WRAPPING) {
+      const m = w.exec(text);
+      if (m && balanced(m[1]!)) {
+        text = m[1]!.trim().replace(/^\(\s*void\s*\)\s*/, '');
+        again = true;
+      }
+    }
+  }
+  const m = /^([A-Za-z_]\w*)\s*\(([\s\S]*)\)$/.exec(text);
+  return m && balanced(m[2]!) && !m[2]!.includes(';') ? { name: m[1]!, arg: m[2]! } : undefined;
+}
+
+/** True when every parenthesis and brace of `text` closes in it, in order. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '{') depth++;
+    else if (ch === ')' || ch === '}') depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** What changes memory in an expression: an assignment or an increment (`==`, `<=`, `!=`, `>=` do not). */
+const CHANGES = /(?:^|[^=!<>])=(?!=)|\+\+|--/;
+
+/**
+ * The assertion a macro's body makes of its parameters (see {@link AssertionMacro}), if any; `others`
+ * reads a macro the body calls in turn (a name it is not given is taken for a function).
+ */
+function assertionOf(
+  params: string,
+  body: string,
+  others: (name: string) => { params: string; body: string } | undefined,
+  depth = 0,
+): AssertionMacro | undefined {
+  const sole = soleCall(body.replace(/\\\n/g, ' '));
+  if (!sole || depth > 3) return undefined;
+  const all = params.split(',').map((p) => p.trim());
+  const names = all.filter((p) => /^[A-Za-z_]\w*$/.test(p));
+  const expr = sole.arg;
+  if (CHANGES.test(expr.replace(/\s+/g, ''))) return undefined;
+  const used = names.filter((n) => n && new RegExp(`\\b${n}\\b`).test(expr));
+  if (used.length !== 1) return undefined;
+  const param = all.indexOf(used[0]!);
+  const calls = [...expr.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((c) => c[1]!);
+  if (sole.name === 'assert') return { param, calls };
+  // `AN(x)` as `CHECK((x) != 0)`: the inner macro must assert its one argument, which this one builds.
+  const inner = others(sole.name);
+  if (!inner) return undefined;
+  const deeper = assertionOf(inner.params, inner.body, others, depth + 1);
+  if (!deeper || inner.params.split(',').length !== 1) return undefined;
+  return { param, calls: [...calls, ...deeper.calls] };
+}
+
 interface Definitions {
   readonly text: string;
   readonly leaves: ReadonlyMap<string, boolean>;
   readonly gates: ReadonlyMap<string, GateMacro | undefined>;
+  /** Every definition's parameters and body, by name (the last one of a name defined twice). */
+  readonly bodies: ReadonlyMap<string, { params: string; body: string }>;
 }
 
 /** The last text read, per kind: each statement of a function asks, and one file is read at a time. */
@@ -60,6 +144,7 @@ function definitions(text: string, slot = 0): Definitions {
   if (kept?.text === text) return kept;
   const leaves = new Map<string, boolean>();
   const gates = new Map<string, GateMacro | undefined>();
+  const bodies = new Map<string, { params: string; body: string }>();
   if (text.includes('define'))
     for (const m of text.matchAll(DEFINITION)) {
       const name = m[1]!;
@@ -68,8 +153,12 @@ function definitions(text: string, slot = 0): Definitions {
       const gate = gateOf(m[2] ?? '', m[3] ?? '');
       const before = gates.has(name) ? gates.get(name) : gate;
       gates.set(name, JSON.stringify(before) === JSON.stringify(gate) ? gate : undefined);
+      // Under `#if` alternatives, a name is an assertion only where every definition is one.
+      if (bodies.has(name) && bodies.get(name)!.body.trim() !== (m[3] ?? '').trim())
+        bodies.set(name, { params: '', body: '' });
+      else bodies.set(name, { params: m[2] ?? '', body: m[3] ?? '' });
     }
-  const read = { text, leaves, gates };
+  const read = { text, leaves, gates, bodies };
   last[slot] = read;
   return read;
 }
@@ -98,15 +187,32 @@ export function gateMacro(name: string, text: string, included?: string): GateMa
 }
 
 /**
- * The function-like macros `text` defines, each with whether a statement of it leaves: what
- * {@link macroStatementLeaves} answers from the file (for a cache of its answers).
+ * The assertion a statement calling `name` makes (see {@link AssertionMacro}): from the file's
+ * definition (`text`), or else an included header's; undefined where neither defines it so. An
+ * assertion aborts when it fails, and reads only: it is part of the check of the result it reads.
+ */
+export function assertionMacro(name: string, text: string, included?: string): AssertionMacro | undefined {
+  const own = definitions(text);
+  const headers = included === undefined ? undefined : definitions(included, 1);
+  const find = (n: string) => own.bodies.get(n) ?? headers?.bodies.get(n);
+  const def = find(name);
+  return def ? assertionOf(def.params, def.body, find) : undefined;
+}
+
+/**
+ * The function-like macros `text` defines, each with whether a statement of it leaves, and the gate or
+ * assertion it makes: what {@link macroStatementLeaves}, {@link gateMacro} and {@link assertionMacro}
+ * answer from the file (for a cache of their answers).
  */
 export function macroStatementKinds(text: string): string[] {
   const { leaves, gates } = definitions(text);
   return [...leaves]
     .map(([name, away]) => {
       const gate = gates.get(name);
-      const kind = gate ? `gate(${gate.status},${gate.value},${gate.success})` : '';
+      const asserts = assertionMacro(name, text);
+      const kind =
+        (gate ? `gate(${gate.status},${gate.value},${gate.success})` : '') +
+        (asserts ? `assert(${asserts.param},${asserts.calls.join(',')})` : '');
       return `${name}:${away ? 'leaves' : 'stays'}${kind}`;
     })
     .sort();

@@ -181,13 +181,20 @@ class FunctionReader {
 
   /** An if/else: a branch step when it is an exhaustive chain, otherwise a barrier. */
   private branch(stmt: Node): Step {
+    // `else if (mode == 2 && write(fd, p, n) != n) return -1;`: an else-if whose test does more than
+    // read is the else arm's one statement (`else { if (...) ... }`, which C makes it anyway), read as
+    // a step of that arm (a write, a gated write) rather than as a test the whole chain runs first.
+    const chained = (next: Node | null | undefined): next is Node => {
+      const test = next?.type === 'if_statement' ? next.childForFieldName('condition') : null;
+      return !!test && readsOnly(test, this.ctx.pure);
+    };
     const { arms, exhaustive } = ifChainArms(
       stmt,
       (at) => {
         const next = at.childForFieldName('alternative')?.namedChild(0);
         const then = this.body(at.childForFieldName('consequence'));
         if (!next) return { then };
-        return next.type === 'if_statement' ? { then, elseIf: next } : { then, else: this.body(next) };
+        return chained(next) ? { then, elseIf: next } : { then, else: this.body(next) };
       },
       (statements) => this.arm(statements),
     );
@@ -198,7 +205,8 @@ class FunctionReader {
     for (let at: Node | null = stmt; at?.type === 'if_statement';) {
       const test = at.childForFieldName('condition');
       if (test) tests.push(test);
-      at = at.childForFieldName('alternative')?.namedChild(0) ?? null;
+      const next: Node | null | undefined = at.childForFieldName('alternative')?.namedChild(0);
+      at = chained(next) ? next : null;
     }
     const pure = tests.every((t) => readsOnly(t, this.ctx.pure));
     const names = new Set<string>();
