@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { runThreads, workerLimit } from 'writev-lint/out/cli/pool';
+import { defaultThreads, runThreads, workerLimit } from 'writev-lint/out/cli/pool';
 
 const MiB = 1024 * 1024;
 
@@ -10,9 +10,9 @@ describe('how many threads a writev-lint run uses', () => {
     assert.equal(runThreads(2000, 5 * MiB - 1), 1);
   });
 
-  it('uses one thread per core for a large tree, but no more than one per 16 files', () => {
-    assert.equal(runThreads(2000, 5 * MiB), workerLimit());
-    assert.equal(runThreads(2000, 500 * MiB), workerLimit());
+  it('uses the default threads for a large tree, but no more than one per 16 files', () => {
+    assert.equal(runThreads(2000, 5 * MiB), defaultThreads());
+    assert.equal(runThreads(2000, 500 * MiB), defaultThreads());
     assert.equal(runThreads(3, 500 * MiB), 1, 'three large files are one thread of work each at most');
   });
 

@@ -121,7 +121,11 @@ export const OPTIONS = {
     help: 'the cache file, or a folder to keep it in (default: .writev-lint-cache in the working folder)',
   },
   watch: { type: 'boolean', help: 'lint again whenever a file is saved, until Ctrl-C' },
-  jobs: { type: 'string', value: 'n', help: 'worker threads (default: one per core for large trees)' },
+  jobs: {
+    type: 'string',
+    value: 'n',
+    help: 'threads (default: one per core for large trees, on more than two cores)',
+  },
   'max-file-size': {
     type: 'string',
     value: 'size',

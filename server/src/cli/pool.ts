@@ -45,13 +45,28 @@ export function workerLimit(): number {
 let cores: number | undefined;
 
 /**
+ * Up to this many cores, a large run analyses on this thread alone unless `--jobs` asks for more. One
+ * analysing thread does not have the machine to itself: V8's garbage collector and compilers and
+ * Node's file reads run on threads of their own, and take much of a second core. A worker shares that
+ * core with them, and it loads, compiles and warms up its own copy of the analyzer and keeps a heap of
+ * its own: on two cores it cost about a quarter more CPU and did not end the run sooner (the figures
+ * are in the CHANGELOG).
+ */
+const FEW_CORES = 2;
+
+/** The threads a large run analyses on when `--jobs` does not say: one per core past a few cores. */
+export function defaultThreads(): number {
+  return workerLimit() <= FEW_CORES ? 1 : workerLimit();
+}
+
+/**
  * The threads, this one included, that a run over `files` files of `bytes` bytes in all analyses
- * on with `jobs` (undefined: one per core for large inputs); 1 means this thread alone. Never fewer
- * for more files or more bytes.
+ * on with `jobs` (undefined: {@link defaultThreads} for large inputs); 1 means this thread alone.
+ * Never fewer for more files or more bytes.
  */
 export function runThreads(files: number, bytes: number, jobs?: number): number {
   const wanted =
-    jobs !== undefined ? Math.min(jobs, workerLimit()) : bytes < WORKER_WORTHY_BYTES ? 1 : workerLimit();
+    jobs !== undefined ? Math.min(jobs, workerLimit()) : bytes < WORKER_WORTHY_BYTES ? 1 : defaultThreads();
   return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
 }
 

@@ -45,6 +45,7 @@ import {
 import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
+import { mayHoldWrites } from './fewWrites';
 import { streamPairArrays } from './pairArrays';
 
 export type { CWrapper } from './writes';
@@ -392,7 +393,21 @@ export class CAnalyzer {
       for (const w of helpers) wrappers.set(w.name, w);
       const called =
         helpers.length > 0 ? new RegExp(`\\b(?:${helpers.map((w) => w.name).join('|')})\\s*\\(`) : undefined;
-      const targets = bodies.filter((b) => writing.test(b.text) || called?.test(b.text)).map((b) => b.fn);
+      // Functions that call a writer, less those whose text shows they cannot hold a finding.
+      const writerCalls = [writing, ...(called ? [called] : [])].map((p) => new RegExp(p.source, 'g'));
+      const syscalls = (name: string) => {
+        const w = wrappers.get(name) ?? wrappers.get(`->${name}`);
+        const macro = macros.get(name);
+        const expands = macro && (macro.body || (wrappers.get(macro.callee)?.syscalls ?? 1) > 1);
+        return expands ? 2 : (w?.syscalls ?? 1);
+      };
+      const targets = bodies
+        .filter(
+          (b) =>
+            (writing.test(b.text) || called?.test(b.text)) &&
+            mayHoldWrites(text.slice(b.fn.startIndex, b.fn.endIndex), writerCalls, syscalls),
+        )
+        .map((b) => b.fn);
       let asking = loud;
       let assuming = assumed;
       const base = this.context(

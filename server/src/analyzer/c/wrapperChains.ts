@@ -107,9 +107,11 @@ export function fileWrappers(
         !(pattern.test(text) || writesThroughParameter(fn, base.text) || maySendOneIovec(text))
       )
         continue;
-      const source = base.text.slice(fn.startIndex, fn.endIndex);
-      const key = `${context}\n${quietCalls(text, base, quiet, silent)}`;
-      const w = memo.get(depth, key, source, () => wrapperOf(fn, ctx) ?? null);
+      // The answers about its calls are part of the entry's key, not of the context: functions whose
+      // answers differ would otherwise empty the memo for each other, and a file's helpers read in
+      // each round of its partial parse, then once more with the tree's facts, would be read anew.
+      const source = `${quietCalls(text, base, quiet, silent)}\n${base.text.slice(fn.startIndex, fn.endIndex)}`;
+      const w = memo.get(depth, context, source, () => wrapperOf(fn, ctx) ?? null);
       if (!w) continue;
       done.add(fn.id);
       read.push({ w, fn, text });
