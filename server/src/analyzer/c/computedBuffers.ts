@@ -6,7 +6,9 @@
 // parameters, its own (non-static) locals and constants, and call nothing that does output but a trace
 // given only constants before its format: a byte taken from a global (a counter, a sequence number
 // another call changes) would make two calls send what the code between them changed, and a `static`
-// local keeps state from call to call.
+// local keeps state from call to call. The write's own failure path is no part of what a call sends:
+// there the helper may report the failure as it likes (`fprintf(stderr, "write: %s", strerror(errno));
+// exit(1);`), as a plain write's caller does.
 import type { Node } from 'web-tree-sitter';
 import { callArgs, declaredName, identifiers, withoutCasts } from './syntax';
 
@@ -21,6 +23,8 @@ export interface ComputedBufferFacts {
   readonly fdParam: number | undefined;
   /** Whether a called function does no output and changes only what it is given (memcpy, strlen). */
   readonly quietCall: (name: string) => boolean;
+  /** Whether a node runs only where the write failed (see failurePaths.ts); absent: nothing does. */
+  readonly failing?: (node: Node) => boolean;
 }
 
 /** An upper-case name: a macro or enumeration constant. */
@@ -54,7 +58,7 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   }
   if (array !== 1 || params.includes(local)) return -1;
   for (const call of body.descendantsOfType('call_expression')) {
-    if (!call || call.equals(write)) continue;
+    if (!call || call.equals(write) || facts.failing?.(call)) continue;
     const callee = call.childForFieldName('function');
     if (callee?.type !== 'identifier') return -1;
     if (facts.quietCall(callee.text)) continue;
@@ -71,7 +75,7 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   // Every name read: a parameter, a local, or a constant. Nothing from outside the call.
   let from = -1;
   for (const id of body.descendantsOfType('identifier')) {
-    if (!id) continue;
+    if (!id || facts.failing?.(id)) continue;
     const parent = id.parent;
     if (parent?.type === 'call_expression' && parent.childForFieldName('function')?.equals(id)) continue;
     const name = id.text;

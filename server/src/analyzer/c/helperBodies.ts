@@ -677,6 +677,7 @@ export function writeHelperOf(
             lenArg,
             fdParam: 'param' in fd ? fd.param : undefined,
             quietCall: (n) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n),
+            failing: (n) => failurePath(n, call, ctx),
           })
         : -1;
     if (from < 0) return undefined;
