@@ -103,6 +103,8 @@ export class MacroExpander {
   /** The macros whose expansion `wanted` matches (given their parameters' names as arguments). */
   matching(wanted: RegExp): string[] {
     const names = new Set([...this.own.keys(), ...this.headers.keys()]);
+    // A writer's name in an expansion comes from some body (there is no pasting): none, no match.
+    if (![...names].some((name) => wanted.test(this.definition(name)?.body ?? ''))) return [];
     return [...names].filter((name) => {
       const d = this.definition(name);
       const args = d ? [...d.params, ...(d.variadic ? ['__VA_ARGS__'] : [])] : [];
