@@ -12,7 +12,7 @@ import {
 } from '../catalogue';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
-import type { Finding } from '../model';
+import type { Block, Finding } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
 import { Budget, BudgetExceeded } from '../shapes/budget';
@@ -25,10 +25,11 @@ import { blankMacros, macroPattern, type CParser } from './parser';
 import { joinAdjacentMacros } from './adjacentMacros';
 import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { fileMacros, type CMacro } from './macros';
+import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
 import { addrinfoStreams } from './socketTypes';
-import { macroStatementKinds } from './macroStatements';
+import { gateMacro, macroStatementKinds } from './macroStatements';
 import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
@@ -393,19 +394,30 @@ export class CAnalyzer {
       for (const w of helpers) wrappers.set(w.name, w);
       const called =
         helpers.length > 0 ? new RegExp(`\\b(?:${helpers.map((w) => w.name).join('|')})\\s*\\(`) : undefined;
-      // Functions that call a writer, less those whose text shows they cannot hold a finding.
+      // Uses of macros that expand to writes are read as their expansions (see macroExpansions.ts).
+      const expander = new MacroExpander(
+        text,
+        included,
+        (name) => macros.has(name) || gateMacro(name, text, included) !== undefined,
+      );
+      const expanding = expander.matching(writing);
+      const expands = expanding.length > 0 ? new RegExp(`\\b(?:${expanding.join('|')})\\s*\\(`) : undefined;
+      const expansion = expander.uses() && { expander, wanted: writing };
+      // Functions that call a writer, less those whose text shows they cannot hold a finding (a
+      // function using a macro that expands to writes is read whole: its expansion may hold more).
       const writerCalls = [writing, ...(called ? [called] : [])].map((p) => new RegExp(p.source, 'g'));
       const syscalls = (name: string) => {
         const w = wrappers.get(name) ?? wrappers.get(`->${name}`);
         const macro = macros.get(name);
-        const expands = macro && (macro.body || (wrappers.get(macro.callee)?.syscalls ?? 1) > 1);
-        return expands ? 2 : (w?.syscalls ?? 1);
+        const several = macro && (macro.body || (wrappers.get(macro.callee)?.syscalls ?? 1) > 1);
+        return several ? 2 : (w?.syscalls ?? 1);
       };
       const targets = bodies
         .filter(
           (b) =>
-            (writing.test(b.text) || called?.test(b.text)) &&
-            mayHoldWrites(text.slice(b.fn.startIndex, b.fn.endIndex), writerCalls, syscalls),
+            expands?.test(b.text) ||
+            ((writing.test(b.text) || called?.test(b.text)) &&
+              mayHoldWrites(text.slice(b.fn.startIndex, b.fn.endIndex), writerCalls, syscalls)),
         )
         .map((b) => b.fn);
       let asking = loud;
@@ -454,7 +466,7 @@ export class CAnalyzer {
       if (key === undefined) {
         // Through shiftFinding as the memo's are, so that both have the same shape.
         for (const fn of targets)
-          for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit))
+          for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
         return finish(findings, ownWrappers);
       }
@@ -489,12 +501,14 @@ export class CAnalyzer {
         macroStatementKinds(text),
         // And from the included headers' definitions (see CContext.included).
         included ?? '',
+        // A use of a macro is read as its expansion.
+        expansion ? expander.fingerprint() : '',
       ]);
       for (const fn of targets) {
         const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
           asking = new Set();
           assuming = new Set();
-          const reported = this.functionFindings(fn, ctx, settings, streams, onLimit);
+          const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
           return {
             findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
             loud: [...asking],
@@ -544,9 +558,46 @@ export class CAnalyzer {
     settings: AnalyzerSettings,
     streams: FileStreams,
     onLimit: (message: string) => void,
+    expansion?: { expander: MacroExpander; wanted: RegExp },
+    mark?: (blocks: readonly Block[]) => void,
   ): Finding[] {
+    const expanded =
+      expansion &&
+      expandFunction(fn, ctx.text, expansion.expander, expansion.wanted, (text, range) =>
+        this.parser.parseRanges(text, [range]),
+      );
+    if (expanded) {
+      try {
+        const { fn: copy, text } = expanded;
+        const mark = (blocks: readonly Block[]) => expanded.mark(blocks);
+        const found = this.functionFindings(
+          copy,
+          { ...ctx, text },
+          settings,
+          streams,
+          onLimit,
+          undefined,
+          mark,
+        );
+        // A run the uses show as well is reported as read there: its fix copies the uses as written.
+        // A run read only there stays too (a rule may know a use, `unlikely(...)`, better than its
+        // expansion), unless the expansion shows a run over the same statements.
+        const plain = this.functionFindings(fn, ctx, settings, streams, onLimit);
+        const read = found.map((f) => {
+          const at = expanded.mapFinding(f);
+          return plain.find((p) => sameRun(p, at)) ?? at;
+        });
+        const overlaps = (p: Finding) =>
+          read.some((f) => f.span.start < p.span.end && p.span.start < f.span.end);
+        return [...read, ...plain.filter((p) => !overlaps(p))].sort((a, b) => a.span.start - b.span.start);
+      } finally {
+        expanded.release();
+      }
+    }
     const findings: Finding[] = [];
-    for (const block of readFunction(fn, ctx, streams)) {
+    const blocks = readFunction(fn, ctx, streams);
+    mark?.(blocks);
+    for (const block of blocks) {
       let runs;
       try {
         runs = findRuns(block, settings.minSequenceLength, Budget.forBlock(block));
@@ -609,6 +660,20 @@ export class CAnalyzer {
   memoUse(): MemoUse[] {
     return [this.findingMemo.use(), ...this.wrapperMemo.use()];
   }
+}
+
+/** True when `a` and `b` report the same run: the same statements, writes and syscalls. */
+function sameRun(a: Finding, b: Finding): boolean {
+  return (
+    a.code === b.code &&
+    a.syscalls === b.syscalls &&
+    a.span.start === b.span.start &&
+    a.span.end === b.span.end &&
+    a.related.length === b.related.length &&
+    a.related.every(
+      (r, i) => r.span.start === b.related[i]!.span.start && r.span.end === b.related[i]!.span.end,
+    )
+  );
 }
 
 /**

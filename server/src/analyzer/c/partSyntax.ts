@@ -6,6 +6,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { C_STREAM_FUNCTIONS, cWriteFunctions } from '../catalogue';
 import type { AnalyzerSettings } from '../settings';
 import { fileMacros, type CMacro } from './macros';
+import { MacroExpander } from './macroExpansions';
 import { isStaticDefinition } from './origins';
 import type { CParser } from './parser';
 import { chooseParts, partCuts, unguarded } from './parts';
@@ -97,6 +98,9 @@ export function interestingParts(
       if (defines)
         for (const [name, macro] of fileMacros(tree.rootNode, writeFunctions)) macros.set(name, macro);
       for (const name of macros.keys()) names.add(name);
+      // A function may write only through a macro whose expansion calls a writer (see macroExpansions.ts).
+      if (defines)
+        for (const name of new MacroExpander(text, undefined, () => false).matching(pattern)) names.add(name);
       const bodies = bodiesOf(functions, text);
       for (const w of interest.wrappersOf(bodies, macros)) names.add(w.name);
       if (plain) {
