@@ -18,7 +18,9 @@ function writerWord(w: string): boolean {
   for (const verb of ['write', 'send']) {
     const at = w.indexOf(verb);
     const rest = at >= 0 ? w.slice(at + verb.length) : '';
-    if (at >= 0 && at <= 4 && rest.length <= 5 && !NOT_A_WRITE.has(rest)) return true;
+    // `readwrite`, `recvsend`: a pump that reads as much as it writes, no write of its arguments.
+    const reads = /^(?:read|recv)$/.test(w.slice(0, at));
+    if (at >= 0 && at <= 4 && rest.length <= 5 && !NOT_A_WRITE.has(rest) && !reads) return true;
   }
   return false;
 }
@@ -46,12 +48,18 @@ const OTHER_WORDS: ReadonlySet<string> = new Set(
     'read recv close open seek lseek flush sync fsync lock unlock wait poll select accept connect bind ' +
     'listen sendfile splice iov iovec writev sendmsg msg to buf buffer str strbuf sds mem fifo queue ' +
     'ring cache sn s v va async later delayed nb nonblock cmsg ancillary and then once ' +
-    'rewrite overwrite writeback init setup create free destroy file files at pos offset'
+    'rewrite overwrite writeback init setup create free destroy files at pos offset'
   ).split(' '),
 );
 
+/**
+ * A word that says a helper may take a path (`write_file(path, text)`, which opens, writes and
+ * closes): read as a write only where its calls give it a descriptor, a buffer and a count.
+ */
+const FILE_WORD = 'file';
+
 /** A descriptor name's last word (after its last `_`) that says it holds one (`outfd`, `clisock`). */
-const DESCRIPTOR_WORD = /^(?:[a-z]*fd|fileno|[a-z]*sock|sockfd|socket|sck)$/i;
+const DESCRIPTOR_WORD = /^(?:[a-z]*fd|fileno|[a-z]*sock|sockfd|socket|sck|sd)$/i;
 
 /**
  * A fourth argument a helper may take beside the descriptor, the buffer and the count without
@@ -267,6 +275,15 @@ export function callSiteWriters(
   if (names.size === 0) return modeHelpers(text, known);
   let macros: ReadonlyMap<string, string> | undefined;
   let shown: Set<string> | undefined;
+  const pointers = new Map<string, boolean>();
+  // Declared in the function the call is in: from the end of the one before (a `}` at a line's start).
+  const pointer = (arg: string, at: number) => {
+    const start = text.lastIndexOf('\n}', at) + 1;
+    const key = `${start} ${arg}`;
+    let answer = pointers.get(key);
+    if (answer === undefined) pointers.set(key, (answer = declaredPointer(text.slice(start, at), arg)));
+    return answer;
+  };
   // A standard descriptor, a name that says it is one, one of the file's macros, or one it shows.
   const descriptor = (arg: string) =>
     descriptorArgument(arg, new Map()) ||
@@ -277,6 +294,7 @@ export function callSiteWriters(
   for (const m of text.matchAll(/#\s*define\s+(\w+)\(/g)) names.delete(m[1]!);
   const helpers: CWrapper[] = [];
   for (const [name, calls] of names) {
+    const onFile = words(name).includes(FILE_WORD);
     let formats = false;
     let length = true;
     let called = false;
@@ -289,7 +307,17 @@ export function callSiteWriters(
       const line = before.slice(before.lastIndexOf('\n') + 1);
       if (/\/\/|\/\*|^\s*\*/.test(line)) continue;
       const args = argumentsAt(text, open);
+      // A number that names no standard descriptor (`put_bits(4, v, ...)`) or a name the file declares
+      // a pointer (`struct chan *socket`): the first parameter is a count or an object, in every call.
+      if (args && ((/^\d+$/.test(args[0]!) && !STANDARD.test(args[0]!)) || pointer(args[0]!, at))) {
+        called = false;
+        break;
+      }
       if (!args || args.length < 2 || !descriptor(args[0]!)) continue;
+      // A helper named for files writes to a descriptor where its calls show one by name, then a
+      // buffer and a count (`os_write_file(fd, data, n)`); a path or a literal text is no such call.
+      if (onFile && !(args.length === 3 && descriptorArgument(args[0]!, new Map()) && !/^"/.test(args[2]!)))
+        continue;
       // A call that passes constants only after the descriptor (`i2c_smbus_write_byte_data(fd, 0x26, 4)`)
       // shows a helper that takes no buffer: it sets a register or sends a command, one message each.
       if (args.slice(1).every((a) => NO_BUFFER.test(a.trim()))) {
@@ -315,7 +343,9 @@ export function callSiteWriters(
       ...(length && { len: 2 }),
       family: '',
       arity: length ? (count as number) : 2,
-      formats: true,
+      // A buffer and its count are the bytes written: a buffer changed between two calls cannot be
+      // gathered as it is. A formatted text or a buffer with no count stands for what is written.
+      formats: !length,
       messages: true,
       noFix: LIBRARY_FORMATTED.has(name)
         ? `${name}() formats its text before writing it, so no iovec can list its bytes`
@@ -324,6 +354,19 @@ export function callSiteWriters(
   }
   helpers.push(...modeHelpers(text, known));
   return helpers;
+}
+
+/**
+ * True when `arg` is a name `text` (a function up to a call) declares as a pointer (`struct conn
+ * *sock`, `chan_t* socket`): an object that holds a descriptor, maybe with a buffer of its own,
+ * whatever its name says.
+ */
+function declaredPointer(text: string, arg: string): boolean {
+  const name = arg.trim();
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  // A pointer to a number is none: `int *sock` is where a function stores the descriptor it makes.
+  const type = String.raw`(?:const\s+)?(?:struct\s+)?(?!(?:int|long|short|unsigned|signed|char)\b)[A-Za-z_]\w*`;
+  return new RegExp(String.raw`(?:^|[(,;{])\s*${type}\s*\*+\s*${name}\s*[,;)=[]`, 'm').test(text);
 }
 
 /** An argument no buffer can be: a number or character constant, or `sizeof`, maybe negated or cast. */
