@@ -102,8 +102,27 @@ export function functionName(fn: Node): string | undefined {
 
 /** The descriptor expression in canonical form: whitespace removed, standard names as numbers. */
 export function canonicalTarget(text: string): string {
-  const bare = text.replace(/\s+/g, '');
+  const bare = unparenthesised(text.replace(/\s+/g, ''));
   return C_DESCRIPTOR_ALIASES[bare] ?? bare;
+}
+
+/**
+ * `text` without the parentheses around all of it: a macro's expansion spells its parameter `(fd)`,
+ * which is the same descriptor as `fd` (a cast's `(int)fd` keeps its parentheses).
+ */
+function unparenthesised(text: string): string {
+  let t = text;
+  while (t.startsWith('(') && t.endsWith(')')) {
+    let depth = 0;
+    let closes = -1;
+    for (let i = 0; i < t.length && closes < 0; i++) {
+      if (t[i] === '(') depth++;
+      else if (t[i] === ')' && --depth === 0) closes = i;
+    }
+    if (closes !== t.length - 1) break;
+    t = t.slice(1, -1);
+  }
+  return t;
 }
 
 /** Literals: nothing in them is a name. */
