@@ -146,6 +146,15 @@ describe('the run engine and its joiners', () => {
         [6, undefined],
       ],
     );
+    // A frame wrapper sends several buffers a call: the run counts buffers, not calls.
+    const frames = runs(Array.from({ length: 600 }, () => write('a', { syscalls: 2 })));
+    assert.deepEqual(
+      frames.map((r) => [r.writes.length, r.syscalls, r.ended?.joiner]),
+      [
+        [512, 1024, 'iovMax'],
+        [88, 176, undefined],
+      ],
+    );
   });
 
   it('passage: the run goes on through an if/else whose arms only write', () => {
