@@ -24,7 +24,7 @@ async function treeIndex(): Promise<WrapperIndex> {
 }
 
 describe('C macros of the included headers', () => {
-  it('crosses a quiet header macro and stops at one that leaves, writes or may write', async () => {
+  it('crosses a quiet header macro, reads one that writes as its write, and stops at one that leaves or may write', async () => {
     const a = await analyzer();
     const index = await treeIndex();
     for (const name of FILES.filter((n) => n.endsWith('.c'))) {

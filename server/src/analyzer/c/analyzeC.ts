@@ -207,11 +207,13 @@ export class CAnalyzer {
     wanted: ReadonlyMap<string, CWrapper>,
     filePure: ReadonlySet<string>,
     redefined: ReadonlySet<string> = NO_NAMES,
+    headerWriters?: ReadonlySet<string>,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
+      ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
         this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined).own,
     });
@@ -335,32 +337,39 @@ export class CAnalyzer {
     const loud = new Set<string>();
     // The names a later write's arguments call that were taken to do no output, no body being read.
     const assumed = new Set<string>();
+    // The included headers' macro definitions, as one text (see CContext.included). A name one of
+    // whose definitions writes (under `#ifdef DEBUG` or in another header) is left out: unread, its
+    // statement ends a run, as the write it may make to the run's descriptor must (a file's own such
+    // macro is read as that write instead). The expansion reads them all (a name defined twice it
+    // does not expand, as with the file's own): a use of a header's `SEND(fd, x)` is its write.
+    const writes = this.writerPattern(settings, external, undefined, true);
+    const writing = new Set(includedDefines.filter((d) => writes.test(d)).map(definedName));
+    const quietDefines =
+      writing.size > 0 ? includedDefines.filter((d) => !writing.has(definedName(d))) : includedDefines;
+    const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
+    const expandable = writing.size > 0 ? includedDefines.join('\n') : included;
+    // A use of a header macro that writes: the file shows no write call of its own.
+    const usesWriting = writing.size > 0 ? new RegExp(`\\b(?:${[...writing].join('|')})\\s*\\(`) : undefined;
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
     if (
       key === undefined &&
       callSite.length === 0 &&
-      !this.writerPattern(settings, external, undefined, true).test(text) &&
+      !writes.test(text) &&
+      !usesWriting?.test(text) &&
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
       return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
-    // The included headers' macro definitions, as one text (see CContext.included). A name one of
-    // whose definitions writes (under `#ifdef DEBUG` or in another header) is left out: unread, its
-    // statement ends a run, as the write it may make to the run's descriptor must (a file's own such
-    // macro is read as that write instead).
-    const writes = this.writerPattern(settings, external, undefined, true);
-    const writing = new Set(includedDefines.filter((d) => writes.test(d)).map(definedName));
-    const quietDefines = includedDefines.filter((d) => !writing.has(definedName(d)));
-    const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (
         key === undefined &&
         callSite.length === 0 &&
         !this.writerPattern(settings, known, macros).test(text) &&
+        !usesWriting?.test(text) &&
         !mayWriteThroughParameter(text) &&
         !maySendOneIovec(text)
       )
@@ -397,7 +406,7 @@ export class CAnalyzer {
       // Uses of macros that expand to writes are read as their expansions (see macroExpansions.ts).
       const expander = new MacroExpander(
         text,
-        included,
+        expandable,
         (name) => macros.has(name) || gateMacro(name, text, included) !== undefined,
       );
       const expanding = expander.matching(writing);
@@ -538,7 +547,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined);
+      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, writing);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);

@@ -27,6 +27,8 @@ export interface Interest {
   readonly settings: AnalyzerSettings;
   /** Wrappers known before the file (workspace, settings). */
   readonly settingWrappers: ReadonlyMap<string, CWrapper>;
+  /** Macros of the included headers whose definitions write: a part using one may write through it. */
+  readonly headerWriters?: ReadonlySet<string>;
   /** The file's own wrappers among `bodies`, with the file's `macros` known. */
   wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
 }
@@ -70,7 +72,11 @@ export function interestingParts(
   const macros = new Map<string, CMacro>();
   const defines = /#\s*define\s+\w+\(/.test(text);
   const writeFunctions = cWriteFunctions(interest.settings);
-  const names = new Set([...writeFunctions.keys(), ...interest.settingWrappers.keys()]);
+  const names = new Set([
+    ...writeFunctions.keys(),
+    ...interest.settingWrappers.keys(),
+    ...(interest.headerWriters ?? []),
+  ]);
   const plain = PLAIN_WRITE.test(text);
   const opener = plain ? callOf([...C_STREAM_FUNCTIONS, ...interest.settings.streamFunctions]) : undefined;
   let pattern = callOf(names);
