@@ -520,18 +520,31 @@ function handedOn(
     .map((a) => (given(a) ? params.indexOf(a.text) : -1))
     .find((k) => k >= 0 && k !== fdParam);
   if (buf === undefined) return undefined;
+  return opaqueWriter(
+    { name, exported, fd, buf, family: slots.family, arity: params.length },
+    `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
+    slots,
+    statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
+  );
+}
+
+/**
+ * A helper that writes bytes no iovec of the caller can point at (handed on, or computed into an array
+ * of its own): one write a call, found without a fix, `noFix` saying why.
+ */
+function opaqueWriter(
+  base: Pick<CWrapper, 'name' | 'exported' | 'fd' | 'buf' | 'family' | 'arity'>,
+  noFix: string,
+  slots: WriterSlots,
+  zeroOnSuccess: boolean,
+): CWrapper {
   return {
-    name,
-    exported,
-    fd,
-    buf,
-    family: slots.family,
-    arity: params.length,
-    noFix: `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
+    ...base,
+    noFix,
     formats: true,
     object: true,
     ...(slots.messages && { messages: true }),
-    ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
+    ...(zeroOnSuccess && { zeroOnSuccess: true }),
   };
 }
 
@@ -681,19 +694,12 @@ export function writeHelperOf(
           })
         : -1;
     if (from < 0) return undefined;
-    return {
-      name,
-      exported,
-      fd,
-      buf: from,
-      family: slots.family,
-      arity: params.length,
-      noFix: `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
-      formats: true,
-      object: true,
-      ...(slots.messages && { messages: true }),
-      ...(statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true) && { zeroOnSuccess: true }),
-    };
+    return opaqueWriter(
+      { name, exported, fd, buf: from, family: slots.family, arity: params.length },
+      `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
+      slots,
+      statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
+    );
   }
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
