@@ -42,13 +42,13 @@ function gateOf(params: string, body: string): GateMacro | undefined {
 }
 
 /**
- * A macro that asserts an expression of one of its parameters: `assert(VTCP_Check(a))`, bare, in
+ * A macro that asserts an expression of one of its parameters: `assert(io_ok(a))`, bare, in
  * parentheses or in `do { ... } while (0)`, or another such macro's use (`AN(x)` as `CHECK((x) != 0)`).
  */
 export interface AssertionMacro {
   /** The position of the parameter the assertion reads. */
   readonly param: number;
-  /** The functions the asserted expression calls besides the argument's own (`VTCP_Check`). */
+  /** The functions the asserted expression calls besides the argument's own (`io_ok`). */
   readonly calls: readonly string[];
 }
 
