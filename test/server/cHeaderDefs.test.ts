@@ -2,57 +2,24 @@
 // name among several in the tree (the one beside the caller, or none), the file's own function under a
 // catalogue name, and buffers spelled as adjacent string macros.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
-import { analyzeFixture, analyzer, expectations, fixture, FIXTURES, observed } from './helpers';
+import { DEFAULT_SETTINGS } from 'writev-lint';
+import { analyzeFixture, analyzer, fixture, FIXTURES } from './helpers';
 import { lintRun } from './cliHelpers';
+import { assertBatchFindsMarkers, assertEditorFindsMarkers, treeIndex } from './fixtureTrees';
 
 const TREE = join(FIXTURES, 'c-headerdefs');
 
-/** The C files under `dir`, by path. */
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : /\.[ch]$/.test(name) ? [path] : [];
-  });
-}
-
-/** The index the language server keeps for the tree: every file read alone, then read with the index. */
-async function treeIndex(): Promise<WrapperIndex> {
-  const a = await analyzer();
-  const index = new WrapperIndex();
-  const files = walk(TREE);
-  for (const path of files)
-    index.set(path, a.wrappers(path, fixture(relative(FIXTURES, path)), DEFAULT_SETTINGS));
-  return index;
-}
-
 describe('C definitions from headers and from other programs of a tree', () => {
   it('finds what each file of the tree marks, with the workspace index', async () => {
-    const a = await analyzer();
-    const index = await treeIndex();
-    for (const path of walk(TREE).filter((p) => p.endsWith('.c'))) {
-      const text = fixture(relative(FIXTURES, path));
-      const found = a.analyze(path, text, DEFAULT_SETTINGS, { index });
-      assert.deepEqual(observed(text, found), expectations(text), relative(TREE, path));
-    }
+    await assertEditorFindsMarkers(TREE);
   });
 
   it('finds the same in a batch run over the tree (first pass, fact base, second pass)', async () => {
-    const run = await lintRun(['--no-config-lookup', '--format', 'json', TREE], TREE);
-    const report = JSON.parse(run.out) as { findings: { path: string; code: string; syscalls: number }[] };
-    const reported = report.findings.map((f) => `${f.path} ${f.code} ${f.syscalls}`);
-    const expected = walk(TREE)
-      .filter((p) => p.endsWith('.c'))
-      .flatMap((p) =>
-        expectations(fixture(relative(FIXTURES, p))).map(
-          (e) => `${relative(TREE, p)} ${e.code} ${e.syscalls}`,
-        ),
-      );
-    assert.deepEqual(reported.sort(), expected.sort());
+    await assertBatchFindsMarkers(TREE);
   });
 
   it('finds the same from a cache, the header that only includes another kept in its index', async () => {
@@ -67,7 +34,7 @@ describe('C definitions from headers and from other programs of a tree', () => {
 
   it("offers no fix through another file's helper: the caller cannot see its body", async () => {
     const a = await analyzer();
-    const index = await treeIndex();
+    const index = await treeIndex(TREE);
     const path = join(TREE, 'net', 'request.c');
     const [found] = a.analyze(path, fixture('c-headerdefs/net/request.c'), DEFAULT_SETTINGS, { index });
     assert.equal(found?.fix, undefined);
@@ -76,7 +43,7 @@ describe('C definitions from headers and from other programs of a tree', () => {
 
   it("forgets a header's helpers for its includers when the header no longer defines them", async () => {
     const a = await analyzer();
-    const index = await treeIndex();
+    const index = await treeIndex(TREE);
     const header = join(TREE, 'net', 'wire.h');
     index.set(header, a.wrappers(header, '/* emptied */\n', DEFAULT_SETTINGS));
     const path = join(TREE, 'net', 'request.c');
