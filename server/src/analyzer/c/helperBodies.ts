@@ -19,7 +19,7 @@ import {
   parameterNames,
   withoutCasts,
 } from './syntax';
-import { conjuncts } from './retries';
+import { conjuncts, retriedCall } from './retries';
 import { onStoredFailure, releasesOnFailure } from './failurePaths';
 import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
@@ -1014,6 +1014,8 @@ function nonZeroThere(ret: Node, name: string): boolean {
  * the result says the call failed may add any condition that calls nothing (`&& !stopping`).
  */
 function retries(loop: Node, call: Node): boolean {
+  // The call tested where it stands: `while (write(fd, buf, len) < 0 && errno == EINTR);`.
+  if (retriedCall(loop, new Set())?.id === call.id) return true;
   // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`, `rc = (int)write(...)`.
   let holder = call.parent;
   while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
