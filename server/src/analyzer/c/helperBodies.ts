@@ -19,7 +19,7 @@ import {
   parameterNames,
   withoutCasts,
 } from './syntax';
-import { conjuncts } from './retries';
+import { conjuncts, retriedCall } from './retries';
 import { onStoredFailure, releasesOnFailure } from './failurePaths';
 import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
@@ -27,6 +27,7 @@ import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
 import { computedFromParams } from './computedBuffers';
+import { clampFunctions } from './clampFunctions';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -269,6 +270,8 @@ interface LengthSource {
   readonly param: number;
   readonly count: string;
   readonly offset?: string;
+  /** The call clamps what is left to a constant itself: only a loop then sends the rest. */
+  readonly clamped?: true;
 }
 
 /** True when `name` is a local set once, to `strlen()` of the buffer parameter (`len = strlen(s)`). */
@@ -286,6 +289,7 @@ function lengthSource(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
   bufName: string | undefined,
+  clampers: ReadonlySet<string>,
   clamped = false,
 ): LengthSource | 'string' | undefined {
   const b = withoutCasts(node);
@@ -295,10 +299,16 @@ function lengthSource(
     if (stringLength(b.text, facts, bufName)) return { param: -1, count: b.text };
     // A chunk clamped from what is left: what is left says where the length comes from.
     const source = clamped ? undefined : clampedCount(b.text, node, facts);
-    const inner = source && lengthSource(source, params, facts, bufName, true);
+    const inner = source && lengthSource(source, params, facts, bufName, clampers, true);
     return inner && inner !== 'string' ? inner : undefined;
   }
   if (b.type === 'call_expression' && calleeName(b) === 'strlen') return 'string';
+  // A chunk clamped in the call itself (`MIN(count, INT_MAX)`, `n > CAP ? CAP : n`, `rwsize(count)`).
+  const source = clamped ? undefined : clampInCall(b, clampers);
+  if (source) {
+    const inner = lengthSource(source, params, facts, bufName, clampers, true);
+    return inner && inner !== 'string' ? { ...inner, clamped: true } : undefined;
+  }
   if (b.type !== 'binary_expression' || b.childForFieldName('operator')?.text !== '-') return undefined;
   const left = b.childForFieldName('left');
   const right = b.childForFieldName('right');
@@ -352,6 +362,18 @@ function clampOf(value: Node): Node | undefined {
   }
   // What is left itself, kept in a local for the call (`size_t to_send = len - sent;`).
   return left(b);
+}
+
+/**
+ * What is left behind a clamp spelled in the write's length argument: `MIN(left, CAP)`, `left > CAP ?
+ * CAP : left`, or a call of a function of the file that only returns such a clamp of its one parameter
+ * (`rwsize(left)`, see clampFunctions.ts).
+ */
+function clampInCall(value: Node, clampers: ReadonlySet<string>): Node | undefined {
+  if (value.type === 'conditional_expression' || /^(min|MIN)\w*$/.test(calleeName(value) ?? ''))
+    return clampOf(value);
+  const args = value.type === 'call_expression' ? callArgs(value) : [];
+  return args.length === 1 && clampers.has(calleeName(value) ?? '') ? clampOf(args[0] as Node) : undefined;
 }
 
 /**
@@ -677,7 +699,7 @@ export function writeHelperOf(
   }
   if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
   const len = lenArg
-    ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer)
+    ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer, clampFunctions(ctx.text))
     : 'string';
   if ('local' in buf && !variadic) {
     // A message built in a local array from the arguments (see computedBuffers.ts).
@@ -742,6 +764,8 @@ export function writeHelperOf(
       ...(slots.messages && { messages: true }),
     };
   if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
+  // A clamp without a loop around it sends only the first chunk: a truncating write, not the buffer.
+  if (len !== 'string' && len.clamped && (!loop || retries(loop, call))) return undefined;
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
   if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
   const status = statusReturns(body);
@@ -1014,6 +1038,8 @@ function nonZeroThere(ret: Node, name: string): boolean {
  * the result says the call failed may add any condition that calls nothing (`&& !stopping`).
  */
 function retries(loop: Node, call: Node): boolean {
+  // The call tested where it stands: `while (write(fd, buf, len) < 0 && errno == EINTR);`.
+  if (retriedCall(loop, new Set())?.id === call.id) return true;
   // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`, `rc = (int)write(...)`.
   let holder = call.parent;
   while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')

@@ -32,10 +32,11 @@ function idle(body: Node | null): boolean {
 }
 
 /**
- * The write step of `while (<write> < 0 && errno == EINTR) ;` (the test may also name `EAGAIN` and
- * other constants), or undefined for any other statement.
+ * The call `stmt` retries where it stands: `while (<call> < 0 && errno == EINTR) ;` (the test may also
+ * name `EAGAIN` and other constants, and call nothing not in `pure`), or undefined for any other
+ * statement. The loop only repeats the same call until it succeeds or fails for good.
  */
-export function retriedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+export function retriedCall(stmt: Node, pure: ReadonlySet<string>): Node | undefined {
   if (stmt.type !== 'while_statement' || stmt.hasError || !idle(stmt.childForFieldName('body')))
     return undefined;
   const cond = stmt.childForFieldName('condition');
@@ -44,7 +45,13 @@ export function retriedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const check = first && checkOf(first);
   if (!check || !RETRIED_ON.has(check.kind) || check.assigned || rest.length === 0) return undefined;
   const onlyRetries = rest.every(
-    (t) => readsOnly(t, ctx.pure) && [...identifiers(t)].every((n) => RETRY_NAME.test(n)),
+    (t) => readsOnly(t, pure) && [...identifiers(t)].every((n) => RETRY_NAME.test(n)),
   );
-  return onlyRetries ? writeStep(stmt, check.call, ctx) : undefined;
+  return onlyRetries ? check.call : undefined;
+}
+
+/** The write step of a write retried where it stands (see {@link retriedCall}), or undefined. */
+export function retriedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+  const call = retriedCall(stmt, ctx.pure);
+  return call ? writeStep(stmt, call, ctx) : undefined;
 }
