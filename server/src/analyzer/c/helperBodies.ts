@@ -185,10 +185,9 @@ function bodyFacts(body: Node): BodyFacts {
     if (op === '=') {
       give(name, right);
       plain.set(name, plain.has(name) ? null : right);
-      // `p = buf;` as a statement of the body itself (before any loop): an initializer written apart.
-      const stmt = n.parent;
-      if (stmt?.type === 'expression_statement' && stmt.parent?.id === body.id && !plain.has(`\0${name}`))
-        plain.set(`\0${name}`, right);
+      // `p = buf;` as a statement of the body itself (before any loop), or in the initializer of a loop
+      // of the body (`for (left = len; left > 0;)`): an initializer written apart.
+      if (beforeLoop(n, body) && !plain.has(`\0${name}`)) plain.set(`\0${name}`, right);
     }
   }
   // `p = &p[n]` advances p by n only when n is what the write sent (see subscriptAdvance.ts).
@@ -207,6 +206,26 @@ function bodyFacts(body: Node): BodyFacts {
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
   return { initial, grown, shrunk, assigned, setOnce, values };
+}
+
+/**
+ * True when `assignment` runs once, before any loop of `body`: a statement of the body itself, or (one of
+ * the comma-separated parts of) the initializer of a `for` statement of the body, which runs once before
+ * the loop's first test.
+ */
+function beforeLoop(assignment: Node, body: Node): boolean {
+  let at = assignment.parent;
+  if (at?.type === 'expression_statement') return at.parent?.id === body.id;
+  let part = assignment;
+  while (at?.type === 'comma_expression') {
+    part = at;
+    at = at.parent;
+  }
+  return (
+    at?.type === 'for_statement' &&
+    at.parent?.id === body.id &&
+    at.childForFieldName('initializer')?.id === part.id
+  );
 }
 
 /** Where a writer's buffer comes from: a parameter (`param`), through a pointer and an offset. */
