@@ -27,6 +27,7 @@ import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
 import { computedFromParams } from './computedBuffers';
+import { accessedParam } from './accessorReads';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -676,7 +677,7 @@ export function writeHelperOf(
     const value = valueParam(bufArg, lenArg, params, facts, (local) =>
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
-    const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts);
+    const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
     if (param < 0 || ('param' in fd && fd.param === param) || pace !== undefined) return undefined;
     return {
       name,
@@ -926,9 +927,12 @@ function heldParam(
   lenArg: Node | undefined,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  reads: (callee: string) => boolean,
 ): number {
   const owner = (node: Node): number => {
     const b = withoutCasts(node);
+    // `str_getbuf(s)`, `str_getlen(s)`: the same object's bytes, through its accessors.
+    if (b.type === 'call_expression') return accessedParam(b, params, facts.assigned, reads);
     if (b.type !== 'field_expression') return -1;
     const root = b.childForFieldName('argument');
     if (root?.type !== 'identifier' || facts.assigned.has(root.text)) return -1;
@@ -944,6 +948,14 @@ function heldParam(
       callArgs(len).length === 1 &&
       withoutCasts(callArgs(len)[0]!).text === withoutCasts(bufArg).text);
   return param >= 0 && counted ? param : -1;
+}
+
+/**
+ * The calls a helper's body may read its object through (see accessorReads.ts): pure or quiet ones, and
+ * those whose name says no I/O (their body may be in another file, not read yet).
+ */
+function accessorReads(ctx: CContext): (callee: string) => boolean {
+  return (n) => ctx.pure.has(n) || ctx.quiet(n) || !IO_NAME_PATTERN.test(n);
 }
 
 /**
