@@ -28,6 +28,7 @@ import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
 import { computedFromParams } from './computedBuffers';
 import { clampFunctions } from './clampFunctions';
+import { accessedParam } from './accessorReads';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -186,10 +187,9 @@ function bodyFacts(body: Node): BodyFacts {
     if (op === '=') {
       give(name, right);
       plain.set(name, plain.has(name) ? null : right);
-      // `p = buf;` as a statement of the body itself (before any loop): an initializer written apart.
-      const stmt = n.parent;
-      if (stmt?.type === 'expression_statement' && stmt.parent?.id === body.id && !plain.has(`\0${name}`))
-        plain.set(`\0${name}`, right);
+      // `p = buf;` as a statement of the body itself (before any loop), or in the initializer of a loop
+      // of the body (`for (left = len; left > 0;)`): an initializer written apart.
+      if (beforeLoop(n, body) && !plain.has(`\0${name}`)) plain.set(`\0${name}`, right);
     }
   }
   // `p = &p[n]` advances p by n only when n is what the write sent (see subscriptAdvance.ts).
@@ -208,6 +208,26 @@ function bodyFacts(body: Node): BodyFacts {
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
   return { initial, grown, shrunk, assigned, setOnce, values };
+}
+
+/**
+ * True when `assignment` runs once, before any loop of `body`: a statement of the body itself, or (one of
+ * the comma-separated parts of) the initializer of a `for` statement of the body, which runs once before
+ * the loop's first test.
+ */
+function beforeLoop(assignment: Node, body: Node): boolean {
+  let at = assignment.parent;
+  if (at?.type === 'expression_statement') return at.parent?.id === body.id;
+  let part = assignment;
+  while (at?.type === 'comma_expression') {
+    part = at;
+    at = at.parent;
+  }
+  return (
+    at?.type === 'for_statement' &&
+    at.parent?.id === body.id &&
+    at.childForFieldName('initializer')?.id === part.id
+  );
 }
 
 /** Where a writer's buffer comes from: a parameter (`param`), through a pointer and an offset. */
@@ -679,7 +699,7 @@ export function writeHelperOf(
     const value = valueParam(bufArg, lenArg, params, facts, (local) =>
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
-    const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts);
+    const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
     if (param < 0 || ('param' in fd && fd.param === param) || pace !== undefined) return undefined;
     return {
       name,
@@ -931,9 +951,12 @@ function heldParam(
   lenArg: Node | undefined,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  reads: (callee: string) => boolean,
 ): number {
   const owner = (node: Node): number => {
     const b = withoutCasts(node);
+    // `str_getbuf(s)`, `str_getlen(s)`: the same object's bytes, through its accessors.
+    if (b.type === 'call_expression') return accessedParam(b, params, facts.assigned, reads);
     if (b.type !== 'field_expression') return -1;
     const root = b.childForFieldName('argument');
     if (root?.type !== 'identifier' || facts.assigned.has(root.text)) return -1;
@@ -949,6 +972,14 @@ function heldParam(
       callArgs(len).length === 1 &&
       withoutCasts(callArgs(len)[0]!).text === withoutCasts(bufArg).text);
   return param >= 0 && counted ? param : -1;
+}
+
+/**
+ * The calls a helper's body may read its object through (see accessorReads.ts): pure or quiet ones, and
+ * those whose name says no I/O (their body may be in another file, not read yet).
+ */
+function accessorReads(ctx: CContext): (callee: string) => boolean {
+  return (n) => ctx.pure.has(n) || ctx.quiet(n) || !IO_NAME_PATTERN.test(n);
 }
 
 /**
