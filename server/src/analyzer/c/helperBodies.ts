@@ -29,6 +29,7 @@ import { elementTarget } from './elementTargets';
 import { computedFromParams } from './computedBuffers';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
+import { heldCodes } from './statusVariables';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -1043,11 +1044,24 @@ function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean): bool
     const callee = call?.type === 'call_expression' ? calleeName(call) : undefined;
     return callee !== undefined && zeroOnSuccess(callee);
   };
-  const success = values.includes('0') || returns.some(forwarded);
+  // `return ret;` of a local that only ever holds codes (see statusVariables.ts): those codes.
+  const isCode = (value: Node) => {
+    const callee = value.type === 'call_expression' ? calleeName(value) : undefined;
+    return callee !== undefined ? zeroOnSuccess(callee) : CODE.test(value.text.replace(/[\s()]/g, ''));
+  };
+  const held = values.map((v) =>
+    /^[A-Za-z_]\w*$/.test(v) && !CODE.test(v) ? heldCodes(v, body, isCode) : undefined,
+  );
+  const codes = values.flatMap(
+    (v, i) => held[i]?.map((h) => h.text.replace(/[\s()]/g, '')) ?? (CODE.test(v) ? [v] : []),
+  );
+  const success = codes.includes('0') || returns.some(forwarded);
   return (
-    values.every((v, i) => CODE.test(v) || passed(returns[i]!, v) || forwarded(returns[i]!)) &&
+    values.every(
+      (v, i) => CODE.test(v) || passed(returns[i]!, v) || forwarded(returns[i]!) || held[i] !== undefined,
+    ) &&
     success &&
-    values.some((v) => v !== '0')
+    (values.some((v, i) => v !== '0' && !held[i]) || codes.some((c) => c !== '0'))
   );
 }
 
