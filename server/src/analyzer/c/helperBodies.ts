@@ -684,6 +684,8 @@ export function writeHelperOf(
   };
   if (io.some(given)) return undefined;
   const buf = bufferSource(bufArg, params, facts);
+  if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
+    return undefined;
   // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
   const pacing = unpaced(slots.len === undefined ? undefined : args[slots.len], body, params, (n) =>
     convertedFacts(facts).changed(n),
@@ -832,6 +834,32 @@ export function writeHelperOf(
     ...(pace !== undefined && { pace }),
     ...(mode !== undefined && { mode }),
   };
+}
+
+/** Memory copies, by the index of their source argument. */
+const COPY_SOURCE: ReadonlyMap<string, number> = new Map([
+  ['memcpy', 1],
+  ['memmove', 1],
+  ['memccpy', 1],
+  ['strcpy', 1],
+  ['strncpy', 1],
+  ['strcat', 1],
+  ['strncat', 1],
+  ['bcopy', 0],
+]);
+
+/**
+ * True when one of `calls` copies the helper's buffer (named by `names`) into memory: a helper that
+ * writes large buffers through and copies small ones into an output buffer flushed later
+ * (`if (n >= SIZE) { flush(o); write(1, s, n); return; } memcpy(o->buf + o->len, s, n);`) queues the
+ * bytes on that path, so its calls are no writes made in their order.
+ */
+function copiesBuffer(calls: readonly Node[], names: readonly string[]): boolean {
+  return calls.some((c) => {
+    const source = COPY_SOURCE.get(calleeName(c) ?? '');
+    const arg = source === undefined ? undefined : callArgs(c)[source];
+    return !!arg && [...identifiers(arg)].some((n) => names.includes(n));
+  });
 }
 
 /** The index of the parameter `call` calls (`f(...)`, `(f)(...)`, `(*f)(...)`), or -1. */
