@@ -315,6 +315,8 @@ describe('writev-lint', () => {
         'status-variables.c:67',
         'summed-results.c:25',
         'tls-writes.c:10',
+        'unfinished-conditionals.c:29',
+        'unfinished-conditionals.c:50',
         'wrappers.c:45',
         'write-macros.c:94',
         'write-macros.c:111',
@@ -404,6 +406,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 354);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 359);
   });
 });

@@ -36,7 +36,7 @@ export function loadCLanguage(): Promise<Language> {
  */
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
-  return blankDeclarationMacros(blanked);
+  return blankUnfinishedConditionals(blankDefinitionMacros(blankDeclarationMacros(blanked)));
 }
 
 /** Words that may stand first in a declaration, before its type: C's own, never a macro to blank. */
@@ -67,6 +67,96 @@ function blankDeclarationMacros(text: string): string {
   return text.replace(DECLARATION_MACRO, (match, lead: string, word: string) =>
     DECLARATION_KEYWORDS.has(word) ? match : lead + ' '.repeat(word.length),
   );
+}
+
+/** Words that end a statement's start or name a construct: never an attribute macro before a name. */
+const NOT_ATTRIBUTES: ReadonlySet<string> = new Set(
+  (
+    'if while for switch return sizeof do else case goto void typeof __typeof__ _Alignof alignof ' +
+    '_Alignas alignas _Generic _Static_assert static_assert defined asm __asm__ __asm __attribute__ ' +
+    '__attribute __declspec'
+  ).split(' '),
+);
+
+/**
+ * A macro call between a definition's type and its name (`static int ATTR_NONNULL(1) f(int *p)`, `static
+ * ElfW(Addr) f(...)`): the grammar cannot read a word and a parenthesis there, and loses the whole
+ * function. Searched from its end, a `)` followed by a blank or a `*`, the function's name and its `(`
+ * (group 1: the name); the line up to that `)` must then be {@link DEFINITION_HEAD}.
+ */
+const AFTER_MACRO = /\)[ \t*]+\**[ \t]*([A-Za-z_]\w*)[ \t]*\(/g;
+
+/**
+ * A line's start up to such a `)`: type words (group 1), the macro's name (group 2) and its arguments
+ * (group 3), each one token (`1, 2`, `Addr`, nothing), as an attribute's or a type macro's are and a
+ * parameter list (`int fd`) is not.
+ */
+const DEFINITION_HEAD =
+  /^([ \t]*(?:[A-Za-z_]\w*[ \t*]+)+?)([A-Za-z_]\w*)([ \t]*\([ \t]*(?:\w+[ \t]*(?:,[ \t]*\w+[ \t]*)*)?\))$/;
+
+/**
+ * `text` with each macro call {@link AFTER_MACRO} and {@link DEFINITION_HEAD} find blanked (spaces of
+ * the same length), so the grammar reads the definition behind it; a construct of C's own there (`if
+ * (x) f(`, `int f(void) LOCKED(m)`) is left as it is.
+ */
+function blankDefinitionMacros(text: string): string {
+  let out: string[] | undefined;
+  let copied = 0;
+  for (const m of text.matchAll(AFTER_MACRO)) {
+    const close = m.index + 1;
+    const head = DEFINITION_HEAD.exec(text.slice(text.lastIndexOf('\n', m.index) + 1, close));
+    if (!head) continue;
+    const [, before, name, args] = head as unknown as [string, string, string, string];
+    const words = before.match(/[A-Za-z_]\w*/g) ?? [];
+    if (
+      NOT_ATTRIBUTES.has(name) ||
+      NOT_ATTRIBUTES.has(m[1]!) ||
+      /^[ \t]*\([ \t]*void[ \t]*\)$/.test(args) ||
+      words.some((w) => NOT_ATTRIBUTES.has(w) && w !== 'void')
+    )
+      continue;
+    const start = close - name.length - args.length;
+    (out ??= []).push(text.slice(copied, start), ' '.repeat(close - start));
+    copied = close;
+  }
+  return out ? out.join('') + text.slice(copied) : text;
+}
+
+/**
+ * A line ending in `=` right before an `#endif`: a conditional group that holds only the start of a
+ * statement (`#ifdef DEBUG` / `int n =` / `#endif` / `write(fd, buf, len);`), which the grammar cannot
+ * close, and then reads the statement after it into the broken one.
+ */
+const UNFINISHED_END = /=[ \t]*\r?\n[ \t]*#[ \t]*endif\b/g;
+
+/**
+ * `text` with each conditional group {@link UNFINISHED_END} finds blanked, directives included (spaces,
+ * the line ends kept): the statement after it reads as it does when the group's condition is false.
+ * Only a group of its own (`#if`, `#ifdef` or `#ifndef` to `#endif`, no `#else`, `#elif` or other
+ * directive inside) is blanked.
+ */
+function blankUnfinishedConditionals(text: string): string {
+  let out: string[] | undefined;
+  let copied = 0;
+  for (const m of text.matchAll(UNFINISHED_END)) {
+    const endifStart = text.lastIndexOf('\n', m.index + m[0].length - 1) + 1;
+    const endifEnd = text.indexOf('\n', endifStart);
+    // The lines before the #endif, back to the first directive: the group's opening, or not ours.
+    let line = endifStart;
+    let opening: number | undefined;
+    while (line > copied) {
+      line = text.lastIndexOf('\n', line - 2) + 1;
+      const directive = /^[ \t]*#[ \t]*(\w+)/.exec(text.slice(line, text.indexOf('\n', line)));
+      if (!directive) continue;
+      if (/^if(?:n?def)?$/.test(directive[1]!)) opening = line;
+      break;
+    }
+    if (opening === undefined) continue;
+    const end = endifEnd === -1 ? text.length : endifEnd;
+    (out ??= []).push(text.slice(copied, opening), text.slice(opening, end).replace(/[^\n]/g, ' '));
+    copied = end;
+  }
+  return out ? out.join('') + text.slice(copied) : text;
 }
 
 /** The regular expression that finds the given macro names as whole words (undefined for none). */

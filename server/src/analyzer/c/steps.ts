@@ -40,6 +40,7 @@ import {
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { labelledStatement, labelSegments } from './labelledStatements';
+import { governsNext } from './governedStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
@@ -69,7 +70,12 @@ class FunctionReader {
 
   /** Reads a statement list no label enters into one block. */
   private segment(statements: readonly Node[]): Step[] {
-    const steps = statements.map((stmt) => this.step(stmt));
+    // A braced body is a block of its own already: its runs are one pass's, and none crosses it.
+    const steps = statements.map((stmt, i) =>
+      i > 0 && governsNext(statements[i - 1]!) && stmt.type !== 'compound_statement'
+        ? this.barrier(stmt)
+        : this.step(stmt),
+    );
     // `ret = write(...);` and the checks of ret after it are one write; the checks become empty steps
     // (the steps stay one per statement, as loops read them).
     for (let i = 0; i < statements.length; i++) {
