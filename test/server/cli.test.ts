@@ -257,6 +257,10 @@ describe('writev-lint', () => {
         'last-check-else.c:23',
         'last-check-else.c:44',
         'leading-tests.c:14',
+        'leaving-handlers.c:49',
+        'leaving-handlers.c:61',
+        'leaving-handlers.c:73',
+        'leaving-handlers.c:87',
         'left-in-locals.c:48',
         'loops.c:8',
         'loops.c:16',
@@ -393,6 +397,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 343);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 347);
   });
 });
