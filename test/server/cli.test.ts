@@ -143,9 +143,12 @@ describe('writev-lint', () => {
         'arm-computations.c:24',
         'arm-computations.c:34',
         'arm-computations.c:46',
-        'arm-computations.c:85',
+        'arm-computations.c:63',
+        'arm-computations.c:86',
         'arm-openings.c:21',
         'arm-openings.c:60',
+        'arm-tail-conditions.c:11',
+        'arm-tail-conditions.c:29',
         'assertion-checks.c:52',
         'assertion-checks.c:67',
         'atomicioWrites.c:12',
@@ -397,6 +400,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 347);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 350);
   });
 });
