@@ -7,6 +7,7 @@ import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { keptFailure } from './keptFailures';
 import { assertionMacro } from './macroStatements';
+import { neverReturns, openTrailingBlocks } from './noReturnCalls';
 import { callArgs, calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
   assignedTruth,
@@ -373,22 +374,23 @@ function resultCheckedReason(callee: string): string {
   return `the result of ${callee}() is kept and checked by the statements after it; a gathered call would need those checks rewritten for the total`;
 }
 
-/** Calls that never return: the handler that makes one leaves as surely as a `return`. */
-const NO_RETURN = /^(_?exit|_Exit|abort|err|errx|verr|verrx)$/;
-
 /**
  * True when `body` leaves: its last statement is `return ...;`, `goto ...;`, `break;`, `continue;` or a
- * call that never returns (`exit(1)`), after statements that make no write (an error message).
+ * call that never returns (`exit(1)`, or a helper or macro that ends in one: see noReturnCalls.ts),
+ * after statements that make no write (an error message). A trailing block, or `do { ... } while (0)`,
+ * is read as its statements.
  */
 function leaves(body: Node | null, ctx: CContext, descriptor: readonly string[]): boolean {
-  const stmts = !body ? [] : body.type === 'compound_statement' ? namedKids(body) : [body];
+  const stmts = openTrailingBlocks(
+    !body ? [] : body.type === 'compound_statement' ? namedKids(body) : [body],
+  );
   const last = stmts[stmts.length - 1];
   if (!last) return false;
+  const call = last.type === 'expression_statement' ? last.namedChild(0) : null;
+  const callee = call?.type === 'call_expression' ? calleeName(call) : undefined;
   const exits =
     ['return_statement', 'goto_statement', 'break_statement', 'continue_statement'].includes(last.type) ||
-    (last.type === 'expression_statement' &&
-      last.namedChild(0)?.type === 'call_expression' &&
-      NO_RETURN.test(calleeName(last.namedChild(0) as Node) ?? ''));
+    (callee !== undefined && neverReturns(callee, ctx));
   if (!exits) return false;
   return stmts.slice(0, -1).every((s) => message(s, ctx, descriptor));
 }

@@ -129,6 +129,8 @@ interface Definitions {
   readonly gates: ReadonlyMap<string, GateMacro | undefined>;
   /** Every definition's parameters and body, by name (the last one of a name defined twice). */
   readonly bodies: ReadonlyMap<string, { params: string; body: string }>;
+  /** Every body of each name, in order (`#if` alternatives each define it once). */
+  readonly alternatives: ReadonlyMap<string, string[]>;
 }
 
 /** The last text read, per kind: each statement of a function asks, and one file is read at a time. */
@@ -145,9 +147,11 @@ function definitions(text: string, slot = 0): Definitions {
   const leaves = new Map<string, boolean>();
   const gates = new Map<string, GateMacro | undefined>();
   const bodies = new Map<string, { params: string; body: string }>();
+  const alternatives = new Map<string, string[]>();
   if (text.includes('define'))
     for (const m of text.matchAll(DEFINITION)) {
       const name = m[1]!;
+      alternatives.set(name, [...(alternatives.get(name) ?? []), m[3] ?? '']);
       leaves.set(name, !!leaves.get(name) || LEAVES.test(m[3] ?? ''));
       // A name defined twice is a gate only where every definition is the same one.
       const gate = gateOf(m[2] ?? '', m[3] ?? '');
@@ -158,7 +162,7 @@ function definitions(text: string, slot = 0): Definitions {
         bodies.set(name, { params: '', body: '' });
       else bodies.set(name, { params: m[2] ?? '', body: m[3] ?? '' });
     }
-  const read = { text, leaves, gates, bodies };
+  const read = { text, leaves, gates, bodies, alternatives };
   last[slot] = read;
   return read;
 }
@@ -197,6 +201,17 @@ export function assertionMacro(name: string, text: string, included?: string): A
   const find = (n: string) => own.bodies.get(n) ?? headers?.bodies.get(n);
   const def = find(name);
   return def ? assertionOf(def.params, def.body, find) : undefined;
+}
+
+/**
+ * Every body the file (`text`), or else an included header (`included`), gives the function-like macro
+ * `name` (one per `#if` alternative), continuation lines as written; undefined where neither defines it.
+ */
+export function macroBodies(name: string, text: string, included?: string): readonly string[] | undefined {
+  return (
+    definitions(text).alternatives.get(name) ??
+    (included === undefined ? undefined : definitions(included, 1).alternatives.get(name))
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
 import TreeSitter = require('web-tree-sitter');
 import type { Edit, Language, Node, Range, Tree } from 'web-tree-sitter';
 import { cGrammar } from './grammar';
+import { splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 
 const { Parser } = TreeSitter;
@@ -259,10 +260,13 @@ export class CParser {
    * done with the nodes.
    */
   functions(tree: Tree, text: string): { functions: Node[]; release(): void } {
-    const found = functionDefinitions(tree.rootNode);
-    const ranges = tree.rootNode.hasError ? swallowedRanges(tree.rootNode, text, found) : [];
-    if (ranges.length === 0) return { functions: found, release: () => undefined };
     const trees: Tree[] = [];
+    const found = this.definitions(tree.rootNode, text, trees);
+    const releaseAll = () => {
+      for (const t of trees) t.delete();
+    };
+    const ranges = tree.rootNode.hasError ? swallowedRanges(tree.rootNode, text, found) : [];
+    if (ranges.length === 0) return { functions: found, release: releaseAll };
     const functions = found.filter(
       (fn) => !ranges.some(([from, to]) => fn.startIndex < to && fn.endIndex > from),
     );
@@ -284,7 +288,7 @@ export class CParser {
       const cuts = cutPoints(text, from, to);
       const accept = (part: Tree, before: number) => {
         trees.push(part);
-        functions.push(...functionDefinitions(part.rootNode).filter((fn) => fn.endIndex <= before));
+        functions.push(...this.definitions(part.rootNode, text, trees).filter((fn) => fn.endIndex <= before));
       };
       // Parts [cuts[i], cuts[j]) parsed as one; where an error still swallows, cut there.
       // Callers pass 0 <= i, j < cuts.length, so the `cuts[...]!` reads below are in bounds.
@@ -311,12 +315,29 @@ export class CParser {
       broken(0, cuts.length - 1);
     }
     functions.sort((a, b) => a.startIndex - b.startIndex);
-    return {
-      functions,
-      release: () => {
-        for (const t of trees) t.delete();
-      },
-    };
+    return { functions, release: releaseAll };
+  }
+
+  /**
+   * The function definitions under `root` (a tree of `text`), with those whose header is written once
+   * per configuration (splitHeaders.ts) parsed from the first header and the body; the trees parsed
+   * for them are added to `trees`, for the caller to delete.
+   */
+  private definitions(root: Node, text: string, trees: Tree[]): Node[] {
+    const found = functionDefinitions(root);
+    if (!root.hasError) return found;
+    for (const parts of splitDefinitions(root)) {
+      const part = this.parseRanges(text, parts);
+      const [start, end] = [parts[0][0], parts[1][1]];
+      const fn = functionDefinitions(part.rootNode).find((f) => f.startIndex === start && f.endIndex === end);
+      if (!fn) {
+        part.delete();
+        continue;
+      }
+      trees.push(part);
+      found.push(fn);
+    }
+    return found.sort((a, b) => a.startIndex - b.startIndex);
   }
 
   /** Drops the tree kept for `key` (a closed document). */

@@ -248,8 +248,11 @@ function armTails(branch: BranchStep, ownBuffers: boolean): { arms: WriteStep[][
     const writes: WriteStep[] = [];
     for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
       target ??= w.target;
-      if (w.condition || !joinable(w, target, ownBuffers ? arm.declares : [])) break;
+      if (!joinable(w, target, ownBuffers ? arm.declares : [])) break;
       writes.unshift(guarded(w, branch));
+      // A write under a test of its own (`if (c != esc) write(fd, &esc, 1);`) ends the arm on some
+      // paths only: it joins the writes after the branch, and nothing before it in the arm does.
+      if (w.condition) break;
     }
     arms.push(writes);
   }

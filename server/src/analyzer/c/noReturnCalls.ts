@@ -1,0 +1,202 @@
+// Calls that never return, for failure paths that must leave. `n = write(fd, hdr, len); if (n != len)
+// die("short header");` leaves as surely as `exit(1)` when `die` ends in `exit` on every path, which
+// its body shows; C code reports and leaves through such a function, through a statement macro
+// (`#define fatal(...) do { fprintf(stderr, __VA_ARGS__); exit(1); } while (0)`), or through the same
+// statements written out in a `do { ... } while (0)` block. The library's own are known by name.
+import type { Node } from 'web-tree-sitter';
+import { macroBodies } from './macroStatements';
+import { constantCondition, namedKids } from './syntax';
+
+/** The C library's calls that never return. */
+const LIBRARY = /^(?:_?exit|_Exit|quick_exit|abort|err|errx|verr|verrx|longjmp|siglongjmp)$/;
+
+/** How deep a chain of helpers (`die` calling `vdie` calling `exit`) is followed. */
+const MAX_DEPTH = 3;
+
+/** What a call that never returns is looked up in: the file's text and its included macros. */
+export interface NoReturnSources {
+  readonly text: string;
+  readonly included?: string;
+}
+
+/**
+ * `stmts` with a block that ends them opened: the statements of a trailing `{ ... }`, or of a trailing
+ * `do { ... } while (0)` (which runs once), stand in its place, as they run. A `do` block holding a
+ * `break` or `continue` is left whole: those leave the block, not the code around it.
+ */
+export function openTrailingBlocks(stmts: readonly Node[]): Node[] {
+  let list = [...stmts];
+  for (;;) {
+    const last = list[list.length - 1];
+    let inner: Node | null | undefined;
+    if (last?.type === 'compound_statement') inner = last;
+    else if (
+      last?.type === 'do_statement' &&
+      constantCondition(last.childForFieldName('condition')) === 0 &&
+      last.descendantsOfType(['break_statement', 'continue_statement']).length === 0
+    )
+      inner = last.childForFieldName('body');
+    if (inner?.type !== 'compound_statement') return list;
+    list = [...list.slice(0, -1), ...namedKids(inner)];
+  }
+}
+
+/**
+ * True when a statement calling `name` never returns: a library call that never does; a statement
+ * macro every definition of which ends in one (or in `return` or `goto`, which leave as well); a
+ * function of the file whose body holds no `return` and ends in one, or that the file declares
+ * `noreturn` (`__attribute__((noreturn))`, `_Noreturn`, a `NORETURN` macro). Read from the text: the
+ * helper's definition need not be among the functions parsed.
+ */
+export function neverReturns(name: string, sources: NoReturnSources, depth = 0): boolean {
+  if (LIBRARY.test(name)) return true;
+  if (depth >= MAX_DEPTH || !/^[A-Za-z_]\w*$/.test(name)) return false;
+  const bodies = macroBodies(name, sources.text, sources.included);
+  if (bodies) return bodies.every((body) => bodyLeaves(body, sources, depth + 1));
+  const memo = memoFor(sources.text);
+  const known = memo.get(name);
+  if (known !== undefined) return known;
+  // A helper calling itself (or a cycle) is taken not to leave while it is being read.
+  memo.set(name, false);
+  const answer = declaredNoReturn(name, sources.text) || definedToLeave(name, sources, depth);
+  memo.set(name, answer);
+  return answer;
+}
+
+/** The answers for the last text read (each failure path of a file asks again). */
+let memoText: string | undefined;
+let memoAnswers = new Map<string, boolean>();
+
+function memoFor(text: string): Map<string, boolean> {
+  if (memoText !== text) {
+    memoText = text;
+    memoAnswers = new Map();
+  }
+  return memoAnswers;
+}
+
+/** True when a declaration of `name` in `text` (a statement ending in `;`) says it does not return. */
+function declaredNoReturn(name: string, text: string): boolean {
+  if (!/noreturn/i.test(text)) return false;
+  for (const m of text.matchAll(new RegExp(`\\b${name}\\s*\\(`, 'g'))) {
+    const from =
+      Math.max(
+        text.lastIndexOf(';', m.index),
+        text.lastIndexOf('}', m.index),
+        text.lastIndexOf('\n#', m.index),
+      ) + 1;
+    const semicolon = text.indexOf(';', m.index);
+    const brace = text.indexOf('{', m.index);
+    if (semicolon === -1 || (brace !== -1 && brace < semicolon)) continue;
+    if (/noreturn/i.test(text.slice(from, semicolon))) return true;
+  }
+  return false;
+}
+
+/** True when the file defines `name` with a body that holds no `return` and ends in a call that never returns. */
+function definedToLeave(name: string, sources: NoReturnSources, depth: number): boolean {
+  const { text } = sources;
+  // The definition's line starts with its type or its name (a call in a test, `if (die(x)) {`, does not).
+  const header = new RegExp(`^(?:[A-Za-z_][^\\n;{}#=()]*[\\s*])?${name}\\s*\\([^;{}]*\\)\\s*\\{`, 'm').exec(
+    text,
+  );
+  if (!header) return false;
+  const open = header.index + header[0].length - 1;
+  const body = blockAt(text, open);
+  if (body === undefined) return false;
+  const code = withoutComments(body);
+  if (/\breturn\b/.test(code)) return false;
+  return bodyLeaves(code, sources, depth + 1, false);
+}
+
+/** The text inside the braces opening at `open` (strings and comments skipped), or undefined. */
+function blockAt(text: string, open: number): string | undefined {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'") {
+      for (i++; i < text.length && text[i] !== ch; i++) if (text[i] === '\\') i++;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end === -1) return undefined;
+      i = end + 1;
+    } else if (ch === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? text.length : end;
+    } else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return text.slice(open + 1, i);
+  }
+  return undefined;
+}
+
+/** Comments (strings matched first, so a `//` inside one stays). */
+const COMMENTS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
+
+function withoutComments(text: string): string {
+  return text.replace(COMMENTS, (m) => (m.startsWith('/') ? ' ' : m));
+}
+
+/** `do { ... } while (0)`, braces or a trailing `;` around a macro body. */
+const WRAPPERS = [/^do\s*\{([\s\S]*)\}\s*while\s*\(\s*0\s*\)\s*;?$/, /^\{([\s\S]*)\}$/, /^([\s\S]*);$/];
+
+/**
+ * True when a body (a macro's, as written, `\`-continued; or a function's) ends, on every path, in a
+ * statement that leaves: its last statement at the top level is a call that never returns, or (in a
+ * macro, which leaves the function around its use) `return` or `goto`.
+ */
+function bodyLeaves(body: string, sources: NoReturnSources, depth: number, macro = true): boolean {
+  let text = body.replace(/\\\n/g, ' ').trim();
+  for (let again = true; again;) {
+    again = false;
+    for (const w of WRAPPERS) {
+      const m = w.exec(text);
+      if (m && balanced(m[1]!)) {
+        text = m[1]!.trim();
+        again = true;
+      }
+    }
+  }
+  const last = lastStatement(text);
+  if (last === undefined) return false;
+  if (macro && /^(?:return|goto)\b/.test(last)) return true;
+  const m = /^(?:\(\s*void\s*\)\s*)?([A-Za-z_]\w*)\s*\(([\s\S]*)\)$/.exec(last);
+  return !!m && balanced(m[2]!) && neverReturns(m[1]!, sources, depth);
+}
+
+/** The last statement of `text` at the top level (outside any parentheses or braces), trimmed. */
+function lastStatement(text: string): string | undefined {
+  let depth = 0;
+  let start = 0;
+  let last: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'") {
+      // Skip the literal (its `;` and braces are none).
+      for (i++; i < text.length && text[i] !== ch; i++) if (text[i] === '\\') i++;
+    } else if (ch === '(' || ch === '{') depth++;
+    else if (ch === ')' || ch === '}') {
+      depth--;
+      // A block closing at the top level ends a statement (`if (x) { ... }`).
+      if (depth === 0 && ch === '}') {
+        last = text.slice(start, i + 1).trim();
+        start = i + 1;
+      }
+    } else if (ch === ';' && depth === 0) {
+      last = text.slice(start, i).trim();
+      start = i + 1;
+    }
+  }
+  const rest = text.slice(start).trim();
+  return depth === 0 ? rest || last : undefined;
+}
+
+/** True when every parenthesis and brace of `text` closes in it, in order. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '{') depth++;
+    else if (ch === ')' || ch === '}') depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
