@@ -634,6 +634,22 @@ function loopAround(node: Node, body: Node): Node | undefined {
   return undefined;
 }
 
+function isVariadic(fn: Node): boolean {
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  return !!list && namedKids(list).some((p) => p.type === 'variadic_parameter');
+}
+
+/** True when `call` runs only where a test inside `body` says (an arm of an `if`, `?:` or `switch`). */
+function underTest(call: Node, body: Node): boolean {
+  for (let at = call.parent, child: Node = call; at && at.id !== body.id; child = at, at = at.parent) {
+    if (at.type === 'switch_statement' || at.type === 'case_statement') return true;
+    if (at.type !== 'if_statement' && at.type !== 'conditional_expression') continue;
+    const test = at.childForFieldName('condition');
+    if (!test || child.startIndex < test.startIndex || child.endIndex > test.endIndex) return true;
+  }
+  return false;
+}
+
 /**
  * The index of a printf-style function's format parameter, or -1: the last named parameter before `...`
  * (`say(fd, fmt, ...)`), or the one before a `va_list` (`vsay(fd, fmt, ap)`, which formats what its
@@ -799,6 +815,9 @@ export function writeHelperOf(
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
     if (!variadic || facts.initial.has(params[format] as string) || pace === format) return undefined;
+    // A `va_list` formatter whose write runs only under a test (`if (logmode & LOG_STDIO)`, a
+    // logger's) writes none or one time a call, as its state says: no helper of one write.
+    if (!isVariadic(fn) && underTest(call, body)) return undefined;
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts))) return undefined;
     return {
       name,
