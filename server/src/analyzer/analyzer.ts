@@ -12,7 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
-import { functionLikeDefines, isHeader, quotedIncludes } from './headerIncludes';
+import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -114,7 +114,7 @@ export class Analyzer {
       // header of the workspace defines a wrapper.
       const includes =
         isHeader(path) || index?.cHeaderWrapperNames().size || index?.cHeaderMacroNames().size
-          ? quotedIncludes(text)
+          ? projectIncludes(text)
           : [];
       const { findings, wrappers, functions, loud, inferred } = this.c.analyze(
         text,
@@ -156,7 +156,7 @@ export class Analyzer {
     if (languageOf(path) === 'c') {
       const { wrappers, functions } = this.c.analyze(text, settings);
       const members = messageMembers(text);
-      const includes = isHeader(path) ? quotedIncludes(text) : [];
+      const includes = isHeader(path) ? projectIncludes(text) : [];
       return {
         c: wrappers,
         ts: [],

@@ -12,14 +12,21 @@ export function isHeader(path: string): boolean {
 
 const QUOTED_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm;
 
+/** `#include <dir/name.h>`: a header named with its folder, which the build's include path may find in the tree. */
+const FOLDER_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*<([^<>"\n]+\/[^<>"\n]+)>/gm;
+
 /**
- * The names in `text`'s quoted includes (`#include "common.h"` gives `common.h`), in order, each once.
- * Angle-bracket includes are the system's or a library's: no project definition to read there.
+ * The names in `text`'s includes that may be the project's own headers, in order, each once: its quoted
+ * includes (`#include "common.h"` gives `common.h`), and its angle-bracket includes that name a folder
+ * (`#include <helper/log.h>`, a project header found through the build's include path). A bare
+ * angle-bracket name (`<stdio.h>`) is the system's; a folder one is the project's only when the tree
+ * has a header at that path (see {@link resolveInclude}).
  */
-export function quotedIncludes(text: string): string[] {
+export function projectIncludes(text: string): string[] {
   if (!text.includes('include')) return [];
   const found = new Set<string>();
   for (const m of text.matchAll(QUOTED_INCLUDE)) found.add(m[1]!.trim());
+  for (const m of text.matchAll(FOLDER_INCLUDE)) found.add(m[1]!.trim());
   return [...found];
 }
 

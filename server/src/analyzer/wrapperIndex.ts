@@ -33,7 +33,7 @@ export interface FileWrappers {
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
   /**
-   * A C header's quoted includes, as written (see quotedIncludes): an includer of the header gets the
+   * A C header's project includes, as written (see projectIncludes): an includer of the header gets the
    * wrappers of those headers too.
    */
   readonly includes?: readonly string[];
@@ -384,7 +384,7 @@ export class WrapperIndex {
   }
 
   /**
-   * The function-like macro definitions of the headers `path` includes (`includes`, its quoted includes
+   * The function-like macro definitions of the headers `path` includes (`includes`, its project includes
    * as written) and of the headers those include, nearer headers first (see cWrappersFor).
    */
   cIncludedDefines(path: string, includes: readonly string[]): string[] {
@@ -415,7 +415,7 @@ export class WrapperIndex {
   }
 
   /**
-   * The wrappers of the headers `path` includes (`includes`, its quoted includes as written), and of
+   * The wrappers of the headers `path` includes (`includes`, its project includes as written), and of
    * the headers those include as far as the index knows their includes: a header's `static inline`
    * helper is its includer's own. Nearer headers win a name over farther ones. Not `path`'s own.
    */
@@ -427,7 +427,7 @@ export class WrapperIndex {
 
   /**
    * Exported (non-static) C wrappers of files other than `path`, by name. A name that two files define
-   * differently is left out: the call could mean either. With `includes` (`path`'s quoted includes),
+   * differently is left out: the call could mean either. With `includes` (`path`'s project includes),
    * also the wrappers of the headers it includes, static ones too (see includedWrappers).
    */
   cWrappersFor(path: string, includes?: readonly string[]): Map<string, CWrapper> {

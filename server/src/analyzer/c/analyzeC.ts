@@ -573,7 +573,14 @@ export class CAnalyzer {
     const expanded =
       expansion &&
       expandFunction(fn, ctx.text, expansion.expander, expansion.wanted, (text, range) =>
-        this.parser.parseRanges(text, [range]),
+        // An expansion may bring attribute-like macros the file's blanking did not see (`UNUSED ssize_t
+        // r = (call);` in a statement macro's body): the function's range is blanked again.
+        this.parser.parseRanges(
+          text.slice(0, range[0]) +
+            this.blanked(text.slice(range[0], range[1]), settings) +
+            text.slice(range[1]),
+          [range],
+        ),
       );
     if (expanded) {
       try {

@@ -6,7 +6,7 @@
 // that: each call is still one write, whose bytes exist only once formatted. Calls to such helpers join
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
 import type { Node } from 'web-tree-sitter';
-import { C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { WrapperTarget } from '../wrapper';
 import {
   callArgs,
@@ -47,6 +47,12 @@ interface WriterSlots {
   readonly flags?: number;
   /** The writer sends the whole object its buffer argument points at (see {@link CWrapper.object}). */
   readonly object?: true;
+  /** The writer writes this member of the argument at `fd` (`->fd` of a helper writing `c->fd`). */
+  readonly member?: string;
+  /** The writer is a printf-style helper: `buf` is its format (see {@link formatIndex}). */
+  readonly formats?: true;
+  /** The parameter of the helper that a paced writer is given as its pace (`d` of `put_paced(fd, d, ...)`). */
+  readonly pace?: number;
 }
 
 /** A flags argument that asks for out-of-band data: one call is then no plain part of a byte stream. */
@@ -55,9 +61,15 @@ export const OUT_OF_BAND = /\bMSG_OOB\b/;
 /**
  * The slots of `call` when it writes one buffer: a write function (a `send` with flags other than
  * out-of-band data counts: `MSG_NOSIGNAL` changes no byte), or a wrapper that writes one buffer per call
- * (not a printf-style one, whose buffer is a format).
+ * (a printf-style one, whose buffer is a format, only for a `formatting` helper handing its format on).
  */
-function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | undefined {
+function writerSlots(
+  callee: string,
+  call: Node,
+  ctx: CContext,
+  formatting = false,
+  params: readonly (string | undefined)[] = [],
+): WriterSlots | undefined {
   const fn = ctx.functions.get(callee);
   if (fn) {
     if (fn.gathered) return undefined;
@@ -76,18 +88,33 @@ function writerSlots(callee: string, call: Node, ctx: CContext): WriterSlots | u
     };
   }
   const w = ctx.wrappers.get(callee);
-  if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || (w.formats && !w.object)) return undefined;
-  if (w.pace !== undefined && !zeroConstant(callArgs(call)[w.pace])) return undefined;
+  const format = !!w?.formats && !w.object;
+  if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || (format && !formatting)) return undefined;
+  // A printf-style helper's own pace, handed on with the text it formats, paces the helper: its own
+  // calls given 0 are writes. (Any other helper forwarding its caller's pace stays none.)
+  const paceArg = w.pace === undefined ? undefined : callArgs(call)[w.pace];
+  const forwarded = formatting ? params.indexOf(paceArg ? withoutCasts(paceArg).text : '') : -1;
+  const pace = paceArg && !zeroConstant(paceArg) ? forwarded : undefined;
+  if ((w.pace !== undefined && !paceArg) || (pace !== undefined && pace < 0)) return undefined;
   const messages = {
     ...(w.messages && { messages: true as const }),
     ...(w.object && { object: true as const }),
+    ...(format && { formats: true as const }),
+    ...(pace !== undefined && { pace }),
   };
   // A helper that forwards its caller's flags is given them by the caller: not known here.
   if (w.flags !== undefined) return undefined;
   if ('param' in w.fd)
-    return w.fd.member || w.fd.element || w.fd.deref
+    return w.fd.element || w.fd.deref
       ? undefined
-      : { fd: w.fd.param, buf: w.buf, len: w.len, family: w.family, ...messages };
+      : {
+          fd: w.fd.param,
+          buf: w.buf,
+          len: w.len,
+          family: w.family,
+          ...messages,
+          ...(w.fd.member && { member: w.fd.member }),
+        };
   return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
 }
 
@@ -503,6 +530,17 @@ function privateMember(
 }
 
 /**
+ * The descriptor a helper writes through another helper that writes a member of its argument
+ * (`conn_write(c, p, n)` writing `c->fd`): that member of what this helper passes, as its own callers
+ * name it (`c` given on as it came: `->fd` of this helper's parameter).
+ */
+function memberOf(target: WrapperTarget | undefined, member: string | undefined): WrapperTarget | undefined {
+  if (!member || !target) return target;
+  if (!('param' in target) || target.element !== undefined || target.deref) return undefined;
+  return { param: target.param, member: `${target.member ?? ''}${member}` };
+}
+
+/**
  * True when `body` changes what `pointer` points at (the caller's descriptor) only where `write` failed:
  * `*sock = -1;` or `close_and_clear(sock)` after a failed write leaves the helper with the run ended,
  * while anywhere else the next call could write to another descriptor.
@@ -572,6 +610,46 @@ function handedOn(
 }
 
 /**
+ * A printf-style helper handing its format, and what its `...` gave, to another printf-style helper
+ * (`say(fd, fmt, ...)` calling `vsay(fd, fmt, ap)` between `va_start` and `va_end`): each call is one
+ * write of the text the other formats, as if it formatted it itself.
+ */
+function formatHandedOn(
+  name: string,
+  exported: boolean,
+  at: {
+    call: Node;
+    slots: WriterSlots;
+    fd: WrapperTarget;
+    params: readonly (string | undefined)[];
+    facts: BodyFacts;
+    body: Node;
+  },
+  format: number,
+): CWrapper | undefined {
+  const { call, slots, fd, params, facts, body } = at;
+  const given = callArgs(call)[slots.buf];
+  const fmt = params[format];
+  if (!given || !fmt || withoutCasts(given).text !== fmt || facts.assigned.has(fmt)) return undefined;
+  if (loopAround(call, body)) return undefined;
+  // A pace handed on with the format paces this helper's calls too.
+  const pace = slots.pace;
+  if (pace !== undefined && (pace === format || ('param' in fd && fd.param === pace))) return undefined;
+  return {
+    name,
+    exported,
+    fd,
+    buf: format,
+    family: slots.family,
+    arity: params.length,
+    noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
+    formats: true,
+    ...(slots.messages && { messages: true }),
+    ...(pace !== undefined && { pace }),
+  };
+}
+
+/**
  * A helper that writes bytes no iovec of the caller can point at (handed on, or computed into an array
  * of its own): one write a call, found without a fix, `noFix` saying why.
  */
@@ -604,6 +682,35 @@ function isVariadic(fn: Node): boolean {
   return !!list && namedKids(list).some((p) => p.type === 'variadic_parameter');
 }
 
+/** True when `call` runs only where a test inside `body` says (an arm of an `if`, `?:` or `switch`). */
+function underTest(call: Node, body: Node): boolean {
+  for (let at = call.parent, child: Node = call; at && at.id !== body.id; child = at, at = at.parent) {
+    if (at.type === 'switch_statement' || at.type === 'case_statement') return true;
+    if (at.type !== 'if_statement' && at.type !== 'conditional_expression') continue;
+    const test = at.childForFieldName('condition');
+    if (!test || child.startIndex < test.startIndex || child.endIndex > test.endIndex) return true;
+  }
+  return false;
+}
+
+/**
+ * The index of a printf-style function's format parameter, or -1: the last named parameter before `...`
+ * (`say(fd, fmt, ...)`), or the one before a `va_list` (`vsay(fd, fmt, ap)`, which formats what its
+ * caller's `...` gave). Both format their text from their arguments before they write it.
+ */
+function formatIndex(fn: Node): number {
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  const kids = list ? namedKids(list) : [];
+  const named = kids.filter((p) => p.type === 'parameter_declaration');
+  if (kids.some((p) => p.type === 'variadic_parameter')) return named.length - 1;
+  const listed = named.findIndex(
+    (p) =>
+      p.childForFieldName('type')?.text === 'va_list' &&
+      p.childForFieldName('declarator')?.type === 'identifier',
+  );
+  return listed >= 1 ? listed - 1 : -1;
+}
+
 /**
  * The write helper `fn` is (see the file comment), or undefined. `exported` says whether other files may
  * call it.
@@ -617,7 +724,8 @@ export function writeHelperOf(
   const body = fn.childForFieldName('body');
   if (!body) return undefined;
   const params = parameterNames(fn);
-  const variadic = isVariadic(fn);
+  const format = formatIndex(fn);
+  const variadic = format >= 0;
   // One parameter is enough for a helper of a fixed descriptor (`tty_puts(s)` writing to a global).
   if (params.length < 1 || params.includes(undefined)) return undefined;
   let writer: { call: Node; slots: WriterSlots } | undefined;
@@ -629,7 +737,7 @@ export function writeHelperOf(
   // code: the helper is read in the configuration its first write is compiled in.
   const first = all.find((c) => {
     const callee = calleeName(c);
-    return callee !== undefined && writerSlots(callee, c, ctx) !== undefined;
+    return callee !== undefined && writerSlots(callee, c, ctx, variadic, params) !== undefined;
   });
   // The write function may be a parameter (`atomicio(f, fd, buf, n)` calling `(f)(fd, s + pos, n - pos)`):
   // the helper writes when its caller passes `write` there (see {@link CWrapper.mode}).
@@ -650,7 +758,7 @@ export function writeHelperOf(
     // Only the write's own failure handling may call through another pointer (`c->closed(c)`).
     if (!callee && writer && handlesFailureOf(c, writer.call)) continue;
     if (!callee) return undefined;
-    const slots = writerSlots(callee, c, ctx);
+    const slots = writerSlots(callee, c, ctx, variadic, params);
     if (slots) {
       // The same write again (a retry once the descriptor is writable) is still the one write; so is
       // its alternative under `#ifdef` (`send(fd, p, n, MSG_NOSIGNAL)` or else `write(fd, p, n)`).
@@ -667,11 +775,12 @@ export function writeHelperOf(
   const args = callArgs(call);
   const facts = bodyFacts(body);
   const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
-  const fd = fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed;
+  const fd = memberOf(fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed, slots.member);
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx)) return undefined;
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
+  if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
@@ -691,7 +800,9 @@ export function writeHelperOf(
     convertedFacts(facts).changed(n),
   );
   if (!pacing) return undefined;
-  const { lenArg, pace } = pacing;
+  const { lenArg } = pacing;
+  if (pacing.pace !== undefined && slots.pace !== undefined && pacing.pace !== slots.pace) return undefined;
+  const pace = pacing.pace ?? slots.pace;
   let loop = loopAround(call, body);
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
   // left -= n; }`): the outer loop says what one call of the helper sends.
@@ -748,18 +859,22 @@ export function writeHelperOf(
   }
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
-    if (!variadic || facts.initial.has(params[params.length - 1] as string) || pace !== undefined)
-      return undefined;
+    if (!variadic || facts.initial.has(params[format] as string) || pace === format) return undefined;
+    // A `va_list` formatter whose write runs only under a test (`if (logmode & LOG_STDIO)`, a
+    // logger's) writes none or one time a call, as its state says: no helper of one write.
+    if (!isVariadic(fn) && underTest(call, body)) return undefined;
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts))) return undefined;
     return {
       name,
       exported,
       fd,
-      buf: params.length - 1,
+      buf: format,
       family: slots.family,
       arity: params.length,
       noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
       formats: true,
+      // Paced by a parameter (`usleep(d)` after each byte): calls given 0 are writes.
+      ...(pace !== undefined && { pace }),
     };
   }
   // `write_all(fd, (char *)pkt, packet_size(pkt))`: the object the parameter points at, sent whole.
@@ -772,7 +887,8 @@ export function writeHelperOf(
     buf.pointer === params[buf.param] &&
     pace === undefined &&
     lenArg &&
-    objectLength(lenArg, buf.pointer, facts, quietCall)
+    objectLength(lenArg, buf.pointer, facts, quietCall) &&
+    !fillsPointee(body, buf.pointer)
   )
     return {
       name,
@@ -895,8 +1011,8 @@ function conditionals(node: Node): [number, Node][] {
 }
 
 /**
- * True when two writes are alternatives of one `#if`/`#ifdef`, only one of which is compiled, and write
- * the same descriptor, buffer and count (their texts).
+ * True when two writes are alternatives, only one of which runs (the groups of one `#if`/`#ifdef`, or
+ * the arms of one `if`/`else` or `?:`), and write the same descriptor, buffer and count (their texts).
  */
 function alternativeWrite(
   a: { call: Node; slots: WriterSlots },
@@ -911,7 +1027,25 @@ function alternativeWrite(
     })
   )
     return false;
-  return otherConfiguration(a.call, b.call);
+  if (a.slots.member !== b.slots.member) return false;
+  return otherConfiguration(a.call, b.call) || otherArm(a.call, b.call);
+}
+
+/**
+ * True when `a` and `b` lie in the two arms of one `if`/`else` (or `?:`): a helper that picks its write
+ * by a test (`send()` on a socket, `write()` on anything else) makes one of them per call.
+ */
+function otherArm(a: Node, b: Node): boolean {
+  const within = (n: Node, arm: Node | null) =>
+    !!arm && n.startIndex >= arm.startIndex && n.endIndex <= arm.endIndex;
+  for (let at = a.parent; at; at = at.parent) {
+    if (at.type !== 'if_statement' && at.type !== 'conditional_expression') continue;
+    if (b.startIndex < at.startIndex || b.endIndex > at.endIndex) continue;
+    const then = at.childForFieldName('consequence');
+    const other = at.childForFieldName('alternative');
+    return (within(a, then) && within(b, other)) || (within(a, other) && within(b, then));
+  }
+  return false;
 }
 
 /**
@@ -1035,6 +1169,42 @@ function objectLength(
   const callee = calleeName(len);
   const args = callArgs(len);
   return !!callee && quietCall(callee) && args.length === 1 && withoutCasts(args[0]!).text === pointer;
+}
+
+/**
+ * True when `body` fills what `pointer` points at (`p->type = T;`, `memcpy(p->magic, M, 4)`): each call
+ * then changes its caller's object before writing it, so two calls given parts of one object (the
+ * members of a union) overwrite what the first sent, and are no run of plain writes.
+ */
+function fillsPointee(body: Node, pointer: string): boolean {
+  const rooted = (n: Node | null | undefined): boolean => {
+    let at = n ? withoutCasts(n) : undefined;
+    let through = false;
+    while (
+      at &&
+      ['field_expression', 'subscript_expression', 'pointer_expression', 'parenthesized_expression'].includes(
+        at.type,
+      )
+    ) {
+      if (at.type !== 'parenthesized_expression') through = true;
+      const next: Node | null =
+        at.type === 'parenthesized_expression' ? at.namedChild(0) : at.childForFieldName('argument');
+      at = next ? withoutCasts(next) : undefined;
+    }
+    return through && at?.type === 'identifier' && at.text === pointer;
+  };
+  for (const n of body.descendantsOfType(['assignment_expression', 'update_expression', 'call_expression'])) {
+    if (!n) continue;
+    if (n.type === 'assignment_expression' && rooted(n.childForFieldName('left'))) return true;
+    if (n.type === 'update_expression' && rooted(n.childForFieldName('argument'))) return true;
+    if (
+      n.type === 'call_expression' &&
+      C_FIRST_ARGUMENT_FILLERS.test(calleeName(n) ?? '') &&
+      rooted(callArgs(n)[0])
+    )
+      return true;
+  }
+  return false;
 }
 
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */

@@ -262,10 +262,11 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   // reading every long function that writes as a candidate cost the whole-tree speed.
   const helper = () => {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
-    // Two under `#if`/`#else` may be alternatives of one write: the body's reading tells.
+    // Two under `#if`/`#else`, or in the arms of an `if`/`else` or `?:`, may be alternatives of one
+    // write: the body's reading tells.
     if (
       text.length > HELPER_TEXT_LIMIT ||
-      (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b/m.test(text))
+      (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?/m.test(text))
     )
       return undefined;
     return (
