@@ -97,6 +97,20 @@ export interface CWrapper extends Wrapper {
    * other pause spreads the bytes out on purpose, and that call is no write to join.
    */
   readonly pace?: number;
+  /**
+   * C: the test on a parameter that decides whether the helper does other I/O besides its write (`if
+   * (do_write) write(...) else read(...)`, `if (offset >= 0) lseek(...)`): a call is its one write only
+   * when it passes a constant under which that test takes the quiet arm.
+   */
+  readonly select?: BranchSelect;
+}
+
+/** A parameter compared with a constant, and the truth of that comparison a call must give. */
+export interface BranchSelect {
+  readonly param: number;
+  readonly op: '==' | '!=' | '<' | '<=' | '>' | '>=';
+  readonly constant: number;
+  readonly when: boolean;
 }
 
 /** A TS/JS function whose body only writes its buffer parameter to a descriptor. */

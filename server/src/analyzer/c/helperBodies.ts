@@ -30,6 +30,7 @@ import { computedFromParams } from './computedBuffers';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
+import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -96,6 +97,7 @@ function writerSlots(
   const forwarded = formatting ? params.indexOf(paceArg ? withoutCasts(paceArg).text : '') : -1;
   const pace = paceArg && !zeroConstant(paceArg) ? forwarded : undefined;
   if ((w.pace !== undefined && !paceArg) || (pace !== undefined && pace < 0)) return undefined;
+  if (w.select && !selectsBranch(callArgs(call)[w.select.param], w.select)) return undefined;
   const messages = {
     ...(w.messages && { messages: true as const }),
     ...(w.object && { object: true as const }),
@@ -721,6 +723,35 @@ export function writeHelperOf(
   exported: boolean,
   ctx: CContext,
 ): CWrapper | undefined {
+  const whole = helperOf(fn, name, exported, ctx);
+  if (whole) return whole;
+  // Read again without the arms a constant argument rules out (see selectedBranches.ts).
+  const body = fn.childForFieldName('body');
+  if (!body) return undefined;
+  const params = parameterNames(fn);
+  const noisy = (c: Node) => {
+    const callee = calleeName(c);
+    if (callee === undefined) return true;
+    if (writerSlots(callee, c, ctx)) return false;
+    if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee)) return true;
+    return IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee);
+  };
+  const facts = bodyFacts(body);
+  const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
+  const selected = selectedBody(body, params, noisy, changed);
+  if (!selected) return undefined;
+  const helper = helperOf(fn, name, exported, ctx, selected.skipped);
+  return helper && { ...helper, select: selected.select };
+}
+
+/** {@link writeHelperOf} of the body without the calls `skipped` names (by node id). */
+function helperOf(
+  fn: Node,
+  name: string,
+  exported: boolean,
+  ctx: CContext,
+  skipped?: ReadonlySet<number>,
+): CWrapper | undefined {
   const body = fn.childForFieldName('body');
   if (!body) return undefined;
   const params = parameterNames(fn);
@@ -732,7 +763,7 @@ export function writeHelperOf(
   // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
   // descriptor, which is then written by more than the one call.
   const io: Node[] = [];
-  const all = calls(body);
+  const all = calls(body).filter((c) => !skipped?.has(c.id));
   // Under `#ifdef _WIN32 ... #else ... #endif`, the branch without the write is another platform's
   // code: the helper is read in the configuration its first write is compiled in.
   const first = all.find((c) => {

@@ -186,6 +186,8 @@ interface Region {
   readonly to: Span;
   /** The macro used. */
   readonly name: string;
+  /** The line breaks the use took, kept after its expansion (which is written on one line). */
+  readonly breaks: number;
 }
 
 /** A function's text with its macro uses expanded, parsed. */
@@ -281,7 +283,7 @@ export function expandFunction(
     const start = copy.length;
     copy += use.text;
     parsed += use.text;
-    regions.push({ from: use.span, to: { start, end: copy.length }, name: use.name });
+    regions.push({ from: use.span, to: { start, end: copy.length }, name: use.name, breaks: lines.length });
     const next = uses[i + 1]?.span.start ?? fn.endIndex;
     copy += lines + text.slice(use.span.end, next);
     parsed += lines + blanked(use.span.end, next);
@@ -340,7 +342,9 @@ function mapFinding(f: Finding, regions: readonly Region[]): Finding {
     for (const r of regions) {
       if (offset <= r.to.start) break;
       if (offset < r.to.end) return r.from[side];
-      delta += r.to.end - r.to.start - (r.from.end - r.from.start);
+      // Past the use: the copy holds its expansion and then the line breaks it took.
+      if (offset < r.to.end + r.breaks) return r.from.end;
+      delta += r.to.end - r.to.start + r.breaks - (r.from.end - r.from.start);
     }
     return offset - delta;
   };

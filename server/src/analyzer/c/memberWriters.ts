@@ -53,6 +53,7 @@ export function memberWriters(
         !w.formats &&
         // A member call passes what it likes: a helper that writes only given some argument is none.
         w.pace === undefined &&
+        w.select === undefined &&
         w.mode === undefined,
     );
     if (!same) continue;

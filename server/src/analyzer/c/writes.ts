@@ -16,6 +16,7 @@ import { OUT_OF_BAND } from './helperBodies';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, unwrap } from './syntax';
 import { writerMode } from './callSiteWriters';
 import { zeroConstant } from './pacedLoops';
+import { selectsBranch } from './selectedBranches';
 
 export type { CWrapper } from '../wrapper';
 
@@ -479,6 +480,8 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
   if (wrapper.mode !== undefined && !writerMode(args[wrapper.mode]?.text ?? '')) return undefined;
   // A paced helper given a pause other than 0 spreads its bytes out on purpose: no write to join.
   if (wrapper.pace !== undefined && !zeroConstant(args[wrapper.pace])) return undefined;
+  // A helper that reads or seeks unless given the right constant: only such calls are its one write.
+  if (wrapper.select && !selectsBranch(args[wrapper.select.param], wrapper.select)) return undefined;
   if (wrapper.flags !== undefined) {
     // Constants only (`MSG_NOSIGNAL`, `0`, `MSG_MORE | MSG_NOSIGNAL`), and none asking for out-of-band data.
     if (!constantFlags(args[wrapper.flags]?.text ?? '')) return undefined;
