@@ -571,24 +571,22 @@ function keepsPointee(body: Node, pointer: string, write: Node, ctx: CContext): 
   return true;
 }
 
+/** A helper's call of another writer, and what the helper's body says around it. */
+interface HandOn {
+  call: Node;
+  slots: WriterSlots;
+  fd: WrapperTarget;
+  params: readonly (string | undefined)[];
+  facts: BodyFacts;
+  body: Node;
+}
+
 /**
  * A helper handing its parameters, and constants, to a writer of what its arguments stand for (see
  * {@link CWrapper.object}): `return put_token(fd, "STAT", (unsigned)status);`. Each call is one such
  * write, of the bytes its own arguments stand for.
  */
-function handedOn(
-  name: string,
-  exported: boolean,
-  at: {
-    call: Node;
-    slots: WriterSlots;
-    fd: WrapperTarget;
-    params: readonly (string | undefined)[];
-    facts: BodyFacts;
-    body: Node;
-  },
-  ctx: CContext,
-): CWrapper | undefined {
+function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): CWrapper | undefined {
   const { call, slots, fd, params, facts, body } = at;
   if (loopAround(call, body)) return undefined;
   const passed = callArgs(call)
@@ -616,19 +614,7 @@ function handedOn(
  * (`say(fd, fmt, ...)` calling `vsay(fd, fmt, ap)` between `va_start` and `va_end`): each call is one
  * write of the text the other formats, as if it formatted it itself.
  */
-function formatHandedOn(
-  name: string,
-  exported: boolean,
-  at: {
-    call: Node;
-    slots: WriterSlots;
-    fd: WrapperTarget;
-    params: readonly (string | undefined)[];
-    facts: BodyFacts;
-    body: Node;
-  },
-  format: number,
-): CWrapper | undefined {
+function formatHandedOn(name: string, exported: boolean, at: HandOn, format: number): CWrapper | undefined {
   const { call, slots, fd, params, facts, body } = at;
   const given = callArgs(call)[slots.buf];
   const fmt = params[format];

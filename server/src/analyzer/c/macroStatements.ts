@@ -81,7 +81,7 @@ function soleCall(body: string): { name: string; arg: string } | undefined {
 }
 
 /** True when every parenthesis and brace of `text` closes in it, in order. */
-function balanced(text: string): boolean {
+export function balanced(text: string): boolean {
   let depth = 0;
   for (const ch of text) {
     if (ch === '(' || ch === '{') depth++;

@@ -4,7 +4,7 @@
 // (`#define fatal(...) do { fprintf(stderr, __VA_ARGS__); exit(1); } while (0)`), or through the same
 // statements written out in a `do { ... } while (0)` block. The library's own are known by name.
 import type { Node } from 'web-tree-sitter';
-import { macroBodies } from './macroStatements';
+import { balanced, macroBodies } from './macroStatements';
 import { constantCondition, namedKids } from './syntax';
 
 /** The C library's calls that never return. */
@@ -188,15 +188,4 @@ function lastStatement(text: string): string | undefined {
   }
   const rest = text.slice(start).trim();
   return depth === 0 ? rest || last : undefined;
-}
-
-/** True when every parenthesis and brace of `text` closes in it, in order. */
-function balanced(text: string): boolean {
-  let depth = 0;
-  for (const ch of text) {
-    if (ch === '(' || ch === '{') depth++;
-    else if (ch === ')' || ch === '}') depth--;
-    if (depth < 0) return false;
-  }
-  return depth === 0;
 }
