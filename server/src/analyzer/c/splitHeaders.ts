@@ -1,5 +1,5 @@
-// Function definitions whose header is written once per configuration: `#ifdef WITH_KRB` / `int
-// connect_remote(int *sock, KTEXT ticket)` / `#else` / `int connect_remote(int *sock)` / `#endif`, then
+// Function definitions whose header is written once per configuration: `#ifdef WITH_AUTH` / `int
+// open_peer(int *sock, struct token *auth)` / `#else` / `int open_peer(int *sock)` / `#endif`, then
 // one body. Old portable C does this for K&R and ANSI headers (`#ifdef __STDC__`) and for parameters
 // that differ by platform. The grammar reads each header as a declaration missing its `;` and the body
 // as a block of no function, so nothing in it would be read. The first group's header with the body
