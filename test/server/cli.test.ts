@@ -240,6 +240,9 @@ describe('writev-lint', () => {
         'formatted-locals.c:41',
         'gated-chains.c:23',
         'gated-chains.c:34',
+        'goto-loops.c:77',
+        'goto-loops.c:90',
+        'goto-loops.c:96',
         'handed-on-writers.c:64',
         'head-then-arms.c:12',
         'head-then-arms.c:31',
@@ -426,6 +429,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 381);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 384);
   });
 });

@@ -17,8 +17,10 @@ export interface ComputedBufferFacts {
   readonly body: Node;
   readonly write: Node;
   readonly params: readonly (string | undefined)[];
-  /** The write's length argument. */
+  /** The write's length argument (for a loop over the object, what its count starts at). */
   readonly lenArg: Node | undefined;
+  /** The write sends the local by its address (`&h`), so it may be an object rather than an array. */
+  readonly addressed?: boolean;
   /** The descriptor's parameter, if the helper takes it. */
   readonly fdParam: number | undefined;
   /** Whether a called function does no output and changes only what it is given (memcpy, strlen). */
@@ -37,9 +39,10 @@ const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
  */
 export function computedFromParams(local: string, facts: ComputedBufferFacts): number {
   const { body, write, params, lenArg } = facts;
-  if (!lenArg || !(fixedLength(lenArg, local) || ownLength(lenArg, local, body))) return -1;
+  if (!lenArg) return -1;
   const locals = new Set<string>();
   let array = 0;
+  let type: string | undefined;
   for (const d of body.descendantsOfType('declaration')) {
     if (!d) continue;
     // A static local keeps what one call left for the next.
@@ -50,13 +53,17 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       if (name === local) {
         const inner =
           declarator.type === 'init_declarator' ? declarator.childForFieldName('declarator') : declarator;
-        if (inner?.type !== 'array_declarator') return -1;
+        // An array, or an object sent by its address (`struct hdr h; ... send(fd, (char *)&h + off, ...)`).
+        if (inner?.type !== 'array_declarator' && !(facts.addressed && inner?.type === 'identifier'))
+          return -1;
+        type = d.childForFieldName('type')?.text;
         array++;
       }
       locals.add(name);
     }
   }
   if (array !== 1 || params.includes(local)) return -1;
+  if (!fixedLength(lenArg, local, type) && !ownLength(lenArg, local, body)) return -1;
   for (const call of body.descendantsOfType('call_expression')) {
     if (!call || call.equals(write) || facts.failing?.(call)) continue;
     const callee = call.childForFieldName('function');
@@ -91,11 +98,12 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   return from;
 }
 
-/** True when `len` is a number or the size of the array itself (`sizeof buf`). */
-function fixedLength(len: Node, local: string): boolean {
+/** True when `len` is a number or the size of the array itself (`sizeof buf`) or of its type. */
+function fixedLength(len: Node, local: string, type: string | undefined): boolean {
   const b = withoutCasts(len);
   if (b.type === 'number_literal') return true;
-  return b.type === 'sizeof_expression' && b.text.replace(/[\s()]/g, '') === `sizeof${local}`;
+  const measured = b.type === 'sizeof_expression' ? b.text.replace(/[\s()]/g, '') : undefined;
+  return measured === `sizeof${local}` || (!!type && measured === `sizeof${type.replace(/\s/g, '')}`);
 }
 
 /** `strlen(buf)`, or `sprintf`/`snprintf` into it: the text the array holds says how long it is. */

@@ -6,6 +6,7 @@
 // that: each call is still one write, whose bytes exist only once formatted. Calls to such helpers join
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
 import type { Node } from 'web-tree-sitter';
+import { gotoLoop, jumpTests } from './gotoLoops';
 import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
 import type { WrapperTarget } from '../wrapper';
 import {
@@ -283,7 +284,8 @@ function bufferSource(
   node: Node,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
-): BufferSource | { readonly local: string } | undefined {
+):
+  BufferSource | { readonly local: string; readonly offset?: string; readonly addressed?: true } | undefined {
   const b = withoutCasts(node);
   if (b.type === 'identifier') {
     const param = paramOf(b.text, params, facts);
@@ -295,7 +297,12 @@ function bufferSource(
     base = b.childForFieldName('left');
     offset = b.childForFieldName('right');
     // `n + (const char *)buf`: the pointer on either side.
-    if (base && offset && paramOf(withoutCasts(base).text, params, facts) < 0)
+    if (
+      base &&
+      offset &&
+      paramOf(withoutCasts(base).text, params, facts) < 0 &&
+      addressedLocal(withoutCasts(base)) === undefined
+    )
       [base, offset] = [offset, base];
   } else if (b.type === 'pointer_expression' && b.child(0)?.type === '&') {
     const sub = b.childForFieldName('argument');
@@ -307,9 +314,29 @@ function bufferSource(
   if (!base || !offset) return undefined;
   const pointer = withoutCasts(base);
   const at = withoutCasts(offset);
-  if (pointer.type !== 'identifier' || at.type !== 'identifier') return undefined;
+  if (at.type !== 'identifier') return undefined;
+  // `(char *)&header + off`: a local object sent from an offset, as a write-in-full loop does.
+  const object = addressedLocal(pointer);
+  if (object !== undefined && paramOf(object, params, facts) < 0)
+    return { local: object, offset: at.text, addressed: true };
+  if (pointer.type !== 'identifier') return undefined;
   const param = paramOf(pointer.text, params, facts);
-  return param >= 0 ? { param, pointer: pointer.text, offset: at.text } : { local: pointer.text };
+  return param >= 0
+    ? { param, pointer: pointer.text, offset: at.text }
+    : { local: pointer.text, offset: at.text };
+}
+
+/** What a loop's shrinking count starts at (`size_t left = sizeof h;`), if it is set once before. */
+function startingCount(count: Node, facts: BodyFacts): Node | undefined {
+  const b = withoutCasts(count);
+  return b.type === 'identifier' && !facts.assigned.has(b.text) ? facts.initial.get(b.text) : undefined;
+}
+
+/** The variable `&name` takes the address of, or undefined. */
+function addressedLocal(node: Node): string | undefined {
+  if (node.type !== 'pointer_expression' || node.child(0)?.type !== '&') return undefined;
+  const arg = node.childForFieldName('argument');
+  return arg?.type === 'identifier' ? arg.text : undefined;
 }
 
 /**
@@ -657,12 +684,12 @@ function opaqueWriter(
   };
 }
 
-/** The loop around `node` inside `body`, if any. */
+/** The loop around `node` inside `body`, if any: a loop statement, or a backward `goto`'s (gotoLoops.ts). */
 function loopAround(node: Node, body: Node): Node | undefined {
   for (let at = node.parent; at && at.id !== body.id; at = at.parent) {
     if (['while_statement', 'for_statement', 'do_statement'].includes(at.type)) return at;
   }
-  return undefined;
+  return gotoLoop(node, body);
 }
 
 function isVariadic(fn: Node): boolean {
@@ -854,13 +881,24 @@ function helperOf(
     : 'string';
   if ('local' in buf && !variadic) {
     // A message built in a local array from the arguments (see computedBuffers.ts).
+    // Sent whole once a call: by one write, a retried one, or a loop advancing over it to its end
+    // (`size_t left = sizeof h; ... send(fd, (char *)&h + off, left, 0); ... left -= n; off += n;`),
+    // whose count starts at the object's length.
+    const advancing =
+      !!loop &&
+      buf.offset !== undefined &&
+      facts.grown.has(buf.offset) &&
+      !!lenArg &&
+      loopShrinks(lenArg, facts);
+    const start = advancing ? startingCount(lenArg, facts) : lenArg;
     const from =
-      (!loop || retries(loop, call)) && pace === undefined
+      (!loop || retries(loop, call) || advancing) && pace === undefined
         ? computedFromParams(buf.local, {
             body,
             write: call,
             params,
-            lenArg,
+            lenArg: start,
+            addressed: 'addressed' in buf,
             fdParam: 'param' in fd ? fd.param : undefined,
             quietCall: (n) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n),
             failing: (n) => failurePath(n, call, ctx),
@@ -869,8 +907,9 @@ function helperOf(
     if (from < 0) return undefined;
     return opaqueWriter(
       { name, exported, fd, buf: from, family: slots.family, arity: params.length },
-      `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
-      slots,
+      `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
+      // A loop over short writes treats its descriptor as a byte stream, as a write-in-full helper does.
+      advancing ? { ...slots, messages: undefined } : slots,
       statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
     );
   }
@@ -1310,6 +1349,15 @@ function retries(loop: Node, call: Node): boolean {
       : holder?.type === 'init_declarator'
         ? holder.childForFieldName('declarator')
         : null;
+  // A goto loop retries when every jump back is taken only where the call failed
+  // (`if (n < 0 && errno == EINTR) goto again;`, `if (write(...) == -1) { if (errno == EINTR) goto
+  // again; ... }`); one taken after a short write makes a write loop.
+  if (loop.type === 'compound_statement') {
+    const named = result?.type === 'identifier' ? result.text : undefined;
+    const failed = (c: Node) =>
+      named !== undefined ? failureTest(c, named, holder as Node) : failureTest(c, '', call);
+    return jumpTests(call, loop).every((tests) => tests.some((t) => conjuncts(withoutCasts(t)).some(failed)));
+  }
   if (result?.type !== 'identifier') return false;
   const condition = loop.childForFieldName('condition');
   const test = condition ? withoutCasts(condition) : undefined;
