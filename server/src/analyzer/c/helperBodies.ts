@@ -32,6 +32,7 @@ import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
+import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -796,6 +797,15 @@ function helperOf(
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx)) return undefined;
+  // `cl->sock = next;` after the write: the next call writes another descriptor (see ownObjects.ts).
+  if (
+    'param' in fd &&
+    fd.member &&
+    movesDescriptor(body, params[fd.param]!, fd.member, params, objectFacts(facts), (n) =>
+      failurePath(n, call, ctx),
+    )
+  )
+    return undefined;
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const fdNames =
@@ -831,7 +841,14 @@ function helperOf(
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
-    if (param < 0 || ('param' in fd && fd.param === param) || pace !== undefined) return undefined;
+    if (param < 0 || pace !== undefined) return undefined;
+    // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
+    // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
+    const failing = (n: Node) => failurePath(n, call, ctx);
+    if ('param' in fd && fd.param === param) {
+      if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
+      if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+    }
     return {
       name,
       exported,
@@ -1113,6 +1130,11 @@ function valueParam(
   return param >= 0 ? param : converted(name);
 }
 
+/** The body facts ownObjects.ts reads. */
+function objectFacts(facts: BodyFacts): ObjectFacts {
+  return { ...convertedFacts(facts), values: facts.values };
+}
+
 /** The body facts {@link convertedParam} reads. */
 function convertedFacts(facts: BodyFacts): ConvertedLocalFacts {
   return {
@@ -1137,10 +1159,8 @@ function heldParam(
     const b = withoutCasts(node);
     // `str_getbuf(s)`, `str_getlen(s)`: the same object's bytes, through its accessors.
     if (b.type === 'call_expression') return accessedParam(b, params, facts.assigned, reads);
-    if (b.type !== 'field_expression') return -1;
-    const root = b.childForFieldName('argument');
-    if (root?.type !== 'identifier' || facts.assigned.has(root.text)) return -1;
-    return params.indexOf(root.text);
+    // `m->data`, `c->priv->prompt`, `t->prompt` of `t = c->priv`: the object's bytes, through its members.
+    return b.type === 'field_expression' ? memberOwner(b, params, objectFacts(facts)) : -1;
   };
   const param = owner(bufArg);
   const len = lenArg ? withoutCasts(lenArg) : undefined;
