@@ -80,6 +80,26 @@ export function onStoredFailure(
 }
 
 /**
+ * True when `node` runs only where `write`, whose result is kept in a variable, succeeded: in the `else`
+ * of the `if` right after the write's statement whose test says it failed or fell short (past every
+ * such test of an `else if` chain: `if (n < 0) ...; else if (n < len) ...; else return 0;`).
+ */
+export function onStoredSuccess(node: Node, write: Node): boolean {
+  const result = resultOf(write);
+  let at = result?.stmt.nextNamedSibling;
+  while (result && at?.type === 'if_statement') {
+    const test = at.childForFieldName('condition');
+    if (!test || !failureTest(test, result.name)) return false;
+    let other = at.childForFieldName('alternative');
+    if (other?.type === 'else_clause') other = other.namedChild(0);
+    if (!other || node.startIndex < other.startIndex || node.endIndex > other.endIndex) return false;
+    if (other.type !== 'if_statement') return true;
+    at = other;
+  }
+  return false;
+}
+
+/**
  * True when `test` holds only when the result kept in `name` says the write failed or fell short:
  * every `||` term such a comparison (`n < 0 || n != len`), or one `&&` term of a single one.
  */

@@ -21,7 +21,7 @@ import {
   withoutCasts,
 } from './syntax';
 import { conjuncts, retriedCall } from './retries';
-import { onStoredFailure, releasesOnFailure } from './failurePaths';
+import { onStoredFailure, onStoredSuccess, releasesOnFailure } from './failurePaths';
 import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
@@ -33,6 +33,7 @@ import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
+import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -823,6 +824,15 @@ function helperOf(
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx)) return undefined;
+  // `cl->sock = next;` after the write: the next call writes another descriptor (see ownObjects.ts).
+  if (
+    'param' in fd &&
+    fd.member &&
+    movesDescriptor(body, params[fd.param]!, fd.member, params, objectFacts(facts), (n) =>
+      failurePath(n, call, ctx),
+    )
+  )
+    return undefined;
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const fdNames =
@@ -858,7 +868,14 @@ function helperOf(
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
-    if (param < 0 || ('param' in fd && fd.param === param) || pace !== undefined) return undefined;
+    if (param < 0 || pace !== undefined) return undefined;
+    // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
+    // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
+    const failing = (n: Node) => failurePath(n, call, ctx);
+    if ('param' in fd && fd.param === param) {
+      if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
+      if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+    }
     return {
       name,
       exported,
@@ -963,8 +980,10 @@ function helperOf(
   if (len !== 'string' && len.clamped && (!loop || retries(loop, call))) return undefined;
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
   if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
-  const status = statusReturns(body);
-  const codes = !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true);
+  const path: ReturnPath = (r) =>
+    failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
+  const status = statusReturns(body, path);
+  const codes = !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, path);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
@@ -1152,6 +1171,11 @@ function valueParam(
   return param >= 0 ? param : converted(name);
 }
 
+/** The body facts ownObjects.ts reads. */
+function objectFacts(facts: BodyFacts): ObjectFacts {
+  return { ...convertedFacts(facts), values: facts.values };
+}
+
 /** The body facts {@link convertedParam} reads. */
 function convertedFacts(facts: BodyFacts): ConvertedLocalFacts {
   return {
@@ -1176,10 +1200,8 @@ function heldParam(
     const b = withoutCasts(node);
     // `str_getbuf(s)`, `str_getlen(s)`: the same object's bytes, through its accessors.
     if (b.type === 'call_expression') return accessedParam(b, params, facts.assigned, reads);
-    if (b.type !== 'field_expression') return -1;
-    const root = b.childForFieldName('argument');
-    if (root?.type !== 'identifier' || facts.assigned.has(root.text)) return -1;
-    return params.indexOf(root.text);
+    // `m->data`, `c->priv->prompt`, `t->prompt` of `t = c->priv`: the object's bytes, through its members.
+    return b.type === 'field_expression' ? memberOwner(b, params, objectFacts(facts)) : -1;
   };
   const param = owner(bufArg);
   const len = lenArg ? withoutCasts(lenArg) : undefined;
@@ -1266,16 +1288,28 @@ function fillsPointee(body: Node, pointer: string): boolean {
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */
 const STATUS = /^(0|1|true|false|TRUE|FALSE)$/;
 
-/** True when every return of `body` gives a constant status, 0 on some path and 1 on another. */
-function statusReturns(body: Node): boolean {
-  const values = body
-    .descendantsOfType('return_statement')
-    .map((r) => r?.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+/**
+ * Where a helper's return stands against its write: `'failed'` on the write's failure path, `'sent'`
+ * where the write succeeded, `undefined` where the body does not say.
+ */
+type ReturnPath = (ret: Node) => 'failed' | 'sent' | undefined;
+
+/**
+ * True when every return of `body` gives a constant status, 0 on some path and 1 on another, and none
+ * where `path` says the other: `if (n < 0) return 1; return 0;` returns 1 on failure, and `put(a) &&
+ * put(b)` then writes b only when a failed.
+ */
+function statusReturns(body: Node, path?: ReturnPath): boolean {
+  const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
+  const values = returns.map((r) => r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  const failure = (v: string) => /^(0|false|FALSE)$/.test(v);
+  const inverted = (r: Node, v: string) => path?.(r) === (failure(v) ? 'sent' : 'failed');
   return (
     values.length >= 2 &&
     values.every((v) => STATUS.test(v)) &&
-    values.some((v) => /^(0|false|FALSE)$/.test(v)) &&
-    values.some((v) => /^(1|true|TRUE)$/.test(v))
+    values.some(failure) &&
+    values.some((v) => /^(1|true|TRUE)$/.test(v)) &&
+    !returns.some((r, i) => inverted(r, values[i]!))
   );
 }
 
@@ -1286,9 +1320,12 @@ const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
  * True when every return of `body` gives a constant error code, 0 on some path and another code on
  * another: the helper's result is 0 on success and non-zero on failure, never a byte count.
  */
-function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean): boolean {
+function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean, path?: ReturnPath): boolean {
   const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
   const values = returns.map((r) => r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  // `if (n < 0) return 0;`: a 0 where the write failed is no success code (nor a code where it sent).
+  if (returns.some((r, i) => CODE.test(values[i]!) && path?.(r) === (values[i] === '0' ? 'failed' : 'sent')))
+    return false;
   // `if ((ret = wait(...))) return ret;`: a code passed on where it is not 0, a failure's.
   const passed = (r: Node, v: string) => /^[A-Za-z_]\w*$/.test(v) && nonZeroThere(r, v);
   // `return write_all(fd, buf, n);` of a helper that returns 0 on success: its codes are these.

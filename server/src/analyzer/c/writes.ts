@@ -526,7 +526,12 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     callee: name,
     family: wrapper.family,
     pieces,
-    reads: frames > 1 || wrapper.noFix ? names(args.filter((a) => a !== fd)) : names([bufArg, len]),
+    // The descriptor's argument is no read of the bytes, unless the object it holds them in is that
+    // same argument (a connection's own prompt, see ownObjects.ts): then a change of it ends the run.
+    reads:
+      frames > 1 || wrapper.noFix
+        ? names(args.filter((a) => a !== fd || a === bufArg))
+        : names([bufArg, len]),
     checkLen: len ? len.text : bufArg ? `strlen(${bufArg.text})` : (wrapper.constant?.len ?? ''),
     own: wrapper.template,
     // A wrapper defined in another file may write to a descriptor this file cannot name: no fix.
