@@ -119,6 +119,20 @@ function guarded(write: WriteStep, branch: BranchStep, reason = STRADDLES): Writ
   };
 }
 
+/**
+ * True when a write of the branch runs on every path through it: the chain ends in a plain `else`
+ * and each arm makes, outside any test of its own, a write or such a branch again. A run that takes
+ * these writes makes a syscall wherever it goes, so any other write of the run adds one to some path.
+ */
+export function writesOnEveryPath(branch: BranchStep): boolean {
+  if (!exhaustive(branch) || branch.partial?.opaque) return false;
+  return branch.arms.every((arm) =>
+    arm.steps.some(
+      (s) => (s.kind === 'write' && !s.condition) || (s.kind === 'branch' && writesOnEveryPath(s)),
+    ),
+  );
+}
+
 /** Keeps the syscall count of the arm with the most (one path runs one arm); the others count zero. */
 function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | undefined {
   const counts = arms.map((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0));
