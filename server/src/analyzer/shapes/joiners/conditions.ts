@@ -64,8 +64,11 @@ const RULES: Rules = {
   finish(writes, run) {
     const conditions = new Set(writes.map((w) => w.condition));
     const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
+    // A write counting no syscall is the other arm of a choice another write makes (one path runs one
+    // arm): under one test, the two are one write of the run.
+    const counted = writes.filter((w) => w.syscalls !== 0);
     const independent =
-      !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
+      !straddles && conditions.size === counted.length && !conditions.has(ONE_ARM) && disjoint(counted);
     // Every write under the same test, read twice (`if (fb) ...; if (fb) ...`): both run or neither.
     // (Writes all taken from one branch's arms are that branch's own run, found inside it.)
     const same =
