@@ -119,6 +119,29 @@ function guarded(write: WriteStep, branch: BranchStep, reason = STRADDLES): Writ
   };
 }
 
+/**
+ * True when a write of the branch runs on every path through it: the chain ends in a plain `else`
+ * and each arm makes, outside any test of its own, a write or such a branch again. A run that takes
+ * these writes makes a syscall wherever it goes, so any other write of the run adds one to some path.
+ */
+export function writesOnEveryPath(branch: BranchStep): boolean {
+  if (!exhaustive(branch) || branch.partial?.opaque) return false;
+  return branch.arms.every((arm) =>
+    arm.steps.some(
+      (s) => (s.kind === 'write' && !s.condition) || (s.kind === 'branch' && writesOnEveryPath(s)),
+    ),
+  );
+}
+
+/**
+ * A write from the arms of an if/else nested in an `if` without `else`: it runs where the outer test
+ * holds (one arm or another), so that test is its condition, not the choice between the inner arms.
+ */
+function underTest(write: WriteStep, outer: BranchStep): WriteStep {
+  if (write.condition !== ONE_ARM || exhaustive(outer) || !outer.partial) return write;
+  return { ...write, condition: outer.partial.condition };
+}
+
 /** Keeps the syscall count of the arm with the most (one path runs one arm); the others count zero. */
 function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | undefined {
   const counts = arms.map((a) => a.reduce((n, w) => n + (w.syscalls ?? 1), 0));
@@ -205,7 +228,7 @@ export function through(
       } else if (s.kind === 'branch') {
         const inner = through(s, target, names, locals, armSent, stream, budget);
         if (!inner) return undefined;
-        writes.push(...inner.writes);
+        writes.push(...inner.writes.map((w) => underTest(w, branch)));
         for (const w of inner.writes) armSent.add(w.reads);
         changed.push(...inner.changed);
       } else return undefined;

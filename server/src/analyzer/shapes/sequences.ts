@@ -100,6 +100,7 @@ class Gathered implements RunSoFar {
   readonly sentBuffers = new SentBuffers();
   clobbered = false;
   armsClobber = false;
+  everyPath = false;
   readonly changedSoFar: NameLookup = {
     has: (n) => this.movedChanged.has(n) || this.pending.some((p) => p.writes.includes(n)),
   };
@@ -229,6 +230,7 @@ function runFrom(
         g.movePending();
         for (const w of verdict.writes) g.take(w);
         g.changedThrough(verdict.changed ?? []);
+        if (verdict.everyPath) g.everyPath = true;
         last = j;
         if (verdict.ends) {
           // The same branch may end with writes that start the next run.

@@ -4,7 +4,8 @@
 // the other path differs. Each write under a test of its own, the tests about different things
 // (`if (bell) ...; if (prompt) ...`): both may hold, and the run is reported without a fix, since where
 // none holds a gathered call would still run. Tests of one variable (`if (a) ...; if (!a) ...`) may
-// exclude each other.
+// exclude each other. Where some write runs on every path (an if/else whose every arm writes), the
+// writes under tests add to it, whatever those tests are.
 import type { WriteStep } from '../../model';
 import { inArm, meets, ONE_ARM } from '../branches';
 import { end, type Joiner, type Rules } from './joiner';
@@ -63,14 +64,19 @@ const RULES: Rules = {
   finish(writes, run) {
     const conditions = new Set(writes.map((w) => w.condition));
     const straddles = conditions.size >= 2 && !conditions.has(ONE_ARM) && writes.every(inArm);
+    // A write counting no syscall is the other arm of a choice another write makes (one path runs one
+    // arm): under one test, the two are one write of the run.
+    const counted = writes.filter((w) => w.syscalls !== 0);
     const independent =
-      !straddles && conditions.size === writes.length && !conditions.has(ONE_ARM) && disjoint(writes);
+      !straddles && conditions.size === counted.length && !conditions.has(ONE_ARM) && disjoint(counted);
     // Every write under the same test, read twice (`if (fb) ...; if (fb) ...`): both run or neither.
     // (Writes all taken from one branch's arms are that branch's own run, found inside it.)
     const same =
       conditions.size === 1 && writes.length > 1 && !conditions.has(ONE_ARM) && !writes.every(inArm);
-    if (!run.head && writes.every((w) => w.condition) && !straddles && !independent && !same)
-      return EXCLUSIVE;
+    // A head, or a branch passed through whose every arm writes, makes a syscall on every path: the
+    // other writes add to some path (`if (more) say("."); if (ok) say("done"); else say("failed");`).
+    const covered = run.head || run.everyPath;
+    if (!covered && writes.every((w) => w.condition) && !straddles && !independent && !same) return EXCLUSIVE;
     if (independent && writes.every((w) => w.condition))
       return writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL }));
     return writes;
@@ -85,6 +91,7 @@ export const conditions: Joiner = {
     'write.noFix',
     'write.pieces',
     'run.head',
+    'run.everyPath',
     'run.changedSoFar',
     'run.changedInArms',
   ],

@@ -43,6 +43,8 @@ export interface RunSoFar {
   readonly clobbered: boolean;
   /** A branch passed through changed something a write sends. */
   readonly armsClobber: boolean;
+  /** The run passed through a branch that writes on every path (an if/else whose every arm writes). */
+  readonly everyPath: boolean;
   /** The search's step budget: a joiner that looks into a branch counts what it visits. */
   readonly budget: Budget;
   /** What a joiner remembers of this run under `key` (its own), if anything yet. */
@@ -67,13 +69,14 @@ export type BranchVerdict =
   | { readonly kind: 'statement'; readonly step: OtherStep }
   /**
    * These writes of the branch join the run; `changed`: names its statements change; `ends`: why the
-   * run ends with them, if it does.
+   * run ends with them, if it does; `everyPath`: one of them runs on every path through the branch.
    */
   | {
       readonly kind: 'take';
       readonly writes: readonly WriteStep[];
       readonly changed?: readonly string[];
       readonly ends?: End;
+      readonly everyPath?: boolean;
     };
 
 /**

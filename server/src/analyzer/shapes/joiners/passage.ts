@@ -1,6 +1,6 @@
 // A branch whose arms only write to the run's descriptor and compute (see `through` in ../branches.ts):
 // the run goes on through it, its writes joining in each arm's order (reported without a fix).
-import { through } from '../branches';
+import { through, writesOnEveryPath } from '../branches';
 import type { Joiner, Rules } from './joiner';
 import { armsMaySendComputed } from './computed';
 import { contiguous } from './positional';
@@ -19,7 +19,12 @@ const RULES: Rules = {
     // `through` never returns a passage without writes.
     if (prev && !contiguous(prev, passage.writes[0]!)) return undefined;
     if (!armsMaySendComputed(passage.writes, run)) return undefined;
-    return { kind: 'take', writes: passage.writes, changed: passage.changed };
+    return {
+      kind: 'take',
+      writes: passage.writes,
+      changed: passage.changed,
+      everyPath: writesOnEveryPath(step),
+    };
   },
 };
 
