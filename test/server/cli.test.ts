@@ -335,6 +335,7 @@ describe('writev-lint', () => {
         'status-variables.c:67',
         'summed-results.c:25',
         'tls-writes.c:10',
+        'translated-messages.c:57',
         'unfinished-conditionals.c:29',
         'unfinished-conditionals.c:50',
         'wrappers.c:45',
@@ -426,6 +427,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 381);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 382);
   });
 });

@@ -27,6 +27,7 @@ import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
 import { computedFromParams } from './computedBuffers';
+import { formatText } from './translatedText';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
@@ -1010,9 +1011,7 @@ function calledParameter(call: Node, params: readonly (string | undefined)[]): n
  */
 function outputArgs(call: Node): Node[] {
   const args = callArgs(call);
-  const format = args.findIndex((a) =>
-    ['string_literal', 'concatenated_string'].includes(withoutCasts(a).type),
-  );
+  const format = args.findIndex(formatText);
   return format < 0 ? args : args.slice(0, format);
 }
 
