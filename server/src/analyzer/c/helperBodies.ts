@@ -797,8 +797,6 @@ function helperOf(
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return undefined;
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx)) return undefined;
-  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
-  if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
@@ -809,6 +807,23 @@ function helperOf(
       (arg, k) => !silent?.has(k) && [...identifiers(arg)].some((n) => fdNames.includes(n)),
     );
   };
+  // A helper that picks its path by a test and on the other path hands the descriptor to a function
+  // the fact base does not find quiet (`if (swd) swd_cmd(fd, x); else jtag_cmd(fd, x);`, where the
+  // first writes and then reads the reply) does other I/O there: no helper of one write.
+  const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
+  const elsewhere = (c: Node) => {
+    const callee = calleeName(c);
+    return (
+      callee !== undefined &&
+      otherArm(call, c) &&
+      !writerSlots(callee, c, ctx, variadic, params) &&
+      !quietCall(callee) &&
+      given(c)
+    );
+  };
+  if (all.some(elsewhere)) return undefined;
+  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
+  if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   if (io.some(given)) return undefined;
   const buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
@@ -863,7 +878,7 @@ function helperOf(
             params,
             lenArg,
             fdParam: 'param' in fd ? fd.param : undefined,
-            quietCall: (n) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n),
+            quietCall,
             failing: (n) => failurePath(n, call, ctx),
           })
         : -1;
@@ -896,7 +911,6 @@ function helperOf(
     };
   }
   // `write_all(fd, (char *)pkt, packet_size(pkt))`: the object the parameter points at, sent whole.
-  const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
   if (
     len === undefined &&
     !loop &&
