@@ -166,6 +166,11 @@ interface BodyFacts {
   readonly setOnce: ReadonlyMap<string, Node>;
   /** Every value each name is given, by its initializer and by plain assignments (`=`). */
   readonly values: ReadonlyMap<string, readonly Node[]>;
+  /**
+   * Names declared without a value and given one by their only change, a plain assignment before any
+   * loop (`limit = count;`): that value, which the name then holds throughout.
+   */
+  readonly copied: ReadonlyMap<string, Node>;
 }
 
 function bodyFacts(body: Node): BodyFacts {
@@ -176,6 +181,8 @@ function bodyFacts(body: Node): BodyFacts {
   const plain = new Map<string, Node | null>();
   const values = new Map<string, Node[]>();
   const advances: [string, string][] = [];
+  const changes = new Map<string, number>();
+  const change = (name: string) => changes.set(name, (changes.get(name) ?? 0) + 1);
   const give = (name: string, value: Node) => values.set(name, [...(values.get(name) ?? []), value]);
   for (const n of body.descendantsOfType(['init_declarator', 'assignment_expression', 'update_expression'])) {
     if (!n) continue;
@@ -191,6 +198,7 @@ function bodyFacts(body: Node): BodyFacts {
     if (n.type === 'update_expression') {
       const arg = n.childForFieldName('argument');
       if (arg?.type !== 'identifier') continue;
+      change(arg.text);
       (n.text.includes('++') ? grown : shrunk).add(arg.text);
       continue;
     }
@@ -198,6 +206,7 @@ function bodyFacts(body: Node): BodyFacts {
     const right = n.childForFieldName('right');
     if (left?.type !== 'identifier' || !right) continue;
     const name = left.text;
+    change(name);
     const op = n.childForFieldName('operator')?.text;
     if (op === '+=') grown.add(name);
     else if (op === '-=') shrunk.add(name);
@@ -235,10 +244,22 @@ function bodyFacts(body: Node): BodyFacts {
       assigned.delete(name);
     }
   }
+  const copied = new Map<string, Node>();
+  for (const [key, value] of plain) {
+    const name = key.slice(1);
+    if (
+      key.startsWith('\0') &&
+      value &&
+      plain.get(name) === value &&
+      !initial.has(name) &&
+      changes.get(name) === 1
+    )
+      copied.set(name, value);
+  }
   const setOnce = new Map<string, Node>();
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
-  return { initial, grown, shrunk, assigned, setOnce, values };
+  return { initial, grown, shrunk, assigned, setOnce, values, copied };
 }
 
 /**
@@ -270,10 +291,18 @@ interface BufferSource {
   readonly offset?: string;
 }
 
-/** The parameter a name stands for: itself, or a local that starts as (a cast of) it. */
+/**
+ * The parameter a name stands for: itself, or a local that starts as (a cast of) it, declared so or
+ * copied from it before any loop and never changed (`size_t limit; ... limit = count;`).
+ */
 function paramOf(name: string, params: readonly (string | undefined)[], facts: BodyFacts): number {
   const direct = params.indexOf(name);
   if (direct >= 0) return direct;
+  const copy = facts.copied.get(name);
+  if (copy) {
+    const value = withoutCasts(copy);
+    return value.type === 'identifier' ? params.indexOf(value.text) : -1;
+  }
   const init = facts.initial.get(name);
   if (!init) return -1;
   const value = withoutCasts(init);
