@@ -529,6 +529,24 @@ export function settingWrappers(settings: AnalyzerSettings): readonly WrapperSet
 }
 
 /**
+ * The message-catalogue lookups of GNU gettext and the manual's conventional macros for them (`_`,
+ * `N_`, `P_`): each returns the text to print for a literal, printing nothing (see
+ * c/translatedText.ts).
+ */
+export const MESSAGE_CATALOGUE: ReadonlySet<string> = new Set([
+  '_',
+  'N_',
+  'P_',
+  'gettext',
+  'dgettext',
+  'dcgettext',
+  'ngettext',
+  'dngettext',
+  'dcngettext',
+  'pgettext',
+]);
+
+/**
  * C library functions and macros that do no output and have no body in a project's tree: character
  * classes, numbers, time, memory layout. With C_QUIET_FUNCTIONS and C_PURE_FUNCTIONS, the standard
  * library's part of the fact base (see c/functionFacts.ts); a project's own functions are judged by

@@ -208,6 +208,7 @@ export class CAnalyzer {
     filePure: ReadonlySet<string>,
     redefined: ReadonlySet<string> = NO_NAMES,
     headerWriters?: ReadonlySet<string>,
+    quiet?: (name: string) => boolean,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -215,7 +216,7 @@ export class CAnalyzer {
       settingWrappers: wanted,
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
-        this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined).own,
+        this.ownWrappers(text, settings, bodies, macros, known, filePure, quiet, redefined).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -363,6 +364,19 @@ export class CAnalyzer {
     )
       return { findings: [], wrappers: [], functions, loud: [], inferred };
     const known = this.settingWrappers(settings, external);
+    // The file's own definitions first; then what other files' bodies and the library say. The parts
+    // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
+    // its write (a library's `crc32()`, no body read) is found in both looks alike.
+    const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
+    const own = new Set(functions.map((f) => f.name));
+    // The macros of the headers the file includes are read as its own, where it defines none of
+    // that name: `DBG(...)` empty in a header is as quiet as the same definition in the file.
+    const headerFacts = includedMacroFacts(included, own);
+    const readFacts = headerFacts.length > 0 ? [...functions, ...headerFacts] : functions;
+    const readNames = headerFacts.length > 0 ? new Set(readFacts.map((f) => f.name)) : own;
+    let ownQuiet: ReadonlySet<string> | undefined;
+    const quiet = (name: string) =>
+      readNames.has(name) ? (ownQuiet ??= quietFunctions(readFacts, elsewhere)).has(name) : elsewhere(name);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (
@@ -375,16 +389,6 @@ export class CAnalyzer {
       )
         return { findings: [], wrappers: [], functions, loud: [], inferred };
       const bodies = bodiesOf(syntax.functions(), text);
-      // The file's own definitions first; then what other files' bodies and the library say.
-      const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
-      const own = new Set(functions.map((f) => f.name));
-      // The macros of the headers the file includes are read as its own, where it defines none of
-      // that name: `DBG(...)` empty in a header is as quiet as the same definition in the file.
-      const headerFacts = includedMacroFacts(included, own);
-      const readFacts = headerFacts.length > 0 ? [...functions, ...headerFacts] : functions;
-      const readNames = headerFacts.length > 0 ? new Set(readFacts.map((f) => f.name)) : own;
-      const ownQuiet = quietFunctions(readFacts, elsewhere);
-      const quiet = (name: string) => (readNames.has(name) ? ownQuiet.has(name) : elsewhere(name));
       const { own: ownWrappers, writers } = this.ownWrappers(
         text,
         settings,
@@ -547,7 +551,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, writing);
+      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, writing, quiet);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);

@@ -11,6 +11,7 @@
 // exit(1);`), as a plain write's caller does.
 import type { Node } from 'web-tree-sitter';
 import { callArgs, declaredName, identifiers, withoutCasts } from './syntax';
+import { formatText } from './translatedText';
 
 /** What the rule needs of the helper around the write (see helperBodies.ts). */
 export interface ComputedBufferFacts {
@@ -72,9 +73,7 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
     // A trace or an error message is harmless when it is given nothing but constants before its
     // format string (`trace("send %s", buf)`): it reads what it prints and changes none of it.
     const args = callArgs(call);
-    const format = args.findIndex((a) =>
-      ['string_literal', 'concatenated_string'].includes(withoutCasts(a).type),
-    );
+    const format = args.findIndex(formatText);
     if (format < 0) return -1;
     for (const arg of args.slice(0, format))
       if ([...identifiers(arg)].some((n) => !CONSTANT.test(n))) return -1;

@@ -2,7 +2,7 @@
 // Serialisers put a value into network (or file) byte order in a local and write the local's bytes;
 // each call is still one write of the value its caller passes, exactly as `write(fd, &v, sizeof v)` is,
 // only of other bytes. The local must hold nothing but that conversion when it is written, and nothing
-// else may see its address (a call given `&tmp` could change it between).
+// else may see its address before the write (a call given `&tmp` could change it between).
 import type { Node } from 'web-tree-sitter';
 import { callArgs, calleeName, declaredName, withoutCasts } from './syntax';
 import { pureTest } from './writes';
@@ -50,10 +50,14 @@ export function convertedParam(
   if (!init || facts.changed(name) || params.includes(name)) return -1;
   const param = convertedFrom(init, params, pure);
   if (param < 0) return -1;
+  const once = !LOOPS.some((type) => inside(write, type, body));
   for (const use of body.descendantsOfType('identifier')) {
     if (!use || use.text !== name) continue;
     if (use.startIndex >= write.startIndex && use.endIndex <= write.endIndex) continue;
     if (inside(use, 'sizeof_expression', body)) continue;
+    // Read once the bytes are out (a running checksum over what was sent: `sum = crc32(sum, &b, 1)`),
+    // the local can no longer change what the one write sent.
+    if (once && use.startIndex >= write.endIndex) continue;
     const declarator = enclosing(use, 'init_declarator', body);
     if (declarator && declaredName(declarator.childForFieldName('declarator')) === name) {
       // The declaration itself, not a use of the name in another local's initial value.
@@ -68,6 +72,9 @@ export function convertedParam(
     .filter((d) => d && declaredName(d.childForFieldName('declarator')) === name);
   return declarations.length === 1 ? param : -1;
 }
+
+/** Statements that may run the write again after a later use of the local. */
+const LOOPS = ['for_statement', 'while_statement', 'do_statement'];
 
 function enclosing(node: Node, type: string, stop: Node): Node | undefined {
   for (let at = node.parent; at && at.id !== stop.id; at = at.parent) if (at.type === type) return at;

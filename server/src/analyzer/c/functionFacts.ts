@@ -11,6 +11,7 @@ import {
   C_QUIET_FUNCTIONS,
   digestName,
   IO_NAME_PATTERN,
+  MESSAGE_CATALOGUE,
 } from '../catalogue';
 
 /** What one function definition of a file calls. */
@@ -282,6 +283,7 @@ export function libraryQuiet(name: string): boolean {
     quiet =
       (bare !== name && bare !== '' && libraryQuiet(bare)) ||
       C_LIBRARY_QUIET.has(name) ||
+      MESSAGE_CATALOGUE.has(name) ||
       C_PURE_FUNCTIONS.has(name) ||
       C_QUIET_FUNCTIONS.test(name) ||
       ((/^[A-Z][A-Z0-9_]*$/.test(name) || digestName(name)) && !IO_NAME_PATTERN.test(name));

@@ -28,6 +28,7 @@ import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
 import { computedFromParams } from './computedBuffers';
+import { formatText } from './translatedText';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
@@ -167,6 +168,11 @@ interface BodyFacts {
   readonly setOnce: ReadonlyMap<string, Node>;
   /** Every value each name is given, by its initializer and by plain assignments (`=`). */
   readonly values: ReadonlyMap<string, readonly Node[]>;
+  /**
+   * Names declared without a value and given one by their only change, a plain assignment before any
+   * loop (`limit = count;`): that value, which the name then holds throughout.
+   */
+  readonly copied: ReadonlyMap<string, Node>;
 }
 
 function bodyFacts(body: Node): BodyFacts {
@@ -177,6 +183,8 @@ function bodyFacts(body: Node): BodyFacts {
   const plain = new Map<string, Node | null>();
   const values = new Map<string, Node[]>();
   const advances: [string, string][] = [];
+  const changes = new Map<string, number>();
+  const change = (name: string) => changes.set(name, (changes.get(name) ?? 0) + 1);
   const give = (name: string, value: Node) => values.set(name, [...(values.get(name) ?? []), value]);
   for (const n of body.descendantsOfType(['init_declarator', 'assignment_expression', 'update_expression'])) {
     if (!n) continue;
@@ -192,6 +200,7 @@ function bodyFacts(body: Node): BodyFacts {
     if (n.type === 'update_expression') {
       const arg = n.childForFieldName('argument');
       if (arg?.type !== 'identifier') continue;
+      change(arg.text);
       (n.text.includes('++') ? grown : shrunk).add(arg.text);
       continue;
     }
@@ -199,6 +208,7 @@ function bodyFacts(body: Node): BodyFacts {
     const right = n.childForFieldName('right');
     if (left?.type !== 'identifier' || !right) continue;
     const name = left.text;
+    change(name);
     const op = n.childForFieldName('operator')?.text;
     if (op === '+=') grown.add(name);
     else if (op === '-=') shrunk.add(name);
@@ -236,10 +246,22 @@ function bodyFacts(body: Node): BodyFacts {
       assigned.delete(name);
     }
   }
+  const copied = new Map<string, Node>();
+  for (const [key, value] of plain) {
+    const name = key.slice(1);
+    if (
+      key.startsWith('\0') &&
+      value &&
+      plain.get(name) === value &&
+      !initial.has(name) &&
+      changes.get(name) === 1
+    )
+      copied.set(name, value);
+  }
   const setOnce = new Map<string, Node>();
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
-  return { initial, grown, shrunk, assigned, setOnce, values };
+  return { initial, grown, shrunk, assigned, setOnce, values, copied };
 }
 
 /**
@@ -271,10 +293,18 @@ interface BufferSource {
   readonly offset?: string;
 }
 
-/** The parameter a name stands for: itself, or a local that starts as (a cast of) it. */
+/**
+ * The parameter a name stands for: itself, or a local that starts as (a cast of) it, declared so or
+ * copied from it before any loop and never changed (`size_t limit; ... limit = count;`).
+ */
 function paramOf(name: string, params: readonly (string | undefined)[], facts: BodyFacts): number {
   const direct = params.indexOf(name);
   if (direct >= 0) return direct;
+  const copy = facts.copied.get(name);
+  if (copy) {
+    const value = withoutCasts(copy);
+    return value.type === 'identifier' ? params.indexOf(value.text) : -1;
+  }
   const init = facts.initial.get(name);
   if (!init) return -1;
   const value = withoutCasts(init);
@@ -833,8 +863,6 @@ function helperOf(
     )
   )
     return undefined;
-  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
-  if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
@@ -845,6 +873,23 @@ function helperOf(
       (arg, k) => !silent?.has(k) && [...identifiers(arg)].some((n) => fdNames.includes(n)),
     );
   };
+  // A helper that picks its path by a test and on the other path hands the descriptor to a function
+  // the fact base does not find quiet (`if (swd) swd_cmd(fd, x); else jtag_cmd(fd, x);`, where the
+  // first writes and then reads the reply) does other I/O there: no helper of one write.
+  const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
+  const elsewhere = (c: Node) => {
+    const callee = calleeName(c);
+    return (
+      callee !== undefined &&
+      otherArm(call, c) &&
+      !writerSlots(callee, c, ctx, variadic, params) &&
+      !quietCall(callee) &&
+      given(c)
+    );
+  };
+  if (all.some(elsewhere)) return undefined;
+  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
+  if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   if (io.some(given)) return undefined;
   const buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
@@ -917,7 +962,7 @@ function helperOf(
             lenArg: start,
             addressed: 'addressed' in buf,
             fdParam: 'param' in fd ? fd.param : undefined,
-            quietCall: (n) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n),
+            quietCall,
             failing: (n) => failurePath(n, call, ctx),
           })
         : -1;
@@ -951,7 +996,6 @@ function helperOf(
     };
   }
   // `write_all(fd, (char *)pkt, packet_size(pkt))`: the object the parameter points at, sent whole.
-  const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
   if (
     len === undefined &&
     !loop &&
@@ -1068,9 +1112,7 @@ function calledParameter(call: Node, params: readonly (string | undefined)[]): n
  */
 function outputArgs(call: Node): Node[] {
   const args = callArgs(call);
-  const format = args.findIndex((a) =>
-    ['string_literal', 'concatenated_string'].includes(withoutCasts(a).type),
-  );
+  const format = args.findIndex(formatText);
   return format < 0 ? args : args.slice(0, format);
 }
 
