@@ -30,6 +30,7 @@ import { computedFromParams } from './computedBuffers';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
+import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 
@@ -605,7 +606,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     { name, exported, fd, buf, family: slots.family, arity: params.length },
     `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
-    statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
+    statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes),
   );
 }
 
@@ -871,7 +872,7 @@ function helperOf(
       { name, exported, fd, buf: from, family: slots.family, arity: params.length },
       `${name}() writes bytes it computes from its arguments into an array of its own, which no iovec can point at`,
       slots,
-      statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
+      statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes),
     );
   }
   if ('local' in buf) {
@@ -925,7 +926,7 @@ function helperOf(
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
   if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
   const status = statusReturns(body);
-  const codes = !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true);
+  const codes = !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
@@ -1245,11 +1246,16 @@ const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
 
 /**
  * True when every return of `body` gives a constant error code, 0 on some path and another code on
- * another: the helper's result is 0 on success and non-zero on failure, never a byte count.
+ * another: the helper's result is 0 on success and non-zero on failure, never a byte count. A name
+ * `codes` gives a value (`return RS_OK;`) is that value.
  */
-function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean): boolean {
+function statusCodes(
+  body: Node,
+  zeroOnSuccess: (name: string) => boolean,
+  codes?: ReadonlyMap<string, number>,
+): boolean {
   const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
-  const values = returns.map((r) => r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  const values = returns.map((r) => codeText(r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '', codes));
   // `if ((ret = wait(...))) return ret;`: a code passed on where it is not 0, a failure's.
   const passed = (r: Node, v: string) => /^[A-Za-z_]\w*$/.test(v) && nonZeroThere(r, v);
   // `return write_all(fd, buf, n);` of a helper that returns 0 on success: its codes are these.
@@ -1267,16 +1273,17 @@ function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean): bool
   const held = values.map((v) =>
     /^[A-Za-z_]\w*$/.test(v) && !CODE.test(v) ? heldCodes(v, body, isCode) : undefined,
   );
-  const codes = values.flatMap(
-    (v, i) => held[i]?.map((h) => h.text.replace(/[\s()]/g, '')) ?? (CODE.test(v) ? [v] : []),
+  const given = values.flatMap(
+    (v, i) =>
+      held[i]?.map((h) => codeText(h.text.replace(/[\s()]/g, ''), codes)) ?? (CODE.test(v) ? [v] : []),
   );
-  const success = codes.includes('0') || returns.some(forwarded);
+  const success = given.includes('0') || returns.some(forwarded);
   return (
     values.every(
       (v, i) => CODE.test(v) || passed(returns[i]!, v) || forwarded(returns[i]!) || held[i] !== undefined,
     ) &&
     success &&
-    (values.some((v, i) => v !== '0' && !held[i]) || codes.some((c) => c !== '0'))
+    (values.some((v, i) => v !== '0' && !held[i]) || given.some((c) => c !== '0'))
   );
 }
 

@@ -121,7 +121,7 @@ class FunctionReader {
     // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
-      const call = statementCall(stmt);
+      const call = statementCall(stmt, this.ctx);
       // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
       const write = call && (writeStep(stmt, call, this.ctx) ?? writeStep(stmt, call, this.ctx, true));
       if (write) return write;
