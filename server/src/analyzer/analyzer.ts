@@ -12,6 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { codeUses, statusConstants } from './c/statusConstants';
 import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
@@ -113,7 +114,10 @@ export class Analyzer {
       // A header's quoted includes are kept for its includers; a file's own are asked only when some
       // header of the workspace defines a wrapper.
       const includes =
-        isHeader(path) || index?.cHeaderWrapperNames().size || index?.cHeaderMacroNames().size
+        isHeader(path) ||
+        index?.cHeaderWrapperNames().size ||
+        index?.cHeaderMacroNames().size ||
+        index?.cHeaderCodeNames().size
           ? projectIncludes(text)
           : [];
       const { findings, wrappers, functions, loud, inferred } = this.c.analyze(
@@ -128,6 +132,7 @@ export class Analyzer {
         options.index?.cMessageMembersFor(path),
         options.index?.cOverriddenFor(path),
         index?.cIncludedDefines(path, includes),
+        index?.cIncludedCodes(path, includes),
       );
       const members = messageMembers(text);
       return {
@@ -141,6 +146,7 @@ export class Analyzer {
           ...(members.length > 0 && { messageMembers: members }),
           ...(isHeader(path) && includes.length > 0 && { includes }),
           ...headerDefines(path, text),
+          ...namedCodes(path, text),
         },
       };
     }
@@ -164,6 +170,7 @@ export class Analyzer {
         ...(members.length > 0 && { messageMembers: members }),
         ...(includes.length > 0 && { includes }),
         ...headerDefines(path, text),
+        ...namedCodes(path, text),
       };
     }
     return { c: [], ts: tsEnd().tsWrappers(path, text, settings) };
@@ -217,6 +224,19 @@ export class Analyzer {
   forget(key: string): void {
     this.c.forget(key);
   }
+}
+
+/**
+ * A header's named status codes, for its includers (see FileWrappers.codes); a file's uses of names it
+ * does not define as codes, which another file's codes may give a value (see FileWrappers.codeUses).
+ */
+function namedCodes(path: string, text: string): { codes?: [string, number][]; codeUses?: string[] } {
+  if (isHeader(path)) {
+    const codes = [...statusConstants(text)];
+    return codes.length > 0 ? { codes } : {};
+  }
+  const uses = codeUses(text);
+  return uses.length > 0 ? { codeUses: uses } : {};
 }
 
 /** A header's function-like macro definitions, for its includers (see FileWrappers.defines). */

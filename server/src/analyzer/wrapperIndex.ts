@@ -42,6 +42,16 @@ export interface FileWrappers {
    * reads a statement of one of them as it reads its own macros' (`DBG(...)` between two writes).
    */
   readonly defines?: readonly string[];
+  /**
+   * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
+   * statusConstants): an includer reads a test or a return of one as the number.
+   */
+  readonly codes?: readonly (readonly [string, number])[];
+  /**
+   * A C file's upper-case names compared with, returned or assigned that it does not define as codes
+   * (see codeUses): where a header gives one a code's value, the file is read again with the headers'.
+   */
+  readonly codeUses?: readonly string[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
@@ -64,6 +74,8 @@ export class WrapperIndex {
   private headerNames: Set<string> | undefined;
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
+  /** The names headers give a status code's value; reset with {@link headerMacros}. */
+  private headerCodes: Set<string> | undefined;
   /** The headers the index holds anything of (wrappers, functions or includes). */
   private headerPaths: Set<string> | undefined;
   private quiet: ReadonlySet<string> | undefined;
@@ -90,7 +102,8 @@ export class WrapperIndex {
       wrappers.ts.length === 0 &&
       !wrappers.functions?.length &&
       !wrappers.includes?.length &&
-      !wrappers.defines?.length
+      !wrappers.defines?.length &&
+      !wrappers.codes?.length
     ) {
       this.delete(path);
       return;
@@ -100,6 +113,7 @@ export class WrapperIndex {
     this.byHeader = undefined;
     this.headerNames = undefined;
     this.headerMacros = undefined;
+    this.headerCodes = undefined;
     this.headerPaths = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
@@ -115,7 +129,7 @@ export class WrapperIndex {
       this.byHeader = undefined;
       this.headerNames = undefined;
       this.headerMacros = undefined;
-      this.headerMacros = undefined;
+      this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
@@ -383,6 +397,28 @@ export class WrapperIndex {
     return this.headerMacros;
   }
 
+  /** The names some header gives a status code's value (see FileWrappers.codes). */
+  cHeaderCodeNames(): ReadonlySet<string> {
+    if (!this.headerCodes) {
+      const names = new Set<string>();
+      for (const [file, wrappers] of this.files)
+        if (isHeader(file)) for (const [name] of wrappers.codes ?? []) names.add(name);
+      this.headerCodes = names;
+    }
+    return this.headerCodes;
+  }
+
+  /**
+   * The named status codes of the headers `path` includes (`includes`, as written) and of the headers
+   * those include; a name a nearer header gives comes last, so that it stands in a map made of them.
+   */
+  cIncludedCodes(path: string, includes: readonly string[]): (readonly [string, number])[] {
+    if (includes.length === 0 || this.cHeaderCodeNames().size === 0) return [];
+    return this.includedHeaders(path, includes)
+      .reverse()
+      .flatMap((h) => this.files.get(h)?.codes ?? []);
+  }
+
   /**
    * The function-like macro definitions of the headers `path` includes (`includes`, its project includes
    * as written) and of the headers those include, nearer headers first (see cWrappersFor).
@@ -530,6 +566,13 @@ export class WrapperIndex {
       // file's facts, which is rare (a helper's body edited) and never wrong.
       facts.push({
         headers: [...this.headers()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      });
+      // Every header's named codes, for the same reason.
+      facts.push({
+        codes: [...this.files]
+          .filter(([file, w]) => isHeader(file) && w.codes?.length)
+          .map(([file, w]) => [file, w.codes])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.
       facts.push({

@@ -289,7 +289,8 @@ export class CachedRun {
           (wrappers.c.length > 0 ||
             wrappers.ts.length > 0 ||
             wrappers.functions?.length ||
-            wrappers.includes?.length)
+            wrappers.includes?.length ||
+            wrappers.codes?.length)
         )
           index.push([file, wrappers]);
       }

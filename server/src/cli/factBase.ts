@@ -80,6 +80,12 @@ export function factBasePass(
       const asks = twice.some((f) => f.calls.some((c) => headerMacros.has(c) && !own.has(c)));
       if (asks) redo.add(path);
     }
+  // A named status code a header defines, used where a function writes twice: the first pass read
+  // `!= RS_OK` as a test of an unknown value; the second reads the value the header gives it.
+  const headerCodes = base.cHeaderCodeNames();
+  if (headerCodes.size > 0)
+    for (const [path, wrappers] of writing)
+      if (wrappers.codeUses?.some((n) => headerCodes.has(n))) redo.add(path);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)

@@ -146,18 +146,22 @@ export async function lint(
               (r.wrappers.c.length > 0 ||
                 r.wrappers.ts.length > 0 ||
                 r.wrappers.functions?.length ||
-                r.wrappers.includes?.length),
+                r.wrappers.includes?.length ||
+                r.wrappers.codes?.length),
           )
           .map((r) => [r.path, r.wrappers as FileWrappers]);
     const facts = factBasePass(
-      all.filter(([, w]) => w.functions?.length),
+      // A header of named codes alone has no functions, but its includers may ask for its codes.
+      all.filter(([, w]) => w.functions?.length || w.codes?.length),
       [...groups.keys()],
     );
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = all
       .filter(
         ([path, w]) =>
-          w.c.length > 0 || w.ts.length > 0 || (isHeader(path) && (w.includes?.length || w.defines?.length)),
+          w.c.length > 0 ||
+          w.ts.length > 0 ||
+          (isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length)),
       )
       .map(([path, w]) => [
         path,
@@ -166,6 +170,7 @@ export async function lint(
           ts: w.ts,
           ...(w.includes && { includes: w.includes }),
           ...(w.defines && { defines: w.defines }),
+          ...(w.codes && { codes: w.codes }),
         },
       ]);
     const names = [

@@ -48,10 +48,14 @@ import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
 import { mayHoldWrites } from './fewWrites';
 import { streamPairArrays } from './pairArrays';
+import { statusConstants } from './statusConstants';
 
 export type { CWrapper } from './writes';
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** No named status codes. */
+const NO_CODES: ReadonlyMap<string, number> = new Map();
 
 /**
  * The catalogue's write functions that the code defines itself: in the file (`functions`), or, for a
@@ -131,11 +135,13 @@ export class CAnalyzer {
     facts?: (name: string) => boolean,
     redefined: ReadonlySet<string> = NO_NAMES,
     included?: string,
+    codes: ReadonlyMap<string, number> = NO_CODES,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
       ...(included !== undefined && { included }),
+      ...(codes.size > 0 && { codes }),
       functions: cWriteFunctionsFor(settings, redefined),
       wrappers,
       pure: cPureFunctions(settings),
@@ -209,6 +215,7 @@ export class CAnalyzer {
     redefined: ReadonlySet<string> = NO_NAMES,
     headerWriters?: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
+    codes: ReadonlyMap<string, number> = NO_CODES,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -216,7 +223,7 @@ export class CAnalyzer {
       settingWrappers: wanted,
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
-        this.ownWrappers(text, settings, bodies, macros, known, filePure, quiet, redefined).own,
+        this.ownWrappers(text, settings, bodies, macros, known, filePure, quiet, redefined, codes).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -274,9 +281,10 @@ export class CAnalyzer {
     filePure: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
     redefined: ReadonlySet<string> = NO_NAMES,
+    codes: ReadonlyMap<string, number> = NO_CODES,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const context = this.context(text, settings, known, undefined, undefined, redefined);
+    const context = this.context(text, settings, known, undefined, undefined, redefined, undefined, codes);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -288,6 +296,9 @@ export class CAnalyzer {
       ...settings.presets,
       '|',
       ...[...filePure].sort(),
+      '|',
+      // A helper returning a named code is read with the names' values.
+      ...[...codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, v]) => `${n}=${v}`),
     ].join(',');
     const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
     return { own, writers };
@@ -315,6 +326,7 @@ export class CAnalyzer {
     membersElsewhere: ReadonlySet<string> = new Set(),
     overriddenElsewhere: ReadonlySet<string> = new Set(),
     includedDefines: readonly string[] = [],
+    includedCodes: readonly (readonly [string, number])[] = [],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -348,6 +360,9 @@ export class CAnalyzer {
     const quietDefines =
       writing.size > 0 ? includedDefines.filter((d) => !writing.has(definedName(d))) : includedDefines;
     const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
+    // The named status codes of the included headers, and the file's own over them.
+    const fileCodes = statusConstants(text);
+    const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const expandable = writing.size > 0 ? includedDefines.join('\n') : included;
     // A use of a header macro that writes: the file shows no write call of its own.
     const usesWriting = writing.size > 0 ? new RegExp(`\\b(?:${[...writing].join('|')})\\s*\\(`) : undefined;
@@ -398,6 +413,7 @@ export class CAnalyzer {
         filePure,
         quiet,
         redefined,
+        codes,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -447,6 +463,7 @@ export class CAnalyzer {
         },
         redefined,
         included,
+        codes,
       );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
@@ -514,6 +531,8 @@ export class CAnalyzer {
         macroStatementKinds(text),
         // And from the included headers' definitions (see CContext.included).
         included ?? '',
+        // A check of a named code reads its value.
+        [...codes],
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);
@@ -551,7 +570,18 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, writing, quiet);
+      return this.withParts(
+        text,
+        settings,
+        known,
+        analyse,
+        wanted,
+        filePure,
+        redefined,
+        writing,
+        quiet,
+        codes,
+      );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);

@@ -58,9 +58,9 @@ function guardedCheck(
   const parts = terms(term, inner);
   const last = parts[parts.length - 1];
   const guards = parts.slice(0, -1);
-  const check = last ? checkOf(last) : undefined;
+  const check = last ? checkOf(last, ctx.codes) : undefined;
   if (!last || !check || guards.length === 0) return undefined;
-  if (guards.some((g) => checkOf(g) || !readsOnly(g, ctx.pure))) return undefined;
+  if (guards.some((g) => checkOf(g, ctx.codes) || !readsOnly(g, ctx.pure))) return undefined;
   return { check, guards, term: last };
 }
 
@@ -132,7 +132,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   let kind: string | undefined;
   let mixed = false;
   for (const term of list.slice(lead)) {
-    const plain = checkOf(term);
+    const plain = checkOf(term, ctx.codes);
     const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
     const check = guarded?.check ?? plain;
     if (!check) break;
@@ -238,7 +238,7 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
   if (!assign || (op !== '=' && op !== '|=' && op !== '+=')) return undefined;
   const left = assign.childForFieldName('left');
   const right = assign.childForFieldName('right');
-  const check = right ? checkOf(right) : undefined;
+  const check = right ? checkOf(right, ctx.codes) : undefined;
   if (left?.type !== 'identifier' || !check || !FAILURE_CHECKS.includes(check.kind)) return undefined;
   const write = callWrite(check.call, ctx);
   // `n = write(...)` keeps a count, not a failure: resultChecked reads that form. A helper's status
@@ -300,13 +300,13 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
     return undefined;
   const cond = stmt.childForFieldName('condition');
   if (!cond) return undefined;
-  const check = checkOf(cond);
+  const check = checkOf(cond, ctx.codes);
   const guarded = check ? undefined : guardedCheck(cond, '&&', ctx);
   if (guarded) return guardedWrite(stmt, guarded, ctx);
   // A test of another call's result (`if (do_abort(c))`) is a test with effects, not a checked write.
   if (check && callWrite(check.call, ctx)) return undefined;
   const inner = only(stmt.childForFieldName('consequence'));
-  const call = inner && statementCall(inner);
+  const call = inner && statementCall(inner, ctx);
   const write = inner && call && writeStep(inner, call, ctx);
   if (!write) return undefined;
   const before = testCalls(cond, write, ctx);
@@ -657,7 +657,7 @@ export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     const arms = ['consequence', 'alternative'].map((f) => bare.childForFieldName(f));
     // The arms only state the outcome (`-1`, `0`, `error(...)` would be I/O).
     if (!test || arms.some((a) => !a || calls(a).length > 0 || hasEffects(a))) return undefined;
-    check = checkOf(test);
+    check = checkOf(test, ctx.codes);
     call = check?.call;
     if (check?.assigned) return undefined;
   }

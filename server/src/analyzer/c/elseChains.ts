@@ -28,7 +28,7 @@ function elseStatement(stmt: Node): Node | undefined {
 function failedWrite(stmt: Node, ctx: CContext): { write: CallWrite; call: Node; kept?: string } | undefined {
   if (stmt.type !== 'if_statement' || stmt.hasError) return undefined;
   const cond = stmt.childForFieldName('condition');
-  const check = cond ? checkOf(cond) : undefined;
+  const check = cond ? checkOf(cond, ctx.codes) : undefined;
   if (!check || !FAILED.has(check.kind)) return undefined;
   const write = callWrite(check.call, ctx);
   if (!write || write.own || write.syscalls !== undefined) return undefined;

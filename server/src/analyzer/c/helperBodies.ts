@@ -32,6 +32,7 @@ import { formatText } from './translatedText';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
+import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
@@ -663,7 +664,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     { name, exported, fd, buf, family: slots.family, arity: params.length },
     `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
-    statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
+    statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes),
   );
 }
 
@@ -972,7 +973,7 @@ function helperOf(
       `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
       // A loop over short writes treats its descriptor as a byte stream, as a write-in-full helper does.
       advancing ? { ...slots, messages: undefined } : slots,
-      statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true),
+      statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes),
     );
   }
   if ('local' in buf) {
@@ -1027,7 +1028,8 @@ function helperOf(
   const path: ReturnPath = (r) =>
     failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
   const status = statusReturns(body, path);
-  const codes = !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, path);
+  const codes =
+    !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes, path);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
@@ -1360,11 +1362,17 @@ const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
 
 /**
  * True when every return of `body` gives a constant error code, 0 on some path and another code on
- * another: the helper's result is 0 on success and non-zero on failure, never a byte count.
+ * another: the helper's result is 0 on success and non-zero on failure, never a byte count. A name
+ * `codes` gives a value (`return RS_OK;`) is that value.
  */
-function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean, path?: ReturnPath): boolean {
+function statusCodes(
+  body: Node,
+  zeroOnSuccess: (name: string) => boolean,
+  codes?: ReadonlyMap<string, number>,
+  path?: ReturnPath,
+): boolean {
   const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
-  const values = returns.map((r) => r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
+  const values = returns.map((r) => codeText(r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '', codes));
   // `if (n < 0) return 0;`: a 0 where the write failed is no success code (nor a code where it sent).
   if (returns.some((r, i) => CODE.test(values[i]!) && path?.(r) === (values[i] === '0' ? 'failed' : 'sent')))
     return false;
@@ -1385,16 +1393,17 @@ function statusCodes(body: Node, zeroOnSuccess: (name: string) => boolean, path?
   const held = values.map((v) =>
     /^[A-Za-z_]\w*$/.test(v) && !CODE.test(v) ? heldCodes(v, body, isCode) : undefined,
   );
-  const codes = values.flatMap(
-    (v, i) => held[i]?.map((h) => h.text.replace(/[\s()]/g, '')) ?? (CODE.test(v) ? [v] : []),
+  const given = values.flatMap(
+    (v, i) =>
+      held[i]?.map((h) => codeText(h.text.replace(/[\s()]/g, ''), codes)) ?? (CODE.test(v) ? [v] : []),
   );
-  const success = codes.includes('0') || returns.some(forwarded);
+  const success = given.includes('0') || returns.some(forwarded);
   return (
     values.every(
       (v, i) => CODE.test(v) || passed(returns[i]!, v) || forwarded(returns[i]!) || held[i] !== undefined,
     ) &&
     success &&
-    (values.some((v, i) => v !== '0' && !held[i]) || codes.some((c) => c !== '0'))
+    (values.some((v, i) => v !== '0' && !held[i]) || given.some((c) => c !== '0'))
   );
 }
 

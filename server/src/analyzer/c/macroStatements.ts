@@ -131,6 +131,8 @@ interface Definitions {
   readonly bodies: ReadonlyMap<string, { params: string; body: string }>;
   /** Every body of each name, in order (`#if` alternatives each define it once). */
   readonly alternatives: ReadonlyMap<string, string[]>;
+  /** Whether every definition of each name tests its one argument (see {@link testsArgument}). */
+  readonly tests: ReadonlyMap<string, boolean>;
 }
 
 /** The last text read, per kind: each statement of a function asks, and one file is read at a time. */
@@ -148,9 +150,11 @@ function definitions(text: string, slot = 0): Definitions {
   const gates = new Map<string, GateMacro | undefined>();
   const bodies = new Map<string, { params: string; body: string }>();
   const alternatives = new Map<string, string[]>();
+  const tests = new Map<string, boolean>();
   if (text.includes('define'))
     for (const m of text.matchAll(DEFINITION)) {
       const name = m[1]!;
+      tests.set(name, (tests.get(name) ?? true) && testsArgument(m[2] ?? '', m[3] ?? ''));
       alternatives.set(name, [...(alternatives.get(name) ?? []), m[3] ?? '']);
       leaves.set(name, !!leaves.get(name) || LEAVES.test(m[3] ?? ''));
       // A name defined twice is a gate only where every definition is the same one.
@@ -162,9 +166,57 @@ function definitions(text: string, slot = 0): Definitions {
         bodies.set(name, { params: '', body: '' });
       else bodies.set(name, { params: m[2] ?? '', body: m[3] ?? '' });
     }
-  const read = { text, leaves, gates, bodies, alternatives };
+  const read = { text, leaves, gates, bodies, alternatives, tests };
   last[slot] = read;
   return read;
+}
+
+/** Calls a status test may make besides its argument: branch hints, which change no value. */
+const HINT_CALLS = /^(?:__builtin_expect\w*|_*(?:un)?likely|_*predict_(?:true|false))$/;
+
+/** Names before `(` that are no calls. */
+const NO_CALLS = new Set(['if', 'while', 'sizeof', 'do']);
+
+/**
+ * True when a macro of parameters `params` and body `body` starts by testing its one argument:
+ * `if (((r) = (x)) != OK) goto fail`, bare or in `do { ... } while (0)` or braces, the parameter named
+ * once, in the test of that first `if`, which calls nothing but branch hints. A statement of it
+ * evaluates the argument once, where it stands, and goes on or leaves by its value, as a status check
+ * written out would.
+ */
+function testsArgument(params: string, body: string): boolean {
+  const list = params.split(',').map((p) => p.trim());
+  const param = list[0];
+  if (list.length !== 1 || !param || !/^[A-Za-z_]\w*$/.test(param)) return false;
+  const code = body.replace(/\\\r?\n/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const head = /^\s*(?:do\s*)?\{?\s*if\s*\(/.exec(code);
+  if (!head) return false;
+  let depth = 1;
+  let end = head[0].length;
+  for (; end < code.length && depth > 0; end++) {
+    if (code[end] === '(') depth++;
+    else if (code[end] === ')') depth--;
+  }
+  if (depth !== 0) return false;
+  const test = code.slice(head[0].length, end - 1);
+  const uses = (text: string) => (text.match(new RegExp(`\\b${param}\\b`, 'g')) ?? []).length;
+  if (uses(test) !== 1 || uses(code) !== 1) return false;
+  const called = [...test.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!);
+  return called.every((c) => HINT_CALLS.test(c) || NO_CALLS.has(c));
+}
+
+/**
+ * True when every definition the file (`text`), or else a header it includes (`included`), gives
+ * `name` starts by testing its one argument (`#define CHECK(x) if ((r = (x)) != OK) goto fail`): a
+ * statement of it (`CHECK(put(fd, s, n));`) makes the call of its argument where it stands and checks
+ * its result, whatever the macro's case.
+ */
+export function argumentTest(name: string, text: string, included?: string): boolean {
+  return (
+    definitions(text).tests.get(name) ??
+    (included === undefined ? undefined : definitions(included, 1).tests.get(name)) ??
+    false
+  );
 }
 
 /**

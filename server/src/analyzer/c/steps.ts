@@ -24,6 +24,7 @@ import {
 import { offsetBases } from './offsetBases';
 import { helperElements } from './pairArrays';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
+import { summedWrites } from './summedCounts';
 import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { deadStatement } from './deadCode';
@@ -80,10 +81,13 @@ class FunctionReader {
     // (the steps stay one per statement, as loops read them).
     for (let i = 0; i < statements.length; i++) {
       if (steps[i]?.kind === 'write') continue;
-      const checked = resultChecked(statements, i, this.ctx, {
-        locals: this.locals,
-        addressed: this.addressed,
-      });
+      // `n = write(...); n += write(...); if (n != la + lb)`: the writes summed are one step.
+      const checked =
+        summedWrites(statements, i, this.ctx) ??
+        resultChecked(statements, i, this.ctx, {
+          locals: this.locals,
+          addressed: this.addressed,
+        });
       if (!checked) continue;
       steps[i] = checked.step;
       for (let k = 1; k < checked.covers; k++) {
@@ -121,7 +125,7 @@ class FunctionReader {
     // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
-      const call = statementCall(stmt);
+      const call = statementCall(stmt, this.ctx);
       // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
       const write = call && (writeStep(stmt, call, this.ctx) ?? writeStep(stmt, call, this.ctx, true));
       if (write) return write;

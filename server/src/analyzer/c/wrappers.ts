@@ -289,7 +289,7 @@ function forwarderOf(fn: Node, name: string, only: Node, ctx: CContext): CWrappe
     if (!value || unwrap(value).type !== 'call_expression') return undefined;
     returns = true;
   }
-  const call = returns ? unwrap(stmt.namedChild(0) as Node) : statementCall(stmt);
+  const call = returns ? unwrap(stmt.namedChild(0) as Node) : statementCall(stmt, ctx);
   if (!call) return undefined;
   if (returns) stmt = call;
   const write = returns ? writeStep(call, call, ctx) : writeStep(stmt, call, ctx);
@@ -351,7 +351,7 @@ function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: C
   let found: { stmt: Node; call: Node; write: NonNullable<ReturnType<typeof writeStep>> } | undefined;
   for (const stmt of statements) {
     if (stmt.type !== 'expression_statement' && stmt.type !== 'declaration') return undefined;
-    const call = statementCall(stmt);
+    const call = statementCall(stmt, ctx);
     const write = call && writeStep(stmt, call, ctx);
     if (call && write) {
       if (found) return undefined;

@@ -17,6 +17,8 @@ import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, u
 import { writerMode } from './callSiteWriters';
 import { zeroConstant } from './pacedLoops';
 import { selectsBranch } from './selectedBranches';
+import { codeText } from './statusConstants';
+import { argumentTest } from './macroStatements';
 
 export type { CWrapper } from '../wrapper';
 
@@ -72,6 +74,11 @@ export interface CContext {
    * index; see `readOnlyParameters`), where its definition is known.
    */
   readonly readOnly?: (callee: string) => ReadonlySet<number> | undefined;
+  /**
+   * Names the file and the headers it includes give the value 0 or -1 (`RS_OK`, `RET_FAIL`: see
+   * statusConstants.ts), with the value: a check or a return of one reads as the number. Absent: none.
+   */
+  readonly codes?: ReadonlyMap<string, number>;
 }
 
 /** One write call, understood apart from the statement around it. */
@@ -185,9 +192,10 @@ function hinted(test: Node): Node {
  * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call <= 0`, `call == -1`,
  * `call != len`, `call == len`, `call >= 0`, `call != -1`, `call > 0`, each also written the other way
  * round (`len != call`), and the bare `call` (`truthy`: a non-zero result is the error) or `!call`
- * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`).
+ * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`). A name
+ * `codes` gives the value 0 or -1 compares as that number (`!= RS_OK` is `!= 0`: see statusConstants.ts).
  */
-export function checkOf(test: Node): Check | undefined {
+export function checkOf(test: Node, codes?: ReadonlyMap<string, number>): Check | undefined {
   const t = hinted(test);
   if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
   // `if ((ret = put(...)))`: the kept result as the truth value, the test `ret != 0`.
@@ -213,7 +221,7 @@ export function checkOf(test: Node): Check | undefined {
   const found = callIn(left);
   if (!found) return undefined;
   const { call, assigned } = found;
-  const r = right.text.replace(/\s+/g, '');
+  const r = codeText(right.text.replace(/\s+/g, ''), codes);
   const constant = CONSTANT_CHECKS[`${op}${r}`];
   if (constant) return { call, kind: constant, assigned };
   if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned };
@@ -222,13 +230,25 @@ export function checkOf(test: Node): Check | undefined {
   return undefined;
 }
 
+/** What a statement's macros are read from: the file and its headers' definitions. */
+type MacroText = Pick<CContext, 'text' | 'included'>;
+
+/**
+ * True when `name` is a macro whose one argument a statement of it evaluates where it stands: an
+ * upper-case name (by convention), or one the file or a header defines to test its argument first
+ * (`#define CHKiRet(code) if ((iRet = code) != OK) goto finalize_it`: see argumentTest).
+ */
+function argumentMacro(name: string, macros?: MacroText): boolean {
+  return MACRO_NAME.test(name) || (!!macros && argumentTest(name, macros.text, macros.included));
+}
+
 /**
  * The call an expression statement makes for its effect alone: `call`, `(void)call`, `(void)!call`
- * (which quiets `warn_unused_result`), `ignore_result(call)`, or a call that is the one argument of an
- * upper-case macro (`DISGUISE(write(...))`, `CHECK(write(...))`): by convention a macro evaluates its
- * argument where it stands, and what else it does is the reason {@link macroAround} gives.
+ * (which quiets `warn_unused_result`), `ignore_result(call)`, or a call that is the one argument of a
+ * macro (`DISGUISE(write(...))`, `CHECK(write(...))`, see {@link argumentMacro}): the macro evaluates
+ * its argument where it stands, and what else it does is the reason {@link macroAround} gives.
  */
-function discarded(expr: Node): Node | undefined {
+function discarded(expr: Node, macros?: MacroText): Node | undefined {
   let at = unwrap(expr);
   if (at.type === 'unary_expression' && at.childForFieldName('operator')?.text === '!') {
     const arg = at.childForFieldName('argument');
@@ -239,21 +259,27 @@ function discarded(expr: Node): Node | undefined {
   // The name first: listing a call's arguments makes a node object for each across the parser's wasm
   // boundary, and every expression statement that calls something comes here.
   const name = calleeName(at) ?? '';
-  if (!C_RESULT_DISCARDERS.has(name) && !MACRO_NAME.test(name)) return at;
+  if (!C_RESULT_DISCARDERS.has(name) && !argumentMacro(name, macros)) return at;
   const args = callArgs(at);
   const inner = args.length === 1 ? unwrap(args[0]!) : undefined;
   return inner?.type === 'call_expression' ? inner : at;
 }
 
-/** The call a statement is built around, if the statement is a bare or checked call. */
-export function statementCall(stmt: Node): Node | undefined {
+/**
+ * The call a statement is built around, if the statement is a bare or checked call (`ctx`: the macros
+ * and the named codes to read it with).
+ */
+export function statementCall(
+  stmt: Node,
+  ctx?: Pick<CContext, 'text' | 'included' | 'codes'>,
+): Node | undefined {
   if (stmt.type === 'expression_statement') {
     const expr = stmt.namedChild(0);
-    return expr ? discarded(expr) : undefined;
+    return expr ? discarded(expr, ctx) : undefined;
   }
   if (stmt.type !== 'if_statement' || stmt.childForFieldName('alternative')) return undefined;
   const cond = stmt.childForFieldName('condition');
-  const check = cond ? checkOf(cond) : undefined;
+  const check = cond ? checkOf(cond, ctx?.codes) : undefined;
   return check && !SUCCESS_CHECKS.has(check.kind) ? check.call : undefined;
 }
 
@@ -617,12 +643,12 @@ export function writeStep(
   const write = callWrite(call, ctx, loudArguments);
   if (!write) return undefined;
   const cond = stmt.type === 'if_statement' ? stmt.childForFieldName('condition') : null;
-  const check = cond ? checkOf(cond) : undefined;
+  const check = cond ? checkOf(cond, ctx.codes) : undefined;
   const len = check?.kind === '!=' ? check.len : undefined;
   // A `!= len` check must compare with the very length the call writes, or its meaning is unclear.
   if (len && !sameLength(len.text, write.checkLen)) return undefined;
   const site = templateAround(stmt, call.startIndex, call.endIndex, len, ctx.text);
-  const macro = macroAround(stmt, call);
+  const macro = macroAround(stmt, call, ctx);
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
   const { checkLen: _len, own, fixable, truthyOnSuccess: _status, zeroOnSuccess: _code, ...rest } = write;
@@ -653,13 +679,13 @@ export function assignedTruth(check: Check | undefined, write: CallWrite): boole
  * macro may check, retry or compile the call out, and a gathered call inside it would change that for
  * every write it took. Undefined for a call the statement makes itself or through a known discarder.
  */
-function macroAround(stmt: Node, call: Node): string | undefined {
+function macroAround(stmt: Node, call: Node, macros: MacroText): string | undefined {
   // The calls between the write and the statement: a macro in a test (`TEMP_FAILURE_RETRY(write(...))
   // < 0`) or the whole statement (`CHECK(write(...));`).
   for (let at = call.parent; at && !at.equals(stmt); at = at.parent) {
     if (at.type !== 'call_expression') continue;
     const name = calleeName(at) ?? '';
-    if (C_RESULT_DISCARDERS.has(name) || BRANCH_HINT.test(name) || !MACRO_NAME.test(name)) continue;
+    if (C_RESULT_DISCARDERS.has(name) || BRANCH_HINT.test(name) || !argumentMacro(name, macros)) continue;
     return `the write is the argument of the macro ${name}(), which may check, retry or leave out the call`;
   }
   return undefined;

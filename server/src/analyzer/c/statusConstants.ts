@@ -1,0 +1,87 @@
+// Status codes known by name. C code names its success and failure codes (`#define ERR_NONE 0`,
+// `enum { RS_OK = 0, RS_ERR = -1 }`, often in a project header) and tests a helper's result against the
+// name (`if (put(fd, s, n) != RS_OK)`, `== RET_FAIL`) or returns it (`return RS_OK;`). Where the file or
+// a header it includes gives a name the value 0 or -1, a test or a return of the name reads as it would
+// with the number: `!= RS_OK` is `!= 0`, the bare status test of a helper that is 0 on success.
+
+/** `#define NAME value` with an integer value (in parentheses or not), on one line. */
+const OBJECT_DEFINE =
+  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(-?[ \t]*\d+)[uUlL]*[ \t]*\)?[ \t]*(?:\/[*/].*)?$/gm;
+
+/** An enum's member list: `enum [tag] { ... }`. */
+const ENUM_BODY = /\benum\b[^{;()]*\{([^{}]*)\}/g;
+
+/** Comments and preprocessor lines inside an enum's member list. */
+const ENUM_NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|^[ \t]*#[^\n]*/gm;
+
+/** One enum member: its name and, if given, an integer initializer. */
+const MEMBER = /^([A-Za-z_]\w*)(?:\s*=\s*(?:\(\s*)?(-?\s*\d+)[uUlL]*(?:\s*\))?|\s*=[\s\S]*)?$/;
+
+/** The values a name may be given that make it a status code here: success 0, failure -1. */
+const STATUS_VALUES: ReadonlySet<number> = new Set([0, -1]);
+
+/**
+ * The names `text` defines as the integer 0 or -1, with the value: object-like `#define`s and enum
+ * members (explicit, or counted from the member before, the first one 0). A name `text` defines more
+ * than once with different values (`#if` alternatives, two enums) is left out, as is one defined with
+ * any other value: which one a build sees the text does not say. The text is read as written, without
+ * preprocessing.
+ */
+export function statusConstants(text: string): Map<string, number> {
+  const values = new Map<string, number | null>();
+  const give = (name: string, value: number) => {
+    const before = values.get(name);
+    values.set(name, before === undefined || before === value ? value : null);
+  };
+  if (text.includes('define'))
+    for (const m of text.matchAll(OBJECT_DEFINE)) give(m[1]!, Number(m[2]!.replace(/\s+/g, '')));
+  if (text.includes('enum'))
+    for (const m of text.matchAll(ENUM_BODY)) {
+      let next: number | undefined = 0;
+      for (const item of m[1]!.replace(ENUM_NOISE, ' ').split(',')) {
+        const member = MEMBER.exec(item.trim());
+        if (!member) {
+          // Not one member (an attribute, an unbalanced list): the count is lost from here.
+          if (item.trim() !== '') next = undefined;
+          continue;
+        }
+        const explicit = member[2];
+        // `= EXPR` other than an integer: the value is not known, nor those counted from it.
+        const value =
+          explicit !== undefined
+            ? Number(explicit.replace(/\s+/g, ''))
+            : item.includes('=')
+              ? undefined
+              : next;
+        if (value !== undefined) give(member[1]!, value);
+        next = value === undefined ? undefined : value + 1;
+      }
+    }
+  const found = new Map<string, number>();
+  for (const [name, value] of values) if (value !== null && STATUS_VALUES.has(value)) found.set(name, value);
+  return found;
+}
+
+/**
+ * `text` with a name `codes` knows replaced by its value (`RS_OK` gives `0`), or `text` itself:
+ * what a test or a return of the name compares with.
+ */
+export function codeText(text: string, codes: ReadonlyMap<string, number> | undefined): string {
+  const value = codes?.get(text);
+  return value === undefined ? text : String(value);
+}
+
+/** An upper-case name compared with (`!= RS_OK`), returned (`return RS_OK`) or assigned (`= RS_OK`). */
+const CODE_USE = /(?:[!=]=|\breturn\b|(?<![=!<>+\-*/%&|^])=)\s*\(?\s*([A-Z][A-Z0-9_]*)\b(?!\s*\()/g;
+
+/**
+ * The upper-case names `text` compares a value with, returns or assigns, that it does not define as a
+ * code itself: where a header of the tree gives one of them 0 or -1, the file reads differently with
+ * that header's codes (the batch run's second pass asks for them). Each name once.
+ */
+export function codeUses(text: string): string[] {
+  const own = statusConstants(text);
+  const found = new Set<string>();
+  for (const m of text.matchAll(CODE_USE)) if (!own.has(m[1]!)) found.add(m[1]!);
+  return [...found];
+}
