@@ -303,6 +303,7 @@ describe('writev-lint', () => {
         'object-writers.c:60',
         'object-writers.c:66',
         'platform-helpers.c:46',
+        'platform-respelled.c:34',
         'pointed-descriptors.c:37',
         'pointed-descriptors.c:46',
         'prepared-writes.c:23',
@@ -426,6 +427,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 381);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 382);
   });
 });

@@ -9,7 +9,9 @@ import {
   cWriteFunctionsFor,
   knownEffects,
   settingWrappers,
+  type CWriteFunction,
 } from '../catalogue';
+import { respelledNames } from './conditionalDefines';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -67,7 +69,13 @@ function redefinedWriters(
   external: ReadonlyMap<string, CWrapper>,
   elsewhere: ReadonlySet<string>,
 ): ReadonlySet<string> {
-  const mine = (name: string) => functions.some((f) => f.name === name);
+  // A macro of another platform's spelling (`#ifdef _WIN32 #define write(...)`) leaves the C library's
+  // name to every build where its condition is false (see conditionalDefines.ts); two such definitions
+  // (`#ifdef A ... #else ...`) may leave it to none.
+  const mine = (name: string) => {
+    const defs = functions.filter((f) => f.name === name);
+    return defs.length > 1 || defs.some((f) => !f.conditional);
+  };
   const tree = (name: string) => C_TREE_OVERRIDABLE.has(name) && (external.has(name) || elsewhere.has(name));
   let found: Set<string> | undefined;
   for (const [name, fn] of cWriteFunctions(settings)) {
@@ -77,6 +85,22 @@ function redefinedWriters(
     (found ??= new Set()).add(name);
   }
   return found ?? NO_NAMES;
+}
+
+/**
+ * `functions` with the names `text` redefines for another platform under a condition marked (see
+ * conditionalDefines.ts); `functions` itself when there is none. Does not modify `functions`.
+ */
+function respelledWriters(
+  text: string,
+  functions: Map<string, CWriteFunction>,
+): ReadonlyMap<string, CWriteFunction> {
+  if (!text.includes('#')) return functions;
+  const respelled = respelledNames(text, new Set(functions.keys()));
+  if (respelled.size === 0) return functions;
+  const marked = new Map(functions);
+  for (const name of respelled) marked.set(name, { ...functions.get(name)!, respelled: true });
+  return marked;
 }
 
 /** Entries of each pattern cache before it starts again. */
@@ -136,7 +160,7 @@ export class CAnalyzer {
     return {
       text,
       ...(included !== undefined && { included }),
-      functions: cWriteFunctionsFor(settings, redefined),
+      functions: respelledWriters(text, cWriteFunctionsFor(settings, redefined)),
       wrappers,
       pure: cPureFunctions(settings),
       // The catalogue and the presets name some; the fact base reads the project's own bodies.
