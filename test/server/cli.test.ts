@@ -258,6 +258,8 @@ describe('writev-lint', () => {
         'inline-clamps.c:95',
         'iovec-helpers.c:70',
         'iovec-helpers.c:114',
+        'kept-failure-reports.c:23',
+        'kept-failure-reports.c:38',
         'kept-failures.c:30',
         'kept-failures.c:44',
         'kept-failures.c:57',
@@ -427,6 +429,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 382);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 384);
   });
 });
