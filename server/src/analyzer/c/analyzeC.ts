@@ -232,6 +232,7 @@ export class CAnalyzer {
     filePure: ReadonlySet<string>,
     redefined: ReadonlySet<string> = NO_NAMES,
     headerWriters?: ReadonlySet<string>,
+    included?: string,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -239,7 +240,7 @@ export class CAnalyzer {
       settingWrappers: wanted,
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
-        this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined).own,
+        this.ownWrappers(text, settings, bodies, macros, known, filePure, undefined, redefined, included).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -297,9 +298,11 @@ export class CAnalyzer {
     filePure: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
     redefined: ReadonlySet<string> = NO_NAMES,
+    included?: string,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const context = this.context(text, settings, known, undefined, undefined, redefined);
+    // The headers' macros tell what a call in a helper's body expands to (see silentCalls.ts).
+    const context = this.context(text, settings, known, undefined, undefined, redefined, included);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -418,6 +421,7 @@ export class CAnalyzer {
         filePure,
         quiet,
         redefined,
+        included,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -571,7 +575,7 @@ export class CAnalyzer {
       // The parts worth parsing are those that call a writer, the helpers read from calls included.
       const wanted =
         callSite.length > 0 ? new Map([...callSite.map((w) => [w.name, w] as const), ...known]) : known;
-      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, writing);
+      return this.withParts(text, settings, known, analyse, wanted, filePure, redefined, writing, included);
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
     this.findingMemo.begin(key);
