@@ -32,6 +32,12 @@ export interface CWriteFunction {
    * only a definition in the calling file itself replaces it (see cWriteFunctionsFor).
    */
   readonly library?: boolean;
+  /**
+   * The file redefines the name for another platform under a preprocessor condition (see
+   * conditionalDefines.ts): its calls are read as the C library's, but a fix would call the gathered
+   * function where that platform may have none.
+   */
+  readonly respelled?: boolean;
 }
 
 /** The C write functions known by default (Git's write stack and POSIX). Not `fwrite`: it buffers. */

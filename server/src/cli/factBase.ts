@@ -2,7 +2,12 @@
 // says which exported C functions do no output anywhere in the tree, and which files must be analysed
 // again because a function of theirs that writes calls one of them (the first pass, reading each file
 // alone, took such a call for one that may print).
-import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE, cWriteFunctions } from '../analyzer/catalogue';
+import {
+  C_PURE_FUNCTIONS,
+  C_TREE_OVERRIDABLE,
+  cWriteFunctions,
+  IO_NAME_PATTERN,
+} from '../analyzer/catalogue';
 import { libraryQuiet, quietFunctions, type CFunctionFact } from '../analyzer/c/functionFacts';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
@@ -86,6 +91,16 @@ export function factBasePass(
   if (headerCodes.size > 0)
     for (const [path, wrappers] of writing)
       if (wrappers.codeUses?.some((n) => headerCodes.has(n))) redo.add(path);
+  // A write helper waiting with a header's macro named like I/O (`write_wait(fd, t)`): the first pass
+  // took the wait for a second write; the second reads what the macro expands to (see silentCalls.ts).
+  if (headerMacros.size > 0)
+    for (const [path, wrappers] of index) {
+      const own = ownNames(wrappers);
+      const waits = (f: CFunctionFact) =>
+        f.calls.some((c) => writers.has(c)) &&
+        f.calls.some((c) => headerMacros.has(c) && !own.has(c) && IO_NAME_PATTERN.test(c));
+      if ((wrappers.functions ?? []).some(waits)) redo.add(path);
+    }
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)

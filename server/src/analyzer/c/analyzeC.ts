@@ -9,7 +9,9 @@ import {
   cWriteFunctionsFor,
   knownEffects,
   settingWrappers,
+  type CWriteFunction,
 } from '../catalogue';
+import { respelledNames } from './conditionalDefines';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -71,7 +73,13 @@ function redefinedWriters(
   external: ReadonlyMap<string, CWrapper>,
   elsewhere: ReadonlySet<string>,
 ): ReadonlySet<string> {
-  const mine = (name: string) => functions.some((f) => f.name === name);
+  // A macro of another platform's spelling (`#ifdef _WIN32 #define write(...)`) leaves the C library's
+  // name to every build where its condition is false (see conditionalDefines.ts); two such definitions
+  // (`#ifdef A ... #else ...`) may leave it to none.
+  const mine = (name: string) => {
+    const defs = functions.filter((f) => f.name === name);
+    return defs.length > 1 || defs.some((f) => !f.conditional);
+  };
   const tree = (name: string) => C_TREE_OVERRIDABLE.has(name) && (external.has(name) || elsewhere.has(name));
   let found: Set<string> | undefined;
   for (const [name, fn] of cWriteFunctions(settings)) {
@@ -81,6 +89,22 @@ function redefinedWriters(
     (found ??= new Set()).add(name);
   }
   return found ?? NO_NAMES;
+}
+
+/**
+ * `functions` with the names `text` redefines for another platform under a condition marked (see
+ * conditionalDefines.ts); `functions` itself when there is none. Does not modify `functions`.
+ */
+function respelledWriters(
+  text: string,
+  functions: Map<string, CWriteFunction>,
+): ReadonlyMap<string, CWriteFunction> {
+  if (!text.includes('#')) return functions;
+  const respelled = respelledNames(text, new Set(functions.keys()));
+  if (respelled.size === 0) return functions;
+  const marked = new Map(functions);
+  for (const name of respelled) marked.set(name, { ...functions.get(name)!, respelled: true });
+  return marked;
 }
 
 /** Entries of each pattern cache before it starts again. */
@@ -142,7 +166,7 @@ export class CAnalyzer {
       text,
       ...(included !== undefined && { included }),
       ...(codes.size > 0 && { codes }),
-      functions: cWriteFunctionsFor(settings, redefined),
+      functions: respelledWriters(text, cWriteFunctionsFor(settings, redefined)),
       wrappers,
       pure: cPureFunctions(settings),
       // The catalogue and the presets name some; the fact base reads the project's own bodies.
@@ -216,6 +240,7 @@ export class CAnalyzer {
     headerWriters?: ReadonlySet<string>,
     quiet?: (name: string) => boolean,
     codes: ReadonlyMap<string, number> = NO_CODES,
+    included?: string,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -223,7 +248,8 @@ export class CAnalyzer {
       settingWrappers: wanted,
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
-        this.ownWrappers(text, settings, bodies, macros, known, filePure, quiet, redefined, codes).own,
+        this.ownWrappers(text, settings, bodies, macros, known, filePure, quiet, redefined, codes, included)
+          .own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -282,9 +308,11 @@ export class CAnalyzer {
     quiet?: (name: string) => boolean,
     redefined: ReadonlySet<string> = NO_NAMES,
     codes: ReadonlyMap<string, number> = NO_CODES,
+    included?: string,
   ): { own: CWrapper[]; writers: RegExp } {
     const writers = this.writerPattern(settings, known, macros);
-    const context = this.context(text, settings, known, undefined, undefined, redefined, undefined, codes);
+    // The headers' macros tell what a call in a helper's body expands to (see silentCalls.ts).
+    const context = this.context(text, settings, known, undefined, undefined, redefined, included, codes);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -414,6 +442,7 @@ export class CAnalyzer {
         quiet,
         redefined,
         codes,
+        included,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -581,6 +610,7 @@ export class CAnalyzer {
         writing,
         quiet,
         codes,
+        included,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).

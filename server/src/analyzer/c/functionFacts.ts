@@ -13,6 +13,7 @@ import {
   IO_NAME_PATTERN,
   MESSAGE_CATALOGUE,
 } from '../catalogue';
+import { conditionalDefines } from './conditionalDefines';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -35,6 +36,11 @@ export interface CFunctionFact {
    * calls only, calling it twice gives the same value and changes nothing (see pureFunctions).
    */
   readonly readsOnly?: true;
+  /**
+   * A function-like macro defined only under a preprocessor condition (see conditionalDefines.ts):
+   * where the condition is false, the name is what it would be without the macro.
+   */
+  readonly conditional?: true;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -142,6 +148,7 @@ function functionMacros(clean: string): RegExpExecArray[] {
 function macroFacts(clean: string): CFunctionFact[] {
   if (!clean.includes('#')) return [];
   const facts: CFunctionFact[] = [];
+  const conditional = conditionalDefines(clean);
   for (const m of functionMacros(clean)) {
     const name = m[1]!;
     const body = m[3]!;
@@ -164,6 +171,7 @@ function macroFacts(clean: string): CFunctionFact[] {
       ...(repeated.length > 0 && { repeated }),
       opaque: through,
       ...(readsOnly && { readsOnly }),
+      ...(conditional.has(m.index) && { conditional: true }),
     });
   }
   return facts;

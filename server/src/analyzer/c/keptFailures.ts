@@ -38,11 +38,26 @@ const LIBRARY_REPORTS: ReadonlySet<string> = new Set(
   'perror fprintf vfprintf printf vprintf puts fputs syslog vsyslog warn warnx vwarn vwarnx'.split(' '),
 );
 
+/** Words of a name that say it reports a failure. */
+const REPORT_WORDS: ReadonlySet<string> = new Set('log warn warning err error report msg debug'.split(' '));
+
 /**
- * True when `stmt` only reports: calls of the C library's reports, or of functions that do no output
- * (`strerror`), handed nothing of the descriptor, on a descriptor that is not a standard stream the
- * report could go to. A call of the project's own (a logger, a hook) may do anything, the descriptor
- * included.
+ * True when `name` says it reports (`msg_warn`, `log_error`, `i_error`, and run together `msyslog`,
+ * `logmsg`): a project's logger, whose message goes to a log or a standard stream, as the C library's
+ * reports do.
+ */
+function reporter(name: string): boolean {
+  const words = name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.toLowerCase());
+  return words.some((w) => REPORT_WORDS.has(w)) || /(?:log|msg)$/i.test(name);
+}
+
+/**
+ * True when `stmt` only reports: a statement of calls handed nothing of the descriptor, on a descriptor
+ * that is not a standard stream the report could go to: the C library's reports, functions that do no
+ * output (`strerror`), or a project's logger named as one ({@link reporter}: `msg_warn("write: %m")`),
+ * which runs only when the write failed, as the handler of `if (write(...) < 0) msg_warn(...);` does.
+ * A write the runs gather (the file's write functions and helpers) is none, nor another call of the
+ * project's own (a hook, a complaint helper), which may do anything, the descriptor included.
  */
 function reports(stmt: Node, descriptor: string, ctx: CContext): boolean {
   if (stmt.type !== 'expression_statement' || stmt.hasError || STANDARD.test(descriptor)) return false;
@@ -56,7 +71,7 @@ function reports(stmt: Node, descriptor: string, ctx: CContext): boolean {
       name !== undefined &&
       !ctx.functions.has(name) &&
       !ctx.wrappers.has(name) &&
-      (LIBRARY_REPORTS.has(name) || ctx.quiet(name))
+      (LIBRARY_REPORTS.has(name) || ctx.quiet(name) || reporter(name))
     );
   });
 }

@@ -6,7 +6,7 @@
 // reads bodies (the batch run parses only the parts that call writes, and a wait calls none): what the
 // text does not show plainly (a call through a pointer, a second definition under `#if`) leaves the
 // parameter written.
-import { libraryWaits } from '../catalogue';
+import { IO_NAME_PATTERN, libraryWaits } from '../catalogue';
 
 /** Comments, string and character literals, blanked (same length) before reading a body. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
@@ -22,27 +22,47 @@ const DEPTH = 3;
  * undefined when its body is not read (no single definition in the file). A parameter is written when
  * the body hands it (or a name copied from it) to a call, before any format string, that is not
  * `quiet` (no output), a library wait, or one of the file's functions that writes nothing to it in turn.
+ * A function-like macro of the file or of `included` (its headers' definitions) with no function of
+ * its name is read as its expansion stands at its use, where a helper's reading takes a call whose name
+ * does not read as I/O for no write: `#define write_wait(fd, t) poll_fd((fd), POLL_FD_WRITE, (t))`
+ * writes nothing to `fd`, whatever file defines `poll_fd`.
  */
 export function silentParameters(
   text: string,
   quiet: (name: string) => boolean,
+  included?: string,
 ): (name: string) => ReadonlySet<number> | undefined {
   const file = definitionsOf(text);
+  const macro = macrosOf(text, included);
+  const definitionOf = (name: string) => {
+    const def = file(name);
+    if (def) return { def, expands: false };
+    const expansion = macro(name);
+    return expansion && { def: expansion, expands: true };
+  };
   const answers = new Map<string, ReadonlySet<number> | undefined>();
   const silent = (name: string, index: number, depth: number): boolean => {
-    const def = file(name);
-    if (!def || index >= def.params.length) return false;
+    const found = definitionOf(name);
+    if (!found || index >= found.def.params.length) return false;
+    const { def, expands } = found;
     const names = copies(def.body, def.params[index]!);
     return calledWith(def.body, names).every(
       ({ callee, arg }) =>
         callee !== undefined &&
         callee !== name &&
-        (quiet(callee) || libraryWaits(callee) || (depth < DEPTH && silent(callee, arg, depth + 1))),
+        (quiet(callee) ||
+          libraryWaits(callee) ||
+          (expands &&
+            !def.params.includes(callee) &&
+            !IO_NAME_PATTERN.test(callee) &&
+            !file(callee) &&
+            !macro(callee)) ||
+          (depth < DEPTH && silent(callee, arg, depth + 1))),
     );
   };
   return (name) => {
     if (answers.has(name)) return answers.get(name);
-    const def = file(name);
+    const def = definitionOf(name)?.def;
     const answer = def ? new Set(def.params.map((_, k) => k).filter((k) => silent(name, k, 0))) : undefined;
     answers.set(name, answer);
     return answer;
@@ -75,6 +95,37 @@ function definitionsOf(text: string): (name: string) => Definition | undefined {
     const def = definition(file.clean, name);
     file.found.set(name, def);
     return def;
+  };
+}
+
+/** `#define name(params) body`, the body running on over `\\`-continued lines. */
+const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
+
+/**
+ * The function-like macros `text` and `included` define, by name: those defined once (the file's own
+ * first, as the preprocessor would see them), as a {@link Definition} of their expansion.
+ */
+function macrosOf(text: string, included: string | undefined): (name: string) => Definition | undefined {
+  let found: Map<string, Definition | undefined> | undefined;
+  return (name) => {
+    if (!found) {
+      found = new Map();
+      for (const source of [text, included ?? '']) {
+        if (!source.includes('#')) continue;
+        const own = new Map<string, Definition | undefined>();
+        for (const m of source
+          .replace(NOISE, (c) =>
+            c.startsWith('"') ? `"${' '.repeat(c.length - 2)}"` : c.replace(/[^\n]/g, ' '),
+          )
+          .matchAll(FUNCTION_MACRO)) {
+          const params = m[2]!.split(',').map((p) => p.trim());
+          const body = m[3]!.replace(/\\\r?\n/g, ' ');
+          own.set(m[1]!, own.has(m[1]!) ? undefined : { params, body: `{${body}}` });
+        }
+        for (const [n, d] of own) if (!found.has(n)) found.set(n, d);
+      }
+    }
+    return found.get(name);
   };
 }
 

@@ -94,6 +94,7 @@ export function fileWrappers(
         !base.functions.has(n) &&
         !wrappers.has(n) &&
         !base.macros?.has(n),
+      base.included,
     );
   for (let depth = 0; depth < MAX_WRAPPER_DEPTH && pattern; depth++) {
     // The fact base's answers (the tree's own bodies) decide whether a call between a helper's writes

@@ -443,6 +443,11 @@ function flaggedCall(callee: string, flags: string): string {
   return `${callee}() is given ${flags}, which writev() cannot take: gather with sendmsg() and the same flags`;
 }
 
+/** Why a write the file spells otherwise for another platform has no fix (see CWriteFunction.respelled). */
+function respelledCall(callee: string, gathered: string | undefined): string {
+  return `the file redefines ${callee}() for another platform under #if, where ${gathered ?? 'a gathered call'}() may not exist`;
+}
+
 /**
  * The write a call makes, or undefined when it is not a write the analyzer understands fully (unknown
  * function, wrong arity, a call with side effects in the arguments, a descriptor computed by a call
@@ -496,8 +501,9 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
       pieces: fn.gathered ? undefined : [piece(buf, len, ctx.text)],
       reads: names([buf, len]),
       checkLen: len ? len.text : `strlen(${buf.text})`,
-      fixable: fn.gatheredName !== undefined && !flagged,
+      fixable: fn.gatheredName !== undefined && !flagged && !fn.respelled,
       ...(flagged && { noFix: flaggedCall(name, args[fn.fixed?.index ?? -1]?.text ?? '') }),
+      ...(fn.respelled && { noFix: respelledCall(name, fn.gatheredName) }),
       ...(kind === 'unknown' && { assumed: true }),
       ...(argumentCalls && { argumentCalls }),
     };
