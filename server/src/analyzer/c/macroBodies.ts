@@ -4,6 +4,7 @@
 // where one change serves every use, so a use is reported without a fix of its own.
 import type { CWriteFunction } from '../catalogue';
 import { splitArgs, substitute, TOKEN, type CMacro } from './macros';
+import { leadingIf } from './macroStatements';
 
 /** One write of a macro body: the write function and its arguments, spelled in the macro's parameters. */
 export interface MacroWrite {
@@ -41,17 +42,9 @@ function unwrapped(text: string): string {
 
 /** `if (guard) rest` as a body: the guard and the rest, or undefined (an `else` is no plain guard). */
 function guarded(text: string): { guard: string; rest: string } | undefined {
-  const head = /^\s*if\s*\(/.exec(text);
-  if (!head) return undefined;
-  let depth = 1;
-  let i = head[0].length;
-  for (; i < text.length && depth > 0; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')') depth--;
-  }
-  const rest = text.slice(i);
-  if (depth !== 0 || /\belse\b/.test(rest)) return undefined;
-  return { guard: text.slice(head[0].length, i - 1).trim(), rest };
+  const found = leadingIf(text);
+  if (!found || /\belse\b/.test(found.rest)) return undefined;
+  return { guard: found.test.trim(), rest: found.rest };
 }
 
 /** The statements of `text` split at its top-level semicolons; undefined if one holds a block. */

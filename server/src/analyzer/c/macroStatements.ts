@@ -91,6 +91,26 @@ export function balanced(text: string): boolean {
   return depth === 0;
 }
 
+/**
+ * The `if` a macro body starts with (after what `head` matches, which ends at the test's opening
+ * parenthesis): its test, parentheses matched, and the text after it; undefined when the body does not
+ * start so or the parentheses never close.
+ */
+export function leadingIf(
+  body: string,
+  head: RegExp = /^\s*if\s*\(/,
+): { readonly test: string; readonly rest: string } | undefined {
+  const start = head.exec(body);
+  if (!start) return undefined;
+  let depth = 1;
+  let i = start[0].length;
+  for (; i < body.length && depth > 0; i++) {
+    if (body[i] === '(') depth++;
+    else if (body[i] === ')') depth--;
+  }
+  return depth === 0 ? { test: body.slice(start[0].length, i - 1), rest: body.slice(i) } : undefined;
+}
+
 /** What changes memory in an expression: an assignment or an increment (`==`, `<=`, `!=`, `>=` do not). */
 const CHANGES = /(?:^|[^=!<>])=(?!=)|\+\+|--/;
 
@@ -189,16 +209,8 @@ function testsArgument(params: string, body: string): boolean {
   const param = list[0];
   if (list.length !== 1 || !param || !/^[A-Za-z_]\w*$/.test(param)) return false;
   const code = body.replace(/\\\r?\n/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
-  const head = /^\s*(?:do\s*)?\{?\s*if\s*\(/.exec(code);
-  if (!head) return false;
-  let depth = 1;
-  let end = head[0].length;
-  for (; end < code.length && depth > 0; end++) {
-    if (code[end] === '(') depth++;
-    else if (code[end] === ')') depth--;
-  }
-  if (depth !== 0) return false;
-  const test = code.slice(head[0].length, end - 1);
+  const test = leadingIf(code, /^\s*(?:do\s*)?\{?\s*if\s*\(/)?.test;
+  if (test === undefined) return false;
   const uses = (text: string) => (text.match(new RegExp(`\\b${param}\\b`, 'g')) ?? []).length;
   if (uses(test) !== 1 || uses(code) !== 1) return false;
   const called = [...test.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!);

@@ -6,6 +6,7 @@ import type { CWriteFunction } from '../catalogue';
 import { descriptorKind, type CallWrite, type CContext } from './writes';
 import { canonicalTarget } from './syntax';
 import { macroBody, type MacroBody } from './macroBodies';
+import { leadingIf } from './macroStatements';
 
 /** A macro whose body is one call to a known write function. */
 export interface CMacro {
@@ -30,18 +31,9 @@ export interface CMacro {
  * parentheses are matched, and the failure branch must follow it.
  */
 function checkedCall(body: string): string | undefined {
-  const head = /^\s*if\s*\(/.exec(body);
-  if (!head) return undefined;
-  let depth = 1;
-  let i = head[0].length;
-  for (; i < body.length && depth > 0; i++) {
-    if (body[i] === '(') depth++;
-    else if (body[i] === ')') depth--;
-  }
-  if (depth !== 0 || body.slice(i).trim() === '') return undefined;
-  const test = /^\s*([A-Za-z_]\w*\s*\([\s\S]*\))\s*(?:<|<=|==|!=)\s*([^;{}]+?)\s*$/.exec(
-    body.slice(head[0].length, i - 1),
-  );
+  const found = leadingIf(body);
+  if (!found || found.rest.trim() === '') return undefined;
+  const test = /^\s*([A-Za-z_]\w*\s*\([\s\S]*\))\s*(?:<|<=|==|!=)\s*([^;{}]+?)\s*$/.exec(found.test);
   // The value compared with: a name or number, possibly parenthesised and cast as hygienic macros
   // write their parameters (`!= (ssize_t)(n)`, `!= sizeof(hdr)`), calling nothing.
   const value = test?.[2] ?? '';
