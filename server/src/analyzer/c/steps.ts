@@ -3,7 +3,7 @@
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
 import { C_FIRST_ARGUMENT_FILLERS, C_FREEING_FUNCTIONS, IO_NAME_PATTERN, libraryWaits } from '../catalogue';
-import type { Arm, Block, OtherStep, Step } from '../model';
+import type { Arm, Block, OtherStep, Step, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
 import {
@@ -29,6 +29,7 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
+import { successLead } from './successBodies';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import {
@@ -48,6 +49,8 @@ import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CW
 /** Reads one function body into blocks. */
 class FunctionReader {
   readonly blocks: Block[] = [];
+  /** Writes that open the block of a body, by the body's first statement (see successBodies.ts). */
+  private readonly leads = new Map<number, WriteStep>();
 
   constructor(
     private readonly ctx: CContext,
@@ -97,8 +100,9 @@ class FunctionReader {
       i += checked.covers - 1;
     }
     if (statements.length > 0) {
+      const lead = this.leads.get(statements[0]!.id);
       this.blocks.push({
-        steps,
+        steps: lead ? [lead, ...steps] : steps,
         locals: this.locals,
         indent: indentAt(this.ctx.text, statements[0]!.startIndex),
       });
@@ -124,6 +128,9 @@ class FunctionReader {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
     // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
+    // `if (put(fd, a) == 0) { ... }` of a helper returning 0 on success: its body is the success path,
+    // read as a block the test's write opens, not as the write's failure handling.
+    if (stmt.type === 'if_statement' && successLead(stmt, this.ctx)) return this.branch(stmt);
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt, this.ctx);
       // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
@@ -191,6 +198,9 @@ class FunctionReader {
 
   /** An if/else: a branch step when it is an exhaustive chain, otherwise a barrier. */
   private branch(stmt: Node): Step {
+    const lead = successLead(stmt, this.ctx);
+    const first = lead && this.body(stmt.childForFieldName('consequence'))[0];
+    if (lead && first) this.leads.set(first.id, lead);
     // `else if (mode == 2 && write(fd, p, n) != n) return -1;`: an else-if whose test does more than
     // read is the else arm's one statement (`else { if (...) ... }`, which C makes it anyway), read as
     // a step of that arm (a write, a gated write) rather than as a test the whole chain runs first.
