@@ -78,6 +78,8 @@ export class WrapperIndex {
   private headerCodes: Set<string> | undefined;
   /** The headers the index holds anything of (wrappers, functions or includes). */
   private headerPaths: Set<string> | undefined;
+  /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
+  private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -115,6 +117,7 @@ export class WrapperIndex {
     this.headerMacros = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
+    this.lastIncluded = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
     this.defined = undefined;
@@ -131,6 +134,7 @@ export class WrapperIndex {
       this.headerMacros = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
+      this.lastIncluded = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
@@ -430,6 +434,8 @@ export class WrapperIndex {
 
   /** The headers `path` includes, and those they include as far as the index knows, nearest first. */
   private includedHeaders(path: string, includes: readonly string[]): string[] {
+    const last = this.lastIncluded;
+    if (last?.path === path && last.includes === includes) return [...last.found];
     this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
     const known = this.headerPaths;
     const found: string[] = [];
@@ -447,7 +453,8 @@ export class WrapperIndex {
         }
       level = next;
     }
-    return found;
+    this.lastIncluded = { path, includes, found };
+    return [...found];
   }
 
   /**

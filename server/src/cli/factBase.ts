@@ -96,8 +96,10 @@ export function factBasePass(
   if (headerMacros.size > 0)
     for (const [path, wrappers] of index) {
       const own = ownNames(wrappers);
+      // A helper of one write calls its writer once: a function calling one twice is no such helper.
       const waits = (f: CFunctionFact) =>
         f.calls.some((c) => writers.has(c)) &&
+        !f.repeated?.some((c) => writers.has(c)) &&
         f.calls.some((c) => headerMacros.has(c) && !own.has(c) && IO_NAME_PATTERN.test(c));
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }

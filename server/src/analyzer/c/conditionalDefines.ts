@@ -51,7 +51,7 @@ const FUNCTION_DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(/gm;
  */
 export function respelledNames(text: string, candidates: ReadonlySet<string>): ReadonlySet<string> {
   const found = new Set<string>();
-  if (!text.includes('#')) return found;
+  if (!text.includes('#') || !definesAny(text, candidates)) return found;
   const clean = text.replace(COMMENTS, (m) => (m.startsWith('/') ? m.replace(/[^\n]/g, ' ') : m));
   const definitions = new Map<string, number[]>();
   for (const m of clean.matchAll(FUNCTION_DEFINE)) {
@@ -62,6 +62,26 @@ export function respelledNames(text: string, candidates: ReadonlySet<string>): R
   const conditional = conditionalDefines(clean);
   for (const [name, at] of definitions) if (at.length === 1 && conditional.has(at[0]!)) found.add(name);
   return found;
+}
+
+/** Patterns finding `#define NAME(` for one set of names, by the names. */
+const definePatterns = new Map<string, RegExp>();
+
+/**
+ * True when `text` may define one of `names` as a function-like macro: a quick look at the raw text
+ * (a definition in a comment passes too) before the file is cleaned of comments, which costs a pass
+ * over the whole text for every analysis of it.
+ */
+function definesAny(text: string, names: ReadonlySet<string>): boolean {
+  const key = [...names].join(' ');
+  let pattern = definePatterns.get(key);
+  if (!pattern) {
+    if (definePatterns.size >= 16) definePatterns.clear();
+    const words = [...names].map((n) => n.replace(/[^\w]/g, '')).filter((n) => n.length > 0);
+    pattern = new RegExp(`#\\s*define\\s+(?:${words.join('|') || '(?!)'})\\s*\\(`);
+    definePatterns.set(key, pattern);
+  }
+  return pattern.test(text);
 }
 
 /** Comments (strings matched first, so a `//` inside one stays). */

@@ -98,6 +98,10 @@ function definitionsOf(text: string): (name: string) => Definition | undefined {
   };
 }
 
+/** The function-like macros of the last file and headers asked about (see {@link macrosOf}). */
+let lastMacros:
+  { text: string; included: string | undefined; found?: Map<string, Definition | undefined> } | undefined;
+
 /** `#define name(params) body`, the body running on over `\\`-continued lines. */
 const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
 
@@ -106,10 +110,14 @@ const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?
  * first, as the preprocessor would see them), as a {@link Definition} of their expansion.
  */
 function macrosOf(text: string, included: string | undefined): (name: string) => Definition | undefined {
-  let found: Map<string, Definition | undefined> | undefined;
+  // Asked again for every reading of the same file's helpers, with the same headers: cleaning the
+  // headers' text each time cost as much as a pass over it.
+  if (lastMacros?.text !== text || lastMacros.included !== included) lastMacros = { text, included };
+  const memo = lastMacros;
   return (name) => {
+    let found = memo.found;
     if (!found) {
-      found = new Map();
+      found = memo.found = new Map();
       for (const source of [text, included ?? '']) {
         if (!source.includes('#')) continue;
         const own = new Map<string, Definition | undefined>();
