@@ -7,6 +7,8 @@
 // writes are compiled in). An include guard (`#ifndef NAME_H` then `#define NAME_H`) is no condition:
 // everything under it is compiled whenever the file is.
 
+import { LITERALS_AND_COMMENTS } from './comments';
+
 /** A directive's keyword and the rest of its line (text with comments and literals blanked). */
 const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define)\b[ \t]*([^\n]*)/gm;
 
@@ -52,7 +54,9 @@ const FUNCTION_DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(/gm;
 export function respelledNames(text: string, candidates: ReadonlySet<string>): ReadonlySet<string> {
   const found = new Set<string>();
   if (!text.includes('#') || !definesAny(text, candidates)) return found;
-  const clean = text.replace(COMMENTS, (m) => (m.startsWith('/') ? m.replace(/[^\n]/g, ' ') : m));
+  const clean = text.replace(LITERALS_AND_COMMENTS, (m) =>
+    m.startsWith('/') ? m.replace(/[^\n]/g, ' ') : m,
+  );
   const definitions = new Map<string, number[]>();
   for (const m of clean.matchAll(FUNCTION_DEFINE)) {
     const name = m[1]!;
@@ -83,6 +87,3 @@ function definesAny(text: string, names: ReadonlySet<string>): boolean {
   }
   return pattern.test(text);
 }
-
-/** Comments (strings matched first, so a `//` inside one stays). */
-const COMMENTS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;

@@ -123,7 +123,7 @@ const FUNCTION_MACRO_HERE = new RegExp(FUNCTION_MACRO.source, 'my');
  * start of the lines that hold `define` (a search trying every line of every file was a visible part
  * of reading one): a match starts a line (after any line terminator `^` knows) and holds a `define`.
  */
-function functionMacros(clean: string): RegExpExecArray[] {
+export function functionMacros(clean: string): RegExpExecArray[] {
   const found: RegExpExecArray[] = [];
   let from = 0;
   for (let at = clean.indexOf('define'); at >= 0; at = clean.indexOf('define', at + 1)) {

@@ -13,6 +13,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { Block, Finding, Span, Step } from '../model';
 import { splitArgs, TOKEN } from './macros';
 import { namedKids } from './syntax';
+import { LITERALS_AND_COMMENTS } from './comments';
 
 /** A function-like macro the file defines once: what a use of it expands to. */
 interface Definition {
@@ -25,9 +26,6 @@ interface Definition {
 
 /** `#define name(params) body`, the body running on over `\`-continued lines. */
 const DEFINITION = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
-
-/** Comments (strings matched first, so a `//` inside one stays). */
-const COMMENTS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
 
 /** Longest expansion read: a body that grows past this is not code worth reading as one statement. */
 const MAX_EXPANSION = 4000;
@@ -54,14 +52,14 @@ function definitionsIn(text: string, slot: number): Map<string, Definition | nul
       if (params.length === 1 && params[0] === '') params.pop();
       const body = m[3]!
         .replace(/\\\r?\n/g, ' ')
-        .replace(COMMENTS, (c) => (c.startsWith('/') ? ' ' : c))
+        .replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? ' ' : c))
         .trim();
       const variadic = params[params.length - 1] === '...';
       const named = variadic ? params.slice(0, -1) : params;
       const readable =
         !found.has(name) &&
         named.every((p) => /^[A-Za-z_]\w*$/.test(p)) &&
-        !/#/.test(body.replace(COMMENTS, (c) => (c.startsWith('/') ? c : '""')));
+        !/#/.test(body.replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? c : '""')));
       found.set(name, readable ? { params: named, variadic, body } : null);
     }
   last[slot] = { text, found };

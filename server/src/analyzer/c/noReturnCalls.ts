@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { balanced, macroBodies } from './macroStatements';
 import { constantCondition, namedKids } from './syntax';
+import { LITERALS_AND_COMMENTS } from './comments';
 
 /** The C library's calls that never return. */
 const LIBRARY = /^(?:_?exit|_Exit|quick_exit|abort|err|errx|verr|verrx|longjmp|siglongjmp)$/;
@@ -129,11 +130,8 @@ function blockAt(text: string, open: number): string | undefined {
   return undefined;
 }
 
-/** Comments (strings matched first, so a `//` inside one stays). */
-const COMMENTS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
-
 function withoutComments(text: string): string {
-  return text.replace(COMMENTS, (m) => (m.startsWith('/') ? ' ' : m));
+  return text.replace(LITERALS_AND_COMMENTS, (m) => (m.startsWith('/') ? ' ' : m));
 }
 
 /** `do { ... } while (0)`, braces or a trailing `;` around a macro body. */

@@ -7,6 +7,7 @@
 // text does not show plainly (a call through a pointer, a second definition under `#if`) leaves the
 // parameter written.
 import { IO_NAME_PATTERN, libraryWaits } from '../catalogue';
+import { functionMacros } from './functionFacts';
 
 /** Comments, string and character literals, blanked (same length) before reading a body. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
@@ -102,9 +103,6 @@ function definitionsOf(text: string): (name: string) => Definition | undefined {
 let lastMacros:
   { text: string; included: string | undefined; found?: Map<string, Definition | undefined> } | undefined;
 
-/** `#define name(params) body`, the body running on over `\\`-continued lines. */
-const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
-
 /**
  * The function-like macros `text` and `included` define, by name: those defined once (the file's own
  * first, as the preprocessor would see them), as a {@link Definition} of their expansion.
@@ -121,11 +119,10 @@ function macrosOf(text: string, included: string | undefined): (name: string) =>
       for (const source of [text, included ?? '']) {
         if (!source.includes('#')) continue;
         const own = new Map<string, Definition | undefined>();
-        for (const m of source
-          .replace(NOISE, (c) =>
-            c.startsWith('"') ? `"${' '.repeat(c.length - 2)}"` : c.replace(/[^\n]/g, ' '),
-          )
-          .matchAll(FUNCTION_MACRO)) {
+        const clean = source.replace(NOISE, (c) =>
+          c.startsWith('"') ? `"${' '.repeat(c.length - 2)}"` : c.replace(/[^\n]/g, ' '),
+        );
+        for (const m of functionMacros(clean)) {
           const params = m[2]!.split(',').map((p) => p.trim());
           const body = m[3]!.replace(/\\\r?\n/g, ' ');
           own.set(m[1]!, own.has(m[1]!) ? undefined : { params, body: `{${body}}` });
