@@ -130,7 +130,8 @@ class FunctionReader {
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
     // `if (put(fd, a) == 0) { ... }` of a helper returning 0 on success: its body is the success path,
     // read as a block the test's write opens, not as the write's failure handling.
-    if (stmt.type === 'if_statement' && successLead(stmt, this.ctx)) return this.branch(stmt);
+    const lead = stmt.type === 'if_statement' ? successLead(stmt, this.ctx) : undefined;
+    if (lead) return this.branch(stmt, lead);
     if (stmt.type === 'expression_statement' || stmt.type === 'if_statement') {
       const call = statementCall(stmt, this.ctx);
       // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
@@ -196,9 +197,11 @@ class FunctionReader {
     }
   }
 
-  /** An if/else: a branch step when it is an exhaustive chain, otherwise a barrier. */
-  private branch(stmt: Node): Step {
-    const lead = successLead(stmt, this.ctx);
+  /**
+   * An if/else: a branch step when it is an exhaustive chain, otherwise a barrier. `lead`: the write
+   * the test checks for success, which opens the run of the body (see successBodies.ts).
+   */
+  private branch(stmt: Node, lead?: WriteStep): Step {
     const first = lead && this.body(stmt.childForFieldName('consequence'))[0];
     if (lead && first) this.leads.set(first.id, lead);
     // `else if (mode == 2 && write(fd, p, n) != n) return -1;`: an else-if whose test does more than
