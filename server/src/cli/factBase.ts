@@ -86,12 +86,12 @@ export function factBasePass(
       if (asks) redo.add(path);
     }
   // A named status code a header defines, used where a function writes twice: the first pass read
-  // `!= RS_OK` as a test of an unknown value; the second reads the value the header gives it.
+  // `!= ST_OK` as a test of an unknown value; the second reads the value the header gives it.
   const headerCodes = base.cHeaderCodeNames();
   if (headerCodes.size > 0)
     for (const [path, wrappers] of writing)
       if (wrappers.codeUses?.some((n) => headerCodes.has(n))) redo.add(path);
-  // A write helper waiting with a header's macro named like I/O (`write_wait(fd, t)`): the first pass
+  // A write helper waiting with a header's macro named like I/O (`write_ready(fd, t)`): the first pass
   // took the wait for a second write; the second reads what the macro expands to (see silentCalls.ts).
   if (headerMacros.size > 0)
     for (const [path, wrappers] of index) {

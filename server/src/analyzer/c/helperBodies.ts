@@ -1363,7 +1363,7 @@ const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
 /**
  * True when every return of `body` gives a constant error code, 0 on some path and another code on
  * another: the helper's result is 0 on success and non-zero on failure, never a byte count. A name
- * `codes` gives a value (`return RS_OK;`) is that value.
+ * `codes` gives a value (`return ST_OK;`) is that value.
  */
 function statusCodes(
   body: Node,

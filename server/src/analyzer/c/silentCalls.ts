@@ -25,8 +25,8 @@ const DEPTH = 3;
  * `quiet` (no output), a library wait, or one of the file's functions that writes nothing to it in turn.
  * A function-like macro of the file or of `included` (its headers' definitions) with no function of
  * its name is read as its expansion stands at its use, where a helper's reading takes a call whose name
- * does not read as I/O for no write: `#define write_wait(fd, t) poll_fd((fd), POLL_FD_WRITE, (t))`
- * writes nothing to `fd`, whatever file defines `poll_fd`.
+ * does not read as I/O for no write: `#define write_ready(fd, t) poll_one((fd), POLLOUT, (t))`
+ * writes nothing to `fd`, whatever file defines `poll_one`.
  */
 export function silentParameters(
   text: string,

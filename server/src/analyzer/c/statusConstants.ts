@@ -1,8 +1,8 @@
 // Status codes known by name. C code names its success and failure codes (`#define ERR_NONE 0`,
-// `enum { RS_OK = 0, RS_ERR = -1 }`, often in a project header) and tests a helper's result against the
-// name (`if (put(fd, s, n) != RS_OK)`, `== RET_FAIL`) or returns it (`return RS_OK;`). Where the file or
+// `enum { ST_OK = 0, ST_ERR = -1 }`, often in a project header) and tests a helper's result against the
+// name (`if (put(fd, s, n) != ST_OK)`, `== RET_FAIL`) or returns it (`return ST_OK;`). Where the file or
 // a header it includes gives a name the value 0 or -1, a test or a return of the name reads as it would
-// with the number: `!= RS_OK` is `!= 0`, the bare status test of a helper that is 0 on success.
+// with the number: `!= ST_OK` is `!= 0`, the bare status test of a helper that is 0 on success.
 
 /** `#define NAME value` with an integer value (in parentheses or not), on one line. */
 const OBJECT_DEFINE =
@@ -63,7 +63,7 @@ export function statusConstants(text: string): Map<string, number> {
 }
 
 /**
- * `text` with a name `codes` knows replaced by its value (`RS_OK` gives `0`), or `text` itself:
+ * `text` with a name `codes` knows replaced by its value (`ST_OK` gives `0`), or `text` itself:
  * what a test or a return of the name compares with.
  */
 export function codeText(text: string, codes: ReadonlyMap<string, number> | undefined): string {
@@ -71,7 +71,7 @@ export function codeText(text: string, codes: ReadonlyMap<string, number> | unde
   return value === undefined ? text : String(value);
 }
 
-/** An upper-case name compared with (`!= RS_OK`), returned (`return RS_OK`) or assigned (`= RS_OK`). */
+/** An upper-case name compared with (`!= ST_OK`), returned (`return ST_OK`) or assigned (`= ST_OK`). */
 const CODE_USE = /(?:[!=]=|\breturn\b|(?<![=!<>+\-*/%&|^])=)\s*\(?\s*([A-Z][A-Z0-9_]*)\b(?!\s*\()/g;
 
 /**

@@ -75,7 +75,7 @@ export interface CContext {
    */
   readonly readOnly?: (callee: string) => ReadonlySet<number> | undefined;
   /**
-   * Names the file and the headers it includes give the value 0 or -1 (`RS_OK`, `RET_FAIL`: see
+   * Names the file and the headers it includes give the value 0 or -1 (`ST_OK`, `RET_FAIL`: see
    * statusConstants.ts), with the value: a check or a return of one reads as the number. Absent: none.
    */
   readonly codes?: ReadonlyMap<string, number>;
@@ -193,7 +193,7 @@ function hinted(test: Node): Node {
  * `call != len`, `call == len`, `call >= 0`, `call != -1`, `call > 0`, each also written the other way
  * round (`len != call`), and the bare `call` (`truthy`: a non-zero result is the error) or `!call`
  * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`). A name
- * `codes` gives the value 0 or -1 compares as that number (`!= RS_OK` is `!= 0`: see statusConstants.ts).
+ * `codes` gives the value 0 or -1 compares as that number (`!= ST_OK` is `!= 0`: see statusConstants.ts).
  */
 export function checkOf(test: Node, codes?: ReadonlyMap<string, number>): Check | undefined {
   const t = hinted(test);
@@ -236,7 +236,7 @@ type MacroText = Pick<CContext, 'text' | 'included'>;
 /**
  * True when `name` is a macro whose one argument a statement of it evaluates where it stands: an
  * upper-case name (by convention), or one the file or a header defines to test its argument first
- * (`#define CHKiRet(code) if ((iRet = code) != OK) goto finalize_it`: see argumentTest).
+ * (`#define CHECK(code) if ((ret = code) != OK) goto fail`: see argumentTest).
  */
 function argumentMacro(name: string, macros?: MacroText): boolean {
   return MACRO_NAME.test(name) || (!!macros && argumentTest(name, macros.text, macros.included));
