@@ -210,6 +210,7 @@ describe('writev-lint', () => {
         'conditional-writes.c:210',
         'conditional-writes.c:247',
         'copied-counts.c:29',
+        'copied-member-locals.c:31',
         'dead-groups.c:31',
         'decorated-helpers.c:33',
         'decorated-helpers.c:39',
@@ -454,6 +455,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 410);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 411);
   });
 });

@@ -520,8 +520,10 @@ function targetOf(
   if (b.type === 'identifier') {
     const param = params.indexOf(b.text);
     if (param >= 0) return facts.assigned.has(b.text) ? undefined : { param };
-    // `int fd = c->fd;` kept as it was: the descriptor of the argument's member.
-    if (facts.initial.has(b.text)) return privateMember(b.text, '', params, facts);
+    // `int fd = c->fd;` (or `fd = c->fd;` after a bare declaration) kept as it was: the descriptor of
+    // the argument's member.
+    if (facts.initial.has(b.text) || facts.copied.has(b.text))
+      return privateMember(b.text, '', params, facts);
   }
   // `*sock`: the descriptor the parameter points at, as long as the body only reads it (see keepsPointee).
   if (b.type === 'pointer_expression' && b.childForFieldName('operator')?.text === '*') {
@@ -535,8 +537,11 @@ function targetOf(
   if (![...names].some((n) => params.includes(n))) {
     // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
     // member of a parameter.
-    if ([...names].some((n) => facts.initial.has(n)))
+    if ([...names].some((n) => facts.initial.has(n) || facts.copied.has(n)))
       return b.type === 'field_expression' ? viaLocal(b, params, facts) : undefined;
+    // A local of the body (`fd = stream_fd(open_stream(path))`, opened anew each call) is no fixed
+    // descriptor: two calls write to two descriptors. A `static` one keeps its value across calls.
+    if ([...names].some((n) => declaresLocal(body, n))) return undefined;
     return { text: b.text, names: [...names] };
   }
   // `f->fd`, `conn.sock`, `c->conn->fd`: members down to a parameter, nothing computed on the way.
@@ -550,6 +555,17 @@ function targetOf(
   const param = params.indexOf(at.text);
   if (param < 0 || facts.assigned.has(at.text)) return undefined;
   return { param, member: b.text.slice(at.text.length).replace(/\s+/g, '') };
+}
+
+/** True when `body` declares `name` as an automatic local (not `static`): it lives for one call. */
+function declaresLocal(body: Node | undefined, name: string): boolean {
+  return !!body
+    ?.descendantsOfType('declaration')
+    .some(
+      (d) =>
+        !namedKids(d).some((k) => k.type === 'storage_class_specifier' && k.text === 'static') &&
+        d.childrenForFieldName('declarator').some((k) => declaredName(k) === name),
+    );
 }
 
 /** `local->m...` down to a local that stands for a member of a parameter (see {@link privateMember}). */
@@ -570,7 +586,7 @@ function viaLocal(
 
 /**
  * `p->fd` where the local `p` starts as a member of a parameter and keeps it (`Private *p =
- * drv->private_data;`, the usual driver idiom): the helper writes to the descriptor its argument
+ * drv->private_data;`, the usual driver idiom, or `p = drv->private_data;` as its one change): the helper writes to the descriptor its argument
  * holds through that member, as `drv->private_data->fd` would name it. Two calls given the same
  * argument write to the same descriptor, as with `param->fd`. With no `member` left (`int fd =
  * c->fd;`), the local is the descriptor member itself.
@@ -581,8 +597,12 @@ function privateMember(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
 ): WrapperTarget | undefined {
-  const init = facts.initial.get(local);
-  if (!init || [facts.assigned, facts.grown, facts.shrunk].some((s) => s.has(local))) return undefined;
+  // Declared bare and given its value by its one change (`pp = peer->priv;`, C89 style), or initialised.
+  const init = facts.initial.get(local) ?? facts.copied.get(local);
+  const moved = facts.initial.has(local)
+    ? [facts.assigned, facts.grown, facts.shrunk]
+    : [facts.grown, facts.shrunk];
+  if (!init || moved.some((s) => s.has(local))) return undefined;
   // One value only: the initializer (a second declaration of the name in another scope is another local).
   if ((facts.values.get(local) ?? []).length !== 1) return undefined;
   const source = targetOf(init, params, facts);
