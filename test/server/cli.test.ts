@@ -298,6 +298,7 @@ describe('writev-lint', () => {
         'macro-bodies.c:79',
         'macro-bodies.c:91',
         'macro-bodies.c:97',
+        'macro-write-loops.c:36',
         'member-forwarders.c:37',
         'member-forwarders.c:43',
         'member-kinds.c:62',
@@ -455,6 +456,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 411);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 413);
   });
 });

@@ -26,7 +26,7 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { joinAdjacentMacros } from './adjacentMacros';
 import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
-import { fileMacros, type CMacro } from './macros';
+import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
@@ -241,6 +241,7 @@ export class CAnalyzer {
     quiet?: (name: string) => boolean,
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
+    headerMacros?: ReadonlyMap<string, CMacro>,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -248,8 +249,19 @@ export class CAnalyzer {
       settingWrappers: wanted,
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
-        this.ownWrappers(text, settings, bodies, macros, known, filePure, quiet, redefined, codes, included)
-          .own,
+        this.ownWrappers(
+          text,
+          settings,
+          bodies,
+          macros,
+          known,
+          filePure,
+          quiet,
+          redefined,
+          codes,
+          included,
+          headerMacros,
+        ).own,
     });
     try {
       return use({ functions: () => parsed.functions, macros: () => parsed.macros });
@@ -309,10 +321,14 @@ export class CAnalyzer {
     redefined: ReadonlySet<string> = NO_NAMES,
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
+    headerMacros?: ReadonlyMap<string, CMacro>,
   ): { own: CWrapper[]; writers: RegExp } {
+    // The included headers' one-write macros are read as the file's own where it defines no such name.
+    if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
     const writers = this.writerPattern(settings, known, macros);
-    // The headers' macros tell what a call in a helper's body expands to (see silentCalls.ts).
-    const context = this.context(text, settings, known, undefined, undefined, redefined, included, codes);
+    // The headers' macros tell what a call in a helper's body expands to (see silentCalls.ts); the
+    // file's own write macros are the writes they expand to (`sock_send(fd, p, n)` in a write loop).
+    const context = this.context(text, settings, known, macros, undefined, redefined, included, codes);
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -327,6 +343,11 @@ export class CAnalyzer {
       '|',
       // A helper returning a named code is read with the names' values.
       ...[...codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, v]) => `${n}=${v}`),
+      '|',
+      ...[...macros.values()].map(
+        (m) =>
+          `${m.name}(${m.params.join(' ')})=${m.callee}(${m.args.join(' ')})${m.checked ? '?' : ''}${m.body ? '+' : ''}`,
+      ),
     ].join(',');
     const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
     return { own, writers };
@@ -392,6 +413,13 @@ export class CAnalyzer {
     const fileCodes = statusConstants(text);
     const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const expandable = writing.size > 0 ? includedDefines.join('\n') : included;
+    const headerMacros =
+      writing.size > 0
+        ? definedMacros(
+            includedDefines.filter((d) => writing.has(definedName(d))),
+            cWriteFunctions(settings),
+          )
+        : undefined;
     // A use of a header macro that writes: the file shows no write call of its own.
     const usesWriting = writing.size > 0 ? new RegExp(`\\b(?:${[...writing].join('|')})\\s*\\(`) : undefined;
     // The first look before the parse in a batch run (no key): most files of a tree call no write
@@ -443,6 +471,7 @@ export class CAnalyzer {
         redefined,
         codes,
         included,
+        headerMacros,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -611,6 +640,7 @@ export class CAnalyzer {
         quiet,
         codes,
         included,
+        headerMacros,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).

@@ -36,6 +36,7 @@ import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
+import { macroSlots } from './macros';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -91,6 +92,20 @@ function writerSlots(
       ...(fn.messages && { messages: true }),
       ...(fn.fixed?.text === '0' && { flags: fn.fixed.index }),
     };
+  }
+  // A one-write macro (`#define sock_send(s, b, n) send((s), (b), (n), 0)`): the write it expands to,
+  // its slots where the call passes them.
+  const macro = ctx.macros?.get(callee);
+  const expanded = macro && ctx.functions.get(macro.callee);
+  if (macro && expanded) {
+    const slots = macroSlots(macro, expanded);
+    return (
+      slots && {
+        ...slots,
+        family: expanded.gatheredName ?? expanded.name,
+        ...(expanded.messages && { messages: true }),
+      }
+    );
   }
   const w = ctx.wrappers.get(callee);
   const format = !!w?.formats && !w.object;

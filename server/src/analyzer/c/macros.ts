@@ -3,7 +3,7 @@
 // the arguments put in place of the parameters: the fix then gathers the expanded buffers.
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
-import { descriptorKind, type CallWrite, type CContext } from './writes';
+import { constantFlags, descriptorKind, type CallWrite, type CContext } from './writes';
 import { canonicalTarget } from './syntax';
 import { macroBody, type MacroBody } from './macroBodies';
 import { leadingIf } from './macroStatements';
@@ -68,6 +68,41 @@ function macroOf(def: Node, functions: ReadonlyMap<string, CWriteFunction>): CMa
   const name = def.childForFieldName('name')?.text;
   const params = def.childForFieldName('parameters')?.namedChildren.map((p) => p?.text ?? '') ?? [];
   const value = def.childForFieldName('value')?.text.replace(/\\\r?\n/g, ' ') ?? '';
+  return macroFrom(name, params, value, functions);
+}
+
+/** `#define name(params) value` as one definition's text (a header's, see headerIncludes.ts). */
+const DEFINITION = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)([\s\S]*)$/;
+
+/**
+ * The one-write macros among `defines` (function-like definitions as written, a header's), each name
+ * defined once: a header's `#define sock_send(s, b, n) send((s), (b), (n), 0)` read as the file's own
+ * would be. A name defined twice (`#ifdef` alternatives) is left out, as {@link fileMacros} does.
+ */
+export function definedMacros(
+  defines: readonly string[],
+  functions: ReadonlyMap<string, CWriteFunction>,
+): Map<string, CMacro> {
+  const parsed = defines.map((d) => DEFINITION.exec(d.replace(/\\\r?\n/g, ' ')));
+  const count = new Map<string, number>();
+  for (const m of parsed) if (m) count.set(m[1]!, (count.get(m[1]!) ?? 0) + 1);
+  const found = new Map<string, CMacro>();
+  for (const m of parsed) {
+    if (!m || count.get(m[1]!) !== 1) continue;
+    const params = m[2]!.trim() === '' ? [] : m[2]!.split(',').map((p) => p.trim());
+    const macro = macroFrom(m[1], params, m[3]!, functions);
+    if (macro) found.set(macro.name, macro);
+  }
+  return found;
+}
+
+/** {@link macroOf} of a definition's parts. */
+function macroFrom(
+  name: string | undefined,
+  params: readonly string[],
+  value: string,
+  functions: ReadonlyMap<string, CWriteFunction>,
+): CMacro | undefined {
   // A statement macro wraps its call in `do { ... } while (0)` (or braces) to stand as one statement.
   const statement = /^\s*(?:do\s*)?\{([\s\S]*)\}\s*(?:while\s*\(\s*0\s*\))?\s*$/.exec(value);
   const inner = statement ? statement[1]! : value;
@@ -273,4 +308,44 @@ function expandOne(macro: CMacro, args: readonly Node[], ctx: CContext): CallWri
     wrapper: { name: macro.name },
     ...(kind === 'unknown' && { assumed: true }),
   };
+}
+
+/** Where a call to a one-write macro passes each slot of the write it expands to (see {@link macroSlots}). */
+export interface MacroSlots {
+  readonly fd: number;
+  readonly buf: number;
+  /** Absent: the write takes a C string. */
+  readonly len?: number;
+  /** The macro parameter the write takes its `send()` flags from, when the caller gives them. */
+  readonly flags?: number;
+}
+
+/**
+ * The macro's parameters that the write it expands to takes as its descriptor, buffer and length
+ * (`#define sock_send(s, b, n) send((s), (b), (n), 0)`: 0, 1 and 2), so a call of the macro in a
+ * helper's body is that write with the call's arguments in place. Undefined for a body of several
+ * writes or a checked one, for slots the body computes (`send(s, b, strlen(b), 0)` has no length
+ * parameter), and for flags that ask for out-of-band data.
+ */
+export function macroSlots(macro: CMacro, fn: CWriteFunction): MacroSlots | undefined {
+  if (macro.body || macro.checked || fn.gathered) return undefined;
+  const param = (k: number) => {
+    const arg = macro.args[k];
+    return arg === undefined ? -1 : macro.params.indexOf(unparenthesised(arg));
+  };
+  const fd = param(fn.fd);
+  const buf = param(fn.buf);
+  const len = fn.len === undefined ? undefined : param(fn.len);
+  if (fd < 0 || buf < 0 || (len !== undefined && len < 0)) return undefined;
+  let flags: number | undefined;
+  if (fn.fixed) {
+    const text = macro.args[fn.fixed.index]?.replace(/\s+/g, '');
+    if (text === undefined) return undefined;
+    const given = param(fn.fixed.index);
+    if (fn.fixed.text !== '0') {
+      if (text !== fn.fixed.text) return undefined;
+    } else if (given >= 0) flags = given;
+    else if (!constantFlags(text)) return undefined;
+  }
+  return { fd, buf, ...(len !== undefined && { len }), ...(flags !== undefined && { flags }) };
 }

@@ -434,7 +434,7 @@ export function descriptorKind(
 }
 
 /** Flags spelled as constants (`MSG_NOSIGNAL`, `MSG_MORE | MSG_NOSIGNAL`), none asking for out-of-band data. */
-function constantFlags(flags: string): boolean {
+export function constantFlags(flags: string): boolean {
   return /^[A-Z0-9_|()\s]+$/.test(flags) && !OUT_OF_BAND.test(flags);
 }
 
