@@ -1,6 +1,7 @@
-// A token or value writer that builds its message in a local array from its arguments and sends it:
-// `char buf[12]; memcpy(buf, token, 4); for (...) *p = hex[(v >> shift) & 0xf]; return
-// write_all(fd, buf, 12);`. Each call is one write of bytes its caller's arguments decide, as a
+// A token or value writer that builds its message in a local array (or in memory it allocates for the
+// call) from its arguments and sends it: `char buf[12]; memcpy(buf, token, 4); for (...) *p =
+// hex[(v >> shift) & 0xf]; return write_all(fd, buf, 12);`, or a line copied with its CRLF into
+// `malloc(len + 2)`. Each call is one write of bytes its caller's arguments decide, as a
 // converted-scalar value writer's is (see convertedValues.ts), only of an array: the bytes exist only
 // once computed, so no iovec can list them and no fix is offered. The body must read nothing but its
 // parameters, its own (non-static) locals and constants, and call nothing that does output but a trace
@@ -18,8 +19,11 @@ export interface ComputedBufferFacts {
   readonly body: Node;
   readonly write: Node;
   readonly params: readonly (string | undefined)[];
-  /** The write's length argument (for a loop over the object, what its count starts at). */
-  readonly lenArg: Node | undefined;
+  /**
+   * The write's length argument (for a loop over the object, what its count starts at); absent for a
+   * writer of a C string, whose own terminator says how long the text is.
+   */
+  readonly lenArg?: Node;
   /** The write sends the local by its address (`&h`), so it may be an object rather than an array. */
   readonly addressed?: boolean;
   /** The descriptor's parameter, if the helper takes it. */
@@ -28,6 +32,11 @@ export interface ComputedBufferFacts {
   readonly quietCall: (name: string) => boolean;
   /** Whether a node runs only where the write failed (see failurePaths.ts); absent: nothing does. */
   readonly failing?: (node: Node) => boolean;
+  /**
+   * Whether a call of this name never returns (see noReturnCalls.ts): a path that ends in one sends
+   * nothing, so what it is given (`die(ctx, "out of memory")`) is no part of a call's bytes.
+   */
+  readonly leaves?: (name: string) => boolean;
 }
 
 /** An upper-case name: a macro or enumeration constant. */
@@ -40,8 +49,9 @@ const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
  */
 export function computedFromParams(local: string, facts: ComputedBufferFacts): number {
   const { body, write, params, lenArg } = facts;
-  if (!lenArg) return -1;
   const locals = new Set<string>();
+  // The allocations the local pointer is given (see {@link allocations}): calls that make its memory.
+  const allocated = new Set<number>();
   let array = 0;
   let type: string | undefined;
   for (const d of body.descendantsOfType('declaration')) {
@@ -54,8 +64,11 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       if (name === local) {
         const inner =
           declarator.type === 'init_declarator' ? declarator.childForFieldName('declarator') : declarator;
-        // An array, or an object sent by its address (`struct hdr h; ... send(fd, (char *)&h + off, ...)`).
-        if (inner?.type !== 'array_declarator' && !(facts.addressed && inner?.type === 'identifier'))
+        // An array, an object sent by its address (`struct hdr h; ... send(fd, (char *)&h + off, ...)`),
+        // or a pointer to memory allocated for the call (`tmp = malloc(n + 2); memcpy(tmp, line, n);`).
+        const fresh = inner?.type === 'pointer_declarator' ? allocations(local, body) : undefined;
+        if (fresh) for (const call of fresh) allocated.add(call.id);
+        else if (inner?.type !== 'array_declarator' && !(facts.addressed && inner?.type === 'identifier'))
           return -1;
         type = d.childForFieldName('type')?.text;
         array++;
@@ -64,12 +77,29 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
     }
   }
   if (array !== 1 || params.includes(local)) return -1;
-  if (!fixedLength(lenArg, local, type) && !ownLength(lenArg, local, body)) return -1;
+  // The length says the message is what the body built: a fixed size, the text's own length, or the
+  // length of what the body copied in and constants (`len + 2` of a copied line and its CRLF).
+  if (
+    lenArg &&
+    !fixedLength(lenArg, local, type) &&
+    !ownLength(lenArg, local, body) &&
+    !copiedLength(lenArg, local, body, params)
+  )
+    return -1;
+  // Calls that never return, and the arm that handles a failed allocation (`if (!tmp) { ... }`): what
+  // runs there sends nothing (the memory to send is not there).
+  const leaving: Node[] = allocated.size > 0 ? allocationFailures(local, body) : [];
+  const skipped = (n: Node) => leaving.some((c) => n.startIndex >= c.startIndex && n.endIndex <= c.endIndex);
   for (const call of body.descendantsOfType('call_expression')) {
-    if (!call || call.equals(write) || facts.failing?.(call)) continue;
+    if (!call || call.equals(write) || facts.failing?.(call) || allocated.has(call.id) || skipped(call))
+      continue;
     const callee = call.childForFieldName('function');
     if (callee?.type !== 'identifier') return -1;
     if (facts.quietCall(callee.text)) continue;
+    if (facts.leaves?.(callee.text)) {
+      leaving.push(call);
+      continue;
+    }
     // A trace or an error message is harmless when it is given nothing but constants before its
     // format string (`trace("send %s", buf)`): it reads what it prints and changes none of it.
     const args = callArgs(call);
@@ -82,6 +112,7 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   let from = -1;
   for (const id of body.descendantsOfType('identifier')) {
     if (!id || facts.failing?.(id)) continue;
+    if (skipped(id)) continue;
     const parent = id.parent;
     if (parent?.type === 'call_expression' && parent.childForFieldName('function')?.equals(id)) continue;
     const name = id.text;
@@ -95,6 +126,52 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
     if (!locals.has(name) && !CONSTANT.test(name) && name !== 'errno') return -1;
   }
   return from;
+}
+
+/**
+ * An allocator by the C library's name or the usual spelling of a project's (`xmalloc`, `str_alloc`),
+ * or a function returning text it allocates (`xstrdup`, `str_vprintf`: a formatter that returns a
+ * pointer returns new text).
+ */
+const ALLOCATOR = /^(?:alloca|\w*alloc|\w*printf|\w*strn?dup)$/;
+
+/**
+ * The calls that give the pointer `local` its memory, when its every value is a fresh allocation
+ * (`char *tmp; tmp = malloc(n + 2);`, `char *tmp = xmalloc(n)`): the memory is the call's own, as a
+ * local array is. Undefined when any value comes from elsewhere, or from `realloc` of older memory.
+ */
+function allocations(local: string, body: Node): Node[] | undefined {
+  const calls: Node[] = [];
+  for (const a of body.descendantsOfType(['assignment_expression', 'init_declarator', 'update_expression'])) {
+    if (!a) continue;
+    const target =
+      a.type === 'init_declarator'
+        ? declaredName(a)
+        : withoutCasts(a.childForFieldName(a.type === 'update_expression' ? 'argument' : 'left') ?? a).text;
+    if (target !== local) continue;
+    if (a.type === 'update_expression' || (a.type === 'assignment_expression' && a.child(1)?.text !== '='))
+      return undefined;
+    const value = a.childForFieldName(a.type === 'init_declarator' ? 'value' : 'right');
+    const v = value ? withoutCasts(value) : undefined;
+    const callee = v?.type === 'call_expression' ? v.childForFieldName('function')?.text : undefined;
+    if (!v || !callee || !ALLOCATOR.test(callee) || /realloc$/.test(callee)) return undefined;
+    calls.push(v);
+  }
+  return calls.length > 0 ? calls : undefined;
+}
+
+/** The arms of `if (!local)`, `if (local == NULL)` and the like: where an allocation of `local` failed. */
+function allocationFailures(local: string, body: Node): Node[] {
+  const arms: Node[] = [];
+  for (const stmt of body.descendantsOfType('if_statement')) {
+    const test = stmt?.childForFieldName('condition');
+    const then = stmt?.childForFieldName('consequence');
+    if (!test || !then) continue;
+    const t = test.text.replace(/[\s()]/g, '');
+    if (t === `!${local}` || t === `${local}==NULL` || t === `NULL==${local}` || t === `${local}==0`)
+      arms.push(then);
+  }
+  return arms;
 }
 
 /** True when `len` is a number or the size of the array itself (`sizeof buf`) or of its type. */
@@ -141,4 +218,66 @@ function ownLength(len: Node, local: string, body: Node): boolean {
     assigned++;
   }
   return assigned > 0;
+}
+
+/** Calls that copy their second argument into their first (`memcpy(tmp, line, n)`). */
+const COPIES = /^(?:memcpy|memmove|strcpy|strncpy|strlcpy|stpcpy)$/;
+
+/**
+ * True when `len` is the length of what the body copied into `local` from parameters, plus or minus
+ * constants: `len + 2` where `len = strlen(line)` and `memcpy(tmp, line, len)`. Every byte it counts
+ * is then one the body put there (a length measured from another parameter could count past them).
+ */
+function copiedLength(
+  len: Node,
+  local: string,
+  body: Node,
+  params: readonly (string | undefined)[],
+): boolean {
+  const copied = new Set<string>();
+  for (const call of body.descendantsOfType('call_expression')) {
+    const callee = call?.childForFieldName('function')?.text ?? '';
+    if (!call || !COPIES.test(callee)) continue;
+    const [into, from] = callArgs(call);
+    const base = into ? [...identifiers(into)][0] : undefined;
+    const source = from ? withoutCasts(from) : undefined;
+    if (base === local && source?.type === 'identifier' && params.includes(source.text))
+      copied.add(source.text);
+  }
+  if (copied.size === 0) return false;
+  const measured = (v: Node) => {
+    const call = withoutCasts(v);
+    const name = call.type === 'call_expression' ? call.childForFieldName('function')?.text : undefined;
+    const first = name && /^strn?len$/.test(name) ? callArgs(call)[0] : undefined;
+    return !!first && copied.has(withoutCasts(first).text);
+  };
+  const counts = (n: Node): boolean => {
+    const b = withoutCasts(n);
+    if (b.type === 'number_literal' || (b.type === 'identifier' && CONSTANT.test(b.text))) return true;
+    if (b.type === 'parenthesized_expression') return !!b.namedChild(0) && counts(b.namedChild(0)!);
+    if (b.type === 'binary_expression' && ['+', '-'].includes(b.childForFieldName('operator')?.text ?? ''))
+      return counts(b.childForFieldName('left')!) && counts(b.childForFieldName('right')!);
+    if (measured(b)) return true;
+    if (b.type !== 'identifier') return false;
+    // A local every value of which measures a copied parameter (`size_t len = strlen(line);`).
+    let values = 0;
+    for (const a of body.descendantsOfType([
+      'assignment_expression',
+      'init_declarator',
+      'update_expression',
+    ])) {
+      if (!a) continue;
+      const target =
+        a.type === 'init_declarator'
+          ? declaredName(a)
+          : withoutCasts(a.childForFieldName(a.type === 'update_expression' ? 'argument' : 'left') ?? a).text;
+      if (target !== b.text) continue;
+      const value = a.childForFieldName(a.type === 'init_declarator' ? 'value' : 'right');
+      if (a.type !== 'init_declarator' && a.child(1)?.text !== '=') return false;
+      if (!value || !measured(value)) return false;
+      values++;
+    }
+    return values > 0;
+  };
+  return counts(len);
 }

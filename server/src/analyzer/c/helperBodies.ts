@@ -37,6 +37,7 @@ import { selectedBody, selectsBranch } from './selectedBranches';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
+import { neverReturns } from './noReturnCalls';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -689,10 +690,26 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
   const given = (a: Node) =>
     a.type === 'identifier' && params.includes(a.text) && !facts.assigned.has(a.text);
   const fixed = (a: Node) => isConstant(a) || a.type === 'string_literal';
-  if (passed.some((a) => !given(a) && !fixed(a))) return undefined;
   const fdParam = 'param' in fd ? fd.param : -1;
+  // A local the body builds from its arguments alone (`vsnprintf(line, sizeof line, fmt, ap)`, then
+  // `put_line(fd, line)`): the parameter it is computed from stands for it (see computedBuffers.ts).
+  const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
+  const built = passed.map((a) =>
+    a.type === 'identifier' && !given(a) && !params.includes(a.text)
+      ? computedFromParams(a.text, {
+          body,
+          write: call,
+          params,
+          fdParam: fdParam >= 0 ? fdParam : undefined,
+          quietCall,
+          failing: (n) => failurePath(n, call, ctx),
+          leaves: (n) => neverReturns(n, ctx),
+        })
+      : -1,
+  );
+  if (passed.some((a, k) => !given(a) && !fixed(a) && built[k]! < 0)) return undefined;
   const buf = passed
-    .map((a) => (given(a) ? params.indexOf(a.text) : -1))
+    .map((a, k) => (given(a) ? params.indexOf(a.text) : built[k]!))
     .find((k) => k >= 0 && k !== fdParam);
   if (buf === undefined) return undefined;
   return opaqueWriter(
@@ -988,18 +1005,20 @@ function helperOf(
       facts.grown.has(buf.offset) &&
       !!lenArg &&
       loopShrinks(lenArg, facts);
-    const start = advancing ? startingCount(lenArg, facts) : lenArg;
+    // A loop's count must start at a value read before it, for the loop to send what one call built.
+    const started = !advancing || (lenArg !== undefined && startingCount(lenArg, facts) !== undefined);
     const from =
-      (!loop || retries(loop, call) || advancing) && pace === undefined
+      (!loop || retries(loop, call) || advancing) && pace === undefined && started
         ? computedFromParams(buf.local, {
             body,
             write: call,
             params,
-            lenArg: start,
+            lenArg: advancing && lenArg ? startingCount(lenArg, facts) : lenArg,
             addressed: 'addressed' in buf,
             fdParam: 'param' in fd ? fd.param : undefined,
             quietCall,
             failing: (n) => failurePath(n, call, ctx),
+            leaves: (n) => neverReturns(n, ctx),
           })
         : -1;
     if (from < 0) return undefined;
