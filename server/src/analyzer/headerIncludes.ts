@@ -4,6 +4,7 @@
 // each header's wrappers under the header's path, and each includer takes those of the headers it
 // names. Kept apart from the C front end so the fact base can ask without loading the grammar.
 import { dirname, join, normalize, sep } from 'node:path';
+import { isSystemHeader } from './systemHeaders';
 
 /** Whether `path` is a C header: its static definitions are meant for its includers. */
 export function isHeader(path: string): boolean {
@@ -12,21 +13,25 @@ export function isHeader(path: string): boolean {
 
 const QUOTED_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm;
 
-/** `#include <dir/name.h>`: a header named with its folder, which the build's include path may find in the tree. */
-const FOLDER_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*<([^<>"\n]+\/[^<>"\n]+)>/gm;
+/** `#include <name.h>`: a header the build's include path finds, the system's or the project's. */
+const ANGLE_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*<([^<>"\n]+)>/gm;
 
 /**
  * The names in `text`'s includes that may be the project's own headers, in order, each once: its quoted
- * includes (`#include "common.h"` gives `common.h`), and its angle-bracket includes that name a folder
- * (`#include <helper/log.h>`, a project header found through the build's include path). A bare
- * angle-bracket name (`<stdio.h>`) is the system's; a folder one is the project's only when the tree
- * has a header at that path (see {@link resolveInclude}).
+ * includes (`#include "common.h"` gives `common.h`), and its angle-bracket includes other than the
+ * system's bare names (`<helper/log.h>` or `<log.h>`, a project header found through the build's
+ * include path; `<stdio.h>` and `<sys/types.h>` stay the system's when the tree has no such path).
+ * An angle-bracket one is the project's only when the tree has a header at that path (see
+ * {@link resolveInclude}).
  */
 export function projectIncludes(text: string): string[] {
   if (!text.includes('include')) return [];
   const found = new Set<string>();
   for (const m of text.matchAll(QUOTED_INCLUDE)) found.add(m[1]!.trim());
-  for (const m of text.matchAll(FOLDER_INCLUDE)) found.add(m[1]!.trim());
+  for (const m of text.matchAll(ANGLE_INCLUDE)) {
+    const name = m[1]!.trim();
+    if (!isSystemHeader(name)) found.add(name);
+  }
   return [...found];
 }
 
