@@ -233,8 +233,10 @@ export function through(
         changed.push(...inner.changed);
       } else return undefined;
     }
-    // An if/else whose other arm does something else is a choice, not a sequence.
-    if (writes.length === 0 && exhaustive(branch)) return undefined;
+    // An if/else whose other arm does something else is a choice, not a sequence; one that only
+    // computes is an `if` without `else` that also computes.
+    if (writes.length === 0 && exhaustive(branch) && !computesOnly(arm.steps, names, locals))
+      return undefined;
     arms.push(writes);
   }
   const writes = longestPath(arms);
@@ -290,13 +292,19 @@ export function leading(
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
   sent: NameLookup,
   budget?: Budget,
 ): WriteStep[] | undefined {
   if (branch.partial?.opaque) return undefined;
-  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent, budget));
-  // In an if/else whose other arm does something else first, the run is one path's choice.
-  if (exhaustive(branch) && arms.some((a) => a.length === 0)) return undefined;
+  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, locals, sent, budget));
+  // In an if/else whose other arm does something else first, the run is one path's choice. An arm
+  // that only computes is the `if` without `else` again: its statements run after the writes either way.
+  if (
+    exhaustive(branch) &&
+    arms.some((a, i) => a.length === 0 && !computesOnly(branch.arms[i]!.steps, names, locals))
+  )
+    return undefined;
   return longestPath(arms);
 }
 
@@ -309,6 +317,7 @@ function armLeading(
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
   sent: NameLookup,
   budget?: Budget,
 ): WriteStep[] {
@@ -342,5 +351,30 @@ function armLeading(
   for (let s = body[k]; s && calm(s); s = body[++k]);
   const next = body[k];
   if (next?.kind !== 'branch') return writes;
-  return [...writes, ...(leading(next, target, names, queued, budget) ?? [])];
+  return [...writes, ...(leading(next, target, names, locals, queued, budget) ?? [])];
+}
+
+/**
+ * True when an arm holds only computations on the function's own variables: no I/O, no exit from the
+ * block, no print, no change of the descriptor (`names`), of memory reached through a pointer or of
+ * global state. Such an arm in an if/else adds nothing a run must stop for: the writes of the other
+ * arms run on their paths as they would in an `if` without `else`.
+ */
+function computesOnly(
+  body: readonly Step[],
+  names: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
+): boolean {
+  return (
+    body.length > 0 &&
+    body.every(
+      (s) =>
+        s.kind === 'other' &&
+        !s.barrier &&
+        !s.output &&
+        !s.setsGlobal &&
+        s.mutated?.length === 0 &&
+        s.writes.every((n) => locals.has(n) && !names.has(n)),
+    )
+  );
 }
