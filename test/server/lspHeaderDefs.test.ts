@@ -1,10 +1,11 @@
 // The language server reads the helpers a header defines as its includers' own: a header edited outside
 // the editor re-diagnoses the files that include it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { FIXTURES } from './helpers';
 import { TestServer } from './lspClient';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-lsp-headers-'));
@@ -78,6 +79,25 @@ describe('the language server: helpers defined in headers', () => {
       await server.until('the includer re-diagnosed with the header helper quiet again', () =>
         findings() === 0 ? true : undefined,
       );
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it("a loop over a header's write macro in one file makes a helper for the files that call it", async () => {
+    const dir = mkdtempSync(join(work, 'macros-'));
+    cpSync(join(FIXTURES, 'c-headermacrowriters'), dir, { recursive: true });
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const proto = `file://${join(dir, 'proto.c')}`;
+      const text = readFileSync(join(dir, 'proto.c'), 'utf8');
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: proto, languageId: 'c', version: 1, text },
+      });
+      await server.until('the caller diagnosed with the helper read through the macro', () => {
+        const found = server.diagnostics.get(proto)?.diagnostics ?? [];
+        return found.length === 1 && found[0]!.range.start.line === 6 ? true : undefined;
+      });
     } finally {
       assert.equal(await server.stop(), 0);
     }

@@ -9,7 +9,8 @@ import {
   type FileWrappers,
 } from '../index';
 import { canonicalJson } from '../analyzer/canonicalJson';
-import { isHeader } from '../analyzer/headerIncludes';
+import { definedName, isHeader } from '../analyzer/headerIncludes';
+import { cWriteFunctions } from '../analyzer/catalogue';
 import { excludeMatcher, sourceFiles } from '../workspace/files';
 import { readSourceFile } from '../workspace/sourceFile';
 
@@ -140,7 +141,15 @@ export class Folders {
       const exported = [...folder.index.entries()].flatMap(([path, w]) =>
         w.c.filter((x) => x.exported || isHeader(path)).map((x) => x.name),
       );
-      await this.chain(folder, exported, run);
+      // So does a header's macro that writes (`#define sock_send(s, b, n) send(...)`): a loop over it
+      // in another file is a helper only when that file is read with the header's definitions.
+      const writes = new RegExp(`\\b(?:${[...cWriteFunctions(settings).keys()].join('|')})\\s*\\(`);
+      const writingMacros = [...folder.index.entries()].flatMap(([path, w]) =>
+        isHeader(path)
+          ? (w.defines ?? []).filter((d) => writes.test(d.slice(d.indexOf(')') + 1))).map(definedName)
+          : [],
+      );
+      await this.chain(folder, [...exported, ...writingMacros], run);
     }
     if (folder.indexing === run) folder.indexing = undefined;
     this.log(
