@@ -2,7 +2,13 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { C_FIRST_ARGUMENT_FILLERS, C_FREEING_FUNCTIONS, IO_NAME_PATTERN, libraryWaits } from '../catalogue';
+import {
+  C_FIRST_ARGUMENT_FILLERS,
+  C_FREEING_FUNCTIONS,
+  digestName,
+  IO_NAME_PATTERN,
+  libraryWaits,
+} from '../catalogue';
 import type { Arm, Block, OtherStep, Step, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -397,7 +403,11 @@ class FunctionReader {
           if (this.ctx.pure.has(name ?? '')) break;
           if (callees) callees.push(name ?? '(call)');
           const args = namedKids(n.childForFieldName('arguments') as Node);
-          const readOnly = name ? this.ctx.readOnly?.(name) : undefined;
+          // A checksum or digest with no body in reach (zlib's `crc32(crc, buf, n)`) reads its data: only
+          // its first argument, a running state or the result's place, may change.
+          const readOnly = name
+            ? (this.ctx.readOnly?.(name) ?? (digestName(name) ? afterFirst(args.length) : undefined))
+            : undefined;
           const given = C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args;
           given.forEach((arg, k) => {
             const value = unwrap(arg);
@@ -657,4 +667,9 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn), addressedIn(changes.within(body)));
   reader.block(namedKids(body));
   return reader.blocks;
+}
+
+/** The argument positions after the first of a call of `count` arguments. */
+function afterFirst(count: number): ReadonlySet<number> {
+  return new Set(Array.from({ length: Math.max(0, count - 1) }, (_, k) => k + 1));
 }
