@@ -326,6 +326,7 @@ describe('writev-lint', () => {
         'object-writers.c:66',
         'own-held-buffers.c:57',
         'own-held-buffers.c:64',
+        'padding-helpers.c:36',
         'platform-helpers.c:46',
         'platform-respelled.c:34',
         'pointed-descriptors.c:37',
@@ -461,6 +462,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 420);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 421);
   });
 });

@@ -30,6 +30,11 @@ export interface ComputedBufferFacts {
   readonly fdParam: number | undefined;
   /** Whether a called function does no output and changes only what it is given (memcpy, strlen). */
   readonly quietCall: (name: string) => boolean;
+  /**
+   * The file's text: a `static` or `const` array of the file that nothing but writes reads (a padding
+   * helper's `static char zeros[4096]`) holds the same bytes on every call.
+   */
+  readonly text?: string;
   /** Whether a node runs only where the write failed (see failurePaths.ts); absent: nothing does. */
   readonly failing?: (node: Node) => boolean;
   /**
@@ -76,10 +81,13 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       locals.add(name);
     }
   }
-  if (array !== 1 || params.includes(local)) return -1;
+  // An array of the file whose bytes never change: any count of them the call computes is its own.
+  const fixedBytes = array === 0 && facts.text !== undefined && unchangedArray(local, facts.text);
+  if ((array !== 1 && !fixedBytes) || params.includes(local)) return -1;
   // The length says the message is what the body built: a fixed size, the text's own length, or the
   // length of what the body copied in and constants (`len + 2` of a copied line and its CRLF).
   if (
+    !fixedBytes &&
     lenArg &&
     !fixedLength(lenArg, local, type) &&
     !ownLength(lenArg, local, body) &&
@@ -123,7 +131,8 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       continue;
     }
     // `errno`, read by the write's own failure handling (`if (errno == EINTR) goto retry;`), is no byte.
-    if (!locals.has(name) && !CONSTANT.test(name) && name !== 'errno') return -1;
+    if (!locals.has(name) && !CONSTANT.test(name) && name !== 'errno' && !(fixedBytes && name === local))
+      return -1;
   }
   return from;
 }
@@ -280,4 +289,31 @@ function copiedLength(
     return values > 0;
   };
   return counts(len);
+}
+
+/**
+ * True when `text` declares `name` as a file-level `static` or `const` array, and uses it nowhere but
+ * as the buffer of a write (`write(fd, zeros, count)`) or in `sizeof`: its bytes are then the same on
+ * every call (zeros, or its initializer). Any other use (`memset(zeros, ...)`, an assignment, a
+ * mention in a comment) may change it, or is not read.
+ */
+function unchangedArray(name: string, text: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  const declaration = new RegExp(
+    `^[ \\t]*(?:static|const)\\b[^;{}()=\\n]*\\b${name}[ \\t]*\\[[^\\]\\n]*\\][ \\t]*(?:=[^;]*)?;`,
+    'm',
+  ).exec(text);
+  if (!declaration) return false;
+  const end = declaration.index + declaration[0].length;
+  for (const use of text.matchAll(new RegExp(`\\b${name}\\b`, 'g'))) {
+    const at = use.index;
+    if (at >= declaration.index && at < end) continue;
+    const before = text.slice(Math.max(0, at - 160), at);
+    const after = text.slice(at + name.length, at + name.length + 8);
+    if (/\bsizeof\s*\(?\s*$/.test(before)) continue;
+    const sent =
+      /\b(?:write|send|pwrite)\s*\(\s*[^,;()]+,\s*(?:\(\s*(?:const\s+)?\w+(?:\s+\w+)?\s*\*\s*\)\s*)?$/;
+    if (!sent.test(before) || !/^\s*[,)]/.test(after)) return false;
+  }
+  return true;
 }

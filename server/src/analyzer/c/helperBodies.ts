@@ -1013,6 +1013,7 @@ function helperOf(
             body,
             write: call,
             params,
+            text: ctx.text,
             lenArg: advancing && lenArg ? startingCount(lenArg, facts) : lenArg,
             addressed: 'addressed' in buf,
             fdParam: 'param' in fd ? fd.param : undefined,
