@@ -7,6 +7,7 @@ import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { keptFailure } from './keptFailures';
 import { assertionMacro } from './macroStatements';
+import { namedAssertion } from './namedAssertions';
 import { neverReturns, openTrailingBlocks } from './noReturnCalls';
 import { callArgs, calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
 import {
@@ -428,7 +429,8 @@ function message(stmt: Node, ctx: CContext, descriptor: readonly string[]): bool
  * a check that aborts on failure, which leaves as surely as a `return` (compiled out with NDEBUG, the
  * result is then unchecked, which a run may take as well). So is a project's assertion macro given the
  * result (`CHECK_IO(n);` defined as `assert(io_ok(n))`, see assertionMacro) when what it calls besides
- * does no output.
+ * does no output, and a library's assertion the analyzer knows only by its name (`PR_ASSERT(n > 0);`,
+ * see namedAssertion).
  */
 export function assertion(stmt: Node, result: string, ctx: CContext): boolean {
   const call = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
@@ -436,7 +438,7 @@ export function assertion(stmt: Node, result: string, ctx: CContext): boolean {
   const name = calleeName(call);
   const test = call.childForFieldName('arguments');
   if (!name || !test || !identifiers(test).has(result) || !readsOnly(test, ctx.pure)) return false;
-  if (name === 'assert') return true;
+  if (name === 'assert' || namedAssertion(name, ctx)) return true;
   const macro = assertionMacro(name, ctx.text, ctx.included);
   const asserted = macro && callArgs(call)[macro.param];
   return (

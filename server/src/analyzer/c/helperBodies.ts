@@ -312,9 +312,17 @@ interface BufferSource {
 
 /**
  * The parameter a name stands for: itself, or a local that starts as (a cast of) it, declared so or
- * copied from it before any loop and never changed (`size_t limit; ... limit = count;`).
+ * copied from it before any loop and never changed (`size_t limit; ... limit = count;`). The local may
+ * start as another local that stands for the parameter and is never changed itself: a write-in-full
+ * loop often keeps the buffer's start to count what it sent (`const char *start = buf; const char *p =
+ * start;` ... `return p - start;`) and moves a second pointer.
  */
-function paramOf(name: string, params: readonly (string | undefined)[], facts: BodyFacts): number {
+function paramOf(
+  name: string,
+  params: readonly (string | undefined)[],
+  facts: BodyFacts,
+  seen: ReadonlySet<string> = new Set(),
+): number {
   const direct = params.indexOf(name);
   if (direct >= 0) return direct;
   const copy = facts.copied.get(name);
@@ -325,7 +333,17 @@ function paramOf(name: string, params: readonly (string | undefined)[], facts: B
   const init = facts.initial.get(name);
   if (!init) return -1;
   const value = withoutCasts(init);
-  return value.type === 'identifier' && !facts.assigned.has(name) ? params.indexOf(value.text) : -1;
+  if (value.type !== 'identifier' || facts.assigned.has(name)) return -1;
+  const param = params.indexOf(value.text);
+  if (param >= 0 || seen.has(name) || !keepsValue(value.text, facts)) return param;
+  return paramOf(value.text, params, facts, new Set([...seen, name]));
+}
+
+/** True when `name` keeps the value it was declared with: never assigned, moved or stepped. */
+function keepsValue(name: string, facts: BodyFacts): boolean {
+  return (
+    facts.initial.has(name) && !facts.assigned.has(name) && !facts.grown.has(name) && !facts.shrunk.has(name)
+  );
 }
 
 function bufferSource(
