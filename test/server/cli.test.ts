@@ -233,6 +233,8 @@ describe('writev-lint', () => {
         'else-if-writes.c:15',
         'every-path-arms.c:24',
         'every-path-arms.c:35',
+        'exit-arm-writes.c:16',
+        'exit-arm-writes.c:30',
         'expanded-macros.c:67',
         'expanded-macros.c:75',
         'expanded-macros.c:86',
@@ -461,6 +463,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 417);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 419);
   });
 });
