@@ -158,6 +158,12 @@ export interface BranchStep {
      * the way, and the test only reads these names. Writes after it run when the test fails.
      */
     readonly exit?: { readonly reads: readonly string[] };
+    /**
+     * The body does more and then leaves the block the same way (`{ put(fd, "", 1); return 1; }`, its
+     * last statement): the code after the branch runs only when the test, which only reads these
+     * names, fails.
+     */
+    readonly exitLast?: { readonly reads: readonly string[] };
   };
 }
 

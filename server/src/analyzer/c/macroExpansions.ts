@@ -250,15 +250,13 @@ export function expandFunction(
       const expansion = expander.expand(callee.text, args);
       if (expansion !== undefined && wanted.test(expansion)) {
         // A statement use of a statement macro: its statements, without the wrapper (and the `;`).
-        // (Only in a block: `if (c) M(x); else ...` must keep one statement in its arm.)
-        const statement =
-          node.parent?.type === 'expression_statement' &&
-          ['compound_statement', 'case_statement'].includes(node.parent.parent?.type ?? '')
-            ? node.parent
-            : undefined;
+        // Where the use is a statement of its own (`if (c) M(x); else ...`, a loop's body), they keep
+        // braces: one statement still, and a block, not a `do` that reads as a loop.
+        const statement = node.parent?.type === 'expression_statement' ? node.parent : undefined;
+        const inBlock = ['compound_statement', 'case_statement'].includes(statement?.parent?.type ?? '');
         const inner = statement && unwrappedStatement(expansion);
         const at = inner !== undefined && statement ? statement : node;
-        const code = inner !== undefined ? inner : `${expansion}`;
+        const code = inner === undefined ? `${expansion}` : inBlock ? inner : `{ ${inner} }`;
         const span = { start: at.startIndex, end: at.endIndex };
         uses.push({ span, text: code.replace(/\s*\n\s*/g, ' '), name: callee.text });
         continue;

@@ -244,7 +244,9 @@ class FunctionReader {
     if (exhaustive && pure) return { kind: 'branch', span: this.span(stmt), arms, tests: read };
     // An `if` without `else` (or an else-if chain without one): writes at the ends of its arms may join
     // writes around it. A test with effects runs before the arms, so only the arms' last writes may.
-    const exit = pure && arms.length === 1 && leavesQuietly(stmt.childForFieldName('consequence'));
+    const body = stmt.childForFieldName('consequence');
+    const exit = pure && arms.length === 1 && leavesQuietly(body);
+    const exitLast = pure && arms.length === 1 && !exit && endsLeavingQuietly(body);
     return {
       kind: 'branch',
       span: this.span(stmt),
@@ -255,6 +257,7 @@ class FunctionReader {
         opaque: !pure || undefined,
         exhaustive: exhaustive || undefined,
         exit: exit ? { reads: [...identifiers(cond)] } : undefined,
+        exitLast: exitLast ? { reads: [...identifiers(cond)] } : undefined,
       },
     };
   }
@@ -508,6 +511,13 @@ function leavesQuietly(body: Node | null): boolean {
   if (stmts.length !== 1 || !stmt) return false;
   if (['goto_statement', 'break_statement', 'continue_statement'].includes(stmt.type)) return true;
   return stmt.type === 'return_statement' && calls(stmt).length === 0 && !hasEffects(stmt);
+}
+
+/** A `{ }` body of two statements or more whose last one leaves as {@link leavesQuietly} says. */
+function endsLeavingQuietly(body: Node | null): boolean {
+  if (body?.type !== 'compound_statement') return false;
+  const stmts = namedKids(body).filter((n) => n.type !== 'comment');
+  return stmts.length >= 2 && leavesQuietly(stmts[stmts.length - 1]!);
 }
 
 /** `a.b`, `a->b.c` (members all the way down to a variable), canonical; undefined for anything else. */

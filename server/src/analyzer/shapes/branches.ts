@@ -170,6 +170,17 @@ function joinable(w: WriteStep, target: string, declares: readonly string[], str
   );
 }
 
+/**
+ * The names of `declares` whose memory a write sends: those its buffers read. A length the arm
+ * declares (`size_t n = strlen(s); write(fd, s, n);`) is a number whoever gathers by hand computes
+ * before the branch, not a message of the arm's own. Without the buffers listed, every name it reads.
+ */
+function sentDeclared(w: WriteStep, declares: readonly string[]): readonly string[] {
+  if (!w.pieces) return declares;
+  const buffers = new Set(w.pieces.flatMap((p) => p.buf.match(/[A-Za-z_]\w*/g) ?? []));
+  return declares.filter((n) => buffers.has(n));
+}
+
 /** The first write inside a branch (a run that starts with it goes to that one's descriptor). */
 export function firstWrite(steps: readonly Step[]): WriteStep | undefined {
   for (const s of steps) {
@@ -211,20 +222,27 @@ export function through(
   for (const arm of branch.arms) {
     const writes: WriteStep[] = [];
     const armSent = new Names(sent);
+    // What the arm's own writes read: a name the arm declares is its own (declaring it changes no
+    // name of that spelling outside, and it is gone after the branch) until one of them sends it.
+    const armRead = new Set<string>();
+    const outer = (names: readonly string[]) =>
+      names.filter((n) => !arm.declares.includes(n) || armRead.has(n));
     for (const s of arm.steps) {
       budget?.visit();
       if (s.kind === 'write') {
         // A buffer an `if` without `else` declares can be declared before it by whoever gathers by
         // hand (the finding has no fix); in an if/else, such buffers make each arm its own message.
-        if (!joinable(s, target, exhaustive(branch) ? arm.declares : [], stream)) return undefined;
+        if (!joinable(s, target, exhaustive(branch) ? sentDeclared(s, arm.declares) : [], stream))
+          return undefined;
         writes.push(guarded(s, branch, ARMS));
         armSent.add(s.reads);
+        for (const n of s.reads) armRead.add(n);
       } else if (s.kind === 'other') {
         // Inside an arm, only computations: a call there may read into a buffer or print, and memory
         // a write sent must live until the gathered write.
-        if (!quiet(s, names, locals) || s.output || meets(s.writes, armSent)) return undefined;
+        if (!quiet(s, names, locals) || s.output || meets(outer(s.writes), armSent)) return undefined;
         if (s.frees && meets(s.frees, armSent)) return undefined;
-        changed.push(...s.writes);
+        changed.push(...s.writes.filter((n) => !arm.declares.includes(n)));
       } else if (s.kind === 'branch') {
         const inner = through(s, target, names, locals, armSent, stream, budget);
         if (!inner) return undefined;
