@@ -232,7 +232,7 @@ describe('writev-lint', () => {
         'descriptor-origins.c:338',
         'descriptor-origins.c:394',
         'descriptor-origins.c:444',
-        'digest-trailers.c:20',
+        'digest-trailers.c:21',
         'dispatched-modes.c:51',
         'early-exits.c:16',
         'early-exits.c:28',
