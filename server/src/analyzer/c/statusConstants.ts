@@ -27,7 +27,10 @@ const STATUS_VALUES: ReadonlySet<number> = new Set([0, -1]);
  * any other value: which one a build sees the text does not say. The text is read as written, without
  * preprocessing.
  */
-export function statusConstants(text: string): Map<string, number> {
+export function statusConstants(text: string): ReadonlyMap<string, number> {
+  // A file's analysis asks, and then what it gives its includers (a header's codes, a source file's
+  // uses of codes it does not define) asks again of the same text.
+  if (text === lastConstants.text) return lastConstants.found;
   const values = new Map<string, number | null>();
   const give = (name: string, value: number) => {
     const before = values.get(name);
@@ -59,8 +62,12 @@ export function statusConstants(text: string): Map<string, number> {
     }
   const found = new Map<string, number>();
   for (const [name, value] of values) if (value !== null && STATUS_VALUES.has(value)) found.set(name, value);
+  lastConstants = { text, found };
   return found;
 }
+
+/** {@link statusConstants}'s last answer. */
+let lastConstants: { text: string; found: ReadonlyMap<string, number> } = { text: '', found: new Map() };
 
 /**
  * `text` with a name `codes` knows replaced by its value (`ST_OK` gives `0`), or `text` itself:
