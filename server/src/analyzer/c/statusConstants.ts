@@ -4,9 +4,14 @@
 // a header it includes gives a name the value 0 or -1, a test or a return of the name reads as it would
 // with the number: `!= ST_OK` is `!= 0`, the bare status test of a helper that is 0 on success.
 
-/** `#define NAME value` with an integer value (in parentheses or not), on one line. */
+import { lineMatches } from './lineMatches';
+
+/**
+ * `#define NAME value` with an integer value (in parentheses or not), on one line (sticky: see
+ * lineMatches).
+ */
 const OBJECT_DEFINE =
-  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(-?[ \t]*\d+)[uUlL]*[ \t]*\)?[ \t]*(?:\/[*/].*)?$/gm;
+  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(-?[ \t]*\d+)[uUlL]*[ \t]*\)?[ \t]*(?:\/[*/].*)?$/my;
 
 /** An enum's member list: `enum [tag] { ... }`. */
 const ENUM_BODY = /\benum\b[^{;()]*\{([^{}]*)\}/g;
@@ -37,7 +42,8 @@ export function statusConstants(text: string): ReadonlyMap<string, number> {
     values.set(name, before === undefined || before === value ? value : null);
   };
   if (text.includes('define'))
-    for (const m of text.matchAll(OBJECT_DEFINE)) give(m[1]!, Number(m[2]!.replace(/\s+/g, '')));
+    for (const m of lineMatches(text, 'define', OBJECT_DEFINE))
+      give(m[1]!, Number(m[2]!.replace(/\s+/g, '')));
   if (text.includes('enum'))
     for (const m of text.matchAll(ENUM_BODY)) {
       let next: number | undefined = 0;
