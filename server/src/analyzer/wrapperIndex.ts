@@ -78,6 +78,12 @@ export class WrapperIndex {
   private headerCodes: Set<string> | undefined;
   /** The headers the index holds anything of (wrappers, functions or includes). */
   private headerPaths: Set<string> | undefined;
+  /**
+   * Where each include resolves among {@link headerPaths}, by the includer's folder and the name as
+   * written (all that {@link resolveInclude} reads of the includer): the files of a tree include the
+   * same headers, which include the same others. Reset with {@link headerPaths}.
+   */
+  private resolved: Map<string, string | undefined> | undefined;
   /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
   private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
   private quiet: ReadonlySet<string> | undefined;
@@ -117,6 +123,7 @@ export class WrapperIndex {
     this.headerMacros = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
+    this.resolved = undefined;
     this.lastIncluded = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
@@ -134,6 +141,7 @@ export class WrapperIndex {
       this.headerMacros = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
+      this.resolved = undefined;
       this.lastIncluded = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
@@ -438,6 +446,7 @@ export class WrapperIndex {
     if (last?.path === path && last.includes === includes) return [...last.found];
     this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
     const known = this.headerPaths;
+    const resolved = (this.resolved ??= new Map<string, string | undefined>());
     const found: string[] = [];
     const seen = new Set<string>([path]);
     let level: [string, readonly string[]][] = [[path, includes]];
@@ -445,7 +454,12 @@ export class WrapperIndex {
       const next: [string, readonly string[]][] = [];
       for (const [from, names] of level)
         for (const name of names) {
-          const header = resolveInclude(from, name, known);
+          const key = `${dirname(from)}\0${name}`;
+          let header = resolved.get(key);
+          if (header === undefined && !resolved.has(key)) {
+            header = resolveInclude(from, name, known);
+            resolved.set(key, header);
+          }
           if (header === undefined || seen.has(header)) continue;
           seen.add(header);
           found.push(header);

@@ -364,6 +364,9 @@ export function callSiteWriters(
 function declaredPointer(text: string, arg: string): boolean {
   const name = arg.trim();
   if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  // The declaration ends `*name` then `,;)=[`: most arguments are declared otherwise (or not in the
+  // function), and this look is much cheaper than the declaration's pattern tried at every character.
+  if (!new RegExp(String.raw`\*\s*${name}\s*[,;)=[]`).test(text)) return false;
   // A pointer to a number is none: `int *sock` is where a function stores the descriptor it makes.
   const type = String.raw`(?:const\s+)?(?:struct\s+)?(?!(?:int|long|short|unsigned|signed|char)\b)[A-Za-z_]\w*`;
   return new RegExp(String.raw`(?:^|[(,;{])\s*${type}\s*\*+\s*${name}\s*[,;)=[]`, 'm').test(text);

@@ -8,9 +8,13 @@
 // everything under it is compiled whenever the file is.
 
 import { LITERALS_AND_COMMENTS } from './comments';
+import { lineMatches } from './lineMatches';
 
-/** A directive's keyword and the rest of its line (text with comments and literals blanked). */
-const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define)\b[ \t]*([^\n]*)/gm;
+/**
+ * A directive's keyword and the rest of its line (text with comments and literals blanked; sticky:
+ * see lineMatches).
+ */
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define)\b[ \t]*([^\n]*)/my;
 
 /**
  * The offsets in `clean` (a file's text, comments blanked) of `#define` lines that sit inside a
@@ -24,7 +28,7 @@ export function conditionalDefines(clean: string): ReadonlySet<number> {
   const open: boolean[] = [];
   let guardOpened: string | undefined;
   let first = true;
-  for (const m of clean.matchAll(DIRECTIVE)) {
+  for (const m of lineMatches(clean, '#', DIRECTIVE)) {
     const [, keyword, rest = ''] = m;
     const name = /^[A-Za-z_]\w*/.exec(rest)?.[0];
     // The first directive of a file may open its include guard; the next one then defines its name.

@@ -150,31 +150,57 @@ function macroFacts(clean: string): CFunctionFact[] {
   const facts: CFunctionFact[] = [];
   const conditional = conditionalDefines(clean);
   for (const m of functionMacros(clean)) {
-    const name = m[1]!;
-    const body = m[3]!;
-    const from = m.index + m[0].length - body.length;
-    const { calls, repeated, opaque } = callsIn(clean, from, from + body.length);
-    // A macro's parameter called (`#define APPLY(f, x) f(x)`) calls whatever the caller names; one
-    // that assigns changes its caller's variables, named or not (no copy of its arguments is made);
-    // a statement macro may return or jump out of its caller. None of these is a function's call.
-    const params = m[2]!.split(',').map((p) => p.trim());
-    const through =
-      opaque ||
-      calls.some((c) => params.includes(c)) ||
-      MUTATION.test(body) ||
-      /[;{]|\b(?:return|goto|break|continue)\b/.test(body);
-    const readsOnly = body.length < ACCESSOR_LENGTH && !through;
     facts.push({
-      name,
-      exported: false,
-      calls: calls.filter((c) => !params.includes(c)),
-      ...(repeated.length > 0 && { repeated }),
-      opaque: through,
-      ...(readsOnly && { readsOnly }),
+      name: m[1]!,
+      ...macroBodyFact(m[2]!, m[3]!),
       ...(conditional.has(m.index) && { conditional: true }),
     });
   }
   return facts;
+}
+
+/** What a function-like macro's definition says of its calls, whatever its name. */
+type MacroBodyFact = Omit<CFunctionFact, 'name' | 'conditional'>;
+
+/**
+ * The facts {@link macroBodyFact} read, by parameter list and body. The second pass reads the
+ * definitions of the headers each file includes as that file's own: the files of a tree include the
+ * same headers, and the same texts were read for every one of them.
+ */
+const macroBodyFacts = new Map<string, MacroBodyFact>();
+const MACRO_BODY_FACTS = 1 << 14;
+
+/**
+ * The facts of a macro of parameters `paramList` (as written between its parentheses) and body `body`
+ * (blanked as {@link cFunctionFacts} blanks the text): what it calls, and whether it only reads.
+ */
+function macroBodyFact(paramList: string, body: string): MacroBodyFact {
+  // A parameter list holds no line feed: the key is unambiguous.
+  const key = `${paramList}\n${body}`;
+  let fact = macroBodyFacts.get(key);
+  if (fact !== undefined) return fact;
+  // The body follows the parameter list's `)`, which is all that callsIn reads before it.
+  const { calls, repeated, opaque } = callsIn(`)${body}`, 1, body.length + 1);
+  // A macro's parameter called (`#define APPLY(f, x) f(x)`) calls whatever the caller names; one
+  // that assigns changes its caller's variables, named or not (no copy of its arguments is made);
+  // a statement macro may return or jump out of its caller. None of these is a function's call.
+  const params = paramList.split(',').map((p) => p.trim());
+  const through =
+    opaque ||
+    calls.some((c) => params.includes(c)) ||
+    MUTATION.test(body) ||
+    /[;{]|\b(?:return|goto|break|continue)\b/.test(body);
+  const readsOnly = body.length < ACCESSOR_LENGTH && !through;
+  fact = {
+    exported: false,
+    calls: calls.filter((c) => !params.includes(c)),
+    ...(repeated.length > 0 && { repeated }),
+    opaque: through,
+    ...(readsOnly && { readsOnly }),
+  };
+  if (macroBodyFacts.size >= MACRO_BODY_FACTS) macroBodyFacts.clear();
+  macroBodyFacts.set(key, fact);
+  return fact;
 }
 
 /** How far back from a body's `{` a definition's head is looked for. */
@@ -325,13 +351,15 @@ export function quietFunctions(
     own.set(f.name, f);
   }
   const quiet = new Set(facts.filter((f) => !f.opaque).map((f) => f.name));
-  for (const f of facts) if (f.opaque) quiet.delete(f.name);
+  // The names some definition of which is opaque (asked of each name defined twice, every round).
+  const opaque = new Set(facts.filter((f) => f.opaque).map((f) => f.name));
+  for (const name of opaque) quiet.delete(name);
   for (let changed = true; changed;) {
     changed = false;
     for (const f of facts) {
       if (!quiet.has(f.name)) continue;
       const loud = f.calls.some((c) => (own.has(c) ? !quiet.has(c) : !known(c)));
-      if (loud || (twice.has(f.name) && facts.some((g) => g.name === f.name && g.opaque))) {
+      if (loud || (twice.has(f.name) && opaque.has(f.name))) {
         quiet.delete(f.name);
         changed = true;
       }

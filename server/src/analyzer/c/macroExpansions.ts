@@ -48,22 +48,44 @@ function definitionsIn(text: string, slot: number): Map<string, Definition | nul
   if (text.includes('define'))
     for (const m of text.matchAll(DEFINITION)) {
       const name = m[1]!;
-      const params = m[2]!.split(',').map((p) => p.trim());
-      if (params.length === 1 && params[0] === '') params.pop();
-      const body = m[3]!
-        .replace(/\\\r?\n/g, ' ')
-        .replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? ' ' : c))
-        .trim();
-      const variadic = params[params.length - 1] === '...';
-      const named = variadic ? params.slice(0, -1) : params;
-      const readable =
-        !found.has(name) &&
-        named.every((p) => /^[A-Za-z_]\w*$/.test(p)) &&
-        !/#/.test(body.replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? c : '""')));
-      found.set(name, readable ? { params: named, variadic, body } : null);
+      // A name defined twice is read as neither definition.
+      const read = found.has(name) ? null : readDefinition(m[2]!, m[3]!);
+      found.set(name, read);
     }
   last[slot] = { text, found };
   return found;
+}
+
+/**
+ * The definitions {@link readDefinition} read, by parameter list and body. The files of a tree include
+ * the same headers: each file's analysis reads their definitions again, the same texts.
+ */
+const readDefinitions = new Map<string, Definition | null>();
+const READ_DEFINITIONS = 1 << 14;
+
+/**
+ * What a use of a macro of `params` (as written between the parentheses) and `body` (as written,
+ * continuation lines included) expands to; null for one not read here (see {@link definitionsIn}).
+ */
+function readDefinition(paramList: string, written: string): Definition | null {
+  const key = `${paramList}\n${written}`;
+  let read = readDefinitions.get(key);
+  if (read !== undefined) return read;
+  const params = paramList.split(',').map((p) => p.trim());
+  if (params.length === 1 && params[0] === '') params.pop();
+  const body = written
+    .replace(/\\\r?\n/g, ' ')
+    .replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? ' ' : c))
+    .trim();
+  const variadic = params[params.length - 1] === '...';
+  const named = variadic ? params.slice(0, -1) : params;
+  const readable =
+    named.every((p) => /^[A-Za-z_]\w*$/.test(p)) &&
+    !/#/.test(body.replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? c : '""')));
+  read = readable ? { params: named, variadic, body } : null;
+  if (readDefinitions.size >= READ_DEFINITIONS) readDefinitions.clear();
+  readDefinitions.set(key, read);
+  return read;
 }
 
 /** What the macros of a file (and of the headers it includes) expand to. */

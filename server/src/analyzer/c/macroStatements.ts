@@ -174,11 +174,12 @@ function definitions(text: string, slot = 0): Definitions {
   if (text.includes('define'))
     for (const m of text.matchAll(DEFINITION)) {
       const name = m[1]!;
-      tests.set(name, (tests.get(name) ?? true) && testsArgument(m[2] ?? '', m[3] ?? ''));
+      const kind = kindOf(m[2] ?? '', m[3] ?? '');
+      tests.set(name, (tests.get(name) ?? true) && kind.tests);
       alternatives.set(name, [...(alternatives.get(name) ?? []), m[3] ?? '']);
-      leaves.set(name, !!leaves.get(name) || LEAVES.test(m[3] ?? ''));
+      leaves.set(name, !!leaves.get(name) || kind.leaves);
       // A name defined twice is a gate only where every definition is the same one.
-      const gate = gateOf(m[2] ?? '', m[3] ?? '');
+      const gate = kind.gate;
       const before = gates.has(name) ? gates.get(name) : gate;
       gates.set(name, JSON.stringify(before) === JSON.stringify(gate) ? gate : undefined);
       // Under `#if` alternatives, a name is an assertion only where every definition is one.
@@ -189,6 +190,35 @@ function definitions(text: string, slot = 0): Definitions {
   const read = { text, leaves, gates, bodies, alternatives, tests };
   last[slot] = read;
   return read;
+}
+
+/** What one definition's parameters and body make a statement of its macro do. */
+interface DefinitionKind {
+  /** It starts by testing its one argument (see {@link testsArgument}). */
+  readonly tests: boolean;
+  /** Its expansion may leave the code around it. */
+  readonly leaves: boolean;
+  readonly gate: GateMacro | undefined;
+}
+
+/**
+ * The kinds {@link kindOf} read, by parameter list and body. The files of a tree include the same
+ * headers: each file's analysis reads their definitions again, the same texts.
+ */
+const kinds = new Map<string, DefinitionKind>();
+const KINDS = 1 << 14;
+
+/** What a definition of parameters `params` and body `body` (as written) makes a statement do. */
+function kindOf(params: string, body: string): DefinitionKind {
+  // A parameter list holds no line feed: the key is unambiguous.
+  const key = `${params}\n${body}`;
+  let kind = kinds.get(key);
+  if (kind === undefined) {
+    kind = { tests: testsArgument(params, body), leaves: LEAVES.test(body), gate: gateOf(params, body) };
+    if (kinds.size >= KINDS) kinds.clear();
+    kinds.set(key, kind);
+  }
+  return kind;
 }
 
 /** Calls a status test may make besides its argument: branch hints, which change no value. */

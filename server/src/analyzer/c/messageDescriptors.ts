@@ -41,11 +41,43 @@ export const ASSIGNED_CALL = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*(?:\(\s*int\s*\)\s*
 /** What follows an assignment's `=` in {@link ASSIGNED_CALL}, read where the `=` is. */
 const ASSIGNED_CALL_TAIL = /\s*(?:\(\s*int\s*\)\s*)?(\w+)\s*\(([^;]{0,300})/y;
 
-/** Characters of an {@link ASSIGNED_CALL} target after its first. */
-const TARGET_CHAR = /[\w.>\-[\]]/;
+/** Characters of an {@link ASSIGNED_CALL} target after its first: `[\w.>\-[\]]`. */
+function isTargetChar(code: number): boolean {
+  return (
+    isTargetStart(code) ||
+    (code >= 48 && code <= 57) ||
+    code === 46 ||
+    code === 62 ||
+    code === 45 ||
+    code === 91 ||
+    code === 93
+  );
+}
 
-/** Characters an {@link ASSIGNED_CALL} target may start with. */
-const TARGET_START = /[A-Za-z_]/;
+/** Characters an {@link ASSIGNED_CALL} target may start with: `[A-Za-z_]`. */
+function isTargetStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/**
+ * What `\s` matches (ECMAScript's WhiteSpace and LineTerminator): tested by code, as the search
+ * before each `=` of a file asks of every character it passes.
+ */
+function isWhiteSpace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
 /**
  * The matches of {@link ASSIGNED_CALL} in `text`, in order, as its global search finds them: the
@@ -62,10 +94,10 @@ export function assignedCalls(
   let from = 0;
   for (let eq = text.indexOf('='); eq >= 0; eq = text.indexOf('=', Math.max(eq + 1, from))) {
     let end = eq;
-    while (end > from && /\s/.test(text[end - 1]!)) end--;
+    while (end > from && isWhiteSpace(text.charCodeAt(end - 1))) end--;
     let start = end;
-    while (start > from && TARGET_CHAR.test(text[start - 1]!)) start--;
-    while (start < end && !TARGET_START.test(text[start]!)) start++;
+    while (start > from && isTargetChar(text.charCodeAt(start - 1))) start--;
+    while (start < end && !isTargetStart(text.charCodeAt(start))) start++;
     if (start === end) continue;
     ASSIGNED_CALL_TAIL.lastIndex = eq + 1;
     const tail = ASSIGNED_CALL_TAIL.exec(text);

@@ -84,12 +84,22 @@ export function interestingParts(
   const through = mayWriteThroughParameter(text);
   // Nor does a helper that sends one iovec with sendmsg() (see iovecHelpers.ts).
   const iovec = maySendOneIovec(text);
-  const wanted = (part: string) =>
-    HOLDS_DEFINITION.test(part) &&
-    (pattern.test(part) ||
-      (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)) ||
-      (through && mayWriteThroughParameter(part)) ||
-      (iovec && maySendOneIovec(part)));
+  // What makes a part wanted whatever the names of interest, by part: each round asks again of every
+  // part not chosen yet, and only the names change.
+  const always = new Map<number, boolean>();
+  const wantedAnyway = (part: string, index: number) => {
+    let answer = always.get(index);
+    if (answer === undefined) {
+      answer =
+        (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)) ||
+        (through && mayWriteThroughParameter(part)) ||
+        (iovec && maySendOneIovec(part));
+      always.set(index, answer);
+    }
+    return answer;
+  };
+  const wanted = (part: string, index: number) =>
+    HOLDS_DEFINITION.test(part) && (pattern.test(part) || wantedAnyway(part, index));
   try {
     for (;;) {
       const ranges = chooseParts(text, cuts, wanted, done);

@@ -127,13 +127,14 @@ export function partCuts(text: string): number[] {
 }
 
 /**
- * The ranges `[start, end)` to parse: the parts (from {@link partCuts}) for which `wanted` says yes and
- * that `done` does not hold yet, adjacent ones joined. Adds the chosen parts' indices to `done`.
+ * The ranges `[start, end)` to parse: the parts (from {@link partCuts}) for which `wanted` (given the
+ * part's text and its index) says yes and that `done` does not hold yet, adjacent ones joined. Adds the
+ * chosen parts' indices to `done`.
  */
 export function chooseParts(
   text: string,
   cuts: readonly number[],
-  wanted: (part: string) => boolean,
+  wanted: (part: string, index: number) => boolean,
   done: Set<number>,
 ): [number, number][] {
   const ranges: [number, number][] = [];
@@ -141,7 +142,7 @@ export function chooseParts(
     if (done.has(i)) continue;
     const start = cuts[i]!;
     const end = cuts[i + 1]!;
-    if (!wanted(text.slice(start, end))) continue;
+    if (!wanted(text.slice(start, end), i)) continue;
     done.add(i);
     const last = ranges[ranges.length - 1];
     if (last && last[1] === start) last[1] = end;

@@ -4,9 +4,14 @@
 // a header it includes gives a name the value 0 or -1, a test or a return of the name reads as it would
 // with the number: `!= ST_OK` is `!= 0`, the bare status test of a helper that is 0 on success.
 
-/** `#define NAME value` with an integer value (in parentheses or not), on one line. */
+import { lineMatches } from './lineMatches';
+
+/**
+ * `#define NAME value` with an integer value (in parentheses or not), on one line (sticky: see
+ * lineMatches).
+ */
 const OBJECT_DEFINE =
-  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(-?[ \t]*\d+)[uUlL]*[ \t]*\)?[ \t]*(?:\/[*/].*)?$/gm;
+  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(-?[ \t]*\d+)[uUlL]*[ \t]*\)?[ \t]*(?:\/[*/].*)?$/my;
 
 /** An enum's member list: `enum [tag] { ... }`. */
 const ENUM_BODY = /\benum\b[^{;()]*\{([^{}]*)\}/g;
@@ -27,14 +32,18 @@ const STATUS_VALUES: ReadonlySet<number> = new Set([0, -1]);
  * any other value: which one a build sees the text does not say. The text is read as written, without
  * preprocessing.
  */
-export function statusConstants(text: string): Map<string, number> {
+export function statusConstants(text: string): ReadonlyMap<string, number> {
+  // A file's analysis asks, and then what it gives its includers (a header's codes, a source file's
+  // uses of codes it does not define) asks again of the same text.
+  if (text === lastConstants.text) return lastConstants.found;
   const values = new Map<string, number | null>();
   const give = (name: string, value: number) => {
     const before = values.get(name);
     values.set(name, before === undefined || before === value ? value : null);
   };
   if (text.includes('define'))
-    for (const m of text.matchAll(OBJECT_DEFINE)) give(m[1]!, Number(m[2]!.replace(/\s+/g, '')));
+    for (const m of lineMatches(text, 'define', OBJECT_DEFINE))
+      give(m[1]!, Number(m[2]!.replace(/\s+/g, '')));
   if (text.includes('enum'))
     for (const m of text.matchAll(ENUM_BODY)) {
       let next: number | undefined = 0;
@@ -59,8 +68,12 @@ export function statusConstants(text: string): Map<string, number> {
     }
   const found = new Map<string, number>();
   for (const [name, value] of values) if (value !== null && STATUS_VALUES.has(value)) found.set(name, value);
+  lastConstants = { text, found };
   return found;
 }
+
+/** {@link statusConstants}'s last answer. */
+let lastConstants: { text: string; found: ReadonlyMap<string, number> } = { text: '', found: new Map() };
 
 /**
  * `text` with a name `codes` knows replaced by its value (`ST_OK` gives `0`), or `text` itself:

@@ -12,6 +12,7 @@ import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
 import { memberCallee } from './memberWriters';
+import { lineMatches } from './lineMatches';
 import { OUT_OF_BAND } from './helperBodies';
 import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, unwrap } from './syntax';
 import { writerMode } from './callSiteWriters';
@@ -610,8 +611,9 @@ function aliasOf(target: string, ctx: CContext): string {
   return ctx.descriptorMacros?.get(target) ?? target;
 }
 
+/** An object-like macro of a standard descriptor, on one line (sticky: see lineMatches). */
 const DESCRIPTOR_MACRO =
-  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(STDIN_FILENO|STDOUT_FILENO|STDERR_FILENO|[012])[ \t]*\)?[ \t]*$/gm;
+  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(STDIN_FILENO|STDOUT_FILENO|STDERR_FILENO|[012])[ \t]*\)?[ \t]*$/my;
 
 /** The file's object-like macros that name a standard descriptor (see {@link CContext.descriptorMacros}). */
 export function descriptorMacros(text: string): ReadonlyMap<string, string> {
@@ -619,7 +621,7 @@ export function descriptorMacros(text: string): ReadonlyMap<string, string> {
   if (text === lastMacros.text) return lastMacros.found;
   const found = new Map<string, string>();
   if (text.includes('define'))
-    for (const m of text.matchAll(DESCRIPTOR_MACRO)) found.set(m[1]!, canonicalTarget(m[2]!));
+    for (const m of lineMatches(text, 'define', DESCRIPTOR_MACRO)) found.set(m[1]!, canonicalTarget(m[2]!));
   lastMacros = { text, found };
   return found;
 }
