@@ -320,6 +320,8 @@ describe('writev-lint', () => {
         'object-writers.c:54',
         'object-writers.c:60',
         'object-writers.c:66',
+        'one-arm-openings.c:15',
+        'one-arm-openings.c:26',
         'own-held-buffers.c:57',
         'own-held-buffers.c:64',
         'platform-helpers.c:46',
@@ -457,6 +459,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 413);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 415);
   });
 });
