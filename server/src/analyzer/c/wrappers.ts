@@ -85,11 +85,12 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   const body = statements.slice(0, statements.length - returns);
   if (statements.length > 8 || body.some((st) => !plain.includes(st.type))) return undefined;
   // Each write of a frame calls a write function, a macro or a helper of one write by name: a body
-  // that names them fewer than twice is no frame, without reading it (most short functions that call
-  // a wrapper once: cgit's).
+  // that names them fewer than twice in all is no frame, without reading it (most short functions that
+  // call a wrapper once: cgit's). A frame may mix them: a length through a helper that sends an int,
+  // then the bytes with send().
   const text = ctx.text.slice(block.startIndex, block.endIndex);
   const single = singleWrites(ctx);
-  if (!namesTwice(ctx, text) && !wrapperCallsTwice(single, text)) return undefined;
+  if (writeNames(ctx, text, 2) + wrapperCalls(single, text, 2) < 2) return undefined;
   // A plain write() to a parameter is read as a stream's here; whether it is one is the caller's
   // question, asked of the frame's `messages` below.
   const params = parameterNames(fn);
@@ -157,20 +158,24 @@ function plainWrite(callee: string, wrappers: ReadonlyMap<string, CWrapper>, ctx
   return !!(ctx.functions.get(callee)?.messages ?? wrappers.get(callee)?.messages);
 }
 
-/** The wrappers of `ctx` whose calls make one write each (no frames of their own, no formatting). */
+/**
+ * The wrappers of `ctx` whose calls make one write each: no frames of their own, no printf-style
+ * formatting. A helper that writes the bytes of the value it is given (`put_int(fd, len)`) is one: it
+ * is how a frame's length header is often sent.
+ */
 function singleWrites(ctx: CContext): Map<string, CWrapper> {
   const single = new Map<string, CWrapper>();
-  for (const [name, w] of ctx.wrappers) if ((w.syscalls ?? 1) === 1 && !w.formats) single.set(name, w);
+  for (const [name, w] of ctx.wrappers)
+    if ((w.syscalls ?? 1) === 1 && (!w.formats || w.object)) single.set(name, w);
   return single;
 }
 
-/** True when `text` calls the wrappers of `wrappers` twice or more (the same one twice included). */
-function wrapperCallsTwice(wrappers: ReadonlyMap<string, CWrapper>, text: string): boolean {
-  if (wrappers.size === 0) return false;
+/** How many calls of the wrappers of `wrappers` `text` makes, counted up to `most`. */
+function wrapperCalls(wrappers: ReadonlyMap<string, CWrapper>, text: string, most: number): number {
+  if (wrappers.size === 0) return 0;
   let seen = 0;
-  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g))
-    if (wrappers.has(m[1]!) && ++seen === 2) return true;
-  return false;
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) if (wrappers.has(m[1]!) && ++seen === most) break;
+  return seen;
 }
 
 /** Bodies longer than this (characters) are not read as a project's write helper. */
@@ -180,10 +185,11 @@ const HELPER_TEXT_LIMIT = 3000;
 const namePatterns = new Map<string, RegExp | undefined>();
 
 /**
- * Whether `text` names the write functions and macros of `ctx` (wrappers aside) at least twice, as
- * words: what two writes to them need. True when a name is not a plain word (not searched for).
+ * How many times `text` names the write functions and macros of `ctx` (wrappers aside) as words,
+ * counted up to `most`: what writes to them need. `most` when a name is not a plain word (not searched
+ * for).
  */
-function namesTwice(ctx: CContext, text: string): boolean {
+function writeNames(ctx: CContext, text: string, most: number): number {
   const names = [...ctx.functions.keys(), ...(ctx.macros?.keys() ?? [])];
   const key = names.join('|');
   let pattern = namePatterns.get(key);
@@ -193,9 +199,11 @@ function namesTwice(ctx: CContext, text: string): boolean {
     if (namePatterns.size >= 64) namePatterns.clear();
     namePatterns.set(key, pattern);
   }
-  if (!pattern) return true;
+  if (!pattern) return most;
   pattern.lastIndex = 0;
-  return pattern.test(text) && pattern.test(text);
+  let seen = 0;
+  while (seen < most && pattern.test(text)) seen++;
+  return seen;
 }
 
 /** Where a write call carries its descriptor (absent: fixed by the callee), buffer and length. */
@@ -275,9 +283,68 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
     );
   };
   if (statements.length > 1)
-    return formatterOf(fn, name, statements, ctx) ?? framingWrapper(fn, name, ctx) ?? helper();
+    return (
+      formatterOf(fn, name, statements, ctx) ??
+      framingWrapper(fn, name, ctx) ??
+      frameForwarderOf(fn, name, statements, ctx) ??
+      helper()
+    );
   if (statements.length !== 1) return undefined;
-  return forwarderOf(fn, name, statements[0]!, ctx) ?? helper();
+  return (
+    forwarderOf(fn, name, statements[0]!, ctx) ?? frameForwarderOf(fn, name, statements, ctx) ?? helper()
+  );
+}
+
+/**
+ * A body that makes one call of a framing wrapper and handles its failure (`if (!send_frame(peer, s))
+ * fatal("...");`, then a constant `return` at most): each call sends the same frame, as many writes, to
+ * the descriptor it passes on. The handling may report, but must not hand the descriptor to anything.
+ */
+function frameForwarderOf(
+  fn: Node,
+  name: string,
+  statements: readonly Node[],
+  ctx: CContext,
+): CWrapper | undefined {
+  const [only, end] = statements;
+  if (!only || statements.length > 2 || (end && (end.type !== 'return_statement' || calls(end).length > 0)))
+    return undefined;
+  const value = only.type === 'return_statement' && !end ? only.namedChild(0) : null;
+  const call = value ? unwrap(value) : statementCall(only, ctx);
+  const callee = call?.type === 'call_expression' ? calleeName(call) : undefined;
+  const inner = callee === undefined ? undefined : ctx.wrappers.get(callee);
+  if (!call || !inner || (inner.syscalls ?? 1) < 2) return undefined;
+  // Whether its descriptor keeps message boundaries is the caller's question, as for the frame itself.
+  const params = parameterNames(fn);
+  const write = writeStep(value ? call : only, call, {
+    ...ctx,
+    streams: new Set(params.filter((p): p is string => p !== undefined)),
+    assumeStreams: true,
+  });
+  if (!write) return undefined;
+  const fdParam = 'param' in inner.fd ? paramIndex(callArgs(call)[inner.fd.param], params) : -1;
+  if (fdParam < 0 && write.targetNames.some((n) => params.includes(n))) return undefined;
+  const inside = (c: Node) => c.startIndex >= call.startIndex && c.endIndex <= call.endIndex;
+  for (const c of calls(only)) {
+    if (inside(c)) continue;
+    const other = calleeName(c);
+    if (!other || ctx.functions.has(other) || ctx.wrappers.has(other) || ctx.macros?.has(other))
+      return undefined;
+    if ([...identifiers(c)].some((n) => write.targetNames.includes(n))) return undefined;
+  }
+  return {
+    name,
+    exported: !isStatic(fn, name),
+    fd: fdParam >= 0 ? { param: fdParam } : { text: write.fdText, names: write.targetNames },
+    buf: -1,
+    family: inner.family,
+    arity: params.length,
+    syscalls: inner.syscalls,
+    ...(inner.messages && { messages: true }),
+    noFix:
+      inner.noFix ??
+      `${name}() sends ${callee}()'s frame of ${inner.syscalls} writes per call; gathering across calls needs a variant of it that fills an iovec`,
+  };
 }
 
 /** A body of one statement that writes the function's buffer parameter (see {@link wrapperOf}). */

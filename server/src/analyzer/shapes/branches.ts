@@ -310,20 +310,36 @@ export function leading(
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
-  locals: ReadonlySet<string>,
   sent: NameLookup,
   budget?: Budget,
 ): WriteStep[] | undefined {
   if (branch.partial?.opaque) return undefined;
-  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, locals, sent, budget));
-  // In an if/else whose other arm does something else first, the run is one path's choice. An arm
-  // that only computes is the `if` without `else` again: its statements run after the writes either way.
+  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent, budget));
+  // An arm that opens with no write (it computes, or does something else first) and writes nothing to
+  // the descriptor later either leaves the writes before the branch alone on its path, as an `if`
+  // without `else` does where its test fails: the run ends with the branch, so nothing of it comes
+  // after what that arm does. One that writes there later (a copy loop against a single write in the
+  // other arm) makes the branch a choice between two shapes of output.
   if (
     exhaustive(branch) &&
-    arms.some((a, i) => a.length === 0 && !computesOnly(branch.arms[i]!.steps, names, locals))
+    branch.arms.some((arm, k) => arms[k]!.length === 0 && writesTo(arm.steps, target))
   )
     return undefined;
   return longestPath(arms);
+}
+
+/**
+ * True when `steps` may write to `target`: a write there, in their branches and loops too, or a
+ * statement read only as a barrier (a loop whose test reads, a jump), which may hide one.
+ */
+function writesTo(steps: readonly Step[], target: string): boolean {
+  return steps.some(
+    (s) =>
+      (s.kind === 'write' && s.target === target) ||
+      (s.kind === 'branch' && s.arms.some((a) => writesTo(a.steps, target))) ||
+      (s.kind === 'loop' && writesTo(s.body, target)) ||
+      (s.kind === 'other' && s.barrier),
+  );
 }
 
 /**
@@ -335,7 +351,6 @@ function armLeading(
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
-  locals: ReadonlySet<string>,
   sent: NameLookup,
   budget?: Budget,
 ): WriteStep[] {
@@ -369,7 +384,7 @@ function armLeading(
   for (let s = body[k]; s && calm(s); s = body[++k]);
   const next = body[k];
   if (next?.kind !== 'branch') return writes;
-  return [...writes, ...(leading(next, target, names, locals, queued, budget) ?? [])];
+  return [...writes, ...(leading(next, target, names, queued, budget) ?? [])];
 }
 
 /**

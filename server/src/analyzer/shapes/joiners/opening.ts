@@ -11,7 +11,7 @@ const RULES: Rules = {
   branch(step, run) {
     if (run.head) return undefined;
     const lead = run.lead;
-    const opening = leading(step, lead.target, run.names, run.locals, run.sent, run.budget);
+    const opening = leading(step, lead.target, run.names, run.sent, run.budget);
     if (!opening) return undefined;
     const prev = run.writes[run.writes.length - 1];
     if (prev && !contiguous(prev, opening[0]!)) return undefined;
