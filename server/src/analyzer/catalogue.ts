@@ -16,6 +16,11 @@ export interface CWriteFunction {
   readonly arity?: number;
   /** Arguments that must have a fixed value for the call to be a plain write (`send(..., 0)`). */
   readonly fixed?: { readonly index: number; readonly text: string };
+  /**
+   * Arguments that must be a null pointer or zero for the call to be a plain write: `sendto()` given no
+   * address (`NULL, 0`) is `send()` on a connected socket.
+   */
+  readonly unaddressed?: readonly number[];
   /** Takes an iovec array already (it can absorb a neighbouring write). */
   readonly gathered?: boolean;
   /** The gathered function a sequence of these becomes (keeps the error-handling contract). */
@@ -58,6 +63,18 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
     gatheredName: 'writev',
     messages: true,
   },
+  {
+    name: 'sendto',
+    library: true,
+    fd: 0,
+    buf: 1,
+    len: 2,
+    arity: 6,
+    fixed: { index: 3, text: '0' },
+    unaddressed: [4, 5],
+    gatheredName: 'writev',
+    messages: true,
+  },
   // TLS libraries' writes: each call seals one record (or more) and sends it, a syscall per call;
   // the libraries have no gathered twin, so runs of them are reported without a fix.
   { name: 'SSL_write', library: true, fd: 0, buf: 1, len: 2, arity: 3 },
@@ -69,6 +86,17 @@ export const C_WRITE_FUNCTIONS: readonly CWriteFunction[] = [
   { name: 'writev_in_full', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_in_full' },
   { name: 'writev_or_die', fd: 0, buf: 1, len: 2, arity: 3, gathered: true, gatheredName: 'writev_or_die' },
 ];
+
+/** A null pointer or zero, however it is cast (`NULL`, `0`, `(struct sockaddr *)NULL`). */
+const NULLISH = /^(?:\([^()]*\))*(?:NULL|0|nullptr)$/;
+
+/**
+ * Whether a call of `fn` passes a null pointer or zero in each of its `unaddressed` arguments (always
+ * true for a function without them). `arg` gives an argument's text by index.
+ */
+export function unaddressedCall(fn: CWriteFunction, arg: (index: number) => string | undefined): boolean {
+  return (fn.unaddressed ?? []).every((i) => NULLISH.test(arg(i)?.replace(/\s+/g, '') ?? ''));
+}
 
 /**
  * How strict each gathered C family is about errors: dying beats returning the error after writing

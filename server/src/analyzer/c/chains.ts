@@ -226,7 +226,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
 
 /**
  * `failed = write(fd, a, n) != n;` and then `failed |= write(fd, "\\n", 1) != 1;` (or a helper's
- * status, `err |= put(fd, a, n);`): each write checked,
+ * status, `err |= put(fd, a, n);`, or successes: `ok &= write(fd, a, n) == n;`): each write checked,
  * the failures gathered in one variable that is tested after the last. One write each, reported without
  * a fix (the test of the variable would need rewriting for the total).
  */
@@ -236,11 +236,14 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
   const assign = expr ? unwrap(expr) : undefined;
   const op =
     assign?.type === 'assignment_expression' ? assign.childForFieldName('operator')?.text : undefined;
-  if (!assign || (op !== '=' && op !== '|=' && op !== '+=')) return undefined;
+  if (!assign || (op !== '=' && op !== '|=' && op !== '+=' && op !== '&=')) return undefined;
   const left = assign.childForFieldName('left');
-  const right = assign.childForFieldName('right');
-  const check = right ? checkOf(right, ctx.codes) : undefined;
-  if (left?.type !== 'identifier' || !check || !FAILURE_CHECKS.includes(check.kind)) return undefined;
+  if (left?.type !== 'identifier') return undefined;
+  const { value, successes } = accumulated(op, left.text, assign.childForFieldName('right'));
+  const check = value ? checkOf(value, ctx.codes) : undefined;
+  if (!check) return undefined;
+  // Successes and-ed together (`ok &= write(...) == n;`) say the same as failures or-ed.
+  if (successes ? !SUCCESS_CHECKS.has(check.kind) : !FAILURE_CHECKS.includes(check.kind)) return undefined;
   const write = callWrite(check.call, ctx);
   // `n = write(...)` keeps a count, not a failure: resultChecked reads that form. A helper's status
   // or-ed in (`err |= put(fd, s, n);`, nonzero on failure) is a failure gathered.
@@ -264,9 +267,27 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
     calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
     noFix:
       write.noFix ??
-      `the failures are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
+      `the ${successes ? 'successes' : 'failures'} are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
     assigns: [left.text],
   };
+}
+
+/**
+ * What an accumulating assignment to `name` by `op` checks, and whether it gathers successes: `&=`, and
+ * `name = name && <check>` (the earlier verdict guards the write, as in a chain); or failures: `|=`,
+ * `+=`, `=`, and `name = name || <check>`.
+ */
+function accumulated(
+  op: string,
+  name: string,
+  right: Node | null,
+): { value: Node | null | undefined; successes: boolean } {
+  const value = right ? unwrap(right) : undefined;
+  const inner = value?.type === 'binary_expression' ? value.childForFieldName('operator')?.text : undefined;
+  const first = value?.childForFieldName('left');
+  if (op === '=' && (inner === '&&' || inner === '||') && first && unwrap(first).text === name)
+    return { value: value?.childForFieldName('right'), successes: inner === '&&' };
+  return { value: right, successes: op === '&=' };
 }
 
 /** `name = <chain>;` (a plain assignment to a variable): the variable and the chain. */

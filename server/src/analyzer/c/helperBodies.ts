@@ -7,7 +7,7 @@
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
 import type { Node } from 'web-tree-sitter';
 import { gotoLoop, jumpTests } from './gotoLoops';
-import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN } from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN, unaddressedCall } from '../catalogue';
 import type { WrapperTarget } from '../wrapper';
 import {
   callArgs,
@@ -85,6 +85,7 @@ function writerSlots(
       const flags = fn.fixed.text === '0';
       if (arg === undefined || (flags ? OUT_OF_BAND.test(arg) : arg !== fn.fixed.text)) return undefined;
     }
+    if (!unaddressedCall(fn, (i) => callArgs(call)[i]?.text)) return undefined;
     return {
       fd: fn.fd,
       buf: fn.buf,

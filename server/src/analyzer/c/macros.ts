@@ -2,7 +2,7 @@
 // defined in the file that uses them. A call to such a macro is read as the write it expands to, with
 // the arguments put in place of the parameters: the fix then gathers the expanded buffers.
 import type { Node } from 'web-tree-sitter';
-import type { CWriteFunction } from '../catalogue';
+import { unaddressedCall, type CWriteFunction } from '../catalogue';
 import { constantFlags, descriptorKind, type CallWrite, type CContext } from './writes';
 import { canonicalTarget } from './syntax';
 import { macroBody, type MacroBody } from './macroBodies';
@@ -285,6 +285,7 @@ function expandOne(macro: CMacro, args: readonly Node[], ctx: CContext): CallWri
   const bodyCalls = [...macro.args.join(',').matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!);
   if (bodyCalls.some((c) => c !== 'sizeof' && !ctx.pure.has(c))) return undefined;
   if (fn.fixed && arg(fn.fixed.index)?.replace(/\s+/g, '') !== fn.fixed.text) return undefined;
+  if (!unaddressedCall(fn, arg)) return undefined;
   // A careful macro parenthesises its parameters (`write((fd), ...)`): `(1)` is stdout all the same.
   const fdText = unparenthesised(arg(fn.fd) ?? '');
   const target = canonicalTarget(fdText);
@@ -337,6 +338,7 @@ export function macroSlots(macro: CMacro, fn: CWriteFunction): MacroSlots | unde
   const buf = param(fn.buf);
   const len = fn.len === undefined ? undefined : param(fn.len);
   if (fd < 0 || buf < 0 || (len !== undefined && len < 0)) return undefined;
+  if (!unaddressedCall(fn, (k) => macro.args[k])) return undefined;
   let flags: number | undefined;
   if (fn.fixed) {
     const text = macro.args[fn.fixed.index]?.replace(/\s+/g, '');

@@ -627,17 +627,17 @@ function streamsOf(
 }
 
 /** Plain writes, which need to know where their descriptor comes from. */
-export const PLAIN_WRITE = /\b(write|send)\s*\(/;
+export const PLAIN_WRITE = /\b(write|send|sendto)\s*\(/;
 
 /**
  * The calls that make one plain write each in `ctx`: `write(`, `send(`, and the helpers and macros that
  * make one (their descriptors need their origins read, as a plain write's do).
  */
 export function plainWritePattern(ctx: Pick<CContext, 'functions' | 'wrappers' | 'macros'>): RegExp {
-  const names = ['write', 'send'];
+  const names = ['write', 'send', 'sendto'];
   for (const w of ctx.wrappers.values()) if (w.messages) names.push(w.name);
   for (const m of ctx.macros?.values() ?? []) if (ctx.functions.get(m.callee)?.messages) names.push(m.name);
-  return names.length === 2 ? PLAIN_WRITE : new RegExp(`\\b(${names.join('|')})\\s*\\(`);
+  return names.length === 3 ? PLAIN_WRITE : new RegExp(`\\b(${names.join('|')})\\s*\\(`);
 }
 
 /**

@@ -4,7 +4,7 @@
 // read in chains.ts, from the calls this file understands.
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
 import type { Node } from 'web-tree-sitter';
-import { C_RESULT_DISCARDERS, descriptorAccessor, type CWriteFunction } from '../catalogue';
+import { C_RESULT_DISCARDERS, descriptorAccessor, unaddressedCall, type CWriteFunction } from '../catalogue';
 import type { Piece, Span, Template, WriteStep } from '../model';
 import type { CWrapper } from '../wrapper';
 import { isBare, LENGTH_MARK } from '../cTemplates';
@@ -483,6 +483,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
     // `MSG_MORE` do not change the bytes, only what the gathered call must be given.
     const flagged = fn.fixed?.text === '0' && fixedArg !== '0' && constantFlags(fixedArg ?? '');
     if (fn.fixed && fixedArg !== fn.fixed.text && !flagged) return undefined;
+    if (!unaddressedCall(fn, (i) => args[i]?.text)) return undefined;
     const fd = args[fn.fd];
     const buf = args[fn.buf];
     // A declared arity may leave no room for the descriptor or the buffer (a catalogue from the settings).
