@@ -8,8 +8,11 @@ import { cGrammar } from './grammar';
 import { splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
+import { rememberNodeTypes } from './nodeTypes';
 
 const { Parser } = TreeSitter;
+
+rememberNodeTypes();
 
 let loading: Promise<Language> | undefined;
 
