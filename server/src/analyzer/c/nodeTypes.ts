@@ -1,8 +1,8 @@
 // A syntax node's type, read from the runtime once per node object. web-tree-sitter answers `type` by
 // copying the node into the runtime's memory and asking it for the node's symbol, every time; the
-// analyzer's rules ask each node's type again and again (three times per node over a large tree), and
-// those copies were a tenth of reading a function. A node's type never changes: an edit of its tree
-// moves it, and a new parse makes new node objects.
+// analyzer's rules ask most nodes' types several times over, and those copies were a visible part of
+// reading a function in whole-tree profiles. A node's type never changes: an edit of its tree moves
+// it, and a new parse makes new node objects.
 import TreeSitter = require('web-tree-sitter');
 
 /** Where a node object keeps its type once read. */

@@ -152,6 +152,39 @@ function sourceMacros(source: string): Map<string, Definition | undefined> {
   return own;
 }
 
+/** A name of word characters that does not start with a digit. */
+const IDENTIFIER = /^[A-Za-z_]\w*$/;
+
+/**
+ * The one head `(?:^|[\s*])name\s*\(([^()]*)\)\s*\{` matches in `clean` (a match, and where its `{`
+ * stands), or undefined for none or several: for an identifier `name`, tried at each place the name
+ * stands. The pattern's search, which starts with no text to look for, tried every character of the
+ * file for every name asked about. Such matches cannot overlap (a match's name follows no word
+ * character), so each place answers as the search would.
+ */
+function headOf(clean: string, name: string): [RegExpExecArray, number] | undefined {
+  let head: [RegExpExecArray, number] | undefined;
+  for (let at = clean.indexOf(name); at >= 0; at = clean.indexOf(name, at + 1)) {
+    if (at > 0 && !HEAD_BEFORE.test(clean[at - 1]!)) continue;
+    HEAD_AFTER.lastIndex = at + name.length;
+    const m = HEAD_AFTER.exec(clean);
+    if (!m) continue;
+    // Two definitions (under #if alternatives): neither is the one.
+    if (head) return undefined;
+    head = [m, HEAD_AFTER.lastIndex - 1];
+  }
+  return head;
+}
+
+/** {@link headOf} by the pattern's own search, for any other `name` (empty, or with `$`). */
+function headMatching(clean: string, name: string): [RegExpExecArray, number] | undefined {
+  const header = new RegExp(`(?:^|[\\s*])${name}\\s*\\(([^()]*)\\)\\s*\\{`, 'gm');
+  const found = [...clean.matchAll(header)];
+  if (found.length !== 1) return undefined;
+  const m = found[0]!;
+  return [m, m.index + m[0].length - 1];
+}
+
 /** What stands before a definition's name: a line's start (tested apart), a space or a `*`. */
 const HEAD_BEFORE = /[\s*]/;
 
@@ -160,22 +193,9 @@ const HEAD_AFTER = /\s*\(([^()]*)\)\s*\{/y;
 
 /** The one definition of `name` in `clean`: its parameter names and its body, or undefined. */
 function definition(clean: string, name: string): Definition | undefined {
-  // Each place the name stands, then the head's pattern there: a search of the pattern, which starts
-  // with no text to look for, tried it at every character of the file for every name asked about.
-  let head: RegExpExecArray | undefined;
-  let open = -1;
-  for (let at = clean.indexOf(name); at >= 0; at = clean.indexOf(name, at + 1)) {
-    if (at > 0 && !HEAD_BEFORE.test(clean[at - 1]!)) continue;
-    HEAD_AFTER.lastIndex = at + name.length;
-    const m = HEAD_AFTER.exec(clean);
-    if (!m) continue;
-    // Two definitions (under #if alternatives): neither is the one.
-    if (head) return undefined;
-    head = m;
-    open = HEAD_AFTER.lastIndex - 1;
-  }
+  const head = IDENTIFIER.test(name) ? headOf(clean, name) : headMatching(clean, name);
   if (!head) return undefined;
-  const m = head;
+  const [m, open] = head;
   let depth = 0;
   for (let k = open; k < clean.length; k++) {
     const c = clean[k];
@@ -207,7 +227,13 @@ function copies(body: string, param: string): Set<string> {
  */
 function calledWith(body: string, names: ReadonlySet<string>): { callee?: string; arg: number }[] {
   const found: { callee?: string; arg: number }[] = [];
-  const named = [...names].map((n) => new RegExp(`\\b${n}\\b`));
+  // Each name's pattern made once, when first tested (a macro's parameter is not always a name).
+  const patterns = new Map<string, RegExp>();
+  const named = (n: string) => {
+    let pattern = patterns.get(n);
+    if (!pattern) patterns.set(n, (pattern = new RegExp(`\\b${n}\\b`)));
+    return pattern;
+  };
   for (let at = body.indexOf('('); at >= 0; at = body.indexOf('(', at + 1)) {
     const callee = nameBefore(body, at);
     if (callee && KEYWORDS.has(callee)) continue;
@@ -218,7 +244,7 @@ function calledWith(body: string, names: ReadonlySet<string>): { callee?: string
     const format = args.findIndex((a) => a.trim().startsWith('"'));
     args.forEach((a, k) => {
       if (format >= 0 && k > format) return;
-      if (named.some((n) => n.test(a))) found.push(direct ? { callee, arg: k } : { arg: k });
+      if ([...names].some((n) => named(n).test(a))) found.push(direct ? { callee, arg: k } : { arg: k });
     });
   }
   return found;
