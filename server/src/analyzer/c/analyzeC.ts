@@ -791,5 +791,11 @@ function sameRun(a: Finding, b: Finding): boolean {
  * file does not define itself (`own`): read as the file's own macros are (see macroFacts).
  */
 function includedMacroFacts(included: string | undefined, own: ReadonlySet<string>): CFunctionFact[] {
-  return included === undefined ? [] : cFunctionFacts(included).filter((f) => !own.has(f.name));
+  if (included === undefined) return [];
+  // Files that include the same headers have the same text of their definitions: read once for all.
+  if (lastIncluded?.text !== included) lastIncluded = { text: included, facts: cFunctionFacts(included) };
+  return lastIncluded.facts.filter((f) => !own.has(f.name));
 }
+
+/** {@link includedMacroFacts}'s last headers' text and its facts (which no reader changes). */
+let lastIncluded: { text: string; facts: readonly CFunctionFact[] } | undefined;

@@ -4,3 +4,19 @@
 
 /** A literal (kept by the callers) or a comment (starting with `/`), in source order. */
 export const LITERALS_AND_COMMENTS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
+
+/**
+ * `text` with every character but the line feeds made a space: the same length and the same lines,
+ * so offsets and line numbers still hold. Built from runs of spaces: a pattern replacing each
+ * character called back for every one, which made blanking a header's long comments a visible part of
+ * reading its macros.
+ */
+export function blankedKeepingLines(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) {
+    out += `${' '.repeat(k - from)}\n`;
+    from = k + 1;
+  }
+  return out + ' '.repeat(text.length - from);
+}

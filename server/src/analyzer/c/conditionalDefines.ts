@@ -7,7 +7,7 @@
 // writes are compiled in). An include guard (`#ifndef NAME_H` then `#define NAME_H`) is no condition:
 // everything under it is compiled whenever the file is.
 
-import { LITERALS_AND_COMMENTS } from './comments';
+import { blankedKeepingLines, LITERALS_AND_COMMENTS } from './comments';
 import { lineMatches } from './lineMatches';
 
 /**
@@ -58,9 +58,7 @@ const FUNCTION_DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(/gm;
 export function respelledNames(text: string, candidates: ReadonlySet<string>): ReadonlySet<string> {
   const found = new Set<string>();
   if (!text.includes('#') || !definesAny(text, candidates)) return found;
-  const clean = text.replace(LITERALS_AND_COMMENTS, (m) =>
-    m.startsWith('/') ? m.replace(/[^\n]/g, ' ') : m,
-  );
+  const clean = text.replace(LITERALS_AND_COMMENTS, (m) => (m.startsWith('/') ? blankedKeepingLines(m) : m));
   const definitions = new Map<string, number[]>();
   for (const m of clean.matchAll(FUNCTION_DEFINE)) {
     const name = m[1]!;

@@ -7,8 +7,12 @@ import type { Edit, Language, Node, Range, Tree } from 'web-tree-sitter';
 import { cGrammar } from './grammar';
 import { splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
+import { blankedKeepingLines } from './comments';
+import { rememberNodeTypes } from './nodeTypes';
 
 const { Parser } = TreeSitter;
+
+rememberNodeTypes();
 
 let loading: Promise<Language> | undefined;
 
@@ -154,7 +158,7 @@ function blankUnfinishedConditionals(text: string): string {
     }
     if (opening === undefined) continue;
     const end = endifEnd === -1 ? text.length : endifEnd;
-    (out ??= []).push(text.slice(copied, opening), text.slice(opening, end).replace(/[^\n]/g, ' '));
+    (out ??= []).push(text.slice(copied, opening), blankedKeepingLines(text.slice(opening, end)));
     copied = end;
   }
   return out ? out.join('') + text.slice(copied) : text;

@@ -8,6 +8,7 @@
 // parameter written.
 import { IO_NAME_PATTERN, libraryWaits } from '../catalogue';
 import { functionMacros } from './functionFacts';
+import { blankedKeepingLines } from './comments';
 
 /** Comments, string and character literals, blanked (same length) before reading a body. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
@@ -99,9 +100,17 @@ function definitionsOf(text: string): (name: string) => Definition | undefined {
   };
 }
 
-/** The function-like macros of the last file and headers asked about (see {@link macrosOf}). */
-let lastMacros:
-  { text: string; included: string | undefined; found?: Map<string, Definition | undefined> } | undefined;
+/** The function-like macros of the last file asked about (see {@link macrosOf}). */
+let lastMacros: { text: string; found?: Map<string, Definition | undefined> } | undefined;
+
+/**
+ * The function-like macros of the headers' texts asked about lately, by text. The second pass reads
+ * the files of a tree with their headers' definitions, and files that include the same headers have
+ * the same text of them: reading it again for each file was most of the second pass's reading of
+ * wait macros.
+ */
+const headerMacros = new Map<string, Map<string, Definition | undefined>>();
+const HEADER_MACROS = 32;
 
 /**
  * The function-like macros `text` and `included` define, by name: those defined once (the file's own
@@ -110,37 +119,83 @@ let lastMacros:
 function macrosOf(text: string, included: string | undefined): (name: string) => Definition | undefined {
   // Asked again for every reading of the same file's helpers, with the same headers: cleaning the
   // headers' text each time cost as much as a pass over it.
-  if (lastMacros?.text !== text || lastMacros.included !== included) lastMacros = { text, included };
+  if (lastMacros?.text !== text) lastMacros = { text };
   const memo = lastMacros;
+  let headers: Map<string, Definition | undefined> | undefined;
   return (name) => {
-    let found = memo.found;
-    if (!found) {
-      found = memo.found = new Map();
-      for (const source of [text, included ?? '']) {
-        if (!source.includes('#')) continue;
-        const own = new Map<string, Definition | undefined>();
-        const clean = source.replace(NOISE, (c) =>
-          c.startsWith('"') ? `"${' '.repeat(c.length - 2)}"` : c.replace(/[^\n]/g, ' '),
-        );
-        for (const m of functionMacros(clean)) {
-          const params = m[2]!.split(',').map((p) => p.trim());
-          const body = m[3]!.replace(/\\\r?\n/g, ' ');
-          own.set(m[1]!, own.has(m[1]!) ? undefined : { params, body: `{${body}}` });
-        }
-        for (const [n, d] of own) if (!found.has(n)) found.set(n, d);
+    const own = (memo.found ??= sourceMacros(text));
+    if (own.has(name) || included === undefined) return own.get(name);
+    if (!headers) {
+      headers = headerMacros.get(included);
+      if (!headers) {
+        headers = sourceMacros(included);
+        if (headerMacros.size >= HEADER_MACROS) headerMacros.clear();
+        headerMacros.set(included, headers);
       }
     }
-    return found.get(name);
+    return headers.get(name);
   };
 }
 
-/** The one definition of `name` in `clean`: its parameter names and its body, or undefined. */
-function definition(clean: string, name: string): Definition | undefined {
+/** The function-like macros one text defines, by name: undefined for a name defined twice. */
+function sourceMacros(source: string): Map<string, Definition | undefined> {
+  const own = new Map<string, Definition | undefined>();
+  if (!source.includes('#')) return own;
+  const clean = source.replace(NOISE, (c) =>
+    c.startsWith('"') ? `"${' '.repeat(c.length - 2)}"` : blankedKeepingLines(c),
+  );
+  for (const m of functionMacros(clean)) {
+    const params = m[2]!.split(',').map((p) => p.trim());
+    const body = m[3]!.replace(/\\\r?\n/g, ' ');
+    own.set(m[1]!, own.has(m[1]!) ? undefined : { params, body: `{${body}}` });
+  }
+  return own;
+}
+
+/** A name of word characters that does not start with a digit. */
+const IDENTIFIER = /^[A-Za-z_]\w*$/;
+
+/**
+ * The one head `(?:^|[\s*])name\s*\(([^()]*)\)\s*\{` matches in `clean` (a match, and where its `{`
+ * stands), or undefined for none or several: for an identifier `name`, tried at each place the name
+ * stands. The pattern's search, which starts with no text to look for, tried every character of the
+ * file for every name asked about. Such matches cannot overlap (a match's name follows no word
+ * character), so each place answers as the search would.
+ */
+function headOf(clean: string, name: string): [RegExpExecArray, number] | undefined {
+  let head: [RegExpExecArray, number] | undefined;
+  for (let at = clean.indexOf(name); at >= 0; at = clean.indexOf(name, at + 1)) {
+    if (at > 0 && !HEAD_BEFORE.test(clean[at - 1]!)) continue;
+    HEAD_AFTER.lastIndex = at + name.length;
+    const m = HEAD_AFTER.exec(clean);
+    if (!m) continue;
+    // Two definitions (under #if alternatives): neither is the one.
+    if (head) return undefined;
+    head = [m, HEAD_AFTER.lastIndex - 1];
+  }
+  return head;
+}
+
+/** {@link headOf} by the pattern's own search, for any other `name` (empty, or with `$`). */
+function headMatching(clean: string, name: string): [RegExpExecArray, number] | undefined {
   const header = new RegExp(`(?:^|[\\s*])${name}\\s*\\(([^()]*)\\)\\s*\\{`, 'gm');
   const found = [...clean.matchAll(header)];
   if (found.length !== 1) return undefined;
   const m = found[0]!;
-  const open = m.index + m[0].length - 1;
+  return [m, m.index + m[0].length - 1];
+}
+
+/** What stands before a definition's name: a line's start (tested apart), a space or a `*`. */
+const HEAD_BEFORE = /[\s*]/;
+
+/** What follows a definition's name: its parameter list, then its body's `{` (sticky). */
+const HEAD_AFTER = /\s*\(([^()]*)\)\s*\{/y;
+
+/** The one definition of `name` in `clean`: its parameter names and its body, or undefined. */
+function definition(clean: string, name: string): Definition | undefined {
+  const head = IDENTIFIER.test(name) ? headOf(clean, name) : headMatching(clean, name);
+  if (!head) return undefined;
+  const [m, open] = head;
   let depth = 0;
   for (let k = open; k < clean.length; k++) {
     const c = clean[k];
@@ -172,22 +227,67 @@ function copies(body: string, param: string): Set<string> {
  */
 function calledWith(body: string, names: ReadonlySet<string>): { callee?: string; arg: number }[] {
   const found: { callee?: string; arg: number }[] = [];
+  // Each name's pattern made once, when first tested (a macro's parameter is not always a name).
+  const patterns = new Map<string, RegExp>();
+  const named = (n: string) => {
+    let pattern = patterns.get(n);
+    if (!pattern) patterns.set(n, (pattern = new RegExp(`\\b${n}\\b`)));
+    return pattern;
+  };
   for (let at = body.indexOf('('); at >= 0; at = body.indexOf('(', at + 1)) {
-    const before = /([A-Za-z_]\w*)?\s*$/.exec(body.slice(Math.max(0, at - 80), at));
-    const callee = before?.[1];
+    const callee = nameBefore(body, at);
     if (callee && KEYWORDS.has(callee)) continue;
-    const direct = callee !== undefined && !/(->|\.)\s*$/.test(body.slice(0, at - callee.length));
+    const direct = callee !== undefined && !memberBefore(body, at - callee.length);
     // A parenthesis after no name is a cast or a grouping, unless a call through a pointer follows it.
-    if (!callee && !/\)\s*$/.test(body.slice(0, at))) continue;
+    if (!callee && body[spacesBefore(body, at, 0) - 1] !== ')') continue;
     const args = argumentsAt(body, at);
     const format = args.findIndex((a) => a.trim().startsWith('"'));
     args.forEach((a, k) => {
       if (format >= 0 && k > format) return;
-      if ([...names].some((n) => new RegExp(`\\b${n}\\b`).test(a)))
-        found.push(direct ? { callee, arg: k } : { arg: k });
+      if ([...names].some((n) => named(n).test(a))) found.push(direct ? { callee, arg: k } : { arg: k });
     });
   }
   return found;
+}
+
+// The three readers below look back from a position by hand, as `/...\s*$/` on the text before it
+// would, without the searches from its start that made reading a long body's calls quadratic.
+
+/** A character `\s` matches. */
+const SPACE = /\s/;
+
+/** Where the white space (`\s`) that ends `text[from..end)` starts. */
+function spacesBefore(text: string, end: number, from: number): number {
+  let k = end;
+  while (k > from && SPACE.test(text[k - 1]!)) k--;
+  return k;
+}
+
+/**
+ * The name right before `at`, past white space, looked for in the 80 characters before it (as
+ * `([A-Za-z_]\w*)?\s*$` would find it there): from its first letter or `_` on.
+ */
+function nameBefore(text: string, at: number): string | undefined {
+  const from = Math.max(0, at - 80);
+  const end = spacesBefore(text, at, from);
+  let start = end;
+  while (start > from && isWord(text.charCodeAt(start - 1))) start--;
+  while (start < end && isDigit(text.charCodeAt(start))) start++;
+  return start < end ? text.slice(start, end) : undefined;
+}
+
+/** Whether `text[0..end)` ends with `->` or `.` and white space (a member's name follows). */
+function memberBefore(text: string, end: number): boolean {
+  const k = spacesBefore(text, end, 0);
+  return text[k - 1] === '.' || (text[k - 1] === '>' && text[k - 2] === '-');
+}
+
+function isWord(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isDigit(code) || code === 95;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** The top-level arguments of the call whose `(` is at `open`. */

@@ -95,6 +95,35 @@ const CODE_USE = /(?:[!=]=|\breturn\b|(?<![=!<>+\-*/%&|^])=)\s*\(?\s*([A-Z][A-Z0
 export function codeUses(text: string): string[] {
   const own = statusConstants(text);
   const found = new Set<string>();
-  for (const m of text.matchAll(CODE_USE)) if (!own.has(m[1]!)) found.add(m[1]!);
+  for (const m of codeUseMatches(text)) if (!own.has(m[1]!)) found.add(m[1]!);
   return [...found];
+}
+
+/** {@link CODE_USE} read where it is tried (sticky). */
+const CODE_USE_HERE = new RegExp(CODE_USE.source, 'y');
+
+/**
+ * The matches of {@link CODE_USE} in `text`, as its global search finds them, tried only where one can
+ * start (a `=`, a `!`, a `return`): the search tried every character of every file, a visible part of
+ * reading the whole tree.
+ */
+function codeUseMatches(text: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  let equals = text.indexOf('=');
+  let not = text.indexOf('!');
+  let ret = text.indexOf('return');
+  for (;;) {
+    let at = equals;
+    if (not >= 0 && (at < 0 || not < at)) at = not;
+    if (ret >= 0 && (at < 0 || ret < at)) at = ret;
+    if (at < 0) return found;
+    CODE_USE_HERE.lastIndex = at;
+    const m = CODE_USE_HERE.exec(text);
+    // Past the match, or past this place: matches do not overlap, as the global search's do not.
+    const next = m ? CODE_USE_HERE.lastIndex : at + 1;
+    if (m) found.push(m);
+    if (equals >= 0 && equals < next) equals = text.indexOf('=', next);
+    if (not >= 0 && not < next) not = text.indexOf('!', next);
+    if (ret >= 0 && ret < next) ret = text.indexOf('return', next);
+  }
 }
