@@ -38,6 +38,7 @@ import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes'
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
+import { resendsShortWrite } from './shortWriteResends';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -1111,7 +1112,10 @@ function helperOf(
       : -1;
   const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
   const retry = loop && single && retries(loop, call);
-  if (loop && !retry) {
+  // A loop that sends the same bytes again only after a short write still sends its buffer once a call,
+  // and, going round on short writes, treats its descriptor as a byte stream (see shortWriteResends.ts).
+  const resends = loop && !retry && single && resendsShortWrite(loop, call, bufArg, lenArg);
+  if (loop && !retry && !resends) {
     // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
     const advances = facts.grown.has(buf.offset ?? buf.pointer);
     const counts =
