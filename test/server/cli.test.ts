@@ -139,6 +139,7 @@ describe('writev-lint', () => {
       left.map((l) => l.split(':').slice(0, 2).join(':')),
       [
         'accessor-held-buffers.c:49',
+        'addressed-messages.c:49',
         'adjacent.c:56',
         'arm-alternatives.c:33',
         'arm-alternatives.c:39',
@@ -483,6 +484,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 442);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 443);
   });
 });

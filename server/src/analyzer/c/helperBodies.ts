@@ -39,6 +39,7 @@ import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from '.
 import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
 import { resendsShortWrite } from './shortWriteResends';
+import { sentAggregate } from './addressedObjects';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -963,7 +964,7 @@ function helperOf(
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   if (io.some(given)) return undefined;
-  const buf = bufferSource(bufArg, params, facts);
+  let buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
     return undefined;
   // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
@@ -985,29 +986,35 @@ function helperOf(
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
-    if (param < 0 || pace !== undefined) return undefined;
-    // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
-    // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
-    const failing = (n: Node) => failurePath(n, call, ctx);
-    if ('param' in fd && fd.param === param) {
-      if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
-      if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+    // A struct of its own filled and sent whole by its address: a message computed from the
+    // arguments, read below as a local array is (see addressedObjects.ts).
+    const object = param < 0 && pace === undefined ? sentAggregate(bufArg, body, params) : undefined;
+    if (object !== undefined) buf = { local: object, addressed: true };
+    else {
+      if (param < 0 || pace !== undefined) return undefined;
+      // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
+      // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
+      const failing = (n: Node) => failurePath(n, call, ctx);
+      if ('param' in fd && fd.param === param) {
+        if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
+        if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+      }
+      return {
+        name,
+        exported,
+        fd,
+        buf: param,
+        family: slots.family,
+        arity: params.length,
+        noFix:
+          value >= 0
+            ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
+            : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
+        formats: true,
+        object: true,
+        ...(slots.messages && { messages: true }),
+      };
     }
-    return {
-      name,
-      exported,
-      fd,
-      buf: param,
-      family: slots.family,
-      arity: params.length,
-      noFix:
-        value >= 0
-          ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
-          : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
-      formats: true,
-      object: true,
-      ...(slots.messages && { messages: true }),
-    };
   }
   if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
   const len = lenArg
