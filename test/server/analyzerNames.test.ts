@@ -16,6 +16,8 @@
 //   calls of Git's API (`strbuf_release`) are Git's names (GIT_NAMES, each one Git's own);
 // - it is not the Linux kernel's byte-order API (`cpu_to_le32`, `be16_to_cpu`), a kernel interface that
 //   projects copy under the kernel's names; userspace headers do not install it;
+// - it is not a parameter name of the system's manual pages (`sockfd`, send(2)'s), which the analyzer
+//   reads as a word for a descriptor;
 // - it is not one plain English word that the analyzer uses as a word (ENGLISH: `panic` and `emit` as
 //   parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
 //   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder).
@@ -76,6 +78,12 @@ const ENGLISH = new Set([
   'results',
 ]);
 
+/**
+ * Parameter names of the system's own manual pages (send(2), connect(2): `int sockfd`), which the
+ * analyzer reads as words that name a descriptor; a project may also name a global so.
+ */
+const MANUAL_PARAMETERS = new Set(['sockfd']);
+
 /** The names and paths that are one corpus project's own (the rule above). */
 function projectsOwn(
   names: ReadonlyMap<string, NameSource>,
@@ -85,7 +93,7 @@ function projectsOwn(
   const own = new Map<string, NameSource>();
   for (const [name, source] of names) {
     if (source.projects.size !== 1 || system.has(name) || GIT_NAMES.has(name)) continue;
-    if (KERNEL_BYTE_ORDER.test(name) || ENGLISH.has(name)) continue;
+    if (KERNEL_BYTE_ORDER.test(name) || ENGLISH.has(name) || MANUAL_PARAMETERS.has(name)) continue;
     own.set(name, source);
   }
   for (const [path, source] of paths) {

@@ -38,6 +38,8 @@ import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes'
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
+import { resendsShortWrite } from './shortWriteResends';
+import { sentAggregate } from './addressedObjects';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -963,7 +965,7 @@ function helperOf(
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   if (io.some(given)) return undefined;
-  const buf = bufferSource(bufArg, params, facts);
+  let buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
     return undefined;
   // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
@@ -985,29 +987,35 @@ function helperOf(
       convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
-    if (param < 0 || pace !== undefined) return undefined;
-    // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
-    // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
-    const failing = (n: Node) => failurePath(n, call, ctx);
-    if ('param' in fd && fd.param === param) {
-      if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
-      if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+    // A struct of its own filled and sent whole by its address: a message computed from the
+    // arguments, read below as a local array is (see addressedObjects.ts).
+    const object = param < 0 && pace === undefined ? sentAggregate(bufArg, body, params) : undefined;
+    if (object !== undefined) buf = { local: object, addressed: true };
+    else {
+      if (param < 0 || pace !== undefined) return undefined;
+      // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
+      // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
+      const failing = (n: Node) => failurePath(n, call, ctx);
+      if ('param' in fd && fd.param === param) {
+        if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
+        if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+      }
+      return {
+        name,
+        exported,
+        fd,
+        buf: param,
+        family: slots.family,
+        arity: params.length,
+        noFix:
+          value >= 0
+            ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
+            : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
+        formats: true,
+        object: true,
+        ...(slots.messages && { messages: true }),
+      };
     }
-    return {
-      name,
-      exported,
-      fd,
-      buf: param,
-      family: slots.family,
-      arity: params.length,
-      noFix:
-        value >= 0
-          ? `${name}() writes the bytes of the value it is given, which no iovec can point at`
-          : `${name}() writes the buffer its argument holds, which an iovec would have to be filled from`,
-      formats: true,
-      object: true,
-      ...(slots.messages && { messages: true }),
-    };
   }
   if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
   const len = lenArg
@@ -1112,7 +1120,10 @@ function helperOf(
       : -1;
   const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
   const retry = loop && single && retries(loop, call);
-  if (loop && !retry) {
+  // A loop that sends the same bytes again only after a short write still sends its buffer once a call,
+  // and, going round on short writes, treats its descriptor as a byte stream (see shortWriteResends.ts).
+  const resends = loop && !retry && single && resendsShortWrite(loop, call, bufArg, lenArg);
+  if (loop && !retry && !resends) {
     // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
     const advances = facts.grown.has(buf.offset ?? buf.pointer);
     const counts =
