@@ -36,6 +36,7 @@ import { descriptorAliases } from './aliases';
 import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
 import { successLead } from './successBodies';
+import { successStatusStep } from './successStatus';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import {
@@ -134,6 +135,9 @@ class FunctionReader {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
     // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
+    // `if (write(fd, b, n) == n) ret = 0;`: a body that only records the success is no block of its own.
+    const recorded = stmt.type === 'if_statement' ? successStatusStep(stmt, this.ctx) : undefined;
+    if (recorded) return recorded;
     // `if (put(fd, a) == 0) { ... }` of a helper returning 0 on success: its body is the success path,
     // read as a block the test's write opens, not as the write's failure handling.
     const lead = stmt.type === 'if_statement' ? successLead(stmt, this.ctx) : undefined;
