@@ -37,6 +37,7 @@ import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
 import { successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
+import { constPointeesOf } from './constPointees';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import {
@@ -67,6 +68,8 @@ class FunctionReader {
     private readonly scalars: ReadonlySet<string> = new Set(),
     /** Names whose address the function takes: a call may read them through the pointer. */
     private readonly addressed: ReadonlySet<string> = new Set(),
+    /** Pointers to `const` bytes: a call given one cannot change what it points at (constPointees.ts). */
+    private readonly readOnlyPointers: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -419,7 +422,12 @@ class FunctionReader {
           given.forEach((arg, k) => {
             const value = unwrap(arg);
             // `crc(buf, n)` cannot change n: C passes it by value; nor buf, when crc takes a `const` pointer.
-            if (readOnly?.has(k) || (value.type === 'identifier' && this.scalars.has(value.text))) return;
+            if (
+              readOnly?.has(k) ||
+              (value.type === 'identifier' &&
+                (this.scalars.has(value.text) || this.readOnlyPointers.has(value.text)))
+            )
+              return;
             add(value, true);
           });
           break;
@@ -678,7 +686,14 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const [name, text] of aliases) named.set(name, canonicalTarget(named.get(text) ?? text));
     ctx = { ...ctx, descriptorMacros: named };
   }
-  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn), addressedIn(changes.within(body)));
+  const reader = new FunctionReader(
+    ctx,
+    locals,
+    changes,
+    scalarsOf(fn),
+    addressedIn(changes.within(body)),
+    constPointeesOf(fn),
+  );
   reader.block(namedKids(body));
   return reader.blocks;
 }
