@@ -38,6 +38,7 @@ import { gatedStep } from './gatedWrites';
 import { successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
+import { bufferAliases } from './bufferAliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import {
@@ -70,6 +71,8 @@ class FunctionReader {
     private readonly addressed: ReadonlySet<string> = new Set(),
     /** Pointers to `const` bytes: a call given one cannot change what it points at (constPointees.ts). */
     private readonly readOnlyPointers: ReadonlySet<string> = new Set(),
+    /** Names that may point into other names' bytes, with those names (see bufferAliases.ts). */
+    private readonly pointsInto: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -381,6 +384,12 @@ class FunctionReader {
       into.add(root);
       if (contents || (n && unwrap(n).type !== 'identifier')) {
         mutated?.add(root);
+        // A change through a copy of a pointer (`newval[0] = 'S'`) changes the buffer it points into.
+        for (const source of this.pointsInto.get(root) ?? []) {
+          into.add(source);
+          mutated?.add(source);
+          reached?.whole.add(source);
+        }
         // Through a member (`ddf->phys->crc = c`, `crc(&ddf->controller)`), or anywhere in root.
         const at = n && addressed(n);
         const path = at && memberPath(at);
@@ -693,6 +702,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     scalarsOf(fn),
     addressedIn(changes.within(body)),
     constPointeesOf(fn),
+    bufferAliases(changes.within(body)),
   );
   reader.block(namedKids(body));
   return reader.blocks;
