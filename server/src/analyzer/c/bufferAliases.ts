@@ -1,5 +1,5 @@
-// A buffer changed under another name: `char *newval = (char *)val;` and then `newval[0] = 'S';`, or
-// `char *p = buf + off; memcpy(p, src, n);`. The bytes a write of `val` or `buf` sends are those the
+// A buffer changed under another name: `char *p = (char *)val;` and then `p[0] = 'S';`, or `char *q =
+// buf + off; memcpy(q, src, n);`. The bytes a write of `val` or `buf` sends are those the
 // other name changed, so a change through the copy is a change of the buffer it points into: a run
 // that sent the buffer before the change cannot take a write of it after. Read without regard to
 // order (a copy made anywhere in the function, even one pointed elsewhere later, stands for its

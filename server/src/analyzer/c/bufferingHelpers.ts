@@ -1,9 +1,9 @@
 // A helper that sends a buffer held by one of its arguments and also copies another argument into that
-// buffer: `enqueue(sd, rb, elem, size) { if (rb->packed + size < rb->len) { memcpy(rb->ptr, elem,
-// size); ... } else { send(sd, rb->buf, rb->packed, 0); ...; memcpy(rb->ptr, elem, size); } }`. It is
-// an output buffer that appends what it is given and writes only when it fills up: the bytes a call
-// sends are those earlier calls copied in, not its own argument's, and most calls send nothing. Its
-// calls already gather, so they are no writes of a run (a helper that only sends an object it is given,
+// buffer: `out_add(fd, ob, data, n) { if (ob->used + n > sizeof ob->buf) { write(fd, ob->buf,
+// ob->used); ob->used = 0; } memcpy(ob->buf + ob->used, data, n); ob->used += n; }`. It is an output
+// buffer that appends what it is given and writes only when it fills up: the bytes a call sends are
+// those earlier calls copied in, not its own argument's, and most calls send nothing. Its calls
+// already gather, so they are no writes of a run (a helper that only sends an object it is given,
 // leaving it as it was, stays one write a call).
 import type { Node } from 'web-tree-sitter';
 import { C_FIRST_ARGUMENT_FILLERS } from '../catalogue';

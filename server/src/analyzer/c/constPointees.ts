@@ -1,7 +1,7 @@
 // Buffers a function can only read through: its parameters and locals declared as a pointer to `const`
 // bytes or numbers (`const char *val`, `uint8_t const *p`) or as an array of `const` ones. Handed to a
 // call, such a name gives the callee a copy of the pointer and, by the type, no right to change what it
-// points at, whatever the callee (a debug print given the buffer it is about to write: `pr_dbg("%s",
+// points at, whatever the callee (a debug print given the buffer it is about to write: `debug("%s",
 // val)`, with no body in reach). Only bytes and numbers: a `const struct` may still hold pointers
 // through which the callee writes, and a pointer to a pointer may be redirected.
 import type { Node } from 'web-tree-sitter';

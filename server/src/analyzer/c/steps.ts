@@ -384,7 +384,7 @@ class FunctionReader {
       into.add(root);
       if (contents || (n && unwrap(n).type !== 'identifier')) {
         mutated?.add(root);
-        // A change through a copy of a pointer (`newval[0] = 'S'`) changes the buffer it points into.
+        // A change through a copy of a pointer (`p[0] = 'S'` after `p = (char *)val`) changes val.
         for (const source of this.pointsInto.get(root) ?? []) {
           into.add(source);
           mutated?.add(source);
