@@ -40,6 +40,7 @@ import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
 import { resendsShortWrite } from './shortWriteResends';
 import { sentAggregate } from './addressedObjects';
+import { fillsHeldBuffer } from './bufferingHelpers';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -993,6 +994,8 @@ function helperOf(
     if (object !== undefined) buf = { local: object, addressed: true };
     else {
       if (param < 0 || pace !== undefined) return undefined;
+      // An output buffer that appends its other arguments and sends what it holds (bufferingHelpers.ts).
+      if (value < 0 && fillsHeldBuffer(body, params[param]!, params)) return undefined;
       // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
       // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
       const failing = (n: Node) => failurePath(n, call, ctx);

@@ -36,6 +36,9 @@ import { descriptorAliases } from './aliases';
 import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
 import { successLead } from './successBodies';
+import { successStatusStep } from './successStatus';
+import { constPointeesOf } from './constPointees';
+import { bufferAliases } from './bufferAliases';
 import { elseChainStep } from './elseChains';
 import { functionStreams, type FileStreams } from './origins';
 import {
@@ -66,6 +69,10 @@ class FunctionReader {
     private readonly scalars: ReadonlySet<string> = new Set(),
     /** Names whose address the function takes: a call may read them through the pointer. */
     private readonly addressed: ReadonlySet<string> = new Set(),
+    /** Pointers to `const` bytes: a call given one cannot change what it points at (constPointees.ts). */
+    private readonly readOnlyPointers: ReadonlySet<string> = new Set(),
+    /** Names that may point into other names' bytes, with those names (see bufferAliases.ts). */
+    private readonly pointsInto: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -134,6 +141,9 @@ class FunctionReader {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
     // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
+    // `if (write(fd, b, n) == n) ret = 0;`: a body that only records the success is no block of its own.
+    const recorded = stmt.type === 'if_statement' ? successStatusStep(stmt, this.ctx) : undefined;
+    if (recorded) return recorded;
     // `if (put(fd, a) == 0) { ... }` of a helper returning 0 on success: its body is the success path,
     // read as a block the test's write opens, not as the write's failure handling.
     const lead = stmt.type === 'if_statement' ? successLead(stmt, this.ctx) : undefined;
@@ -374,6 +384,12 @@ class FunctionReader {
       into.add(root);
       if (contents || (n && unwrap(n).type !== 'identifier')) {
         mutated?.add(root);
+        // A change through a copy of a pointer (`p[0] = 'S'` after `p = (char *)val`) changes val.
+        for (const source of this.pointsInto.get(root) ?? []) {
+          into.add(source);
+          mutated?.add(source);
+          reached?.whole.add(source);
+        }
         // Through a member (`ddf->phys->crc = c`, `crc(&ddf->controller)`), or anywhere in root.
         const at = n && addressed(n);
         const path = at && memberPath(at);
@@ -415,7 +431,12 @@ class FunctionReader {
           given.forEach((arg, k) => {
             const value = unwrap(arg);
             // `crc(buf, n)` cannot change n: C passes it by value; nor buf, when crc takes a `const` pointer.
-            if (readOnly?.has(k) || (value.type === 'identifier' && this.scalars.has(value.text))) return;
+            if (
+              readOnly?.has(k) ||
+              (value.type === 'identifier' &&
+                (this.scalars.has(value.text) || this.readOnlyPointers.has(value.text)))
+            )
+              return;
             add(value, true);
           });
           break;
@@ -674,7 +695,15 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const [name, text] of aliases) named.set(name, canonicalTarget(named.get(text) ?? text));
     ctx = { ...ctx, descriptorMacros: named };
   }
-  const reader = new FunctionReader(ctx, locals, changes, scalarsOf(fn), addressedIn(changes.within(body)));
+  const reader = new FunctionReader(
+    ctx,
+    locals,
+    changes,
+    scalarsOf(fn),
+    addressedIn(changes.within(body)),
+    constPointeesOf(fn),
+    bufferAliases(changes.within(body)),
+  );
   reader.block(namedKids(body));
   return reader.blocks;
 }
