@@ -41,6 +41,7 @@ import { neverReturns } from './noReturnCalls';
 import { resendsShortWrite } from './shortWriteResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
+import { writerMode } from './callSiteWriters';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -122,6 +123,10 @@ function writerSlots(
   const pace = paceArg && !zeroConstant(paceArg) ? forwarded : undefined;
   if ((w.pace !== undefined && !paceArg) || (pace !== undefined && pace < 0)) return undefined;
   if (w.select && !selectsBranch(callArgs(call)[w.select.param], w.select)) return undefined;
+  // A helper that writes with the function it is given, handed a reader (`atomicio(read, fd, buf, n)`
+  // in a `read_or_err()`), reads: as at a call site (see writes.ts), no write, so a helper around it
+  // is no write helper either.
+  if (w.mode !== undefined && !writerMode(callArgs(call)[w.mode]?.text ?? '')) return undefined;
   const messages = {
     ...(w.messages && { messages: true as const }),
     ...(w.object && { object: true as const }),
