@@ -6,6 +6,7 @@ import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { keptFailure } from './keptFailures';
+import { reportedOnly } from './reportedCounts';
 import { assertionMacro } from './macroStatements';
 import { namedAssertion } from './namedAssertions';
 import { neverReturns, openTrailingBlocks } from './noReturnCalls';
@@ -515,17 +516,20 @@ function unused(statements: readonly Node[], i: number, name: string): boolean {
  * True when `stmt` uses `name` only to test it: `if (n < 0) ...` whose arms use it the same way (or not
  * at all), `assert(n == len);`, `(void)n;`, `return n;` (the caller tests it), or it keeps a write's
  * result in it again (`n = write(...)` not reading n). A computation (`p += n;`, `total += n;`, `f(n)`),
- * a loop testing it (a retry) are uses of the count, which a gathered call would change.
+ * a loop testing it (a retry) are uses of the count, which a gathered call would change. A report of
+ * it elsewhere (`do_debug("wrote %d bytes", n);`, see reportedCounts.ts) only tells the count: the
+ * finding says a gathered call would set it to the total, and has no fix.
  */
-function testUse(stmt: Node, name: string, ctx: CContext): boolean {
+function testUse(stmt: Node, name: string, ctx: CContext, descriptor: string): boolean {
   if (!identifiers(stmt).has(name)) return true;
   if (stmt.hasError) return false;
   // `fail: if (n < 0) perror(...);`, a label another check jumps to: the statement is what counts.
   if (stmt.type === 'labeled_statement') {
     const inner = namedKids(stmt).filter((k) => k.type !== 'statement_identifier');
-    return inner.every((s) => testUse(s, name, ctx));
+    return inner.every((s) => testUse(s, name, ctx, descriptor));
   }
   if (overwrites(stmt, name, ctx)) return true;
+  if (reportedOnly(stmt, name, descriptor, ctx)) return true;
   if (stmt.type === 'if_statement') {
     const cond = stmt.childForFieldName('condition');
     if (!cond || !readsOnly(cond, ctx.pure)) return false;
@@ -536,7 +540,7 @@ function testUse(stmt: Node, name: string, ctx: CContext): boolean {
     return arms.every((arm) => {
       if (!arm) return true;
       const body = arm.type === 'compound_statement' ? namedKids(arm) : [arm];
-      return body.every((s) => testUse(s, name, ctx));
+      return body.every((s) => testUse(s, name, ctx, descriptor));
     });
   }
   if (stmt.type === 'return_statement') return readsOnly(stmt, ctx.pure);
@@ -571,10 +575,16 @@ function overwrites(stmt: Node, name: string, ctx: CContext): boolean {
  * True when the statements after `statements[i]` use `name` only in tests ({@link testUse}) until a
  * statement keeps another write's result in it: the write's result is tested, never counted with.
  */
-function testedOnly(statements: readonly Node[], i: number, name: string, ctx: CContext): boolean {
+function testedOnly(
+  statements: readonly Node[],
+  i: number,
+  name: string,
+  ctx: CContext,
+  descriptor: string,
+): boolean {
   for (let j = i + 1; j < statements.length; j++) {
     const stmt = statements[j]!;
-    if (!testUse(stmt, name, ctx)) return false;
+    if (!testUse(stmt, name, ctx, descriptor)) return false;
     const kept = keptIn(stmt);
     if (kept?.result === name && callWrite(kept.call, ctx)) return true;
   }
@@ -637,7 +647,7 @@ export function resultChecked(
   if (
     last === i &&
     (names?.addressed.has(result) ||
-      !(unused(statements, i, result) || (own && testedOnly(statements, i, result, ctx))))
+      !(unused(statements, i, result) || (own && testedOnly(statements, i, result, ctx, write.target))))
   )
     return undefined;
   const { checkLen: _len, own: _own, fixable: _fixable, ...rest } = write;

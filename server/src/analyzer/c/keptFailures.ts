@@ -51,6 +51,11 @@ function reporter(name: string): boolean {
   return words.some((w) => REPORT_WORDS.has(w)) || /(?:log|msg)$/i.test(name);
 }
 
+/** True when a call of `name` reports: one of the C library's reports, or a logger named as one. */
+export function reportCall(name: string): boolean {
+  return LIBRARY_REPORTS.has(name) || reporter(name);
+}
+
 /**
  * True when `stmt` only reports: a statement of calls handed nothing of the descriptor, on a descriptor
  * that is not a standard stream the report could go to: the C library's reports, functions that do no
@@ -59,7 +64,7 @@ function reporter(name: string): boolean {
  * A write the runs gather (the file's write functions and helpers) is none, nor another call of the
  * project's own (a hook, a complaint helper), which may do anything, the descriptor included.
  */
-function reports(stmt: Node, descriptor: string, ctx: CContext): boolean {
+export function reports(stmt: Node, descriptor: string, ctx: CContext): boolean {
   if (stmt.type !== 'expression_statement' || stmt.hasError || STANDARD.test(descriptor)) return false;
   const found = calls(stmt);
   const names = descriptor.match(/[A-Za-z_]\w*/g) ?? [];
