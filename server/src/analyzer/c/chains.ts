@@ -24,6 +24,7 @@ import {
   sameLength,
   statementCall,
   templateAround,
+  keptResultStep,
   writeStep,
   type CallWrite,
   type CContext,
@@ -253,24 +254,13 @@ export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefine
   if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
     return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
-  const {
-    checkLen: _len,
-    own: _own,
-    fixable: _fixable,
-    truthyOnSuccess: _status,
-    zeroOnSuccess: _code,
-    ...rest
-  } = write;
-  return {
-    kind: 'write',
-    ...rest,
-    span: { start: stmt.startIndex, end: stmt.endIndex },
-    calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
-    noFix:
-      write.noFix ??
-      `the ${successes ? 'successes' : 'failures'} are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
-    assigns: [left.text],
-  };
+  return keptResultStep(
+    write,
+    stmt,
+    check.call,
+    left.text,
+    `the ${successes ? 'successes' : 'failures'} are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
+  );
 }
 
 /**
@@ -650,17 +640,12 @@ export function resultChecked(
       !(unused(statements, i, result) || (own && testedOnly(statements, i, result, ctx, write.target))))
   )
     return undefined;
-  const { checkLen: _len, own: _own, fixable: _fixable, ...rest } = write;
   const end = statements[last]!; // i < last < statements.length
+  const reason = last === i ? keptResult(write.callee, result) : resultCheckedReason(write.callee);
   return {
     step: {
-      kind: 'write',
-      ...rest,
+      ...keptResultStep(write, stmt, call, result, reason),
       span: { start: stmt.startIndex, end: end.endIndex },
-      calls: [{ start: call.startIndex, end: call.endIndex }],
-      noFix:
-        write.noFix ?? (last === i ? keptResult(write.callee, result) : resultCheckedReason(write.callee)),
-      assigns: [result],
       ...(leaving && { resultTested: true }),
       ...(failureSets.length > 0 && { failureSets }),
     },

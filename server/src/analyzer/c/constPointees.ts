@@ -5,7 +5,7 @@
 // val)`, with no body in reach). Only bytes and numbers: a `const struct` may still hold pointers
 // through which the callee writes, and a pointer to a pointer may be redirected.
 import type { Node } from 'web-tree-sitter';
-import { declaredName, functionDeclarator, namedKids } from './syntax';
+import { declarationsOf, declaredName, namedKids } from './syntax';
 
 /** Type specifiers whose values hold no pointer: numbers and characters (`uint8_t` is one too). */
 const PLAIN_TYPES: ReadonlySet<string> = new Set(['primitive_type', 'sized_type_specifier']);
@@ -31,12 +31,7 @@ function constPointee(decl: Node): boolean {
 export function constPointeesOf(fn: Node): Set<string> {
   const readOnly = new Set<string>();
   const other = new Set<string>();
-  const list = functionDeclarator(fn)?.childForFieldName('parameters');
-  const declarations = [
-    ...(list ? namedKids(list).filter((p) => p.type === 'parameter_declaration') : []),
-    ...fn.descendantsOfType('declaration').filter((d): d is Node => d !== null),
-  ];
-  for (const decl of declarations) {
+  for (const decl of declarationsOf(fn)) {
     const plain = PLAIN_TYPES.has(decl.childForFieldName('type')?.type ?? '') && constPointee(decl);
     for (const d of decl.childrenForFieldName('declarator')) {
       if (!d) continue;

@@ -7,7 +7,7 @@ import type { WriteStep } from '../model';
 import { keptIn } from './chains';
 import { gateMacro } from './macroStatements';
 import { calleeName, namedKids, unwrap } from './syntax';
-import { callWrite, type CallWrite, type CContext } from './writes';
+import { callWrite, keptResultStep, type CallWrite, type CContext } from './writes';
 
 /** Whether `v OP constant` (as `>=0`) tests a write's success. A helper may return 0 or -1 for its
  * status, where `> 0` would be its failure. */
@@ -88,25 +88,12 @@ function gated(
 ): WriteStep | undefined {
   if (write.own || write.targetNames.includes(kept.result) || write.reads.includes(kept.result))
     return undefined;
-  const {
-    checkLen: _len,
-    own: _own,
-    fixable: _fixable,
-    truthyOnSuccess: _status,
-    zeroOnSuccess: _code,
-    ...rest
-  } = write;
-  return {
-    kind: 'write',
-    ...rest,
-    span: { start: stmt.startIndex, end: stmt.endIndex },
-    calls: [{ start: kept.call.startIndex, end: kept.call.endIndex }],
-    condition,
-    reads: [...rest.reads, kept.result],
-    noFix:
-      write.noFix ??
-      `the write runs only when the one before it succeeded, as ${kept.result} says; a gathered call would leave the total in ${kept.result}`,
-    assigns: [kept.result],
-    gate: kept.result,
-  };
+  const step = keptResultStep(
+    write,
+    stmt,
+    kept.call,
+    kept.result,
+    `the write runs only when the one before it succeeded, as ${kept.result} says; a gathered call would leave the total in ${kept.result}`,
+  );
+  return { ...step, condition, reads: [...write.reads, kept.result], gate: kept.result };
 }

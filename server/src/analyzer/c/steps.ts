@@ -17,7 +17,7 @@ import {
   calls,
   canonicalTarget,
   declaredName,
-  functionDeclarator,
+  declarationsOf,
   functionName,
   identifiers,
   namedKids,
@@ -597,12 +597,7 @@ const SCALAR_TYPES: ReadonlySet<string> = new Set([
 function scalarsOf(fn: Node): Set<string> {
   const scalar = new Set<string>();
   const other = new Set<string>();
-  const list = functionDeclarator(fn)?.childForFieldName('parameters');
-  const declarations = [
-    ...(list ? namedKids(list).filter((p) => p.type === 'parameter_declaration') : []),
-    ...fn.descendantsOfType('declaration').filter((d): d is Node => d !== null),
-  ];
-  for (const decl of declarations) {
+  for (const decl of declarationsOf(fn)) {
     const simple = SCALAR_TYPES.has(decl.childForFieldName('type')?.type ?? '');
     for (const d of decl.childrenForFieldName('declarator')) {
       if (!d) continue;

@@ -8,7 +8,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { WriteStep } from '../model';
 import { declaredName, namedKids, unwrap } from './syntax';
-import { callWrite, checkOf, sameLength, type CContext } from './writes';
+import { callWrite, checkOf, keptResultStep, sameLength, type CContext } from './writes';
 
 /** A number, a character, or a name in capitals (an enum or macro constant such as `STATUS_OK`). */
 const CONSTANT = /^(?:-?\s*(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*|'(?:\\.|[^'\\])'|[A-Z][A-Z0-9_]*|true|false)$/;
@@ -63,22 +63,11 @@ export function successStatusStep(stmt: Node, ctx: CContext): WriteStep | undefi
       ? check.kind === 'falsy'
       : check.kind === '==' && !!check.len && sameLength(check.len.text, write.checkLen);
   if (!succeeds) return undefined;
-  const {
-    checkLen: _len,
-    own: _own,
-    fixable: _fixable,
-    truthyOnSuccess: _truthy,
-    zeroOnSuccess: _zero,
-    ...rest
-  } = write;
-  return {
-    kind: 'write',
-    ...rest,
-    span: { start: stmt.startIndex, end: stmt.endIndex },
-    calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
-    noFix:
-      write.noFix ??
-      `${stored.name} is set only when this write sent everything, a test a gathered call would need rewritten for the total`,
-    assigns: [stored.name],
-  };
+  return keptResultStep(
+    write,
+    stmt,
+    check.call,
+    stored.name,
+    `${stored.name} is set only when this write sent everything, a test a gathered call would need rewritten for the total`,
+  );
 }

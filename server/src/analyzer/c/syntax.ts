@@ -95,6 +95,18 @@ export function functionDeclarator(fn: Node): Node | undefined {
   return at ?? undefined;
 }
 
+/**
+ * The declarations of function `fn`'s parameters and of every local in its body, nested blocks
+ * included, in source order. Does not modify `fn`.
+ */
+export function declarationsOf(fn: Node): Node[] {
+  const list = functionDeclarator(fn)?.childForFieldName('parameters');
+  return [
+    ...(list ? namedKids(list).filter((p) => p.type === 'parameter_declaration') : []),
+    ...fn.descendantsOfType('declaration').filter((d): d is Node => d !== null),
+  ];
+}
+
 /** The name of a function definition. */
 export function functionName(fn: Node): string | undefined {
   return declaredName(functionDeclarator(fn)?.childForFieldName('declarator') ?? null);

@@ -96,6 +96,36 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
   readonly zeroOnSuccess?: boolean;
 };
 
+/**
+ * The step of a write whose result `assigned` keeps and whose test a gathered call would change: the
+ * statement `stmt` around `call`, no fix (`reason`, unless the write has a reason of its own), and
+ * none of the fields that only describe the call. Does not modify its arguments.
+ */
+export function keptResultStep(
+  write: CallWrite,
+  stmt: Node,
+  call: Node,
+  assigned: string,
+  reason: string,
+): WriteStep {
+  const {
+    checkLen: _len,
+    own: _own,
+    fixable: _fixable,
+    truthyOnSuccess: _truthy,
+    zeroOnSuccess: _zero,
+    ...rest
+  } = write;
+  return {
+    kind: 'write',
+    ...rest,
+    span: { start: stmt.startIndex, end: stmt.endIndex },
+    calls: [{ start: call.startIndex, end: call.endIndex }],
+    noFix: write.noFix ?? reason,
+    assigns: [assigned],
+  };
+}
+
 /** A check of a call's result: `call < 0`, `call == -1`, `call != len`, or `call == len`. */
 export interface Check {
   readonly call: Node;
