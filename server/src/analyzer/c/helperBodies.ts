@@ -236,24 +236,18 @@ function bodyFacts(body: Node): BodyFacts {
     const name = left.text;
     change(name);
     const op = n.childForFieldName('operator')?.text;
-    if (op === '+=') grown.add(name);
-    else if (op === '-=') shrunk.add(name);
-    else if (op === '=' && withoutCasts(right).type === 'binary_expression') {
-      const sum = withoutCasts(right);
-      const operator = sum.childForFieldName('operator')?.text;
-      const sides = [sum.childForFieldName('left'), sum.childForFieldName('right')].map((s) =>
-        s ? withoutCasts(s).text : '',
-      );
-      if (operator === '+' && sides.includes(name)) grown.add(name);
-      else if (operator === '-' && sides[0] === name) shrunk.add(name);
-      else assigned.add(name);
-    } else {
+    // `x = x + n` and `x = x - n` step x as `+=`/`-=` do: no plain value of x (see stepsItself).
+    const steps = op === '=' && stepsItself(name, right);
+    if (op === '+=' || steps === '+') grown.add(name);
+    else if (op === '-=' || steps === '-') shrunk.add(name);
+    else if (op === '=' && withoutCasts(right).type === 'binary_expression') assigned.add(name);
+    else {
       const by = op === '=' ? subscriptAdvance(name, right) : undefined;
       if (by !== undefined) advances.push([name, by]);
       else assigned.add(name);
     }
-    if (op === '=') {
-      give(name, right);
+    if (op === '=') give(name, right);
+    if (op === '=' && !steps) {
       plain.set(name, plain.has(name) ? null : right);
       // `p = buf;` as a statement of the body itself (before any loop), or in the initializer of a loop
       // of the body (`for (left = len; left > 0;)`): an initializer written apart.
@@ -288,6 +282,24 @@ function bodyFacts(body: Node): BodyFacts {
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
   return { initial, grown, shrunk, assigned, setOnce, values, copied };
+}
+
+/**
+ * How `name = value` steps name by itself: `'+'` for `x = x + n` or `x = n + x`, `'-'` for `x = x - n`
+ * (casts aside: `ptr = ptr + ((size_t)status)`), else undefined. Such a step is the loop's advance, not a
+ * value the name is given: a pointer declared bare, set to the buffer before the loop and stepped so
+ * (`ptr = (const char *)buf; ... ptr = ptr + status;`) still starts as the buffer.
+ */
+function stepsItself(name: string, value: Node): '+' | '-' | undefined {
+  const sum = withoutCasts(value);
+  if (sum.type !== 'binary_expression') return undefined;
+  const operator = sum.childForFieldName('operator')?.text;
+  const sides = [sum.childForFieldName('left'), sum.childForFieldName('right')].map((s) =>
+    s ? withoutCasts(s).text : '',
+  );
+  if (operator === '+' && sides.includes(name)) return '+';
+  if (operator === '-' && sides[0] === name) return '-';
+  return undefined;
 }
 
 /**
