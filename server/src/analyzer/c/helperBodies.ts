@@ -42,6 +42,7 @@ import { resendsShortWrite } from './shortWriteResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
+import { peeksOnly } from './peerPeeks';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -935,7 +936,8 @@ function helperOf(
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
-    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
+    // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor.
+    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee) && !peeksOnly(c)) io.push(c);
   }
   if (!writer) return undefined;
   const { call, slots } = writer;
