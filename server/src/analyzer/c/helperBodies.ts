@@ -21,7 +21,7 @@ import {
   withoutCasts,
 } from './syntax';
 import { conjuncts, retriedCall } from './retries';
-import { onStoredFailure, onStoredSuccess, releasesOnFailure } from './failurePaths';
+import { onStoredFailure, onStoredSuccess, releasesDescriptor, releasesOnFailure } from './failurePaths';
 import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
@@ -43,6 +43,7 @@ import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
 import { peeksOnly } from './peerPeeks';
+import { refusesBefore } from './refusalPaths';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -936,6 +937,8 @@ function helperOf(
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
+    // A guard that refuses the call before the write may close the descriptor (see refusalPaths.ts).
+    else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;
     // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor.
     else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee) && !peeksOnly(c)) io.push(c);
   }
@@ -952,8 +955,13 @@ function helperOf(
   if (
     'param' in fd &&
     fd.member &&
-    movesDescriptor(body, params[fd.param]!, fd.member, params, objectFacts(facts), (n) =>
-      failurePath(n, call, ctx),
+    movesDescriptor(
+      body,
+      params[fd.param]!,
+      fd.member,
+      params,
+      objectFacts(facts),
+      (n) => failurePath(n, call, ctx) || refusesBefore(n, call, body),
     )
   )
     return undefined;
