@@ -44,6 +44,7 @@ import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
 import { peeksOnly } from './peerPeeks';
 import { refusesBefore } from './refusalPaths';
+import { oppositeTwinGroups } from './twinConditionals';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -1284,7 +1285,8 @@ function otherArm(a: Node, b: Node): boolean {
 
 /**
  * True when `a` and `b` lie in different groups of one `#if`/`#ifdef` (the innermost both are in: one
- * in its `#else`/`#elif` part, the other not, or in another one): no configuration compiles both.
+ * in its `#else`/`#elif` part, the other not, or in another one), or of two spelled alike: no
+ * configuration compiles both.
  */
 function otherConfiguration(a: Node, b: Node): boolean {
   const outer = new Map(conditionals(b).map(([id, child]) => [id, child]));
@@ -1294,7 +1296,8 @@ function otherConfiguration(a: Node, b: Node): boolean {
     const branch = (n: Node) => (n.type === 'preproc_else' || n.type === 'preproc_elif' ? n.id : -1);
     return branch(child) !== branch(other);
   }
-  return false;
+  // Separate conditionals with the same test (see twinConditionals.ts).
+  return oppositeTwinGroups(a, b);
 }
 
 /** True when two calls name the same function with the same arguments, spelled alike. */
