@@ -311,6 +311,7 @@ describe('writev-lint', () => {
         'leaving-handlers.c:73',
         'leaving-handlers.c:87',
         'left-in-locals.c:48',
+        'locked-helpers.c:38',
         'loops.c:8',
         'loops.c:16',
         'macro-arms.c:22',
@@ -495,6 +496,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 458);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 459);
   });
 });

@@ -42,6 +42,7 @@ import { resendsShortWrite } from './shortWriteResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
+import { locksOnly } from './lockCalls';
 import { peeksOnly } from './peerPeeks';
 import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
@@ -940,8 +941,15 @@ function helperOf(
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
     // A guard that refuses the call before the write may close the descriptor (see refusalPaths.ts).
     else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;
-    // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor.
-    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee) && !peeksOnly(c)) io.push(c);
+    // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor; a lock
+    // around the write (see lockCalls.ts) does no I/O.
+    else if (
+      IO_NAME_PATTERN.test(callee) &&
+      !C_QUIET_FUNCTIONS.test(callee) &&
+      !peeksOnly(c) &&
+      !locksOnly(callee)
+    )
+      io.push(c);
   }
   if (!writer) return undefined;
   const { call, slots } = writer;
