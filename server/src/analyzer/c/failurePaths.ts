@@ -109,12 +109,17 @@ export function failureTest(test: Node, name: string): boolean {
   return terms.every(fails) || (terms.length === 1 && conjuncts(withoutCasts(test)).some(fails));
 }
 
+/** True when a function of this name closes (or shuts down) the descriptor it is given. */
+export function releasesDescriptor(name: string): boolean {
+  return RELEASES.has(name) || CLOSING_NAME.test(name);
+}
+
 /**
  * True when `call` closes (or shuts down) a descriptor on the failure path of the helper's one write
  * (`onFailure` tells that) and the path then leaves the helper: no write follows it in that call.
  */
 export function releasesOnFailure(call: Node, name: string, onFailure: boolean): boolean {
-  if (!(RELEASES.has(name) || CLOSING_NAME.test(name)) || !onFailure) return false;
+  if (!releasesDescriptor(name) || !onFailure) return false;
   for (let at = call.parent; at; at = at.parent) {
     if (at.type === 'if_statement') {
       const then = at.childForFieldName('consequence');

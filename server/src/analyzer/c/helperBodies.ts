@@ -21,7 +21,7 @@ import {
   withoutCasts,
 } from './syntax';
 import { conjuncts, retriedCall } from './retries';
-import { onStoredFailure, onStoredSuccess, releasesOnFailure } from './failurePaths';
+import { onStoredFailure, onStoredSuccess, releasesDescriptor, releasesOnFailure } from './failurePaths';
 import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
@@ -42,6 +42,10 @@ import { resendsShortWrite } from './shortWriteResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
+import { locksOnly } from './lockCalls';
+import { peeksOnly } from './peerPeeks';
+import { refusesBefore } from './refusalPaths';
+import { oppositeTwinGroups } from './twinConditionals';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -236,24 +240,18 @@ function bodyFacts(body: Node): BodyFacts {
     const name = left.text;
     change(name);
     const op = n.childForFieldName('operator')?.text;
-    if (op === '+=') grown.add(name);
-    else if (op === '-=') shrunk.add(name);
-    else if (op === '=' && withoutCasts(right).type === 'binary_expression') {
-      const sum = withoutCasts(right);
-      const operator = sum.childForFieldName('operator')?.text;
-      const sides = [sum.childForFieldName('left'), sum.childForFieldName('right')].map((s) =>
-        s ? withoutCasts(s).text : '',
-      );
-      if (operator === '+' && sides.includes(name)) grown.add(name);
-      else if (operator === '-' && sides[0] === name) shrunk.add(name);
-      else assigned.add(name);
-    } else {
+    // `x = x + n` and `x = x - n` step x as `+=`/`-=` do: no plain value of x (see stepsItself).
+    const steps = op === '=' && stepsItself(name, right);
+    if (op === '+=' || steps === '+') grown.add(name);
+    else if (op === '-=' || steps === '-') shrunk.add(name);
+    else if (op === '=' && withoutCasts(right).type === 'binary_expression') assigned.add(name);
+    else {
       const by = op === '=' ? subscriptAdvance(name, right) : undefined;
       if (by !== undefined) advances.push([name, by]);
       else assigned.add(name);
     }
-    if (op === '=') {
-      give(name, right);
+    if (op === '=') give(name, right);
+    if (op === '=' && !steps) {
       plain.set(name, plain.has(name) ? null : right);
       // `p = buf;` as a statement of the body itself (before any loop), or in the initializer of a loop
       // of the body (`for (left = len; left > 0;)`): an initializer written apart.
@@ -288,6 +286,24 @@ function bodyFacts(body: Node): BodyFacts {
   for (const [name, value] of plain)
     if (value && !name.startsWith('\0') && !grown.has(name) && !shrunk.has(name)) setOnce.set(name, value);
   return { initial, grown, shrunk, assigned, setOnce, values, copied };
+}
+
+/**
+ * How `name = value` steps name by itself: `'+'` for `x = x + n` or `x = n + x`, `'-'` for `x = x - n`
+ * (casts aside: `ptr = ptr + ((size_t)status)`), else undefined. Such a step is the loop's advance, not a
+ * value the name is given: a pointer declared bare, set to the buffer before the loop and stepped so
+ * (`ptr = (const char *)buf; ... ptr = ptr + status;`) still starts as the buffer.
+ */
+function stepsItself(name: string, value: Node): '+' | '-' | undefined {
+  const sum = withoutCasts(value);
+  if (sum.type !== 'binary_expression') return undefined;
+  const operator = sum.childForFieldName('operator')?.text;
+  const sides = [sum.childForFieldName('left'), sum.childForFieldName('right')].map((s) =>
+    s ? withoutCasts(s).text : '',
+  );
+  if (operator === '+' && sides.includes(name)) return '+';
+  if (operator === '-' && sides[0] === name) return '-';
+  return undefined;
 }
 
 /**
@@ -923,7 +939,17 @@ function helperOf(
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
-    else if (IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee)) io.push(c);
+    // A guard that refuses the call before the write may close the descriptor (see refusalPaths.ts).
+    else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;
+    // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor; a lock
+    // around the write (see lockCalls.ts) does no I/O.
+    else if (
+      IO_NAME_PATTERN.test(callee) &&
+      !C_QUIET_FUNCTIONS.test(callee) &&
+      !peeksOnly(c) &&
+      !locksOnly(callee)
+    )
+      io.push(c);
   }
   if (!writer) return undefined;
   const { call, slots } = writer;
@@ -938,8 +964,13 @@ function helperOf(
   if (
     'param' in fd &&
     fd.member &&
-    movesDescriptor(body, params[fd.param]!, fd.member, params, objectFacts(facts), (n) =>
-      failurePath(n, call, ctx),
+    movesDescriptor(
+      body,
+      params[fd.param]!,
+      fd.member,
+      params,
+      objectFacts(facts),
+      (n) => failurePath(n, call, ctx) || refusesBefore(n, call, body),
     )
   )
     return undefined;
@@ -1262,7 +1293,8 @@ function otherArm(a: Node, b: Node): boolean {
 
 /**
  * True when `a` and `b` lie in different groups of one `#if`/`#ifdef` (the innermost both are in: one
- * in its `#else`/`#elif` part, the other not, or in another one): no configuration compiles both.
+ * in its `#else`/`#elif` part, the other not, or in another one), or of two spelled alike: no
+ * configuration compiles both.
  */
 function otherConfiguration(a: Node, b: Node): boolean {
   const outer = new Map(conditionals(b).map(([id, child]) => [id, child]));
@@ -1272,7 +1304,8 @@ function otherConfiguration(a: Node, b: Node): boolean {
     const branch = (n: Node) => (n.type === 'preproc_else' || n.type === 'preproc_elif' ? n.id : -1);
     return branch(child) !== branch(other);
   }
-  return false;
+  // Separate conditionals with the same test (see twinConditionals.ts).
+  return oppositeTwinGroups(a, b);
 }
 
 /** True when two calls name the same function with the same arguments, spelled alike. */
