@@ -18,8 +18,8 @@
 //   projects copy under the kernel's names; userspace headers do not install it;
 // - it is not a parameter name of the system's manual pages (`sockfd`, send(2)'s), which the analyzer
 //   reads as a word for a descriptor;
-// - it is not one plain English word that the analyzer uses as a word (ENGLISH: `panic` and `emit` as
-//   parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
+// - it is not one plain English word that the analyzer uses as a word (ENGLISH: `panic`, `bug` and `emit`
+//   as parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
 //   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -63,6 +63,7 @@ const ENGLISH = new Set([
   'get',
   'emit',
   'panic',
+  'bug',
   'Socket',
   'connection',
   'alloc',

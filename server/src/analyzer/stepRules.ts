@@ -58,9 +58,10 @@ export function ifChainArms<I, S>(
 
 /**
  * The arms of a switch, one per non-empty case in order (an empty case falls through to the next), its
- * final `break` left out. The switch is exhaustive when it has a `default` and every case ends in
- * `break` (or is the last), with no other `break` inside that could skip its end (`breaks` says whether
- * a statement is or holds one).
+ * final `break` left out. The switch is closed when every case ends in `break` (or is the last), with no
+ * other `break` inside that could skip its end (`breaks` says whether a statement is or holds one): then
+ * each case runs on its own, as the arms of an if/else chain do. It is exhaustive when it is closed and
+ * has a `default`: one of its arms always runs.
  */
 export function switchArms<S>(
   cases: readonly (readonly S[])[],
@@ -68,16 +69,16 @@ export function switchArms<S>(
   isBreak: (statement: S) => boolean,
   breaks: (statement: S) => boolean,
   arm: (statements: readonly S[]) => Arm,
-): { readonly arms: Arm[]; readonly exhaustive: boolean } {
+): { readonly arms: Arm[]; readonly exhaustive: boolean; readonly closed: boolean } {
   const arms: Arm[] = [];
-  let exhaustive = hasDefault;
+  let closed = true;
   cases.forEach((statements, i) => {
     const last = statements[statements.length - 1];
     if (last === undefined) return;
     const ends = isBreak(last) ? statements.slice(0, -1) : [...statements];
-    if (!isBreak(last) && i !== cases.length - 1) exhaustive = false;
-    if (ends.some(breaks)) exhaustive = false;
+    if (!isBreak(last) && i !== cases.length - 1) closed = false;
+    if (ends.some(breaks)) closed = false;
     arms.push(arm(ends));
   });
-  return { arms, exhaustive };
+  return { arms, exhaustive: closed && hasDefault, closed };
 }

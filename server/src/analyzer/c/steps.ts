@@ -40,6 +40,7 @@ import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
 import { bufferAliases } from './bufferAliases';
 import { elseChainStep } from './elseChains';
+import { partialSwitch } from './openSwitches';
 import { functionStreams, type FileStreams } from './origins';
 import {
   deviceDescriptors,
@@ -306,14 +307,15 @@ class FunctionReader {
   }
 
   /**
-   * A switch: a branch step when it has a `default` and every case ends in `break` (or is the last),
-   * with no other `break` inside that could skip its end; empty cases fall through to the next.
+   * A switch: a branch step when every case ends in `break` (or is the last), with no other `break`
+   * inside that could skip its end; empty cases fall through to the next. With a `default` one arm
+   * always runs; without one it is an else-if chain without `else` (see {@link partialSwitch}).
    */
   private switchBranch(stmt: Node): Step {
     const body = stmt.childForFieldName('body');
     const cases = (body ? namedKids(body) : []).filter((n) => n.type === 'case_statement');
     const isBreak = (n: Node) => n.type === 'break_statement';
-    const { arms, exhaustive } = switchArms(
+    const { arms, exhaustive, closed } = switchArms(
       cases.map((c) => {
         const value = c.childForFieldName('value');
         return namedKids(c).filter((n) => !value || !n.equals(value));
@@ -323,9 +325,12 @@ class FunctionReader {
       (n) => isBreak(n) || n.descendantsOfType('break_statement').length > 0,
       (statements) => this.arm(statements),
     );
-    if (!exhaustive || stmt.hasError || arms.length < 2) return this.barrier(stmt);
     const value = stmt.childForFieldName('condition');
-    return { kind: 'branch', span: this.span(stmt), arms, tests: value ? [...identifiers(value)] : [] };
+    if (stmt.hasError || !value) return this.barrier(stmt);
+    if (closed && !exhaustive && arms.length > 0)
+      return partialSwitch(this.span(stmt), arms, value, this.ctx.pure);
+    if (!exhaustive || arms.length < 2) return this.barrier(stmt);
+    return { kind: 'branch', span: this.span(stmt), arms, tests: [...identifiers(value)] };
   }
 
   private arm(statements: readonly Node[]): Arm {

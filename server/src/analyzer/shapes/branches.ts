@@ -391,23 +391,21 @@ function armLeading(
  * True when an arm holds only computations on the function's own variables: no I/O, no exit from the
  * block, no print, no change of the descriptor (`names`), of memory reached through a pointer or of
  * global state. Such an arm in an if/else adds nothing a run must stop for: the writes of the other
- * arms run on their paths as they would in an `if` without `else`.
+ * arms run on their paths as they would in an `if` without `else`. An empty arm (`else {}`, a switch's
+ * `default: break;`) computes nothing at all, and is such an arm too.
  */
 function computesOnly(
   body: readonly Step[],
   names: ReadonlySet<string>,
   locals: ReadonlySet<string>,
 ): boolean {
-  return (
-    body.length > 0 &&
-    body.every(
-      (s) =>
-        s.kind === 'other' &&
-        !s.barrier &&
-        !s.output &&
-        !s.setsGlobal &&
-        s.mutated?.length === 0 &&
-        s.writes.every((n) => locals.has(n) && !names.has(n)),
-    )
+  return body.every(
+    (s) =>
+      s.kind === 'other' &&
+      !s.barrier &&
+      !s.output &&
+      !s.setsGlobal &&
+      s.mutated?.length === 0 &&
+      s.writes.every((n) => locals.has(n) && !names.has(n)),
   );
 }
