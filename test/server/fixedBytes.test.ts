@@ -31,6 +31,7 @@ const IDIOMS = [
   'kept-results',
   'member-kinds',
   'writer-bodies',
+  'bare-blocks',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

@@ -52,6 +52,7 @@ import {
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
 import { labelledStatement, labelSegments } from './labelledStatements';
+import { bareBlockStatements } from './bareBlocks';
 import { governsNext } from './governedStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
@@ -77,7 +78,9 @@ class FunctionReader {
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
-  block(statements: readonly Node[]): Step[] {
+  block(listed: readonly Node[]): Step[] {
+    // A bare `{ }` block's statements are the list's own (see bareBlocks.ts).
+    const statements = bareBlockStatements(listed);
     // A label cuts the list into blocks of their own (see labelledStatements.ts); the steps returned
     // (one per statement, for an arm or a loop body) keep each label a barrier.
     const segments = labelSegments(statements);
@@ -133,9 +136,9 @@ class FunctionReader {
   }
 
   /** The statements of a body: the children of a `{ }` block, or the single statement itself. */
-  private body(node: Node | null): Node[] {
+  private body(node: Node | null): readonly Node[] {
     if (!node) return [];
-    return node.type === 'compound_statement' ? namedKids(node) : [node];
+    return node.type === 'compound_statement' ? bareBlockStatements(namedKids(node)) : [node];
   }
 
   private step(stmt: Node): Step {
@@ -333,7 +336,8 @@ class FunctionReader {
     return { kind: 'branch', span: this.span(stmt), arms, tests: [...identifiers(value)] };
   }
 
-  private arm(statements: readonly Node[]): Arm {
+  private arm(listed: readonly Node[]): Arm {
+    const statements = bareBlockStatements(listed);
     const declares = statements
       .filter((s) => s.type === 'declaration')
       .flatMap((d) => d.childrenForFieldName('declarator').map((x) => declaredName(x)))

@@ -9,6 +9,7 @@ import { indentAt } from '../positions';
 import { isBare, LENGTH_MARK, strictest } from '../cTemplates';
 import { runWrites } from '../shapes/findings';
 import type { WriteRun } from '../shapes/sequences';
+import { balancedBraces } from './blockBounds';
 import { cComments, keepComments } from './comments';
 import { fillArms, oneCall } from './gather';
 import { gatheredSafety } from './safety';
@@ -98,6 +99,9 @@ function gathered(run: WriteRun, text: string): CFixResult {
   const writes = runWrites(run);
   const planned = plan(writes);
   if ('reason' in planned) return planned;
+  // Writes in different `{ }` blocks: the one statement replacing them would unbalance the braces.
+  if (!balancedBraces(text.slice(run.span.start, run.span.end)))
+    return { reason: 'the writes stand in different { } blocks, and no one statement can take their place' };
   // On the error path the moved statements would be skipped: only acceptable if the handler dies.
   if (
     run.moved.some((m) => m.calls.length > 0) &&
