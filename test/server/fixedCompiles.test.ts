@@ -64,9 +64,11 @@ describe('fixed C code compiles', () => {
       const a = await analyzer();
       const left = a.analyze(join(FIXTURES, name), fixed, DEFAULT_SETTINGS, { index: await indexOf('c') });
       // A hint without a fix may go too: fixing a framing wrapper's body makes its calls single writes.
+      // And one may come: a gathered call now next to a write before an `if` straddles it, which only
+      // a hand can split. What must not remain is a hint the fix-all could have fixed.
       const unfixable = found.filter((f) => !f.fix).map((f) => f.message);
       assert.deepEqual(
-        left.map((f) => f.message).filter((m) => !unfixable.includes(m)),
+        left.filter((f) => f.fix && !unfixable.includes(f.message)).map((f) => f.message),
         [],
         'only hints without a fix remain',
       );
