@@ -262,13 +262,59 @@ export const C_QUIET_FUNCTIONS =
 export const C_FIRST_ARGUMENT_FILLERS =
   /^(memset|memcpy|memmove|bzero|strcpy|strncpy|strcat|strncat|strlcpy|strlcat|v?sn?printf)$/;
 
+/** The words that say a call prints, logs, flushes, reads, writes, closes or leaves (`write`, `log`, `die`). */
+const IO_WORDS =
+  'write|writev|print|printf|printk|printw|puts|putc|putchar|send|flush|fsync|sync|log|emit|out|dump|close|exit|die|abort|error|warn|warning|bug|debug|report|seek|lseek|read|recv|pread|pwrite|fprintf|dprintf|perror|trace|panic';
+
+/** A name that holds an I/O word anywhere: names that do not are never I/O, and most names do not. */
+const HOLDS_IO_WORD = new RegExp(`${IO_WORDS}|err`, 'i');
+
 /**
- * Names of calls that may do I/O or leave the function (printing, logging, flushing, dying). A write
- * sequence never crosses one: moving a write past it could reorder output. Matched on whole words or
- * snake/camel-case parts, so `release` passes and `print_header` or `logLine` stops a run.
+ * A word that begins with an I/O word, after one of the C library's own short prefixes (`fwrite`,
+ * `vsnprintf`, `syslog`, `xread`, `gzwrite`, `pwrite`, `lseek`, `atexit`, `fdatasync`).
  */
-export const IO_NAME_PATTERN =
-  /(^|_|[a-z](?=[A-Z]))(write|writev|print|printf|printk|puts|putc|putchar|send|flush|fsync|sync|log|emit|out|dump|close|exit|die|abort|error|warn|warning|bug|report|seek|lseek|read|recv|pread|pwrite|fprintf|dprintf|perror|trace|panic)/i;
+const STARTS_IO = new RegExp(`^(?:v?(?:f|d|s|sn|sys)|x|gz|bz|p|l|ll|at|fdata)?(?:${IO_WORDS})`);
+
+/**
+ * A word that ends with an I/O word glued to a project's prefix (`condlog`, `mustsend`, `hexdump`,
+ * `tprintf`, `sockerror`), with an ending such a function often carries (`writen`, `warnx`,
+ * `logf`, `sendto`).
+ */
+const ENDS_IO = new RegExp(`(?:${IO_WORDS})(?:f|x|n|ln|s|v|to|from|msg|all|full|line|\\d+)?$`);
+
+/** English words that begin with an I/O word and say nothing of I/O (`ready`, `logical`, `closest`). */
+const STARTS_OTHER_WORD = /^(?:logic|ready|readonly|readab|closest|synchron|printab|outer|outside|dumpab)/;
+
+/**
+ * English words that end with an I/O word and say nothing of I/O: `pthread` holds "read", `timeout`
+ * "out", `async` "sync", `dialog` "log", `fingerprint` "print".
+ */
+const ENDS_OTHER_WORD =
+  /(?:thread|spread|timeout|layout|about|without|throughout|checkout|lockout|rollout|dropout|fallout|catalog|dialog|analog|prolog|epilog|backlog|async|enclose|disclose|fingerprint|footprint|blueprint|imprint|isprint|iswprint|input)s?$/;
+
+/** True when one word of a name, lower-cased, reads as I/O. */
+function ioWord(word: string): boolean {
+  return (
+    (STARTS_IO.test(word) && !STARTS_OTHER_WORD.test(word)) ||
+    (ENDS_IO.test(word) && !ENDS_OTHER_WORD.test(word))
+  );
+}
+
+/**
+ * True when a function's name says it may do I/O or leave the function (printing, logging, flushing,
+ * dying). A write sequence never crosses a call of one that has no body to read: moving a write past
+ * it could reorder output. Read word by word (snake_case and camelCase parts), so `print_header`,
+ * `logLine`, `condlog` and `vfprintf` read as I/O, while a word that merely holds an I/O word does
+ * not: `pthread_mutex_lock` ("read"), `set_timeout` ("out"), `route_add`, `WEXITSTATUS`. The BSD
+ * `err` family prints and exits.
+ */
+export function ioName(name: string): boolean {
+  if (!HOLDS_IO_WORD.test(name)) return false;
+  if (/^v?errx?$/.test(name)) return true;
+  return name
+    .split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
+    .some((word) => word !== '' && ioWord(word.toLowerCase()));
+}
 
 /**
  * Words that say a function computes a checksum or a digest (`crc32`, `calc_crc`, `ip_csum`,
@@ -317,7 +363,7 @@ export function descriptorAccessor(name: string): boolean {
     last !== undefined &&
     DESCRIPTOR_WORDS.has(last) &&
     !words.some((w) => DESCRIPTOR_EFFECT_WORDS.has(w)) &&
-    !IO_NAME_PATTERN.test(name)
+    !ioName(name)
   );
 }
 
@@ -661,7 +707,7 @@ export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
 /**
  * C library functions whose names do not say I/O but that wait, read, change the process or a
  * descriptor, or keep hidden state (`fgets`, `poll`, `system`, `fork`, `ioctl`, `strtok`), and names
- * that read as I/O ({@link IO_NAME_PATTERN}): never taken to do no output when no body is read.
+ * that read as I/O ({@link ioName}): never taken to do no output when no body is read.
  */
 const C_LIBRARY_EFFECTS =
   /^(f?gets|getline|getdelim|f?getc|getchar|v?f?scanf|system|popen|pclose|v?fork|exec\w*|p?poll|p?select|epoll_\w+|sleep|usleep|nanosleep|wait\w*|kill|raise|signal|sigaction|sigprocmask|alarm|pause|ioctl|fcntl|open\w*|creat|socket\w*|connect|accept4?|bind|listen|shutdown|dup[23]?|pipe2?|mmap|munmap|mprotect|getpass|readline|tc\w+|cf\w+|chdir|fchdir|chmod|fchmod|chown|fchown|unlink\w*|rename\w*|mkdir\w*|rmdir|truncate|ftruncate|setenv|putenv|unsetenv|strtok|longjmp|setjmp|fopen|fdopen|freopen|fclose|fflush|fseek\w*|rewind|ftell\w*|setvbuf|setbuf|ungetc|tmpfile|atexit|abort|exit|_exit|assert)$/;
@@ -681,5 +727,5 @@ export function libraryWaits(name: string): boolean {
 
 /** True when a function with no body in the code read is known, by name, to do more than compute. */
 export function knownEffects(name: string): boolean {
-  return C_LIBRARY_EFFECTS.test(name) || IO_NAME_PATTERN.test(name);
+  return C_LIBRARY_EFFECTS.test(name) || ioName(name);
 }

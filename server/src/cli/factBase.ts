@@ -2,12 +2,7 @@
 // says which exported C functions do no output anywhere in the tree, and which files must be analysed
 // again because a function of theirs that writes calls one of them (the first pass, reading each file
 // alone, took such a call for one that may print).
-import {
-  C_PURE_FUNCTIONS,
-  C_TREE_OVERRIDABLE,
-  cWriteFunctions,
-  IO_NAME_PATTERN,
-} from '../analyzer/catalogue';
+import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE, cWriteFunctions, ioName } from '../analyzer/catalogue';
 import { libraryQuiet, quietFunctions, type CFunctionFact } from '../analyzer/c/functionFacts';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
@@ -100,7 +95,7 @@ export function factBasePass(
       const waits = (f: CFunctionFact) =>
         f.calls.some((c) => writers.has(c)) &&
         !f.repeated?.some((c) => writers.has(c)) &&
-        f.calls.some((c) => headerMacros.has(c) && !own.has(c) && IO_NAME_PATTERN.test(c));
+        f.calls.some((c) => headerMacros.has(c) && !own.has(c) && ioName(c));
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }
   const quiet = base.cQuietFor('');

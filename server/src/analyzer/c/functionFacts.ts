@@ -10,7 +10,7 @@ import {
   C_PURE_FUNCTIONS,
   C_QUIET_FUNCTIONS,
   digestName,
-  IO_NAME_PATTERN,
+  ioName,
   MESSAGE_CATALOGUE,
 } from '../catalogue';
 import { conditionalDefines } from './conditionalDefines';
@@ -320,7 +320,7 @@ export function libraryQuiet(name: string): boolean {
       MESSAGE_CATALOGUE.has(name) ||
       C_PURE_FUNCTIONS.has(name) ||
       C_QUIET_FUNCTIONS.test(name) ||
-      ((/^[A-Z][A-Z0-9_]*$/.test(name) || digestName(name)) && !IO_NAME_PATTERN.test(name));
+      ((/^[A-Z][A-Z0-9_]*$/.test(name) || digestName(name)) && !ioName(name));
     // The fact base asks once per call of every function of a tree, most of them for the same few
     // thousand names: the two pattern tests were most of its resolution. Bounded, as a long editing
     // session keeps asking about new names.

@@ -7,7 +7,7 @@
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
 import type { Node } from 'web-tree-sitter';
 import { gotoLoop, jumpTests } from './gotoLoops';
-import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, IO_NAME_PATTERN, unaddressedCall } from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, ioName, unaddressedCall } from '../catalogue';
 import type { WrapperTarget } from '../wrapper';
 import {
   callArgs,
@@ -874,7 +874,7 @@ export function writeHelperOf(
     if (callee === undefined) return true;
     if (writerSlots(callee, c, ctx)) return false;
     if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee)) return true;
-    return IO_NAME_PATTERN.test(callee) && !C_QUIET_FUNCTIONS.test(callee);
+    return ioName(callee) && !C_QUIET_FUNCTIONS.test(callee);
   };
   const facts = bodyFacts(body);
   const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
@@ -943,12 +943,7 @@ function helperOf(
     else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;
     // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor; a lock
     // around the write (see lockCalls.ts) does no I/O.
-    else if (
-      IO_NAME_PATTERN.test(callee) &&
-      !C_QUIET_FUNCTIONS.test(callee) &&
-      !peeksOnly(c) &&
-      !locksOnly(callee)
-    )
+    else if (ioName(callee) && !C_QUIET_FUNCTIONS.test(callee) && !peeksOnly(c) && !locksOnly(callee))
       io.push(c);
   }
   if (!writer) return undefined;
@@ -1390,7 +1385,7 @@ function heldParam(
  * those whose name says no I/O (their body may be in another file, not read yet).
  */
 function accessorReads(ctx: CContext): (callee: string) => boolean {
-  return (n) => ctx.pure.has(n) || ctx.quiet(n) || !IO_NAME_PATTERN.test(n);
+  return (n) => ctx.pure.has(n) || ctx.quiet(n) || !ioName(n);
 }
 
 /**

@@ -6,7 +6,7 @@
 // reads bodies (the batch run parses only the parts that call writes, and a wait calls none): what the
 // text does not show plainly (a call through a pointer, a second definition under `#if`) leaves the
 // parameter written.
-import { IO_NAME_PATTERN, libraryWaits } from '../catalogue';
+import { ioName, libraryWaits } from '../catalogue';
 import { functionMacros } from './functionFacts';
 import { blankedKeepingLines } from './comments';
 
@@ -54,11 +54,7 @@ export function silentParameters(
         callee !== name &&
         (quiet(callee) ||
           libraryWaits(callee) ||
-          (expands &&
-            !def.params.includes(callee) &&
-            !IO_NAME_PATTERN.test(callee) &&
-            !file(callee) &&
-            !macro(callee)) ||
+          (expands && !def.params.includes(callee) && !ioName(callee) && !file(callee) && !macro(callee)) ||
           (depth < DEPTH && silent(callee, arg, depth + 1))),
     );
   };

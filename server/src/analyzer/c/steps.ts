@@ -6,7 +6,7 @@ import {
   C_FIRST_ARGUMENT_FILLERS,
   C_FREEING_FUNCTIONS,
   digestName,
-  IO_NAME_PATTERN,
+  ioName,
   libraryWaits,
 } from '../catalogue';
 import type { Arm, Block, OtherStep, Step, WriteStep } from '../model';
@@ -488,7 +488,7 @@ class FunctionReader {
       if (
         !name ||
         // A body the fact base read says more than a name: `log2_ceil` computes, `emit_log` may print.
-        (IO_NAME_PATTERN.test(name) && !this.ctx.quiet(name)) ||
+        (ioName(name) && !this.ctx.quiet(name)) ||
         this.ctx.functions.has(name) ||
         this.ctx.wrappers.has(name) ||
         this.ctx.macros?.has(name) ||

@@ -11,7 +11,7 @@ import { memberWriters } from './memberWriters';
 import { functionDeclarator } from './syntax';
 import { silentParameters } from './silentCalls';
 import { libraryQuiet } from './functionFacts';
-import { IO_NAME_PATTERN } from '../catalogue';
+import { ioName } from '../catalogue';
 
 /** Wrapper chains deeper than this (counted from the write function) are not followed. */
 export const MAX_WRAPPER_DEPTH = 4;
@@ -161,7 +161,7 @@ function quietCalls(
     const name = m[1]!;
     if (!base.quiet(name) && quiet(name)) names.add(name);
     // What a call named like I/O writes nothing to changes what a helper calling it is (silentCalls.ts).
-    else if (IO_NAME_PATTERN.test(name)) {
+    else if (ioName(name)) {
       const params = silent(name);
       if (params && params.size > 0) names.add(`${name}!${[...params].join('.')}`);
     }

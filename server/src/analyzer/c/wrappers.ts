@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { WrapperSetting } from '../settings';
 import type { Step } from '../model';
-import { IO_NAME_PATTERN } from '../catalogue';
+import { ioName } from '../catalogue';
 import {
   callArgs,
   calleeName,
@@ -429,7 +429,7 @@ function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: C
     for (const c of calls(stmt)) {
       const callee = calleeName(c);
       if (!callee || ctx.functions.has(callee) || ctx.wrappers.has(callee)) return undefined;
-      if (IO_NAME_PATTERN.test(callee) && !ctx.quiet(callee)) return undefined;
+      if (ioName(callee) && !ctx.quiet(callee)) return undefined;
     }
   }
   if (!found || found.write.pieces?.length !== 1) return undefined;

@@ -1,7 +1,7 @@
 // Turns the functions (and top-level code) of a TS/JS file into blocks of steps (see model.ts).
 // Anything not understood becomes a barrier, so a run never crosses it.
 import * as ts from 'typescript';
-import { IO_NAME_PATTERN } from '../catalogue';
+import { ioName } from '../catalogue';
 import type { Arm, Block, OtherStep, Step } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -228,7 +228,7 @@ class FunctionReader {
     for (const call of callsIn(stmt)) {
       const name = shortName(call.expression);
       const q = qualify(call.expression, this.ctx.bindings);
-      if (!name || IO_NAME_PATTERN.test(name) || this.ctx.functions.has(q) || this.ctx.wrappers.has(name)) {
+      if (!name || ioName(name) || this.ctx.functions.has(q) || this.ctx.wrappers.has(name)) {
         return this.barrier(stmt);
       }
     }
