@@ -7,6 +7,7 @@ import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { keptFailure } from './keptFailures';
 import { reportedOnly } from './reportedCounts';
+import { storedTestIn, storedTestReason, testsSuccess } from './storedTests';
 import { assertionMacro } from './macroStatements';
 import { namedAssertion } from './namedAssertions';
 import { neverReturns, openTrailingBlocks } from './noReturnCalls';
@@ -599,7 +600,10 @@ export function resultChecked(
 ): { step: WriteStep; covers: number } | undefined {
   const stmt = statements[i];
   if (!stmt || stmt.hasError) return undefined;
-  const kept = keptIn(stmt);
+  // `ok = (write(...) == n);` keeps the write's test instead of its count (see storedTests.ts).
+  const counted = keptIn(stmt);
+  const stored = counted ? undefined : storedTestIn(stmt, ctx);
+  const kept = counted ?? stored;
   if (!kept) return undefined;
   const { call, result } = kept;
   const write = callWrite(call, ctx);
@@ -624,6 +628,8 @@ export function resultChecked(
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
     if (!check || !cond || check.hasError || check.childForFieldName('alternative')) break;
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
+    // `if (n == len) return 0;`: what follows runs only when the write failed.
+    if (testsSuccess(cond, result, stored?.kind)) break;
     if (!leaves(check.childForFieldName('consequence'), ctx, write.targetNames)) break;
     last = j;
     leaving = true;
@@ -641,7 +647,12 @@ export function resultChecked(
   )
     return undefined;
   const end = statements[last]!; // i < last < statements.length
-  const reason = last === i ? keptResult(write.callee, result) : resultCheckedReason(write.callee);
+  const reason =
+    last !== i
+      ? resultCheckedReason(write.callee)
+      : stored
+        ? storedTestReason(write.callee, result)
+        : keptResult(write.callee, result);
   return {
     step: {
       ...keptResultStep(write, stmt, call, result, reason),
