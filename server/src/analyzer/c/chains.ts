@@ -5,6 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
+import { throughCountCasts } from './castCounts';
 import { keptFailure } from './keptFailures';
 import { reportedOnly } from './reportedCounts';
 import { storedTestIn, storedTestReason, testsSuccess } from './storedTests';
@@ -461,7 +462,10 @@ export function assertion(stmt: Node, result: string, ctx: CContext): boolean {
   );
 }
 
-/** The call whose result `stmt` keeps: `ret = call(...);` or `ssize_t ret = call(...);` (one declarator). */
+/**
+ * The call whose result `stmt` keeps: `ret = call(...);` or `ssize_t ret = call(...);` (one declarator),
+ * also converted to a number on the way (`ret = (int)call(...);`, see castCounts.ts).
+ */
 export function keptIn(stmt: Node): { call: Node; result: string } | undefined {
   let left: Node | null = null;
   let right: Node | null = null;
@@ -479,7 +483,7 @@ export function keptIn(stmt: Node): { call: Node; result: string } | undefined {
     left = d.childForFieldName('declarator');
     right = d.childForFieldName('value');
   }
-  const call = right ? unwrap(right) : undefined;
+  const call = right ? throughCountCasts(right) : undefined;
   if (left?.type !== 'identifier' || call?.type !== 'call_expression') return undefined;
   return { call, result: left.text };
 }

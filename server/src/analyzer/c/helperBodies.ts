@@ -46,6 +46,7 @@ import { locksOnly } from './lockCalls';
 import { peeksOnly } from './peerPeeks';
 import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
+import { sealsRecords, sessionAlternative } from './sessionAlternatives';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -903,6 +904,8 @@ function helperOf(
   // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
   // descriptor, which is then written by more than the one call.
   const io: Node[] = [];
+  // Writes of the same bytes through the connection's session, in the other arm of a test.
+  const sessions: Node[] = [];
   const all = calls(body).filter((c) => !skipped?.has(c.id));
   // Under `#ifdef _WIN32 ... #else ... #endif`, the branch without the write is another platform's
   // code: the helper is read in the configuration its first write is compiled in.
@@ -933,8 +936,18 @@ function helperOf(
     if (slots) {
       // The same write again (a retry once the descriptor is writable) is still the one write; so is
       // its alternative under `#ifdef` (`send(fd, p, n, MSG_NOSIGNAL)` or else `write(fd, p, n)`).
-      if (writer && !sameCall(writer.call, c) && !alternativeWrite(writer, { call: c, slots }))
-        return undefined;
+      if (writer && !sameCall(writer.call, c) && !alternativeWrite(writer, { call: c, slots })) {
+        // A TLS library's write of the same bytes in the other arm (see sessionAlternatives.ts): the
+        // descriptor's write is the helper's.
+        const sealed = (n: Node) => sealsRecords(calleeName(n), ctx.functions);
+        if (sealed(c) && !sealed(writer.call) && sessionAlternative(c, writer.call, writer.slots, otherArm))
+          sessions.push(c);
+        else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherArm)) {
+          sessions.push(writer.call);
+          writer = { call: c, slots };
+        } else return undefined;
+        continue;
+      }
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
@@ -948,6 +961,11 @@ function helperOf(
   }
   if (!writer) return undefined;
   const { call, slots } = writer;
+  // The same bytes sent through the connection's session instead, by a test (see sessionAlternatives.ts).
+  // The helper's own write must be the descriptor's, not a session's.
+  const plain = !sealsRecords(calleeName(call), ctx.functions);
+  for (const c of io) if (plain && sessionAlternative(c, call, slots, otherArm)) sessions.push(c);
+  if (sessions.length > 0) io.splice(0, io.length, ...io.filter((c) => !sessions.includes(c)));
   const args = callArgs(call);
   const facts = bodyFacts(body);
   const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
@@ -987,6 +1005,7 @@ function helperOf(
     const callee = calleeName(c);
     return (
       callee !== undefined &&
+      !sessions.includes(c) &&
       otherArm(call, c) &&
       !writerSlots(callee, c, ctx, variadic, params) &&
       !quietCall(callee) &&
@@ -1176,9 +1195,12 @@ function helperOf(
     family: slots.family,
     arity: params.length,
     noFix:
-      loop && !retry
+      (loop && !retry
         ? `${name}() is this project's own write loop, and it has no gathered twin to call instead`
-        : `${name}() is this project's own write helper, and it has no gathered twin to call instead`,
+        : `${name}() is this project's own write helper, and it has no gathered twin to call instead`) +
+      (sessions.length > 0
+        ? `; where the connection has a session of its own (TLS), ${name}() writes through it instead, so the bytes would be gathered into one call of ${name}()`
+        : ''),
     ...(status && { truthyOnSuccess: true }),
     ...(codes && { zeroOnSuccess: true }),
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.

@@ -10,6 +10,7 @@ import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
 import { functionDeclarator } from './syntax';
 import { silentParameters } from './silentCalls';
+import { onlySplitElses } from './sessionAlternatives';
 import { libraryQuiet } from './functionFacts';
 import { ioName } from '../catalogue';
 
@@ -173,12 +174,14 @@ function quietCalls(
  * True when the parse of a definition cannot be trusted for a wrapper: an error in its body or its
  * declarator. An error before the declarator alone is an attribute-like macro the grammar does not
  * know (`API ssize_t put(...)`, `static EXPORT int put(...)`): the name, the parameters and the body
- * are read all the same.
+ * are read all the same, and so is a body whose only error is an `else` cut off by `#endif`.
  */
 function misread(fn: Node): boolean {
   if (!fn.hasError) return false;
   const declarator = functionDeclarator(fn);
-  return !declarator || declarator.hasError || !!fn.childForFieldName('body')?.hasError;
+  const body = fn.childForFieldName('body');
+  // An `else` cut off by `#endif` is the only error the `#ifdef`-split if/else leaves (sessionAlternatives.ts).
+  return !declarator || declarator.hasError || (!!body?.hasError && !onlySplitElses(body));
 }
 
 /** The definitions of `functions` that have a body, with the body's text in `text`. */

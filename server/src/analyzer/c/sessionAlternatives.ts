@@ -1,0 +1,88 @@
+// A connection that may carry a session of its own (TLS) is written through that session when it has one
+// and to its descriptor when not: `if (c->tls) n = tls_write(c, buf, len); else n = write(c->fd, buf,
+// len);`, often with the session's arm under `#ifdef` (`#ifdef WITH_TLS if (...) ...; else #endif n =
+// write(...)`). Each call of such a helper still makes one write of its buffer, by one path or the other,
+// so it is a helper of one write; a gathered call would have to go through the helper too.
+import type { Node } from 'web-tree-sitter';
+import type { CWriteFunction } from '../catalogue';
+import { callArgs } from './syntax';
+
+/** Where a helper's write takes its buffer and count. */
+interface Slots {
+  readonly fd?: number;
+  readonly buf: number;
+  readonly len?: number;
+}
+
+/**
+ * True when `other` sends the same bytes as the helper's `write` by another path, of which a call takes
+ * one: the two lie in the two arms of one `if`/`else` (`exclusive` says so) or in the `#ifdef`-split
+ * spelling of one, `other` is given the write's buffer and count spelled alike, and not its descriptor.
+ */
+export function sessionAlternative(
+  other: Node,
+  write: Node,
+  slots: Slots,
+  exclusive: (a: Node, b: Node) => boolean,
+): boolean {
+  const spelled = (n: Node | undefined) => n?.text.replace(/\s+/g, '');
+  const given = callArgs(other).map(spelled);
+  const args = callArgs(write);
+  const buf = spelled(args[slots.buf]);
+  const len = slots.len === undefined ? undefined : spelled(args[slots.len]);
+  const fd = slots.fd === undefined ? undefined : spelled(args[slots.fd]);
+  if (!buf || !given.includes(buf) || (len !== undefined && !given.includes(len))) return false;
+  if (fd !== undefined && given.includes(fd)) return false;
+  return exclusive(write, other) || splitElse(other, write);
+}
+
+/**
+ * True when `other` is in the arm of an `if` whose `else` is cut off by `#endif` (the last thing in its
+ * `#if`/`#ifdef` group), and `write` is in the statement right after that `#endif`: the `else` arm when
+ * the group is compiled, the only path when it is not.
+ */
+function splitElse(other: Node, write: Node): boolean {
+  for (let at = other.parent; at; at = at.parent) {
+    if (at.type !== 'if_statement') continue;
+    const arm = at.childForFieldName('consequence');
+    if (at.childForFieldName('alternative') || !arm || other.startIndex < arm.startIndex) return false;
+    const dangling = at.nextSibling;
+    const group = at.parent;
+    if (dangling?.type !== 'ERROR' || dangling.text.trim() !== 'else') return false;
+    if (group?.type !== 'preproc_ifdef' && group?.type !== 'preproc_if') return false;
+    const next = group.nextNamedSibling;
+    return !!next && write.startIndex >= next.startIndex && write.endIndex <= next.endIndex;
+  }
+  return false;
+}
+
+/**
+ * True when the only parse errors in `node` are `else`s cut off by `#endif` (see {@link splitElse}): the
+ * grammar reads each group alone, so that `else` stands by itself, and the rest of the body is read right.
+ */
+export function onlySplitElses(node: Node): boolean {
+  if (!node.hasError) return true;
+  if (node.isMissing) return false;
+  if (node.type === 'ERROR') {
+    const before = node.previousNamedSibling;
+    return (
+      node.text.trim() === 'else' &&
+      before?.type === 'if_statement' &&
+      !before.childForFieldName('alternative') &&
+      (node.parent?.type === 'preproc_ifdef' || node.parent?.type === 'preproc_if')
+    );
+  }
+  return node.children.every((child) => !child || onlySplitElses(child));
+}
+
+/**
+ * True when `callee` is a TLS library's write as the catalogue gives it: a library write with no gathered
+ * twin, each call sealing a record and sending it.
+ */
+export function sealsRecords(
+  callee: string | undefined,
+  functions: ReadonlyMap<string, CWriteFunction>,
+): boolean {
+  const fn = callee === undefined ? undefined : functions.get(callee);
+  return !!fn?.library && !fn.gathered && fn.gatheredName === undefined;
+}
