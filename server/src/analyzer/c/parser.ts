@@ -9,10 +9,12 @@ import { splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
 import { rememberNodeTypes } from './nodeTypes';
+import { rememberDescendants } from './descendantMemo';
 
 const { Parser } = TreeSitter;
 
 rememberNodeTypes();
+rememberDescendants();
 
 let loading: Promise<Language> | undefined;
 
