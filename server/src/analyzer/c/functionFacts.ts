@@ -291,7 +291,7 @@ export function readOnlyParameters(text: string): number[] {
   }
   params.forEach((param, index) => {
     if (/[([]/.test(param) || param === '...' || param === 'void') return;
-    const stars = param.split('*').length - 1;
+    const stars = countOf(param, '*');
     if (stars === 1) {
       if (/\bconst\b/.test(param.slice(0, param.indexOf('*')))) found.push(index);
       return;
@@ -391,6 +391,16 @@ export function pureFunctions(
     }
   }
   return pure;
+}
+
+/**
+ * How many times `char` occurs in `text`. Counted along the text: splitting each parameter at its
+ * `*`s was most of the time spent reading a file's parameter lists.
+ */
+function countOf(text: string, char: string): number {
+  let count = 0;
+  for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) count++;
+  return count;
 }
 
 /** Identifier characters: letters, digits, `_`. */
