@@ -70,7 +70,8 @@ const ENGLISH = new Set([
   'trim',
   'globals',
   // TypeScript's and Node.js's own words (`'local' in source`, `throw`, `process.stdout`, `child_process`,
-  // `[].join`), and a joiner's name (`results`).
+  // `[].join`), and a joiner's name (`results`). `child_process` is also Git's `struct child_process`,
+  // whose `in` the C defaults know as a pipe: Git is the product's origin, as presets.ts says.
   'local',
   'throw',
   'process',
