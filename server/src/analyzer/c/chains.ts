@@ -12,7 +12,7 @@ import { storedTestIn, storedTestReason, testsSuccess } from './storedTests';
 import { assertionMacro } from './macroStatements';
 import { namedAssertion } from './namedAssertions';
 import { neverReturns, openTrailingBlocks } from './noReturnCalls';
-import { callArgs, calleeName, calls, identifiers, namedKids, unwrap } from './syntax';
+import { callArgs, calleeName, calls, identifiers, namedKids, plainAssignment, unwrap } from './syntax';
 import {
   assignedTruth,
   callsInArguments,
@@ -467,25 +467,10 @@ export function assertion(stmt: Node, result: string, ctx: CContext): boolean {
  * also converted to a number on the way (`ret = (int)call(...);`, see castCounts.ts).
  */
 export function keptIn(stmt: Node): { call: Node; result: string } | undefined {
-  let left: Node | null = null;
-  let right: Node | null = null;
-  if (stmt.type === 'expression_statement') {
-    const expr = stmt.namedChild(0);
-    const assign = expr ? unwrap(expr) : undefined;
-    if (assign?.type !== 'assignment_expression' || assign.childForFieldName('operator')?.text !== '=')
-      return undefined;
-    left = assign.childForFieldName('left');
-    right = assign.childForFieldName('right');
-  } else if (stmt.type === 'declaration') {
-    const declarators = stmt.childrenForFieldName('declarator');
-    const d = declarators[0];
-    if (declarators.length !== 1 || d?.type !== 'init_declarator') return undefined;
-    left = d.childForFieldName('declarator');
-    right = d.childForFieldName('value');
-  }
-  const call = right ? throughCountCasts(right) : undefined;
-  if (left?.type !== 'identifier' || call?.type !== 'call_expression') return undefined;
-  return { call, result: left.text };
+  const kept = plainAssignment(stmt);
+  const call = kept ? throughCountCasts(kept.value) : undefined;
+  if (!kept || call?.type !== 'call_expression') return undefined;
+  return { call, result: kept.name };
 }
 
 /**

@@ -7,33 +7,12 @@
 // which accumulatedStep (chains.ts) reads before this file is asked; found alone, it is read here too.
 // The same reading of tests tells when a check of the kept result leaves on success ({@link testsSuccess}).
 import type { Node } from 'web-tree-sitter';
-import { calleeName, calls, unwrap } from './syntax';
+import { calleeName, calls, plainAssignment, unwrap } from './syntax';
 import { checkOf, pureTest, SUCCESS_CHECKS, type CContext } from './writes';
 
 /** Why a write whose test is kept has no fix. */
 export function storedTestReason(callee: string, name: string): string {
   return `whether ${callee}() succeeded is kept in ${name}, a test a gathered call would answer for all the writes at once`;
-}
-
-/** The name and the value of `name = value;` or `T name = value;` (one declarator), if `stmt` is one. */
-function assignment(stmt: Node): { name: string; value: Node } | undefined {
-  let left: Node | null = null;
-  let right: Node | null = null;
-  if (stmt.type === 'expression_statement') {
-    const expr = stmt.namedChild(0);
-    const assign = expr ? unwrap(expr) : undefined;
-    if (assign?.type !== 'assignment_expression' || assign.childForFieldName('operator')?.text !== '=')
-      return undefined;
-    left = assign.childForFieldName('left');
-    right = assign.childForFieldName('right');
-  } else if (stmt.type === 'declaration') {
-    const declarators = stmt.childrenForFieldName('declarator');
-    const d = declarators[0];
-    if (declarators.length !== 1 || d?.type !== 'init_declarator') return undefined;
-    left = d.childForFieldName('declarator');
-    right = d.childForFieldName('value');
-  }
-  return left?.type === 'identifier' && right ? { name: left.text, value: right } : undefined;
 }
 
 /**
@@ -46,7 +25,7 @@ export function storedTestIn(
   stmt: Node,
   ctx: CContext,
 ): { call: Node; result: string; kind: string } | undefined {
-  const stored = assignment(stmt);
+  const stored = plainAssignment(stmt);
   if (!stored) return undefined;
   const value = unwrap(stored.value);
   if (value.type === 'call_expression') return undefined;

@@ -257,3 +257,24 @@ export function lvaluePath(node: Node): string | undefined {
   }
   return at.type === 'identifier' ? text : undefined;
 }
+
+/** The name and the value of `name = value;` or `T name = value;` (one declarator), if `stmt` is one. */
+export function plainAssignment(stmt: Node): { name: string; value: Node } | undefined {
+  let left: Node | null = null;
+  let right: Node | null = null;
+  if (stmt.type === 'expression_statement') {
+    const expr = stmt.namedChild(0);
+    const assign = expr ? unwrap(expr) : undefined;
+    if (assign?.type !== 'assignment_expression' || assign.childForFieldName('operator')?.text !== '=')
+      return undefined;
+    left = assign.childForFieldName('left');
+    right = assign.childForFieldName('right');
+  } else if (stmt.type === 'declaration') {
+    const declarators = stmt.childrenForFieldName('declarator');
+    const d = declarators[0];
+    if (declarators.length !== 1 || d?.type !== 'init_declarator') return undefined;
+    left = d.childForFieldName('declarator');
+    right = d.childForFieldName('value');
+  }
+  return left?.type === 'identifier' && right ? { name: left.text, value: right } : undefined;
+}
