@@ -382,13 +382,49 @@ const NO_BUFFER =
  * True where no prototype says so.
  */
 function takesBuffer(text: string, name: string): boolean {
-  // A line that starts with type words, then the name: a call after `else` or `return` is none.
-  const proto = new RegExp(`^[ \\t]*((?:[A-Za-z_]\\w*[\\s*]+)+)${name}\\s*\\(([^;{}()]*)\\)\\s*;`, 'm').exec(
-    text,
-  );
+  const proto = prototypeOf(text, name);
   if (!proto || /\b(?:return|else|case|goto|do)\b/.test(proto[1]!)) return true;
   const params = proto[2]!.split(',').slice(1);
   return params.length === 0 || params.some((p) => /[*[]|\.\.\./.test(p));
+}
+
+/** The characters a prototype's type words, and the white space and stars between them, are made of. */
+const TYPE_WORD_CHARACTER = /[\s\w*]/;
+
+/** What ends a line for `^` under the `m` flag. */
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * The first prototype of `name` in `text`: a line that starts with type words, then the name (a call
+ * after `else` or `return` is none), its parameters, `;`. Tried at every line start, the pattern cost
+ * each edit of a long file a visible part of its analysis: it is tried only where it can match, before
+ * each `name(...);` back to the line where the run of word characters, white space and stars before it
+ * starts (a prototype's words may span lines). A match holds no other character, so none starts
+ * elsewhere, and each such stretch is read as the whole text reads it.
+ */
+function prototypeOf(text: string, name: string): RegExpExecArray | null {
+  const proto = new RegExp(`^[ \\t]*((?:[A-Za-z_]\\w*[\\s*]+)+)${name}\\s*\\(([^;{}()]*)\\)\\s*;`, 'm');
+  const tail = new RegExp(`${name}\\s*\\(([^;{}()]*)\\)\\s*;`, 'y');
+  // The stretch being gathered: from the line start before a run of such characters to the end of the
+  // last `name(...);` after it.
+  let run = -1;
+  let from = 0;
+  let to = -1;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    tail.lastIndex = at;
+    if (!tail.test(text)) continue;
+    let start = at;
+    while (start > 0 && TYPE_WORD_CHARACTER.test(text[start - 1]!)) start--;
+    if (start !== run) {
+      const found = to >= 0 ? proto.exec(text.slice(from, to)) : null;
+      if (found) return found;
+      run = start;
+      from = start;
+      while (from > 0 && !LINE_END.test(text[from - 1]!)) from--;
+    }
+    to = Math.max(to, tail.lastIndex);
+  }
+  return to >= 0 ? proto.exec(text.slice(from, to)) : null;
 }
 
 /** A call whose first argument is a function: the callee and the argument. */
