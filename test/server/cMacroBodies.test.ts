@@ -31,6 +31,21 @@ describe('C macros whose body is several writes', () => {
     );
   });
 
+  it("points a use's finding at the body's writes, where the fix goes", async () => {
+    const text = fixture(NAME);
+    const found = await analyzeFixture(NAME);
+    const [reply] = inFunction(found, text, 'mb_refuse');
+    const lines = text.split('\n');
+    const at = (span: { start: number }) => text.slice(0, span.start).split('\n').length;
+    const define = lines.findIndex((l) => l.startsWith('#define MB_REPLY_END')) + 1;
+    assert.deepEqual(
+      reply?.related.map((r) => at(r.span)),
+      [define + 2, define + 3],
+      'the send() and the nested one-write macro of the body',
+    );
+    assert.match(lines[define + 2]?.trimStart() ?? '', /^MB_SEND_EOF\(/);
+  });
+
   it('keeps a guarded body a run of its own and joins an unguarded one to the writes beside it', async () => {
     const text = fixture(NAME);
     const found = await analyzeFixture(NAME);

@@ -32,6 +32,7 @@ const IDIOMS = [
   'member-kinds',
   'writer-bodies',
   'bare-blocks',
+  'stored-descriptors',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

@@ -1,8 +1,10 @@
 // Function-like macros whose body is several writes (`#define SEND_END(fd, m) { send(fd, m, sizeof m,
 // 0); SEND_EOF(fd); }`, or `if (verbose) { write(2, a, ..); write(2, b, ..); }`). A use of one is that
 // many syscalls at the use site, as the same code written out would be; the fix belongs in the body,
-// where one change serves every use, so a use is reported without a fix of its own.
+// where one change serves every use, so a use is reported without a fix of its own, its related
+// locations the body's writes.
 import type { CWriteFunction } from '../catalogue';
+import type { Span } from '../model';
 import { splitArgs, substitute, TOKEN, type CMacro } from './macros';
 import { leadingIf } from './macroStatements';
 
@@ -10,6 +12,11 @@ import { leadingIf } from './macroStatements';
 export interface MacroWrite {
   readonly callee: string;
   readonly args: readonly string[];
+  /**
+   * The name the body's statement calls (the write function, or a macro of the file that expands to
+   * this write) and the statement's place among the body's statements: where the write is written.
+   */
+  readonly written?: { readonly name: string; readonly statement: number };
 }
 
 /** The writes a macro body makes in order, and what its expansion is otherwise. */
@@ -19,6 +26,11 @@ export interface MacroBody {
   readonly guard?: string;
   /** The line of the `#define` (1-based), where the fix goes. */
   readonly line: number;
+  /**
+   * Where each write's statement is in the file (one span per write, in order), for a body defined in
+   * the file that uses it: a use's finding points at the writes the fix changes. Absent: not known.
+   */
+  readonly calls?: readonly Span[];
 }
 
 /** What leaves the code around the expansion: the macro then ends a run (see macroStatements.ts). */
@@ -115,12 +127,13 @@ export function macroBody(
   if (!list) return undefined;
   const writes: MacroWrite[] = [];
   const locals = new Set<string>();
-  for (const statement of list) {
+  for (const [k, statement] of list.entries()) {
     // A function declared in the body (`extern int write(int, const void *, unsigned);`) runs nothing.
     if (/^extern\b/.test(statement)) continue;
     const made = writesOf(statement, functions, macros);
     if (made) {
-      writes.push(...made);
+      const name = /^[A-Za-z_]\w*/.exec(statement.replace(VOID_CAST, ''))![0];
+      writes.push(...made.map((w) => ({ ...w, written: { name, statement: k } })));
       continue;
     }
     // Preparing the body's own buffers happens before its first write, calls nothing and changes
@@ -133,4 +146,31 @@ export function macroBody(
   }
   if (writes.length < 2) return undefined;
   return { writes, line, ...(condition && { guard: condition.guard }) };
+}
+
+/**
+ * Where each write of `body` is in the file: `value` is the definition's value as written (continuation
+ * lines kept) and `start` its offset. Each write's statement is found in order by the name it calls;
+ * undefined when one is not found (the body then points at its `#define` only).
+ */
+export function bodyCalls(body: MacroBody, value: string, start: number): Span[] | undefined {
+  const found: Span[] = [];
+  let from = 0;
+  let last: { statement: number; span: Span } | undefined;
+  for (const write of body.writes) {
+    if (!write.written) return undefined;
+    if (last?.statement !== write.written.statement) {
+      const at = new RegExp(`\\b${write.written.name}\\s*\\(`, 'g');
+      at.lastIndex = from;
+      const match = at.exec(value);
+      if (!match) return undefined;
+      from = match.index + match[0].length;
+      last = {
+        statement: write.written.statement,
+        span: { start: start + match.index, end: start + match.index + write.written.name.length },
+      };
+    }
+    found.push(last.span);
+  }
+  return found;
 }

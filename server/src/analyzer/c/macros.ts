@@ -5,7 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import { unaddressedCall, type CWriteFunction } from '../catalogue';
 import { constantFlags, descriptorKind, type CallWrite, type CContext } from './writes';
 import { canonicalTarget } from './syntax';
-import { macroBody, type MacroBody } from './macroBodies';
+import { bodyCalls, macroBody, type MacroBody } from './macroBodies';
 import { leadingIf } from './macroStatements';
 
 /** A macro whose body is one call to a known write function. */
@@ -161,9 +161,12 @@ function severalOf(
 ): CMacro | undefined {
   const name = def.childForFieldName('name')?.text;
   const params = def.childForFieldName('parameters')?.namedChildren.map((p) => p?.text ?? '') ?? [];
-  const value = def.childForFieldName('value')?.text.replace(/\\\r?\n/g, ' ') ?? '';
+  const written = def.childForFieldName('value');
+  const value = written?.text.replace(/\\\r?\n/g, ' ') ?? '';
   if (!name || macros.has(name) || params.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return undefined;
-  const body = macroBody(value, def.startPosition.row + 1, functions, macros);
+  const read = macroBody(value, def.startPosition.row + 1, functions, macros);
+  const calls = read && written && bodyCalls(read, written.text, written.startIndex);
+  const body = read && calls ? { ...read, calls } : read;
   const first = body?.writes[0];
   return body && first ? { name, params, callee: first.callee, args: first.args, body } : undefined;
 }
@@ -258,6 +261,8 @@ function several(
     // Under the body's own `if`, the writes run only sometimes: nothing around joins them.
     ...(body.guard !== undefined && { alone: true }),
     noFix: bodyFix(macro.name, body, each.length, ctx.text),
+    // The finding stays at the use; its related locations are the body's writes, which the fix changes.
+    ...(body.calls && { calls: body.calls }),
     ...(each.some((w) => w.assumed) && { assumed: true }),
   };
 }

@@ -5,7 +5,8 @@
 // init function and writes to it in every other. Keyed by the struct (memberStructs.ts), so another
 // struct's member of the same name is not taken along; an assignment whose struct cannot be resolved
 // (`a->b->fd = x`) that is not a stream, or the member's address taken (`&p->fd`), leaves the member of
-// every struct unknown, as the analyzer cannot tell which struct it changed.
+// every struct unknown, as the analyzer cannot tell which struct it changed. A member stored from a local
+// has the local's origin (copiedMembers.ts).
 import {
   memberExpressions,
   memberFactKey,
@@ -14,6 +15,7 @@ import {
   structOfTarget,
   type StructKey,
 } from './memberStructs';
+import { copiedOrigin } from './copiedMembers';
 import { assignedOrigin, streamAssignment, type Origin } from './origins';
 import { addrinfoStreams } from './socketTypes';
 
@@ -41,7 +43,11 @@ export function memberStreams(text: string, functions: ReadonlySet<string>): Set
   for (const m of text.matchAll(MEMBER_ASSIGNED)) {
     const [, object, member, op] = m as unknown as [string, string, string, string];
     const at = m.index + m[0].length;
-    const kind: Origin = op === '=' ? assignedOrigin(text.slice(at, at + 200), functions, hints) : 'other';
+    const rest = text.slice(at, at + 200);
+    let kind: Origin = op === '=' ? assignedOrigin(rest, functions, hints) : 'other';
+    // `p->fd = fd;`: the local's own assignments in its function say what it holds.
+    const copied = op === '=' && kind === 'other' ? /^\s*([A-Za-z_]\w*)\s*;/.exec(rest) : null;
+    if (copied) kind = copiedOrigin(text, m.index, copied[1]!, functions, hints);
     if (kind === 'stream') streamed.add(member);
     assignments.push({ object, member, at: m.index, kind });
   }

@@ -692,7 +692,9 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     ctx = { ...ctx, streams: streamsOf(fn, ctx.text, declared, locals, file, ctx.wrappers), messages };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
-  const aliases = descriptorAliases(changes.within(body));
+  const own = new Set(locals);
+  for (const name of parameterNames(fn)) if (name) own.delete(name);
+  const aliases = descriptorAliases(changes.within(body), own, body);
   if (aliases.size > 0) {
     // A local copy of a descriptor names what it copies (itself resolved through the file's macros).
     const named = new Map(ctx.descriptorMacros ?? []);
