@@ -7,6 +7,7 @@ import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { throughCountCasts } from './castCounts';
 import { keptFailure } from './keptFailures';
+import { accumulating, accumulationAfter, statusSays, zeroSucceeds } from './accumulations';
 import { reportedOnly } from './reportedCounts';
 import { storedTestIn, storedTestReason, testsSuccess } from './storedTests';
 import { assertionMacro } from './macroStatements';
@@ -103,12 +104,14 @@ const GUARDED =
 export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (stmt.hasError) return undefined;
   // `ok = put(a) && put(b);`: the chain's result kept in a variable.
-  const kept = stmt.type === 'expression_statement' ? keptChain(stmt) : undefined;
+  // `int ok = put(a) && put(b);` too: the declaration keeps it as the assignment does.
+  const kept =
+    stmt.type === 'expression_statement' || stmt.type === 'declaration' ? keptChain(stmt) : undefined;
   const cond =
     stmt.type === 'if_statement'
       ? stmt.childForFieldName('condition')
       : stmt.type === 'return_statement'
-        ? stmt.namedChild(0)
+        ? returnedTest(stmt.namedChild(0))
         : (kept?.value ?? null);
   if (!cond) return undefined;
   const test = unwrap(cond);
@@ -142,12 +145,16 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     const check = guarded?.check ?? plain;
     if (!check) break;
     const write = callWrite(check.call, ctx);
-    // A status helper's bare call says it succeeded (`put(a) && put(b)`), its negation that it failed.
+    // A status helper's bare call says it succeeded (`put(a) && put(b)`), its negation that it failed;
+    // one zero on success says it succeeded when tested `== 0` (`put(a) == 0 && put(b) == 0`).
+    const zeroSuccess = op === '&&' && check.kind === 'falsy' && !!write && zeroSucceeds(write);
     const status =
-      write?.truthyOnSuccess && (check.kind === 'truthy' || check.kind === 'falsy')
+      (write?.truthyOnSuccess && (check.kind === 'truthy' || check.kind === 'falsy')) || zeroSuccess
         ? `status-${check.kind}`
         : undefined;
-    const statusAllowed = status === (op === '&&' ? 'status-truthy' : 'status-falsy');
+    const statusAllowed = zeroSuccess || status === (op === '&&' ? 'status-truthy' : 'status-falsy');
+    // `put(a) == 0 || put(b) == 0` of such a helper: the second runs only when the first failed.
+    if (op === '||' && check.kind === 'falsy' && write && zeroSucceeds(write)) break;
     if (!statusAllowed && !allowed(check.kind)) break;
     // Checks of different forms (`!= 5 || ... <= 0 || ... != 2`) all test for failure: the writes are
     // one checked sequence, but one gathered call has one check, which no fix can choose for them. A
@@ -230,38 +237,49 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
 
 /**
  * `failed = write(fd, a, n) != n;` and then `failed |= write(fd, "\\n", 1) != 1;` (or a helper's
- * status, `err |= put(fd, a, n);`, or successes: `ok &= write(fd, a, n) == n;`): each write checked,
- * the failures gathered in one variable that is tested after the last. One write each, reported without
- * a fix (the test of the variable would need rewriting for the total).
+ * status, `err |= put(fd, a, n);`, or successes: `ok &= write(fd, a, n) == n;`, `ok &= put(fd, a, n);`
+ * of a helper true on success), the first one possibly a declaration (`int ok = put(fd, a, n);`,
+ * accumulations.ts): each write checked, the failures gathered in one variable that is tested after the
+ * last. One write each, reported without a fix (the test of the variable would need rewriting for the
+ * total).
  */
 export function accumulatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
-  if (stmt.type !== 'expression_statement' || stmt.hasError) return undefined;
-  const expr = stmt.namedChild(0);
-  const assign = expr ? unwrap(expr) : undefined;
-  const op =
-    assign?.type === 'assignment_expression' ? assign.childForFieldName('operator')?.text : undefined;
-  if (!assign || (op !== '=' && op !== '|=' && op !== '+=' && op !== '&=')) return undefined;
-  const left = assign.childForFieldName('left');
-  if (left?.type !== 'identifier') return undefined;
-  const { value, successes } = accumulated(op, left.text, assign.childForFieldName('right'));
+  const found = stmt.hasError ? undefined : accumulating(stmt);
+  if (!found) return undefined;
+  const { name, op, right } = found;
+  const accumulation = accumulated(op, name, right);
+  const { value } = accumulation;
+  // `int ok = put(fd, a, n);` opens the accumulation the next statement continues (`ok &= ...`).
+  const opens = op === '=' && value === right ? accumulationAfter(stmt, name) : undefined;
+  const successes = opens === undefined ? accumulation.successes : opens === 'successes';
   const check = value ? checkOf(value, ctx.codes) : undefined;
   if (!check) return undefined;
-  // Successes and-ed together (`ok &= write(...) == n;`) say the same as failures or-ed.
-  if (successes ? !SUCCESS_CHECKS.has(check.kind) : !FAILURE_CHECKS.includes(check.kind)) return undefined;
   const write = callWrite(check.call, ctx);
-  // `n = write(...)` keeps a count, not a failure: resultChecked reads that form. A helper's status
-  // or-ed in (`err |= put(fd, s, n);`, nonzero on failure) is a failure gathered.
-  const status = op === '|=' && check.kind === 'truthy' && !!write?.wrapper && !write.truthyOnSuccess;
-  if ((check.kind === 'truthy' || check.kind === 'falsy') && !status) return undefined;
-  if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(left.text))
+  // A status helper's truth value (`ok &= put(...)`, `err |= !put(...)`, `ok = ok && put(...) == 0`)
+  // says success or failure by what the helper returns; a plain `name = put(...)` keeps it instead,
+  // unless an accumulation continues it.
+  const truth = check.kind === 'truthy' || check.kind === 'falsy';
+  const says =
+    truth && write && (op !== '=' || value !== right || opens) ? statusSays(check.kind, write) : undefined;
+  if (says !== undefined) {
+    if (says !== (successes ? 'success' : 'failure')) return undefined;
+  } else {
+    // Successes and-ed together (`ok &= write(...) == n;`) say the same as failures or-ed.
+    if (successes ? !SUCCESS_CHECKS.has(check.kind) : !FAILURE_CHECKS.includes(check.kind)) return undefined;
+    // `n = write(...)` keeps a count, not a failure: resultChecked reads that form. A helper's status
+    // or-ed in (`err |= put(fd, s, n);`, nonzero on failure) is a failure gathered.
+    const status = op === '|=' && check.kind === 'truthy' && !!write?.wrapper && !write.truthyOnSuccess;
+    if (truth && !status) return undefined;
+  }
+  if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(name))
     return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;
   return keptResultStep(
     write,
     stmt,
     check.call,
-    left.text,
-    `the ${successes ? 'successes' : 'failures'} are accumulated in ${left.text}, whose test a gathered call would need rewritten for the total`,
+    name,
+    `the ${successes ? 'successes' : 'failures'} are accumulated in ${name}, whose test a gathered call would need rewritten for the total`,
   );
 }
 
@@ -283,8 +301,18 @@ function accumulated(
   return { value: right, successes: op === '&=' };
 }
 
+/**
+ * The test a return statement's value makes: the value itself, or the condition choosing between two
+ * results (`return put(a) == 0 && put(b) == 0 ? 0 : -1;`).
+ */
+function returnedTest(value: Node | null): Node | null {
+  const at = value ? unwrap(value) : null;
+  return at?.type === 'conditional_expression' ? at.childForFieldName('condition') : value;
+}
+
 /** `name = <chain>;` (a plain assignment to a variable): the variable and the chain. */
 function keptChain(stmt: Node): { name: string; value: Node } | undefined {
+  if (stmt.type === 'declaration') return plainAssignment(stmt);
   const expr = stmt.namedChild(0);
   if (expr?.type !== 'assignment_expression' || expr.childForFieldName('operator')?.text !== '=')
     return undefined;

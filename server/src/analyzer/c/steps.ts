@@ -181,6 +181,12 @@ class FunctionReader {
       const write = chainStep(stmt, this.ctx) ?? accumulatedStep(stmt, this.ctx);
       if (write) return write;
     }
+    // `int ok = put(a) && put(b);` and `int bad = write(...) != n;` (opening an accumulation), as the
+    // plain assignments are.
+    if (stmt.type === 'declaration') {
+      const write = chainStep(stmt, this.ctx) ?? accumulatedStep(stmt, this.ctx);
+      if (write) return write;
+    }
     switch (stmt.type) {
       case 'expression_statement':
       case 'declaration':
