@@ -137,6 +137,55 @@ export class Workbench {
     assert.match((await focused.getAttribute('aria-label')) ?? '', title);
   }
 
+  /**
+   * Applies the quick fix `title` in the focused editor and waits until the editor's text matches
+   * `applied`. A key press can be lost while the menu still renders: the fix is asked for once more, so
+   * that a lost Enter and a fix that changes nothing fail with different messages. `onMenu` runs while
+   * the menu is open, before the first Enter (a screenshot).
+   */
+  async applyQuickFix(title: RegExp, applied: RegExp, onMenu?: () => Promise<unknown>): Promise<void> {
+    const text = this.page
+      .locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: applied })
+      .first();
+    for (let attempt = 1; ; attempt++) {
+      await this.quickFix(title);
+      if (attempt === 1) await onMenu?.();
+      await this.page.keyboard.press('Enter');
+      try {
+        await text.waitFor({ timeout: PATIENCE / 4 });
+        return;
+      } catch {
+        if (attempt === 2) {
+          assert.fail(
+            `the quick fix ${title} was offered twice, but after Enter the editor never showed ${applied}`,
+          );
+        }
+        await this.page.keyboard.press('Escape');
+      }
+    }
+  }
+
+  /**
+   * Saves the active editor (Ctrl+S) and waits until its tab `name` is no longer marked dirty, pressing
+   * Ctrl+S once more if the first press was lost.
+   */
+  async save(name: string): Promise<void> {
+    const clean = this.page
+      .locator(
+        `.editor-group-container.active .tabs-container .tab.active[data-resource-name="${name}"]:not(.dirty)`,
+      )
+      .first();
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Control+S');
+      try {
+        await clean.waitFor({ timeout: PATIENCE / 4 });
+        return;
+      } catch (err) {
+        if (attempt === 2) throw err;
+      }
+    }
+  }
+
   /** The frame of the active webview's content (the benchmark panel). */
   webview(): FrameLocator {
     return this.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
