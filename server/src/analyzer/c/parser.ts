@@ -5,7 +5,7 @@
 import TreeSitter = require('web-tree-sitter');
 import type { Edit, Language, Node, Range, Tree } from 'web-tree-sitter';
 import { cGrammar } from './grammar';
-import { splitDefinitions } from './splitHeaders';
+import { conditionalHeaders, splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
 import { rememberNodeTypes } from './nodeTypes';
@@ -272,7 +272,10 @@ export class CParser {
       for (const t of trees) t.delete();
     };
     const ranges = tree.rootNode.hasError ? swallowedRanges(tree.rootNode, text, found) : [];
-    if (ranges.length === 0) return { functions: found, release: releaseAll };
+    if (ranges.length === 0) {
+      const all = tree.rootNode.hasError ? this.conditionalDefinitions(found, text, trees) : found;
+      return { functions: all, release: releaseAll };
+    }
     const functions = found.filter(
       (fn) => !ranges.some(([from, to]) => fn.startIndex < to && fn.endIndex > from),
     );
@@ -321,7 +324,36 @@ export class CParser {
       broken(0, cuts.length - 1);
     }
     functions.sort((a, b) => a.startIndex - b.startIndex);
-    return { functions, release: releaseAll };
+    return { functions: this.conditionalDefinitions(functions, text, trees), release: releaseAll };
+  }
+
+  /**
+   * `found` with the definitions whose declarator is an `#if` choice (see conditionalHeaders) that no
+   * function of `found` holds: each parsed from the type before the conditional, the first group that
+   * reads as a declarator, and the body up to its closing line; the trees parsed are added to `trees`.
+   */
+  private conditionalDefinitions(found: Node[], text: string, trees: Tree[]): Node[] {
+    const more: Node[] = [];
+    for (const header of conditionalHeaders(text)) {
+      if (found.some((fn) => fn.startIndex <= header.body && header.body < fn.endIndex)) continue;
+      const close = closingLineEnd(text, header.body, text.length + 1);
+      const end = close === -1 ? text.length : close;
+      for (const group of header.groups) {
+        const parts = [...(header.prefix ? [header.prefix] : []), group, [header.body, end] as const];
+        const part = this.parseRanges(text, parts);
+        const fn = functionDefinitions(part.rootNode).find(
+          (f) => f.childForFieldName('body')?.startIndex === header.body,
+        );
+        if (fn && !fn.childForFieldName('declarator')?.hasError) {
+          trees.push(part);
+          more.push(fn);
+          break;
+        }
+        part.delete();
+      }
+    }
+    if (more.length === 0) return found;
+    return [...found, ...more].sort((a, b) => a.startIndex - b.startIndex);
   }
 
   /**

@@ -56,3 +56,79 @@ function firstGroupHeader(conditional: Node): Node | undefined {
   while (at?.type === 'pointer_declarator') at = at.childForFieldName('declarator');
   return at?.type === 'function_declarator' ? last : undefined;
 }
+
+/**
+ * A definition whose declarator alone is written once per configuration, the type before the
+ * conditional and the body after it: `static void` / `#if WITH_V6` / `open_sock(struct addr *a)` /
+ * `#else` / `open_sock(void)` / `#endif` / `{`; or whose first group is a K&R header (its parameters
+ * declared after it) the grammar cannot read. The grammar reads none of it as a definition (the
+ * conditional cuts the declaration in two, or the first group is an error), so
+ * {@link splitDefinitions} cannot find it in the tree; it is found in the text instead.
+ */
+export interface ConditionalHeader {
+  /** The lines before the conditional that begin the declaration (its type), if any. */
+  readonly prefix?: readonly [number, number];
+  /** Each group's lines, without the directives, in the order written. */
+  readonly groups: readonly (readonly [number, number])[];
+  /** Where the body's `{` is. */
+  readonly body: number;
+}
+
+const ENDIF_THEN_BODY = /^[ \t]*#[ \t]*endif\b[^\n]*\n(?:[ \t]*\r?\n)*\{/gm;
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b/;
+
+/**
+ * Every `#if` ... `#endif` of two or more groups followed by a line opening with `{`, with its groups
+ * that end with `)` (a function declarator): the candidates for {@link ConditionalHeader}. Nested
+ * conditionals inside a group are skipped over; the caller parses each candidate and keeps those
+ * that are definitions.
+ */
+export function conditionalHeaders(text: string): ConditionalHeader[] {
+  const found: ConditionalHeader[] = [];
+  for (const m of text.matchAll(ENDIF_THEN_BODY)) {
+    const endifLine = m.index;
+    const body = m.index + m[0].length - 1;
+    // Walk back over the lines to the matching `#if`, noting the `#else`/`#elif` of this level.
+    const bounds: number[] = [endifLine];
+    let depth = 1;
+    let at = endifLine;
+    let start = -1;
+    while (at > 0 && depth > 0) {
+      const lineStart = text.lastIndexOf('\n', at - 2) + 1;
+      const directive = DIRECTIVE.exec(text.slice(lineStart, at))?.[1];
+      if (directive === 'endif') depth++;
+      else if (directive?.startsWith('if')) depth--;
+      else if (directive && depth === 1) bounds.push(lineStart);
+      if (depth === 0) start = lineStart;
+      at = lineStart;
+    }
+    if (start < 0) continue;
+    bounds.push(start);
+    bounds.reverse();
+    if (bounds.length < 3) continue; // one group: no choice between headers
+    const groups: [number, number][] = [];
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const from = text.indexOf('\n', bounds[i]) + 1;
+      // A group of another form (a K&R header, its parameters declared after it) is not tried.
+      if (/\)\s*$/.test(text.slice(from, bounds[i + 1]))) groups.push([from, bounds[i + 1]!]);
+    }
+    if (groups.length === 0) continue;
+    found.push({ prefix: typePrefix(text, start), groups, body });
+  }
+  return found;
+}
+
+/**
+ * The lines just above `at` that can only be the start of a declaration (`static void`, `struct
+ * buffer *`): none blank, none a directive, none ending a statement, a block or a comment.
+ */
+function typePrefix(text: string, at: number): [number, number] | undefined {
+  let from = at;
+  while (from > 0) {
+    const lineStart = text.lastIndexOf('\n', from - 2) + 1;
+    const line = text.slice(lineStart, from).trim();
+    if (line === '' || line.startsWith('#') || /[;}{]$|\*\/$|^\/\//.test(line)) break;
+    from = lineStart;
+  }
+  return from < at ? [from, at] : undefined;
+}
