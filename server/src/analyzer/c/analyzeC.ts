@@ -37,7 +37,7 @@ import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
-import { messageDescriptors, withMembers } from './messageDescriptors';
+import { messageDescriptors, messageReturning, withMembers, withReturning } from './messageDescriptors';
 import {
   cFunctionFacts,
   libraryQuiet,
@@ -198,7 +198,7 @@ export class CAnalyzer {
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
-      messages: messageDescriptors(text),
+      messages: withReturning(messageDescriptors(text), text, messageReturning(openers(bodies))),
       members: memberStreams(text, functions),
       pairArrays: streamPairArrays(text),
     };
@@ -799,3 +799,14 @@ function includedMacroFacts(included: string | undefined, own: ReadonlySet<strin
 
 /** {@link includedMacroFacts}'s last headers' text and its facts (which no reader changes). */
 let lastIncluded: { text: string; facts: readonly CFunctionFact[] } | undefined;
+
+/** The bodies that open a socket or a file, or ask `ioctl()`, by their functions' names. */
+function openers(bodies: readonly { fn: Node; text: string }[]): { name: string; text: string }[] {
+  return bodies.flatMap((b) => {
+    if (!OPENS.test(b.text)) return [];
+    const name = functionName(b.fn);
+    return name ? [{ name, text: b.text }] : [];
+  });
+}
+
+const OPENS = /\b(?:socket|open\w*|ioctl)\s*\(/;

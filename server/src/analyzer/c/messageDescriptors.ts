@@ -152,6 +152,8 @@ export interface MessageDescriptors {
   readonly keys?: ReadonlySet<string>;
   /** Member facts of other files (keys), resolved per function by {@link messagesIn}. */
   readonly elsewhere?: ReadonlySet<string>;
+  /** Functions of the file that return a message descriptor (see {@link messageReturning}). */
+  readonly returning?: ReadonlySet<string>;
 }
 
 const canonical = (text: string) => text.replace(/\s+/g, '');
@@ -171,11 +173,53 @@ export function messageDescriptors(text: string): MessageDescriptors {
   return lastFile.found;
 }
 
+/**
+ * `found` (the file `text`'s message descriptors) with what the file assigns from its own functions
+ * that return one (`returning`, see {@link messageReturning}): `fd = open_udp(port)` is a datagram
+ * socket as `fd = socket(AF_INET, SOCK_DGRAM, 0)` is.
+ */
+export function withReturning(
+  found: MessageDescriptors,
+  text: string,
+  returning: ReadonlySet<string>,
+): MessageDescriptors {
+  if (returning.size === 0) return found;
+  return {
+    ...descriptorsIn(text, returning),
+    ...(found.elsewhere && { elsewhere: found.elsewhere }),
+    returning,
+  };
+}
+
+/**
+ * The functions among `fns` (name and body text) whose every return gives a descriptor their own text
+ * shows to keep message boundaries (`int s; if ((s = socket(AF_INET, SOCK_DGRAM, 0)) < 0) return -1;
+ * return s;`), or -1.
+ */
+export function messageReturning(fns: readonly { name: string; text: string }[]): Set<string> {
+  const found = new Set<string>();
+  for (const { name, text } of fns) {
+    if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) continue;
+    const own = descriptorsIn(text).targets;
+    if (own.size === 0) continue;
+    const values = [...text.matchAll(RETURNED)].map((m) => canonical(m[1] ?? ''));
+    const message = (v: string) => own.has(v);
+    if (values.some(message) && values.every((v) => message(v) || SENTINEL.test(v))) found.add(name);
+  }
+  return found;
+}
+
+/** A `return` statement's value, up to its `;`. */
+const RETURNED = /\breturn\b\s*([^;]*);/g;
+
+/** A failure's value: -1 or a negative constant, maybe in parentheses. */
+const SENTINEL = /^\(?-(\d+|[A-Z][A-Z0-9_]*)\)?$/;
+
 /** The text {@link messageDescriptors} read last, and what it found there. */
 let lastFile: { readonly text: string; readonly found: MessageDescriptors } | undefined;
 
 /** The message descriptors `text` shows (see the file comment). */
-function descriptorsIn(text: string): MessageDescriptors {
+function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDescriptors {
   const targets = new Set<string>();
   const members = new Set<string>();
   const arrays = new Set<string>();
@@ -202,6 +246,9 @@ function descriptorsIn(text: string): MessageDescriptors {
         add(target, index);
     }
   }
+  if (returning && [...returning].some((name) => text.includes(name)))
+    for (const { target, callee, index } of assignedCalls(text))
+      if (returning.has(callee)) add(target, index);
   for (const [target, at] of deviceRequests(text)) add(target, at);
   if (text.includes('socketpair')) {
     for (const m of text.matchAll(SOCKETPAIR)) {
@@ -289,7 +336,7 @@ export function messagesIn(
   let result = found;
   if ([...found.targets].some(own)) {
     const keptParams = reached();
-    const mine = descriptorsIn(fnText).targets;
+    const mine = descriptorsIn(fnText, found.returning).targets;
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
   }

@@ -124,11 +124,14 @@ export function streamReturning(
     const known = (text: string) => {
       if (!STREAM_KEY.test(text)) return false;
       if (!locals) {
+        // Every local, initialised or not: `int s; if ((s = socket(...)) < 0) return -1; return s;`.
         const declared = new Set<string>();
-        for (const d of body.descendantsOfType('init_declarator')) {
-          const n = d && declaredName(d.childForFieldName('declarator'));
-          if (n) declared.add(n);
-        }
+        for (const d of body.descendantsOfType('declaration'))
+          for (const k of d ? d.childrenForFieldName('declarator') : [])
+            if (k) {
+              const n = declaredName(k);
+              if (n) declared.add(n);
+            }
         locals = functionStreams(fn, declared, { functions, globals: new Set(), hints });
       }
       return locals.has(text);
