@@ -48,6 +48,7 @@ import {
 import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
+import { KeptFacts } from './keptFacts';
 import { mayHoldWrites } from './fewWrites';
 import { streamPairArrays } from './pairArrays';
 import { statusConstants } from './statusConstants';
@@ -136,6 +137,7 @@ export class CAnalyzer {
     loud: string[];
     assumed: string[];
   }>();
+  private readonly keptFacts = new KeptFacts();
 
   constructor(private readonly parser: CParser) {}
 
@@ -383,8 +385,9 @@ export class CAnalyzer {
     loud: string[];
     inferred: string[];
   } {
-    // What the file's functions call, for the fact base: every file, whatever it writes.
-    const functions = cFunctionFacts(text);
+    // What the file's functions call, for the fact base: every file, whatever it writes. A kept
+    // document's definitions are read again only where it changed; a batch run reads each once.
+    const functions = key === undefined ? cFunctionFacts(text) : this.keptFacts.facts(key, text);
     // The file's own pure functions as the library's make them (not other files': the first pass
     // reads helpers before the tree's facts exist, and both passes must read them alike).
     const filePure = pureFunctions(functions, (n) => cPureFunctions(settings).has(n));
@@ -764,6 +767,7 @@ export class CAnalyzer {
     this.parser.forget(key);
     this.findingMemo.forget(key);
     this.wrapperMemo.forget(key);
+    this.keptFacts.forget(key);
   }
 
   /** What the function memos hold: the findings memo, then each wrapper round's. */

@@ -77,9 +77,17 @@ const KEYWORDS = new Set([
 /** The head of a linkage block, its string blanked (`extern "C" {` read as `extern     {`). */
 const EXTERN_BLOCK = /\bextern\s*$/;
 
-/** The functions `text` defines, with what each calls (see the file comment). */
+/**
+ * Reads the definition whose body is `clean[open..close]` (`clean`: the text with comments and
+ * literals blanked), as {@link readDefinition} does; a reader may answer from an earlier reading.
+ */
+export type DefinitionReader = (clean: string, open: number, close: number) => CFunctionFact | undefined;
 
-export function cFunctionFacts(text: string): CFunctionFact[] {
+/**
+ * The functions `text` defines, with what each calls (see the file comment). `read` reads each
+ * definition found (default {@link readDefinition}).
+ */
+export function cFunctionFacts(text: string, read: DefinitionReader = readDefinition): CFunctionFact[] {
   const clean = text.replace(NOISE, ' ');
   const facts: CFunctionFact[] = [];
   // Braces at depth 0 open the file's definitions: a function's body follows its parameter list's `)`.
@@ -105,7 +113,7 @@ export function cFunctionFacts(text: string): CFunctionFact[] {
     nextClose = clean.indexOf('}', at + 1);
     if (depth === 0) continue; // unbalanced (#if alternatives): skip it
     if (--depth !== 0) continue;
-    const fact = definition(clean, open, at);
+    const fact = read(clean, open, at);
     if (fact) facts.push(fact);
   }
   for (const fact of macroFacts(clean)) facts.push(fact);
@@ -206,8 +214,19 @@ function macroBodyFact(paramList: string, body: string): MacroBodyFact {
 /** How far back from a body's `{` a definition's head is looked for. */
 const HEAD_REACH = 1000;
 
+/**
+ * Where the text {@link readDefinition} reads for a body opening at `open` starts: it reads
+ * `clean[definitionStart(open)..close)` and nothing else, and its answer depends on nothing else but
+ * where `open` stands in that stretch (which also tells whether the stretch starts the file).
+ */
+export function definitionStart(open: number): number {
+  // The head is looked for back to HEAD_REACH before the `{`, and a `#` there is a directive's only
+  // after a line feed: the character before the reach is read too.
+  return Math.max(0, open - HEAD_REACH - 1);
+}
+
 /** The function whose body is `clean[open..close]`, if the text before `open` is a definition's head. */
-function definition(clean: string, open: number, close: number): CFunctionFact | undefined {
+export function readDefinition(clean: string, open: number, close: number): CFunctionFact | undefined {
   const limit = Math.max(0, open - HEAD_REACH);
   let i = open - 1;
   while (i >= limit && isSpace(clean.charCodeAt(i))) i--;

@@ -1,0 +1,109 @@
+// The function facts of documents open in an editor, read again only where the text changed. Each
+// keystroke analyses the whole file again, and reading every definition's calls and parameters was
+// a large part of that, though a keystroke changes one function. A definition's facts depend only on
+// the stretch of text they are read from (see definitionStart): one that lies wholly before the
+// edit, or wholly after it, reads the same characters as in the document's previous version, and its
+// facts are taken from there. Compared by position, not looked up by text: hashing each definition's
+// text to find it again cost about as much as reading it.
+import { cFunctionFacts, definitionStart, readDefinition, type CFunctionFact } from './functionFacts';
+
+/** One definition's reading in a version of a document. */
+interface Reading {
+  /** Where the text read starts (see definitionStart) and where the body's `}` stands. */
+  readonly from: number;
+  readonly close: number;
+  /** What was read: undefined when the text there is no definition. */
+  readonly fact: CFunctionFact | undefined;
+}
+
+/** A document's last version (blanked as cFunctionFacts blanks it), with its readings by `{`. */
+interface Version {
+  readonly clean: string;
+  readonly readings: ReadonlyMap<number, Reading>;
+}
+
+/** The function facts of kept documents, each reusing its previous version's readings. */
+export class KeptFacts {
+  private readonly versions = new Map<string, Version>();
+
+  /**
+   * {@link cFunctionFacts} of `text`, the version of document `key` being analysed: equal to a fresh
+   * reading. The readings are kept for the document's next version.
+   */
+  facts(key: string, text: string): CFunctionFact[] {
+    const last = this.versions.get(key);
+    const readings = new Map<number, Reading>();
+    let kept: { clean: string; same: Same | undefined } | undefined;
+    const facts = cFunctionFacts(text, (clean, open, close) => {
+      kept ??= { clean, same: last && sameEnds(last.clean, clean) };
+      const from = definitionStart(open);
+      const earlier = last && kept.same && earlierReading(last, kept.same, clean.length, from, open, close);
+      const fact = earlier ? earlier.fact : readDefinition(clean, open, close);
+      readings.set(open, { from, close, fact });
+      return fact;
+    });
+    // A text without definitions keeps nothing to reuse.
+    if (kept) this.versions.set(key, { clean: kept.clean, readings });
+    else this.versions.delete(key);
+    return facts;
+  }
+
+  /** Drops what is kept for document `key` (it was closed). */
+  forget(key: string): void {
+    this.versions.delete(key);
+  }
+}
+
+/** How two versions of a text agree: the length of their common start and of their common end. */
+interface Same {
+  readonly prefix: number;
+  readonly suffix: number;
+}
+
+/** Characters compared at once by {@link sameEnds}. */
+const BLOCK = 1024;
+
+/** The common start and end of `a` and `b`, not overlapping in the shorter of the two. */
+function sameEnds(a: string, b: string): Same {
+  // Whole blocks first, compared as strings (the engine compares those in bulk), then character by
+  // character in the block that differs: comparing every character in a loop cost more than the
+  // readings it spared.
+  const shorter = Math.min(a.length, b.length);
+  let prefix = 0;
+  while (prefix + BLOCK <= shorter && a.slice(prefix, prefix + BLOCK) === b.slice(prefix, prefix + BLOCK))
+    prefix += BLOCK;
+  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  const room = shorter - prefix;
+  let suffix = 0;
+  while (
+    suffix + BLOCK <= room &&
+    a.slice(a.length - suffix - BLOCK, a.length - suffix) ===
+      b.slice(b.length - suffix - BLOCK, b.length - suffix)
+  )
+    suffix += BLOCK;
+  while (suffix < room && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix))
+    suffix++;
+  return { prefix, suffix };
+}
+
+/**
+ * The reading of `last` over the same characters as the one for the body `clean[open..close]` reads
+ * (`clean[from..close)`, of length `length`), at the same offsets: within the common start, or within
+ * the common end (moved by the change of length). Undefined when the stretch touches the change or
+ * the last version read no body there.
+ */
+function earlierReading(
+  last: Version,
+  same: Same,
+  length: number,
+  from: number,
+  open: number,
+  close: number,
+): Reading | undefined {
+  let moved: number;
+  if (close <= same.prefix) moved = 0;
+  else if (from >= length - same.suffix) moved = length - last.clean.length;
+  else return undefined;
+  const reading = last.readings.get(open - moved);
+  return reading && reading.from === from - moved && reading.close === close - moved ? reading : undefined;
+}
