@@ -6,6 +6,7 @@ import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
 import { throughCountCasts } from './castCounts';
+import { COMMA_PRELUDE, preludeEffects, preludeReads, withPrelude } from './commaPreludes';
 import { keptFailure } from './keptFailures';
 import { accumulating, accumulationAfter, statusSays, zeroSucceeds } from './accumulations';
 import { reportedOnly } from './reportedCounts';
@@ -128,6 +129,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     assigned?: string;
     guarded: boolean;
     guardReads: string[];
+    prelude?: NonNullable<WriteStep['argumentCalls']>;
   }[] = [];
   const list = terms(test, op);
   // `if (!ready || write(fd, a, n) != n || ...)`: tests that only read may come first. The writes then
@@ -140,7 +142,8 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   let kind: string | undefined;
   let mixed = false;
   for (const term of list.slice(lead)) {
-    const plain = checkOf(term, ctx.codes);
+    // `(i = htonl(n), write(fd, &i, 4)) != 4 ||`: a comma expression computes before its write.
+    const plain = checkOf(term, ctx.codes, true);
     const guarded = plain ? undefined : guardedCheck(term, op === '||' ? '&&' : '||', ctx);
     const check = guarded?.check ?? plain;
     if (!check) break;
@@ -170,6 +173,10 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     // that may do I/O, and none given a buffer an earlier write sent.
     const moved = writes.length > 0 ? write.argumentCalls : undefined;
     if (moved?.io || moved?.changes.some((n) => writes.some((w) => w.write.reads.includes(n)))) break;
+    // What a comma expression computes runs between the writes too (see commaPreludes.ts).
+    const prelude = check.prelude && preludeEffects(check.prelude, ctx);
+    const sent = (n: string) => writes.some((w) => w.write.reads.includes(n));
+    if (prelude && writes.length > 0 && (prelude.io || prelude.changes.some(sent))) break;
     if (check.len && !sameLength(check.len.text, write.checkLen)) break;
     const assigned = check.assigned?.text;
     if (assigned && write.targetNames.includes(assigned)) break;
@@ -180,7 +187,8 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
       len: check.len,
       assigned,
       guarded: guarded !== undefined,
-      guardReads,
+      guardReads: [...guardReads, ...(check.prelude ? preludeReads(check.prelude) : [])],
+      prelude,
     });
   }
   if (writes.length < 2) return undefined;
@@ -204,6 +212,7 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
             : // What a write's own reason says (an assumption about a helper) comes first.
               (all.find((w) => w.noFix)?.noFix ??
               (mixed ? MIXED_CHECKS : undefined) ??
+              (writes.some((w) => w.prelude) ? COMMA_PRELUDE : undefined) ??
               (assigns[0] !== undefined ? keptResult(first.write.callee, assigns[0]) : undefined));
   return {
     kind: 'write',
@@ -232,6 +241,8 @@ export function chainStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     // One write on a descriptor of unknown kind makes the whole chain an assumption.
     ...(all.some((w) => w.assumed) && { assumed: true }),
     ...(assumes.length > 0 && { assumes: assumedCalls(assumes) }),
+    // The first write's prelude runs before it: a run the chain joins sees it as computation between.
+    ...(first.prelude && { argumentCalls: withPrelude(first.write.argumentCalls, first.prelude) }),
   };
 }
 

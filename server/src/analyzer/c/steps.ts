@@ -29,6 +29,7 @@ import {
 } from './syntax';
 import { offsetBases } from './offsetBases';
 import { helperElements } from './pairArrays';
+import { commaStep } from './commaPreludes';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { summedWrites } from './summedCounts';
 import { retriedStep } from './retries';
@@ -157,6 +158,9 @@ class FunctionReader {
       // A write whose arguments call something that may do I/O can still open a run (see argumentCalls).
       const write = call && (writeStep(stmt, call, this.ctx) ?? writeStep(stmt, call, this.ctx, true));
       if (write) return write;
+      // `if ((i = htonl(n), write(fd, &i, 4)) != 4)`: the write a comma expression ends in.
+      const comma = call ? undefined : commaStep(stmt, this.ctx);
+      if (comma) return comma;
     }
     // `CHAIN(e, put(fd, s));`, a macro gating the write on an earlier one's success.
     if (stmt.type === 'expression_statement') {

@@ -278,3 +278,21 @@ export function plainAssignment(stmt: Node): { name: string; value: Node } | und
   }
   return left?.type === 'identifier' && right ? { name: left.text, value: right } : undefined;
 }
+
+/**
+ * The operands of a comma expression before its last one, and the last one (`a, b, c` gives `[a, b]`
+ * and `c`), or undefined when `node` is no comma expression.
+ */
+export function commaParts(node: Node): { prelude: Node[]; value: Node } | undefined {
+  let at = unwrap(node);
+  if (at.type !== 'comma_expression') return undefined;
+  const prelude: Node[] = [];
+  while (at.type === 'comma_expression') {
+    const left = at.childForFieldName('left');
+    const right = at.childForFieldName('right');
+    if (!left || !right) return undefined;
+    prelude.push(left);
+    at = unwrap(right);
+  }
+  return { prelude, value: at };
+}

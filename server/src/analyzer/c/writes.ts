@@ -14,7 +14,16 @@ import { expandMacro } from './macros';
 import { memberCallee } from './memberWriters';
 import { lineMatches } from './lineMatches';
 import { OUT_OF_BAND } from './helperBodies';
-import { callArgs, calleeName, calls, canonicalTarget, identifiers, namedKids, unwrap } from './syntax';
+import {
+  callArgs,
+  calleeName,
+  calls,
+  canonicalTarget,
+  commaParts,
+  identifiers,
+  namedKids,
+  unwrap,
+} from './syntax';
 import { writerMode } from './callSiteWriters';
 import { zeroConstant } from './pacedLoops';
 import { selectsBranch } from './selectedBranches';
@@ -138,6 +147,11 @@ export interface Check {
   readonly len?: Node;
   /** The variable the result is kept in inside the test (`(n = write(...)) != len`). */
   readonly assigned?: Node;
+  /**
+   * What a comma expression computes right before the call (`(i = htonl(n), write(fd, &i, 4)) != 4`
+   * gives `i = htonl(n)`): only read when the caller asked for commas (see commaPreludes.ts).
+   */
+  readonly prelude?: readonly Node[];
 }
 
 /** Check kinds under which the statement's handler runs when the call succeeded. */
@@ -166,10 +180,21 @@ const CONSTANT_CHECKS: Readonly<Record<string, string>> = {
   '==0': 'falsy',
 };
 
-/** The call `node` is, or the call assigned inside it (`(n = write(...))`), with the variable. */
-function callIn(node: Node): { call: Node; assigned?: Node } | undefined {
+/**
+ * The call `node` is, or the call assigned inside it (`(n = write(...))`), with the variable; with
+ * `commas`, also the call a comma expression ends in, with what it computes first.
+ */
+function callIn(
+  node: Node,
+  commas = false,
+): { call: Node; assigned?: Node; prelude?: readonly Node[] } | undefined {
   const n = checkedValue(node);
   if (n.type === 'call_expression') return { call: n };
+  const parts = commas ? commaParts(n) : undefined;
+  if (parts) {
+    const last = callIn(parts.value);
+    return last && { ...last, prelude: parts.prelude };
+  }
   if (n.type !== 'assignment_expression' || n.childForFieldName('operator')?.text !== '=') return undefined;
   const left = n.childForFieldName('left');
   const right = n.childForFieldName('right');
@@ -226,12 +251,12 @@ function hinted(test: Node): Node {
  * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`). A name
  * `codes` gives the value 0 or -1 compares as that number (`!= ST_OK` is `!= 0`: see statusConstants.ts).
  */
-export function checkOf(test: Node, codes?: ReadonlyMap<string, number>): Check | undefined {
+export function checkOf(test: Node, codes?: ReadonlyMap<string, number>, commas = false): Check | undefined {
   const t = hinted(test);
   if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
   // `if ((ret = put(...)))`: the kept result as the truth value, the test `ret != 0`.
-  if (t.type === 'assignment_expression') {
-    const kept = callIn(t);
+  if (t.type === 'assignment_expression' || (commas && t.type === 'comma_expression')) {
+    const kept = callIn(t, commas);
     return kept && { ...kept, kind: 'truthy' };
   }
   if (t.type === 'unary_expression' && t.childForFieldName('operator')?.text === '!') {
@@ -245,19 +270,19 @@ export function checkOf(test: Node, codes?: ReadonlyMap<string, number>): Check 
   let right = t.childForFieldName('right');
   if (!left || !right) return undefined;
   const swapped = SWAPPED[op];
-  if (!callIn(left) && callIn(right) && swapped) {
+  if (!callIn(left, commas) && callIn(right, commas) && swapped) {
     [left, right] = [right, left];
     op = swapped;
   }
-  const found = callIn(left);
+  const found = callIn(left, commas);
   if (!found) return undefined;
-  const { call, assigned } = found;
+  const { call, assigned, prelude } = found;
   const r = codeText(right.text.replace(/\s+/g, ''), codes);
   const constant = CONSTANT_CHECKS[`${op}${r}`];
-  if (constant) return { call, kind: constant, assigned };
-  if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned };
+  if (constant) return { call, kind: constant, assigned, prelude };
+  if (op === '!=' || op === '==') return { call, kind: op, len: right, assigned, prelude };
   // `call < len`: fewer bytes than asked is the failure `!= len` tests for (a write never sends more).
-  if (op === '<') return { call, kind: '!=', len: right, assigned };
+  if (op === '<') return { call, kind: '!=', len: right, assigned, prelude };
   return undefined;
 }
 
@@ -670,19 +695,21 @@ export function memberCalleeOf(call: Node): string | undefined {
 
 /**
  * The write step for statement `stmt` built around `call`, or undefined when the call is not a write
- * the analyzer understands fully, or the statement checks it in a way a fix could not keep.
+ * the analyzer understands fully, or the statement checks it in a way a fix could not keep. `given`:
+ * the check of the statement's test, when the caller has read it otherwise (see commaPreludes.ts).
  */
 export function writeStep(
   stmt: Node,
   call: Node,
   ctx: CContext,
   loudArguments = false,
+  given?: Check,
 ): WriteStep | undefined {
   if (stmt.hasError) return undefined;
   const write = callWrite(call, ctx, loudArguments);
   if (!write) return undefined;
   const cond = stmt.type === 'if_statement' ? stmt.childForFieldName('condition') : null;
-  const check = cond ? checkOf(cond, ctx.codes) : undefined;
+  const check = given ?? (cond ? checkOf(cond, ctx.codes) : undefined);
   const len = check?.kind === '!=' ? check.len : undefined;
   // A `!= len` check must compare with the very length the call writes, or its meaning is unclear.
   if (len && !sameLength(len.text, write.checkLen)) return undefined;
