@@ -47,6 +47,7 @@ import { peeksOnly } from './peerPeeks';
 import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
 import { sealsRecords, sessionAlternative } from './sessionAlternatives';
+import { forwardedFlags } from './forwardedFlags';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -138,8 +139,10 @@ function writerSlots(
     ...(format && { formats: true as const }),
     ...(pace !== undefined && { pace }),
   };
-  // A helper that forwards its caller's flags is given them by the caller: not known here.
-  if (w.flags !== undefined) return undefined;
+  // A helper taking flags: given this function's own (its caller's), or constants (see forwardedFlags.ts).
+  const flags = w.flags === undefined ? {} : forwardedFlags(call, w.flags, params);
+  if (!flags) return undefined;
+  const given = { ...messages, ...(flags.forwarded !== undefined && { flags: flags.forwarded }) };
   if ('param' in w.fd)
     return w.fd.element || w.fd.deref
       ? undefined
@@ -148,10 +151,10 @@ function writerSlots(
           buf: w.buf,
           len: w.len,
           family: w.family,
-          ...messages,
+          ...given,
           ...(w.fd.member && { member: w.fd.member }),
         };
-  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...messages };
+  return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...given };
 }
 
 /** True when `call` is inside the consequence of an `if` whose test makes `write` (its failure path). */
