@@ -78,6 +78,10 @@ const ENGLISH = new Set([
   'child_process',
   'join',
   'results',
+  // A joiner's name (`conditions`) and the model's word for the names a statement changes (`writes`),
+  // which leafnode's string writer and procmail's rcfile conditions happen to spell the same way.
+  'conditions',
+  'writes',
 ]);
 
 /**

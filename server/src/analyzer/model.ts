@@ -226,6 +226,11 @@ export interface OtherStep {
   /** Names whose memory the statement releases (`free(buf)`): a write that sent it ends its run. */
   readonly frees?: readonly string[];
   /**
+   * A barrier that only leaves the block (`break`, `continue`, `goto`, or a `return` that calls and
+   * changes nothing): an arm made of it alone writes nothing and ends its path (see leavingArms.ts).
+   */
+  readonly quietLeave?: boolean;
+  /**
    * Member paths assigned (`ctx->count`, `opt.len`), canonical, for the names of `writes` that change
    * only through such assignments: a descriptor at another member (`ctx->out`) stays the same.
    */

@@ -210,6 +210,14 @@ class FunctionReader {
         return this.barrier(stmt);
       case 'switch_statement':
         return this.switchBranch(stmt);
+      case 'break_statement':
+      case 'continue_statement':
+      case 'goto_statement':
+      case 'return_statement':
+        // Only an if/else arm's leave: a switch's cases keep their own reading (see openSwitches.ts).
+        return leavesQuietly(stmt) && inIfArm(stmt)
+          ? { ...this.barrier(stmt), quietLeave: true }
+          : this.barrier(stmt);
       case 'preproc_if':
       case 'preproc_ifdef':
         return this.preprocBranch(stmt);
@@ -543,6 +551,13 @@ const CHANGE_KINDS = [
   'call_expression',
   'init_declarator',
 ];
+
+/** True when `stmt` is an arm of an if/else: its body, or the one statement of its `{ }` body. */
+function inIfArm(stmt: Node): boolean {
+  let up = stmt.parent;
+  if (up?.type === 'compound_statement') up = up.parent;
+  return up?.type === 'if_statement' || up?.type === 'else_clause';
+}
 
 /** A body that only leaves the block (`return`, `return 0`, `goto out`, `break`): no call on the way. */
 function leavesQuietly(body: Node | null): boolean {

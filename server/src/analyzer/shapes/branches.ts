@@ -5,6 +5,7 @@
 import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
 import type { Budget } from './budget';
 import { assumedCalls } from './assumptions';
+import { leavesOnly } from './leavingArms';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
 export interface NameLookup {
@@ -206,6 +207,8 @@ export interface Passage {
  * again, with tests that only read: the run goes on through it (on every path the writes stay in
  * order). `sent` names what the run's writes so far read: a statement that changes one of them would
  * change bytes already queued. Undefined when any arm does something else, or no arm writes.
+ * `leaving`: the run opens at this branch, so an arm that only leaves is a path where nothing of it
+ * was written yet (see leavingArms.ts).
  */
 export function through(
   branch: BranchStep,
@@ -215,11 +218,16 @@ export function through(
   sent: NameLookup,
   stream = false,
   budget?: Budget,
+  leaving = false,
 ): Passage | undefined {
   if (branch.partial?.opaque) return undefined;
   const arms: WriteStep[][] = [];
   const changed: string[] = [];
   for (const arm of branch.arms) {
+    if (leaving && !stream && leavesOnly(arm.steps)) {
+      arms.push([]);
+      continue;
+    }
     const writes: WriteStep[] = [];
     const armSent = new Names(sent);
     // What the arm's own writes read: a name the arm declares is its own (declaring it changes no
@@ -244,7 +252,17 @@ export function through(
         if (s.frees && meets(s.frees, armSent)) return undefined;
         changed.push(...s.writes.filter((n) => !arm.declares.includes(n)));
       } else if (s.kind === 'branch') {
-        const inner = through(s, target, names, locals, armSent, stream, budget);
+        // Leaving inside the arm is harmless only while the arm has written nothing of the run.
+        const inner = through(
+          s,
+          target,
+          names,
+          locals,
+          armSent,
+          stream,
+          budget,
+          leaving && writes.length === 0,
+        );
         if (!inner) return undefined;
         writes.push(...inner.writes.map((w) => underTest(w, branch)));
         for (const w of inner.writes) armSent.add(w.reads);

@@ -62,7 +62,17 @@ function opening(first: Step, locals: ReadonlySet<string>): Opening | undefined 
   if (ends) return { head: { branch: first, writes: ends }, writes: [], pending: [] };
   const opener = firstWrite([first]);
   const passage =
-    opener && through(first, opener.target, new Set(opener.targetNames), locals, new Set(), !!opener.stream);
+    opener &&
+    through(
+      first,
+      opener.target,
+      new Set(opener.targetNames),
+      locals,
+      new Set(),
+      !!opener.stream,
+      undefined,
+      true,
+    );
   if (passage) return { writes: passage.writes, pending: [] };
   const tail = trailing(first);
   return tail && { writes: tail.writes, pending: tail.after };
