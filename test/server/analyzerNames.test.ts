@@ -82,6 +82,9 @@ const ENGLISH = new Set([
   // which leafnode's string writer and procmail's rcfile conditions happen to spell the same way.
   'conditions',
   'writes',
+  // What a helper's status says (`'success' | 'failure'`); tinc names a variable so, and the system
+  // headers that would list it too (GSS-API's, with libkrb5-dev) are not on every machine.
+  'success',
 ]);
 
 /**

@@ -37,7 +37,13 @@ import { plainWritePattern, readFunction } from './steps';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
-import { messageDescriptors, messageReturning, withMembers, withReturning } from './messageDescriptors';
+import {
+  messageDescriptors,
+  messageReturning,
+  withMembers,
+  withReturning,
+  type MessageDescriptors,
+} from './messageDescriptors';
 import {
   cFunctionFacts,
   libraryQuiet,
@@ -585,7 +591,7 @@ export class CAnalyzer {
         [...(streams.members ?? [])],
         [...(streams.pairArrays ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
-        ...Object.values(streams.messages ?? {}).map((set: ReadonlySet<string>) => [...set]),
+        messagesKey(streams.messages),
         !!streams.hints,
         learntPure,
         // A macro statement's answer comes from its definition anywhere in the file.
@@ -814,3 +820,21 @@ function openers(bodies: readonly { fn: Node; text: string }[]): { name: string;
 }
 
 const OPENS = /\b(?:socket|open\w*|ioctl)\s*\(/;
+
+/**
+ * The memo key's part for a file's message descriptors, field by field: a field added to
+ * MessageDescriptors must be added here, or the type check fails (a spread of `Object.values` once read
+ * a new field of another shape as a set, and threw at every edit).
+ */
+function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDescriptors, string[]> | null {
+  if (!m) return null;
+  const list = (set: ReadonlySet<string> | undefined) => (set ? [...set].sort() : []);
+  return {
+    targets: list(m.targets),
+    members: list(m.members),
+    arrays: list(m.arrays),
+    keys: list(m.keys),
+    elsewhere: list(m.elsewhere),
+    returning: list(m.returning),
+  };
+}
