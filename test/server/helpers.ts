@@ -61,9 +61,24 @@ export async function analyzeFixture(
 ): Promise<Finding[]> {
   const a = await analyzer();
   const dir = name.split('/')[0]!; // split always yields at least one part
-  const index = await indexOf(dir, settings);
-  return a.analyze(join(FIXTURES, name), fixture(name), settings, { index });
+  return a.analyze(join(FIXTURES, name), fixture(name), settings, {
+    index: await sharedIndex(dir, settings),
+  });
 }
+
+/**
+ * The index {@link analyzeFixture} reads, built once per folder and settings: the fixtures do not change
+ * while the tests run, and building it read every fixture of the folder again for each one analysed.
+ * Never handed out: a test that changes an index builds its own with {@link indexOf}.
+ */
+function sharedIndex(dir: string, settings: AnalyzerSettings): Promise<WrapperIndex> {
+  const key = `${dir}\0${JSON.stringify(settings, (_, v: unknown) => (v instanceof Set || v instanceof Map ? [...v] : v))}`;
+  let index = sharedIndexes.get(key);
+  if (!index) sharedIndexes.set(key, (index = indexOf(dir, settings)));
+  return index;
+}
+
+const sharedIndexes = new Map<string, Promise<WrapperIndex>>();
 
 /** An expected finding: `expect: <code> <syscalls>` in a comment on the line where it starts. */
 export interface Expectation {
