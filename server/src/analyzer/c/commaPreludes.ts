@@ -7,8 +7,8 @@
 // prelude runs, and a gathered call would run every prelude before the first byte goes out.
 import type { Node } from 'web-tree-sitter';
 import type { WriteStep } from '../model';
-import { calleeName, calls, identifiers, namedKids, rootName, unwrap } from './syntax';
-import { checkOf, pureTest, SUCCESS_CHECKS, writeStep, type CContext } from './writes';
+import { calls, identifiers, namedKids, rootName, unwrap } from './syntax';
+import { argumentCall, checkOf, SUCCESS_CHECKS, writeStep, type CContext } from './writes';
 
 /** Why a write computed in a comma expression has no fix. */
 export const COMMA_PRELUDE =
@@ -48,17 +48,13 @@ export function preludeEffects(
     if (assigned === null) found.io = true;
     else found.changes.push(...assigned);
     for (const call of calls(part)) {
-      const name = calleeName(call);
-      if (pureTest(name, ctx.pure, call)) continue;
-      if (!name || ctx.functions.has(name) || ctx.wrappers.has(name)) {
-        found.io = true;
-        continue;
-      }
-      found.calls.push(name);
-      if (!ctx.quiet(name)) {
-        if (ctx.unread?.(name)) found.assumed.push(name);
-        else found.io = true;
-      }
+      const what = argumentCall(call, ctx);
+      if (what.kind === 'pure') continue;
+      if (what.kind === 'io') found.io = true;
+      // A named call is a computation the later steps may change the inputs of, I/O or not.
+      if (what.name === undefined) continue;
+      found.calls.push(what.name);
+      if (what.kind === 'assumed') found.assumed.push(what.name);
       const list = call.childForFieldName('arguments');
       for (const arg of list ? namedKids(list) : []) for (const n of identifiers(arg)) found.changes.push(n);
     }

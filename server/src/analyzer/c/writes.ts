@@ -351,19 +351,36 @@ export function callsInArguments(
 ): { calls: string[]; changes: string[]; assumed?: string[] } | undefined | null {
   let found: { calls: string[]; changes: string[]; assumed?: string[] } | undefined;
   for (const call of calls(list)) {
-    const name = calleeName(call);
-    if (pureTest(name, ctx.pure, call)) continue;
-    if (!name || ctx.functions.has(name) || ctx.wrappers.has(name)) return null;
-    // Unknown, not known to do output: taken to do none, which the finding then says.
-    const assumed = !ctx.quiet(name) && !!ctx.unread?.(name);
-    if (!ctx.quiet(name) && !assumed) return null;
+    const what = argumentCall(call, ctx);
+    if (what.kind === 'pure') continue;
+    if (what.kind === 'io') return null;
     found ??= { calls: [], changes: [] };
-    found.calls.push(name);
-    if (assumed) (found.assumed ??= []).push(name);
+    found.calls.push(what.name);
+    if (what.kind === 'assumed') (found.assumed ??= []).push(what.name);
     for (const arg of callArgs(call)) for (const n of identifiers(arg)) found.changes.push(n);
   }
   if (found && hasEffects(list)) return null;
   return found;
+}
+
+/**
+ * What a call made before a write (in its arguments, or in the comma expression it ends) does: nothing
+ * (pure), maybe I/O (an unnamed callee, a writer, or a name that may do output; `name` when it has one
+ * the rules asked about), no output by what is known of its body (`quiet`), or no output as far as
+ * anyone can tell, no body being read (`assumed`, which the finding then says).
+ */
+export type ArgumentCall =
+  | { readonly kind: 'pure' }
+  | { readonly kind: 'io'; readonly name?: string }
+  | { readonly kind: 'quiet' | 'assumed'; readonly name: string };
+
+/** What `call` does before a write (see {@link ArgumentCall}). */
+export function argumentCall(call: Node, ctx: CContext): ArgumentCall {
+  const name = calleeName(call);
+  if (pureTest(name, ctx.pure, call)) return { kind: 'pure' };
+  if (!name || ctx.functions.has(name) || ctx.wrappers.has(name)) return { kind: 'io' };
+  if (ctx.quiet(name)) return { kind: 'quiet', name };
+  return ctx.unread?.(name) ? { kind: 'assumed', name } : { kind: 'io', name };
 }
 
 /** True when every call inside `nodes` is to a pure function: evaluating them early is harmless. */
