@@ -82,6 +82,17 @@ describe('message descriptors assigned to members in another file', () => {
     assert.deepEqual(lint(dir), [hello, lineOf('"P "')]);
   });
 
+  it('follows a stream socket made a datagram one in a cached run: the unchanged file is read again', () => {
+    const dir = mkdtempSync(join(work, 'turned-'));
+    writeFileSync(join(dir, 'open.c'), OPEN.replace('SOCK_DGRAM', 'SOCK_STREAM'));
+    writeFileSync(join(dir, 'use.c'), USE);
+    const cache = ['--cache', '--cache-location', join(dir, 'cache.json')];
+    assert.deepEqual(lint(dir, cache), [lineOf('"C "'), lineOf('"P "')]);
+    writeFileSync(join(dir, 'open.c'), OPEN);
+    assert.deepEqual(lint(dir, cache), [lineOf('"C "')]);
+    assert.deepEqual(lint(dir, cache), [lineOf('"C "')]);
+  });
+
   it('the file alone does not show what c->dgram is: both runs are reported', () => {
     const dir = mkdtempSync(join(work, 'alone-'));
     writeFileSync(join(dir, 'use.c'), USE);

@@ -120,7 +120,7 @@ export class Analyzer {
         index?.cHeaderCodeNames().size
           ? projectIncludes(text)
           : [];
-      const { findings, wrappers, functions, loud, inferred } = this.c.analyze(
+      const { findings, wrappers, functions, loud, inferred, returned } = this.c.analyze(
         text,
         settings,
         options.key,
@@ -133,6 +133,7 @@ export class Analyzer {
         options.index?.cOverriddenFor(path),
         index?.cIncludedDefines(path, includes),
         index?.cIncludedCodes(path, includes),
+        index?.cReturnedFor(path),
       );
       const members = messageMembers(text);
       return {
@@ -144,6 +145,7 @@ export class Analyzer {
           loud,
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
+          ...returnedFacts(returned),
           ...(isHeader(path) && includes.length > 0 && { includes }),
           ...headerDefines(path, text),
           ...namedCodes(path, text),
@@ -160,7 +162,7 @@ export class Analyzer {
   wrappers(path: string, text: string, settings: AnalyzerSettings): FileWrappers {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
     if (languageOf(path) === 'c') {
-      const { wrappers, functions } = this.c.analyze(text, settings);
+      const { wrappers, functions, returned } = this.c.analyze(text, settings);
       const members = messageMembers(text);
       const includes = isHeader(path) ? projectIncludes(text) : [];
       return {
@@ -168,6 +170,7 @@ export class Analyzer {
         ts: [],
         functions,
         ...(members.length > 0 && { messageMembers: members }),
+        ...returnedFacts(returned),
         ...(includes.length > 0 && { includes }),
         ...headerDefines(path, text),
         ...namedCodes(path, text),
@@ -244,4 +247,14 @@ function headerDefines(path: string, text: string): { defines?: string[] } {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
   return defines.length > 0 ? { defines } : {};
+}
+
+/** The index's fields for the exported functions a C file shows to return a descriptor of a known kind. */
+function returnedFacts(
+  returned: { stream: string[]; message: string[] } | undefined,
+): Pick<FileWrappers, 'returnsStream' | 'returnsMessage'> {
+  return {
+    ...(returned?.stream.length && { returnsStream: returned.stream }),
+    ...(returned?.message.length && { returnsMessage: returned.message }),
+  };
 }

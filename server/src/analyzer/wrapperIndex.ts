@@ -5,6 +5,7 @@ import { canonicalJson } from './canonicalJson';
 import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
+import type { ReturnedKinds } from './c/returnedKinds';
 import { dirname } from 'node:path';
 import { definedName, isHeader, resolveInclude } from './headerIncludes';
 import { languageOf } from './languageOf';
@@ -32,6 +33,10 @@ export interface FileWrappers {
   readonly inferred?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /** C: the file's exported functions that return a byte-stream descriptor (see returnedKinds.ts). */
+  readonly returnsStream?: readonly string[];
+  /** C: the file's exported functions that return a datagram, raw or device descriptor. */
+  readonly returnsMessage?: readonly string[];
   /**
    * A C header's project includes, as written (see projectIncludes): an includer of the header gets the
    * wrappers of those headers too.
@@ -98,6 +103,9 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetMessageMembers}. */
   private presetMembers: ReadonlySet<string> | undefined;
   private members: ReadonlySet<string> | undefined;
+  private returned: ReturnedKinds | undefined;
+  /** Set by {@link WrapperIndex.presetReturned}. */
+  private presetReturnedKinds: ReturnedKinds | undefined;
   private overridden: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetOverridden}. */
   private presetOverriddenNames: ReadonlySet<string> | undefined;
@@ -109,6 +117,8 @@ export class WrapperIndex {
       wrappers.c.length === 0 &&
       wrappers.ts.length === 0 &&
       !wrappers.functions?.length &&
+      !wrappers.returnsStream?.length &&
+      !wrappers.returnsMessage?.length &&
       !wrappers.includes?.length &&
       !wrappers.defines?.length &&
       !wrappers.codes?.length
@@ -130,6 +140,7 @@ export class WrapperIndex {
     this.defined = undefined;
     this.pure = undefined;
     this.members = undefined;
+    this.returned = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -148,6 +159,7 @@ export class WrapperIndex {
       this.defined = undefined;
       this.pure = undefined;
       this.members = undefined;
+      this.returned = undefined;
     }
   }
 
@@ -221,6 +233,34 @@ export class WrapperIndex {
       this.members = found;
     }
     return this.members;
+  }
+
+  /** Uses `kinds` as the tree's functions returning a known kind of descriptor, instead of reading the files'. */
+  presetReturned(kinds: { stream: readonly string[]; message: readonly string[] }): void {
+    this.presetReturnedKinds = { stream: new Set(kinds.stream), message: new Set(kinds.message) };
+  }
+
+  /**
+   * The exported C functions of the workspace that return a byte stream, and those that return a
+   * message descriptor (see returnedKinds.ts). A name two files define with different answers, or one
+   * file each way, is left out of both. The file `path`'s own are not left out: its own definitions
+   * decide for it anyway, and one answer for every file keeps {@link factsDigest} the same for all.
+   */
+  cReturnedFor(_path: string): ReturnedKinds {
+    if (this.presetReturnedKinds) return this.presetReturnedKinds;
+    if (!this.returned) {
+      // A name said two ways maps to undefined.
+      const said = new Map<string, 'stream' | 'message' | undefined>();
+      const say = (name: string, kind: 'stream' | 'message') =>
+        said.set(name, !said.has(name) || said.get(name) === kind ? kind : undefined);
+      for (const w of this.files.values()) {
+        for (const n of w.returnsStream ?? []) say(n, 'stream');
+        for (const n of w.returnsMessage ?? []) say(n, 'message');
+      }
+      const of = (kind: string) => new Set([...said].filter(([, k]) => k === kind).map(([n]) => n));
+      this.returned = { stream: of('stream'), message: of('message') };
+    }
+    return this.returned;
   }
 
   /** Uses `names` as the exported pure functions, instead of working them out. */
@@ -582,6 +622,8 @@ export class WrapperIndex {
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
+      const returned = this.cReturnedFor(path);
+      facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });
       facts.push({ overridden: [...this.cOverriddenFor(path)].sort() });
       // Every header's wrappers, whichever the file includes: a header's change then changes every C
       // file's facts, which is rare (a helper's body edited) and never wrong.

@@ -100,6 +100,8 @@ export interface LintJob {
   readonly pure?: readonly string[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /** Second pass: the exported functions of the tree returning a known kind of descriptor (returnedKinds.ts). */
+  readonly returned?: { readonly stream: readonly string[]; readonly message: readonly string[] };
   /** Second pass: exported C functions two files or more define, with those files (exportedDefiners). */
   readonly definers?: readonly (readonly [string, readonly string[]])[];
   /** Second pass: catalogue helper names the tree defines and exports (the fact base's). */
@@ -168,6 +170,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.defined) index.presetDefined(job.defined);
   if (job.pure) index.presetPure(job.pure);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
+  if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);
   if (job.overridden) index.presetOverridden(job.overridden);
   return index;

@@ -4,7 +4,7 @@
 import { relative, resolve } from 'node:path';
 // Not the library index: that loads the analyzer, which only the worker threads need.
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
-import { exportedDefiners, type FileWrappers } from '../analyzer/wrapperIndex';
+import { exportedDefiners, WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import type { CWrapper } from '../analyzer/wrapper';
 import { isHeader } from '../analyzer/headerIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
@@ -146,6 +146,8 @@ export async function lint(
               (r.wrappers.c.length > 0 ||
                 r.wrappers.ts.length > 0 ||
                 r.wrappers.functions?.length ||
+                r.wrappers.returnsStream?.length ||
+                r.wrappers.returnsMessage?.length ||
                 r.wrappers.includes?.length ||
                 r.wrappers.codes?.length),
           )
@@ -190,7 +192,19 @@ export async function lint(
       all.flatMap(([path, w]) => (w.messageMembers?.length ? [[path, w.messageMembers]] : [])),
     );
     const messageMembers = [...new Set([...membersOf.values()].flat())].sort();
-    const redo = [...facts.redo, ...(cached?.stale ?? []), ...askedMembers(first, membersOf)];
+    // Functions other files show to return a known kind of descriptor: a file whose first pass wrote to
+    // a descriptor of unknown kind may have called one (see returnedKinds.ts).
+    const returned = treeReturned(all);
+    // The first-pass findings of every file, the cache's unchanged ones too: an unchanged file whose
+    // facts from other files changed is read again only when its findings ask about them (the second
+    // pass leaves out an unchanged file whose facts are unchanged whatever the list says).
+    const firstFindings = cached ? [...first, ...cached.hitResults()] : first;
+    const redo = [
+      ...facts.redo,
+      ...(cached?.stale ?? []),
+      ...askedMembers(firstFindings, membersOf),
+      ...askedKinds(firstFindings, returned),
+    ];
     if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
       // quiet (or all, to fix them), with the index. A file whose own wrappers grow once it is read
@@ -205,6 +219,7 @@ export async function lint(
         defined: facts.defined,
         pure: facts.pure,
         messageMembers,
+        returned,
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
         overridden: facts.overridden,
@@ -265,6 +280,39 @@ function askedMembers(
     if (elsewhere) asked.push(r.path);
   }
   return asked;
+}
+
+/**
+ * The exported functions the files of `all` show to return a byte stream, and a message descriptor,
+ * as the index reads them (a name found both ways is left out of both).
+ */
+function treeReturned(all: readonly [string, FileWrappers][]): { stream: string[]; message: string[] } {
+  const index = new WrapperIndex();
+  for (const [path, w] of all)
+    if (w.returnsStream || w.returnsMessage) index.set(path, { c: [], ts: [], ...returnedOnly(w) });
+  const kinds = index.cReturnedFor('');
+  return { stream: [...kinds.stream].sort(), message: [...kinds.message].sort() };
+}
+
+function returnedOnly(w: FileWrappers): Pick<FileWrappers, 'returnsStream' | 'returnsMessage'> {
+  return {
+    ...(w.returnsStream && { returnsStream: w.returnsStream }),
+    ...(w.returnsMessage && { returnsMessage: w.returnsMessage }),
+  };
+}
+
+/**
+ * The files of `first` with a finding on a descriptor of unknown kind, when some file returns a
+ * known kind: the second pass reads them with what those functions return.
+ */
+function askedKinds(
+  first: readonly FileResult[],
+  returned: { stream: readonly string[]; message: readonly string[] },
+): string[] {
+  if (returned.stream.length === 0 && returned.message.length === 0) return [];
+  return first
+    .filter((r) => r.findings.some((f) => f.code === 'adjacent-writes-unknown-fd'))
+    .map((r) => r.path);
 }
 
 /** Passes with the index at most: each reads a chain of helpers across files one file deeper. */

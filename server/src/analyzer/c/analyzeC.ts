@@ -29,8 +29,15 @@ import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
-import { streamGlobals, streamParameters, streamReturning, type FileStreams } from './origins';
+import { streamGlobals, streamParameters, type FileStreams } from './origins';
 import { addrinfoStreams } from './socketTypes';
+import {
+  mayReturnDescriptor,
+  NO_RETURNED,
+  othersReturned,
+  returnedKinds,
+  type ReturnedKinds,
+} from './returnedKinds';
 import { gateMacro, macroStatementKinds } from './macroStatements';
 import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
@@ -39,7 +46,6 @@ import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
 import {
   messageDescriptors,
-  messageReturning,
   withMembers,
   withReturning,
   type MessageDescriptors,
@@ -185,31 +191,47 @@ export class CAnalyzer {
     };
   }
 
-  /** What the file says about where descriptors come from (only read when it has plain writes). */
+  /**
+   * What the file says about where descriptors come from (only read when it has plain writes).
+   * `returned`: what the file's own functions return (see returnedKinds.ts); `others`: what other
+   * files' exported functions do, less the names the file defines.
+   */
   private fileStreams(
     text: string,
     bodies: readonly { fn: Node; text: string }[],
     settings: AnalyzerSettings,
     plainWrites: RegExp,
+    returned: ReturnedKinds,
+    others: ReturnedKinds,
   ): FileStreams {
-    const functions = new Set([...C_STREAM_FUNCTIONS, ...settings.streamFunctions]);
+    const functions = new Set([...streamOpeners(settings, others), ...returned.stream]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
-    const opener = new RegExp(`\\b(?:${[...functions].join('|')})\\s*\\(`);
     const hints = addrinfoStreams(text);
-    for (const name of streamReturning(
-      bodies.filter((b) => opener.test(b.text)).map((b) => b.fn),
-      functions,
-      hints,
-    ))
-      functions.add(name);
     const file = { functions, globals: streamGlobals(text, functions), hints };
+    const messages = new Set([...returned.message, ...others.message]);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
-      messages: withReturning(messageDescriptors(text), text, messageReturning(openers(bodies))),
+      messages: withReturning(messageDescriptors(text), text, messages),
       members: memberStreams(text, functions),
       pairArrays: streamPairArrays(text),
     };
+  }
+
+  /**
+   * The file's functions among `bodies` that return a descriptor of a known kind, when `text` calls an
+   * opener at all (see returnedKinds.ts).
+   */
+  private returned(
+    text: string,
+    bodies: readonly { fn: Node; text: string }[],
+    settings: AnalyzerSettings,
+    others: ReturnedKinds,
+  ): ReturnedKinds {
+    const openers = streamOpeners(settings, others);
+    return mayReturnDescriptor(text, openers)
+      ? returnedKinds(bodies, openers, addrinfoStreams(text))
+      : NO_RETURNED;
   }
 
   /** The syntax of the whole `text`, incrementally reparsed when `key` is given. */
@@ -250,11 +272,13 @@ export class CAnalyzer {
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
+    openers: ReadonlySet<string> = C_STREAM_FUNCTIONS,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
+      openers,
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
         this.ownWrappers(
@@ -384,16 +408,23 @@ export class CAnalyzer {
     overriddenElsewhere: ReadonlySet<string> = new Set(),
     includedDefines: readonly string[] = [],
     includedCodes: readonly (readonly [string, number])[] = [],
+    returnedElsewhere: ReturnedKinds = NO_RETURNED,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
     functions: CFunctionFact[];
     loud: string[];
     inferred: string[];
+    /** The file's exported functions that return a descriptor of a known kind (see returnedKinds.ts). */
+    returned?: { stream: string[]; message: string[] };
   } {
     // What the file's functions call, for the fact base: every file, whatever it writes. A kept
     // document's definitions are read again only where it changed; a batch run reads each once.
     const functions = key === undefined ? cFunctionFacts(text) : this.keptFacts.facts(key, text);
+    const own = new Set(functions.map((f) => f.name));
+    const others = othersReturned(returnedElsewhere, own);
+    // A file that opens descriptors is read for what its functions return, whatever it writes.
+    const opens = mayReturnDescriptor(text, streamOpeners(settings, others));
     // The file's own pure functions as the library's make them (not other files': the first pass
     // reads helpers before the tree's facts exist, and both passes must read them alike).
     const filePure = pureFunctions(functions, (n) => cPureFunctions(settings).has(n));
@@ -437,6 +468,7 @@ export class CAnalyzer {
     if (
       key === undefined &&
       callSite.length === 0 &&
+      !opens &&
       !writes.test(text) &&
       !usesWriting?.test(text) &&
       !mayWriteThroughParameter(text) &&
@@ -448,7 +480,6 @@ export class CAnalyzer {
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
     // its write (a library's `crc32()`, no body read) is found in both looks alike.
     const elsewhere = (name: string) => quietElsewhere.has(name) || libraryQuiet(name);
-    const own = new Set(functions.map((f) => f.name));
     // The macros of the headers the file includes are read as its own, where it defines none of
     // that name: `DBG(...)` empty in a header is as quiet as the same definition in the file.
     const headerFacts = includedMacroFacts(included, own);
@@ -466,9 +497,17 @@ export class CAnalyzer {
         !usesWriting?.test(text) &&
         !mayWriteThroughParameter(text) &&
         !maySendOneIovec(text)
-      )
-        return { findings: [], wrappers: [], functions, loud: [], inferred };
+      ) {
+        const returned = opens
+          ? exportedReturns(
+              this.returned(text, bodiesOf(syntax.functions(), text), settings, others),
+              functions,
+            )
+          : undefined;
+        return { findings: [], wrappers: [], functions, loud: [], inferred, ...(returned && { returned }) };
+      }
       const bodies = bodiesOf(syntax.functions(), text);
+      const returned = opens ? this.returned(text, bodies, settings, others) : NO_RETURNED;
       const { own: ownWrappers, writers } = this.ownWrappers(
         text,
         settings,
@@ -553,7 +592,7 @@ export class CAnalyzer {
         readOnly: readOnlyLookup(functions),
         unread,
       };
-      const read = this.fileStreams(text, bodies, settings, ctx.plainWrites);
+      const read = this.fileStreams(text, bodies, settings, ctx.plainWrites, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set([...membersElsewhere].filter((m) => text.includes(m.replace(/@.*/, ''))));
       const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
@@ -565,7 +604,7 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, ownWrappers);
+        return finish(findings, ownWrappers, returned);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -618,9 +657,9 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, ownWrappers);
+      return finish(findings, ownWrappers, returned);
     };
-    const finish = (findings: Finding[], ownWrappers: CWrapper[]) => {
+    const finish = (findings: Finding[], ownWrappers: CWrapper[], returned: ReturnedKinds) => {
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
       const withInclude = include
         ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
@@ -631,6 +670,7 @@ export class CAnalyzer {
         functions,
         loud: [...loud],
         inferred: [...inferred, ...[...assumed].filter((n) => !inferred.includes(n))],
+        ...exportedReturnsField(returned, functions),
       };
     };
     if (key === undefined) {
@@ -650,6 +690,7 @@ export class CAnalyzer {
         codes,
         included,
         headerMacros,
+        streamOpeners(settings, others),
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
@@ -810,16 +851,10 @@ function includedMacroFacts(included: string | undefined, own: ReadonlySet<strin
 /** {@link includedMacroFacts}'s last headers' text and its facts (which no reader changes). */
 let lastIncluded: { text: string; facts: readonly CFunctionFact[] } | undefined;
 
-/** The bodies that open a socket or a file, or ask `ioctl()`, by their functions' names. */
-function openers(bodies: readonly { fn: Node; text: string }[]): { name: string; text: string }[] {
-  return bodies.flatMap((b) => {
-    if (!OPENS.test(b.text)) return [];
-    const name = functionName(b.fn);
-    return name ? [{ name, text: b.text }] : [];
-  });
+/** The functions whose result is a byte stream: the catalogue's, the user's, other files' (see returnedKinds.ts). */
+function streamOpeners(settings: AnalyzerSettings, others: ReturnedKinds): Set<string> {
+  return new Set([...C_STREAM_FUNCTIONS, ...settings.streamFunctions, ...others.stream]);
 }
-
-const OPENS = /\b(?:socket|open\w*|ioctl)\s*\(/;
 
 /**
  * The memo key's part for a file's message descriptors, field by field: a field added to
@@ -837,4 +872,22 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     elsewhere: list(m.elsewhere),
     returning: list(m.returning),
   };
+}
+
+/** The names of `returned` that `functions` define exported (another file can call only those). */
+function exportedReturns(
+  returned: ReturnedKinds,
+  functions: readonly CFunctionFact[],
+): { stream: string[]; message: string[] } | undefined {
+  if (returned.stream.size === 0 && returned.message.size === 0) return undefined;
+  const exported = new Set(functions.filter((f) => f.exported).map((f) => f.name));
+  const stream = [...returned.stream].filter((n) => exported.has(n)).sort();
+  const message = [...returned.message].filter((n) => exported.has(n)).sort();
+  return stream.length > 0 || message.length > 0 ? { stream, message } : undefined;
+}
+
+/** {@link exportedReturns} as an optional result field. */
+function exportedReturnsField(returned: ReturnedKinds, functions: readonly CFunctionFact[]) {
+  const found = exportedReturns(returned, functions);
+  return found ? { returned: found } : {};
 }

@@ -3,7 +3,7 @@
 // On the corpus trees only about a fifth of the lines of the files that name a write function are in
 // definitions that call one; the rest need no parse.
 import type { Node, Tree } from 'web-tree-sitter';
-import { C_STREAM_FUNCTIONS, cWriteFunctions } from '../catalogue';
+import { cWriteFunctions } from '../catalogue';
 import type { AnalyzerSettings } from '../settings';
 import { fileMacros, type CMacro } from './macros';
 import { MacroExpander } from './macroExpansions';
@@ -11,6 +11,7 @@ import { isStaticDefinition } from './origins';
 import type { CParser } from './parser';
 import { chooseParts, partCuts, unguarded } from './parts';
 import { PLAIN_WRITE } from './steps';
+import { openerPattern } from './returnedKinds';
 import { functionName } from './syntax';
 import { bodiesOf, mayWriteThroughParameter, type FunctionBody } from './wrapperChains';
 import { maySendOneIovec } from './iovecHelpers';
@@ -29,6 +30,11 @@ export interface Interest {
   readonly settingWrappers: ReadonlyMap<string, CWrapper>;
   /** Macros of the included headers whose definitions write: a part using one may write through it. */
   readonly headerWriters?: ReadonlySet<string>;
+  /**
+   * The functions whose result is a byte stream (the catalogue's, the user's, other files'): a part
+   * that calls one, or another opener, and returns is parsed for what it returns (see returnedKinds.ts).
+   */
+  readonly openers: ReadonlySet<string>;
   /** The file's own wrappers among `bodies`, with the file's `macros` known. */
   wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
 }
@@ -52,9 +58,8 @@ function callOf(names: Iterable<string>): RegExp {
  * analysis needs, and their function definitions (with the parser's error recovery), in document
  * order. A part is parsed when it calls a name of interest: a write function, a known wrapper, a
  * same-file macro or wrapper (found in the parts parsed), or a static function that writes to a plain
- * descriptor (its callers decide whether its parameter is a stream); or, in a file with plain writes,
- * when it returns from a part calling a stream function (a function of the file that returns a
- * stream). Names found in parsed parts choose more parts, parsed in turn, until no new part is chosen.
+ * descriptor (its callers decide whether its parameter is a stream); or when it returns from a part
+ * calling an opener (a function that may return a descriptor of a known kind: see returnedKinds.ts). Names found in parsed parts choose more parts, parsed in turn, until no new part is chosen.
  * Call `release` when done with the nodes.
  */
 export function interestingParts(
@@ -78,7 +83,7 @@ export function interestingParts(
     ...(interest.headerWriters ?? []),
   ]);
   const plain = PLAIN_WRITE.test(text);
-  const opener = plain ? callOf([...C_STREAM_FUNCTIONS, ...interest.settings.streamFunctions]) : undefined;
+  const opener = openerPattern(interest.openers);
   let pattern = callOf(names);
   // A helper writing with a function it is given names no write function (see wrapperChains.ts).
   const through = mayWriteThroughParameter(text);
@@ -91,7 +96,7 @@ export function interestingParts(
     let answer = always.get(index);
     if (answer === undefined) {
       answer =
-        (opener !== undefined && opener.test(part) && /\breturn\b/.test(part)) ||
+        (opener.test(part) && /\breturn\b/.test(part)) ||
         (through && mayWriteThroughParameter(part)) ||
         (iovec && maySendOneIovec(part));
       always.set(index, answer);
