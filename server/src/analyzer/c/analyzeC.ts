@@ -32,6 +32,7 @@ import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
 import { addrinfoStreams } from './socketTypes';
 import {
+  isOpener,
   mayReturnDescriptor,
   NO_RETURNED,
   othersReturned,
@@ -423,8 +424,9 @@ export class CAnalyzer {
     const functions = key === undefined ? cFunctionFacts(text) : this.keptFacts.facts(key, text);
     const own = new Set(functions.map((f) => f.name));
     const others = othersReturned(returnedElsewhere, own);
-    // A file that opens descriptors is read for what its functions return, whatever it writes.
-    const opens = mayReturnDescriptor(text, streamOpeners(settings, others));
+    // A file whose exported functions open descriptors is read for what they return, whatever it writes.
+    const openers = streamOpeners(settings, others);
+    const opens = functions.some((f) => f.exported && f.calls.some((c) => isOpener(c, openers)));
     // The file's own pure functions as the library's make them (not other files': the first pass
     // reads helpers before the tree's facts exist, and both passes must read them alike).
     const filePure = pureFunctions(functions, (n) => cPureFunctions(settings).has(n));
@@ -507,7 +509,7 @@ export class CAnalyzer {
         return { findings: [], wrappers: [], functions, loud: [], inferred, ...(returned && { returned }) };
       }
       const bodies = bodiesOf(syntax.functions(), text);
-      const returned = opens ? this.returned(text, bodies, settings, others) : NO_RETURNED;
+      const returned = this.returned(text, bodies, settings, others);
       const { own: ownWrappers, writers } = this.ownWrappers(
         text,
         settings,

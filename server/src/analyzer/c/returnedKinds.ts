@@ -42,6 +42,13 @@ export function mayReturnDescriptor(text: string, openers: ReadonlySet<string>):
   return openerPattern(openers).test(text);
 }
 
+/** True when a call of `name` opens a descriptor of either kind (`openers`: see {@link returnedKinds}). */
+export function isOpener(name: string, openers: ReadonlySet<string>): boolean {
+  return openers.has(name) || OPENER_NAME.test(name);
+}
+
+const OPENER_NAME = /^(?:socket|open\w*|ioctl)$/;
+
 /** A call of an opener of either kind (`openers`: see {@link returnedKinds}), also through a line continuation. */
 export function openerPattern(openers: ReadonlySet<string>): RegExp {
   const words = [...openers].filter((n) => /^\w+$/.test(n));
