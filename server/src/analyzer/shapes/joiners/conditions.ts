@@ -9,6 +9,7 @@
 import type { WriteStep } from '../../model';
 import { inArm, meets, ONE_ARM } from '../branches';
 import { end, type Joiner, type Rules } from './joiner';
+import { conditionSubjects, overlaps, type Subject } from './conditionSubjects';
 
 const ALL_CONDITIONAL =
   'every write is under a test of its own; where none holds, a gathered call would still run';
@@ -28,17 +29,21 @@ function conditionNames(condition: string): string[] {
 }
 
 /**
- * True when no two writes' conditions read a common name, and no two send the same bytes (the same
- * message under two tests is one message for two cases, as `^C` on a signal or on an empty read).
+ * True when no two writes' conditions are about one thing (see {@link overlaps}), and no two send the
+ * same bytes (the same message under two tests is one message for two cases, as `^C` on a signal or on
+ * an empty read). A write whose bytes cannot be listed (a helper that formats them) sends what its own
+ * arguments make: it is compared with no other.
  */
 function disjoint(writes: readonly WriteStep[]): boolean {
-  const seen = new Set<string>();
-  const sent = writes.map((w) => (w.pieces ?? []).map((p) => `${p.buf}\u0000${p.len ?? ''}`).join('\u0001'));
-  if (new Set(sent).size < sent.length) return false;
+  const listed = writes.flatMap((w) =>
+    w.pieces ? [w.pieces.map((p) => `${p.buf}\u0000${p.len ?? ''}`).join('\u0001')] : [],
+  );
+  if (new Set(listed).size < listed.length) return false;
+  const seen: Subject[] = [];
   for (const w of writes) {
-    const names = new Set(conditionNames(w.condition ?? ''));
-    if (names.size === 0 || meets([...names], seen)) return false;
-    for (const n of names) seen.add(n);
+    const subjects = conditionSubjects(w.condition ?? '');
+    if (subjects.length === 0 || subjects.some((s) => seen.some((t) => overlaps(s, t)))) return false;
+    seen.push(...subjects);
   }
   return true;
 }
