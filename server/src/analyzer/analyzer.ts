@@ -12,6 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { declaredPureFunctions } from './c/declaredPure';
 import { codeUses, statusConstants } from './c/statusConstants';
 import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
 
@@ -144,6 +145,7 @@ export class Analyzer {
           loud,
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
+          ...declaredPure(text),
           ...(isHeader(path) && includes.length > 0 && { includes }),
           ...headerDefines(path, text),
           ...namedCodes(path, text),
@@ -168,6 +170,7 @@ export class Analyzer {
         ts: [],
         functions,
         ...(members.length > 0 && { messageMembers: members }),
+        ...declaredPure(text),
         ...(includes.length > 0 && { includes }),
         ...headerDefines(path, text),
         ...namedCodes(path, text),
@@ -244,4 +247,10 @@ function headerDefines(path: string, text: string): { defines?: string[] } {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
   return defines.length > 0 ? { defines } : {};
+}
+
+/** The file's functions declared `const` or `pure` (see declaredPure.ts), as a FileWrappers field. */
+function declaredPure(text: string): { declaredPure?: string[] } {
+  const names = declaredPureFunctions(text);
+  return names.length > 0 ? { declaredPure: names } : {};
 }
