@@ -12,6 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { declaredPureFunctions } from './c/declaredPure';
 import { codeUses, statusConstants } from './c/statusConstants';
 import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
 
@@ -146,6 +147,7 @@ export class Analyzer {
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
           ...returnedFacts(returned),
+          ...declaredPure(text),
           ...(isHeader(path) && includes.length > 0 && { includes }),
           ...headerDefines(path, text),
           ...namedCodes(path, text),
@@ -171,6 +173,7 @@ export class Analyzer {
         functions,
         ...(members.length > 0 && { messageMembers: members }),
         ...returnedFacts(returned),
+        ...declaredPure(text),
         ...(includes.length > 0 && { includes }),
         ...headerDefines(path, text),
         ...namedCodes(path, text),
@@ -257,4 +260,10 @@ function returnedFacts(
     ...(returned?.stream.length && { returnsStream: returned.stream }),
     ...(returned?.message.length && { returnsMessage: returned.message }),
   };
+}
+
+/** The file's functions declared `const` or `pure` (see declaredPure.ts), as a FileWrappers field. */
+function declaredPure(text: string): { declaredPure?: string[] } {
+  const names = declaredPureFunctions(text);
+  return names.length > 0 ? { declaredPure: names } : {};
 }

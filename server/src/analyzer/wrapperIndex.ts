@@ -31,6 +31,8 @@ export interface FileWrappers {
    * reading.
    */
   readonly inferred?: readonly string[];
+  /** C: the functions the file declares `const` or `pure` (see declaredPureFunctions). */
+  readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
   /** C: the file's exported functions that return a byte-stream descriptor (see returnedKinds.ts). */
@@ -287,13 +289,20 @@ export class WrapperIndex {
     }
     const nodes: Node[] = [];
     const exported = new Map<string, Node | null>();
+    // Declared pure by an attribute, in any file: pure whatever its body calls (see declaredPure.ts).
+    const declared = new Set<string>();
+    for (const wrappers of this.files.values()) for (const n of wrappers.declaredPure ?? []) declared.add(n);
     for (const [file, wrappers] of this.files) {
       const own = new Map<string, Node>();
       // A header's `static inline` functions are every includer's: visible as an exported one is.
       const header = isHeader(file);
       for (const fact of wrappers.functions ?? []) {
         const before = own.get(fact.name);
-        const node: Node = { fact, own, pure: !!fact.readsOnly && (!before || before.pure) };
+        const node: Node = {
+          fact,
+          own,
+          pure: declared.has(fact.name) || (!!fact.readsOnly && (!before || before.pure)),
+        };
         if (before) before.pure = node.pure;
         own.set(fact.name, node);
         if (node.pure) nodes.push(node);
@@ -308,9 +317,10 @@ export class WrapperIndex {
     for (let changed = true; changed;) {
       changed = false;
       for (const node of nodes) {
-        if (!node.pure) continue;
+        if (!node.pure || declared.has(node.fact.name)) continue;
         const impure = node.fact.calls.some((c) => {
           const callee = node.own.get(c) ?? exported.get(c);
+          if (declared.has(c)) return false;
           return callee === undefined ? !C_PURE_FUNCTIONS.has(c) : callee === null || !callee.pure;
         });
         if (impure) {
@@ -321,6 +331,7 @@ export class WrapperIndex {
     }
     const pure = new Set<string>();
     for (const [name, node] of exported) if (node?.pure) pure.add(name);
+    for (const name of declared) pure.add(name);
     return pure;
   }
 

@@ -1,5 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
+import { declaredPureFunctions } from './declaredPure';
 import {
   C_STREAM_FUNCTIONS,
   C_TREE_OVERRIDABLE,
@@ -580,8 +581,14 @@ export class CAnalyzer {
         return answer;
       };
       // Pure calls (the same value twice, nothing changed): the library's, the file's own accessors
-      // and other files' (a descriptor spelled `lock_fd(&lk)` in each write is one descriptor).
-      const ownPure = pureFunctions(functions, (n) => base.pure.has(n) || pureElsewhere.has(n));
+      // and other files' (a descriptor spelled `lock_fd(&lk)` in each write is one descriptor),
+      // and the functions this file declares `const` or `pure` (see declaredPure.ts).
+      const declared = declaredPureFunctions(text);
+      const ownPure = pureFunctions(
+        functions,
+        (n) => base.pure.has(n) || pureElsewhere.has(n) || declared.includes(n),
+      );
+      for (const n of declared) ownPure.add(n);
       const calledNames = new Set(functions.flatMap((f) => f.calls));
       const learntPure = [
         ...ownPure,

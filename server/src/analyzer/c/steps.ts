@@ -36,7 +36,7 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
-import { successLead } from './successBodies';
+import { successBranch, successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
 import { bufferAliases } from './bufferAliases';
@@ -261,6 +261,10 @@ class FunctionReader {
     );
     const cond = stmt.childForFieldName('condition');
     if (stmt.hasError || !cond) return this.barrier(stmt);
+    // `if (put(fd, b) == 0) { put(fd, c); }` after `put(fd, a)`: the test's write opens the arm, so
+    // the writes before the if can run on into it (see successBodies.ts).
+    const opened = lead && successBranch(this.span(stmt), cond, lead, arms, [...identifiers(cond)]);
+    if (opened) return opened;
     // Every test of the chain runs before (or between) the arms' writes: all must only read.
     const tests: Node[] = [];
     for (let at: Node | null = stmt; at?.type === 'if_statement';) {

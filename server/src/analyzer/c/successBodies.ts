@@ -4,8 +4,14 @@
 // write(b) == lb` does: the writes are one sequence, in the order they run. One gathered call would
 // have to stand in the test and send the body's bytes too, which changes the statement around it, so
 // the run is reported without a fix.
+//
+// The test's write runs where the if stands, after the writes before it: `if (!put(fd, a)) goto out;
+// if (put(fd, b)) { put(fd, c); }` is one run of three. So in the enclosing block the if is a branch
+// whose arm the test's write opens, and whose test, that write aside, only reads: the writes before it
+// may run on into the arm, as into any `if` without `else`. Only an arm that writes: a body that
+// records the success (`ok++`, `last_ok = 1`) is state the run would have to cross.
 import type { Node } from 'web-tree-sitter';
-import type { WriteStep } from '../model';
+import type { Arm, BranchStep, Span, Step, WriteStep } from '../model';
 import { callWrite, checkOf, SUCCESS_CHECKS, writeStep, type CContext } from './writes';
 
 const NO_FIX =
@@ -40,4 +46,41 @@ export function successLead(stmt: Node, ctx: CContext): WriteStep | undefined {
     template: undefined,
     noFix: step.noFix ?? NO_FIX,
   };
+}
+
+/**
+ * The step, in the enclosing block, of an `if` whose test `lead` checks for success (see the file
+ * comment): a partial branch whose one arm starts with `lead`, so the writes before the if may join
+ * it. `arms`: the if's one arm as read; `reads`: the names its condition reads. Undefined when the arm
+ * writes nothing (see the file comment). Does not modify `arms`.
+ */
+export function successBranch(
+  span: Span,
+  cond: Node,
+  lead: WriteStep,
+  arms: readonly Arm[],
+  reads: readonly string[],
+): BranchStep | undefined {
+  const [arm] = arms;
+  if (!arm || !writes(arm.steps)) return undefined;
+  return {
+    kind: 'branch',
+    span,
+    arms: [{ steps: [lead, ...arm.steps], declares: arm.declares }],
+    tests: reads,
+    partial: { condition: cond.text },
+  };
+}
+
+/** True when a write is among `steps`, or in a branch or loop among them. */
+function writes(steps: readonly Step[]): boolean {
+  return steps.some((s) =>
+    s.kind === 'write'
+      ? true
+      : s.kind === 'branch'
+        ? s.arms.some((a) => writes(a.steps))
+        : s.kind === 'loop'
+          ? writes(s.body)
+          : false,
+  );
 }
