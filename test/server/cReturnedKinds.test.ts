@@ -1,7 +1,7 @@
 // Functions that return a descriptor, defined in another file: `fd = net_connect(sa)` is a byte stream
 // when net_connect() returns a SOCK_STREAM socket on every path, and a datagram socket's writes stay
-// quiet, through the real CLI (with and without --cache, on one thread and two) and the workspace index
-// the language server keeps. A file that cannot see the opener reports both runs, with the assumption.
+// quiet, through the real CLI (with and without --cache, on one thread and two), the workspace index
+// and the language server itself. A file that cannot see the opener reports both runs, with the assumption.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
 import { analyzer } from './helpers';
 import { lintBin } from './cliHelpers';
+import { TestServer } from './lspClient';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-returned-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -170,6 +171,47 @@ describe('descriptors returned by functions of another file', () => {
       [lineOf('"PING "'), 'adjacent-writes'],
       [lineOf('"HIDE "'), 'adjacent-writes-unknown-fd'],
     ]);
+  });
+
+  it('the language server diagnoses an open caller with them, and again when the opener changes on disk', async () => {
+    const dir = mkdtempSync(join(work, 'lsp-'));
+    writeFileSync(join(dir, 'net.c'), NET);
+    writeFileSync(join(dir, 'use.c'), USE);
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const use = `file://${join(dir, 'use.c')}`;
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: use, languageId: 'c', version: 1, text: USE },
+      });
+      const found = () =>
+        (server.diagnostics.get(use)?.diagnostics ?? []).map(
+          (d) => `${d.range.start.line + 1} ${String(d.code)}`,
+        );
+      const expect = (lines: [string, string][]) =>
+        lines.map(([n, code]) => `${lineOf(n)} ${code}`).join(', ');
+      const stream = expect([
+        ['"HELO "', 'adjacent-writes'],
+        ['"HIDE "', 'adjacent-writes-unknown-fd'],
+      ]);
+      // Once the folder is indexed, net.c's answers reach the open file.
+      await server.until(`use.c diagnosed as ${stream}`, () =>
+        found().join(', ') === stream ? true : undefined,
+      );
+      writeFileSync(join(dir, 'net.c'), NET.replace('SOCK_DGRAM', 'SOCK_STREAM'));
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: `file://${join(dir, 'net.c')}`, type: 2 }],
+      });
+      const both = expect([
+        ['"HELO "', 'adjacent-writes'],
+        ['"PING "', 'adjacent-writes'],
+        ['"HIDE "', 'adjacent-writes-unknown-fd'],
+      ]);
+      await server.until(`use.c diagnosed again as ${both}`, () =>
+        found().join(', ') === both ? true : undefined,
+      );
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
   });
 
   it('leaves out a name two files define with different answers', async () => {
