@@ -1,6 +1,7 @@
 // `npm run bench:analyzer`: the analyzer's speed figures, each against the target it has. Usage:
 //   node server/out/bench/run.js [--tree dir...] [--full dir] [--lines 4000] [--edits 300] [--no-tree]
-//     [--corpus dir] [--trees dir] [--tree-runs 5] [--no-incremental] [--sessions 3] [--helper-rounds 20]
+//     [--corpus dir | --no-corpus] [--trees dir] [--tree-runs 5] [--no-incremental] [--sessions 3]
+//     [--helper-rounds 20]
 // First the language server: edit-to-diagnostics in a 4,000-line file (one server session per
 // --sessions, each of --edits edits: the median of the sessions' p95, with their range) and a helper's
 // change seen in its caller in another open file. Then recall and precision on the labelled corpus
@@ -72,13 +73,16 @@ async function main(): Promise<void> {
   }
   const repo = join(__dirname, '..', '..', '..');
   const cachedTrees = join(repo, '.cache', 'corpus-trees');
-  await measureCorpus(
-    option('--corpus')[0] ?? join(repo, 'test', 'server', 'corpus'),
-    option('--trees')[0] ??
-      process.env.WRITEV_CORPUS_TREES ??
-      (existsSync(cachedTrees) ? cachedTrees : undefined),
-    Number(option('--tree-runs')[0] ?? 5),
-  );
+  // Someone tuning for speed has no use for the corpus tables, whose test-half rows a rule's author
+  // must not read.
+  if (!process.argv.includes('--no-corpus'))
+    await measureCorpus(
+      option('--corpus')[0] ?? join(repo, 'test', 'server', 'corpus'),
+      option('--trees')[0] ??
+        process.env.WRITEV_CORPUS_TREES ??
+        (existsSync(cachedTrees) ? cachedTrees : undefined),
+      Number(option('--tree-runs')[0] ?? 5),
+    );
   if (process.argv.includes('--no-tree')) return;
   const trees = option('--tree');
   const roots =
