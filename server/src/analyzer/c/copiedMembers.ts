@@ -27,21 +27,63 @@ export function copiedOrigin(
   hints: boolean,
 ): Origin {
   const from = Math.max(0, at - SCOPE);
-  let start = from;
-  FUNCTION_END.lastIndex = from;
-  for (let m = FUNCTION_END.exec(text); m && m.index < at; m = FUNCTION_END.exec(text)) start = m.index + 2;
-  const body = text.slice(start, at);
-  if (
-    new RegExp(`&\\s*${name}\\b|\\b${name}\\s*(?:\\+\\+|--|[-+*/|&^]=)|(?:\\+\\+|--)\\s*${name}\\b`).test(
-      body,
-    )
-  )
-    return 'other';
+  const end = lastFunctionEnd(text, from, at);
+  const body = text.slice(end === undefined ? from : end + 2, at);
+  const { changed, assigned } = namePatterns(name);
+  if (changed.test(body)) return 'other';
   const kinds: Origin[] = [];
-  for (const m of body.matchAll(new RegExp(`(?<![\\w.>])${name}\\s*=(?!=)`, 'g'))) {
+  for (const m of body.matchAll(assigned)) {
     const after = m.index + m[0].length;
     kinds.push(assignedOrigin(body.slice(after, after + 200), functions, hints));
   }
   if (kinds.includes('other') || !kinds.includes('stream')) return 'other';
   return 'stream';
+}
+
+/**
+ * Where each function of the last text asked about ends ({@link FUNCTION_END}, in order): a file's
+ * member assignments each look back for theirs, and searching up to {@link SCOPE} characters back for
+ * each was most of the time spent here.
+ */
+let ends: { text: string; at: number[] } | undefined;
+
+/** The offset of the last {@link FUNCTION_END} match in `text` at or after `from` and before `at`. */
+function lastFunctionEnd(text: string, from: number, at: number): number | undefined {
+  if (ends?.text !== text) {
+    const found: number[] = [];
+    for (const m of text.matchAll(FUNCTION_END)) found.push(m.index);
+    ends = { text, at: found };
+  }
+  const all = ends.at;
+  // The first match at or after `at`, then the one before it.
+  let low = 0;
+  let high = all.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (all[mid]! < at) low = mid + 1;
+    else high = mid;
+  }
+  const last = all[low - 1];
+  return last !== undefined && last >= from ? last : undefined;
+}
+
+/** The patterns of {@link copiedOrigin} for a name, kept: a file stores the same few locals. */
+const patterns = new Map<string, { changed: RegExp; assigned: RegExp }>();
+const PATTERNS_KEPT = 1024;
+
+function namePatterns(name: string): { changed: RegExp; assigned: RegExp } {
+  let kept = patterns.get(name);
+  if (!kept) {
+    if (patterns.size >= PATTERNS_KEPT) patterns.clear();
+    kept = {
+      // Not global: `test` keeps no state in it.
+      changed: new RegExp(
+        `&\\s*${name}\\b|\\b${name}\\s*(?:\\+\\+|--|[-+*/|&^]=)|(?:\\+\\+|--)\\s*${name}\\b`,
+      ),
+      // Global, read only through matchAll, which searches a copy.
+      assigned: new RegExp(`(?<![\\w.>])${name}\\s*=(?!=)`, 'g'),
+    };
+    patterns.set(name, kept);
+  }
+  return kept;
 }
