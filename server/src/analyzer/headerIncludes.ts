@@ -4,6 +4,7 @@
 // each header's wrappers under the header's path, and each includer takes those of the headers it
 // names. Kept apart from the C front end so the fact base can ask without loading the grammar.
 import { dirname, join, normalize, sep } from 'node:path';
+import { lineMatches } from './c/lineMatches';
 import { isSystemHeader } from './systemHeaders';
 
 /** Whether `path` is a C header: its static definitions are meant for its includers. */
@@ -11,10 +12,11 @@ export function isHeader(path: string): boolean {
   return /\.h$/i.test(path);
 }
 
-const QUOTED_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm;
+/** `#include "name.h"`. Sticky, as the next: tried only at the lines that say `include` (lineMatches.ts). */
+const QUOTED_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/my;
 
 /** `#include <name.h>`: a header the build's include path finds, the system's or the project's. */
-const ANGLE_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*<([^<>"\n]+)>/gm;
+const ANGLE_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*<([^<>"\n]+)>/my;
 
 /**
  * The names in `text`'s includes that may be the project's own headers, in order, each once: its quoted
@@ -27,8 +29,8 @@ const ANGLE_INCLUDE = /^[ \t]*#[ \t]*include[ \t]*<([^<>"\n]+)>/gm;
 export function projectIncludes(text: string): string[] {
   if (!text.includes('include')) return [];
   const found = new Set<string>();
-  for (const m of text.matchAll(QUOTED_INCLUDE)) found.add(m[1]!.trim());
-  for (const m of text.matchAll(ANGLE_INCLUDE)) {
+  for (const m of lineMatches(text, 'include', QUOTED_INCLUDE)) found.add(m[1]!.trim());
+  for (const m of lineMatches(text, 'include', ANGLE_INCLUDE)) {
     const name = m[1]!.trim();
     if (!isSystemHeader(name)) found.add(name);
   }

@@ -364,12 +364,33 @@ export function callSiteWriters(
 function declaredPointer(text: string, arg: string): boolean {
   const name = arg.trim();
   if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  const { starred, declared } = pointerPatterns(name);
   // The declaration ends `*name` then `,;)=[`: most arguments are declared otherwise (or not in the
   // function), and this look is much cheaper than the declaration's pattern tried at every character.
-  if (!new RegExp(String.raw`\*\s*${name}\s*[,;)=[]`).test(text)) return false;
-  // A pointer to a number is none: `int *sock` is where a function stores the descriptor it makes.
-  const type = String.raw`(?:const\s+)?(?:struct\s+)?(?!(?:int|long|short|unsigned|signed|char)\b)[A-Za-z_]\w*`;
-  return new RegExp(String.raw`(?:^|[(,;{])\s*${type}\s*\*+\s*${name}\s*[,;)=[]`, 'm').test(text);
+  return starred.test(text) && declared.test(text);
+}
+
+/**
+ * The patterns of {@link declaredPointer} for a name, kept: the calls of a tree pass the same few
+ * names, and each call made and compiled both patterns anew.
+ */
+const pointerPatternsKept = new Map<string, { starred: RegExp; declared: RegExp }>();
+const POINTER_PATTERNS_KEPT = 1024;
+
+function pointerPatterns(name: string): { starred: RegExp; declared: RegExp } {
+  let kept = pointerPatternsKept.get(name);
+  if (!kept) {
+    if (pointerPatternsKept.size >= POINTER_PATTERNS_KEPT) pointerPatternsKept.clear();
+    // A pointer to a number is none: `int *sock` is where a function stores the descriptor it makes.
+    const type = String.raw`(?:const\s+)?(?:struct\s+)?(?!(?:int|long|short|unsigned|signed|char)\b)[A-Za-z_]\w*`;
+    // Neither is global: `test` keeps no state in them.
+    kept = {
+      starred: new RegExp(String.raw`\*\s*${name}\s*[,;)=[]`),
+      declared: new RegExp(String.raw`(?:^|[(,;{])\s*${type}\s*\*+\s*${name}\s*[,;)=[]`, 'm'),
+    };
+    pointerPatternsKept.set(name, kept);
+  }
+  return kept;
 }
 
 /** An argument no buffer can be: a number or character constant, or `sizeof`, maybe negated or cast. */

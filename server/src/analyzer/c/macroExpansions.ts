@@ -14,6 +14,7 @@ import type { Block, Finding, Span, Step } from '../model';
 import { splitArgs, TOKEN } from './macros';
 import { namedKids } from './syntax';
 import { LITERALS_AND_COMMENTS } from './comments';
+import { lineMatches } from './lineMatches';
 
 /** A function-like macro the file defines once: what a use of it expands to. */
 interface Definition {
@@ -24,8 +25,11 @@ interface Definition {
   readonly body: string;
 }
 
-/** `#define name(params) body`, the body running on over `\`-continued lines. */
-const DEFINITION = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
+/**
+ * `#define name(params) body`, the body running on over `\`-continued lines. Sticky: tried only at
+ * the lines that say `define` (see lineMatches.ts).
+ */
+const DEFINITION = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/my;
 
 /** Longest expansion read: a body that grows past this is not code worth reading as one statement. */
 const MAX_EXPANSION = 4000;
@@ -46,7 +50,7 @@ function definitionsIn(text: string, slot: number): Map<string, Definition | nul
   if (kept?.text === text) return kept.found;
   const found = new Map<string, Definition | null>();
   if (text.includes('define'))
-    for (const m of text.matchAll(DEFINITION)) {
+    for (const m of lineMatches(text, 'define', DEFINITION)) {
       const name = m[1]!;
       // A name defined twice is read as neither definition.
       const read = found.has(name) ? null : readDefinition(m[2]!, m[3]!);

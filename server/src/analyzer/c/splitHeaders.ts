@@ -6,6 +6,7 @@
 // after the `#endif` is the function as that configuration compiles it: parsed as one definition,
 // the text between them left out.
 import type { Node } from 'web-tree-sitter';
+import { lineMatches } from './lineMatches';
 import { HOLDS_FUNCTIONS, namedKids } from './syntax';
 
 /** The parts of one split definition: the first group's header, then the body. */
@@ -74,7 +75,8 @@ export interface ConditionalHeader {
   readonly body: number;
 }
 
-const ENDIF_THEN_BODY = /^[ \t]*#[ \t]*endif\b[^\n]*\n(?:[ \t]*\r?\n)*\{/gm;
+/** `#endif`, then blank lines, then a line opening with `{` (sticky: see lineMatches.ts). */
+const ENDIF_THEN_BODY = /^[ \t]*#[ \t]*endif\b[^\n]*\n(?:[ \t]*\r?\n)*\{/my;
 const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b/;
 
 /**
@@ -85,7 +87,7 @@ const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b/;
  */
 export function conditionalHeaders(text: string): ConditionalHeader[] {
   const found: ConditionalHeader[] = [];
-  for (const m of text.matchAll(ENDIF_THEN_BODY)) {
+  for (const m of lineMatches(text, 'endif', ENDIF_THEN_BODY)) {
     const endifLine = m.index;
     const body = m.index + m[0].length - 1;
     // Walk back over the lines to the matching `#if`, noting the `#else`/`#elif` of this level.
