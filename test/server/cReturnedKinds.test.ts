@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, WrapperIndex } from 'writev-lint';
 import { analyzer } from './helpers';
 import { lintBin } from './cliHelpers';
 import { TestServer } from './lspClient';
+import { cFunctionFacts } from 'writev-lint/out/analyzer/c/functionFacts';
 
 const work = mkdtempSync(join(tmpdir(), 'writev-returned-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -95,6 +96,56 @@ int hidden(const char *name)
 }
 `;
 
+/** Functions that return what net.c's return, in a file of their own. */
+const CONN = `#include <netinet/in.h>
+
+int net_connect(const struct sockaddr_in *sa);
+int net_udp(void);
+
+int conn_open(const struct sockaddr_in *sa)
+{
+	if (!sa)
+		return -1;
+	return net_connect(sa);
+}
+
+int conn_udp(void)
+{
+	return (net_udp());
+}
+`;
+
+/** Their callers, which see neither body. */
+const CHAINED = `#include <netinet/in.h>
+#include <string.h>
+#include <unistd.h>
+
+int conn_open(const struct sockaddr_in *sa);
+int conn_udp(void);
+
+int hello(const struct sockaddr_in *sa, const char *name)
+{
+	int fd = conn_open(sa);
+
+	if (write(fd, "HELO ", 5) != 5)
+		return -1;
+	if (write(fd, name, strlen(name)) != (ssize_t)strlen(name))
+		return -1;
+	return 0;
+}
+
+int ping(const char *name)
+{
+	int fd = conn_udp();
+
+	if (write(fd, "PING ", 5) != 5)
+		return -1;
+	if (write(fd, name, strlen(name)) != (ssize_t)strlen(name))
+		return -1;
+	return 0;
+}
+`;
+
 const lineOf = (needle: string) => USE.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 function lint(dir: string, args: string[] = []): [number, string][] {
@@ -110,6 +161,8 @@ describe('descriptors returned by functions of another file', () => {
     for (const [name, text] of [
       ['net.c', NET],
       ['use.c', USE],
+      ['conn.c', CONN],
+      ['chained.c', CHAINED],
     ]) {
       const path = join(work, name!);
       writeFileSync(path, text!);
@@ -212,6 +265,55 @@ describe('descriptors returned by functions of another file', () => {
     } finally {
       assert.equal(await server.stop(), 0);
     }
+  });
+
+  it('follows functions that return what another returns, across files, to the opener', () => {
+    const dir = mkdtempSync(join(work, 'chain-'));
+    writeFileSync(join(dir, 'net.c'), NET);
+    writeFileSync(join(dir, 'conn.c'), CONN);
+    writeFileSync(join(dir, 'use.c'), CHAINED);
+    const chained = (needle: string) => CHAINED.split('\n').findIndex((l) => l.includes(needle)) + 1;
+    const found = () => {
+      const run = lintBin(['--format', 'json', '--no-config-lookup', '.'], { cwd: dir });
+      assert.ok(run.status === 0 || run.status === 1, run.stderr);
+      return (JSON.parse(run.stdout) as { findings: { line: number; code: string }[] }).findings.map((f) => [
+        f.line,
+        f.code,
+      ]);
+    };
+    // conn_open() returns net_connect()'s stream; conn_udp() net_udp()'s datagram socket.
+    assert.deepEqual(found(), [[chained('"HELO "'), 'adjacent-writes']]);
+    writeFileSync(join(dir, 'net.c'), NET.replace('SOCK_DGRAM', 'SOCK_STREAM'));
+    assert.deepEqual(found(), [
+      [chained('"HELO "'), 'adjacent-writes'],
+      [chained('"PING "'), 'adjacent-writes'],
+    ]);
+  });
+
+  it('reads which function a definition returns the result of, and nothing that computes with it', () => {
+    const facts = cFunctionFacts(`int a(int x)
+{
+	if (x < 0)
+		return -1;
+	if (x == 0)
+		return (-EINVAL);
+	return (open_it(x, (x + 1)));
+}
+int b(int x) { return open_it(x) + 1; }
+int c(int x) { if (x) return open_it(x); return other(x); }
+static int d(int x) { return open_it(x); }
+int e(int x) { return x; }
+`);
+    assert.deepEqual(
+      facts.map((f) => [f.name, f.returnsCall]),
+      [
+        ['a', 'open_it'],
+        ['b', undefined],
+        ['c', undefined],
+        ['d', undefined],
+        ['e', undefined],
+      ],
+    );
   });
 
   it('leaves out a name two files define with different answers', async () => {

@@ -255,9 +255,31 @@ export class WrapperIndex {
       const said = new Map<string, 'stream' | 'message' | undefined>();
       const say = (name: string, kind: 'stream' | 'message') =>
         said.set(name, !said.has(name) || said.get(name) === kind ? kind : undefined);
+      // Functions that return what one call of another function returns (`return net_connect(sa);`),
+      // read to a fixed point across files: a callee the same file defines `static` is that file's own,
+      // which this lookup by name cannot tell from another file's.
+      const forwards: [string, string][] = [];
       for (const w of this.files.values()) {
         for (const n of w.returnsStream ?? []) say(n, 'stream');
         for (const n of w.returnsMessage ?? []) say(n, 'message');
+        const statics = new Set((w.functions ?? []).filter((f) => !f.exported).map((f) => f.name));
+        for (const f of w.functions ?? [])
+          if (f.returnsCall !== undefined && !statics.has(f.returnsCall))
+            forwards.push([f.name, f.returnsCall]);
+      }
+      const answered = new Set(said.keys());
+      const callees = new Map<string, string | undefined>();
+      for (const [name, callee] of forwards)
+        if (!answered.has(name))
+          callees.set(name, !callees.has(name) || callees.get(name) === callee ? callee : undefined);
+      for (let changed = true; changed;) {
+        changed = false;
+        for (const [name, callee] of callees) {
+          const kind = callee === undefined ? undefined : said.get(callee);
+          if (kind === undefined || said.has(name)) continue;
+          said.set(name, kind);
+          changed = true;
+        }
       }
       const of = (kind: string) => new Set([...said].filter(([, k]) => k === kind).map(([n]) => n));
       this.returned = { stream: of('stream'), message: of('message') };

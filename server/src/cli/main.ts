@@ -284,12 +284,14 @@ function askedMembers(
 
 /**
  * The exported functions the files of `all` show to return a byte stream, and a message descriptor,
- * as the index reads them (a name found both ways is left out of both).
+ * as the index reads them (through functions that return another's result; a name found both ways is
+ * left out of both).
  */
 function treeReturned(all: readonly [string, FileWrappers][]): { stream: string[]; message: string[] } {
   const index = new WrapperIndex();
   for (const [path, w] of all)
-    if (w.returnsStream || w.returnsMessage) index.set(path, { c: [], ts: [], ...returnedOnly(w) });
+    if (w.returnsStream || w.returnsMessage || w.functions?.some((f) => f.returnsCall !== undefined))
+      index.set(path, { c: [], ts: [], ...(w.functions && { functions: w.functions }), ...returnedOnly(w) });
   const kinds = index.cReturnedFor('');
   return { stream: [...kinds.stream].sort(), message: [...kinds.message].sort() };
 }

@@ -37,6 +37,12 @@ export interface CFunctionFact {
    */
   readonly readsOnly?: true;
   /**
+   * Exported: the one function every `return` of its body gives the value of (`return
+   * open_conn(host);`), failure values (`-1`, `-EINVAL`) aside: whatever that function returns, this
+   * one does (see returnedKinds.ts).
+   */
+  readonly returnsCall?: string;
+  /**
    * A function-like macro defined only under a preprocessor condition (see conditionalDefines.ts):
    * where the condition is false, the name is what it would be without the macro.
    */
@@ -261,15 +267,58 @@ export function readDefinition(clean: string, open: number, close: number): CFun
   const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
   const readOnly = readOnlyParameters(clean.slice(i + 1, end0(clean, i)));
   const readsOnly = close - open < ACCESSOR_LENGTH && !opaque && !MUTATION.test(clean.slice(open + 1, close));
+  const exported = !/\bstatic\b/.test(qualifiers);
+  const returnsCall = exported ? returnedCall(clean, open, close) : undefined;
   return {
     name,
-    exported: !/\bstatic\b/.test(qualifiers),
+    exported,
     calls,
     ...(repeated.length > 0 && { repeated }),
     opaque,
     ...(readOnly.length > 0 && { readOnly }),
     ...(readsOnly && { readsOnly }),
+    ...(returnsCall !== undefined && { returnsCall }),
   };
+}
+
+/**
+ * The function every `return` of the body `clean[open..close]` gives the value of, failure values
+ * aside (see {@link CFunctionFact.returnsCall}); undefined when a return gives anything else.
+ */
+function returnedCall(clean: string, open: number, close: number): string | undefined {
+  let callee: string | undefined;
+  const returns = /\breturn\b/g;
+  returns.lastIndex = open;
+  for (let m = returns.exec(clean); m && m.index < close; m = returns.exec(clean)) {
+    const semi = clean.indexOf(';', returns.lastIndex);
+    if (semi < 0 || semi > close) return undefined;
+    let value = clean.slice(returns.lastIndex, semi).trim();
+    while (value.startsWith('(') && value.endsWith(')') && balanced(value.slice(1, -1)))
+      value = value.slice(1, -1).trim();
+    if (FAILURE_VALUE.test(value)) continue;
+    const call = CALL_VALUE.exec(value);
+    if (!call || KEYWORDS.has(call[1]!) || !balanced(call[2]!)) return undefined;
+    if (callee !== undefined && callee !== call[1]) return undefined;
+    callee = call[1];
+  }
+  return callee;
+}
+
+/** A failure's value: -1 or a negative constant. */
+const FAILURE_VALUE = /^-\s*(?:\d+|[A-Z][A-Z0-9_]*)$/;
+
+/** A call and nothing else: its name and what stands between its outer parentheses. */
+const CALL_VALUE = /^([A-Za-z_]\w*)\s*\(([\s\S]*)\)$/;
+
+/** True when the parentheses of `text` pair up. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /** The index of the `)` that closes the `(` at `open`. */
