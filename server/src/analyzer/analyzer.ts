@@ -145,7 +145,7 @@ export class Analyzer {
           loud,
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
-          ...declaredPure(text),
+          ...declaredPure(path, text),
           ...(isHeader(path) && includes.length > 0 && { includes }),
           ...headerDefines(path, text),
           ...namedCodes(path, text),
@@ -170,7 +170,7 @@ export class Analyzer {
         ts: [],
         functions,
         ...(members.length > 0 && { messageMembers: members }),
-        ...declaredPure(text),
+        ...declaredPure(path, text),
         ...(includes.length > 0 && { includes }),
         ...headerDefines(path, text),
         ...namedCodes(path, text),
@@ -249,8 +249,12 @@ function headerDefines(path: string, text: string): { defines?: string[] } {
   return defines.length > 0 ? { defines } : {};
 }
 
-/** The file's functions declared `const` or `pure` (see declaredPure.ts), as a FileWrappers field. */
-function declaredPure(text: string): { declaredPure?: string[] } {
-  const names = declaredPureFunctions(text);
+/**
+ * The functions `text` declares `const` or `pure` that other files can call (see declaredPure.ts), as a
+ * FileWrappers field: a header's all (its `static inline` ones are every includer's), a source file's
+ * not `static`.
+ */
+function declaredPure(path: string, text: string): { declaredPure?: string[] } {
+  const names = declaredPureFunctions(text, !isHeader(path));
   return names.length > 0 ? { declaredPure: names } : {};
 }
