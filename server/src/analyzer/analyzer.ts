@@ -147,7 +147,7 @@ export class Analyzer {
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
           ...returnedFacts(returned),
-          ...declaredPure(text),
+          ...declaredPure(path, text),
           ...(isHeader(path) && includes.length > 0 && { includes }),
           ...headerDefines(path, text),
           ...namedCodes(path, text),
@@ -173,7 +173,7 @@ export class Analyzer {
         functions,
         ...(members.length > 0 && { messageMembers: members }),
         ...returnedFacts(returned),
-        ...declaredPure(text),
+        ...declaredPure(path, text),
         ...(includes.length > 0 && { includes }),
         ...headerDefines(path, text),
         ...namedCodes(path, text),
@@ -262,8 +262,12 @@ function returnedFacts(
   };
 }
 
-/** The file's functions declared `const` or `pure` (see declaredPure.ts), as a FileWrappers field. */
-function declaredPure(text: string): { declaredPure?: string[] } {
-  const names = declaredPureFunctions(text);
+/**
+ * The functions `text` declares `const` or `pure` that other files can call (see declaredPure.ts), as a
+ * FileWrappers field: a header's all (its `static inline` ones are every includer's), a source file's
+ * not `static`.
+ */
+function declaredPure(path: string, text: string): { declaredPure?: string[] } {
+  const names = declaredPureFunctions(text, !isHeader(path));
   return names.length > 0 ? { declaredPure: names } : {};
 }

@@ -36,9 +36,10 @@ function closing(text: string, open: number): number {
 /**
  * The names of the functions `text` declares or defines with a `const` or `pure` attribute (see the
  * file comment), sorted. Reads declarations at any level; a name is taken from the declaration the
- * attribute stands in, before or after the name.
+ * attribute stands in, before or after the name. `visible`: only those other files can call (not
+ * `static`), for the workspace's facts.
  */
-export function declaredPureFunctions(text: string): string[] {
+export function declaredPureFunctions(text: string, visible = false): string[] {
   if (!text.includes('__attribute')) return [];
   const clean = text.replace(LITERALS_AND_COMMENTS, (m) => ' '.repeat(m.length));
   const names = new Set<string>();
@@ -57,7 +58,7 @@ export function declaredPureFunctions(text: string): string[] {
     if (clean[stop] === '}') continue;
     // Directive lines before the declaration (`#include`, `#define`) are no part of it.
     let head = clean.slice(start, stop).replace(/^[ \t]*#.*$/gm, ' ');
-    if (/\btypedef\b/.test(head)) continue;
+    if (/\btypedef\b/.test(head) || (visible && /\bstatic\b/.test(head))) continue;
     for (let a = head.search(/\b__attribute/); a >= 0; a = head.search(/\b__attribute/)) {
       const paren = head.indexOf('(', a);
       const after = paren < 0 ? -1 : closing(head, paren);
