@@ -41,13 +41,15 @@ const ANALYZER = join(REPO, 'server', 'src', 'analyzer');
 const PRESETS = 'presets.ts';
 
 /**
- * Git's names that a corpus project also uses (cgit links Git's library; netsniff-ng and util-linux
- * reuse Git's helper names): `write_or_die` and `xmkstemp` are Git's `write-or-die.c` and `wrapper.c`,
- * the rest Git's `strbuf.h`.
+ * Git's names that a corpus project also uses (cgit links Git's library; netsniff-ng, util-linux and
+ * abduco reuse Git's helper names): `write_or_die` is Git's `write-or-die.c`, `xmkstemp` and `xsnprintf`
+ * (which the analyzer knows as quiet, formatting into a buffer) Git's `wrapper.c`, the rest Git's
+ * `strbuf.h`.
  */
 const GIT_NAMES = new Set([
   'write_or_die',
   'xmkstemp',
+  'xsnprintf',
   'strbuf_release',
   'strbuf_setlen',
   'strbuf_detach',
