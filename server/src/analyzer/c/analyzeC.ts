@@ -195,18 +195,19 @@ export class CAnalyzer {
 
   /**
    * What the file says about where descriptors come from (only read when it has plain writes).
-   * `returned`: what the file's own functions return (see returnedKinds.ts); `others`: what other
-   * files' exported functions do, less the names the file defines.
+   * `openers`: the functions whose result is a byte stream (see streamOpeners); `returned`: what the
+   * file's own functions return (see returnedKinds.ts); `others`: what other files' exported functions
+   * do, less the names the file defines.
    */
   private fileStreams(
     text: string,
     bodies: readonly { fn: Node; text: string }[],
-    settings: AnalyzerSettings,
     plainWrites: RegExp,
+    openers: ReadonlySet<string>,
     returned: ReturnedKinds,
     others: ReturnedKinds,
   ): FileStreams {
-    const functions = new Set([...streamOpeners(settings, others), ...returned.stream]);
+    const functions = new Set([...openers, ...returned.stream]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
     const hints = addrinfoStreams(text);
     const file = { functions, globals: streamGlobals(text, functions), hints };
@@ -222,15 +223,13 @@ export class CAnalyzer {
 
   /**
    * The file's functions among `bodies` that return a descriptor of a known kind, when `text` calls an
-   * opener at all (see returnedKinds.ts).
+   * opener at all (`openers`: see streamOpeners and returnedKinds.ts).
    */
   private returned(
     text: string,
     bodies: readonly { fn: Node; text: string }[],
-    settings: AnalyzerSettings,
-    others: ReturnedKinds,
+    openers: ReadonlySet<string>,
   ): ReturnedKinds {
-    const openers = streamOpeners(settings, others);
     return mayReturnDescriptor(text, openers)
       ? returnedKinds(bodies, openers, addrinfoStreams(text))
       : NO_RETURNED;
@@ -502,15 +501,12 @@ export class CAnalyzer {
         !maySendOneIovec(text)
       ) {
         const returned = opens
-          ? exportedReturns(
-              this.returned(text, bodiesOf(syntax.functions(), text), settings, others),
-              functions,
-            )
+          ? exportedReturns(this.returned(text, bodiesOf(syntax.functions(), text), openers), functions)
           : undefined;
         return { findings: [], wrappers: [], functions, loud: [], inferred, ...(returned && { returned }) };
       }
       const bodies = bodiesOf(syntax.functions(), text);
-      const returned = this.returned(text, bodies, settings, others);
+      const returned = this.returned(text, bodies, openers);
       const { own: ownWrappers, writers } = this.ownWrappers(
         text,
         settings,
@@ -601,7 +597,7 @@ export class CAnalyzer {
         readOnly: readOnlyLookup(functions),
         unread,
       };
-      const read = this.fileStreams(text, bodies, settings, ctx.plainWrites, returned, others);
+      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set([...membersElsewhere].filter((m) => text.includes(m.replace(/@.*/, ''))));
       const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
@@ -699,7 +695,7 @@ export class CAnalyzer {
         codes,
         included,
         headerMacros,
-        streamOpeners(settings, others),
+        openers,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
