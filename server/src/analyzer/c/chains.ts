@@ -698,8 +698,9 @@ function returnedResult(callee: string): string {
 }
 
 /**
- * `return write(...);` or `return write(...) < 0 ? -1 : 0;`: the last write of a run. Returning the
- * test's outcome keeps its meaning with the gathered call (a fix); returning the count does not.
+ * `return write(...);`, `return write(...) < 0 ? -1 : 0;` or `return write(...) == n;`: the last write
+ * of a run. Returning the test's outcome (chosen values, or the comparison's truth) keeps its meaning
+ * with the gathered call (a fix); returning the count does not.
  */
 export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (stmt.type !== 'return_statement' || stmt.hasError) return undefined;
@@ -717,6 +718,12 @@ export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
     check = checkOf(test, ctx.codes);
     call = check?.call;
     if (check?.assigned) return undefined;
+  } else if (bare.type === 'binary_expression' || bare.type === 'unary_expression') {
+    // `return write(fd, p, n) == n;`, `return send(...) >= 0;`, `return !put(...);`: the function
+    // returns whether the write succeeded, a status helpers give instead of a count.
+    check = checkOf(bare, ctx.codes);
+    if (!check || check.assigned || check.kind === 'truthy') return undefined;
+    call = check.call;
   }
   if (!call) return undefined;
   const write = callWrite(call, ctx);

@@ -71,8 +71,9 @@ function guardedWrite(s: Step): Step {
 /**
  * A framing wrapper: a body of two or more writes to one descriptor (a parameter or a fixed global),
  * with only computations between (`put_be32(hdr, len)`, `if (buf) len = strlen(buf);`), the payload
- * possibly under a test (`if (len > 0)`), and a constant `return` at the end at most. Each call then
- * makes that many syscalls (at most); calls in a row are one sequence, reported without a fix.
+ * possibly under a test (`if (len > 0)`), and a `return` at the end at most, constant or the last
+ * write's outcome. Each call then makes that many syscalls (at most); calls in a row are one sequence,
+ * reported without a fix.
  */
 function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undefined {
   // A frame is a few plain statements: anything with control flow or a long body is no wrapper, and
@@ -83,7 +84,10 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   const end = statements[statements.length - 1];
   const returns = end?.type === 'return_statement' && calls(end).length === 0 ? 1 : 0;
   const body = statements.slice(0, statements.length - returns);
-  if (statements.length > 8 || body.some((st) => !plain.includes(st.type))) return undefined;
+  // A frame may end by returning its last write's outcome (`return write(fd, s, n) == n;`): that
+  // return is the frame's last write (see returnStep), read with the rest.
+  const framed = (st: Node) => plain.includes(st.type) || (st === end && st.type === 'return_statement');
+  if (statements.length > 8 || !body.every(framed)) return undefined;
   // Each write of a frame calls a write function, a macro or a helper of one write by name: a body
   // that names them fewer than twice in all is no frame, without reading it (most short functions that
   // call a wrapper once: cgit's). A frame may mix them: a length through a helper that sends an int,
