@@ -33,6 +33,7 @@ const IDIOMS = [
   'writer-bodies',
   'bare-blocks',
   'stored-descriptors',
+  'pipe-ends',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

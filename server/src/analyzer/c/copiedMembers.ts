@@ -25,6 +25,7 @@ export function copiedOrigin(
   name: string,
   functions: ReadonlySet<string>,
   hints: boolean,
+  pairs?: ReadonlySet<string>,
 ): Origin {
   const from = Math.max(0, at - SCOPE);
   const end = lastFunctionEnd(text, from, at);
@@ -32,7 +33,7 @@ export function copiedOrigin(
   if (changedIn(body, name)) return 'other';
   const kinds: Origin[] = [];
   for (const after of assignedIn(body, name))
-    kinds.push(assignedOrigin(body.slice(after, after + 200), functions, hints));
+    kinds.push(assignedOrigin(body.slice(after, after + 200), functions, hints, pairs));
   if (kinds.includes('other') || !kinds.includes('stream')) return 'other';
   return 'stream';
 }

@@ -18,6 +18,7 @@ import {
 import { copiedOrigin } from './copiedMembers';
 import { assignedOrigin, streamAssignment, type Origin } from './origins';
 import { addrinfoStreams } from './socketTypes';
+import { streamPairArrays } from './pairArrays';
 
 /** How far back an assignment's object is looked for (its function's declarations, mostly). */
 const SCOPE = 20_000;
@@ -34,8 +35,10 @@ export function memberStreams(text: string, functions: ReadonlySet<string>): Set
   const found = new Set<string>();
   if (!/(?:->|\.)\s*\w+\s*=(?!=)/.test(text)) return found;
   // Only a member some assignment gives a stream is kept: none without a call of a stream function
-  // after an `=` (most files), and reading every member assignment was most of this function's time.
-  if (!streamAssignment(functions).test(text)) return found;
+  // after an `=` or a pipe array (most files), and reading every member assignment was most of this
+  // function's time.
+  const pairs = streamPairArrays(text);
+  if (pairs.size === 0 && !streamAssignment(functions).test(text)) return found;
   const hints = addrinfoStreams(text);
   // First by member name: only members some assignment gives a stream have their structs resolved.
   const assignments: { object: string; member: string; at: number; kind: Origin }[] = [];
@@ -44,10 +47,10 @@ export function memberStreams(text: string, functions: ReadonlySet<string>): Set
     const [, object, member, op] = m as unknown as [string, string, string, string];
     const at = m.index + m[0].length;
     const rest = text.slice(at, at + 200);
-    let kind: Origin = op === '=' ? assignedOrigin(rest, functions, hints) : 'other';
+    let kind: Origin = op === '=' ? assignedOrigin(rest, functions, hints, pairs) : 'other';
     // `p->fd = fd;`: the local's own assignments in its function say what it holds.
     const copied = op === '=' && kind === 'other' ? /^\s*([A-Za-z_]\w*)\s*;/.exec(rest) : null;
-    if (copied) kind = copiedOrigin(text, m.index, copied[1]!, functions, hints);
+    if (copied) kind = copiedOrigin(text, m.index, copied[1]!, functions, hints, pairs);
     if (kind === 'stream') streamed.add(member);
     assignments.push({ object, member, at: m.index, kind });
   }

@@ -1,6 +1,6 @@
 // Descriptors the file shows to keep message boundaries: a datagram, sequenced-packet or raw socket (or
-// one whose type the call leaves to a variable), a
-// socketpair of those kinds, or a device or kernel file opened by its literal path. One write there is
+// one whose type the call leaves to a variable), a socketpair of those kinds (and its ends wherever they
+// are stored), or a device or kernel file opened by its literal path. One write there is
 // one message (or one command), so gathering writes would change what the peer receives: whatever the
 // analyzer assumes about descriptors of unknown kind, these stay quiet.
 //
@@ -107,6 +107,9 @@ export function assignedCalls(
   }
   return found;
 }
+
+/** `target = name[0];` or `name[1]`: an end of a pair array stored whole (the target, the array). */
+const STORED_END = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*\(?\s*([A-Za-z_]\w*)\s*\[\s*[01]\s*\]\s*\)?\s*;/g;
 
 /** `socketpair(domain, type, protocol, name)`: the type and the array. */
 const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
@@ -263,6 +266,9 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
         }
       }
     }
+    // An end of such a pair stored away (`d->peer = sv[0]`) is a message descriptor where it is kept.
+    if (arrays.size > 0)
+      for (const m of text.matchAll(STORED_END)) if (arrays.has(canonical(m[2]!))) add(m[1]!, m.index);
   }
   return { targets, members, arrays, keys };
 }

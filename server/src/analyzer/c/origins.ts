@@ -2,10 +2,11 @@
 // socket or a device, so plain writes are gathered only on descriptors known to be byte streams: stdout
 // and stderr, and descriptors whose every assignment in the function (locals) or in the file (globals)
 // is a call that returns a stream (`open`, `mkstemp`, `socket(..., SOCK_STREAM, ...)`, a lock-file
-// helper, a function of the file that returns one of those), the two ends of a `pipe()`, and the
+// helper, a function of the file that returns one of those) or an end of a pipe array (`fds[1]`), the
+// two ends of a `pipe()`, and the
 // `.in` of a child process started with a pipe (`cp.in = -1`). Parameters stay unknown.
 import type { Node } from 'web-tree-sitter';
-import { pairElements } from './pairArrays';
+import { pairElements, streamPairArrays } from './pairArrays';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
 import type { MessageDescriptors } from './messageDescriptors';
 import { addrinfoStreams, isStreamSocketCall, isStreamType } from './socketTypes';
@@ -164,9 +165,25 @@ const STREAM_KEY = /^[A-Za-z_]\w*$|\]$|in$/;
 
 const ASSIGNED_NAME = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/|&^]=)/g;
 
-/** What the text after `name =` assigns, read from the text alone (a call's first 200 characters). */
-export function assignedOrigin(rest: string, functions: ReadonlySet<string>, hints: boolean): Origin {
+/** `fds[1];`: one end of an array, the whole value assigned. */
+const PAIR_END = /^\s*\(?\s*([A-Za-z_]\w*)\s*\[\s*[01]\s*\]\s*\)?\s*[;,)]/;
+
+const NO_PAIRS: ReadonlySet<string> = new Set();
+
+/**
+ * What the text after `name =` assigns, read from the text alone (a call's first 200 characters):
+ * `pairs` are the file's arrays filled by pipes or stream socketpairs only (pairArrays.ts), whose ends
+ * are streams wherever they are stored (`ctx->to_parent = fds[1]`).
+ */
+export function assignedOrigin(
+  rest: string,
+  functions: ReadonlySet<string>,
+  hints: boolean,
+  pairs: ReadonlySet<string> = NO_PAIRS,
+): Origin {
   if (/^\s*\(?\s*-\s*(?:\d+|[A-Z][A-Z0-9_]*)\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
+  const end = pairs.size > 0 ? PAIR_END.exec(rest) : null;
+  if (end && pairs.has(end[1]!)) return 'stream';
   const call = /^\s*(?:\(\s*int\s*\)\s*)?([A-Za-z_]\w*)\s*\(([^;]*)/.exec(rest);
   if (!call || !functions.has(call[1]!)) return 'other';
   const args = call[2]!;
@@ -182,9 +199,11 @@ export function assignedOrigin(rest: string, functions: ReadonlySet<string>, hin
  * and its address is never taken. Read from the text alone: cheap enough for every file of a tree.
  */
 export function streamGlobals(text: string, functions: ReadonlySet<string>): Set<string> {
-  // A name is found only where some `name = f(...)` calls a stream function: most files have none,
-  // and the search for every assignment was most of this function's time.
-  if (!streamAssignment(functions).test(text)) return new Set();
+  // A name is found only where some `name = f(...)` calls a stream function, or a pipe's end is
+  // stored: most files have neither, and the search for every assignment was most of this function's
+  // time.
+  const pairs = streamPairArrays(text);
+  if (pairs.size === 0 && !streamAssignment(functions).test(text)) return new Set();
   // Per name, whether some assignment is a stream and whether some is anything else (a sentinel is
   // neither): flags, not lists, as a file assigns its loop counters hundreds of times.
   const origins = new Map<string, { stream: boolean; other: boolean }>();
@@ -197,7 +216,7 @@ export function streamGlobals(text: string, functions: ReadonlySet<string>): Set
     const at = (m.index ?? 0) + m[0].length;
     const kind =
       m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
-        ? assignedOrigin(text.slice(at, at + 200), functions, hints)
+        ? assignedOrigin(text.slice(at, at + 200), functions, hints, pairs)
         : 'other';
     if (kind === 'stream') seen.stream = true;
     else if (kind === 'other') seen.other = true;
