@@ -20,7 +20,8 @@
 //   reads as a word for a descriptor;
 // - it is not one plain English word that the analyzer uses as a word (ENGLISH: `panic`, `bug` and `emit`
 //   as parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
-//   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder).
+//   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder);
+// - it is not the C language's own spelling that a project defines for itself (C_LANGUAGE: `noreturn`).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,7 +88,17 @@ const ENGLISH = new Set([
   // What a helper's status says (`'success' | 'failure'`); tinc names a variable so, and the system
   // headers that would list it too (GSS-API's, with libkrb5-dev) are not on every machine.
   'success',
+  // A word of a helper's name that says it writes (`print`, beside `puts`); sysvinit names its console
+  // printer so.
+  'print',
 ]);
+
+/**
+ * The C language's own spellings that a project may define for itself: `noreturn` is C11's
+ * <stdnoreturn.h> macro and GCC's attribute (`__attribute__((noreturn))`), which the analyzer reads in
+ * declarations; sninit defines the macro itself rather than include the header.
+ */
+const C_LANGUAGE = new Set(['noreturn']);
 
 /**
  * Parameter names of the system's own manual pages (send(2), connect(2): `int sockfd`), which the
@@ -105,6 +116,7 @@ function projectsOwn(
   for (const [name, source] of names) {
     if (source.projects.size !== 1 || system.has(name) || GIT_NAMES.has(name)) continue;
     if (KERNEL_BYTE_ORDER.test(name) || ENGLISH.has(name) || MANUAL_PARAMETERS.has(name)) continue;
+    if (C_LANGUAGE.has(name)) continue;
     own.set(name, source);
   }
   for (const [path, source] of paths) {
