@@ -188,6 +188,19 @@ export const C_FREEING_FUNCTIONS: ReadonlySet<string> = new Set([
   'reallocarray',
 ]);
 
+/**
+ * A project's own wrappers of `free`, by C's naming convention: a name that ends in `free` (`xfree`,
+ * `myfree`, `g_free`, `sdsfree`). Their first argument is released as `free`'s is. (A `_release`
+ * function empties an object, which may keep or reuse its memory: a fix moves it after the gathered
+ * write, as any statement between.)
+ */
+const RELEASING_NAME = /free$/i;
+
+/** True when a call of `name` releases the memory its first argument points to. */
+export function freesFirstArgument(name: string): boolean {
+  return C_FREEING_FUNCTIONS.has(name) || RELEASING_NAME.test(name);
+}
+
 export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'strlen',
   'strnlen',

@@ -2,13 +2,7 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import {
-  C_FIRST_ARGUMENT_FILLERS,
-  C_FREEING_FUNCTIONS,
-  digestName,
-  ioName,
-  libraryWaits,
-} from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, freesFirstArgument, digestName, ioName, libraryWaits } from '../catalogue';
 import type { Arm, Block, OtherStep, Step, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
@@ -533,7 +527,7 @@ class FunctionReader {
     const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
     const mutatedPaths = [...reached.paths].filter((p) => !reached.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
     const frees = found.flatMap((call) => {
-      if (call.type !== 'call_expression' || !C_FREEING_FUNCTIONS.has(calleeName(call) ?? '')) return [];
+      if (call.type !== 'call_expression' || !freesFirstArgument(calleeName(call) ?? '')) return [];
       const first = call.childForFieldName('arguments')?.namedChild(0);
       return first ? [...identifiers(first)] : [];
     });
