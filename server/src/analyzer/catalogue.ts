@@ -694,8 +694,17 @@ export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
   'mktime',
   'timegm',
   'difftime',
+  'ctime',
   'ctime_r',
+  'asctime',
   'asctime_r',
+  // The host's and a socket's own description: queries that change nothing and send nothing.
+  'gethostname',
+  'uname',
+  'sysconf',
+  'getsockname',
+  'getpeername',
+  'getsockopt',
   // Addresses to text and back.
   'inet_ntop',
   'inet_pton',
