@@ -18,6 +18,7 @@ import {
   unwrap,
 } from './syntax';
 import { readFunction } from './steps';
+import { armedFrameWrites } from './armedFrames';
 import { writeHelperOf } from './helperBodies';
 import { singleIovecHelperOf } from './iovecHelpers';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
@@ -71,7 +72,8 @@ function guardedWrite(s: Step): Step {
 /**
  * A framing wrapper: a body of two or more writes to one descriptor (a parameter or a fixed global),
  * with only computations between (`put_be32(hdr, len)`, `if (buf) len = strlen(buf);`), the payload
- * possibly under a test (`if (len > 0)`), and a `return` at the end at most, constant or the last
+ * possibly under a test (`if (len > 0)`) or the writes split over the arms of an if/else that are
+ * frames themselves (see armedFrames.ts), and a `return` at the end at most, constant or the last
  * write's outcome. Each call then makes that many syscalls (at most); calls in a row are one sequence,
  * reported without a fix.
  */
@@ -106,8 +108,11 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   });
   const steps = blocks[blocks.length - 1]?.steps.slice(0, body.length).map(guardedWrite);
   if (!steps) return undefined;
-  const writes = steps.filter((s) => s.kind === 'write');
-  if (writes.length < 2 || steps.some((s) => s.kind !== 'write' && !computes(s))) return undefined;
+  // An if/else whose arms are frames of their own (a length, then the string when there is one).
+  const armed = steps.map((s) => armedFrameWrites(s, computes));
+  const writes = steps.flatMap((s, i) => (s.kind === 'write' ? [s] : (armed[i] ?? [])));
+  if (writes.length < 2 || steps.some((s, i) => s.kind !== 'write' && !armed[i] && !computes(s)))
+    return undefined;
   const first = writes[0]!; // at least two, checked above
   if (first.condition || writes.some((w) => w.target !== first.target || w.stream || w.position))
     return undefined;
