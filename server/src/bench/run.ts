@@ -1,7 +1,9 @@
 // `npm run bench:analyzer`: the analyzer's speed figures, each against the target it has. Usage:
-//   node server/out/bench/run.js [--tree dir...] [--full dir] [--lines 4000] [--edits 300] [--no-tree]
-//     [--corpus dir | --no-corpus] [--trees dir] [--tree-runs 5] [--no-incremental] [--sessions 3]
-//     [--helper-rounds 20]
+//   node server/out/bench/run.js [--tree dir...] [--full dir | --no-full-parse] [--lines 4000] [--edits 300]
+//     [--no-tree] [--corpus dir | --no-corpus] [--trees dir] [--tree-runs 5] [--no-incremental]
+//     [--sessions 3] [--helper-rounds 20]
+// The whole-command figure for one tree of your own, alone: --tree DIR --no-incremental --no-corpus
+// --no-full-parse.
 // First the language server: edit-to-diagnostics in a 4,000-line file (one server session per
 // --sessions, each of --edits edits: the median of the sessions' p95, with their range) and a helper's
 // change seen in its caller in another open file. Then recall and precision on the labelled corpus
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
     roots.map((root) => ({ name: basename(root), root, settings: {} })),
     Number(option('--tree-runs')[0] ?? 5),
   );
+  if (process.argv.includes('--no-full-parse')) return;
   const full = option('--full')[0] ?? roots[0]!; // roots is not empty: checked above
   const parse = await measureFullParse(full);
   console.log(

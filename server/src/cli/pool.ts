@@ -91,16 +91,23 @@ function sizeOf(path: string): number {
 const BATCH_INTERRUPT_BUDGET = 8 * 66 * 1024;
 
 /**
- * The grammar for a batch run, compiled once for every thread of it, and V8's tiering for a batch run
- * (see {@link BATCH_INTERRUPT_BUDGET}). A run of writev-lint is short: V8's optimizing tier for wasm
- * (TurboFan) compiles the grammar's hot functions again, which costs more than a run of a few hundred
- * thousand parsed lines earns back from the faster code (measured on redis: the figures are in the
- * CHANGELOG). So the baseline tier (Liftoff) only, set before anything is compiled; the language
- * server, which lives long, keeps both.
+ * V8's tiering for a batch run (see {@link BATCH_INTERRUPT_BUDGET}). A run of writev-lint is short: V8's
+ * optimizing tier for wasm (TurboFan) compiles the grammar's hot functions again, which costs more than
+ * a run of a few hundred thousand parsed lines earns back from the faster code (measured on redis: the
+ * figures are in the CHANGELOG). So the baseline tier (Liftoff) only, set before anything is compiled;
+ * the language server, which lives long, keeps both. Set when a run's pool is made, before the walk:
+ * set later, the walk's loops (`sourceFiles`, `collect`) and the path functions they call reached V8's
+ * default budget, and TurboFan compiled them for a walk that is over before their code pays back (half
+ * the run's optimizing compilations on a tree of a thousand files).
  */
-function batchGrammar(): CGrammar {
+function batchTiering(): void {
   setFlagsFromString('--liftoff-only');
   setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
+}
+
+/** The grammar for a batch run, compiled once for every thread of it, with the batch tiering. */
+function batchGrammar(): CGrammar {
+  batchTiering();
   return cGrammar();
 }
 
@@ -136,6 +143,7 @@ export class LintPool {
   /** `jobs`: threads to analyse on, this one included (1: no worker), at most {@link workerLimit}; undefined: one per core for large inputs. */
   constructor(jobs?: number) {
     this.jobs = jobs === undefined ? undefined : Math.min(jobs, workerLimit());
+    batchTiering();
   }
 
   private threadsFor(files: number): number {
