@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// Where the run engine stops runs that a later write to the same descriptor follows: a census of the
+// joiners for whoever changes one (a development tool; the analyzer's output is unchanged). After
+// `npx tsc -b`:
+//
+//   node scripts/run-stops.js [--corpus] [--json FILE] [--samples N] [--joiner NAME] [PATH...]
+//
+// Each PATH (a tree or a file) is linted as the CLI lints it (both passes, default settings); with
+// --corpus, each development-half project of test/server/corpus is linted too, with its own settings
+// (never a test-half project). For every run that stopped before its block's end (or a lone write that
+// opened none) while a write step to the same descriptor follows later in the block, it records the
+// file, the line of the run's last write and of that next write, the joiner and its reason (for the
+// engine's own stop, the kind of step it stopped at). It prints the counts by joiner and reason, and
+// with --samples N, up to N stops of each (--joiner: of that joiner only). The stops are seen through
+// the engine's stop observer (server/src/analyzer/shapes/stops.ts), set only here.
+'use strict';
+const { writeFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
+const { parseArgs } = require('node:util');
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    corpus: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    samples: { type: 'string', default: '0' },
+    joiner: { type: 'string' },
+  },
+});
+const root = join(__dirname, '..');
+const out = join(root, 'server', 'out');
+const { lint } = require(join(out, 'cli', 'main.js'));
+const { Analyzer } = require(join(out, 'analyzer', 'analyzer.js'));
+const { FunctionMemo } = require(join(out, 'analyzer', 'c', 'memo.js'));
+const { observeStops } = require(join(out, 'analyzer', 'shapes', 'stops.js'));
+const { parseSettings } = require(join(out, 'analyzer', 'settings.js'));
+const { loadCorpus, projectSettings } = require(join(out, 'bench', 'corpusScore.js'));
+
+// Every function is read afresh on each pass, so that each pass's stops are the ones it saw (a memo
+// would answer for a function without running the engine). The file being read, for the stops'
+// lines: the analyzer reads one file at a time on this thread (`jobs: 1`).
+FunctionMemo.prototype.get = function get(_context, _text, compute) {
+  return compute();
+};
+let current;
+/** path -> the stops of its latest analysis, keyed so that a stop seen twice counts once. */
+const byFile = new Map();
+const inspect = Analyzer.prototype.inspect;
+Analyzer.prototype.inspect = function inspectObserved(path, text, ...rest) {
+  const previous = current;
+  current = { path, text, stops: new Map(), lineStarts: undefined };
+  try {
+    return inspect.call(this, path, text, ...rest);
+  } finally {
+    byFile.set(path, current);
+    current = previous;
+  }
+};
+
+function lineOf(file, offset) {
+  if (!file.lineStarts) {
+    file.lineStarts = [0];
+    for (let i = 0; i < file.text.length; i++) if (file.text[i] === '\n') file.lineStarts.push(i + 1);
+  }
+  let lo = 0;
+  let hi = file.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (file.lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** The first write step to `target` in `steps` (inside branches and loops too), with where it lies. */
+function firstWriteTo(steps, target, nesting = 'block') {
+  for (const s of steps) {
+    if (s.kind === 'write' && s.target === target) return { write: s, nesting };
+    if (s.kind === 'branch')
+      for (const arm of s.arms) {
+        const found = firstWriteTo(arm.steps, target, nesting === 'block' ? 'branch' : nesting);
+        if (found) return found;
+      }
+    if (s.kind === 'loop') {
+      const found = firstWriteTo(s.body, target, 'loop');
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** What the engine's own stop stopped at. */
+function stepKind(step) {
+  if (!step) return 'end';
+  if (step.kind !== 'branch') return step.kind;
+  const p = step.partial;
+  if (!p) return 'if/else';
+  if (p.exit) return 'if-exit';
+  if (p.exitLast) return 'if-exit-last';
+  if (p.opaque) return p.exhaustive ? 'if/else-opaque' : 'if-opaque';
+  return 'if';
+}
+
+/** The last write of a run, as a step whose span is a write's. */
+function lastWrite(stop) {
+  const w = stop.writes[stop.writes.length - 1];
+  if (w) return w;
+  return firstWriteTo([stop.steps[stop.last]], stop.target)?.write;
+}
+
+let expanded = 0;
+let observed = 0;
+observeStops((stop) => {
+  const file = current;
+  if (!file) return;
+  observed++;
+  const after = stop.where === 'walk' ? stop.steps.slice(stop.at) : stop.steps.slice(stop.last + 1);
+  const next = firstWriteTo(after, stop.target);
+  if (!next) return;
+  const prev = lastWrite(stop);
+  // Spans into a macro-expanded copy of a function are not the file's: the plain reading reports it.
+  const shows = (w) => w && file.text.slice(w.span.start, w.span.end).includes(w.callee.split('.').pop());
+  if (!shows(next.write) || (prev && !shows(prev))) {
+    expanded++;
+    return;
+  }
+  const at = stop.steps[stop.at];
+  const reason =
+    stop.ended.joiner === 'engine'
+      ? `stopped at ${stepKind(at)}`
+      : `${stop.where === 'walk' ? '' : `(${stop.where}) `}${stop.ended.why}`;
+  const record = {
+    file: file.path,
+    line: prev ? lineOf(file, prev.span.start) : lineOf(file, stop.steps[stop.from].span.start),
+    next: lineOf(file, next.write.span.start),
+    nextIn: next.nesting,
+    stopLine: at ? lineOf(file, at.span.start) : undefined,
+    writes: stop.writes.length,
+    target: stop.target,
+    joiner: stop.ended.joiner,
+    why: reason,
+  };
+  const key = `${record.line}:${record.next}:${record.joiner}:${record.why}`;
+  if (!file.stops.has(key)) file.stops.set(key, record);
+});
+
+async function main() {
+  const jobs = [];
+  for (const p of positionals) jobs.push({ label: p, paths: [p], settings: parseSettings({}) });
+  if (values.corpus) {
+    const dir = join(root, 'test', 'server', 'corpus');
+    const corpus = await loadCorpus(dir);
+    // The development half only, listed: never a test-half project's files.
+    const development = new Set(corpus.split?.development ?? []);
+    for (const project of corpus.projects)
+      if (development.has(project.name))
+        jobs.push({
+          label: project.name,
+          paths: [join(dir, project.name)],
+          settings: projectSettings(project),
+        });
+  }
+  for (const job of jobs) {
+    process.stderr.write(`run-stops: ${job.label}\n`);
+    await lint({ paths: job.paths, fix: false, jobs: 1 }, job.settings);
+  }
+  const stops = [...byFile.values()].flatMap((f) =>
+    [...f.stops.values()].map((s) => ({ ...s, file: relative(process.cwd(), s.file) })),
+  );
+  if (values.json) writeFileSync(values.json, JSON.stringify(stops, null, 1));
+  const counts = new Map();
+  for (const s of stops) {
+    const key = `${s.joiner}\t${s.why}`;
+    const c = counts.get(key) ?? { all: 0, block: 0, samples: [] };
+    c.all++;
+    if (s.nextIn === 'block') c.block++;
+    c.samples.push(s);
+    counts.set(key, c);
+  }
+  console.log(
+    `${stops.length} stops before a later write to the same descriptor, of ${observed} stops seen (${expanded} in expansions left out)`,
+  );
+  console.log('count\tnext in block\tjoiner\twhy');
+  const rows = [...counts].sort((a, b) => b[1].all - a[1].all);
+  for (const [key, c] of rows) console.log(`${c.all}\t${c.block}\t${key}`);
+  const n = Number(values.samples);
+  if (n > 0)
+    for (const [key, c] of rows) {
+      if (values.joiner && !key.startsWith(`${values.joiner}\t`)) continue;
+      console.log(`\n== ${key.replace('\t', ': ')}`);
+      // Spread over the files: every k-th stop rather than the first n of one file.
+      const step = Math.max(1, Math.floor(c.samples.length / n));
+      for (let i = 0; i < c.samples.length && i / step < n; i += step) {
+        const s = c.samples[i];
+        console.log(
+          `  ${s.file}:${s.line} -> ${s.next} (${s.nextIn}; stop at ${s.stopLine}, ${s.writes} writes, fd ${s.target})`,
+        );
+      }
+    }
+}
+
+main().catch((error) => {
+  console.error(`run-stops: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exit(2);
+});
