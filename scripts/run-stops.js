@@ -72,17 +72,21 @@ function lineOf(file, offset) {
   return lo + 1;
 }
 
-/** The first write step to `target` in `steps` (inside branches and loops too), with where it lies. */
-function firstWriteTo(steps, target, nesting = 'block') {
+/**
+ * The first write step to `target` in `steps` (inside branches and loops too) that starts at `from` or
+ * later, with where it lies.
+ */
+function firstWriteTo(steps, target, from = 0, nesting = 'block') {
   for (const s of steps) {
-    if (s.kind === 'write' && s.target === target) return { write: s, nesting };
+    if (s.span.end <= from) continue;
+    if (s.kind === 'write' && s.target === target && s.span.start >= from) return { write: s, nesting };
     if (s.kind === 'branch')
       for (const arm of s.arms) {
-        const found = firstWriteTo(arm.steps, target, nesting === 'block' ? 'branch' : nesting);
+        const found = firstWriteTo(arm.steps, target, from, nesting === 'block' ? 'branch' : nesting);
         if (found) return found;
       }
     if (s.kind === 'loop') {
-      const found = firstWriteTo(s.body, target, 'loop');
+      const found = firstWriteTo(s.body, target, from, 'loop');
       if (found) return found;
     }
   }
@@ -103,7 +107,7 @@ function stepKind(step) {
 
 /** The last write of a run, as a step whose span is a write's. */
 function lastWrite(stop) {
-  const w = stop.writes[stop.writes.length - 1];
+  const w = stop.writes.reduce((a, b) => (a && a.span.start > b.span.start ? a : b), undefined);
   if (w) return w;
   return firstWriteTo([stop.steps[stop.last]], stop.target)?.write;
 }
@@ -115,9 +119,10 @@ observeStops((stop) => {
   if (!file) return;
   observed++;
   const after = stop.where === 'walk' ? stop.steps.slice(stop.at) : stop.steps.slice(stop.last + 1);
-  const next = firstWriteTo(after, stop.target);
-  if (!next) return;
   const prev = lastWrite(stop);
+  // Past the run's own writes: a branch that ends a run may have given it the writes opening its arms.
+  const next = firstWriteTo(after, stop.target, prev ? prev.span.end : 0);
+  if (!next) return;
   // Spans into a macro-expanded copy of a function are not the file's: the plain reading reports it.
   const shows = (w) => w && file.text.slice(w.span.start, w.span.end).includes(w.callee.split('.').pop());
   if (!shows(next.write) || (prev && !shows(prev))) {
