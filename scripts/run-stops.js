@@ -3,7 +3,7 @@
 // joiners for whoever changes one (a development tool; the analyzer's output is unchanged). After
 // `npx tsc -b`:
 //
-//   node scripts/run-stops.js [--corpus] [--json FILE] [--samples N] [--joiner NAME] [PATH...]
+//   node scripts/run-stops.js [--corpus [--labels]] [--json FILE] [--samples N] [--joiner NAME] [PATH...]
 //
 // Each PATH (a tree or a file) is linted as the CLI lints it (both passes, default settings); with
 // --corpus, each development-half project of test/server/corpus is linted too, with its own settings
@@ -12,7 +12,9 @@
 // file, the line of the run's last write and of that next write, the joiner and its reason (for the
 // engine's own stop, the kind of step it stopped at). It prints the counts by joiner and reason, and
 // with --samples N, up to N stops of each (--joiner: of that joiner only). The stops are seen through
-// the engine's stop observer (server/src/analyzer/shapes/stops.ts), set only here.
+// the engine's stop observer (server/src/analyzer/shapes/stops.ts), set only here. With --labels, each
+// development-half stop is held against the labels: wrong when a positive site holds both its writes,
+// right when a negative does (the test half is never linted, so never judged).
 'use strict';
 const { writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
@@ -25,6 +27,7 @@ const { values, positionals } = parseArgs({
     json: { type: 'string' },
     samples: { type: 'string', default: '0' },
     joiner: { type: 'string' },
+    labels: { type: 'boolean', default: false },
   },
 });
 const root = join(__dirname, '..');
@@ -149,14 +152,33 @@ observeStops((stop) => {
   if (!file.stops.has(key)) file.stops.set(key, record);
 });
 
+/**
+ * With --labels, a development-half corpus stop against the labels: `wrong` when a positive site holds
+ * both the last write and the next (the stop cut a labelled run), `right` when a negative does.
+ */
+function labelVerdict(stop, corpus, development) {
+  const dir = join(root, 'test', 'server', 'corpus');
+  const rel = relative(dir, stop.file).split('\\').join('/');
+  const [project, ...rest] = rel.split('/');
+  if (!development.has(project)) return undefined;
+  const file = rest.join('/');
+  const holds = (site) => site.lines.includes(stop.line) && site.lines.includes(stop.next);
+  const sites = corpus.sites.filter((t) => t.project === project && t.file === file && holds(t));
+  if (sites.some((t) => t.verdict === 'positive')) return 'wrong';
+  if (sites.some((t) => t.verdict === 'negative')) return 'right';
+  return 'unlabelled';
+}
+
 async function main() {
   const jobs = [];
   for (const p of positionals) jobs.push({ label: p, paths: [p], settings: parseSettings({}) });
+  let corpus;
+  let development = new Set();
   if (values.corpus) {
     const dir = join(root, 'test', 'server', 'corpus');
-    const corpus = await loadCorpus(dir);
+    corpus = await loadCorpus(dir);
     // The development half only, listed: never a test-half project's files.
-    const development = new Set(corpus.split?.development ?? []);
+    development = new Set(corpus.split?.development ?? []);
     for (const project of corpus.projects)
       if (development.has(project.name))
         jobs.push({
@@ -170,24 +192,37 @@ async function main() {
     await lint({ paths: job.paths, fix: false, jobs: 1 }, job.settings);
   }
   const stops = [...byFile.values()].flatMap((f) =>
-    [...f.stops.values()].map((s) => ({ ...s, file: relative(process.cwd(), s.file) })),
+    [...f.stops.values()].map((s) => ({
+      ...s,
+      ...(values.labels && corpus && { label: labelVerdict(s, corpus, development) }),
+      file: relative(process.cwd(), s.file),
+    })),
   );
   if (values.json) writeFileSync(values.json, JSON.stringify(stops, null, 1));
   const counts = new Map();
   for (const s of stops) {
     const key = `${s.joiner}\t${s.why}`;
-    const c = counts.get(key) ?? { all: 0, block: 0, samples: [] };
+    const c = counts.get(key) ?? { all: 0, block: 0, wrong: 0, right: 0, samples: [] };
     c.all++;
     if (s.nextIn === 'block') c.block++;
+    if (s.label === 'wrong') c.wrong++;
+    if (s.label === 'right') c.right++;
     c.samples.push(s);
     counts.set(key, c);
   }
   console.log(
     `${stops.length} stops before a later write to the same descriptor, of ${observed} stops seen (${expanded} in expansions left out)`,
   );
-  console.log('count\tnext in block\tjoiner\twhy');
+  const labelled = values.labels && corpus;
+  console.log(`count\tnext in block\t${labelled ? 'labelled wrong\tlabelled right\t' : ''}joiner\twhy`);
   const rows = [...counts].sort((a, b) => b[1].all - a[1].all);
-  for (const [key, c] of rows) console.log(`${c.all}\t${c.block}\t${key}`);
+  for (const [key, c] of rows)
+    console.log(`${c.all}\t${c.block}\t${labelled ? `${c.wrong}\t${c.right}\t` : ''}${key}`);
+  if (labelled) {
+    console.log('\nstops inside a labelled positive (development half):');
+    for (const s of stops.filter((x) => x.label === 'wrong'))
+      console.log(`  ${s.file}:${s.line} -> ${s.next} ${s.joiner}: ${s.why}`);
+  }
   const n = Number(values.samples);
   if (n > 0)
     for (const [key, c] of rows) {
