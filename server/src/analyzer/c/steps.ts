@@ -23,6 +23,7 @@ import {
 } from './syntax';
 import { offsetBases } from './offsetBases';
 import { helperElements } from './pairArrays';
+import { assumedResults } from './assumedResults';
 import { commaStep } from './commaPreludes';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { summedWrites } from './summedCounts';
@@ -111,6 +112,8 @@ class FunctionReader {
       }
       i += checked.covers - 1;
     }
+    // `x = f(y);` of a function whose body is unread, then a write of x: f is taken as an argument call.
+    assumedResults(statements, steps, this.locals, this.scalars, this.ctx);
     if (statements.length > 0) {
       const lead = this.leads.get(statements[0]!.id);
       this.blocks.push({

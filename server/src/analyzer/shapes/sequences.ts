@@ -11,6 +11,7 @@ import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../mod
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
 import { callsOut, end } from './joiners/joiner';
 import { JOINERS, type BranchVerdict, type End, type RunSoFar } from './joiners';
+import { stopObserver, type Stop } from './stops';
 
 /** A run of writes that one gathered write can replace. */
 export interface WriteRun {
@@ -201,11 +202,22 @@ function runFrom(
     }
   // The statements after a branch's last writes are between those writes and any later one: the
   // same joiners judge them as any statement the walk crosses (`free(buf)` of a buffer sent there).
-  if (opened.pending.some((p) => CROSS.some((r) => r.cross!(p, g)))) return undefined;
+  if (opened.pending.some((p) => CROSS.some((r) => r.cross!(p, g)))) {
+    const observe = stopObserver();
+    if (observe) {
+      const ended = opened.pending
+        .map((p) => CROSS.map((r) => r.cross!(p, g)).find((e) => e))
+        .find((e) => e)!;
+      observe(stopAt(steps, i, i, i, lead, g, ended, 'opening'));
+    }
+    return undefined;
+  }
   let last = i;
   let next = -1;
   let ended: End | undefined;
-  walk: for (let j = i + 1; j < steps.length; j++) {
+  // Outside the loop so that where the run stopped is known after it (for a stop observer).
+  let j = i + 1;
+  walk: for (; j < steps.length; j++) {
     budget.visit();
     let step = steps[j]!;
     if (step.kind === 'write') {
@@ -262,6 +274,7 @@ function runFrom(
     g.pending.push(step);
     if (!step.comment) g.prepared++;
   }
+  if (ended) stopObserver()?.(stopAt(steps, i, last, j, lead, g, ended, 'walk'));
   let writes: readonly WriteStep[] = g.writes;
   if (writes.length + (head ? 1 : 0) < 2 && !(writes.length === 1 && writes[0]!.chain)) return undefined;
   // Writes taken from inside a branch and nothing after it: the run lies within the branch, whose own
@@ -269,11 +282,28 @@ function runFrom(
   if (first.kind === 'branch' && !head && writes.length === opened.writes.length) return undefined;
   for (const r of FINISH) {
     const finished = r.finish!(writes, g);
-    if (finished && 'kind' in finished) return undefined;
+    if (finished && 'kind' in finished) {
+      stopObserver()?.(stopAt(steps, i, last, last + 1, lead, g, finished, 'finish'));
+      return undefined;
+    }
     if (finished) writes = finished;
   }
   // `last` is i or the index of a step the loop read.
   return [run(first, lead, writes, head, g.moved, steps[last]!.span.end, ended), next >= 0 ? next : last + 1];
+}
+
+/** A stop as an observer reads it. */
+function stopAt(
+  steps: readonly Step[],
+  from: number,
+  last: number,
+  at: number,
+  lead: WriteStep,
+  g: Gathered,
+  ended: End,
+  where: Stop['where'],
+): Stop {
+  return { steps, from, last, at, target: lead.target, writes: g.writes, ended, where };
 }
 
 /** The run made of `writes` (after `head`), from `first` to `to`, ended as `ended` says. */
