@@ -124,7 +124,7 @@ export const OPTIONS = {
   jobs: {
     type: 'string',
     value: 'n',
-    help: 'threads (default: one per core for large trees, on more than two cores)',
+    help: 'threads (default: one per core for large trees; on two cores, only while one is idle)',
   },
   'max-file-size': {
     type: 'string',
