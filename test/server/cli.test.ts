@@ -225,6 +225,7 @@ describe('writev-lint', () => {
         'computed-between.c:172',
         'computed-between.c:222',
         'computed-between.c:232',
+        'computed-between.c:244',
         'computed-line-writers.c:75',
         'computed-line-writers.c:84',
         'computing-branches.c:27',
@@ -552,6 +553,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 531);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 532);
   });
 });

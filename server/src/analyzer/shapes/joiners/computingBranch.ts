@@ -20,6 +20,9 @@ function computation(branch: BranchStep): OtherStep | undefined {
   const frees = new Set<string>();
   let mutated: Set<string> | undefined = new Set();
   let output = false;
+  // Whether every call of the arms is known to do no output (`strcpy(text, "?")`), as a statement of
+  // those calls would say with `output: false`: a front end that does not say keeps it unknown.
+  let quiet = true;
   let setsGlobal = false;
   for (const arm of branch.arms)
     for (const step of arm.steps) {
@@ -33,6 +36,7 @@ function computation(branch: BranchStep): OtherStep | undefined {
       if (s.mutated && mutated) for (const n of s.mutated) mutated.add(n);
       else mutated = undefined;
       output ||= !!s.output;
+      if (s.calls.length > 0 && s.output !== false) quiet = false;
       setsGlobal ||= !!s.setsGlobal;
     }
   return {
@@ -43,7 +47,7 @@ function computation(branch: BranchStep): OtherStep | undefined {
     calls: [...calls],
     ...(mutated && { mutated: [...mutated] }),
     barrier: false,
-    ...(output && { output }),
+    ...(output ? { output } : calls.size > 0 && quiet && { output: false }),
     ...(setsGlobal && { setsGlobal }),
     ...(frees.size > 0 && { frees: [...frees] }),
   };
