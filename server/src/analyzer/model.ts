@@ -151,6 +151,11 @@ export interface BranchStep {
     readonly condition: string;
     /** A test may have effects (a call, an assignment): only writes that end an arm may join others. */
     readonly opaque?: boolean;
+    /**
+     * With `opaque`: what each test does, read as a statement (`inet_ntop(AF_INET, &ip, text, n)`
+     * fills `text`), when the front end can say; a branch that only computes folds them in.
+     */
+    readonly testEffects?: readonly OtherStep[];
     /** The chain ends in a plain `else` (a partial step only because a test has effects). */
     readonly exhaustive?: boolean;
     /**

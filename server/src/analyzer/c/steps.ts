@@ -280,6 +280,8 @@ class FunctionReader {
     const body = stmt.childForFieldName('consequence');
     const exit = pure && arms.length === 1 && leavesQuietly(body);
     const exitLast = pure && arms.length === 1 && !exit && endsLeavingQuietly(body);
+    // The tests' effects as one statement, for a branch that may only compute (see computingBranch.ts).
+    const effects = pure ? undefined : tests.map((t) => this.summary(t));
     return {
       kind: 'branch',
       span: this.span(stmt),
@@ -288,6 +290,7 @@ class FunctionReader {
       partial: {
         condition: cond.text,
         opaque: !pure || undefined,
+        testEffects: effects,
         exhaustive: exhaustive || undefined,
         exit: exit ? { reads: [...identifiers(cond)] } : undefined,
         exitLast: exitLast ? { reads: [...identifiers(cond)] } : undefined,

@@ -7,13 +7,15 @@ import type { BranchStep, OtherStep } from '../../model';
 import type { Joiner, Rules } from './joiner';
 
 /**
- * The statement a branch is when its tests only read and its arms hold only statements a run may
+ * The statement a branch is when its tests only read, or do what a statement between writes may (the
+ * front end's `testEffects`: a call that fills a buffer), and its arms hold only statements a run may
  * cross (no write, loop, exit or I/O) and such branches; undefined otherwise, and when the front end
  * does not say what the tests read. Member paths are left out: the merged statement takes every name
  * it changes as changed whole.
  */
 function computation(branch: BranchStep): OtherStep | undefined {
-  if (!branch.tests || branch.partial?.opaque || branch.partial?.exit) return undefined;
+  const effects = branch.partial?.opaque ? branch.partial.testEffects : [];
+  if (!branch.tests || !effects || branch.partial?.exit) return undefined;
   const reads = new Set(branch.tests);
   const writes = new Set<string>();
   const calls = new Set<string>();
@@ -24,21 +26,22 @@ function computation(branch: BranchStep): OtherStep | undefined {
   // those calls would say with `output: false`: a front end that does not say keeps it unknown.
   let quiet = true;
   let setsGlobal = false;
-  for (const arm of branch.arms)
-    for (const step of arm.steps) {
-      const s = step.kind === 'branch' ? computation(step) : step;
-      if (s?.kind !== 'other' || s.barrier) return undefined;
-      if (s.comment) continue;
-      for (const n of s.reads) reads.add(n);
-      for (const n of s.writes) writes.add(n);
-      for (const n of s.calls) calls.add(n);
-      for (const n of s.frees ?? []) frees.add(n);
-      if (s.mutated && mutated) for (const n of s.mutated) mutated.add(n);
-      else mutated = undefined;
-      output ||= !!s.output;
-      if (s.calls.length > 0 && s.output !== false) quiet = false;
-      setsGlobal ||= !!s.setsGlobal;
-    }
+  // The tests run first, then one arm: their effects (a call that fills a buffer) count as the arms'.
+  const statements = [...effects, ...branch.arms.flatMap((arm) => arm.steps)];
+  for (const step of statements) {
+    const s = step.kind === 'branch' ? computation(step) : step;
+    if (s?.kind !== 'other' || s.barrier) return undefined;
+    if (s.comment) continue;
+    for (const n of s.reads) reads.add(n);
+    for (const n of s.writes) writes.add(n);
+    for (const n of s.calls) calls.add(n);
+    for (const n of s.frees ?? []) frees.add(n);
+    if (s.mutated && mutated) for (const n of s.mutated) mutated.add(n);
+    else mutated = undefined;
+    output ||= !!s.output;
+    if (s.calls.length > 0 && s.output !== false) quiet = false;
+    setsGlobal ||= !!s.setsGlobal;
+  }
   return {
     kind: 'other',
     span: branch.span,
