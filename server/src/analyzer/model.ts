@@ -194,6 +194,12 @@ export interface LoopStep {
    * not say. A header reading a write's result (`off += nw`) repeats one write until it is all out.
    */
   readonly tests?: readonly string[];
+  /**
+   * The whole loop as one statement, when it only computes (`for (i = 0; i < n; i++) sum += p[i];`):
+   * no write, no call that may do output, nothing that leaves the function. Absent otherwise, and
+   * when the front end does not say.
+   */
+  readonly computation?: OtherStep;
 }
 
 /** Any other statement, summarised by what it reads and may change. */

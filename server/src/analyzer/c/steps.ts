@@ -391,7 +391,27 @@ class FunctionReader {
       mutated: [...mutated],
       // A header reading a write's result (`off += nw`) finishes one write (shapes/loops.ts).
       tests: [...header.reduce((names, part) => identifiers(part, names), new Set<string>())],
+      ...this.computingLoop(stmt, body),
     };
+  }
+
+  /**
+   * The loop as one statement when it only computes (see LoopStep.computation): its body holds no
+   * write, nothing in it leaves the function, and its summary calls nothing that may do output.
+   */
+  private computingLoop(stmt: Node, body: readonly Step[]): { computation?: OtherStep } {
+    const computes = (steps: readonly Step[]): boolean =>
+      steps.every((s) =>
+        s.kind === 'other'
+          ? !s.barrier
+          : s.kind === 'branch'
+            ? s.arms.every((a) => computes(a.steps))
+            : s.kind === 'loop' && !!s.computation,
+      );
+    if (!computes(body) || stmt.descendantsOfType(LEAVING).length > 0) return {};
+    const whole = this.summary(stmt);
+    if (whole.barrier || (whole.calls.length > 0 && whole.output !== false)) return {};
+    return { computation: whole };
   }
 
   /** Adds the names `node` may change to `into`: assigned, incremented, address taken, passed to calls. */
@@ -555,6 +575,9 @@ const CHANGE_KINDS = [
   'call_expression',
   'init_declarator',
 ];
+
+/** Statements that leave the function (or jump out of the loop they are in, to anywhere). */
+const LEAVING = ['return_statement', 'goto_statement'];
 
 /** True when `stmt` is an arm of an if/else: its body, or the one statement of its `{ }` body. */
 function inIfArm(stmt: Node): boolean {

@@ -84,6 +84,7 @@ const RULES = JOINERS.map((j) => j.rules);
 const WRITE = RULES.filter((r) => r.write);
 const AFTER = RULES.filter((r) => r.after);
 const BRANCH = RULES.filter((r) => r.branch);
+const LOOP = RULES.filter((r) => r.loop);
 const CROSS = RULES.filter((r) => r.cross);
 const FINISH = RULES.filter((r) => r.finish);
 const TAKEN = RULES.filter((r) => r.taken);
@@ -262,6 +263,11 @@ function runFrom(
         }
         continue;
       }
+    }
+    if (step.kind === 'loop') {
+      let computed: OtherStep | undefined;
+      for (const r of LOOP) if ((computed = r.loop!(step, g))) break;
+      if (computed) step = computed;
     }
     if (step.kind !== 'other') {
       ended = UNJOINED;

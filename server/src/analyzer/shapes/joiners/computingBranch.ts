@@ -29,7 +29,7 @@ function computation(branch: BranchStep): OtherStep | undefined {
   // The tests run first, then one arm: their effects (a call that fills a buffer) count as the arms'.
   const statements = [...effects, ...branch.arms.flatMap((arm) => arm.steps)];
   for (const step of statements) {
-    const s = step.kind === 'branch' ? computation(step) : step;
+    const s = step.kind === 'branch' ? computation(step) : step.kind === 'loop' ? step.computation : step;
     if (s?.kind !== 'other' || s.barrier) return undefined;
     if (s.comment) continue;
     for (const n of s.reads) reads.add(n);

@@ -6,6 +6,7 @@ import { argumentCalls } from './argumentCalls';
 import { chain } from './chain';
 import { computed } from './computed';
 import { computingBranch } from './computingBranch';
+import { computingLoop } from './computingLoop';
 import { conditions } from './conditions';
 import { crossing } from './crossing';
 import { descriptor } from './descriptor';
@@ -48,4 +49,5 @@ export const JOINERS: readonly Joiner[] = [
   conditions,
   // Last of the branch rules: only a branch none of the others answers for is folded.
   computingBranch,
+  computingLoop,
 ];

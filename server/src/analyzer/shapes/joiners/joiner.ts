@@ -6,7 +6,7 @@
 // read, tested and changed in its own file, and adding one is its file and a line in that list.
 import type { Budget } from '../budget';
 import type { NameLookup } from '../branches';
-import type { BranchStep, OtherStep, WriteStep } from '../../model';
+import type { BranchStep, LoopStep, OtherStep, WriteStep } from '../../model';
 import type { SentBuffers } from '../sentBuffers';
 
 /** What a run has gathered so far, as the joiners read it (the engine alone changes it). */
@@ -95,6 +95,8 @@ export interface Rules {
   cross?: (step: OtherStep, run: RunSoFar) => End | undefined;
   /** A branch between writes: what the run does with it, or undefined when it is not this joiner's idiom. */
   branch?: (step: BranchStep, run: RunSoFar) => BranchVerdict | undefined;
+  /** A loop between writes: the one statement it is for the run, or undefined (it ends the run). */
+  loop?: (step: LoopStep, run: RunSoFar) => OtherStep | undefined;
   /** The run's writes once it stopped growing: them (possibly changed), or why there is no run. */
   finish?: (writes: readonly WriteStep[], run: RunSoFar) => readonly WriteStep[] | End;
   /** Any write taken into the run (opening it, joining, or from a branch): for joiners that remember. */
@@ -106,6 +108,7 @@ export type Fact =
   | `write.${Exclude<keyof WriteStep, 'kind'>}`
   | `other.${Exclude<keyof OtherStep, 'kind'>}`
   | `branch.${Exclude<keyof BranchStep, 'kind'>}`
+  | `loop.${Exclude<keyof LoopStep, 'kind'>}`
   | `run.${keyof RunSoFar}`;
 
 /** One idiom: its name, the facts it reads, and its rules. */
