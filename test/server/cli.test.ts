@@ -229,6 +229,7 @@ describe('writev-lint', () => {
         'computed-between.c:273',
         'computed-between.c:296',
         'computed-between.c:308',
+        'computed-between.c:345',
         'computed-line-writers.c:75',
         'computed-line-writers.c:84',
         'computing-branches.c:27',
@@ -556,6 +557,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 535);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 536);
   });
 });

@@ -705,6 +705,13 @@ export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
   'getsockname',
   'getpeername',
   'getsockopt',
+  // Patterns matched in memory, and error codes turned into text.
+  'regcomp',
+  'regexec',
+  'regerror',
+  'regfree',
+  'fnmatch',
+  'gai_strerror',
   // Addresses to text and back.
   'inet_ntop',
   'inet_pton',
