@@ -368,6 +368,7 @@ describe('writev-lint', () => {
         'member-kinds.c:62',
         'member-kinds.c:127',
         'member-kinds.c:196',
+        'member-kinds.c:260',
         'member-writers.c:43',
         'member-writers.c:55',
         'member-writers.c:68',
@@ -557,6 +558,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 536);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 537);
   });
 });

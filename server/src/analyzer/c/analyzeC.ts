@@ -876,6 +876,7 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     keys: list(m.keys),
     elsewhere: list(m.elsewhere),
     returning: list(m.returning),
+    otherStructs: list(m.otherStructs),
   };
 }
 

@@ -6,9 +6,11 @@
 //
 // Read from the text alone, for every assignment in the file: a member assigned such a socket anywhere
 // in the file (`ctx->sock = socket(AF_NETLINK, SOCK_RAW, 0)`) makes every descriptor at that member
-// name in the file a message descriptor. That errs on the quiet side. Across files the member fact is
-// keyed by its struct (see memberStructs.ts): another program's datagram `af->fd` says nothing of this
-// driver's own `p->fd`.
+// name in the file a message descriptor, except one whose struct is known to be another than every
+// struct those assignments resolve to (a server's `struct udp_peer` and `struct tcp_client` both
+// holding an `fd`); where either struct cannot be resolved, it errs on the quiet side. Across files the
+// member fact is keyed by its struct (see memberStructs.ts): another program's datagram `af->fd` says
+// nothing of this driver's own `p->fd`.
 //
 // A descriptor the file hands to `ioctl()` with a device request (anything but the terminal, socket and
 // file-flag families: `TC*`, `TIOC*`, `FIO*`, `SIOC*`) is a device: each write there is one command or
@@ -157,6 +159,11 @@ export interface MessageDescriptors {
   readonly elsewhere?: ReadonlySet<string>;
   /** Functions of the file that return a message descriptor (see {@link messageReturning}). */
   readonly returning?: ReadonlySet<string>;
+  /**
+   * Member expressions of one function (canonical, `c->fd`) whose struct is not the struct of any of
+   * the file's message members of that name (see {@link otherStructMembers}): not message descriptors.
+   */
+  readonly otherStructs?: ReadonlySet<string>;
 }
 
 const canonical = (text: string) => text.replace(/\s+/g, '');
@@ -308,14 +315,36 @@ let lastDevices: { readonly text: string; readonly found: ReadonlySet<string> } 
 export function isMessageDescriptor(target: string, found: MessageDescriptors): boolean {
   if (found.targets.has(target)) return true;
   const m = member(target);
-  if (m && found.members.has(m)) return true;
+  if (m && found.members.has(m) && !found.otherStructs?.has(target)) return true;
   const array = /^(.*)\[[^\]]*\]$/.exec(target)?.[1];
-  if (
-    array !== undefined &&
-    (found.arrays.has(array) || (member(array) && found.members.has(member(array)!)))
-  )
-    return true;
-  return false;
+  if (array === undefined) return false;
+  if (found.arrays.has(array)) return true;
+  const am = member(array);
+  return am !== undefined && found.members.has(am) && !found.otherStructs?.has(array);
+}
+
+/**
+ * The member expressions of a function (`fnText`) at a name the file assigns message descriptors to
+ * (`found.members`) whose struct is known and is none of the structs those assignments were made to:
+ * `c->fd` of a `struct tcp_conn *c` is not the `fd` the file gave a datagram socket in `struct udp_peer`.
+ * A message assignment whose struct cannot be resolved holds for every struct (the quiet side), and so
+ * does every assignment where the expression's own struct cannot be resolved.
+ */
+function otherStructMembers(found: MessageDescriptors, fnText: string, fileText: string): Set<string> {
+  const exempt = new Set<string>();
+  if (found.members.size === 0 || !found.keys) return exempt;
+  const byMember = new Map<string, (StructKey | undefined)[]>();
+  for (const k of found.keys) {
+    const { member: m, struct } = parseMemberFact(k);
+    byMember.set(m, [...(byMember.get(m) ?? []), struct]);
+  }
+  for (const e of memberExpressions(fnText, found.members)) {
+    const facts = byMember.get(member(e)!) ?? [];
+    if (facts.length === 0 || facts.some((f) => !f)) continue;
+    const struct = structOfTarget(e, fnText, fileText);
+    if (struct && !facts.some((f) => sameStruct(f!, struct))) exempt.add(e);
+  }
+  return exempt;
 }
 
 /**
@@ -345,6 +374,10 @@ export function messagesIn(
     const mine = descriptorsIn(fnText, found.returning).targets;
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
+  }
+  if (fileText !== undefined) {
+    const otherStructs = otherStructMembers(found, fnText, fileText);
+    if (otherStructs.size > 0) result = { ...result, otherStructs };
   }
   if (found.elsewhere && found.elsewhere.size > 0 && fileText !== undefined) {
     const more = elsewhereTargets(found.elsewhere, fnText, fileText, ownStream);

@@ -44,6 +44,7 @@ import {
   isMessageDescriptor,
   messagesIn,
   usedInFile,
+  type MessageDescriptors,
 } from './messageDescriptors';
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
@@ -687,14 +688,16 @@ function streamsOf(
   declared: ReadonlySet<string>,
   locals: ReadonlySet<string>,
   file: FileStreams,
+  messages: MessageDescriptors | undefined,
   wrappers: ReadonlyMap<string, CWrapper> = new Map(),
 ): ReadonlySet<string> {
   const streams = functionStreams(fn, declared, file, locals);
   const body = fn.childForFieldName('body');
   // A member the file also shows to keep message boundaries (a datagram socket or a device request
-  // at that member name) stays a message descriptor, as it was before its streams were read.
+  // at that member name, of the same struct where both are known) stays a message descriptor, as it
+  // was before its streams were read.
   for (const t of memberStreamTargets(file.members, fn.text, text))
-    if (!file.messages || !isMessageDescriptor(t, file.messages)) streams.add(t);
+    if (!messages || !isMessageDescriptor(t, messages)) streams.add(t);
   if (file.pairArrays && file.pairArrays.size > 0 && body)
     for (const t of helperElements(body, wrappers, file.pairArrays)) streams.add(t);
   for (const t of deviceDescriptors(fn.text)) streams.delete(t);
@@ -741,7 +744,11 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
         ctx.text,
         ownStreamMember(file.members),
       );
-    ctx = { ...ctx, streams: streamsOf(fn, ctx.text, declared, locals, file, ctx.wrappers), messages };
+    ctx = {
+      ...ctx,
+      streams: streamsOf(fn, ctx.text, declared, locals, file, messages, ctx.wrappers),
+      messages,
+    };
   }
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
   const own = new Set(locals);
