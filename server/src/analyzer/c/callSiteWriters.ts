@@ -95,9 +95,17 @@ export function writerName(name: string): boolean {
   if (LIBRARY_FORMATTED.has(name)) return true;
   const ws = words(name);
   const verb = ws.findIndex(writerWord);
-  // What follows the verb is what it sends: `send_fd`, `write_creds` pass descriptors or credentials.
-  return verb >= 0 && !ws.some(otherWord) && !ws.slice(verb + 1).some((w) => PASSED.has(w));
+  // What follows the verb is what it sends: `send_fd`, `write_creds` pass descriptors or credentials,
+  // `write_buf` and `send_str` the bytes of a buffer or a string (while `buf_write` writes into one).
+  return (
+    verb >= 0 &&
+    !ws.some((w, i) => otherWord(w) && !(i > verb && SENT.has(w))) &&
+    !ws.slice(verb + 1).some((w) => PASSED.has(w))
+  );
 }
+
+/** Objects of a write that name the bytes it sends, not where they go: `write_buf`, `send_string`. */
+const SENT: ReadonlySet<string> = new Set(['buf', 'buffer', 'str', 'string']);
 
 /**
  * A word of {@link OTHER_WORDS}, alone or run together with the descriptor it acts on (`waitfd` in
