@@ -187,6 +187,7 @@ describe('writev-lint', () => {
         'call-site-helpers.c:178',
         'call-site-helpers.c:200',
         'call-site-helpers.c:207',
+        'call-site-helpers.c:223',
         'call-site-reused.c:24',
         'cast-counts.c:19',
         'cast-counts.c:30',
@@ -560,6 +561,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 539);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 540);
   });
 });

@@ -99,13 +99,26 @@ export function writerName(name: string): boolean {
   // `write_buf` and `send_str` the bytes of a buffer or a string (while `buf_write` writes into one).
   return (
     verb >= 0 &&
-    !ws.some((w, i) => otherWord(w) && !(i > verb && SENT.has(w))) &&
-    !ws.slice(verb + 1).some((w) => PASSED.has(w))
+    !ws.some((w, i) => otherWord(w) && !(i > verb && (SENT.has(w) || toDescriptor(ws, i)))) &&
+    // (`write_to_fd` names where the bytes go, not what is passed.)
+    !ws.slice(verb + 1).some((w, k) => PASSED.has(w) && ws[verb + k] !== 'to')
   );
 }
 
 /** Objects of a write that name the bytes it sends, not where they go: `write_buf`, `send_string`. */
 const SENT: ReadonlySet<string> = new Set(['buf', 'buffer', 'str', 'string']);
+
+/**
+ * True when `ws[i]` is a `to` that names a descriptor as where the bytes go (`write_to_fd`,
+ * `send_to_socket`, `write_to_descriptor`), not an address (`send_to`, `sendto`) or many peers
+ * (`send_to_all`).
+ */
+function toDescriptor(ws: readonly string[], i: number): boolean {
+  return ws[i] === 'to' && i + 1 < ws.length && TO_DESCRIPTOR.test(ws[i + 1]!);
+}
+
+/** Words after `to` that name one descriptor. */
+const TO_DESCRIPTOR = /^(?:fd|sock|socket|descriptor|pipe|stdout|stderr|tty|terminal)$/;
 
 /**
  * A word of {@link OTHER_WORDS}, alone or run together with the descriptor it acts on (`waitfd` in
