@@ -340,6 +340,8 @@ describe('writev-lint', () => {
         'kept-start-cursors.c:37',
         'last-check-else.c:23',
         'last-check-else.c:44',
+        'later-arm-writes.c:16',
+        'later-arm-writes.c:24',
         'leading-tests.c:14',
         'leaving-arms.c:15',
         'leaving-arms.c:30',
@@ -559,6 +561,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/ and c-headerwrites/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 538);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 540);
   });
 });
