@@ -12,6 +12,7 @@
 // records the success (`ok++`, `last_ok = 1`) is state the run would have to cross.
 import type { Node } from 'web-tree-sitter';
 import type { Arm, BranchStep, Span, Step, WriteStep } from '../model';
+import { conjoinedSuccess } from './successConjunctions';
 import { callWrite, checkOf, SUCCESS_CHECKS, writeStep, type CContext } from './writes';
 
 const NO_FIX =
@@ -28,7 +29,8 @@ export function successLead(stmt: Node, ctx: CContext): WriteStep | undefined {
   const cond = stmt.childForFieldName('condition');
   const body = stmt.childForFieldName('consequence');
   if (!cond || !body) return undefined;
-  const check = checkOf(cond, ctx.codes);
+  // `if (put(fd, a) == 0 && mode != HEAD)`: the first term's write (see successConjunctions.ts).
+  const check = checkOf(cond, ctx.codes) ?? checkOf(conjoinedSuccess(cond, ctx.pure) ?? cond, ctx.codes);
   if (!check) return undefined;
   const write = callWrite(check.call, ctx);
   if (!write || write.own || write.syscalls !== undefined) return undefined;

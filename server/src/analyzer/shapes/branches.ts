@@ -5,6 +5,7 @@
 import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
 import type { Budget } from './budget';
 import { assumedCalls } from './assumptions';
+import { writesLaterInLine } from './laterArmWrites';
 import { leavesOnly } from './leavingArms';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
@@ -337,10 +338,14 @@ export function leading(
   // the descriptor later either leaves the writes before the branch alone on its path, as an `if`
   // without `else` does where its test fails: the run ends with the branch, so nothing of it comes
   // after what that arm does. One that writes there later (a copy loop against a single write in the
-  // other arm) makes the branch a choice between two shapes of output.
+  // other arm) makes the branch a choice between two shapes of output; one that writes there only in
+  // straight-line code, after what ends the run on its path, does not (see laterArmWrites.ts).
   if (
     exhaustive(branch) &&
-    branch.arms.some((arm, k) => arms[k]!.length === 0 && writesTo(arm.steps, target))
+    branch.arms.some(
+      (arm, k) =>
+        arms[k]!.length === 0 && writesTo(arm.steps, target) && !writesLaterInLine(arm.steps, target, names),
+    )
   )
     return undefined;
   return longestPath(arms);
