@@ -25,6 +25,13 @@ export interface FileWrappers {
    */
   readonly loud?: readonly string[];
   /**
+   * C, from an analysis for findings: the names its helpers' readings found handed the descriptor a
+   * helper writes (before any format string) and asked what they write nothing to (see
+   * CContext.silent). A body or macro of one that the file alone does not show (a header's, read with
+   * the index) can make a function of the file a helper of one write. Absent: unknown.
+   */
+  readonly handed?: readonly string[];
+  /**
    * C, from an analysis for findings: the helpers it read as writers from their calls alone (no body
    * in the file; see callSiteWriters), and the functions a later write's arguments call that it took to
    * do no output (no body read; see CContext.unread). A body of one in another file overrules that
