@@ -102,7 +102,7 @@ const WAITS_H: FileWrappers = {
 };
 
 /** A helper that writes once, waits with the header's macro and logs its failure with the other. */
-function waiter(handed: readonly string[] | undefined): FileWrappers {
+function waiter(helperLoud: readonly string[] | undefined): FileWrappers {
   return {
     c: [],
     ts: [],
@@ -115,7 +115,7 @@ function waiter(handed: readonly string[] | undefined): FileWrappers {
       },
     ],
     loud: [],
-    ...(handed && { handed }),
+    ...(helperLoud && { helperLoud }),
   };
 }
 
@@ -139,11 +139,16 @@ describe("the fact base and a helper's wait in a header's macro", () => {
     assert.deepEqual(waitsRedo(waiter([])), []);
   });
 
+  it('a file whose helper reading was told the log macro may do output is analysed again', () => {
+    // Its expansion may do none (a formatter that logs what it sends becomes a helper then).
+    assert.deepEqual(waitsRedo(waiter(['put_log_error'])), ['/t/put.c']);
+  });
+
   it("a file whose helpers' questions are unknown (an index entry, an older cache) is analysed again", () => {
     assert.deepEqual(waitsRedo(waiter(undefined)), ['/t/put.c']);
   });
 
-  it('the analysis names the calls a helper handed its descriptor to, not those given a format first', async () => {
+  it('the analysis names the calls a helper handed its descriptor to, not a log given a format first', async () => {
     const text = `#include <errno.h>
 #include <unistd.h>
 #include "waits.h"
@@ -168,6 +173,27 @@ ssize_t put_all(int fd, const char *buf, size_t len, int t)
 }
 `;
     const { wrappers } = (await analyzer()).inspect('/t/put.c', text, DEFAULT_SETTINGS);
-    assert.deepEqual(wrappers.handed, ['put_write_wait']);
+    assert.deepEqual(wrappers.helperLoud, ['put_write_wait']);
+  });
+
+  it('the analysis names the calls a formatter asked about and was told may do output', async () => {
+    const text = `#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "waits.h"
+void put_line(int fd, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	put_log_error("sending %s", line);
+	write(fd, line, strlen(line));
+}
+`;
+    const { wrappers } = (await analyzer()).inspect('/t/line.c', text, DEFAULT_SETTINGS);
+    assert.ok(wrappers.helperLoud?.includes('put_log_error'), JSON.stringify(wrappers.helperLoud));
   });
 });

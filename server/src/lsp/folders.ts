@@ -232,7 +232,7 @@ export class Folders {
       // Function facts as read alone: the index is what they tell the others, not what they ask.
       folder.index.set(
         path,
-        chained ? { ...wrappers, loud: undefined, handed: undefined, inferred: undefined } : wrappers,
+        chained ? { ...wrappers, loud: undefined, helperLoud: undefined, inferred: undefined } : wrappers,
       );
       folder.files.add(path);
     } catch (error) {

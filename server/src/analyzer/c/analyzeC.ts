@@ -355,7 +355,7 @@ export class CAnalyzer {
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
-  ): { own: CWrapper[]; writers: RegExp; asked: string[] } {
+  ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
     const writers = this.writerPattern(settings, known, macros);
@@ -382,8 +382,8 @@ export class CAnalyzer {
           `${m.name}(${m.params.join(' ')})=${m.callee}(${m.args.join(' ')})${m.checked ? '?' : ''}${m.body ? '+' : ''}`,
       ),
     ].join(',');
-    const { own, asked } = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
-    return { own, writers, asked };
+    const { own, loud } = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
+    return { own, writers, loud };
   }
 
   /** The wrapper functions `text` defines (for the workspace index). */
@@ -415,8 +415,8 @@ export class CAnalyzer {
     wrappers: CWrapper[];
     functions: CFunctionFact[];
     loud: string[];
-    /** The names the file's helpers hand their descriptor to, whose bodies their reading asked about. */
-    handed: string[];
+    /** The calls the readings of the file's helpers were not told are quiet (see FileWrappers.helperLoud). */
+    helperLoud: string[];
     inferred: string[];
     /** The file's exported functions that return a descriptor of a known kind (see returnedKinds.ts). */
     returned?: { stream: string[]; message: string[] };
@@ -478,7 +478,7 @@ export class CAnalyzer {
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
-      return { findings: [], wrappers: [], functions, loud: [], handed: [], inferred };
+      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred };
     const known = this.settingWrappers(settings, external);
     // The file's own definitions first; then what other files' bodies and the library say. The parts
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
@@ -510,7 +510,7 @@ export class CAnalyzer {
           wrappers: [],
           functions,
           loud: [],
-          handed: [],
+          helperLoud: [],
           inferred,
           ...(returned && { returned }),
         };
@@ -520,7 +520,7 @@ export class CAnalyzer {
       const {
         own: ownWrappers,
         writers,
-        asked: handed,
+        loud: helperLoud,
       } = this.ownWrappers(
         text,
         settings,
@@ -623,7 +623,7 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, ownWrappers, handed, returned);
+        return finish(findings, ownWrappers, helperLoud, returned);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -676,12 +676,12 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, ownWrappers, handed, returned);
+      return finish(findings, ownWrappers, helperLoud, returned);
     };
     const finish = (
       findings: Finding[],
       ownWrappers: CWrapper[],
-      handed: string[],
+      helperLoud: string[],
       returned: ReturnedKinds,
     ) => {
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
@@ -693,7 +693,7 @@ export class CAnalyzer {
         wrappers: ownWrappers,
         functions,
         loud: [...loud],
-        handed,
+        helperLoud,
         inferred: [...inferred, ...[...assumed].filter((n) => !inferred.includes(n))],
         ...exportedReturnsField(returned, functions),
       };

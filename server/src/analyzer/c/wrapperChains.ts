@@ -31,12 +31,12 @@ function callPattern(names: readonly string[]): RegExp | undefined {
 }
 
 /**
- * A function's reading as a helper: the wrapper it is (null: none), and the calls of its body its
- * reading asked what they write nothing to (see CContext.silent), by name.
+ * A function's reading as a helper: the wrapper it is (null: none), and the calls of its body the
+ * reading asked about and was not told are quiet (see {@link fileWrappers}), by name.
  */
 export interface HelperReading {
   readonly wrapper: CWrapper | null;
-  readonly asked: readonly string[];
+  readonly loud: readonly string[];
 }
 
 /**
@@ -82,8 +82,9 @@ export class WrapperMemo {
  * The wrappers `bodies` define, resolved against `base` (the write functions, and the wrappers known
  * from settings and the workspace) and against each other. `first` selects the functions worth a look
  * in the first round (those that call a write function or a known wrapper). `memoKey` names `base`.
- * `asked`: the names whose bodies the readings asked about (see CContext.silent), those a definition
- * read later (a header's macro, with the tree's index) can change the wrappers through.
+ * `loud`: the calls the readings asked about and were told may do output (CContext.quiet), or asked
+ * what they write to the descriptor a helper hands them (CContext.silent): the answers a definition
+ * read later (a header's macro, with the tree's index) may give otherwise.
  */
 export function fileWrappers(
   bodies: readonly FunctionBody[],
@@ -92,9 +93,9 @@ export function fileWrappers(
   memo: WrapperMemo,
   memoKey: string,
   quiet: (name: string) => boolean = base.quiet,
-): { own: CWrapper[]; asked: string[] } {
+): { own: CWrapper[]; loud: string[] } {
   const own: CWrapper[] = [];
-  const asked = new Set<string>();
+  const loud = new Set<string>();
   const done = new Set<Node['id']>();
   const wrappers = new Map(base.wrappers);
   let pattern: RegExp | undefined = first;
@@ -111,23 +112,29 @@ export function fileWrappers(
         !base.macros?.has(n),
       base.included,
     );
-  // The names one function's reading asks about, while it is read.
+  // The calls one function's reading is told may do output, or asks about as they are handed its
+  // descriptor, while it is read.
   let asking: Set<string> | undefined;
-  const answer = (name: string) => {
+  const quietAsked = (name: string) => {
+    const answer = quiet(name);
+    if (!answer) asking?.add(name);
+    return answer;
+  };
+  const silentAsked = (name: string) => {
     asking?.add(name);
     return silent(name);
   };
   const readHelper = (fn: Node, ctx: CContext): HelperReading => {
     asking = new Set();
     const wrapper = wrapperOf(fn, ctx) ?? null;
-    const reading = { wrapper, asked: [...asking] };
+    const reading = { wrapper, loud: [...asking] };
     asking = undefined;
     return reading;
   };
   for (let depth = 0; depth < MAX_WRAPPER_DEPTH && pattern; depth++) {
     // The fact base's answers (the tree's own bodies) decide whether a call between a helper's writes
     // only computes, as they do for the findings.
-    const ctx: CContext = { ...base, quiet, silent: answer, wrappers: new Map(wrappers) };
+    const ctx: CContext = { ...base, quiet: quietAsked, silent: silentAsked, wrappers: new Map(wrappers) };
     const read: { w: CWrapper; fn: Node; text: string }[] = [];
     for (const { fn, text, start } of bodies) {
       // The text tests first: a misread body is found by walking its syntax tree, which an edit leaving
@@ -143,7 +150,7 @@ export function fileWrappers(
       // each round of its partial parse, then once more with the tree's facts, would be read anew.
       const source = `${quietCalls(text, base, quiet, silent)}\n${base.text.slice(fn.startIndex, fn.endIndex)}`;
       const reading = memo.get(depth, context, source, () => readHelper(fn, ctx));
-      for (const name of reading.asked) asked.add(name);
+      for (const name of reading.loud) loud.add(name);
       const w = reading.wrapper;
       if (!w) continue;
       done.add(fn.id);
@@ -174,7 +181,7 @@ export function fileWrappers(
     if (found.length > 0) context = `${context}\n${JSON.stringify(found)}`;
     pattern = callPattern(found.map((w) => w.name.replace(/^->/, '')));
   }
-  return { own, asked: [...asked] };
+  return { own, loud: [...loud] };
 }
 
 /**
