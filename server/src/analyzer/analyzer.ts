@@ -121,7 +121,7 @@ export class Analyzer {
         index?.cHeaderCodeNames().size
           ? projectIncludes(text)
           : [];
-      const { findings, wrappers, functions, loud, inferred, returned } = this.c.analyze(
+      const { findings, wrappers, functions, loud, helperLoud, inferred, returned } = this.c.analyze(
         text,
         settings,
         options.key,
@@ -144,6 +144,7 @@ export class Analyzer {
           ts: [],
           functions,
           loud,
+          helperLoud,
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
           ...returnedFacts(returned),

@@ -25,6 +25,14 @@ export interface FileWrappers {
    */
   readonly loud?: readonly string[];
   /**
+   * C, from an analysis for findings: the calls the readings of its helpers asked about and were told
+   * may do output (CContext.quiet), or asked what they write to the descriptor a helper hands them
+   * (CContext.silent, asked only then). Another answer for one of them, from a definition the file
+   * alone does not show (a header's macro, read with the index), can make a function of the file a
+   * helper of one write. Absent: unknown.
+   */
+  readonly helperLoud?: readonly string[];
+  /**
    * C, from an analysis for findings: the helpers it read as writers from their calls alone (no body
    * in the file; see callSiteWriters), and the functions a later write's arguments call that it took to
    * do no output (no body read; see CContext.unread). A body of one in another file overrules that

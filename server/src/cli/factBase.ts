@@ -88,14 +88,19 @@ export function factBasePass(
       if (wrappers.codeUses?.some((n) => headerCodes.has(n))) redo.add(path);
   // A write helper waiting with a header's macro named like I/O (`write_ready(fd, t)`): the first pass
   // took the wait for a second write; the second reads what the macro expands to (see silentCalls.ts).
+  // Only a macro the first pass's reading of a helper asked about and could not clear (the file's
+  // `helperLoud` names: handed the write's descriptor, or asked whether it does output) can read
+  // otherwise with its expansion: a log statement of the write's failure (`ERROR("write: %s", ...)`,
+  // no descriptor before its format) was no second write of it in the first reading either.
   if (headerMacros.size > 0)
     for (const [path, wrappers] of index) {
       const own = ownNames(wrappers);
+      const asked = wrappers.helperLoud && new Set(wrappers.helperLoud);
       // A helper of one write calls its writer once: a function calling one twice is no such helper.
       const waits = (f: CFunctionFact) =>
         f.calls.some((c) => writers.has(c)) &&
         !f.repeated?.some((c) => writers.has(c)) &&
-        f.calls.some((c) => headerMacros.has(c) && !own.has(c) && ioName(c));
+        f.calls.some((c) => headerMacros.has(c) && !own.has(c) && ioName(c) && (!asked || asked.has(c)));
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }
   const quiet = base.cQuietFor('');

@@ -230,7 +230,10 @@ export class Folders {
         ? this.analyzer.inspect(path, content, settings, { index: folder.index }).wrappers
         : this.analyzer.wrappers(path, content, settings);
       // Function facts as read alone: the index is what they tell the others, not what they ask.
-      folder.index.set(path, chained ? { ...wrappers, loud: undefined, inferred: undefined } : wrappers);
+      folder.index.set(
+        path,
+        chained ? { ...wrappers, loud: undefined, helperLoud: undefined, inferred: undefined } : wrappers,
+      );
       folder.files.add(path);
     } catch (error) {
       if (run?.cancelled) return;

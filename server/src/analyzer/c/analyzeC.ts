@@ -355,7 +355,7 @@ export class CAnalyzer {
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
-  ): { own: CWrapper[]; writers: RegExp } {
+  ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
     const writers = this.writerPattern(settings, known, macros);
@@ -382,8 +382,8 @@ export class CAnalyzer {
           `${m.name}(${m.params.join(' ')})=${m.callee}(${m.args.join(' ')})${m.checked ? '?' : ''}${m.body ? '+' : ''}`,
       ),
     ].join(',');
-    const own = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
-    return { own, writers };
+    const { own, loud } = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
+    return { own, writers, loud };
   }
 
   /** The wrapper functions `text` defines (for the workspace index). */
@@ -415,6 +415,8 @@ export class CAnalyzer {
     wrappers: CWrapper[];
     functions: CFunctionFact[];
     loud: string[];
+    /** The calls the readings of the file's helpers were not told are quiet (see FileWrappers.helperLoud). */
+    helperLoud: string[];
     inferred: string[];
     /** The file's exported functions that return a descriptor of a known kind (see returnedKinds.ts). */
     returned?: { stream: string[]; message: string[] };
@@ -476,7 +478,7 @@ export class CAnalyzer {
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
-      return { findings: [], wrappers: [], functions, loud: [], inferred };
+      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred };
     const known = this.settingWrappers(settings, external);
     // The file's own definitions first; then what other files' bodies and the library say. The parts
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
@@ -503,11 +505,23 @@ export class CAnalyzer {
         const returned = opens
           ? exportedReturns(this.returned(text, bodiesOf(syntax.functions(), text), openers), functions)
           : undefined;
-        return { findings: [], wrappers: [], functions, loud: [], inferred, ...(returned && { returned }) };
+        return {
+          findings: [],
+          wrappers: [],
+          functions,
+          loud: [],
+          helperLoud: [],
+          inferred,
+          ...(returned && { returned }),
+        };
       }
       const bodies = bodiesOf(syntax.functions(), text);
       const returned = this.returned(text, bodies, openers);
-      const { own: ownWrappers, writers } = this.ownWrappers(
+      const {
+        own: ownWrappers,
+        writers,
+        loud: helperLoud,
+      } = this.ownWrappers(
         text,
         settings,
         bodies,
@@ -609,7 +623,7 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, ownWrappers, returned);
+        return finish(findings, ownWrappers, helperLoud, returned);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -662,9 +676,14 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, ownWrappers, returned);
+      return finish(findings, ownWrappers, helperLoud, returned);
     };
-    const finish = (findings: Finding[], ownWrappers: CWrapper[], returned: ReturnedKinds) => {
+    const finish = (
+      findings: Finding[],
+      ownWrappers: CWrapper[],
+      helperLoud: string[],
+      returned: ReturnedKinds,
+    ) => {
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
       const withInclude = include
         ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
@@ -674,6 +693,7 @@ export class CAnalyzer {
         wrappers: ownWrappers,
         functions,
         loud: [...loud],
+        helperLoud,
         inferred: [...inferred, ...[...assumed].filter((n) => !inferred.includes(n))],
         ...exportedReturnsField(returned, functions),
       };

@@ -993,12 +993,16 @@ function helperOf(
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
-  // writes nothing to the descriptor it is given is no second write (see silentCalls.ts).
+  // writes nothing to the descriptor it is given is no second write (see silentCalls.ts). Its body is
+  // asked about only when the call is handed the descriptor: what a reading asked is what a definition
+  // read later can change (see CContext.silent).
   const given = (c: Node) => {
-    const silent = ctx.silent?.(calleeName(c) ?? '');
-    return outputArgs(c).some(
-      (arg, k) => !silent?.has(k) && [...identifiers(arg)].some((n) => fdNames.includes(n)),
+    const handed = outputArgs(c).flatMap((arg, k) =>
+      [...identifiers(arg)].some((n) => fdNames.includes(n)) ? [k] : [],
     );
+    if (handed.length === 0) return false;
+    const silent = ctx.silent?.(calleeName(c) ?? '');
+    return handed.some((k) => !silent?.has(k));
   };
   // A helper that picks its path by a test and on the other path hands the descriptor to a function
   // the fact base does not find quiet (`if (swd) swd_cmd(fd, x); else jtag_cmd(fd, x);`, where the

@@ -31,6 +31,15 @@ function callPattern(names: readonly string[]): RegExp | undefined {
 }
 
 /**
+ * A function's reading as a helper: the wrapper it is (null: none), and the calls of its body the
+ * reading asked about and was not told are quiet (see {@link fileWrappers}), by name.
+ */
+export interface HelperReading {
+  readonly wrapper: CWrapper | null;
+  readonly loud: readonly string[];
+}
+
+/**
  * Wrapper results per function text, one cache per round: a round's result depends on the wrappers the
  * rounds before it found, so each round keeps its own context and an edit re-reads only the edited
  * function in each.
@@ -38,11 +47,11 @@ function callPattern(names: readonly string[]): RegExp | undefined {
 export class WrapperMemo {
   private readonly rounds = Array.from(
     { length: MAX_WRAPPER_DEPTH },
-    () => new FunctionMemo<CWrapper | null>(),
+    () => new FunctionMemo<HelperReading>(),
   );
 
   /** The cached result for `text` in round `depth` under `context`, computing it when missing. */
-  get(depth: number, context: string, text: string, compute: () => CWrapper | null): CWrapper | null {
+  get(depth: number, context: string, text: string, compute: () => HelperReading): HelperReading {
     const round = this.rounds[depth];
     if (!round) throw new RangeError(`wrapper round ${depth} is past the deepest (${MAX_WRAPPER_DEPTH - 1})`);
     return round.get(context, text, compute);
@@ -73,6 +82,9 @@ export class WrapperMemo {
  * The wrappers `bodies` define, resolved against `base` (the write functions, and the wrappers known
  * from settings and the workspace) and against each other. `first` selects the functions worth a look
  * in the first round (those that call a write function or a known wrapper). `memoKey` names `base`.
+ * `loud`: the calls the readings asked about and were told may do output (CContext.quiet), or asked
+ * what they write to the descriptor a helper hands them (CContext.silent): the answers a definition
+ * read later (a header's macro, with the tree's index) may give otherwise.
  */
 export function fileWrappers(
   bodies: readonly FunctionBody[],
@@ -81,8 +93,9 @@ export function fileWrappers(
   memo: WrapperMemo,
   memoKey: string,
   quiet: (name: string) => boolean = base.quiet,
-): CWrapper[] {
+): { own: CWrapper[]; loud: string[] } {
   const own: CWrapper[] = [];
+  const loud = new Set<string>();
   const done = new Set<Node['id']>();
   const wrappers = new Map(base.wrappers);
   let pattern: RegExp | undefined = first;
@@ -99,10 +112,29 @@ export function fileWrappers(
         !base.macros?.has(n),
       base.included,
     );
+  // The calls one function's reading is told may do output, or asks about as they are handed its
+  // descriptor, while it is read.
+  let asking: Set<string> | undefined;
+  const quietAsked = (name: string) => {
+    const answer = quiet(name);
+    if (!answer) asking?.add(name);
+    return answer;
+  };
+  const silentAsked = (name: string) => {
+    asking?.add(name);
+    return silent(name);
+  };
+  const readHelper = (fn: Node, ctx: CContext): HelperReading => {
+    asking = new Set();
+    const wrapper = wrapperOf(fn, ctx) ?? null;
+    const reading = { wrapper, loud: [...asking] };
+    asking = undefined;
+    return reading;
+  };
   for (let depth = 0; depth < MAX_WRAPPER_DEPTH && pattern; depth++) {
     // The fact base's answers (the tree's own bodies) decide whether a call between a helper's writes
     // only computes, as they do for the findings.
-    const ctx: CContext = { ...base, quiet, silent, wrappers: new Map(wrappers) };
+    const ctx: CContext = { ...base, quiet: quietAsked, silent: silentAsked, wrappers: new Map(wrappers) };
     const read: { w: CWrapper; fn: Node; text: string }[] = [];
     for (const { fn, text, start } of bodies) {
       // The text tests first: a misread body is found by walking its syntax tree, which an edit leaving
@@ -117,7 +149,9 @@ export function fileWrappers(
       // answers differ would otherwise empty the memo for each other, and a file's helpers read in
       // each round of its partial parse, then once more with the tree's facts, would be read anew.
       const source = `${quietCalls(text, base, quiet, silent)}\n${base.text.slice(fn.startIndex, fn.endIndex)}`;
-      const w = memo.get(depth, context, source, () => wrapperOf(fn, ctx) ?? null);
+      const reading = memo.get(depth, context, source, () => readHelper(fn, ctx));
+      for (const name of reading.loud) loud.add(name);
+      const w = reading.wrapper;
       if (!w) continue;
       done.add(fn.id);
       read.push({ w, fn, text });
@@ -147,7 +181,7 @@ export function fileWrappers(
     if (found.length > 0) context = `${context}\n${JSON.stringify(found)}`;
     pattern = callPattern(found.map((w) => w.name.replace(/^->/, '')));
   }
-  return own;
+  return { own, loud: [...loud] };
 }
 
 /**

@@ -57,7 +57,8 @@ export interface CContext {
   /**
    * The parameters (by index) a function of the file writes nothing to, read from its body (a wait
    * until a descriptor is writable: see silentCalls.ts); undefined where no body is read. Asked of
-   * calls a helper's body makes beside its write. Absent: none is known.
+   * calls a helper's body makes beside its write, only those handed the write's descriptor before any
+   * format string (only there can the answer change the reading). Absent: none is known.
    */
   readonly silent?: (name: string) => ReadonlySet<number> | undefined;
   /**
