@@ -744,9 +744,15 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
         ctx.text,
         ownStreamMember(file.members),
       );
+    // The file's own stream assignments decide over other files' member facts (messagesIn adds those
+    // to the function's targets): only the struct exemptions are taken from the function's reading.
+    const fileMessages =
+      file.messages && messages?.otherStructs
+        ? { ...file.messages, otherStructs: messages.otherStructs }
+        : file.messages;
     ctx = {
       ...ctx,
-      streams: streamsOf(fn, ctx.text, declared, locals, file, messages, ctx.wrappers),
+      streams: streamsOf(fn, ctx.text, declared, locals, file, fileMessages, ctx.wrappers),
       messages,
     };
   }
