@@ -5,8 +5,9 @@
 // calls is, for them, as fixed as a constant. The file must hold every change of the variable (it is
 // `static` at file scope: no other file can name it), and none may be where the helper's calls are:
 // not in the helper (a sequence number it increments keeps state from call to call), nor in a function
-// that calls it (a counter its caller bumps between two messages sends what changed between). A
-// variable other files can name, or one the callers change, stays outside what a call computes.
+// that calls it or in anything that calls (a counter bumped between two messages, by the caller or by a
+// function it calls, sends what changed between). A variable other files can name, or one changed
+// where the calls are, stays outside what a call computes.
 //
 // The facts are read from the file's text, not from a syntax tree: a function may come from a parse of
 // part of the file (see parser.ts `functions`), and the declarations and the other functions are
@@ -21,7 +22,8 @@ let lastFile:
  * `text`: declared `static` at file scope (at the start of a line, outside every function), never
  * `extern`, and changed (assigned, or a member or element of it; incremented; its address taken;
  * handed to a call as its first argument, where the C library's copiers and formatters write) in no
- * function that is `helper` or calls it. Comments and string literals are not read.
+ * function that is `helper`, calls it, or is reached by calls from those (within the file). Comments
+ * and string literals are not read.
  */
 export function settledVariable(name: string, helper: string, text: string): boolean {
   if (!/^[A-Za-z_]\w*$/.test(name) || !/^[A-Za-z_]\w*$/.test(helper)) return false;
@@ -49,12 +51,30 @@ function fileStatic(name: string, code: string): boolean {
   return declared.test(code) && !shared.test(code);
 }
 
-/** True when `helper`, or a function of the file that calls it, may change `name`. */
+/**
+ * True when a function where the helper's calls are may change `name`: the helper, a function of the
+ * file that calls it, or any function of the file those call, and so on (a `bump()` between two calls
+ * changes the variable as `g++` there would).
+ */
 function changedAround(name: string, helper: string, code: string): boolean {
+  const spans = functionSpans(code);
+  const byName = new Map<string, string>();
+  for (const fn of spans) if (fn.name !== undefined) byName.set(fn.name, code.slice(fn.from, fn.to));
   const calls = new RegExp(`\\b${helper}\\s*\\(`);
-  for (const fn of functionSpans(code)) {
-    const body = code.slice(fn.from, fn.to);
-    if ((fn.name === helper || calls.test(body)) && changes(name, body)) return true;
+  const around = new Set<string>([helper]);
+  for (const [fn, body] of byName) if (calls.test(body)) around.add(fn);
+  const pending = [...around];
+  while (pending.length > 0) {
+    const body = byName.get(pending.pop() as string);
+    if (body === undefined) continue;
+    if (changes(name, body)) return true;
+    for (const m of body.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
+      const callee = m[1] as string;
+      if (byName.has(callee) && !around.has(callee)) {
+        around.add(callee);
+        pending.push(callee);
+      }
+    }
   }
   return false;
 }
