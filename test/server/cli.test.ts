@@ -139,7 +139,7 @@ describe('writev-lint', () => {
       left.map((l) => l.split(':').slice(0, 2).join(':')),
       [
         'accessor-held-buffers.c:49',
-        'addressed-messages.c:49',
+        'addressed-messages.c:50',
         'adjacent.c:56',
         'append-buffers.c:57',
         'arm-alternatives.c:34',
@@ -430,6 +430,8 @@ describe('writev-lint', () => {
         'separate-initializers.c:58',
         'session-alternatives.c:43',
         'session-alternatives.c:62',
+        'settled-globals.c:70',
+        'settled-globals.c:79',
         'short-write-resends.c:64',
         'short-write-resends.c:70',
         'small-helpers.c:59',
@@ -565,6 +567,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 545);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 547);
   });
 });

@@ -4,14 +4,16 @@
 // `malloc(len + 2)`. Each call is one write of bytes its caller's arguments decide, as a
 // converted-scalar value writer's is (see convertedValues.ts), only of an array: the bytes exist only
 // once computed, so no iovec can list them and no fix is offered. The body must read nothing but its
-// parameters, its own (non-static) locals and constants, and call nothing that does output but a trace
-// given only constants before its format: a byte taken from a global (a counter, a sequence number
-// another call changes) would make two calls send what the code between them changed, and a `static`
-// local keeps state from call to call. The write's own failure path is no part of what a call sends:
+// parameters, its own (non-static) locals, constants and settings of the file nothing changes where it
+// is called (settledGlobals.ts), and call nothing that does output but a trace given only constants
+// before its format: a byte taken from another global (a counter, a sequence number another call
+// changes) would make two calls send what the code between them changed, and a `static` local keeps
+// state from call to call. The write's own failure path is no part of what a call sends:
 // there the helper may report the failure as it likes (`fprintf(stderr, "write: %s", strerror(errno));
 // exit(1);`), as a plain write's caller does.
 import type { Node } from 'web-tree-sitter';
-import { callArgs, declaredName, identifiers, withoutCasts } from './syntax';
+import { callArgs, declaredName, functionName, identifiers, withoutCasts } from './syntax';
+import { settledVariable } from './settledGlobals';
 import { formatText } from './translatedText';
 
 /** What the rule needs of the helper around the write (see helperBodies.ts). */
@@ -116,7 +118,8 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
     for (const arg of args.slice(0, format))
       if ([...identifiers(arg)].some((n) => !CONSTANT.test(n))) return -1;
   }
-  // Every name read: a parameter, a local, or a constant. Nothing from outside the call.
+  // Every name read: a parameter, a local, a constant or a settled setting. Nothing else from outside.
+  const helper = body.parent?.type === 'function_definition' ? functionName(body.parent) : undefined;
   let from = -1;
   for (const id of body.descendantsOfType('identifier')) {
     if (!id || facts.failing?.(id)) continue;
@@ -131,7 +134,15 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       continue;
     }
     // `errno`, read by the write's own failure handling (`if (errno == EINTR) goto retry;`), is no byte.
-    if (!locals.has(name) && !CONSTANT.test(name) && name !== 'errno' && !(fixedBytes && name === local))
+    // A setting of the file that nothing changes where the helper is called is as fixed as a constant
+    // (settledGlobals.ts).
+    if (
+      !locals.has(name) &&
+      !CONSTANT.test(name) &&
+      name !== 'errno' &&
+      !(fixedBytes && name === local) &&
+      !(helper !== undefined && facts.text !== undefined && settledVariable(name, helper, facts.text))
+    )
       return -1;
   }
   return from;
