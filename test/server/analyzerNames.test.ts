@@ -106,6 +106,13 @@ const C_LANGUAGE = new Set(['noreturn']);
  */
 const MANUAL_PARAMETERS = new Set(['sockfd']);
 
+/**
+ * The C world's usual short names for a descriptor (`sd`, a socket descriptor, as network programming
+ * texts and IBM's sockets documentation write it), which the analyzer read as descriptor words before
+ * any corpus project that names a variable so was labelled (nrpe's global `sd`).
+ */
+const DESCRIPTOR_ABBREVIATIONS = new Set(['sd']);
+
 /** The names and paths that are one corpus project's own (the rule above). */
 function projectsOwn(
   names: ReadonlyMap<string, NameSource>,
@@ -116,7 +123,7 @@ function projectsOwn(
   for (const [name, source] of names) {
     if (source.projects.size !== 1 || system.has(name) || GIT_NAMES.has(name)) continue;
     if (KERNEL_BYTE_ORDER.test(name) || ENGLISH.has(name) || MANUAL_PARAMETERS.has(name)) continue;
-    if (C_LANGUAGE.has(name)) continue;
+    if (C_LANGUAGE.has(name) || DESCRIPTOR_ABBREVIATIONS.has(name)) continue;
     own.set(name, source);
   }
   for (const [path, source] of paths) {
