@@ -5,7 +5,7 @@
 import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
 import type { Budget } from './budget';
 import { assumedCalls } from './assumptions';
-import { writesLaterInLine } from './laterArmWrites';
+import { writesLaterInLine, writesTo } from './laterArmWrites';
 import { leavesOnly } from './leavingArms';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
@@ -349,20 +349,6 @@ export function leading(
   )
     return undefined;
   return longestPath(arms);
-}
-
-/**
- * True when `steps` may write to `target`: a write there, in their branches and loops too, or a
- * statement read only as a barrier (a loop whose test reads, a jump), which may hide one.
- */
-function writesTo(steps: readonly Step[], target: string): boolean {
-  return steps.some(
-    (s) =>
-      (s.kind === 'write' && s.target === target) ||
-      (s.kind === 'branch' && s.arms.some((a) => writesTo(a.steps, target))) ||
-      (s.kind === 'loop' && writesTo(s.body, target)) ||
-      (s.kind === 'other' && s.barrier),
-  );
 }
 
 /**

@@ -42,7 +42,7 @@ function inLine(steps: readonly Step[], target: string, names: ReadonlySet<strin
       if (s.calls.length > 0 && s.reads.some((n) => names.has(n))) return false;
       return !s.barrier || s.quietLeave === true;
     }
-    if (s.kind === 'loop') return !mayWrite(s.body, target);
+    if (s.kind === 'loop') return !writesTo(s.body, target);
     // An arm that ends by leaving (`if (!img) { log(...); reply_error(c); goto out; }`) is a failure
     // path: what it prints or sends there is no second shape of the message.
     if (s.kind === 'branch') return s.arms.every((a) => leaves(a.steps) || inLine(a.steps, target, names));
@@ -57,13 +57,16 @@ function leaves(steps: readonly Step[]): boolean {
   return last?.kind === 'other' && last.quietLeave === true;
 }
 
-/** True when `steps` may write to `target` anywhere, loops and barriers included. */
-function mayWrite(steps: readonly Step[], target: string): boolean {
+/**
+ * True when `steps` may write to `target`: a write there, in their branches and loops too, or a
+ * statement read only as a barrier (a loop whose test reads, a jump), which may hide one.
+ */
+export function writesTo(steps: readonly Step[], target: string): boolean {
   return steps.some(
     (s) =>
       (s.kind === 'write' && s.target === target) ||
-      (s.kind === 'branch' && s.arms.some((a) => mayWrite(a.steps, target))) ||
-      (s.kind === 'loop' && mayWrite(s.body, target)) ||
+      (s.kind === 'branch' && s.arms.some((a) => writesTo(a.steps, target))) ||
+      (s.kind === 'loop' && writesTo(s.body, target)) ||
       (s.kind === 'other' && s.barrier),
   );
 }
