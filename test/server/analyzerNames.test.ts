@@ -22,7 +22,6 @@
 //   as parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
 //   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder);
 // - it is not the C language's own spelling that a project defines for itself (C_LANGUAGE: `noreturn`).
-// - it is not another platform's C runtime name that this machine's headers lack (WINDOWS_RUNTIME: `_close`).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,13 +113,6 @@ const MANUAL_PARAMETERS = new Set(['sockfd']);
  */
 const DESCRIPTOR_ABBREVIATIONS = new Set(['sd']);
 
-/**
- * The Windows C runtime's own POSIX-style names (<io.h>: `_close`), which this machine's headers do not
- * declare; the analyzer's pattern for a closing helper's name spells `_close` as one of its forms, and a
- * portable project calls the runtime's under `#ifdef WIN32` (ncat's `_close(STDOUT_FILENO)`).
- */
-const WINDOWS_RUNTIME = new Set(['_close']);
-
 /** The names and paths that are one corpus project's own (the rule above). */
 function projectsOwn(
   names: ReadonlyMap<string, NameSource>,
@@ -131,7 +123,7 @@ function projectsOwn(
   for (const [name, source] of names) {
     if (source.projects.size !== 1 || system.has(name) || GIT_NAMES.has(name)) continue;
     if (KERNEL_BYTE_ORDER.test(name) || ENGLISH.has(name) || MANUAL_PARAMETERS.has(name)) continue;
-    if (C_LANGUAGE.has(name) || DESCRIPTOR_ABBREVIATIONS.has(name) || WINDOWS_RUNTIME.has(name)) continue;
+    if (C_LANGUAGE.has(name) || DESCRIPTOR_ABBREVIATIONS.has(name)) continue;
     own.set(name, source);
   }
   for (const [path, source] of paths) {
