@@ -66,7 +66,7 @@ const DESCRIPTOR_ARG =
 const COUNT_ARG = /sizeof|len|size|count|\bn\b|bytes|\bnb\b|\bcnt\b/i;
 /** Callees given those arguments that copy, compare or format into memory. */
 const MEMORY =
-  /cpy|cmp|move|set|scanf|printf|dup|cat|chr|str|mem|read|recv|get|parse|copy|hash|crc|sum|encode|decode|sort|search|alloc/i;
+  /bind|connect|accept|sockopt|mmap|ioctl|fcntl|select|poll|cpy|cmp|move|set|scanf|printf|dup|cat|chr|str|mem|read|recv|get|parse|copy|hash|crc|sum|encode|decode|sort|search|alloc/i;
 /** Buffered stdio: no system call per call, so no run of them is the analyzer's to gather. */
 const STDIO = /^(fwrite|fputs|fputc|putc|putchar|puts|printf|fprintf|vfprintf|vprintf|fflush)$/;
 
@@ -294,9 +294,10 @@ function macrosOf(text) {
   return { names, calls };
 }
 
-/** The innermost compound statement around `node`. */
+/** The innermost compound statement or `case` arm around `node`. */
 function blockOf(node) {
-  for (let at = node.parent; at; at = at.parent) if (at.type === 'compound_statement') return at;
+  for (let at = node.parent; at; at = at.parent)
+    if (at.type === 'compound_statement' || at.type === 'case_statement') return at;
   return undefined;
 }
 
@@ -350,7 +351,7 @@ function census(path, text, parser, tree) {
       file: path,
       line: lineAt(starts, block.calls[0].start),
       lines: block.calls.map((c) => c.record.line),
-      reason: blockReason(block, seen),
+      reason: blockReason(block, seen, text),
     });
   }
   return { records, silent };
@@ -370,8 +371,12 @@ function classify(call, name, seen, facts, tree, macros, record) {
   if (statement.hasError) return 'parse: its statement holds ERROR nodes';
   const reading = seen?.readings.find((r) => r.start <= call.startIndex && call.endIndex <= r.end);
   if (reading) {
-    const step = reading.steps.find((s) =>
-      (s.calls ?? [s.span]).some((c) => c.start <= call.startIndex && call.endIndex <= c.end),
+    // A statement's span holds its error handling too (`if (write(...) < 0) fprintf(...)`): the
+    // step is this call's only where its callee is the step's.
+    const step = reading.steps.find(
+      (s) =>
+        (s.calls ?? [s.span]).some((c) => c.start <= call.startIndex && call.endIndex <= c.end) &&
+        (s.calls || s.callee === name || s.wrapper?.name === name),
     );
     if (step) {
       record.target = step.target;
@@ -385,10 +390,19 @@ function classify(call, name, seen, facts, tree, macros, record) {
     return unknownCallee(name, facts, tree, macros.names, record);
   }
   if (STDIO.test(name ?? '')) return 'stdio: buffered, no system call per call';
+  if (!reading) {
+    // The file's context knows no function's descriptors: only whether the callee is a writer.
+    const known = !!name && (ctx.functions.has(name) || ctx.wrappers.has(name) || !!ctx.macros?.has(name));
+    if (!known) return unknownCallee(name, facts, tree, macros.names, record);
+    let fn = call.parent;
+    while (fn && fn.type !== 'function_definition') fn = fn.parent;
+    return fn
+      ? 'function not read: its text shows fewer than two writes'
+      : 'function not read: no function definition parsed around it (a macro in its head?)';
+  }
   const write = callWriteOrWhy(call, ctx);
   if (typeof write !== 'string') {
     record.target = write.target;
-    if (!reading) return 'function not read: its text shows fewer than two writes';
     return statementShape(call);
   }
   if (write === 'not-a-writer' || write === 'no-name')
@@ -398,7 +412,7 @@ function classify(call, name, seen, facts, tree, macros, record) {
 }
 
 /** Why a block with two or more write-like calls and no finding formed no run. */
-function blockReason(block, seen) {
+function blockReason(block, seen, text) {
   const steps = block.calls.filter((c) => c.record.reason.startsWith('step:'));
   const byTarget = new Map();
   for (const c of steps) byTarget.set(c.record.target, [...(byTarget.get(c.record.target) ?? []), c]);
@@ -407,7 +421,12 @@ function blockReason(block, seen) {
     const stops = (seen?.stops ?? []).filter(
       (s) => s.target === pair[0].record.target && s.from >= block.start && s.to < block.end,
     );
-    return stops.length > 0 ? `stop: ${stops[0].reason}` : 'steps to one descriptor, no stop seen';
+    if (stops.length > 0) return `stop: ${stops[0].reason}`;
+    // Two spellings of one write for two platforms: only one is compiled.
+    const between = text.slice(pair[0].start, pair[pair.length - 1].start);
+    if (/^[ \t]*#[ \t]*(else|elif)\b/m.test(between))
+      return 'steps to one descriptor, alternatives of #if/#else';
+    return 'steps to one descriptor, no stop seen';
   }
   if (steps.length >= 2) return 'steps to different descriptors';
   const others = block.calls.filter((c) => !c.record.reason.startsWith('step:'));
