@@ -38,6 +38,7 @@ const { FunctionMemo } = require(join(out, 'analyzer', 'c', 'memo.js'));
 const { observeStops } = require(join(out, 'analyzer', 'shapes', 'stops.js'));
 const { parseSettings } = require(join(out, 'analyzer', 'settings.js'));
 const { loadCorpus, projectSettings } = require(join(out, 'bench', 'corpusScore.js'));
+const { readStop } = require('./stop-records');
 
 // Every function is read afresh on each pass, so that each pass's stops are the ones it saw (a memo
 // would answer for a function without running the engine). The file being read, for the stops'
@@ -75,68 +76,22 @@ function lineOf(file, offset) {
   return lo + 1;
 }
 
-/**
- * The first write step to `target` in `steps` (inside branches and loops too) that starts at `from` or
- * later, with where it lies.
- */
-function firstWriteTo(steps, target, from = 0, nesting = 'block') {
-  for (const s of steps) {
-    if (s.span.end <= from) continue;
-    if (s.kind === 'write' && s.target === target && s.span.start >= from) return { write: s, nesting };
-    if (s.kind === 'branch')
-      for (const arm of s.arms) {
-        const found = firstWriteTo(arm.steps, target, from, nesting === 'block' ? 'branch' : nesting);
-        if (found) return found;
-      }
-    if (s.kind === 'loop') {
-      const found = firstWriteTo(s.body, target, from, 'loop');
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-/** What the engine's own stop stopped at. */
-function stepKind(step) {
-  if (!step) return 'end';
-  if (step.kind !== 'branch') return step.kind;
-  const p = step.partial;
-  if (!p) return 'if/else';
-  if (p.exit) return 'if-exit';
-  if (p.exitLast) return 'if-exit-last';
-  if (p.opaque) return p.exhaustive ? 'if/else-opaque' : 'if-opaque';
-  return 'if';
-}
-
-/** The last write of a run, as a step whose span is a write's. */
-function lastWrite(stop) {
-  const w = stop.writes.reduce((a, b) => (a && a.span.start > b.span.start ? a : b), undefined);
-  if (w) return w;
-  return firstWriteTo([stop.steps[stop.last]], stop.target)?.write;
-}
-
 let expanded = 0;
 let observed = 0;
 observeStops((stop) => {
   const file = current;
   if (!file) return;
   observed++;
-  const after = stop.where === 'walk' ? stop.steps.slice(stop.at) : stop.steps.slice(stop.last + 1);
-  const prev = lastWrite(stop);
-  // Past the run's own writes: a branch that ends a run may have given it the writes opening its arms.
-  const next = firstWriteTo(after, stop.target, prev ? prev.span.end : 0);
-  if (!next) return;
+  const read = readStop(stop);
+  if (!read) return;
+  const { prev, next, at } = read;
   // Spans into a macro-expanded copy of a function are not the file's: the plain reading reports it.
   const shows = (w) => w && file.text.slice(w.span.start, w.span.end).includes(w.callee.split('.').pop());
   if (!shows(next.write) || (prev && !shows(prev))) {
     expanded++;
     return;
   }
-  const at = stop.steps[stop.at];
-  const reason =
-    stop.ended.joiner === 'engine'
-      ? `stopped at ${stepKind(at)}`
-      : `${stop.where === 'walk' ? '' : `(${stop.where}) `}${stop.ended.why}`;
+  const reason = read.why;
   const record = {
     file: file.path,
     line: prev ? lineOf(file, prev.span.start) : lineOf(file, stop.steps[stop.from].span.start),

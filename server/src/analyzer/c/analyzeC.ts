@@ -43,6 +43,7 @@ import {
 import { gateMacro, macroStatementKinds } from './macroStatements';
 import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
+import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
@@ -615,6 +616,7 @@ export class CAnalyzer {
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set([...membersElsewhere].filter((m) => text.includes(m.replace(/@.*/, ''))));
       const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
+      readingObserver()?.file?.({ ctx, streams });
       const findings: Finding[] = [];
       // A batch run (no key) reads each function once: a memo there only copied every function's
       // text and findings, as its context changes with every file.

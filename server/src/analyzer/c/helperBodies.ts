@@ -27,6 +27,7 @@ import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
+import { pointeeLocal, pointeeTarget } from './pointeeLocals';
 import { computedFromParams } from './computedBuffers';
 import { formatText } from './translatedText';
 import { clampFunctions } from './clampFunctions';
@@ -589,11 +590,8 @@ function targetOf(
       return privateMember(b.text, '', params, facts);
   }
   // `*sock`: the descriptor the parameter points at, as long as the body only reads it (see keepsPointee).
-  if (b.type === 'pointer_expression' && b.childForFieldName('operator')?.text === '*') {
-    const pointer = b.childForFieldName('argument');
-    const param = pointer ? params.indexOf(withoutCasts(pointer).text) : -1;
-    return param >= 0 && !facts.assigned.has(params[param]!) ? { param, deref: true } : undefined;
-  }
+  if (b.type === 'pointer_expression' && b.childForFieldName('operator')?.text === '*')
+    return pointeeTarget(b, params, facts.assigned);
   const element = elementTarget(b, params, facts.assigned, body);
   if (element) return element;
   const names = identifiers(b);
@@ -669,6 +667,9 @@ function privateMember(
   // One value only: the initializer (a second declaration of the name in another scope is another local).
   if ((facts.values.get(local) ?? []).length !== 1) return undefined;
   const source = targetOf(init, params, facts);
+  // `int sock = *(int *) s;`: the pointee of a parameter (see pointeeLocals.ts).
+  const pointee = pointeeLocal(source, member);
+  if (pointee) return pointee;
   if (!source || !('param' in source) || !source.member) return undefined;
   return { param: source.param, member: `${source.member}${member}` };
 }

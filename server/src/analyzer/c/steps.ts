@@ -52,6 +52,7 @@ import { labelledStatement, labelSegments } from './labelledStatements';
 import { bareBlockStatements } from './bareBlocks';
 import { governsNext } from './governedStatements';
 import { SubtreeIndex } from './subtreeIndex';
+import { readingObserver } from './readings';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 /** Reads one function body into blocks. */
@@ -776,6 +777,8 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     bufferAliases(changes.within(body)),
   );
   reader.block(namedKids(body));
+  // Read for its findings (a helper's body read for what it writes has no file facts).
+  if (file) readingObserver()?.function?.({ fn, ctx, blocks: reader.blocks });
   return reader.blocks;
 }
 

@@ -523,49 +523,77 @@ function respelledCall(callee: string, gathered: string | undefined): string {
 }
 
 /**
+ * Why a call is no write the analyzer understands fully (see {@link callWriteOrWhy}): a constant per
+ * place it gives up, so that a development tool can count them (scripts/why-quiet.js).
+ */
+export type Refusal =
+  | 'no-name'
+  | 'not-a-writer'
+  | 'loud-arguments'
+  | 'macro-argument-calls'
+  | 'macro-not-a-write'
+  | 'arity'
+  | 'fixed-argument'
+  | 'addressed'
+  | 'descriptor-effects'
+  | 'descriptor-call'
+  | 'message'
+  | 'not-writer-mode'
+  | 'paced'
+  | 'not-selected'
+  | 'flags';
+
+/**
  * The write a call makes, or undefined when it is not a write the analyzer understands fully (unknown
  * function, wrong arity, a call with side effects in the arguments, a descriptor computed by a call
  * not known to be pure, a plain `write` to a descriptor that may take messages).
  */
 export function callWrite(call: Node, ctx: CContext, loudArguments = false): CallWrite | undefined {
+  const write = callWriteOrWhy(call, ctx, loudArguments);
+  return typeof write === 'string' ? undefined : write;
+}
+
+/** {@link callWrite}, or why the call is none: the {@link Refusal} of the first test it fails. */
+export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false): CallWrite | Refusal {
   const name = calleeName(call) ?? memberCalleeOf(call);
-  if (!name) return undefined;
+  if (!name) return 'no-name';
   const macro = ctx.macros?.get(name);
   const fn = ctx.functions.get(name);
   const wrapper = ctx.wrappers.get(name);
   // Most calls are to none of these: asking about their arguments first searched each argument's
   // subtree across the parser's wasm boundary (3,200 of busybox's 11,600 searches).
-  if (!macro && !fn && !wrapper) return undefined;
+  if (!macro && !fn && !wrapper) return 'not-a-writer';
   // One search of the argument list finds the calls of every argument.
   const list = call.childForFieldName('arguments');
   const args = list ? namedKids(list) : [];
   const quietCalls = list ? callsInArguments(list, ctx) : undefined;
   // With `loudArguments`, a call in the arguments that may do anything is kept as such: the write
   // may still open a run, since its arguments are evaluated before any write of it either way.
-  if (quietCalls === null && !loudArguments) return undefined;
+  if (quietCalls === null && !loudArguments) return 'loud-arguments';
   const argumentCalls =
     quietCalls === null && list
       ? { calls: calls(list).flatMap((c) => calleeName(c) ?? []), changes: [], io: true }
       : quietCalls;
-  if (macro) return argumentCalls ? undefined : expandMacro(macro, args, ctx);
+  if (macro)
+    return (argumentCalls ? 'macro-argument-calls' : expandMacro(macro, args, ctx)) ?? 'macro-not-a-write';
   if (fn) {
     const needed = fn.arity ?? Math.max(fn.fd, fn.buf, fn.len ?? 0) + 1;
-    if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return undefined;
+    if (fn.arity !== undefined ? args.length !== needed : args.length < needed) return 'arity';
     const fixedArg = fn.fixed && args[fn.fixed.index]?.text.replace(/\s+/g, '');
     // A flags argument (`send(..., 0)`) may be any constant but out-of-band data: `MSG_NOSIGNAL` or
     // `MSG_MORE` do not change the bytes, only what the gathered call must be given.
     const flagged = fn.fixed?.text === '0' && fixedArg !== '0' && constantFlags(fixedArg ?? '');
-    if (fn.fixed && fixedArg !== fn.fixed.text && !flagged) return undefined;
-    if (!unaddressedCall(fn, (i) => args[i]?.text)) return undefined;
+    if (fn.fixed && fixedArg !== fn.fixed.text && !flagged) return 'fixed-argument';
+    if (!unaddressedCall(fn, (i) => args[i]?.text)) return 'addressed';
     const fd = args[fn.fd];
     const buf = args[fn.buf];
     // A declared arity may leave no room for the descriptor or the buffer (a catalogue from the settings).
-    if (!fd || !buf || hasEffects(fd)) return undefined;
+    if (!fd || !buf || hasEffects(fd)) return 'descriptor-effects';
     // The descriptor must be the same whenever it is evaluated: a call there must be pure.
-    if (argumentCalls && !onlyPureCalls([fd], ctx.pure)) return undefined;
+    if (argumentCalls && !onlyPureCalls([fd], ctx.pure)) return 'descriptor-call';
     const target = aliasOf(canonicalTarget(fd.text), ctx);
     const kind = descriptorKind(fn, target, ctx);
-    if (kind === 'message') return undefined;
+    if (kind === 'message') return 'message';
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
       target,
@@ -583,19 +611,19 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
       ...(argumentCalls && { argumentCalls }),
     };
   }
-  if (!wrapper || args.length < wrapper.arity) return undefined;
-  if (wrapper.mode !== undefined && !writerMode(args[wrapper.mode]?.text ?? '')) return undefined;
+  if (!wrapper || args.length < wrapper.arity) return 'arity';
+  if (wrapper.mode !== undefined && !writerMode(args[wrapper.mode]?.text ?? '')) return 'not-writer-mode';
   // A paced helper given a pause other than 0 spreads its bytes out on purpose: no write to join.
-  if (wrapper.pace !== undefined && !zeroConstant(args[wrapper.pace])) return undefined;
+  if (wrapper.pace !== undefined && !zeroConstant(args[wrapper.pace])) return 'paced';
   // A helper that reads or seeks unless given the right constant: only such calls are its one write.
-  if (wrapper.select && !selectsBranch(args[wrapper.select.param], wrapper.select)) return undefined;
+  if (wrapper.select && !selectsBranch(args[wrapper.select.param], wrapper.select)) return 'not-selected';
   if (wrapper.flags !== undefined) {
     // Constants only (`MSG_NOSIGNAL`, `0`, `MSG_MORE | MSG_NOSIGNAL`), and none asking for out-of-band data.
-    if (!constantFlags(args[wrapper.flags]?.text ?? '')) return undefined;
+    if (!constantFlags(args[wrapper.flags]?.text ?? '')) return 'flags';
   }
   const fd = 'param' in wrapper.fd ? args[wrapper.fd.param] : undefined;
-  if (fd && hasEffects(fd)) return undefined;
-  if (argumentCalls && fd && !onlyPureCalls([fd], ctx.pure)) return undefined;
+  if (fd && hasEffects(fd)) return 'descriptor-effects';
+  if (argumentCalls && fd && !onlyPureCalls([fd], ctx.pure)) return 'descriptor-call';
   const member = 'param' in wrapper.fd ? wrapper.fd.member : undefined;
   const element = 'param' in wrapper.fd ? wrapper.fd.element : undefined;
   const argText = fd ? ctx.text.slice(fd.startIndex, fd.endIndex) : '';
@@ -611,7 +639,7 @@ export function callWrite(call: Node, ctx: CContext, loudArguments = false): Cal
   const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
   const target = aliasOf(canonicalTarget(spelled), ctx);
   const kind = descriptorKind(wrapper, target, ctx);
-  if (kind === 'message') return undefined;
+  if (kind === 'message') return 'message';
   const frames = wrapper.syscalls ?? 1;
   const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
   const len = wrapper.len === undefined ? undefined : args[wrapper.len];
