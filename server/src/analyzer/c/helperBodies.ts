@@ -34,6 +34,7 @@ import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
 import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
+import { modeArmSkips } from './modeArms';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
@@ -883,9 +884,19 @@ export function writeHelperOf(
   const facts = bodyFacts(body);
   const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
   const selected = selectedBody(body, params, noisy, changed);
-  if (!selected) return undefined;
-  const helper = helperOf(fn, name, exported, ctx, selected.skipped);
-  return helper && { ...helper, select: selected.select };
+  if (selected) {
+    const helper = helperOf(fn, name, exported, ctx, selected.skipped);
+    return helper && { ...helper, select: selected.select };
+  }
+  // Read again as the arm of the mode in which it writes through (see modeArms.ts).
+  const skipped = modeArmSkips(body, params, `${ctx.text}\n${ctx.included ?? ''}`);
+  const helper = skipped && helperOf(fn, name, exported, ctx, skipped);
+  return (
+    helper && {
+      ...helper,
+      noFix: helper.noFix ?? `${name}() writes only in one mode; in the other it keeps the bytes in memory`,
+    }
+  );
 }
 
 /** {@link writeHelperOf} of the body without the calls `skipped` names (by node id). */
