@@ -86,8 +86,10 @@ const ENGLISH = new Set([
   'conditions',
   'writes',
   // What a helper's status says (`'success' | 'failure'`); tinc names a variable so, and the system
-  // headers that would list it too (GSS-API's, with libkrb5-dev) are not on every machine.
+  // headers that would list it too (GSS-API's, with libkrb5-dev) are not on every machine. lrzip names
+  // its fatal-error macro `failure`.
   'success',
+  'failure',
   // A word of a helper's name that says it writes (`print`, beside `puts`); sysvinit names its console
   // printer so.
   'print',

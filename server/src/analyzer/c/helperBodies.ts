@@ -35,6 +35,8 @@ import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
 import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
+import { modeArmSkips } from './modeArms';
+import { convertedInPlace, countParameter } from './valuePrefixes';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
@@ -884,9 +886,19 @@ export function writeHelperOf(
   const facts = bodyFacts(body);
   const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
   const selected = selectedBody(body, params, noisy, changed);
-  if (!selected) return undefined;
-  const helper = helperOf(fn, name, exported, ctx, selected.skipped);
-  return helper && { ...helper, select: selected.select };
+  if (selected) {
+    const helper = helperOf(fn, name, exported, ctx, selected.skipped);
+    return helper && { ...helper, select: selected.select };
+  }
+  // Read again as the arm of the mode in which it writes through (see modeArms.ts).
+  const skipped = modeArmSkips(body, params, `${ctx.text}\n${ctx.included ?? ''}`);
+  const helper = skipped && helperOf(fn, name, exported, ctx, skipped);
+  return (
+    helper && {
+      ...helper,
+      noFix: helper.noFix ?? `${name}() writes only in one mode; in the other it keeps the bytes in memory`,
+    }
+  );
 }
 
 /** {@link writeHelperOf} of the body without the calls `skipped` names (by node id). */
@@ -1042,8 +1054,13 @@ function helperOf(
   if (!buf) {
     // A buffer the caller's argument only stands for: one write per call (or one retried on failure).
     if (loop && !retries(loop, call)) return undefined;
-    const value = valueParam(bufArg, lenArg, params, facts, (local) =>
-      convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
+    const value = valueParam(
+      bufArg,
+      lenArg,
+      params,
+      facts,
+      (local) => convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
+      (name) => convertedInPlace(name, call, body, params, ctx.pure),
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
     // A struct of its own filled and sent whole by its address: a message computed from the
@@ -1350,6 +1367,7 @@ function valueParam(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
   converted: (local: string) => number,
+  inPlace: (param: string) => number,
 ): number {
   const b = withoutCasts(bufArg);
   const value =
@@ -1357,10 +1375,15 @@ function valueParam(
   if (!value || withoutCasts(value).type !== 'identifier' || !lenArg) return -1;
   const name = withoutCasts(value).text;
   const len = withoutCasts(lenArg);
+  const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
+  // The first bytes of the value, as many as the caller says (see valuePrefixes.ts).
   const sized =
     len.type === 'number_literal' ||
-    (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text));
-  if (!sized || facts.assigned.has(name)) return -1;
+    (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text)) ||
+    countParameter(len, params, changed);
+  if (!sized) return -1;
+  // The value parameter put in other byte order in place first (see valuePrefixes.ts).
+  if (facts.assigned.has(name)) return inPlace(name);
   const param = params.indexOf(name);
   // A local holding the parameter converted (`tmp = htons(v)`) is the value in other bytes.
   return param >= 0 ? param : converted(name);
