@@ -38,28 +38,17 @@ const { FunctionMemo } = require(join(out, 'analyzer', 'c', 'memo.js'));
 const { observeStops } = require(join(out, 'analyzer', 'shapes', 'stops.js'));
 const { parseSettings } = require(join(out, 'analyzer', 'settings.js'));
 const { loadCorpus, projectSettings } = require(join(out, 'bench', 'corpusScore.js'));
-const { readStop } = require('./stop-records');
+const { readStop, watchAnalyses } = require('./stop-records');
 
-// Every function is read afresh on each pass, so that each pass's stops are the ones it saw (a memo
-// would answer for a function without running the engine). The file being read, for the stops'
-// lines: the analyzer reads one file at a time on this thread (`jobs: 1`).
-FunctionMemo.prototype.get = function get(_context, _text, compute) {
-  return compute();
-};
-let current;
 /** path -> the stops of its latest analysis, keyed so that a stop seen twice counts once. */
 const byFile = new Map();
-const inspect = Analyzer.prototype.inspect;
-Analyzer.prototype.inspect = function inspectObserved(path, text, ...rest) {
-  const previous = current;
-  current = { path, text, stops: new Map(), lineStarts: undefined };
-  try {
-    return inspect.call(this, path, text, ...rest);
-  } finally {
-    byFile.set(path, current);
-    current = previous;
-  }
-};
+// Every function is read afresh on each pass, so that each pass's stops are the ones it saw; the file
+// being read, for the stops' lines.
+const current = watchAnalyses(
+  { Analyzer, FunctionMemo },
+  (path, text) => ({ path, text, stops: new Map(), lineStarts: undefined }),
+  (path, record) => byFile.set(path, record),
+);
 
 function lineOf(file, offset) {
   if (!file.lineStarts) {
@@ -79,7 +68,7 @@ function lineOf(file, offset) {
 let expanded = 0;
 let observed = 0;
 observeStops((stop) => {
-  const file = current;
+  const file = current();
   if (!file) return;
   observed++;
   const read = readStop(stop);

@@ -1,5 +1,6 @@
 // The engine's stops as the development tools read them (scripts/run-stops.js, scripts/why-quiet.js):
-// the next write a stopped run leaves behind, what the engine stopped at, and a run's last write.
+// the next write a stopped run leaves behind, what the engine stopped at, and a run's last write; and
+// the harness both tools watch each file's analysis with.
 'use strict';
 
 /**
@@ -60,4 +61,33 @@ function readStop(stop) {
   return { prev, next, at, first: stop.steps[stop.from], joiner: stop.ended.joiner, why };
 }
 
-module.exports = { firstWriteTo, stepKind, lastWrite, readStop };
+/**
+ * Patches, in this process only, the analyzer so that each function is read afresh on every pass (a
+ * memo would answer for a function without running the engine, and its observers would see nothing)
+ * and each file's analysis is watched: `begin(path, text)` makes the record of the file being read,
+ * `end(path, record, result)` gets it afterwards (`result` undefined if the analysis threw). The
+ * analyzer reads one file at a time on this thread (`jobs: 1`). Returns the record of the file being
+ * read now, for the observers called meanwhile.
+ */
+function watchAnalyses({ Analyzer, FunctionMemo }, begin, end) {
+  FunctionMemo.prototype.get = function get(_context, _text, compute) {
+    return compute();
+  };
+  let current;
+  const inspect = Analyzer.prototype.inspect;
+  Analyzer.prototype.inspect = function inspectObserved(path, text, ...rest) {
+    const previous = current;
+    current = begin(path, text);
+    let result;
+    try {
+      result = inspect.call(this, path, text, ...rest);
+      return result;
+    } finally {
+      end(path, current, result);
+      current = previous;
+    }
+  };
+  return () => current;
+}
+
+module.exports = { firstWriteTo, stepKind, lastWrite, readStop, watchAnalyses };

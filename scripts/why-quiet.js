@@ -24,7 +24,7 @@
 const { readdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { join, relative, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
-const { readStop } = require('./stop-records');
+const { readStop, watchAnalyses } = require('./stop-records');
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -73,26 +73,17 @@ const STDIO = /^(fwrite|fputs|fputc|putc|putchar|puts|printf|fprintf|vfprintf|vp
 const paths = positionals;
 const settings = parseSettings({});
 
-// Every function is read afresh on each pass, so that each pass's readings and stops are its own.
-FunctionMemo.prototype.get = function get(_context, _text, compute) {
-  return compute();
-};
-let current;
 /** path -> what the latest analysis of it showed. */
 const byFile = new Map();
-const inspect = Analyzer.prototype.inspect;
-Analyzer.prototype.inspect = function inspectObserved(path, text, ...rest) {
-  const previous = current;
-  current = { path, text, file: undefined, readings: [], stops: [], findings: [] };
-  try {
-    const result = inspect.call(this, path, text, ...rest);
-    current.findings = result.findings.map((f) => f.span);
-    return result;
-  } finally {
-    byFile.set(resolve(path), current);
-    current = previous;
-  }
-};
+// Every function is read afresh on each pass, so that each pass's readings and stops are its own.
+const current = watchAnalyses(
+  { Analyzer, FunctionMemo },
+  (path, text) => ({ path, text, file: undefined, readings: [], stops: [], findings: [] }),
+  (path, record, result) => {
+    if (result) record.findings = result.findings.map((f) => f.span);
+    byFile.set(resolve(path), record);
+  },
+);
 
 /** The write steps of `steps` (branches and loops included), each with where its calls are. */
 function writeSteps(steps, into = []) {
@@ -106,17 +97,19 @@ function writeSteps(steps, into = []) {
 
 observeReadings({
   file({ ctx, streams }) {
-    if (current && ctx.text === current.text) current.file = { ctx, streams };
+    const file = current();
+    if (file && ctx.text === file.text) file.file = { ctx, streams };
   },
   function({ fn, ctx, blocks }) {
     // A macro-expanded copy of a function has a text of its own: the plain reading is the file's.
-    if (!current || ctx.text !== current.text) return;
+    const file = current();
+    if (!file || ctx.text !== file.text) return;
     const steps = blocks.flatMap((b) => writeSteps(b.steps));
-    current.readings.push({ start: fn.startIndex, end: fn.endIndex, ctx, steps });
+    file.readings.push({ start: fn.startIndex, end: fn.endIndex, ctx, steps });
   },
 });
 observeStops((stop) => {
-  const file = current;
+  const file = current();
   if (!file) return;
   const read = readStop(stop);
   if (!read) return;
