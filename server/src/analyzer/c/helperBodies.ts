@@ -212,6 +212,11 @@ interface BodyFacts {
   readonly copied: ReadonlyMap<string, Node>;
 }
 
+/** True for a name the body changes in any way (assigned, grown or shrunk). */
+function changedIn(facts: BodyFacts): (name: string) => boolean {
+  return (name) => facts.assigned.has(name) || facts.grown.has(name) || facts.shrunk.has(name);
+}
+
 function bodyFacts(body: Node): BodyFacts {
   const initial = new Map<string, Node>();
   const grown = new Set<string>();
@@ -373,9 +378,7 @@ function paramOf(
 
 /** True when `name` keeps the value it was declared with: never assigned, moved or stepped. */
 function keepsValue(name: string, facts: BodyFacts): boolean {
-  return (
-    facts.initial.has(name) && !facts.assigned.has(name) && !facts.grown.has(name) && !facts.shrunk.has(name)
-  );
+  return facts.initial.has(name) && !changedIn(facts)(name);
 }
 
 function bufferSource(
@@ -883,15 +886,13 @@ export function writeHelperOf(
     if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee)) return true;
     return ioName(callee) && !C_QUIET_FUNCTIONS.test(callee);
   };
-  const facts = bodyFacts(body);
-  const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
-  const selected = selectedBody(body, params, noisy, changed);
+  const selected = selectedBody(body, params, noisy, changedIn(bodyFacts(body)));
   if (selected) {
     const helper = helperOf(fn, name, exported, ctx, selected.skipped);
     return helper && { ...helper, select: selected.select };
   }
   // Read again as the arm of the mode in which it writes through (see modeArms.ts).
-  const skipped = modeArmSkips(body, params, `${ctx.text}\n${ctx.included ?? ''}`);
+  const skipped = modeArmSkips(body, params, [ctx.text, ctx.included]);
   const helper = skipped && helperOf(fn, name, exported, ctx, skipped);
   return (
     helper && {
@@ -1375,12 +1376,11 @@ function valueParam(
   if (!value || withoutCasts(value).type !== 'identifier' || !lenArg) return -1;
   const name = withoutCasts(value).text;
   const len = withoutCasts(lenArg);
-  const changed = (n: string) => facts.assigned.has(n) || facts.grown.has(n) || facts.shrunk.has(n);
   // The first bytes of the value, as many as the caller says (see valuePrefixes.ts).
   const sized =
     len.type === 'number_literal' ||
     (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text)) ||
-    countParameter(len, params, changed);
+    countParameter(len, params, changedIn(facts));
   if (!sized) return -1;
   // The value parameter put in other byte order in place first (see valuePrefixes.ts).
   if (facts.assigned.has(name)) return inPlace(name);
@@ -1398,7 +1398,7 @@ function objectFacts(facts: BodyFacts): ObjectFacts {
 function convertedFacts(facts: BodyFacts): ConvertedLocalFacts {
   return {
     initial: facts.initial,
-    changed: (name) => facts.assigned.has(name) || facts.grown.has(name) || facts.shrunk.has(name),
+    changed: changedIn(facts),
   };
 }
 
@@ -1456,7 +1456,7 @@ function objectLength(
   if (len.type === 'identifier') {
     const name = len.text;
     const value = facts.initial.get(name) ?? facts.setOnce.get(name);
-    const moved = facts.assigned.has(name) || facts.grown.has(name) || facts.shrunk.has(name);
+    const moved = changedIn(facts)(name);
     if (!value || moved || (facts.values.get(name) ?? []).length !== 1) return false;
     len = withoutCasts(value);
   }

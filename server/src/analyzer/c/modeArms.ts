@@ -22,7 +22,11 @@ function soleStatement(arm: Node): Node | undefined {
  * True when `test` reads no parameter except as the object of a member (`o->in_memory`, not `o`,
  * `n` or `p`), and calls nothing: a mode of the program or of the object, not of the call.
  */
-function modeTest(test: Node, params: readonly (string | undefined)[], sources: string): boolean {
+function modeTest(
+  test: Node,
+  params: readonly (string | undefined)[],
+  sources: readonly (string | undefined)[],
+): boolean {
   if (calls(test).length > 0) return false;
   const names = new Set(params.filter((p): p is string => !!p));
   const read = test.type === 'identifier' ? [test] : test.descendantsOfType('identifier');
@@ -38,12 +42,14 @@ function modeTest(test: Node, params: readonly (string | undefined)[], sources: 
  * True when `name` is an object-like macro in `sources` whose body reads one of `params` other than as
  * the object of a member (`#define LARGE (n > 4096)`): its test is then decided call by call after all.
  */
-function namesParameter(name: string, params: ReadonlySet<string>, sources: string): boolean {
+function namesParameter(
+  name: string,
+  params: ReadonlySet<string>,
+  sources: readonly (string | undefined)[],
+): boolean {
   const escaped = name.replace(/[^\w]/g, '');
-  const defines = sources.matchAll(
-    new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${escaped}(?![\\w(])(.*)$`, 'gm'),
-  );
-  for (const m of defines) {
+  const define = new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${escaped}(?![\\w(])(.*)$`, 'gm');
+  for (const m of sources.flatMap((text) => (text ? [...text.matchAll(define)] : []))) {
     // A member of a parameter's object (`o->flags & BUFFERED`) is a mode of the object, as in the test.
     for (const word of (m[1] ?? '').matchAll(/(?<![\w.>])([A-Za-z_]\w*)(?!\s*(?:->|\.)|\w)/g))
       if (params.has(word[1]!)) return true;
@@ -56,12 +62,13 @@ function namesParameter(name: string, params: ReadonlySet<string>, sources: stri
  * opens (after declarations that call nothing) with an `if` on a mode whose arm is one `return` of a
  * call; every call outside that arm is left out. Undefined when the body has no such opening, or the
  * arm's call is all there is (nothing to leave out). `sources` holds the file's text and the headers it
- * includes, where the macros a test names are defined. Does not modify `body`.
+ * includes (either may be undefined), where the macros a test names are defined: apart, since joining
+ * them would copy the whole file for every body read. Does not modify `body`.
  */
 export function modeArmSkips(
   body: Node,
   params: readonly (string | undefined)[],
-  sources: string,
+  sources: readonly (string | undefined)[],
 ): ReadonlySet<number> | undefined {
   const statements = namedKids(body).filter((k) => k.type !== 'comment');
   const opening = statements.find((s) => s.type !== 'declaration');
