@@ -116,6 +116,12 @@ export function runThreads(files: number, bytes: number, jobs?: number): number 
   return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
 }
 
+/** `files`, the largest first: the threads then end together instead of one idling while another lints a large last file. */
+function largestFirst(files: readonly string[]): readonly string[] {
+  const sizes = new Map(files.map((f) => [f, sizeOf(f)]));
+  return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+}
+
 /** The size of `path` in bytes; 0 when it cannot be read (the lint of that file will say why). */
 function sizeOf(path: string): number {
   try {
@@ -282,7 +288,8 @@ export class LintPool {
     // Every thread gets the whole list and takes files from it by a counter they share: the load
     // balances itself without a message per batch. On a loaded machine a worker waited longer for
     // its parent to wake and send the next batch than it took to lint it.
-    const lists: FileList[] = [{ files, next: new SharedArrayBuffer(4) }];
+    const order = workers.length > 0 ? largestFirst(files) : files;
+    const lists: FileList[] = [{ files: order, next: new SharedArrayBuffer(4) }];
     const drives = workers.map((worker) => this.drive(worker, { job, lists }));
     const here = await this.runHere(lists, job);
     // A worker that has not started on its request by now has nothing left to take: cancel it
