@@ -2,7 +2,7 @@
 // they share, so one that finishes early takes the next file. This thread starts at once; a worker
 // joins when it has booted, and one that has not by the end is not waited for.
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
@@ -122,6 +122,21 @@ function largestFirst(files: readonly string[]): readonly string[] {
   return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
 }
 
+/**
+ * The bundle's loader (server/bin/codeCache.js), two folders up from the bundle in server/dist/cli: a
+ * worker of the bundled command loads its own bundle through it, with the code cache the build made.
+ */
+const loader = join(__dirname, '..', '..', 'bin', 'codeCache.js');
+
+/** This is the bundled command, with its loader beside it (not the module tree in server/out). */
+const bundled = __dirname.endsWith(join('dist', 'cli')) && existsSync(loader);
+
+/** What a worker runs: its bundle through the loader (code, `eval`), or the module tree's worker.js (a path). */
+function workerEntry(): string {
+  const worker = join(__dirname, 'worker.js');
+  return bundled ? `require(${JSON.stringify(loader)}).requireBundle(${JSON.stringify(worker)});` : worker;
+}
+
 /** The size of `path` in bytes; 0 when it cannot be read (the lint of that file will say why). */
 function sizeOf(path: string): number {
   try {
@@ -225,7 +240,8 @@ export class LintPool {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
-      const worker = new Worker(join(__dirname, 'worker.js'), {
+      const worker = new Worker(workerEntry(), {
+        eval: bundled,
         workerData,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
