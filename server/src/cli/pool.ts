@@ -165,7 +165,9 @@ const BATCH_INTERRUPT_BUDGET = 8 * 66 * 1024;
  * the language server, which lives long, keeps both. Set when a run's pool is made, before the walk:
  * set later, the walk's loops (`sourceFiles`, `collect`) and the path functions they call reached V8's
  * default budget, and TurboFan compiled them for a walk that is over before their code pays back (half
- * the run's optimizing compilations on a tree of a thousand files).
+ * the run's optimizing compilations on a tree of a thousand files). The bundled command's loader
+ * (server/bin/codeCache.js) sets the same flags before it compiles the bundle: V8 takes a code cache
+ * only under the flags it was made with, and the build makes the caches in a run, under these.
  */
 function batchTiering(): void {
   setFlagsFromString('--liftoff-only');
