@@ -23,7 +23,11 @@ function entry() {
   return bundled > 0 && bundled >= compiled ? bundle : tree;
 }
 
-const { main } = require(entry());
+const path = entry();
+// The bundle with the code cache the build made for it (see codeCache.js); the module tree as it is.
+const { main } = path.endsWith(join('dist', 'cli', 'main.js'))
+  ? require('./codeCache').requireBundle(path)
+  : require(path);
 
 main(process.argv.slice(2)).then(
   (status) => {

@@ -2,7 +2,7 @@
 // they share, so one that finishes early takes the next file. This thread starts at once; a worker
 // joins when it has booted, and one that has not by the end is not waited for.
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
@@ -116,6 +116,27 @@ export function runThreads(files: number, bytes: number, jobs?: number): number 
   return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
 }
 
+/** `files`, the largest first: the threads then end together instead of one idling while another lints a large last file. */
+function largestFirst(files: readonly string[]): readonly string[] {
+  const sizes = new Map(files.map((f) => [f, sizeOf(f)]));
+  return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+}
+
+/**
+ * The bundle's loader (server/bin/codeCache.js), two folders up from the bundle in server/dist/cli: a
+ * worker of the bundled command loads its own bundle through it, with the code cache the build made.
+ */
+const loader = join(__dirname, '..', '..', 'bin', 'codeCache.js');
+
+/** This is the bundled command, with its loader beside it (not the module tree in server/out). */
+const bundled = __dirname.endsWith(join('dist', 'cli')) && existsSync(loader);
+
+/** What a worker runs: its bundle through the loader (code, `eval`), or the module tree's worker.js (a path). */
+function workerEntry(): string {
+  const worker = join(__dirname, 'worker.js');
+  return bundled ? `require(${JSON.stringify(loader)}).requireBundle(${JSON.stringify(worker)});` : worker;
+}
+
 /** The size of `path` in bytes; 0 when it cannot be read (the lint of that file will say why). */
 function sizeOf(path: string): number {
   try {
@@ -144,7 +165,9 @@ const BATCH_INTERRUPT_BUDGET = 8 * 66 * 1024;
  * the language server, which lives long, keeps both. Set when a run's pool is made, before the walk:
  * set later, the walk's loops (`sourceFiles`, `collect`) and the path functions they call reached V8's
  * default budget, and TurboFan compiled them for a walk that is over before their code pays back (half
- * the run's optimizing compilations on a tree of a thousand files).
+ * the run's optimizing compilations on a tree of a thousand files). The bundled command's loader
+ * (server/bin/codeCache.js) sets the same flags before it compiles the bundle: V8 takes a code cache
+ * only under the flags it was made with, and the build makes the caches in a run, under these.
  */
 function batchTiering(): void {
   setFlagsFromString('--liftoff-only');
@@ -219,7 +242,8 @@ export class LintPool {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
-      const worker = new Worker(join(__dirname, 'worker.js'), {
+      const worker = new Worker(workerEntry(), {
+        eval: bundled,
         workerData,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
@@ -282,7 +306,8 @@ export class LintPool {
     // Every thread gets the whole list and takes files from it by a counter they share: the load
     // balances itself without a message per batch. On a loaded machine a worker waited longer for
     // its parent to wake and send the next batch than it took to lint it.
-    const lists: FileList[] = [{ files, next: new SharedArrayBuffer(4) }];
+    const order = workers.length > 0 ? largestFirst(files) : files;
+    const lists: FileList[] = [{ files: order, next: new SharedArrayBuffer(4) }];
     const drives = workers.map((worker) => this.drive(worker, { job, lists }));
     const here = await this.runHere(lists, job);
     // A worker that has not started on its request by now has nothing left to take: cancel it
