@@ -18,7 +18,7 @@ const CORPUS = join(REPO, 'test', 'server', 'corpus');
  * never tuned on, so its figures measure code the analyzer was not built from. When a batch of new
  * projects grows the denominators, the bars keep the number of runs they allowed below the score.
  */
-const DEVELOPMENT_RECALL_BAR = 235 / 260;
+const DEVELOPMENT_RECALL_BAR = 236 / 269;
 const DEVELOPMENT_PRECISION_BAR = 0.97;
 const TEST_RECALL_FLOOR = 80 / 158;
 const TEST_PRECISION_FLOOR = 0.9;
