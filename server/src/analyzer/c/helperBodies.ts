@@ -51,6 +51,7 @@ import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
 import { sealsRecords, sessionAlternative } from './sessionAlternatives';
 import { forwardedFlags } from './forwardedFlags';
+import { otherCase, uncastText } from './caseAlternatives';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -1297,15 +1298,16 @@ function conditionals(node: Node): [number, Node][] {
 }
 
 /**
- * True when two writes are alternatives, only one of which runs (the groups of one `#if`/`#ifdef`, or
- * the arms of one `if`/`else` or `?:`), and write the same descriptor, buffer and count (their texts).
+ * True when two writes are alternatives, only one of which runs (the groups of one `#if`/`#ifdef`, the
+ * arms of one `if`/`else` or `?:`, or two cases of one `switch` that do not fall through: see
+ * caseAlternatives.ts), and write the same descriptor, buffer and count (their texts, casts left out).
  */
 function alternativeWrite(
   a: { call: Node; slots: WriterSlots },
   b: { call: Node; slots: WriterSlots },
 ): boolean {
   const slot = (w: typeof a, i: number | undefined) =>
-    i === undefined ? '' : (callArgs(w.call)[i]?.text.replace(/\s+/g, '') ?? '?');
+    i === undefined ? '' : uncastText(callArgs(w.call)[i]);
   if (
     ['fd', 'buf', 'len'].some((k) => {
       const key = k as 'fd' | 'buf' | 'len';
@@ -1314,7 +1316,7 @@ function alternativeWrite(
   )
     return false;
   if (a.slots.member !== b.slots.member) return false;
-  return otherConfiguration(a.call, b.call) || otherArm(a.call, b.call);
+  return otherConfiguration(a.call, b.call) || otherArm(a.call, b.call) || otherCase(a.call, b.call);
 }
 
 /**

@@ -248,13 +248,8 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
   };
   if (foundAt(text, ['socket', 'open'], OPENING_CALL)) {
     const hints = addrinfoStreams(text);
-    for (const { target, callee, args, index } of assignedCalls(text)) {
-      // A socket whose type the call does not spell as a stream may be a datagram socket.
-      if (callee === 'socket' && (MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints)))
-        add(target, index);
-      else if (/^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args))
-        add(target, index);
-    }
+    for (const { target, callee, args, index } of assignedCalls(text))
+      if (isMessageOpening(callee, args, hints)) add(target, index);
   }
   if (returning && [...returning].some((name) => text.includes(name)))
     for (const { target, callee, index } of assignedCalls(text))
@@ -278,6 +273,16 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
       for (const m of text.matchAll(STORED_END)) if (arrays.has(canonical(m[2]!))) add(m[1]!, m.index);
   }
   return { targets, members, arrays, keys };
+}
+
+/**
+ * True when `callee(args)` (the arguments' text) opens a descriptor that keeps message boundaries: a
+ * socket whose type the call does not spell as a stream (it may be a datagram socket; `hints`: the
+ * file's addrinfo hints ask for streams only), or a device or kernel file opened by its literal path.
+ */
+export function isMessageOpening(callee: string, args: string, hints: boolean): boolean {
+  if (callee === 'socket') return MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints);
+  return /^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args);
 }
 
 /** The descriptors `text` hands to `ioctl()` with a device request, with where (see the file comment). */

@@ -279,11 +279,11 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   // reading every long function that writes as a candidate cost the whole-tree speed.
   const helper = () => {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
-    // Two under `#if`/`#else`, or in the arms of an `if`/`else` or `?:`, may be alternatives of one
-    // write: the body's reading tells.
+    // Two under `#if`/`#else`, in the arms of an `if`/`else` or `?:`, or in two cases of a `switch`
+    // (see caseAlternatives.ts) may be alternatives of one write: the body's reading tells.
     if (
       text.length > HELPER_TEXT_LIMIT ||
-      (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?/m.test(text))
+      (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text))
     )
       return undefined;
     return (

@@ -3,6 +3,7 @@
 // Statements that hold several writes (a condition chaining them) or a write under a condition are
 // read in chains.ts, from the calls this file understands.
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
+import { outsideMessageModes } from './modeSockets';
 import type { Node } from 'web-tree-sitter';
 import { C_RESULT_DISCARDERS, descriptorAccessor, unaddressedCall, type CWriteFunction } from '../catalogue';
 import type { Piece, Span, Template, WriteStep } from '../model';
@@ -500,10 +501,17 @@ export function descriptorKind(
   fn: Pick<CWriteFunction, 'messages'>,
   target: string,
   ctx: CContext,
+  call?: Node,
 ): 'stream' | 'message' | 'unknown' {
   if (!fn.messages || target === '1' || target === '2' || ctx.streams?.has(target)) return 'stream';
   if (!ctx.streams || !ctx.assumeStreams) return 'message';
-  if (ctx.messages && isMessageDescriptor(target, ctx.messages)) return 'message';
+  // A member that holds a message descriptor only in modes the write does not run in (modeSockets.ts).
+  if (
+    ctx.messages &&
+    isMessageDescriptor(target, ctx.messages) &&
+    !(call && outsideMessageModes(call, target, ctx.text, ctx.messages.returning))
+  )
+    return 'message';
   return 'unknown';
 }
 
@@ -592,7 +600,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     // The descriptor must be the same whenever it is evaluated: a call there must be pure.
     if (argumentCalls && !onlyPureCalls([fd], ctx.pure)) return 'descriptor-call';
     const target = aliasOf(canonicalTarget(fd.text), ctx);
-    const kind = descriptorKind(fn, target, ctx);
+    const kind = descriptorKind(fn, target, ctx, call);
     if (kind === 'message') return 'message';
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
@@ -638,7 +646,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
   const deref = 'param' in wrapper.fd && wrapper.fd.deref;
   const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
   const target = aliasOf(canonicalTarget(spelled), ctx);
-  const kind = descriptorKind(wrapper, target, ctx);
+  const kind = descriptorKind(wrapper, target, ctx, call);
   if (kind === 'message') return 'message';
   const frames = wrapper.syscalls ?? 1;
   const bufArg = wrapper.buf >= 0 ? args[wrapper.buf] : undefined;
