@@ -3,6 +3,7 @@
 // tsc -b type-checks and emits the libraries; esbuild makes the artefacts that start fast.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -76,6 +77,9 @@ async function buildAll(production) {
   rmSync('dist', { recursive: true, force: true });
   mkdirSync('dist', { recursive: true });
   rmSync('server/dist', { recursive: true, force: true });
+  // Names this build in the first line of writev-lint's bundles: their code caches record it, since V8
+  // checks a cache only against the length of its source (see server/bin/codeCache.js).
+  const buildName = `// writev-lint build ${randomUUID()}`;
   await Promise.all([
     // writev-lint and its worker threads, one file each (server/bin/writev-lint.js picks them up): a
     // run loads the analyzer's module tree on every thread, which took a third of a small file's lint.
@@ -86,6 +90,7 @@ async function buildAll(production) {
         ...common,
         entryPoints: [`server/src/cli/${name}.ts`],
         outfile: `server/dist/cli/${name}.js`,
+        banner: { js: buildName },
         alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
         external: ['typescript', 'ajv'],
         plugins: [settingsValidators],

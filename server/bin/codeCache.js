@@ -7,10 +7,11 @@
 // V8 takes a cache only when it was made by the same V8 under the same flags, and otherwise compiles as
 // usual: so the batch run's V8 flags are set here, before anything is compiled, the ones the pool sets
 // again when a run starts (pool.ts, batchTiering). V8 checks a cache against the source's length only,
-// so each cache records the size and modification time of the bundle it was made from and is not used
-// for any other (a bundle built again without its cache).
+// so each cache records the length and the first line of the bundle it was made from, where the build
+// names itself (esbuild.mjs), and is not used for any other bundle: not for one built again without its
+// cache. Not the file's time, which npm sets to one date for every file it packs.
 'use strict';
-const { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } = require('node:fs');
+const { closeSync, openSync, readFileSync, renameSync, writeSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname } = require('node:path');
 const { setFlagsFromString } = require('node:v8');
@@ -28,14 +29,15 @@ const MODE = process.env.WRITEV_LINT_CODE_CACHE;
 /** Scripts compiled without a usable cache, to make one from when the run is over (write mode). */
 const made = [];
 
-/** The first line of a cache file: what the bundle was when the cache was made. */
-function stampOf(path) {
-  const { size, mtimeMs } = statSync(path);
-  return JSON.stringify({ size, mtimeMs, v8: process.versions.v8 });
+/** The first line of a cache file: what the bundle (its text `source`) was when the cache was made. */
+function stampOf(source) {
+  const newline = source.indexOf('\n');
+  const head = newline < 0 ? source : source.slice(0, newline);
+  return JSON.stringify({ length: source.length, head, v8: process.versions.v8 });
 }
 
-/** The cached bytecode for `path`, or undefined when there is none made from this very bundle. */
-function cacheFor(path) {
+/** The cached bytecode for `path`, or undefined when there is none made from this very `source`. */
+function cacheFor(path, source) {
   let data;
   try {
     data = readFileSync(`${path}.cache`);
@@ -43,16 +45,16 @@ function cacheFor(path) {
     return undefined;
   }
   const newline = data.indexOf(10);
-  if (newline < 0 || data.subarray(0, newline).toString() !== stampOf(path)) return undefined;
+  if (newline < 0 || data.subarray(0, newline).toString() !== stampOf(source)) return undefined;
   return data.subarray(newline + 1);
 }
 
-/** Writes the cache of `script` (compiled from `path`) beside it, whole or not at all. */
-function save(script, path) {
+/** Writes the cache of `script` (compiled from `source`, read from `path`) beside it, whole or not at all. */
+function save(script, path, source) {
   const temporary = `${path}.cache.${process.pid}.${Math.random().toString(36).slice(2)}`;
   const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, `${stampOf(path)}\n`);
+    writeSync(fd, `${stampOf(source)}\n`);
     writeSync(fd, script.createCachedData());
   } finally {
     closeSync(fd);
@@ -61,7 +63,7 @@ function save(script, path) {
 }
 
 function saveAll() {
-  for (const [script, path] of made.splice(0)) save(script, path);
+  for (const [script, path, source] of made.splice(0)) save(script, path, source);
 }
 
 /**
@@ -70,12 +72,13 @@ function saveAll() {
  */
 function requireBundle(path) {
   for (const flag of BATCH_FLAGS) setFlagsFromString(flag);
-  const cachedData = cacheFor(path);
-  const script = new vm.Script(Module.wrap(readFileSync(path, 'utf8')), { filename: path, cachedData });
+  const source = readFileSync(path, 'utf8');
+  const cachedData = cacheFor(path, source);
+  const script = new vm.Script(Module.wrap(source), { filename: path, cachedData });
   const taken = cachedData !== undefined && !script.cachedDataRejected;
   if (MODE === 'report')
     process.stderr.write(`writev-lint: code cache of ${path}: ${taken ? 'taken' : 'not taken'}\n`);
-  if (MODE === 'write' && !taken) made.push([script, path]);
+  if (MODE === 'write' && !taken) made.push([script, path, source]);
   const module = new Module(path, require.main);
   module.filename = path;
   module.paths = Module._nodeModulePaths(dirname(path));

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -35,10 +35,11 @@ describe("writev-lint's code cache", () => {
     assert.equal(run.stdout, tree.out);
   });
 
-  it('is made by a run in write mode and not taken for a bundle changed since, even of the same length', () => {
+  it('is made by a run in write mode and not taken for a rebuilt bundle, even of the same length', () => {
     const dir = mkdtempSync(join(tmpdir(), 'writev-code-cache-'));
     const bundle = join(dir, 'bundle.js');
-    writeFileSync(bundle, 'exports.answer = function () { return "first"; };\n');
+    // As esbuild.mjs makes them: the first line names the build.
+    writeFileSync(bundle, '// build 1\nexports.answer = function () { return "first"; };\n');
     const load = `process.stdout.write(require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(bundle)}).answer())`;
 
     const made = node(load, 'write');
@@ -48,13 +49,20 @@ describe("writev-lint's code cache", () => {
     assert.equal(again.stdout, 'first');
     assert.match(again.stderr, /bundle\.js: taken/);
 
-    // V8 itself would take a cache for any source of the same length: the loader must not.
-    writeFileSync(bundle, 'exports.answer = function () { return "secnd"; };\n');
-    const later = new Date(Date.now() + 5000);
-    utimesSync(bundle, later, later);
-    const changed = node(load, 'report');
-    assert.equal(changed.stdout, 'secnd', changed.stderr);
-    assert.match(changed.stderr, /bundle\.js: not taken/);
+    // V8 itself would take the cache for any source of the same length, and run the old bytecode.
+    writeFileSync(bundle, '// build 2\nexports.answer = function () { return "secnd"; };\n');
+    const rebuilt = node(load, 'report');
+    assert.equal(rebuilt.stdout, 'secnd', rebuilt.stderr);
+    assert.match(rebuilt.stderr, /bundle\.js: not taken/);
+  });
+
+  it("names the build in the bundles' first line, which the caches record", (t) => {
+    if (!existsSync(BUNDLE)) return t.skip('no bundle built (npm run build makes it)');
+    const heads = ['main.js', 'worker.js'].map(
+      (name) => readFileSync(join(REPO, 'server', 'dist', 'cli', name), 'utf8').split('\n')[0],
+    );
+    assert.match(heads[0]!, /^\/\/ writev-lint build [0-9a-f-]{36}$/);
+    assert.equal(heads[1], heads[0], 'one build names both bundles');
   });
 
   it('is not taken when its bytes are damaged, and the bundle still loads', () => {
