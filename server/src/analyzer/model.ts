@@ -104,6 +104,11 @@ export interface WriteStep {
    */
   readonly gate?: string;
   /**
+   * With `gate`, when the gate is one term of a conjunction whose other terms only read (`if (ret == 0
+   * && body != NULL)`): those terms, the write's own condition once the gate is the run's failure check.
+   */
+  readonly gateRest?: string;
+  /**
    * The descriptor's kind is unknown (a parameter, a member set elsewhere): a run with this write is
    * reported on the assumption that it is a byte stream, under its own code and without a fix.
    */
