@@ -10,13 +10,19 @@
 import type { Node } from 'web-tree-sitter';
 import { keptIn } from './chains';
 import { codeText } from './statusConstants';
-import { identifiers, namedKids, unwrap } from './syntax';
+import { identifiers, namedKids, plainAssignment, unwrap } from './syntax';
 import { callWrite, readsOnly, sameLength, type CallWrite, type CContext } from './writes';
 
 /** A gate found in a test: the status variable, and the test's other terms (empty: none). */
 export interface ConjoinedGate {
   readonly name: string;
   readonly rest: readonly Node[];
+  /**
+   * The write before runs under a test of its own, and the status held 0, a success, before it: where
+   * that test fails the gate holds all the same (`int ret = 0; if (hdr) ret = put(...); if (ret == 0
+   * && body) ret = put(...);`).
+   */
+  readonly held?: true;
 }
 
 /** The terms of a chain of `&&` (parentheses around each read through), in order. */
@@ -41,19 +47,42 @@ function comparedWith(term: Node, name: string): Node | undefined {
 
 /**
  * The call whose result the statement before `stmt` keeps, and where: `name = put(...);`, `int name =
- * put(...);`, or an `if` without `else` whose body is that one statement (the link before in a chain of
- * gates). Comments between are skipped.
+ * put(...);`, or an `if` without `else` whose body is that one statement (`test`: the link before in a
+ * chain of gates, or a write under a test of its own). Comments between are skipped.
  */
-function keptBefore(stmt: Node): { call: Node; result: string } | undefined {
+function keptBefore(stmt: Node): { call: Node; result: string; stmt: Node; test?: Node } | undefined {
   let prev = stmt.previousNamedSibling;
   while (prev?.type === 'comment') prev = prev.previousNamedSibling;
   if (!prev) return undefined;
   const kept = keptIn(prev);
-  if (kept || prev.type !== 'if_statement' || prev.childForFieldName('alternative')) return kept;
+  if (kept) return { ...kept, stmt: prev };
+  if (prev.type !== 'if_statement' || prev.childForFieldName('alternative')) return undefined;
+  const test = prev.childForFieldName('condition');
   const body = prev.childForFieldName('consequence');
   const inner =
     body?.type === 'compound_statement' ? namedKids(body).filter((k) => k.type !== 'comment') : [body];
-  return inner.length === 1 && inner[0] ? keptIn(inner[0]) : undefined;
+  const inside = inner.length === 1 && inner[0] ? keptIn(inner[0]) : undefined;
+  return inside && test ? { ...inside, stmt: prev, test } : undefined;
+}
+
+/**
+ * True when `name` holds 0 (or a name defined as 0) where `stmt` starts: the last statement before it
+ * in its block that names `name` sets it so (`int ret = 0;`), with no label between (a jump could
+ * arrive there), and the function never takes its address (a call could change it).
+ */
+function zeroBefore(stmt: Node, name: string, ctx: CContext): boolean {
+  let fn: Node | null = stmt.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  const body = fn?.childForFieldName('body');
+  if (!body || addressed(body).has(name)) return false;
+  for (let s = stmt.previousNamedSibling; s; s = s.previousNamedSibling) {
+    if (s.type === 'comment') continue;
+    if (s.type === 'labeled_statement') return false;
+    const set = plainAssignment(s);
+    if (set?.name === name) return codeText(unwrap(set.value).text.replace(/\s+/g, ''), ctx.codes) === '0';
+    if (identifiers(s).has(name)) return false;
+  }
+  return false;
 }
 
 /**
@@ -102,7 +131,17 @@ export function conjoinedGate(
   );
   if (gateAt < 0) return undefined;
   const rest = terms.filter((_, i) => i !== gateAt);
-  if (rest.length === 0) return { name: kept.result, rest };
+  // Only a zero status tested as the helper's own success (`== 0`) is known to hold where the write
+  // before did not run.
+  const held =
+    !!prev?.test &&
+    !!before?.zeroOnSuccess &&
+    ownSuccess(terms[gateAt]!, kept.result, before, ctx) &&
+    !identifiers(prev.test).has(kept.result) &&
+    readsOnly(prev.test, ctx.pure) &&
+    zeroBefore(prev.stmt, kept.result, ctx);
+  const gate = { name: kept.result, rest, ...(held && { held: true as const }) };
+  if (rest.length === 0) return gate;
   // The write before not at hand (a macro gate, a statement between): what it changes is not known.
   if (!prev || !before) return undefined;
   const changed = addressed(kept.call);
@@ -113,5 +152,5 @@ export function conjoinedGate(
     if (!readsOnly(t, ctx.pure)) return undefined;
     for (const n of identifiers(t)) if (changed.has(n)) return undefined;
   }
-  return { name: kept.result, rest };
+  return gate;
 }

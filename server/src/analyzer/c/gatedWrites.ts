@@ -53,7 +53,7 @@ export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const write = callWrite(kept.call, ctx);
   const gate = write && conjoinedGate(stmt, cond, kept, write, ctx, (t) => successTested(t, !write.wrapper));
   if (!write || !gate) return undefined;
-  return gated(stmt, kept, cond.text, write, gate.rest);
+  return gated(stmt, kept, cond.text, write, gate.rest, gate.held);
 }
 
 /**
@@ -83,7 +83,8 @@ function macroGatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
 
 /**
  * The step of a write gated on `kept.result`, which it assigns its result to; `rest`, the other terms
- * of a conjunction the gate is one term of (see conjoinedGates.ts).
+ * of a conjunction the gate is one term of, and `held`, whether the gate holds where the write before
+ * did not run (see conjoinedGates.ts).
  */
 function gated(
   stmt: Node,
@@ -91,6 +92,7 @@ function gated(
   condition: string,
   write: CallWrite,
   rest: readonly Node[] = [],
+  held?: true,
 ): WriteStep | undefined {
   if (write.own || write.targetNames.includes(kept.result) || write.reads.includes(kept.result))
     return undefined;
@@ -109,5 +111,6 @@ function gated(
     reads: [...new Set([...write.reads, ...restReads, kept.result])],
     gate: kept.result,
     ...(rest.length > 0 && { gateRest: rest.map((t) => t.text).join(' && ') }),
+    ...(held && { gateHeld: true }),
   };
 }

@@ -13,9 +13,10 @@ const RULES: Rules = {
     const prev = run.writes[run.writes.length - 1];
     if (!gate || !prev || !prev.assigns?.includes(gate)) return step;
     // The write before may itself be gated on the same variable (the first of a chain that starts from
-    // a status set earlier): its test then stands for the whole run.
-    if (prev.condition && prev.gate !== gate) return step;
-    const { condition: _test, gate: _gate, gateRest, ...rest } = step;
+    // a status set earlier): its test then stands for the whole run. Or the status held success before
+    // it (`gateHeld`): where its own test failed, the gate holds all the same.
+    if (prev.condition && prev.gate !== gate && !step.gateHeld) return step;
+    const { condition: _test, gate: _gate, gateRest, gateHeld: _held, ...rest } = step;
     const reads = step.reads.filter((n) => n !== gate);
     // A gate that is one term of a conjunction leaves the other terms as the write's own condition.
     // Where they fail the status keeps the success it was tested for, so the gate stays, for the
@@ -27,6 +28,14 @@ const RULES: Rules = {
 /** A write gated on the previous write's success joins the run as that run's own failure check. */
 export const gates: Joiner = {
   name: 'gates',
-  facts: ['write.gate', 'write.gateRest', 'write.condition', 'write.reads', 'write.assigns', 'run.writes'],
+  facts: [
+    'write.gate',
+    'write.gateRest',
+    'write.gateHeld',
+    'write.condition',
+    'write.reads',
+    'write.assigns',
+    'run.writes',
+  ],
   rules: RULES,
 };
