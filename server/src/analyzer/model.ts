@@ -104,6 +104,16 @@ export interface WriteStep {
    */
   readonly gate?: string;
   /**
+   * With `gate`, when the gate is one term of a conjunction whose other terms only read (`if (ret == 0
+   * && body != NULL)`): those terms, the write's own condition once the gate is the run's failure check.
+   */
+  readonly gateRest?: string;
+  /**
+   * With `gate`: the write before runs under a test of its own, and the status held success before
+   * it (`int ret = 0; if (hdr) ret = put(...);`), so the gate holds where that write did not run.
+   */
+  readonly gateHeld?: true;
+  /**
    * The descriptor's kind is unknown (a parameter, a member set elsewhere): a run with this write is
    * reported on the assumption that it is a byte stream, under its own code and without a fix.
    */

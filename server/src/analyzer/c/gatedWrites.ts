@@ -5,8 +5,9 @@
 import type { Node } from 'web-tree-sitter';
 import type { WriteStep } from '../model';
 import { keptIn } from './chains';
+import { conjoinedGate } from './conjoinedGates';
 import { gateMacro } from './macroStatements';
-import { calleeName, namedKids, unwrap } from './syntax';
+import { calleeName, identifiers, namedKids, unwrap } from './syntax';
 import { callWrite, keptResultStep, type CallWrite, type CContext } from './writes';
 
 /** Whether `v OP constant` (as `>=0`) tests a write's success. A helper may return 0 or -1 for its
@@ -50,8 +51,9 @@ export function gatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const kept = only ? keptIn(only) : undefined;
   if (!cond || !kept) return undefined;
   const write = callWrite(kept.call, ctx);
-  if (!write || successTested(cond, !write.wrapper) !== kept.result) return undefined;
-  return gated(stmt, kept, cond.text, write);
+  const gate = write && conjoinedGate(stmt, cond, kept, write, ctx, (t) => successTested(t, !write.wrapper));
+  if (!write || !gate) return undefined;
+  return gated(stmt, kept, cond.text, write, gate.rest, gate.held);
 }
 
 /**
@@ -79,12 +81,18 @@ function macroGatedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   );
 }
 
-/** The step of a write gated on `kept.result`, which it assigns its result to. */
+/**
+ * The step of a write gated on `kept.result`, which it assigns its result to; `rest`, the other terms
+ * of a conjunction the gate is one term of, and `held`, whether the gate holds where the write before
+ * did not run (see conjoinedGates.ts).
+ */
 function gated(
   stmt: Node,
   kept: { call: Node; result: string },
   condition: string,
   write: CallWrite,
+  rest: readonly Node[] = [],
+  held?: true,
 ): WriteStep | undefined {
   if (write.own || write.targetNames.includes(kept.result) || write.reads.includes(kept.result))
     return undefined;
@@ -95,5 +103,14 @@ function gated(
     kept.result,
     `the write runs only when the one before it succeeded, as ${kept.result} says; a gathered call would leave the total in ${kept.result}`,
   );
-  return { ...step, condition, reads: [...write.reads, kept.result], gate: kept.result };
+  const restReads = new Set<string>();
+  for (const t of rest) identifiers(t, restReads);
+  return {
+    ...step,
+    condition,
+    reads: [...new Set([...write.reads, ...restReads, kept.result])],
+    gate: kept.result,
+    ...(rest.length > 0 && { gateRest: rest.map((t) => t.text).join(' && ') }),
+    ...(held && { gateHeld: true }),
+  };
 }
