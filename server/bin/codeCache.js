@@ -11,7 +11,7 @@
 // names itself (esbuild.mjs), and is not used for any other bundle: not for one built again without its
 // cache. Not the file's time, which npm sets to one date for every file it packs.
 'use strict';
-const { closeSync, openSync, readFileSync, renameSync, writeSync } = require('node:fs');
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname } = require('node:path');
 const { setFlagsFromString } = require('node:v8');
@@ -52,14 +52,13 @@ function cacheFor(path, source) {
 /** Writes the cache of `script` (compiled from `source`, read from `path`) beside it, whole or not at all. */
 function save(script, path, source) {
   const temporary = `${path}.cache.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, `${stampOf(source)}\n`);
-    writeSync(fd, script.createCachedData());
-  } finally {
-    closeSync(fd);
+    writeFileSync(temporary, Buffer.concat([Buffer.from(`${stampOf(source)}\n`), script.createCachedData()]));
+    renameSync(temporary, `${path}.cache`);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
-  renameSync(temporary, `${path}.cache`);
 }
 
 function saveAll() {
@@ -79,9 +78,9 @@ function requireBundle(path) {
   if (MODE === 'report')
     process.stderr.write(`writev-lint: code cache of ${path}: ${taken ? 'taken' : 'not taken'}\n`);
   if (MODE === 'write' && !taken) made.push([script, path, source]);
+  // Its own `require` resolves from the bundle's folder (createRequire), as the module tree's would.
   const module = new Module(path, require.main);
   module.filename = path;
-  module.paths = Module._nodeModulePaths(dirname(path));
   require.cache[path] = module;
   script.runInThisContext()(module.exports, Module.createRequire(path), module, path, dirname(path));
   module.loaded = true;
