@@ -10,9 +10,8 @@ const { join } = require('node:path');
  * or when `tsc -b` has built server/out, or the runtime the bundle holds a copy of, since the bundle
  * was made (an edit not bundled yet must not run old code).
  */
-function entry() {
+function load() {
   const bundle = join(__dirname, '..', 'dist', 'cli', 'main.js');
-  const tree = join(__dirname, '..', 'out', 'cli', 'main.js');
   const stamp = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const bundled = stamp(bundle);
   // A published package has no build info (its files leave it out): its bundle is current.
@@ -20,14 +19,12 @@ function entry() {
     stamp(join(__dirname, '..', 'out', '.tsbuildinfo')),
     stamp(join(__dirname, '..', '..', 'runtime', 'dist', '.tsbuildinfo')),
   );
-  return bundled > 0 && bundled >= compiled ? bundle : tree;
+  // The bundle with the code cache the build made for it (see codeCache.js).
+  if (bundled > 0 && bundled >= compiled) return require('./codeCache').requireBundle(bundle);
+  return require(join(__dirname, '..', 'out', 'cli', 'main.js'));
 }
 
-const path = entry();
-// The bundle with the code cache the build made for it (see codeCache.js); the module tree as it is.
-const { main } = path.endsWith(join('dist', 'cli', 'main.js'))
-  ? require('./codeCache').requireBundle(path)
-  : require(path);
+const { main } = load();
 
 main(process.argv.slice(2)).then(
   (status) => {

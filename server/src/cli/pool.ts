@@ -123,18 +123,20 @@ function largestFirst(files: readonly string[]): readonly string[] {
 }
 
 /**
- * The bundle's loader (server/bin/codeCache.js), two folders up from the bundle in server/dist/cli: a
- * worker of the bundled command loads its own bundle through it, with the code cache the build made.
+ * What a worker runs. In the bundled command (server/dist/cli, with its loader two folders up in
+ * server/bin), code that loads the worker's bundle through the loader, with the code cache the build
+ * made (`eval`); in the module tree (server/out), its worker.js. Asked when a worker starts, not at
+ * every run's start-up.
  */
-const loader = join(__dirname, '..', '..', 'bin', 'codeCache.js');
-
-/** This is the bundled command, with its loader beside it (not the module tree in server/out). */
-const bundled = __dirname.endsWith(join('dist', 'cli')) && existsSync(loader);
-
-/** What a worker runs: its bundle through the loader (code, `eval`), or the module tree's worker.js (a path). */
-function workerEntry(): string {
+function workerEntry(): { entry: string; evaluated: boolean } {
   const worker = join(__dirname, 'worker.js');
-  return bundled ? `require(${JSON.stringify(loader)}).requireBundle(${JSON.stringify(worker)});` : worker;
+  const loader = join(__dirname, '..', '..', 'bin', 'codeCache.js');
+  if (!__dirname.endsWith(join('dist', 'cli')) || !existsSync(loader))
+    return { entry: worker, evaluated: false };
+  return {
+    entry: `require(${JSON.stringify(loader)}).requireBundle(${JSON.stringify(worker)});`,
+    evaluated: true,
+  };
 }
 
 /** The size of `path` in bytes; 0 when it cannot be read (the lint of that file will say why). */
@@ -242,8 +244,9 @@ export class LintPool {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     while (this.workers.length < workers) {
       const workerData: WorkerData = { grammar: batchGrammar() };
-      const worker = new Worker(workerEntry(), {
-        eval: bundled,
+      const { entry, evaluated } = workerEntry();
+      const worker = new Worker(entry, {
+        eval: evaluated,
         workerData,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
