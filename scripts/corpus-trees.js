@@ -81,12 +81,17 @@ function extract(gitDir, commit, dest) {
     const tar = spawn('tar', ['-x', '-C', dest], { stdio: ['pipe', 'ignore', 'pipe'] });
     git.stdout.pipe(tar.stdin);
     let errors = '';
+    // When tar exits early, the pipe's next write fails with EPIPE (unhandled, it would end the whole run
+    // rather than this project) and git would wait forever to write the rest: git is stopped, and tar's
+    // exit status reports the failure.
+    tar.stdin.on('error', (error) => (errors += `${error.message}\n`));
+    tar.on('exit', (code) => code !== 0 && git.kill());
     git.stderr.on('data', (d) => (errors += d));
     tar.stderr.on('data', (d) => (errors += d));
     let left = 2;
     const failed = [];
-    const exit = (name) => (code) => {
-      if (code !== 0) failed.push(`${name} (exit ${code})`);
+    const exit = (name) => (code, signal) => {
+      if (code !== 0) failed.push(`${name} (${signal ?? `exit ${code}`})`);
       if (--left > 0) return;
       if (failed.length > 0) fail(new Error(`${failed.join(' and ')} failed: ${errors.trim()}`));
       else done();
