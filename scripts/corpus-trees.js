@@ -10,7 +10,16 @@
 // still extracted, and the exit status is 1.
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
-const { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
 
@@ -70,6 +79,24 @@ function cPathspecs(gitDir, commit) {
   return ['.c', '.h'].filter((ext) => names.some((name) => name.endsWith(ext))).map((ext) => `*${ext}`);
 }
 
+/**
+ * A temporary bare repository that reads `gitDir`'s objects and unsets every attribute that makes git
+ * archive write other bytes than the commit stores (`ident`, `export-subst`, line endings, encodings)
+ * or leave files out (`export-ignore`): the corpus keeps the files as stored, and the scorer takes a
+ * tree only when its labelled files are the same bytes. `$GIT_DIR/info/attributes` overrides the
+ * tree's `.gitattributes`; the mirror itself is left untouched. The caller removes the directory.
+ */
+function asStored(gitDir) {
+  const bare = mkdtempSync(join(tmpdir(), 'corpus-trees-'));
+  execFileSync('git', ['init', '--quiet', '--bare', bare]);
+  writeFileSync(join(bare, 'objects', 'info', 'alternates'), `${resolve(gitDir, 'objects')}\n`);
+  writeFileSync(
+    join(bare, 'info', 'attributes'),
+    '* -ident -export-subst -export-ignore -text -eol -crlf -working-tree-encoding -filter\n',
+  );
+  return bare;
+}
+
 /** Runs `git archive COMMIT -- *.c *.h | tar -x -C dest`; rejects with git's or tar's message. */
 function extract(gitDir, commit, dest) {
   const pathspecs = cPathspecs(gitDir, commit);
@@ -121,7 +148,12 @@ async function main() {
     try {
       const gitDir = mirrorOf(project, values.mirrors);
       mkdirSync(dest, { recursive: true });
-      await extract(gitDir, project.commit, dest);
+      const bare = asStored(gitDir);
+      try {
+        await extract(bare, project.commit, dest);
+      } finally {
+        rmSync(bare, { recursive: true, force: true });
+      }
       writeFileSync(stamp, project.commit);
       console.log(`${project.name}: ${project.commit.slice(0, 12)} from ${gitDir} -> ${dest}`);
     } catch (error) {
