@@ -235,15 +235,31 @@ function checkedValue(node: Node): Node {
  */
 const BRANCH_HINT = /^(__builtin_expect\w*|_*(un)?likely|_*predict_(true|false))$/;
 
-/** The test a branch hint wraps, or `test` itself. */
+/**
+ * The test a branch hint wraps, or `test` itself. A hint's definition usually makes its argument a
+ * truth value first (`#define unlikely(x) __builtin_expect(!!(x), 0)`), and `!!x` tests what `x` does,
+ * so a double negation inside a hint is taken off too: an expanded use reads as the use does.
+ */
 function hinted(test: Node): Node {
   let at = unwrap(test);
   while (at.type === 'call_expression' && BRANCH_HINT.test(calleeName(at) ?? '')) {
     const first = callArgs(at)[0];
     if (!first) break;
     at = unwrap(first);
+    for (let twice = doubleNegated(at); twice; twice = doubleNegated(at)) at = twice;
   }
   return at;
+}
+
+/** The operand of `!!operand`, or undefined for any other expression. */
+function doubleNegated(node: Node): Node | undefined {
+  const negated = (n: Node) => {
+    if (n.type !== 'unary_expression' || n.childForFieldName('operator')?.text !== '!') return undefined;
+    const arg = n.childForFieldName('argument');
+    return arg ? unwrap(arg) : undefined;
+  };
+  const once = negated(node);
+  return once && negated(once);
 }
 
 /**
