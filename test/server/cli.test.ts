@@ -286,6 +286,7 @@ describe('writev-lint', () => {
         'every-path-arms.c:35',
         'exit-arm-writes.c:16',
         'exit-arm-writes.c:30',
+        'exiting-releases.c:43',
         'expanded-macros.c:67',
         'expanded-macros.c:75',
         'expanded-macros.c:86',
@@ -585,6 +586,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 565);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 566);
   });
 });

@@ -41,6 +41,7 @@ import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes'
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
+import { releasesBeforeExit } from './exitingReleases';
 import { resendsShortWrite } from './shortWriteResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
@@ -970,6 +971,8 @@ function helperOf(
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return undefined;
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
+    // Or closes it and ends the program there (see exitingReleases.ts).
+    else if (writer && releasesBeforeExit(c, callee, failurePath(c, writer.call, ctx), ctx)) continue;
     // A guard that refuses the call before the write may close the descriptor (see refusalPaths.ts).
     else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;
     // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor; a lock
