@@ -1,5 +1,5 @@
-// Byte counts tallied for a report: `outbytes += put(fd, "DATA");` statement after statement, the
-// total only handed to a log at the end (`log_event(LOG_INFO, "sent %d bytes", outbytes)`). The tally
+// Byte counts tallied for a report: `sent += put(fd, "DATA");` statement after statement, the
+// total only handed to a log at the end (`log_info("sent %d bytes", sent)`). The tally
 // decides nothing: no test reads it, no computation, no other call, so each write of a run is still one
 // write, and one gathered call adds the total of the same bytes once. The totals differ only after a
 // short or failed write, when the tally was already no count of what arrived, and only in a message.
