@@ -8,6 +8,7 @@ import { cGrammar } from './grammar';
 import { conditionalHeaders, splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
+import { blankPairedConditionals } from './pairedConditionals';
 import { rememberNodeTypes } from './nodeTypes';
 import { rememberDescendants } from './descendantMemo';
 
@@ -43,7 +44,9 @@ export function loadCLanguage(): Promise<Language> {
  */
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
-  return blankUnfinishedConditionals(blankDefinitionMacros(blankDeclarationMacros(blanked)));
+  return blankPairedConditionals(
+    blankUnfinishedConditionals(blankDefinitionMacros(blankDeclarationMacros(blanked))),
+  );
 }
 
 /** Words that may stand first in a declaration, before its type: C's own, never a macro to blank. */

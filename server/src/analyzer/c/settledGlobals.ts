@@ -38,7 +38,7 @@ export function settledVariable(name: string, helper: string, text: string): boo
 }
 
 /** `text` with comments, string and character literals blanked (offsets and newlines kept). */
-function codeOnly(text: string): string {
+export function codeOnly(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, (m) =>
     m.replace(/[^\n]/g, ' '),
   );
@@ -80,7 +80,7 @@ function changedAround(name: string, helper: string, code: string): boolean {
 }
 
 /** The top-level brace blocks of `code` that follow a parameter list: the functions' bodies, named. */
-function functionSpans(code: string): { name: string | undefined; from: number; to: number }[] {
+export function functionSpans(code: string): { name: string | undefined; from: number; to: number }[] {
   const spans: { name: string | undefined; from: number; to: number }[] = [];
   let depth = 0;
   let start = -1;

@@ -27,6 +27,7 @@ import { assumedResults } from './assumedResults';
 import { commaStep } from './commaPreludes';
 import { accumulatedStep, chainStep, conditionalStep, resultChecked, returnStep } from './chains';
 import { summedWrites } from './summedCounts';
+import { talliedStep } from './talliedCounts';
 import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { deadStatement } from './deadCode';
@@ -181,7 +182,8 @@ class FunctionReader {
     }
     // `ok = put(a) && put(b);`
     if (stmt.type === 'expression_statement' && stmt.namedChild(0)?.type === 'assignment_expression') {
-      const write = chainStep(stmt, this.ctx) ?? accumulatedStep(stmt, this.ctx);
+      const write =
+        chainStep(stmt, this.ctx) ?? accumulatedStep(stmt, this.ctx) ?? talliedStep(stmt, this.ctx);
       if (write) return write;
     }
     // `int ok = put(a) && put(b);` and `int bad = write(...) != n;` (opening an accumulation), as the
