@@ -17,9 +17,13 @@
 // each block holding two or more such calls and no finding, it says why no run formed: the engine's
 // stop between two steps to one descriptor (as scripts/run-stops.js reads it), steps to different
 // descriptors, or fewer than two steps (and why). It prints the counts of each reason and, with
-// --samples N, up to N examples of each as file:line (--reason: only reasons containing TEXT). The
-// analyzer is seen through its reading observer (server/src/analyzer/c/readings.ts) and its stop
-// observer (shapes/stops.ts), both set only by tools.
+// --samples N, up to N examples of each as file:line (--reason: only reasons containing TEXT). For a
+// callee whose body in view reaches a write and was not read as a writer, it says which test of the
+// helper reading refused that body (c/helperRefusals.ts) and at which line, or that the body was never
+// read as a helper (it names no writer the rounds knew: the function it calls was refused first, whose
+// refusal is then given), and ranks those refusals by calls and by helpers. The analyzer is seen through
+// its reading observer (server/src/analyzer/c/readings.ts), its stop observer (shapes/stops.ts) and its
+// helper-refusal observer (c/helperRefusals.ts), all set only by tools.
 'use strict';
 const { readdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { join, relative, resolve } = require('node:path');
@@ -50,6 +54,9 @@ const { calleeName, callArgs, canonicalTarget } = require(join(analyzer, 'c', 's
 const { CParser, loadCLanguage, blankMacros, macroPattern } = require(join(analyzer, 'c', 'parser.js'));
 const { joinAdjacentMacros } = require(join(analyzer, 'c', 'adjacentMacros.js'));
 const { parseSettings } = require(join(analyzer, 'settings.js'));
+const wrappersModule = require(join(analyzer, 'c', 'wrappers.js'));
+const { observeHelperRefusals } = require(join(analyzer, 'c', 'helperRefusals.js'));
+const { functionName } = require(join(analyzer, 'c', 'syntax.js'));
 
 /** The write functions of the C library and the usual TLS and stdio ones, by name. */
 const LIBRARY_WRITES =
@@ -78,7 +85,15 @@ const byFile = new Map();
 // Every function is read afresh on each pass, so that each pass's readings and stops are its own.
 const current = watchAnalyses(
   { Analyzer, FunctionMemo },
-  (path, text) => ({ path, text, file: undefined, readings: [], stops: [], findings: [] }),
+  (path, text) => ({
+    path,
+    text,
+    file: undefined,
+    readings: [],
+    stops: [],
+    findings: [],
+    helpers: new Map(),
+  }),
   (path, record, result) => {
     if (result) record.findings = result.findings.map((f) => f.span);
     byFile.set(resolve(path), record);
@@ -108,6 +123,37 @@ observeReadings({
     file.readings.push({ start: fn.startIndex, end: fn.endIndex, ctx, steps });
   },
 });
+// Each function read as a possible helper (wrappers.ts `wrapperOf`, called through its module's
+// exports): whether it was found a writer, or the first refusal its reading gave, with where.
+let helperReading;
+const wrapperOf = wrappersModule.wrapperOf;
+wrappersModule.wrapperOf = function wrapperOfObserved(fn, ctx) {
+  const outer = helperReading;
+  helperReading = { refusal: undefined };
+  try {
+    const found = wrapperOf(fn, ctx);
+    const file = current();
+    const name = functionName(fn);
+    if (file && name && ctx.text === file.text) {
+      const r = helperReading.refusal;
+      file.helpers.set(
+        name,
+        found
+          ? { writer: true }
+          : r
+            ? { why: r.slot ? `${r.why}: ${r.slot}` : r.why, at: (r.at ?? fn).startIndex }
+            : { why: 'other-readers', at: fn.startIndex },
+      );
+    }
+    return found;
+  } finally {
+    helperReading = outer;
+  }
+};
+observeHelperRefusals((r) => {
+  if (helperReading && !helperReading.refusal) helperReading.refusal = r;
+});
+
 observeStops((stop) => {
   const file = current();
   if (!file) return;
@@ -219,10 +265,51 @@ function unknownCallee(name, facts, tree, macros, record) {
     // A write far down is most often a log or an error path's: the depth is told apart.
     const depth = r.chain.length - 1;
     const far = depth === 1 ? 'directly' : depth <= 3 ? 'through 2-3 calls' : 'through 4 or more calls';
+    if (depth <= 3) record.refusal = helperRefusal(r.chain, record.file);
     return `callee: body ${where} calls a write ${far}, not read as a writer`;
   }
   if (r.opaque) return `callee: body ${where} reaches no write but calls through a pointer`;
   return `callee: body ${where} reaches no write system call${r.stdio ? ' (stdio only)' : ''}`;
+}
+
+/** Every file's record of its helper readings (see wrapperOfObserved), by resolved path. */
+function helperRecords() {
+  return [...byFile.values()].filter((f) => f.helpers.size > 0);
+}
+
+/**
+ * Why the helpers of `chain` (`f > g > write`) were not read as writers: the first function of the chain
+ * read as a helper and refused gives its refusal, as `name: why at file:line` (a function never read,
+ * because its body names no writer the rounds knew, is passed over for the one it calls). The file of
+ * the call (`file`) is searched first for a definition of each name.
+ */
+function helperRefusal(chain, file) {
+  const skipped = [];
+  let writer = false;
+  const records = helperRecords();
+  for (const name of chain.slice(0, -1)) {
+    const own = byFile.get(resolve(file));
+    const where = own?.helpers.has(name) ? own : records.find((f) => f.helpers.has(name));
+    const h = where?.helpers.get(name);
+    if (!h || h.writer) {
+      writer ||= !!h?.writer;
+      skipped.push(name);
+      continue;
+    }
+    if (!where.starts) where.starts = lineStarts(where.text);
+    const line = lineAt(where.starts, h.at);
+    const rel = relative(process.cwd(), where.path);
+    return {
+      why: h.why,
+      helper: name,
+      where: `${rel.startsWith('..') ? where.path : rel}:${line}`,
+      ...(skipped.length > 0 && { never: skipped }),
+    };
+  }
+  const why = writer
+    ? 'read as a writer in its own file, not known where called'
+    : 'never read as a helper (its body names no writer known)';
+  return { why, helper: chain[chain.length - 2] };
 }
 
 /** The evidence a plain write's descriptor was taken to keep message boundaries (or be of unknown kind). */
@@ -453,8 +540,11 @@ function print(title, rows, n) {
       const r = list[i];
       const rel = relative(process.cwd(), r.file);
       const where = `${rel.startsWith('..') ? r.file : rel}:${r.lines ? r.lines.join(',') : r.line}`;
+      const refusal = r.refusal
+        ? `  {${r.refusal.helper}: ${r.refusal.why}${r.refusal.where ? ` at ${r.refusal.where}` : ''}}`
+        : '';
       console.log(
-        `  ${where}${r.text ? `  ${r.text.replace(/\s+/g, ' ')}` : ''}${r.via ? `  [${r.via}]` : ''}`,
+        `  ${where}${r.text ? `  ${r.text.replace(/\s+/g, ' ')}` : ''}${r.via ? `  [${r.via}]` : ''}${refusal}`,
       );
     }
   }
@@ -495,6 +585,45 @@ async function main() {
   const n = Number(values.samples);
   print('write-like calls', records, n);
   print('blocks with two or more write-like calls and no finding', silent, n);
+  printRefusals(records, n);
+}
+
+/**
+ * The refusals of the helpers whose calls reach a write in 1-3 calls and were not read as writers,
+ * ranked by calls, with how many helpers (distinct refused definitions) each holds and, with
+ * --samples N, up to N helpers of each (the most called first) with where their body was refused.
+ */
+function printRefusals(records, n) {
+  const refused = records.filter((r) => r.refusal);
+  console.log(
+    `\nhelpers reaching a write in 1-3 calls, not read as writers, by refusal: ${refused.length} calls`,
+  );
+  const byWhy = new Map();
+  for (const r of refused) {
+    const entry = byWhy.get(r.refusal.why) ?? { calls: 0, helpers: new Map() };
+    entry.calls++;
+    const key = r.refusal.where ?? r.refusal.helper;
+    const helper = entry.helpers.get(key) ?? { refusal: r.refusal, calls: [] };
+    helper.calls.push(r);
+    entry.helpers.set(key, helper);
+    byWhy.set(r.refusal.why, entry);
+  }
+  const ranked = [...byWhy].sort((a, b) => b[1].calls - a[1].calls);
+  console.log('calls\thelpers\trefusal');
+  for (const [why, e] of ranked) console.log(`${e.calls}\t${e.helpers.size}\t${why}`);
+  if (n <= 0) return;
+  for (const [why, e] of ranked) {
+    if (values.reason && !why.includes(values.reason)) continue;
+    console.log(`\n== refusal ${why}`);
+    const helpers = [...e.helpers.values()].sort((a, b) => b.calls.length - a.calls.length).slice(0, n);
+    for (const h of helpers) {
+      const first = h.calls[0];
+      const rel = relative(process.cwd(), first.file);
+      console.log(
+        `  ${h.refusal.helper}${h.refusal.where ? ` at ${h.refusal.where}` : ''}: ${h.calls.length} calls, e.g. ${rel.startsWith('..') ? first.file : rel}:${first.line}${h.refusal.never ? ` (through ${h.refusal.never.join(' > ')})` : ''}`,
+      );
+    }
+  }
 }
 
 main().catch((error) => {
