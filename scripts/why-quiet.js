@@ -172,7 +172,9 @@ observeStops((stop) => {
 
 /** The C files under `path`. */
 function cFiles(path, into = []) {
-  const st = statSync(path);
+  // A dangling link (a tree's `old/LICENCE` pointing nowhere) is no file.
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) return into;
   if (st.isFile()) {
     if (/\.[ch]$/.test(path)) into.push(path);
     return into;
@@ -272,27 +274,41 @@ function unknownCallee(name, facts, tree, macros, record) {
   return `callee: body ${where} reaches no write system call${r.stdio ? ' (stdio only)' : ''}`;
 }
 
-/** Every file's record of its helper readings (see wrapperOfObserved), by resolved path. */
+/** The tree (a PATH given) whose files are being read: helpers are looked for in it only. */
+let treeRoot = '';
+
+/** The records of the files of the tree being read that read helpers (see wrapperOfObserved). */
 function helperRecords() {
-  return [...byFile.values()].filter((f) => f.helpers.size > 0);
+  const under = (path) => path === treeRoot || path.startsWith(`${treeRoot}/`);
+  return [...byFile].filter(([path, f]) => under(path) && f.helpers.size > 0).map(([, f]) => f);
 }
 
 /**
  * Why the helpers of `chain` (`f > g > write`) were not read as writers: the first function of the chain
  * read as a helper and refused gives its refusal, as `name: why at file:line` (a function never read,
- * because its body names no writer the rounds knew, is passed over for the one it calls). The file of
+ * because its body names no writer the rounds knew, is passed over for the one it calls). A function of
+ * the chain read as a writer ends the search: the callee itself, when it is that writer, is one its
+ * callers were not given (the tree's index left it out: two definitions); else the function before it,
+ * which calls that writer, was never read as a helper (a misread body, or past the rounds). The file of
  * the call (`file`) is searched first for a definition of each name.
  */
 function helperRefusal(chain, file) {
   const skipped = [];
-  let writer = false;
   const records = helperRecords();
-  for (const name of chain.slice(0, -1)) {
+  const names = chain.slice(0, -1);
+  for (const [i, name] of names.entries()) {
     const own = byFile.get(resolve(file));
     const where = own?.helpers.has(name) ? own : records.find((f) => f.helpers.has(name));
     const h = where?.helpers.get(name);
-    if (!h || h.writer) {
-      writer ||= !!h?.writer;
+    if (h?.writer) {
+      if (i === 0) return { why: 'read as a writer in its own file, not known where called', helper: name };
+      return {
+        why: 'never read as a helper, though it calls a helper read as a writer',
+        helper: names[i - 1],
+        ...(i > 1 && { never: skipped.slice(0, -1) }),
+      };
+    }
+    if (!h) {
       skipped.push(name);
       continue;
     }
@@ -306,10 +322,7 @@ function helperRefusal(chain, file) {
       ...(skipped.length > 0 && { never: skipped }),
     };
   }
-  const why = writer
-    ? 'read as a writer in its own file, not known where called'
-    : 'never read as a helper (its body names no writer known)';
-  return { why, helper: chain[chain.length - 2] };
+  return { why: 'never read as a helper (its body names no writer known)', helper: names[names.length - 1] };
 }
 
 /** The evidence a plain write's descriptor was taken to keep message boundaries (or be of unknown kind). */
@@ -563,6 +576,7 @@ async function main() {
   const records = [];
   const silent = [];
   for (const p of paths) {
+    treeRoot = resolve(p);
     const files = cFiles(p);
     const texts = files.map((f) => readFileSync(f, 'utf8'));
     // The functions the tree defines, by name, with the names they call (every definition's).
