@@ -298,7 +298,9 @@ function helperRefusal(chain, file) {
   const names = chain.slice(0, -1);
   for (const [i, name] of names.entries()) {
     const own = byFile.get(resolve(file));
-    const where = own?.helpers.has(name) ? own : records.find((f) => f.helpers.has(name));
+    // A name the call's own file defines is that definition, read or not (another file's may differ).
+    if (own && !own.defined) own.defined = new Set(cFunctionFacts(own.text).map((f) => f.name));
+    const where = own?.defined.has(name) ? own : records.find((f) => f.helpers.has(name));
     const h = where?.helpers.get(name);
     if (h?.writer) {
       if (i === 0) return { why: 'read as a writer in its own file, not known where called', helper: name };
