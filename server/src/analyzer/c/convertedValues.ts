@@ -6,7 +6,6 @@
 import type { Node } from 'web-tree-sitter';
 import { callArgs, calleeName, declaredName, withoutCasts } from './syntax';
 import { pureTest } from './writes';
-import { copiedValue } from './copiedValues';
 
 /** What the rule needs to know of the helper's body (see helperBodies.ts's BodyFacts). */
 export interface ConvertedLocalFacts {
@@ -14,8 +13,6 @@ export interface ConvertedLocalFacts {
   readonly initial: ReadonlyMap<string, Node>;
   /** True when the body changes `name` after its declaration (assigned, grown, shrunk). */
   readonly changed: (name: string) => boolean;
-  /** Locals declared bare and given a value by their only change, before any loop (see copiedValues.ts). */
-  readonly copied?: ReadonlyMap<string, Node>;
 }
 
 /**
@@ -49,10 +46,8 @@ export function convertedParam(
   facts: ConvertedLocalFacts,
   pure: ReadonlySet<string>,
 ): number {
-  // A bare local given its value apart (`val = c;`): that copy is its only change (see copiedValues.ts).
-  const copy = facts.initial.has(name) ? undefined : copiedValue(name, body, write, facts.copied);
-  const init = facts.initial.get(name) ?? copy?.value;
-  if (!init || (!copy && facts.changed(name)) || params.includes(name)) return -1;
+  const init = facts.initial.get(name);
+  if (!init || facts.changed(name) || params.includes(name)) return -1;
   const param = convertedFrom(init, params, pure);
   if (param < 0) return -1;
   const once = !LOOPS.some((type) => inside(write, type, body));
@@ -60,9 +55,6 @@ export function convertedParam(
     if (!use || use.text !== name) continue;
     if (use.startIndex >= write.startIndex && use.endIndex <= write.endIndex) continue;
     if (inside(use, 'sizeof_expression', body)) continue;
-    // The copy itself, and the bare declaration.
-    if (copy && (use.startIndex === copy.target.startIndex || use.startIndex === copy.declarator.startIndex))
-      continue;
     // Read once the bytes are out (a running checksum over what was sent: `sum = crc32(sum, &b, 1)`),
     // the local can no longer change what the one write sent.
     if (once && use.startIndex >= write.endIndex) continue;
@@ -75,7 +67,6 @@ export function convertedParam(
     return -1;
   }
   // Declared twice (two scopes): which one the write sends is not read here.
-  if (copy) return param;
   const declarations = body
     .descendantsOfType('init_declarator')
     .filter((d) => d && declaredName(d.childForFieldName('declarator')) === name);

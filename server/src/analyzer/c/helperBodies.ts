@@ -1415,9 +1415,8 @@ function valueParam(
     (len.type === 'sizeof_expression' && /^sizeof\s*\(?\s*\w+\s*\)?$/.test(len.text)) ||
     countParameter(len, params, changedIn(facts));
   if (!sized) return -1;
-  // The value parameter put in other byte order in place first (see valuePrefixes.ts); a bare local
-  // given its one value apart is read as its initializer would be (see copiedValues.ts).
-  if (facts.assigned.has(name) && !(facts.copied.has(name) && !params.includes(name))) return inPlace(name);
+  // The value parameter put in other byte order in place first (see valuePrefixes.ts).
+  if (facts.assigned.has(name)) return inPlace(name);
   const param = params.indexOf(name);
   // A local holding the parameter converted (`tmp = htons(v)`) is the value in other bytes.
   return param >= 0 ? param : converted(name);
@@ -1433,7 +1432,6 @@ function convertedFacts(facts: BodyFacts): ConvertedLocalFacts {
   return {
     initial: facts.initial,
     changed: changedIn(facts),
-    copied: facts.copied,
   };
 }
 
