@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 
 /**
- * The test a body failed (see helperBodies.ts `helperOf` for each): its shape (`too-long`, `two-writers`,
+ * The test a body failed (see helperBodies.ts `helperOf` for each): its shape (`too-long`, `names-two-writes`,
  * `no-parameters`), its write call (`no-write`, `second-write`, `writer-unfit`, `pointer-call`,
  * `mode-call`), its descriptor (`descriptor`, `pointee-changed`, `descriptor-moved`,
  * `descriptor-elsewhere`, `descriptor-given`), its buffer (`copies-buffer`, `buffer-loop`,
@@ -16,7 +16,7 @@ import type { Node } from 'web-tree-sitter';
  */
 export type HelperRefusal =
   | 'too-long'
-  | 'two-writers'
+  | 'names-two-writes'
   | 'no-parameters'
   | 'mode-call'
   | 'pointer-call'

@@ -284,7 +284,7 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
     // (see caseAlternatives.ts) may be alternatives of one write: the body's reading tells.
     if (text.length > HELPER_TEXT_LIMIT) return refused('too-long', body);
     if (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text))
-      return refused('two-writers', body);
+      return refused('names-two-writes', body);
     return (
       writeHelperOf(fn, name, !isStatic(fn, name), ctx) ??
       singleIovecHelperOf(fn, name, !isStatic(fn, name), ctx)
