@@ -56,7 +56,8 @@ const { joinAdjacentMacros } = require(join(analyzer, 'c', 'adjacentMacros.js'))
 const { parseSettings } = require(join(analyzer, 'settings.js'));
 const wrappersModule = require(join(analyzer, 'c', 'wrappers.js'));
 const { observeHelperRefusals } = require(join(analyzer, 'c', 'helperRefusals.js'));
-const { functionName } = require(join(analyzer, 'c', 'syntax.js'));
+const { functionName, functionDeclarator } = require(join(analyzer, 'c', 'syntax.js'));
+const { onlySplitElses } = require(join(analyzer, 'c', 'sessionAlternatives.js'));
 
 /** The write functions of the C library and the usual TLS and stdio ones, by name. */
 const LIBRARY_WRITES =
@@ -277,10 +278,15 @@ function unknownCallee(name, facts, tree, macros, record) {
 /** The tree (a PATH given) whose files are being read: helpers are looked for in it only. */
 let treeRoot = '';
 
+/** The records of the files of the tree being read. */
+function treeRecords() {
+  const under = (path) => path === treeRoot || path.startsWith(`${treeRoot}/`);
+  return [...byFile].filter(([path]) => under(path)).map(([, f]) => f);
+}
+
 /** The records of the files of the tree being read that read helpers (see wrapperOfObserved). */
 function helperRecords() {
-  const under = (path) => path === treeRoot || path.startsWith(`${treeRoot}/`);
-  return [...byFile].filter(([path, f]) => under(path) && f.helpers.size > 0).map(([, f]) => f);
+  return treeRecords().filter((f) => f.helpers.size > 0);
 }
 
 /**
@@ -296,16 +302,15 @@ function helperRefusal(chain, file) {
   const skipped = [];
   const records = helperRecords();
   const names = chain.slice(0, -1);
+  const own = byFile.get(resolve(file));
   for (const [i, name] of names.entries()) {
-    const own = byFile.get(resolve(file));
     // A name the call's own file defines is that definition, read or not (another file's may differ).
-    if (own && !own.defined) own.defined = new Set(cFunctionFacts(own.text).map((f) => f.name));
-    const where = own?.defined.has(name) ? own : records.find((f) => f.helpers.has(name));
+    const where = own && definedIn(own).has(name) ? own : records.find((f) => f.helpers.has(name));
     const h = where?.helpers.get(name);
     if (h?.writer) {
       if (i === 0) return { why: 'read as a writer in its own file, not known where called', helper: name };
       return {
-        why: 'never read as a helper, though it calls a helper read as a writer',
+        why: neverRead(names[i - 1], own, 'though it calls a helper read as a writer'),
         helper: names[i - 1],
         ...(i > 1 && { never: skipped.slice(0, -1) }),
       };
@@ -324,7 +329,55 @@ function helperRefusal(chain, file) {
       ...(skipped.length > 0 && { never: skipped }),
     };
   }
-  return { why: 'never read as a helper (its body names no writer known)', helper: names[names.length - 1] };
+  const last = names[names.length - 1];
+  return { why: neverRead(last, own, '(its body names no writer known)'), helper: last };
+}
+
+/** The parser the census reads files with (set in main). */
+let censusParser;
+
+/** The names a file record's text defines (cached on the record). */
+function definedIn(record) {
+  if (!record.defined) record.defined = new Set(cFunctionFacts(record.text).map((f) => f.name));
+  return record.defined;
+}
+
+/**
+ * Why the helper `name`, never given to the helper reading, was not: its definition (in the call's own
+ * file `own` if that defines it, else in the first file of the tree that does) is no function definition
+ * to the grammar (a macro in its head), or one with errors in its declarator or body (wrapperChains.ts
+ * `misread`: the rounds pass it over); else `otherwise`.
+ */
+function neverRead(name, own, otherwise) {
+  const file = own && definedIn(own).has(name) ? own : treeRecords().find((f) => definedIn(f).has(name));
+  const shape = file ? definitionShape(file, name) : undefined;
+  return `never read as a helper, ${shape ?? otherwise}`;
+}
+
+/** `misread` or `not parsed` for the definition of `name` in a file record, or undefined when read well. */
+function definitionShape(record, name) {
+  record.shapes ??= new Map();
+  if (record.shapes.has(name)) return record.shapes.get(name);
+  const blanked = joinAdjacentMacros(
+    blankMacros(record.text.replace(/\r(?!\n)/g, '\n'), macroPattern(settings.attributeMacros)),
+  );
+  const parsed = censusParser.parse(blanked);
+  let shape = 'its definition is no function definition to the grammar (a macro in its head?)';
+  try {
+    for (const fn of parsed.rootNode.descendantsOfType('function_definition')) {
+      if (functionName(fn) !== name) continue;
+      const declarator = functionDeclarator(fn);
+      const body = fn.childForFieldName('body');
+      const misread =
+        fn.hasError && (!declarator || declarator.hasError || (!!body?.hasError && !onlySplitElses(body)));
+      shape = misread ? 'its definition parses with errors (the rounds pass it over)' : undefined;
+      if (!misread) break;
+    }
+  } finally {
+    parsed.delete();
+  }
+  record.shapes.set(name, shape);
+  return shape;
 }
 
 /** The evidence a plain write's descriptor was taken to keep message boundaries (or be of unknown kind). */
@@ -575,6 +628,7 @@ async function main() {
     await lint({ paths: [p], fix: false, jobs: 1 }, settings);
   }
   const parser = new CParser(await loadCLanguage());
+  censusParser = parser;
   const records = [];
   const silent = [];
   for (const p of paths) {
