@@ -330,7 +330,7 @@ function helperRefusal(chain, file) {
     };
   }
   const last = names[names.length - 1];
-  return { why: neverRead(last, own, '(its body names no writer known)'), helper: last };
+  return { why: neverRead(last, own, 'its body names no writer known'), helper: last };
 }
 
 /** The parser the census reads files with (set in main). */
