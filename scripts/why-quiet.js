@@ -17,9 +17,13 @@
 // each block holding two or more such calls and no finding, it says why no run formed: the engine's
 // stop between two steps to one descriptor (as scripts/run-stops.js reads it), steps to different
 // descriptors, or fewer than two steps (and why). It prints the counts of each reason and, with
-// --samples N, up to N examples of each as file:line (--reason: only reasons containing TEXT). The
-// analyzer is seen through its reading observer (server/src/analyzer/c/readings.ts) and its stop
-// observer (shapes/stops.ts), both set only by tools.
+// --samples N, up to N examples of each as file:line (--reason: only reasons containing TEXT). For a
+// callee whose body in view reaches a write and was not read as a writer, it says which test of the
+// helper reading refused that body (c/helperRefusals.ts) and at which line, or that the body was never
+// read as a helper (it names no writer the rounds knew: the function it calls was refused first, whose
+// refusal is then given), and ranks those refusals by calls and by helpers. The analyzer is seen through
+// its reading observer (server/src/analyzer/c/readings.ts), its stop observer (shapes/stops.ts) and its
+// helper-refusal observer (c/helperRefusals.ts), all set only by tools.
 'use strict';
 const { readdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { join, relative, resolve } = require('node:path');
@@ -50,6 +54,10 @@ const { calleeName, callArgs, canonicalTarget } = require(join(analyzer, 'c', 's
 const { CParser, loadCLanguage, blankMacros, macroPattern } = require(join(analyzer, 'c', 'parser.js'));
 const { joinAdjacentMacros } = require(join(analyzer, 'c', 'adjacentMacros.js'));
 const { parseSettings } = require(join(analyzer, 'settings.js'));
+const wrappersModule = require(join(analyzer, 'c', 'wrappers.js'));
+const { observeHelperRefusals } = require(join(analyzer, 'c', 'helperRefusals.js'));
+const { functionName, functionDeclarator } = require(join(analyzer, 'c', 'syntax.js'));
+const { onlySplitElses } = require(join(analyzer, 'c', 'sessionAlternatives.js'));
 
 /** The write functions of the C library and the usual TLS and stdio ones, by name. */
 const LIBRARY_WRITES =
@@ -78,7 +86,15 @@ const byFile = new Map();
 // Every function is read afresh on each pass, so that each pass's readings and stops are its own.
 const current = watchAnalyses(
   { Analyzer, FunctionMemo },
-  (path, text) => ({ path, text, file: undefined, readings: [], stops: [], findings: [] }),
+  (path, text) => ({
+    path,
+    text,
+    file: undefined,
+    readings: [],
+    stops: [],
+    findings: [],
+    helpers: new Map(),
+  }),
   (path, record, result) => {
     if (result) record.findings = result.findings.map((f) => f.span);
     byFile.set(resolve(path), record);
@@ -108,6 +124,37 @@ observeReadings({
     file.readings.push({ start: fn.startIndex, end: fn.endIndex, ctx, steps });
   },
 });
+// Each function read as a possible helper (wrappers.ts `wrapperOf`, called through its module's
+// exports): whether it was found a writer, or the first refusal its reading gave, with where.
+let helperReading;
+const wrapperOf = wrappersModule.wrapperOf;
+wrappersModule.wrapperOf = function wrapperOfObserved(fn, ctx) {
+  const outer = helperReading;
+  helperReading = { refusal: undefined };
+  try {
+    const found = wrapperOf(fn, ctx);
+    const file = current();
+    const name = functionName(fn);
+    if (file && name && ctx.text === file.text) {
+      const r = helperReading.refusal;
+      file.helpers.set(
+        name,
+        found
+          ? { writer: true }
+          : r
+            ? { why: r.slot ? `${r.why}: ${r.slot}` : r.why, at: (r.at ?? fn).startIndex }
+            : { why: 'other-readers', at: fn.startIndex },
+      );
+    }
+    return found;
+  } finally {
+    helperReading = outer;
+  }
+};
+observeHelperRefusals((r) => {
+  if (helperReading && !helperReading.refusal) helperReading.refusal = r;
+});
+
 observeStops((stop) => {
   const file = current();
   if (!file) return;
@@ -126,7 +173,9 @@ observeStops((stop) => {
 
 /** The C files under `path`. */
 function cFiles(path, into = []) {
-  const st = statSync(path);
+  // A dangling link (a tree's `old/LICENCE` pointing nowhere) is no file.
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) return into;
   if (st.isFile()) {
     if (/\.[ch]$/.test(path)) into.push(path);
     return into;
@@ -219,10 +268,116 @@ function unknownCallee(name, facts, tree, macros, record) {
     // A write far down is most often a log or an error path's: the depth is told apart.
     const depth = r.chain.length - 1;
     const far = depth === 1 ? 'directly' : depth <= 3 ? 'through 2-3 calls' : 'through 4 or more calls';
+    if (depth <= 3) record.refusal = helperRefusal(r.chain, record.file);
     return `callee: body ${where} calls a write ${far}, not read as a writer`;
   }
   if (r.opaque) return `callee: body ${where} reaches no write but calls through a pointer`;
   return `callee: body ${where} reaches no write system call${r.stdio ? ' (stdio only)' : ''}`;
+}
+
+/** The tree (a PATH given) whose files are being read: helpers are looked for in it only. */
+let treeRoot = '';
+
+/** The records of the files of the tree being read. */
+function treeRecords() {
+  const under = (path) => path === treeRoot || path.startsWith(`${treeRoot}/`);
+  return [...byFile].filter(([path]) => under(path)).map(([, f]) => f);
+}
+
+/** The records of the files of the tree being read that read helpers (see wrapperOfObserved). */
+function helperRecords() {
+  return treeRecords().filter((f) => f.helpers.size > 0);
+}
+
+/**
+ * Why the helpers of `chain` (`f > g > write`) were not read as writers: the first function of the chain
+ * read as a helper and refused gives its refusal, as `name: why at file:line` (a function never read,
+ * because its body names no writer the rounds knew, is passed over for the one it calls). A function of
+ * the chain read as a writer ends the search: the callee itself, when it is that writer, is one its
+ * callers were not given (the tree's index left it out: two definitions); else the function before it,
+ * which calls that writer, was never read as a helper (a misread body, or past the rounds). The file of
+ * the call (`file`) is searched first for a definition of each name.
+ */
+function helperRefusal(chain, file) {
+  const skipped = [];
+  const records = helperRecords();
+  const names = chain.slice(0, -1);
+  const own = byFile.get(resolve(file));
+  for (const [i, name] of names.entries()) {
+    // A name the call's own file defines is that definition, read or not (another file's may differ).
+    const where = own && definedIn(own).has(name) ? own : records.find((f) => f.helpers.has(name));
+    const h = where?.helpers.get(name);
+    if (h?.writer) {
+      if (i === 0) return { why: 'read as a writer in its own file, not known where called', helper: name };
+      return {
+        why: neverRead(names[i - 1], own, 'though it calls a helper read as a writer'),
+        helper: names[i - 1],
+        ...(i > 1 && { never: skipped.slice(0, -1) }),
+      };
+    }
+    if (!h) {
+      skipped.push(name);
+      continue;
+    }
+    if (!where.starts) where.starts = lineStarts(where.text);
+    const line = lineAt(where.starts, h.at);
+    const rel = relative(process.cwd(), where.path);
+    return {
+      why: h.why,
+      helper: name,
+      where: `${rel.startsWith('..') ? where.path : rel}:${line}`,
+      ...(skipped.length > 0 && { never: skipped }),
+    };
+  }
+  const last = names[names.length - 1];
+  return { why: neverRead(last, own, 'its body names no writer known'), helper: last };
+}
+
+/** The parser the census reads files with (set in main). */
+let censusParser;
+
+/** The names a file record's text defines (cached on the record). */
+function definedIn(record) {
+  if (!record.defined) record.defined = new Set(cFunctionFacts(record.text).map((f) => f.name));
+  return record.defined;
+}
+
+/**
+ * Why the helper `name`, never given to the helper reading, was not: its definition (in the call's own
+ * file `own` if that defines it, else in the first file of the tree that does) is no function definition
+ * to the grammar (a macro in its head), or one with errors in its declarator or body (wrapperChains.ts
+ * `misread`: the rounds pass it over); else `otherwise`.
+ */
+function neverRead(name, own, otherwise) {
+  const file = own && definedIn(own).has(name) ? own : treeRecords().find((f) => definedIn(f).has(name));
+  const shape = file ? definitionShape(file, name) : undefined;
+  return `never read as a helper, ${shape ?? otherwise}`;
+}
+
+/** `misread` or `not parsed` for the definition of `name` in a file record, or undefined when read well. */
+function definitionShape(record, name) {
+  record.shapes ??= new Map();
+  if (record.shapes.has(name)) return record.shapes.get(name);
+  const blanked = joinAdjacentMacros(
+    blankMacros(record.text.replace(/\r(?!\n)/g, '\n'), macroPattern(settings.attributeMacros)),
+  );
+  const parsed = censusParser.parse(blanked);
+  let shape = 'its definition is no function definition to the grammar (a macro in its head?)';
+  try {
+    for (const fn of parsed.rootNode.descendantsOfType('function_definition')) {
+      if (functionName(fn) !== name) continue;
+      const declarator = functionDeclarator(fn);
+      const body = fn.childForFieldName('body');
+      const misread =
+        fn.hasError && (!declarator || declarator.hasError || (!!body?.hasError && !onlySplitElses(body)));
+      shape = misread ? 'its definition parses with errors (the rounds pass it over)' : undefined;
+      if (!misread) break;
+    }
+  } finally {
+    parsed.delete();
+  }
+  record.shapes.set(name, shape);
+  return shape;
 }
 
 /** The evidence a plain write's descriptor was taken to keep message boundaries (or be of unknown kind). */
@@ -453,8 +608,11 @@ function print(title, rows, n) {
       const r = list[i];
       const rel = relative(process.cwd(), r.file);
       const where = `${rel.startsWith('..') ? r.file : rel}:${r.lines ? r.lines.join(',') : r.line}`;
+      const refusal = r.refusal
+        ? `  {${r.refusal.helper}: ${r.refusal.why}${r.refusal.where ? ` at ${r.refusal.where}` : ''}}`
+        : '';
       console.log(
-        `  ${where}${r.text ? `  ${r.text.replace(/\s+/g, ' ')}` : ''}${r.via ? `  [${r.via}]` : ''}`,
+        `  ${where}${r.text ? `  ${r.text.replace(/\s+/g, ' ')}` : ''}${r.via ? `  [${r.via}]` : ''}${refusal}`,
       );
     }
   }
@@ -470,9 +628,11 @@ async function main() {
     await lint({ paths: [p], fix: false, jobs: 1 }, settings);
   }
   const parser = new CParser(await loadCLanguage());
+  censusParser = parser;
   const records = [];
   const silent = [];
   for (const p of paths) {
+    treeRoot = resolve(p);
     const files = cFiles(p);
     const texts = files.map((f) => readFileSync(f, 'utf8'));
     // The functions the tree defines, by name, with the names they call (every definition's).
@@ -495,6 +655,45 @@ async function main() {
   const n = Number(values.samples);
   print('write-like calls', records, n);
   print('blocks with two or more write-like calls and no finding', silent, n);
+  printRefusals(records, n);
+}
+
+/**
+ * The refusals of the helpers whose calls reach a write in 1-3 calls and were not read as writers,
+ * ranked by calls, with how many helpers (distinct refused definitions) each holds and, with
+ * --samples N, up to N helpers of each (the most called first) with where their body was refused.
+ */
+function printRefusals(records, n) {
+  const refused = records.filter((r) => r.refusal);
+  console.log(
+    `\nhelpers reaching a write in 1-3 calls, not read as writers, by refusal: ${refused.length} calls`,
+  );
+  const byWhy = new Map();
+  for (const r of refused) {
+    const entry = byWhy.get(r.refusal.why) ?? { calls: 0, helpers: new Map() };
+    entry.calls++;
+    const key = r.refusal.where ?? r.refusal.helper;
+    const helper = entry.helpers.get(key) ?? { refusal: r.refusal, calls: [] };
+    helper.calls.push(r);
+    entry.helpers.set(key, helper);
+    byWhy.set(r.refusal.why, entry);
+  }
+  const ranked = [...byWhy].sort((a, b) => b[1].calls - a[1].calls);
+  console.log('calls\thelpers\trefusal');
+  for (const [why, e] of ranked) console.log(`${e.calls}\t${e.helpers.size}\t${why}`);
+  if (n <= 0) return;
+  for (const [why, e] of ranked) {
+    if (values.reason && !why.includes(values.reason)) continue;
+    console.log(`\n== refusal ${why}`);
+    const helpers = [...e.helpers.values()].sort((a, b) => b.calls.length - a.calls.length).slice(0, n);
+    for (const h of helpers) {
+      const first = h.calls[0];
+      const rel = relative(process.cwd(), first.file);
+      console.log(
+        `  ${h.refusal.helper}${h.refusal.where ? ` at ${h.refusal.where}` : ''}: ${h.calls.length} calls, e.g. ${rel.startsWith('..') ? first.file : rel}:${first.line}${h.refusal.never ? ` (through ${h.refusal.never.join(' > ')})` : ''}`,
+      );
+    }
+  }
 }
 
 main().catch((error) => {

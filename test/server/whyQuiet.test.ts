@@ -1,6 +1,7 @@
 // scripts/why-quiet.js on a file whose silences are known: each write-like call gets the reason the
 // front end has for it (an unknown helper, a datagram socket, a macro's body, dead code, stdio), and
-// each block of two or more without a finding says why no run formed.
+// each block of two or more without a finding says why no run formed; a helper whose body reaches a
+// write and was not read as a writer gets the test its body failed, with the line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ interface Row {
   readonly line: number;
   readonly lines?: number[];
   readonly reason: string;
+  readonly refusal?: { why: string; helper: string; where?: string; never?: string[] };
 }
 
 describe('why-quiet.js', () => {
@@ -42,7 +44,33 @@ describe('why-quiet.js', () => {
       36: 'step: stream (a standard descriptor)',
       38: 'step: stream (a standard descriptor)',
       48: 'callee: a function-like macro of the file, not read as a write',
+      56: 'step: descriptor of unknown kind, taken as a stream',
+      65: 'callee: body in the file calls a write directly, not read as a writer',
+      70: 'callee: body in the file calls a write directly, not read as a writer',
+      71: 'callee: body in the file calls a write directly, not read as a writer',
+      72: 'callee: body in the file calls a write through 2-3 calls, not read as a writer',
+      73: 'callee: body in the file calls a write through 2-3 calls, not read as a writer',
     });
+  });
+
+  it("says which test of the helper reading refused a helper's body, and where", () => {
+    const refusals = read()
+      .records.filter((r) => r.refusal)
+      .map((r) => [r.line, r.refusal]);
+    const loop = {
+      why: 'loop-not-advancing',
+      helper: 'put_loop',
+      where: 'test/server/fixtures/why-quiet/quiet.c:55',
+    };
+    // put_via() names no writer the rounds knew: the helper it calls gives the refusal.
+    assert.deepEqual(refusals, [
+      [65, loop],
+      [70, loop],
+      [71, loop],
+      [72, { ...loop, never: ['put_via'] }],
+      [73, { ...loop, never: ['put_via'] }],
+    ]);
+    assert.match(run.stdout, /^5\t1\tloop-not-advancing$/m);
   });
 
   it('says why each block of two or more formed no run', () => {
@@ -55,11 +83,15 @@ describe('why-quiet.js', () => {
       ],
       [[29, 30, 31], 'fewer than two steps: stdio: buffered, no system call per call'],
       [[36, 38], 'stop: crossing: a statement between may do I/O or change the descriptor'],
+      [
+        [70, 71, 72, 73],
+        'fewer than two steps: callee: body in the file calls a write directly, not read as a writer',
+      ],
     ]);
   });
 
   it('prints the counts of the reasons', () => {
-    assert.match(run.stdout, /^write-like calls: 11$/m);
+    assert.match(run.stdout, /^write-like calls: 17$/m);
     assert.match(run.stdout, /^2\tstdio: buffered, no system call per call$/m);
   });
 });

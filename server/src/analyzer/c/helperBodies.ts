@@ -53,6 +53,7 @@ import { oppositeTwinGroups } from './twinConditionals';
 import { sealsRecords, sessionAlternative } from './sessionAlternatives';
 import { forwardedFlags } from './forwardedFlags';
 import { otherCase, uncastText } from './caseAlternatives';
+import { refused, type SlotRefusal } from './helperRefusals';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -92,15 +93,28 @@ function writerSlots(
   formatting = false,
   params: readonly (string | undefined)[] = [],
 ): WriterSlots | undefined {
+  const slots = writerSlotsOrWhy(callee, call, ctx, formatting, params);
+  return typeof slots === 'string' ? undefined : slots;
+}
+
+/** {@link writerSlots}, or why the call makes no write a helper may make (see helperRefusals.ts). */
+function writerSlotsOrWhy(
+  callee: string,
+  call: Node,
+  ctx: CContext,
+  formatting = false,
+  params: readonly (string | undefined)[] = [],
+): WriterSlots | SlotRefusal {
   const fn = ctx.functions.get(callee);
   if (fn) {
-    if (fn.gathered) return undefined;
+    if (fn.gathered) return 'gathered';
     if (fn.fixed) {
       const arg = callArgs(call)[fn.fixed.index]?.text.replace(/\s+/g, '');
       const flags = fn.fixed.text === '0';
-      if (arg === undefined || (flags ? OUT_OF_BAND.test(arg) : arg !== fn.fixed.text)) return undefined;
+      if (arg === undefined || (flags ? OUT_OF_BAND.test(arg) : arg !== fn.fixed.text))
+        return 'fixed-argument';
     }
-    if (!unaddressedCall(fn, (i) => callArgs(call)[i]?.text)) return undefined;
+    if (!unaddressedCall(fn, (i) => callArgs(call)[i]?.text)) return 'addressed';
     return {
       fd: fn.fd,
       buf: fn.buf,
@@ -116,28 +130,29 @@ function writerSlots(
   const expanded = macro && ctx.functions.get(macro.callee);
   if (macro && expanded) {
     const slots = macroSlots(macro, expanded);
-    return (
-      slots && {
-        ...slots,
-        family: expanded.gatheredName ?? expanded.name,
-        ...(expanded.messages && { messages: true }),
-      }
-    );
+    if (!slots) return 'macro-slots';
+    return {
+      ...slots,
+      family: expanded.gatheredName ?? expanded.name,
+      ...(expanded.messages && { messages: true }),
+    };
   }
   const w = ctx.wrappers.get(callee);
   const format = !!w?.formats && !w.object;
-  if (!w || w.buf < 0 || (w.syscalls ?? 1) > 1 || (format && !formatting)) return undefined;
+  if (!w || w.buf < 0) return 'not-a-writer';
+  if ((w.syscalls ?? 1) > 1) return 'several-writes';
+  if (format && !formatting) return 'format';
   // A printf-style helper's own pace, handed on with the text it formats, paces the helper: its own
   // calls given 0 are writes. (Any other helper forwarding its caller's pace stays none.)
   const paceArg = w.pace === undefined ? undefined : callArgs(call)[w.pace];
   const forwarded = formatting ? params.indexOf(paceArg ? withoutCasts(paceArg).text : '') : -1;
   const pace = paceArg && !zeroConstant(paceArg) ? forwarded : undefined;
-  if ((w.pace !== undefined && !paceArg) || (pace !== undefined && pace < 0)) return undefined;
-  if (w.select && !selectsBranch(callArgs(call)[w.select.param], w.select)) return undefined;
+  if ((w.pace !== undefined && !paceArg) || (pace !== undefined && pace < 0)) return 'pace';
+  if (w.select && !selectsBranch(callArgs(call)[w.select.param], w.select)) return 'not-selected';
   // A helper that writes with the function it is given, handed a reader (`atomicio(read, fd, buf, n)`
   // in a `read_or_err()`), reads: as at a call site (see writes.ts), no write, so a helper around it
   // is no write helper either.
-  if (w.mode !== undefined && !writerMode(callArgs(call)[w.mode]?.text ?? '')) return undefined;
+  if (w.mode !== undefined && !writerMode(callArgs(call)[w.mode]?.text ?? '')) return 'not-writer-mode';
   const messages = {
     ...(w.messages && { messages: true as const }),
     ...(w.object && { object: true as const }),
@@ -146,11 +161,11 @@ function writerSlots(
   };
   // A helper taking flags: given this function's own (its caller's), or constants (see forwardedFlags.ts).
   const flags = w.flags === undefined ? {} : forwardedFlags(call, w.flags, params);
-  if (!flags) return undefined;
+  if (!flags) return 'flags';
   const given = { ...messages, ...(flags.forwarded !== undefined && { flags: flags.forwarded }) };
   if ('param' in w.fd)
     return w.fd.element || w.fd.deref
-      ? undefined
+      ? 'indirect-descriptor'
       : {
           fd: w.fd.param,
           buf: w.buf,
@@ -738,7 +753,7 @@ interface HandOn {
  */
 function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): CWrapper | undefined {
   const { call, slots, fd, params, facts, body } = at;
-  if (loopAround(call, body)) return undefined;
+  if (loopAround(call, body)) return refused('handed-on', call);
   const passed = callArgs(call)
     .filter((_, k) => k !== slots.fd)
     .map((a) => withoutCasts(a));
@@ -762,11 +777,12 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
         })
       : -1,
   );
-  if (passed.some((a, k) => !given(a) && !fixed(a) && built[k]! < 0)) return undefined;
+  const unknown = passed.find((a, k) => !given(a) && !fixed(a) && built[k]! < 0);
+  if (unknown) return refused('handed-on', unknown);
   const buf = passed
     .map((a, k) => (given(a) ? params.indexOf(a.text) : built[k]!))
     .find((k) => k >= 0 && k !== fdParam);
-  if (buf === undefined) return undefined;
+  if (buf === undefined) return refused('handed-on', call);
   return opaqueWriter(
     { name, exported, fd, buf, family: slots.family, arity: params.length },
     `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
@@ -784,11 +800,13 @@ function formatHandedOn(name: string, exported: boolean, at: HandOn, format: num
   const { call, slots, fd, params, facts, body } = at;
   const given = callArgs(call)[slots.buf];
   const fmt = params[format];
-  if (!given || !fmt || withoutCasts(given).text !== fmt || facts.assigned.has(fmt)) return undefined;
-  if (loopAround(call, body)) return undefined;
+  if (!given || !fmt || withoutCasts(given).text !== fmt || facts.assigned.has(fmt))
+    return refused('format-handed-on', given ?? call);
+  if (loopAround(call, body)) return refused('format-handed-on', call);
   // A pace handed on with the format paces this helper's calls too.
   const pace = slots.pace;
-  if (pace !== undefined && (pace === format || ('param' in fd && fd.param === pace))) return undefined;
+  if (pace !== undefined && (pace === format || ('param' in fd && fd.param === pace)))
+    return refused('pace-conflict', call);
   return {
     name,
     exported,
@@ -918,7 +936,7 @@ function helperOf(
   const format = formatIndex(fn);
   const variadic = format >= 0;
   // One parameter is enough for a helper of a fixed descriptor (`tty_puts(s)` writing to a global).
-  if (params.length < 1 || params.includes(undefined)) return undefined;
+  if (params.length < 1 || params.includes(undefined)) return refused('no-parameters', fn);
   let writer: { call: Node; slots: WriterSlots } | undefined;
   // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
   // descriptor, which is then written by more than the one call.
@@ -939,8 +957,8 @@ function helperOf(
     if (first && otherConfiguration(c, first)) continue;
     const given = calledParameter(c, params);
     if (given >= 0) {
-      if (callArgs(c).length !== 3 || (mode !== undefined && mode !== given)) return undefined;
-      if (writer && !sameCall(writer.call, c)) return undefined;
+      if (callArgs(c).length !== 3 || (mode !== undefined && mode !== given)) return refused('mode-call', c);
+      if (writer && !sameCall(writer.call, c)) return refused('mode-call', c);
       mode = given;
       writer ??= { call: c, slots: { fd: 0, buf: 1, len: 2, family: '' } };
       continue;
@@ -950,9 +968,9 @@ function helperOf(
     const callee = calleeName(c) ?? (member && ctx.wrappers.has(member) ? member : undefined);
     // Only the write's own failure handling may call through another pointer (`c->closed(c)`).
     if (!callee && writer && handlesFailureOf(c, writer.call)) continue;
-    if (!callee) return undefined;
-    const slots = writerSlots(callee, c, ctx, variadic, params);
-    if (slots) {
+    if (!callee) return refused('pointer-call', c);
+    const slots = writerSlotsOrWhy(callee, c, ctx, variadic, params);
+    if (typeof slots !== 'string') {
       // The same write again (a retry once the descriptor is writable) is still the one write; so is
       // its alternative under `#ifdef` (`send(fd, p, n, MSG_NOSIGNAL)` or else `write(fd, p, n)`).
       if (writer && !sameCall(writer.call, c) && !alternativeWrite(writer, { call: c, slots })) {
@@ -964,12 +982,12 @@ function helperOf(
         else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherArm)) {
           sessions.push(writer.call);
           writer = { call: c, slots };
-        } else return undefined;
+        } else return refused('second-write', c);
         continue;
       }
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
-      return undefined;
+      return refused('writer-unfit', c, slots);
     else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
     // Or closes it and ends the program there (see exitingReleases.ts).
     else if (writer && releasesBeforeExit(c, callee, failurePath(c, writer.call, ctx), ctx)) continue;
@@ -980,7 +998,7 @@ function helperOf(
     else if (ioName(callee) && !C_QUIET_FUNCTIONS.test(callee) && !peeksOnly(c) && !locksOnly(callee))
       io.push(c);
   }
-  if (!writer) return undefined;
+  if (!writer) return refused('no-write', body);
   const { call, slots } = writer;
   // The same bytes sent through the connection's session instead, by a test (see sessionAlternatives.ts).
   // The helper's own write must be the descriptor's, not a session's.
@@ -992,8 +1010,9 @@ function helperOf(
   const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
   const fd = memberOf(fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed, slots.member);
   const bufArg = args[slots.buf];
-  if (!fd || !bufArg) return undefined;
-  if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx)) return undefined;
+  if (!fd || !bufArg) return refused('descriptor', fdArg ?? call);
+  if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx))
+    return refused('pointee-changed', call);
   // `cl->sock = next;` after the write: the next call writes another descriptor (see ownObjects.ts).
   if (
     'param' in fd &&
@@ -1007,7 +1026,7 @@ function helperOf(
       (n) => failurePath(n, call, ctx) || refusesBefore(n, call, body),
     )
   )
-    return undefined;
+    return refused('descriptor-moved', call);
   const fdNames =
     'param' in fd ? [params[fd.param] as string, ...(fd.element ? [fd.element] : [])] : fd.names;
   // A body read says more than a name: a wait named like a write (`wait_for_write(fd, t)`) whose body
@@ -1037,20 +1056,23 @@ function helperOf(
       given(c)
     );
   };
-  if (all.some(elsewhere)) return undefined;
+  const other = all.find(elsewhere);
+  if (other) return refused('descriptor-elsewhere', other);
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
-  if (io.some(given)) return undefined;
+  const handed = io.find(given);
+  if (handed) return refused('descriptor-given', handed);
   let buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
-    return undefined;
+    return refused('copies-buffer', call);
   // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
   const pacing = unpaced(slots.len === undefined ? undefined : args[slots.len], body, params, (n) =>
     convertedFacts(facts).changed(n),
   );
-  if (!pacing) return undefined;
+  if (!pacing) return refused('paced', call);
   const { lenArg } = pacing;
-  if (pacing.pace !== undefined && slots.pace !== undefined && pacing.pace !== slots.pace) return undefined;
+  if (pacing.pace !== undefined && slots.pace !== undefined && pacing.pace !== slots.pace)
+    return refused('pace-conflict', call);
   const pace = pacing.pace ?? slots.pace;
   let loop = loopAround(call, body);
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
@@ -1058,7 +1080,7 @@ function helperOf(
   if (loop && retries(loop, call)) loop = loopAround(loop, body) ?? loop;
   if (!buf) {
     // A buffer the caller's argument only stands for: one write per call (or one retried on failure).
-    if (loop && !retries(loop, call)) return undefined;
+    if (loop && !retries(loop, call)) return refused('buffer-loop', bufArg);
     const value = valueParam(
       bufArg,
       lenArg,
@@ -1073,15 +1095,18 @@ function helperOf(
     const object = param < 0 && pace === undefined ? sentAggregate(bufArg, body, params) : undefined;
     if (object !== undefined) buf = { local: object, addressed: true };
     else {
-      if (param < 0 || pace !== undefined) return undefined;
+      if (param < 0) return refused('buffer-source', bufArg);
+      if (pace !== undefined) return refused('pace-conflict', call);
       // An output buffer that appends its other arguments and sends what it holds (bufferingHelpers.ts).
-      if (value < 0 && fillsHeldBuffer(body, params[param]!, params)) return undefined;
+      if (value < 0 && fillsHeldBuffer(body, params[param]!, params)) return refused('buffering', bufArg);
       // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
       // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
       const failing = (n: Node) => failurePath(n, call, ctx);
       if ('param' in fd && fd.param === param) {
-        if (value >= 0 || fd.element !== undefined || fd.deref) return undefined;
-        if (changesObject(body, params[param]!, params, objectFacts(facts), failing)) return undefined;
+        if (value >= 0 || fd.element !== undefined || fd.deref)
+          return refused('buffer-holds-descriptor', bufArg);
+        if (changesObject(body, params[param]!, params, objectFacts(facts), failing))
+          return refused('object-changed', bufArg);
       }
       return {
         name,
@@ -1100,7 +1125,8 @@ function helperOf(
       };
     }
   }
-  if ('param' in buf && 'param' in fd && buf.param === fd.param) return undefined;
+  if ('param' in buf && 'param' in fd && buf.param === fd.param)
+    return refused('buffer-is-descriptor', bufArg);
   const len = lenArg
     ? lengthSource(lenArg, params, facts, 'local' in buf ? undefined : buf.pointer, clampFunctions(ctx.text))
     : 'string';
@@ -1132,7 +1158,7 @@ function helperOf(
             leaves: (n) => neverReturns(n, ctx),
           })
         : -1;
-    if (from < 0) return undefined;
+    if (from < 0) return refused('local-buffer', bufArg);
     return opaqueWriter(
       { name, exported, fd, buf: from, family: slots.family, arity: params.length },
       `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
@@ -1143,11 +1169,13 @@ function helperOf(
   }
   if ('local' in buf) {
     // Only a variadic helper sends a buffer of its own: what it formatted from its arguments.
-    if (!variadic || facts.initial.has(params[format] as string) || pace === format) return undefined;
+    if (!variadic || facts.initial.has(params[format] as string) || pace === format)
+      return refused('formatter', bufArg);
     // A `va_list` formatter whose write runs only under a test (`if (logmode & LOG_STDIO)`, a
     // logger's) writes none or one time a call, as its state says: no helper of one write.
-    if (!isVariadic(fn) && underTest(call, body)) return undefined;
-    if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts))) return undefined;
+    if (!isVariadic(fn) && underTest(call, body)) return refused('formatter', call);
+    if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts)))
+      return refused('loop-not-advancing', call);
     return {
       name,
       exported,
@@ -1185,11 +1213,14 @@ function helperOf(
       object: true,
       ...(slots.messages && { messages: true }),
     };
-  if (len === undefined || (len !== 'string' && len.param === buf.param)) return undefined;
+  if (len === undefined) return refused('length', lenArg ?? call);
+  if (len !== 'string' && len.param === buf.param) return refused('length-is-buffer', lenArg ?? call);
   // A clamp without a loop around it sends only the first chunk: a truncating write, not the buffer.
-  if (len !== 'string' && len.clamped && (!loop || retries(loop, call))) return undefined;
-  if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace)) return undefined;
-  if (pace !== undefined && 'param' in fd && fd.param === pace) return undefined;
+  if (len !== 'string' && len.clamped && (!loop || retries(loop, call)))
+    return refused('clamped', lenArg ?? call);
+  if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace))
+    return refused('pace-conflict', call);
+  if (pace !== undefined && 'param' in fd && fd.param === pace) return refused('pace-conflict', call);
   const path: ReturnPath = (r) =>
     failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
   const status = statusReturns(body, path);
@@ -1214,8 +1245,8 @@ function helperOf(
       (facts.shrunk.has(len.count) ||
         (len.offset !== undefined && facts.grown.has(len.offset)) ||
         (buf.offset !== undefined && boundedBy(loop, buf.offset, len.count)));
-    if (!advances || !counts) return undefined;
-  } else if (!single) return undefined;
+    if (!advances || !counts) return refused('loop-not-advancing', loop);
+  } else if (!single) return refused('offset-without-loop', call);
   return {
     name,
     exported,

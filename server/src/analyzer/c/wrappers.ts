@@ -21,6 +21,7 @@ import { readFunction } from './steps';
 import { armedFrameWrites } from './armedFrames';
 import { writeHelperOf } from './helperBodies';
 import { singleIovecHelperOf } from './iovecHelpers';
+import { refused } from './helperRefusals';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
@@ -281,11 +282,9 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
     // Two under `#if`/`#else`, in the arms of an `if`/`else` or `?:`, or in two cases of a `switch`
     // (see caseAlternatives.ts) may be alternatives of one write: the body's reading tells.
-    if (
-      text.length > HELPER_TEXT_LIMIT ||
-      (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text))
-    )
-      return undefined;
+    if (text.length > HELPER_TEXT_LIMIT) return refused('too-long', body);
+    if (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text))
+      return refused('names-two-writes', body);
     return (
       writeHelperOf(fn, name, !isStatic(fn, name), ctx) ??
       singleIovecHelperOf(fn, name, !isStatic(fn, name), ctx)
