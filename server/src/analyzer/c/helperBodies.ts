@@ -912,12 +912,14 @@ export function writeHelperOf(
     return helper && { ...helper, select: selected.select };
   }
   // Read again as the arm of the mode in which it writes through (see modeArms.ts).
-  const skipped = modeArmSkips(body, params, [ctx.text, ctx.included]);
+  const skipped = modeArmSkips(body, params, [ctx.text, ctx.included], ctx.quiet);
   const helper = skipped && helperOf(fn, name, exported, ctx, skipped);
   return (
     helper && {
       ...helper,
-      noFix: helper.noFix ?? `${name}() writes only in one mode; in the other it keeps the bytes in memory`,
+      noFix:
+        helper.noFix ??
+        `${name}() writes to the descriptor only in one mode; in the other it keeps the bytes or sends them another way`,
     }
   );
 }
