@@ -205,6 +205,15 @@ function failurePath(call: Node, write: Node, ctx: CContext): boolean {
   );
 }
 
+/**
+ * True when `call` of `callee`, a function that releases a descriptor, does so on the failure path of
+ * `write` and then returns (see failurePaths.ts) or ends the program (see exitingReleases.ts).
+ */
+function releasedOnFailure(call: Node, callee: string, write: Node, ctx: CContext): boolean {
+  const onFailure = failurePath(call, write, ctx);
+  return releasesOnFailure(call, callee, onFailure) || releasesBeforeExit(call, callee, onFailure, ctx);
+}
+
 /** Check kinds under which an `if`'s consequence runs when the write failed. */
 const FAILED = new Set(['<0', '<=0', '==-1', '!=']);
 
@@ -990,9 +999,7 @@ function helperOf(
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return refused('writer-unfit', c, slots);
-    else if (writer && releasesOnFailure(c, callee, failurePath(c, writer.call, ctx))) continue;
-    // Or closes it and ends the program there (see exitingReleases.ts).
-    else if (writer && releasesBeforeExit(c, callee, failurePath(c, writer.call, ctx), ctx)) continue;
+    else if (writer && releasesDescriptor(callee) && releasedOnFailure(c, callee, writer.call, ctx)) continue;
     // A guard that refuses the call before the write may close the descriptor (see refusalPaths.ts).
     else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;
     // A peek at the peer before the write (see peerPeeks.ts) takes nothing off the descriptor; a lock

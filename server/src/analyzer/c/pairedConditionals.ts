@@ -29,6 +29,7 @@ interface Group {
 
 /** Opening braces less closing ones in `code`, past literals and comments. */
 function braceBalance(code: string): number {
+  if (!/[{}]/.test(code)) return 0;
   const bare = code.replace(LITERALS_AND_COMMENTS, ' ');
   let balance = 0;
   for (const c of bare) {
