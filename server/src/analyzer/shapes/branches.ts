@@ -248,8 +248,13 @@ export function through(
         for (const n of s.reads) armRead.add(n);
       } else if (s.kind === 'other') {
         // Inside an arm, only computations: a call there may read into a buffer or print, and memory
-        // a write sent must live until the gathered write.
-        if (!quiet(s, names, locals) || s.output || meets(outer(s.writes), armSent)) return undefined;
+        // a write sent must live until the gathered write. A call that may print prints elsewhere
+        // when the descriptor is the function's own (`const char *l = stamp();` before writes to a
+        // file the function opened), and one given no memory to fill (`ioctl(fd, GET, &arg)` may
+        // fill what `arg` points to) only computes what the arm's writes send.
+        if (!quiet(s, names, locals)) return undefined;
+        if (s.output && (!ownTarget(names, locals) || (s.mutated ?? s.writes).length > 0)) return undefined;
+        if (meets(outer(s.writes), armSent)) return undefined;
         if (s.frees && meets(s.frees, armSent)) return undefined;
         changed.push(...s.writes.filter((n) => !arm.declares.includes(n)));
       } else if (s.kind === 'branch') {

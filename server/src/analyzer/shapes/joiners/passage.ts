@@ -1,7 +1,7 @@
 // A branch whose arms only write to the run's descriptor and compute (see `through` in ../branches.ts):
 // the run goes on through it, its writes joining in each arm's order (reported without a fix).
 import { through, writesOnEveryPath } from '../branches';
-import type { Joiner, Rules } from './joiner';
+import { callsOut, type Joiner, type Rules } from './joiner';
 import { armsMaySendComputed } from './computed';
 import { contiguous } from './positional';
 
@@ -10,8 +10,9 @@ const RULES: Rules = {
     // After a head (an if/else whose arms end in writes) as after a plain write: the run is reported
     // without a fix either way once it takes writes from arms. A stream's head is corked in place.
     if (run.head && run.lead.stream) return undefined;
-    // A call before the branch may do I/O: its writes cannot move before it.
-    if (run.pending.some((p) => p.calls.length > 0)) return undefined;
+    // A call before the branch that may do I/O: its writes cannot move before it. One known to do no
+    // output (`addr = getenv("REMOTE_ADDR");`) only computes what the arm may test or send.
+    if (run.pending.some(callsOut)) return undefined;
     const lead = run.lead;
     const passage = through(step, lead.target, run.names, run.locals, run.sent, !!lead.stream, run.budget);
     if (!passage) return undefined;
