@@ -11,6 +11,8 @@ import { blankedKeepingLines } from './comments';
 import { blankPairedConditionals } from './pairedConditionals';
 import { rememberNodeTypes } from './nodeTypes';
 import { rememberDescendants } from './descendantMemo';
+import { blankWrappedHeadMacros } from './wrappedHeadMacros';
+import { renameShadowingMacros } from './shadowingMacros';
 
 const { Parser } = TreeSitter;
 
@@ -44,9 +46,11 @@ export function loadCLanguage(): Promise<Language> {
  */
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
-  return blankPairedConditionals(
-    blankUnfinishedConditionals(blankDefinitionMacros(blankDeclarationMacros(blanked))),
+  const heads = blankWrappedHeadMacros(
+    blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(blanked))),
+    NOT_ATTRIBUTES,
   );
+  return blankPairedConditionals(blankUnfinishedConditionals(heads));
 }
 
 /** Words that may stand first in a declaration, before its type: C's own, never a macro to blank. */
