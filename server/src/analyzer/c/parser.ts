@@ -9,6 +9,8 @@ import { conditionalHeaders, splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
 import { blankPairedConditionals } from './pairedConditionals';
+import { blankAlternativeOpeners } from './alternativeOpeners';
+import { blankNestedPairedConditionals } from './nestedPairedConditionals';
 import { rememberNodeTypes } from './nodeTypes';
 import { rememberDescendants } from './descendantMemo';
 
@@ -44,8 +46,12 @@ export function loadCLanguage(): Promise<Language> {
  */
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
-  return blankPairedConditionals(
-    blankUnfinishedConditionals(blankDefinitionMacros(blankDeclarationMacros(blanked))),
+  return blankAlternativeOpeners(
+    blankNestedPairedConditionals(
+      blankPairedConditionals(
+        blankUnfinishedConditionals(blankDefinitionMacros(blankDeclarationMacros(blanked))),
+      ),
+    ),
   );
 }
 
