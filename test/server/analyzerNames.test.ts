@@ -21,7 +21,8 @@
 // - it is not one plain English word that the analyzer uses as a word (ENGLISH: `panic`, `bug` and `emit`
 //   as parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
 //   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder);
-// - it is not the C language's own spelling that a project defines for itself (C_LANGUAGE: `noreturn`).
+// - it is not the C language's own spelling that a project defines for itself (C_LANGUAGE: `noreturn`,
+//   `__attribute`).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,9 +99,11 @@ const ENGLISH = new Set([
 /**
  * The C language's own spellings that a project may define for itself: `noreturn` is C11's
  * <stdnoreturn.h> macro and GCC's attribute (`__attribute__((noreturn))`), which the analyzer reads in
- * declarations; sninit defines the macro itself rather than include the header.
+ * declarations; sninit defines the macro itself rather than include the header. `__attribute` is GCC's
+ * alternate spelling of the `__attribute__` keyword, which the analyzer reads where an attribute list
+ * opens; fuzzball declares with it, so the reading takes it for one of fuzzball's names.
  */
-const C_LANGUAGE = new Set(['noreturn']);
+const C_LANGUAGE = new Set(['noreturn', '__attribute']);
 
 /**
  * Parameter names of the system's own manual pages (send(2), connect(2): `int sockfd`), which the

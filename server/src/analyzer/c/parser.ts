@@ -9,6 +9,8 @@ import { conditionalHeaders, splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
 import { blankPairedConditionals } from './pairedConditionals';
+import { blankAlternativeOpeners } from './alternativeOpeners';
+import { blankNestedPairedConditionals } from './nestedPairedConditionals';
 import { rememberNodeTypes } from './nodeTypes';
 import { rememberDescendants } from './descendantMemo';
 import { blankWrappedHeadMacros } from './wrappedHeadMacros';
@@ -50,7 +52,9 @@ export function blankMacros(text: string, pattern: RegExp | undefined): string {
     blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(blanked))),
     NOT_ATTRIBUTES,
   );
-  return blankPairedConditionals(blankUnfinishedConditionals(heads));
+  return blankAlternativeOpeners(
+    blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+  );
 }
 
 /** Words that may stand first in a declaration, before its type: C's own, never a macro to blank. */

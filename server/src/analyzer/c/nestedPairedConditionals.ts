@@ -1,0 +1,145 @@
+// Conditional groups that open a block another group closes (as in pairedConditionals.ts), where the
+// closing group holds conditionals of its own:
+//
+//   #ifdef FEATURE                         #ifdef FEATURE
+//   if (!session) {                        } else {
+//   #endif                                 #ifdef PLATFORM
+//       return write(fd, buf, n);              ...
+//                                          #else
+//                                              ...
+//                                          #endif
+//                                          }
+//                                          #endif
+//
+// pairedConditionals.ts pairs only groups with no directive inside, so such a pair stays unbalanced and
+// the grammar recovers with an ERROR over the function: its writes are lost, and the function is never
+// read as a writer. The inner conditionals are left as they are when every arm of them balances its
+// braces (they then parse as conditionals): the outer group's count of open braces is then the same in
+// every configuration, and the pair's two directive lines are blanked as pairedConditionals blanks them.
+import { blankedKeepingLines, LITERALS_AND_COMMENTS } from './comments';
+
+/** A directive line: its keyword (group 1) and the rest of the line (group 2). */
+const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
+
+/** Opening braces less closing ones in `code`, past literals and comments. */
+function braceBalance(code: string): number {
+  if (!/[{}]/.test(code)) return 0;
+  const bare = code.replace(LITERALS_AND_COMMENTS, ' ');
+  let balance = 0;
+  for (const c of bare) {
+    if (c === '{') balance++;
+    else if (c === '}') balance--;
+  }
+  return balance;
+}
+
+/** A conditional group with no `#elif` or `#else` of its own, whose inner conditionals all balance. */
+interface Group {
+  /** The opening directive, comments left out and whitespace collapsed (`#ifdef FEATURE`). */
+  readonly condition: string;
+  /** Offsets of the opening line's start and end, and of the `#endif` line's. */
+  readonly open: readonly [number, number];
+  readonly close: readonly [number, number];
+  /** Opening braces less closing ones between the two lines, literals and comments left out. */
+  readonly balance: number;
+  /** Whether it holds another conditional (the groups pairedConditionals.ts does not read). */
+  readonly nested: boolean;
+}
+
+/** An open conditional while the directives are walked. */
+interface Open {
+  readonly condition: string;
+  readonly open: readonly [number, number];
+  /** The offsets where each of its arms starts (after its directive line) and ends. */
+  readonly arms: [number, number][];
+  /** Whether it has an `#elif` or `#else`. */
+  alternatives: boolean;
+  /** Whether a conditional inside it has an arm that leaves braces open or closes some. */
+  unbalancedInside: boolean;
+  nested: boolean;
+}
+
+/** The groups of `text` that {@link Group} describes, at any depth, in the order they end. */
+function groups(text: string): Group[] {
+  const found: Group[] = [];
+  const stack: Open[] = [];
+  for (const m of text.matchAll(DIRECTIVE)) {
+    const keyword = m[1]!;
+    const line = [m.index, m.index + m[0].length] as const;
+    const top = stack[stack.length - 1];
+    if (/^if(?:n?def)?$/.test(keyword)) {
+      if (top) top.nested = true;
+      const condition = `#${keyword} ${m[2]!.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`;
+      stack.push({
+        condition: condition.replace(/\s+/g, ' '),
+        open: line,
+        arms: [[line[1], line[1]]],
+        alternatives: false,
+        unbalancedInside: false,
+        nested: false,
+      });
+      continue;
+    }
+    if (!top) continue;
+    if (keyword === 'elif' || keyword === 'else') {
+      top.arms[top.arms.length - 1]![1] = line[0];
+      top.arms.push([line[1], line[1]]);
+      top.alternatives = true;
+      continue;
+    }
+    if (keyword !== 'endif') continue;
+    stack.pop();
+    top.arms[top.arms.length - 1]![1] = line[0];
+    const balances = top.arms.map(([from, to]) => braceBalance(text.slice(from, to)));
+    const parent = stack[stack.length - 1];
+    if (parent && (top.unbalancedInside || balances.some((b) => b !== 0))) parent.unbalancedInside = true;
+    if (top.alternatives || top.unbalancedInside) continue;
+    found.push({
+      condition: top.condition,
+      open: top.open,
+      close: line,
+      balance: balances[0]!,
+      nested: top.nested,
+    });
+  }
+  return found;
+}
+
+/**
+ * `text` with the directive lines of each pair of conditional groups that open and close one block
+ * blanked (spaces, the line ends kept) when one of the two holds conditionals of its own that all
+ * balance: a group that leaves `n` blocks open and a later group with the same opening directive that
+ * closes `n`, the nearest such. Pairs of groups with no directive inside are pairedConditionals.ts's.
+ */
+export function blankNestedPairedConditionals(text: string): string {
+  if (!text.includes('#if')) return text;
+  const all = groups(text);
+  if (!all.some((g) => g.nested && g.balance !== 0)) return text;
+  const open: Group[] = [];
+  const paired: Group[] = [];
+  for (const group of [...all].sort((a, b) => a.open[0] - b.open[0])) {
+    if (group.balance > 0) {
+      open.push(group);
+      continue;
+    }
+    if (group.balance === 0) continue;
+    let k = open.length - 1;
+    while (k >= 0 && !(open[k]!.condition === group.condition && open[k]!.balance === -group.balance)) k--;
+    if (k < 0) continue;
+    const opener = open[k]!;
+    open.splice(k, 1);
+    // Only a pair with a nested group is this rule's, and only one that does not overlap the other.
+    if (!opener.nested && !group.nested) continue;
+    if (opener.close[1] > group.open[0]) continue;
+    paired.push(opener, group);
+  }
+  if (paired.length === 0) return text;
+  const lines = paired.flatMap((g) => [g.open, g.close]).sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let copied = 0;
+  for (const [start, end] of lines) {
+    out += text.slice(copied, start) + blankedKeepingLines(text.slice(start, end));
+    copied = end;
+  }
+  return out + text.slice(copied);
+}
