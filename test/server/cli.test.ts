@@ -286,6 +286,9 @@ describe('writev-lint', () => {
         'every-path-arms.c:35',
         'exit-arm-writes.c:16',
         'exit-arm-writes.c:30',
+        'excluded-tests.c:24',
+        'excluded-tests.c:46',
+        'excluded-tests.c:58',
         'exiting-releases.c:43',
         'expanded-macros.c:67',
         'expanded-macros.c:75',
@@ -593,6 +596,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 573);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 576);
   });
 });
