@@ -163,6 +163,7 @@ describe('writev-lint', () => {
         'assertion-checks.c:67',
         'assumed-results.c:25',
         'atomicioWrites.c:12',
+        'awaited-replies.c:50',
         'bare-blocks.c:13',
         'bare-blocks.c:44',
         'bare-blocks.c:111',
@@ -599,6 +600,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 579);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 580);
   });
 });
