@@ -179,13 +179,14 @@ function writerSlotsOrWhy(
 
 /**
  * True when a name says its function reads what a peer sent: one of its words (snake_case or camelCase
- * parts) is a read or a receive (`read`, `xread`, `readn`, `recv`, `recvmsg`, `read_reply`), not a word
- * that only holds one (`ready`, `readonly`, `readdir`, `readlink`).
+ * parts, an `x` prefix aside) is a read or a receive, alone or with a suffix (`read_reply`, `recvmsg`),
+ * and not a word that only starts like one (`ready`, `readonly`, `readable`, `readdir`, `readlink`,
+ * `reader`, `reads`).
  */
 function readsAnswer(name: string): boolean {
   return name
     .split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
-    .some((word) => /^x?(?:read|recv)(?:n|v|all|full|line|exact|msg|from|bytes)?$/i.test(word));
+    .some((word) => /^(?:read|recv)(?!y|only|able|dir|link|me|er|s$)/i.test(word.replace(/^x(?=re)/i, '')));
 }
 
 /** True when `call` is inside the consequence of an `if` whose test makes `write` (its failure path). */
