@@ -177,6 +177,18 @@ function writerSlotsOrWhy(
   return { fixed: w.fd, buf: w.buf, len: w.len, family: w.family, ...given };
 }
 
+/**
+ * True when a name says its function reads what a peer sent: one of its words (snake_case or camelCase
+ * parts, an `x` prefix aside) is a read or a receive, alone or with a suffix (`read_reply`, `recvmsg`),
+ * and not a word that only starts like one (`ready`, `readonly`, `readable`, `readdir`, `readlink`,
+ * `reader`, `reads`).
+ */
+function readsAnswer(name: string): boolean {
+  return name
+    .split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
+    .some((word) => /^(?:read|recv)(?!y|only|able|dir|link|me|er|s$)/i.test(word.replace(/^x(?=re)/i, '')));
+}
+
 /** True when `call` is inside the consequence of an `if` whose test makes `write` (its failure path). */
 function handlesFailureOf(call: Node, write: Node): boolean {
   for (let at = call.parent; at; at = at.parent) {
@@ -1071,6 +1083,13 @@ function helperOf(
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const handed = io.find(given);
   if (handed) return refused('descriptor-given', handed);
+  // A read after the write, where it succeeded (`writepipe(up, p, n); ack = read_pipe(down, ...)`): each
+  // call waits for the peer's answer to what it sent, and goes on only with one. Its calls are turns of
+  // a dialogue: gathered, the later bytes would leave before the earlier ones were answered.
+  const answer = io.find(
+    (c) => c.startIndex >= call.endIndex && readsAnswer(calleeName(c) ?? '') && !failurePath(c, call, ctx),
+  );
+  if (answer) return refused('awaits-reply', answer);
   let buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
     return refused('copies-buffer', call);

@@ -288,20 +288,35 @@ export function through(
 /**
  * Writes to one target that end the arms of a branch, and the quiet statements after them in each
  * arm: a run that starts there goes on after the branch. The tests may have effects (they run before).
+ * `taken`: where the writes start (offsets) that the run before this one took from the branch's arms,
+ * when it ended with them. Where an arm still ends in writes that run did not take, those it took are
+ * left out: the run after starts on that arm's path, and never joins the writes the run before
+ * gathered on one path with what another path wrote (one write in two findings, each with other
+ * writes). Where it took every arm's last writes, they start this run too, as the arms' first writes
+ * joined the writes before.
  */
-export function trailing(branch: BranchStep): { writes: WriteStep[]; after: OtherStep[] } | undefined {
-  const loose = armTails(branch, false);
+export function trailing(
+  branch: BranchStep,
+  taken?: ReadonlySet<number>,
+): { writes: WriteStep[]; after: OtherStep[] } | undefined {
+  const fresh = taken && armTails(branch, false, taken);
+  const kept = fresh?.arms.some((a) => a.length > 0) ? taken : undefined;
+  const loose = kept && fresh ? fresh : armTails(branch, false);
   // In an if/else where two arms or more end in writes, writes of buffers that end with their arm are
   // a choice between messages. A buffer the body of an `if` declares (and frees), or the one arm of a
   // chain that writes at all, does not stop a hint that has no fix.
   const choice = exhaustive(branch) && loose.arms.filter((a) => a.length > 0).length > 1;
-  const { arms, after } = choice ? armTails(branch, true) : loose;
+  const { arms, after } = choice ? armTails(branch, true, kept) : loose;
   const writes = longestPath(arms);
   return writes && { writes, after };
 }
 
 /** Each arm's trailing writes (see {@link trailing}), with or without the arm's own buffers. */
-function armTails(branch: BranchStep, ownBuffers: boolean): { arms: WriteStep[][]; after: OtherStep[] } {
+function armTails(
+  branch: BranchStep,
+  ownBuffers: boolean,
+  taken?: ReadonlySet<number>,
+): { arms: WriteStep[][]; after: OtherStep[] } {
   const arms: WriteStep[][] = [];
   const after: OtherStep[] = [];
   let target: string | undefined;
@@ -315,7 +330,7 @@ function armTails(branch: BranchStep, ownBuffers: boolean): { arms: WriteStep[][
     const writes: WriteStep[] = [];
     for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
       target ??= w.target;
-      if (!joinable(w, target, ownBuffers ? arm.declares : [])) break;
+      if (!joinable(w, target, ownBuffers ? arm.declares : []) || taken?.has(w.span.start)) break;
       writes.unshift(guarded(w, branch));
       // A write under a test of its own (`if (c != esc) write(fd, &esc, 1);`) ends the arm on some
       // paths only: it joins the writes after the branch, and nothing before it in the arm does.

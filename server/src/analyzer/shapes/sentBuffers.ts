@@ -45,6 +45,18 @@ function rootOf(path: string): string {
   return /^\w+/.exec(path)?.[0] ?? path;
 }
 
+/**
+ * True when a piece starts at a member's address and its count is computed (`f(fd, &h->version, end -
+ * (char *)&h->version)`): it sends that member and what follows it in the object, as far as the count
+ * says, so a change of any other member may change its bytes. A count that is a constant or a `sizeof`
+ * sends the member alone.
+ */
+function spansMembers(buf: string, len: string | undefined): boolean {
+  if (len === undefined || !/^\s*(?:\([^()]*\)\s*)?&/.test(buf)) return false;
+  const count = len.replace(/\s+/g, '');
+  return !/^(?:\d+[uUlL]*|sizeof\b.*|\(?sizeof\b.*)$/.test(count);
+}
+
 /** The buffers a run's writes sent so far. */
 export class SentBuffers {
   /** Roots sent whole (a buffer named by its root, or one the analyzer cannot reduce to a path). */
@@ -64,8 +76,8 @@ export class SentBuffers {
         // The words of a string literal name nothing (`"ip: "` is no buffer `ip`): a literal is constant.
         const code = piece.buf.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '');
         for (const n of code.match(/[A-Za-z_]\w*/g) ?? []) this.whole.add(n);
-      } else if (NAME.test(path)) {
-        this.whole.add(path);
+      } else if (NAME.test(path) || spansMembers(piece.buf, piece.len)) {
+        this.whole.add(rootOf(path));
       } else {
         const root = rootOf(path);
         const list = this.paths.get(root);

@@ -56,7 +56,7 @@ interface Opening {
  * every arm ends in a write (branch tails, the run's head), a branch the run passes through, or the
  * writes that end a branch's arms, with the quiet statements after them.
  */
-function opening(first: Step, locals: ReadonlySet<string>): Opening | undefined {
+function opening(first: Step, locals: ReadonlySet<string>, taken?: ReadonlySet<number>): Opening | undefined {
   if (first.kind === 'write') return first.leaves ? undefined : { writes: [first], pending: [] };
   if (first.kind !== 'branch') return undefined;
   const ends = first.partial ? undefined : armWrites(first);
@@ -75,7 +75,7 @@ function opening(first: Step, locals: ReadonlySet<string>): Opening | undefined 
       true,
     );
   if (passage) return { writes: passage.writes, pending: [] };
-  const tail = trailing(first);
+  const tail = trailing(first, taken);
   return tail && { writes: tail.writes, pending: tail.after };
 }
 
@@ -179,10 +179,11 @@ function runFrom(
   i: number,
   locals: ReadonlySet<string>,
   budget: Budget,
+  taken?: ReadonlySet<number>,
 ): [WriteRun, number] | undefined {
   const first = steps[i];
   if (first === undefined) return undefined;
-  const opened = opening(first, locals);
+  const opened = opening(first, locals, taken);
   if (!opened) return undefined;
   const head = opened.head;
   // armWrites returns two writes or more; otherwise `writes` holds `first` or its branch's writes.
@@ -338,13 +339,19 @@ function run(
 export function findRuns(block: Block, minLength: number, budget = new Budget()): WriteRun[] {
   const runs: WriteRun[] = [];
   let i = 0;
+  // The writes of the run found last: one that ended in a branch's arms starts the next at that branch.
+  let taken: ReadonlySet<number> | undefined;
   while (i < block.steps.length) {
     budget.visit();
-    const found = runFrom(block.steps, i, block.locals, budget);
+    const found = runFrom(block.steps, i, block.locals, budget, taken);
     if (found && found[0].syscalls >= minLength) {
       runs.push(found[0]);
+      taken = new Set(found[0].writes.map((w) => w.span.start));
       i = found[1];
-    } else i++;
+    } else {
+      taken = undefined;
+      i++;
+    }
   }
   return runs;
 }

@@ -12,6 +12,7 @@ import { crossing } from './crossing';
 import { descriptor } from './descriptor';
 import { distance } from './distance';
 import { earlyExit } from './earlyExit';
+import { exclusiveTests } from './exclusiveTests';
 import { failureState } from './failureState';
 import { frees } from './frees';
 import { gates } from './gates';
@@ -47,6 +48,7 @@ export const JOINERS: readonly Joiner[] = [
   computed,
   leaves,
   conditions,
+  exclusiveTests,
   // Last of the branch rules: only a branch none of the others answers for is folded.
   computingBranch,
   computingLoop,
