@@ -343,6 +343,7 @@ describe('writev-lint', () => {
         'inline-clamps.c:95',
         'iovec-helpers.c:70',
         'iovec-helpers.c:114',
+        'jump-arguments.c:24',
         'kept-failure-reports.c:23',
         'kept-failure-reports.c:38',
         'kept-failures.c:30',
@@ -608,6 +609,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 594);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 596);
   });
 });

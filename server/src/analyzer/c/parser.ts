@@ -11,6 +11,7 @@ import { blankedKeepingLines } from './comments';
 import { blankPairedConditionals } from './pairedConditionals';
 import { blankAlternativeOpeners } from './alternativeOpeners';
 import { blankNestedPairedConditionals } from './nestedPairedConditionals';
+import { joinJumpArguments } from './jumpArguments';
 import { rememberNodeTypes } from './nodeTypes';
 import { rememberDescendants } from './descendantMemo';
 import { blankWrappedHeadMacros } from './wrappedHeadMacros';
@@ -49,7 +50,7 @@ export function loadCLanguage(): Promise<Language> {
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
   const heads = blankWrappedHeadMacros(
-    blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(blanked))),
+    blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blanked)))),
     NOT_ATTRIBUTES,
   );
   return blankAlternativeOpeners(
