@@ -16,22 +16,10 @@
 // code parses whole. Only chains of two arms or more whose arms all leave the same nonzero count of
 // braces open are touched: arms that balance parse as a conditional, which is read as one, and arms
 // that differ are no alternatives of one opening.
-import { blankedKeepingLines, LITERALS_AND_COMMENTS } from './comments';
+import { blankedKeepingLines, braceBalance } from './comments';
 
 /** A directive line: its keyword (group 1). */
 const DIRECTIVE = /^[ \t]*#[ \t]*(\w+).*$/gm;
-
-/** Opening braces less closing ones in `code`, past literals and comments. */
-function braceBalance(code: string): number {
-  if (!/[{}]/.test(code)) return 0;
-  const bare = code.replace(LITERALS_AND_COMMENTS, ' ');
-  let balance = 0;
-  for (const c of bare) {
-    if (c === '{') balance++;
-    else if (c === '}') balance--;
-  }
-  return balance;
-}
 
 /**
  * The conditional chains of `text` with an `#elif` or `#else` and no other directive inside: the

@@ -5,6 +5,18 @@
 /** A literal (kept by the callers) or a comment (starting with `/`), in source order. */
 export const LITERALS_AND_COMMENTS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
 
+/** Opening braces less closing ones in `code`, past literals and comments. */
+export function braceBalance(code: string): number {
+  if (!/[{}]/.test(code)) return 0;
+  const bare = code.replace(LITERALS_AND_COMMENTS, ' ');
+  let balance = 0;
+  for (const c of bare) {
+    if (c === '{') balance++;
+    else if (c === '}') balance--;
+  }
+  return balance;
+}
+
 /**
  * `text` with every character but the line feeds made a space: the same length and the same lines,
  * so offsets and line numbers still hold. Built from runs of spaces: a pattern replacing each

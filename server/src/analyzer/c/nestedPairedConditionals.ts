@@ -16,22 +16,10 @@
 // read as a writer. The inner conditionals are left as they are when every arm of them balances its
 // braces (they then parse as conditionals): the outer group's count of open braces is then the same in
 // every configuration, and the pair's two directive lines are blanked as pairedConditionals blanks them.
-import { blankedKeepingLines, LITERALS_AND_COMMENTS } from './comments';
+import { blankedKeepingLines, braceBalance } from './comments';
 
 /** A directive line: its keyword (group 1) and the rest of the line (group 2). */
 const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
-
-/** Opening braces less closing ones in `code`, past literals and comments. */
-function braceBalance(code: string): number {
-  if (!/[{}]/.test(code)) return 0;
-  const bare = code.replace(LITERALS_AND_COMMENTS, ' ');
-  let balance = 0;
-  for (const c of bare) {
-    if (c === '{') balance++;
-    else if (c === '}') balance--;
-  }
-  return balance;
-}
 
 /** A conditional group with no `#elif` or `#else` of its own, whose inner conditionals all balance. */
 interface Group {

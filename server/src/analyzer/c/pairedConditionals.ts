@@ -11,7 +11,7 @@
 // its code is what the compiler sees in that configuration; read as if it did not, the braces balance
 // too but the guarded writes vanish. Only groups whose braces do not balance are touched: a group that
 // balances parses as a conditional, which is read as one.
-import { blankedKeepingLines, LITERALS_AND_COMMENTS } from './comments';
+import { blankedKeepingLines, braceBalance } from './comments';
 
 /** A directive line: its keyword (group 1) and the rest of the line (group 2). */
 const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
@@ -25,18 +25,6 @@ interface Group {
   readonly close: readonly [number, number];
   /** Opening braces less closing ones between the two lines, literals and comments left out. */
   readonly balance: number;
-}
-
-/** Opening braces less closing ones in `code`, past literals and comments. */
-function braceBalance(code: string): number {
-  if (!/[{}]/.test(code)) return 0;
-  const bare = code.replace(LITERALS_AND_COMMENTS, ' ');
-  let balance = 0;
-  for (const c of bare) {
-    if (c === '{') balance++;
-    else if (c === '}') balance--;
-  }
-  return balance;
 }
 
 /** The groups of `text` that hold no other directive (`#if`, `#ifdef` or `#ifndef` to `#endif`). */
