@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import type { OtherStep, WriteStep } from 'writev-lint/out/analyzer/model';
 import { bufferPath, pathsOverlap, SentBuffers } from 'writev-lint/out/analyzer/shapes/sentBuffers';
 
-function write(...bufs: string[]): WriteStep {
+/** A write step of `bufs`, each sent with the count `len`. */
+function writeWith(len: string, ...bufs: string[]): WriteStep {
   const reads = bufs.flatMap((b) => b.match(/[A-Za-z_]\w*/g) ?? []);
   return {
     kind: 'write',
@@ -16,9 +17,13 @@ function write(...bufs: string[]): WriteStep {
     targetNames: ['fd'],
     callee: 'write',
     family: 'writev',
-    pieces: bufs.map((buf) => ({ buf, len: 'n' })),
+    pieces: bufs.map((buf) => ({ buf, len })),
     reads,
   };
+}
+
+function write(...bufs: string[]): WriteStep {
+  return writeWith('n', ...bufs);
 }
 
 function statement(mutated: string[], mutatedPaths?: string[]): OtherStep {
@@ -57,12 +62,21 @@ describe('the buffers a run sent', () => {
 
   it('a statement that changes another member of a struct sent in part changes nothing sent', () => {
     const sent = new SentBuffers();
-    sent.add(write('&d->header'));
+    sent.add(writeWith('sizeof d->header', '&d->header'));
     assert.ok(!sent.changedBy(statement(['d'], ['d->controller.crc', 'd->controller'])));
     assert.ok(sent.changedBy(statement(['d'], ['d->header.crc'])));
     // No paths given: the statement may change any part of d.
     assert.ok(sent.changedBy(statement(['d'])));
     assert.ok(!sent.changedBy(statement(['other'])));
+  });
+
+  it('a member sent with a computed count sends the members after it: any other member may change it', () => {
+    const spanned = new SentBuffers();
+    spanned.add(writeWith('end - (char *)&d->header', '&d->header'));
+    assert.ok(spanned.changedBy(statement(['d'], ['d->controller'])));
+    const fixed = new SentBuffers();
+    fixed.add(writeWith('4', '&d->header'));
+    assert.ok(!fixed.changedBy(statement(['d'], ['d->controller'])));
   });
 
   it('a struct sent whole, or through an expression it cannot reduce, changes with any member', () => {

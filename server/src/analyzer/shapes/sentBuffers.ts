@@ -53,8 +53,8 @@ function rootOf(path: string): string {
  */
 function spansMembers(buf: string, len: string | undefined): boolean {
   if (len === undefined || !/^\s*(?:\([^()]*\)\s*)?&/.test(buf)) return false;
-  const count = len.replace(/\s+/g, '');
-  return !/^(?:\d+[uUlL]*|sizeof\b.*|\(?sizeof\b.*)$/.test(count);
+  // Spaces stay until the test: `sizeof h->version` without them would read `sizeofh`.
+  return !/^\(?\s*(?:\d+[uUlL]*\s*\)?$|sizeof\b)/.test(len.trim());
 }
 
 /** The buffers a run's writes sent so far. */
