@@ -16,7 +16,7 @@
 // code parses whole. Only chains of two arms or more whose arms all leave the same nonzero count of
 // braces open are touched: arms that balance parse as a conditional, which is read as one, and arms
 // that differ are no alternatives of one opening.
-import { blankedKeepingLines, braceBalance } from './comments';
+import { blankedRanges, braceBalance } from './comments';
 
 /** A directive line: its keyword (group 1). */
 const DIRECTIVE = /^[ \t]*#[ \t]*(\w+).*$/gm;
@@ -61,11 +61,5 @@ export function blankAlternativeOpeners(text: string): string {
     cuts.push(chain[0]!, [chain[1]![0], chain[chain.length - 1]![1]]);
   }
   if (cuts.length === 0) return text;
-  let out = '';
-  let copied = 0;
-  for (const [start, end] of cuts) {
-    out += text.slice(copied, start) + blankedKeepingLines(text.slice(start, end));
-    copied = end;
-  }
-  return out + text.slice(copied);
+  return blankedRanges(text, cuts);
 }

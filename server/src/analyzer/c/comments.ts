@@ -18,6 +18,20 @@ export function braceBalance(code: string): number {
 }
 
 /**
+ * `text` with each of `ranges` (offsets, in order, not overlapping) blanked by
+ * {@link blankedKeepingLines}: the same length and lines.
+ */
+export function blankedRanges(text: string, ranges: readonly (readonly [number, number])[]): string {
+  let out = '';
+  let copied = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(copied, start) + blankedKeepingLines(text.slice(start, end));
+    copied = end;
+  }
+  return out + text.slice(copied);
+}
+
+/**
  * `text` with every character but the line feeds made a space: the same length and the same lines,
  * so offsets and line numbers still hold. Built from runs of spaces: a pattern replacing each
  * character called back for every one, which made blanking a header's long comments a visible part of

@@ -16,10 +16,8 @@
 // read as a writer. The inner conditionals are left as they are when every arm of them balances its
 // braces (they then parse as conditionals): the outer group's count of open braces is then the same in
 // every configuration, and the pair's two directive lines are blanked as pairedConditionals blanks them.
-import { blankedKeepingLines, braceBalance } from './comments';
-
-/** A directive line: its keyword (group 1) and the rest of the line (group 2). */
-const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
+import { blankedRanges, braceBalance } from './comments';
+import { DIRECTIVE } from './pairedConditionals';
 
 /** A conditional group with no `#elif` or `#else` of its own, whose inner conditionals all balance. */
 interface Group {
@@ -123,11 +121,5 @@ export function blankNestedPairedConditionals(text: string): string {
   }
   if (paired.length === 0) return text;
   const lines = paired.flatMap((g) => [g.open, g.close]).sort((a, b) => a[0] - b[0]);
-  let out = '';
-  let copied = 0;
-  for (const [start, end] of lines) {
-    out += text.slice(copied, start) + blankedKeepingLines(text.slice(start, end));
-    copied = end;
-  }
-  return out + text.slice(copied);
+  return blankedRanges(text, lines);
 }

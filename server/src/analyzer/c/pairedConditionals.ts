@@ -11,10 +11,10 @@
 // its code is what the compiler sees in that configuration; read as if it did not, the braces balance
 // too but the guarded writes vanish. Only groups whose braces do not balance are touched: a group that
 // balances parses as a conditional, which is read as one.
-import { blankedKeepingLines, braceBalance } from './comments';
+import { blankedRanges, braceBalance } from './comments';
 
 /** A directive line: its keyword (group 1) and the rest of the line (group 2). */
-const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
+export const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
 
 /** A conditional group with no other directive inside: its opening and closing lines, by offset. */
 interface Group {
@@ -79,11 +79,5 @@ export function blankPairedConditionals(text: string): string {
   }
   if (paired.length === 0) return text;
   const lines = paired.flatMap((g) => [g.open, g.close]).sort((a, b) => a[0] - b[0]);
-  let out = '';
-  let copied = 0;
-  for (const [start, end] of lines) {
-    out += text.slice(copied, start) + blankedKeepingLines(text.slice(start, end));
-    copied = end;
-  }
-  return out + text.slice(copied);
+  return blankedRanges(text, lines);
 }
