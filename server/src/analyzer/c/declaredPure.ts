@@ -15,6 +15,14 @@ const PURE_ATTRIBUTE = /^\s*(?:__)?(?:const|pure)(?:__)?\s*$/;
 /** A declaration's name, the first word before a `(` (upper-case words are macros: `EXPORT(x)`). */
 const NAME = /\b([A-Za-z_]\w*)\s*\(/g;
 
+/**
+ * What every pure attribute leaves in the raw text, a quick look before the text is cleaned of
+ * literals and comments (a pass over all of it, for the many headers whose attributes are `format` or
+ * `unused`): its word, then past blanks the `,` or `)` that ends its item, or a comment or literal that
+ * cleaning makes blanks, or the one character the list's last item stops before (its `)`).
+ */
+const PURE_WORD = /(?:const|pure)(?:__)?\s*(?:[,)]|\/[*/]|["']|[\s\S]\))/;
+
 /** Words that open a parenthesis without naming a function. */
 const NOT_NAMES = new Set(['if', 'while', 'for', 'switch', 'return', 'sizeof', 'typeof', '__typeof__']);
 
@@ -40,7 +48,7 @@ function closing(text: string, open: number): number {
  * `static`), for the workspace's facts.
  */
 export function declaredPureFunctions(text: string, visible = false): string[] {
-  if (!text.includes('__attribute')) return [];
+  if (!text.includes('__attribute') || !PURE_WORD.test(text)) return [];
   const clean = text.replace(LITERALS_AND_COMMENTS, (m) => ' '.repeat(m.length));
   const names = new Set<string>();
   for (const m of clean.matchAll(ATTRIBUTE)) {
