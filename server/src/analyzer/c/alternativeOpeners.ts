@@ -17,9 +17,7 @@
 // braces open are touched: arms that balance parse as a conditional, which is read as one, and arms
 // that differ are no alternatives of one opening.
 import { blankedRanges, braceBalance } from './comments';
-
-/** A directive line: its keyword (group 1). */
-const DIRECTIVE = /^[ \t]*#[ \t]*(\w+).*$/gm;
+import { directiveLines } from './pairedConditionals';
 
 /**
  * The conditional chains of `text` with an `#elif` or `#else` and no other directive inside: the
@@ -28,9 +26,8 @@ const DIRECTIVE = /^[ \t]*#[ \t]*(\w+).*$/gm;
 function alternativeChains(text: string): (readonly [number, number])[][] {
   const chains: (readonly [number, number])[][] = [];
   let chain: (readonly [number, number])[] | undefined;
-  for (const m of text.matchAll(DIRECTIVE)) {
-    const keyword = m[1]!;
-    const line = [m.index, m.index + m[0].length] as const;
+  for (const { keyword, start, end } of directiveLines(text)) {
+    const line = [start, end] as const;
     if (/^if(?:n?def)?$/.test(keyword)) {
       chain = [line];
       continue;

@@ -17,7 +17,7 @@
 // braces (they then parse as conditionals): the outer group's count of open braces is then the same in
 // every configuration, and the pair's two directive lines are blanked as pairedConditionals blanks them.
 import { blankedRanges, braceBalance } from './comments';
-import { DIRECTIVE } from './pairedConditionals';
+import { directiveLines } from './pairedConditionals';
 
 /** A conditional group with no `#elif` or `#else` of its own, whose inner conditionals all balance. */
 interface Group {
@@ -49,13 +49,12 @@ interface Open {
 function groups(text: string): Group[] {
   const found: Group[] = [];
   const stack: Open[] = [];
-  for (const m of text.matchAll(DIRECTIVE)) {
-    const keyword = m[1]!;
-    const line = [m.index, m.index + m[0].length] as const;
+  for (const { keyword, rest, start, end } of directiveLines(text)) {
+    const line = [start, end] as const;
     const top = stack[stack.length - 1];
     if (/^if(?:n?def)?$/.test(keyword)) {
       if (top) top.nested = true;
-      const condition = `#${keyword} ${m[2]!.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`;
+      const condition = `#${keyword} ${rest.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`;
       stack.push({
         condition: condition.replace(/\s+/g, ' '),
         open: line,

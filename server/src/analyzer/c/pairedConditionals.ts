@@ -12,9 +12,44 @@
 // too but the guarded writes vanish. Only groups whose braces do not balance are touched: a group that
 // balances parses as a conditional, which is read as one.
 import { blankedRanges, braceBalance } from './comments';
+import { lineMatches } from './lineMatches';
 
 /** A directive line: its keyword (group 1) and the rest of the line (group 2). */
 export const DIRECTIVE = /^[ \t]*#[ \t]*(\w+)(.*)$/gm;
+
+/** {@link DIRECTIVE} read where a line starts (sticky), for {@link lineMatches}. */
+const DIRECTIVE_HERE = new RegExp(DIRECTIVE.source, 'my');
+
+/** A directive line of {@link directiveLines}: its keyword, the rest of it, its offsets. */
+export interface DirectiveLine {
+  readonly keyword: string;
+  readonly rest: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The text {@link directiveLines} last read, and its lines. */
+let lastText: string | undefined;
+let lastLines: readonly DirectiveLine[] = [];
+
+/**
+ * The directive lines of `text`, as a global search for {@link DIRECTIVE} finds them. The readers of
+ * conditional groups (this file's, nestedPairedConditionals.ts, alternativeOpeners.ts) run one after
+ * the other on a text that most often none of them changes: the lines of the last text read are kept,
+ * so the three share one search, tried only at the lines holding a `#`.
+ */
+export function directiveLines(text: string): readonly DirectiveLine[] {
+  if (text !== lastText) {
+    lastLines = lineMatches(text, '#', DIRECTIVE_HERE).map((m) => ({
+      keyword: m[1]!,
+      rest: m[2]!,
+      start: m.index,
+      end: m.index + m[0].length,
+    }));
+    lastText = text;
+  }
+  return lastLines;
+}
 
 /** A conditional group with no other directive inside: its opening and closing lines, by offset. */
 interface Group {
@@ -31,12 +66,9 @@ interface Group {
 function plainGroups(text: string): Group[] {
   const groups: Group[] = [];
   let opening: { condition: string; start: number; end: number } | undefined;
-  for (const m of text.matchAll(DIRECTIVE)) {
-    const keyword = m[1]!;
-    const start = m.index;
-    const end = start + m[0].length;
+  for (const { keyword, rest, start, end } of directiveLines(text)) {
     if (/^if(?:n?def)?$/.test(keyword)) {
-      opening = { condition: `#${keyword} ${m[2]!.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`, start, end };
+      opening = { condition: `#${keyword} ${rest.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`, start, end };
       continue;
     }
     if (keyword === 'endif' && opening) {
