@@ -463,7 +463,6 @@ describe('writev-lint', () => {
         'session-alternatives.c:43',
         'session-alternatives.c:62',
         'session-alternatives.c:116',
-        'session-alternatives.c:151',
         'settled-globals.c:70',
         'settled-globals.c:79',
         'shadowing-macros.c:39',
@@ -611,6 +610,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 598);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 597);
   });
 });

@@ -1066,15 +1066,11 @@ function helperOf(
   // the fact base does not find quiet (`if (swd) swd_cmd(fd, x); else jtag_cmd(fd, x);`, where the
   // first writes and then reads the reply) does other I/O there: no helper of one write.
   const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
-  // The session's own error handling (`i = SSL_write(...); if (i < 0) i = check_error(c, i);`) runs only
-  // when that path sent nothing: it is the session write's failure path, not a second use of the descriptor.
-  const sessionFailure = (c: Node) => sessions.some((s) => failurePath(c, s, ctx));
   const elsewhere = (c: Node) => {
     const callee = calleeName(c);
     return (
       callee !== undefined &&
       !sessions.includes(c) &&
-      !sessionFailure(c) &&
       otherArm(call, c) &&
       !writerSlots(callee, c, ctx, variadic, params) &&
       !quietCall(callee) &&
@@ -1085,7 +1081,7 @@ function helperOf(
   if (other) return refused('descriptor-elsewhere', other);
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
-  const handed = io.find((c) => given(c) && !sessionFailure(c));
+  const handed = io.find(given);
   if (handed) return refused('descriptor-given', handed);
   // A read after the write, where it succeeded (`writepipe(up, p, n); ack = read_pipe(down, ...)`): each
   // call waits for the peer's answer to what it sent, and goes on only with one. Its calls are turns of
