@@ -462,6 +462,7 @@ describe('writev-lint', () => {
         'separate-initializers.c:58',
         'session-alternatives.c:43',
         'session-alternatives.c:62',
+        'session-alternatives.c:116',
         'settled-globals.c:70',
         'settled-globals.c:79',
         'shadowing-macros.c:39',
@@ -609,6 +610,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 596);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 597);
   });
 });

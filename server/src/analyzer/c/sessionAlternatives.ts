@@ -50,7 +50,9 @@ function splitElse(other: Node, write: Node): boolean {
     const group = at.parent;
     if (dangling?.type !== 'ERROR' || dangling.text.trim() !== 'else') return false;
     if (group?.type !== 'preproc_ifdef' && group?.type !== 'preproc_if') return false;
-    const next = group.nextNamedSibling;
+    // A comment after `#endif` (`#endif /* WITH_SSL */`) is no statement: the `else` arm is the one after it.
+    let next = group.nextNamedSibling;
+    while (next?.type === 'comment') next = next.nextNamedSibling;
     return !!next && write.startIndex >= next.startIndex && write.endIndex <= next.endIndex;
   }
   return false;
