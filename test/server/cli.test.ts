@@ -458,6 +458,7 @@ describe('writev-lint', () => {
         'rewritten-loops.c:103',
         'selected-branches.c:51',
         'selected-branches.c:68',
+        'self-retries.c:25',
         'separate-initializers.c:51',
         'separate-initializers.c:58',
         'session-alternatives.c:43',

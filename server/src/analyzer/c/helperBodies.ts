@@ -54,6 +54,7 @@ import { sealsRecords, sessionAlternative } from './sessionAlternatives';
 import { forwardedFlags } from './forwardedFlags';
 import { otherCase, uncastText } from './caseAlternatives';
 import { refused, type SlotRefusal } from './helperRefusals';
+import { retriesItself } from './selfRetries';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -992,6 +993,9 @@ function helperOf(
     // Only the write's own failure handling may call through another pointer (`c->closed(c)`).
     if (!callee && writer && handlesFailureOf(c, writer.call)) continue;
     if (!callee) return refused('pointer-call', c);
+    // A tail call of the helper itself with its write's descriptor and bytes is that write's retry (see
+    // selfRetries.ts).
+    if (writer && retriesItself(c, name, writer.call, writer.slots)) continue;
     const slots = writerSlotsOrWhy(callee, c, ctx, variadic, params);
     if (typeof slots !== 'string') {
       // The same write again (a retry once the descriptor is writable) is still the one write; so is
