@@ -192,6 +192,7 @@ describe('writev-lint', () => {
         'call-site-helpers.c:207',
         'call-site-helpers.c:223',
         'call-site-reused.c:24',
+        'capped-slice-loops.c:51',
         'case-alternatives.c:52',
         'cast-counts.c:19',
         'cast-counts.c:30',
