@@ -192,6 +192,7 @@ describe('writev-lint', () => {
         'call-site-helpers.c:207',
         'call-site-helpers.c:223',
         'call-site-reused.c:24',
+        'capped-slice-loops.c:51',
         'case-alternatives.c:52',
         'cast-counts.c:19',
         'cast-counts.c:30',
@@ -611,6 +612,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 598);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 599);
   });
 });

@@ -205,6 +205,12 @@ export interface LoopStep {
    */
   readonly tests?: readonly string[];
   /**
+   * Buffers the loop sends in capped slices (`write(fd, s, N); s += N;`), as the writes' pieces spell
+   * them: each call sends the next bytes of one contiguous buffer. Absent when none, or when the front
+   * end does not say.
+   */
+  readonly slices?: readonly string[];
+  /**
    * The whole loop as one statement, when it only computes (`for (i = 0; i < n; i++) sum += p[i];`):
    * no write, no call that may do output, nothing that leaves the function. Absent otherwise, and
    * when the front end does not say.

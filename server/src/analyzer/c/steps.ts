@@ -38,6 +38,7 @@ import { constPointeesOf } from './constPointees';
 import { bufferAliases } from './bufferAliases';
 import { elseChainStep } from './elseChains';
 import { partialSwitch } from './openSwitches';
+import { cappedSlices } from './cappedSlices';
 import { functionStreams, type FileStreams } from './origins';
 import {
   deviceDescriptors,
@@ -395,6 +396,7 @@ class FunctionReader {
       mutated: [...mutated],
       // A header reading a write's result (`off += nw`) finishes one write (shapes/loops.ts).
       tests: [...header.reduce((names, part) => identifiers(part, names), new Set<string>())],
+      ...slicesOf(stmt, body),
       ...this.computingLoop(stmt, body),
     };
   }
@@ -787,4 +789,10 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
 /** The argument positions after the first of a call of `count` arguments. */
 function afterFirst(count: number): ReadonlySet<number> {
   return new Set(Array.from({ length: Math.max(0, count - 1) }, (_, k) => k + 1));
+}
+
+/** The loop's capped slices (see LoopStep.slices), as a spread: nothing when it has none. */
+function slicesOf(stmt: Node, body: readonly Step[]): { slices?: readonly string[] } {
+  const slices = cappedSlices(stmt, body);
+  return slices.length > 0 ? { slices } : {};
 }

@@ -55,6 +55,10 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
   const results = new Set(writes.flatMap((w) => w.assigns ?? []));
   // A header advancing by the result (`for (off = 0; off < nr; off += nw)`) finishes one write.
   if (loop.tests?.some((name) => results.has(name))) return undefined;
+  // One buffer sent a fixed size per call (`write(fd, s, N); s += N;`): its pieces are contiguous,
+  // so the loop is one capped write of that buffer, not items to collect (c/cappedSlices.ts).
+  const slices = new Set(loop.slices);
+  if (writes.some((w) => (w.pieces ?? []).some((p) => slices.has(p.buf)))) return undefined;
   // One variable sent by address and rewritten each iteration (`v = p->lo; write(fd, &v, 4)`):
   // collecting its address N times would send the last value N times after the loop.
   const rewritten = (w: WriteStep) =>
