@@ -150,7 +150,12 @@ function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | und
   const most = Math.max(0, ...counts);
   if (most === 0) return undefined;
   const top = counts.indexOf(most);
-  return arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
+  // A switch case that falls through shares the next case's writes (c/switchCases.ts): each is listed
+  // once, with its count where the longest arm holds it (that arm comes first).
+  const seen = new Set<number>();
+  return arms
+    .flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))))
+    .filter((w) => !seen.has(w.span.start) && !!seen.add(w.span.start));
 }
 
 /**
