@@ -158,7 +158,10 @@ describe('the run engine and its joiners', () => {
   });
 
   it('passage: the run goes on through an if/else whose arms only write', () => {
-    const r = only([write('a'), branch([[write('b')], [write('c')]]), write('d')]);
+    // Two arms' writes are two statements, with spans of their own (a write two switch cases share
+    // is listed once, by its span).
+    const c = write('c', { span: { start: 10, end: 11 } });
+    const r = only([write('a'), branch([[write('b')], [c]]), write('d')]);
     assert.deepEqual(r, { bufs: ['a', 'b', 'c', 'd'], ended: undefined });
   });
 

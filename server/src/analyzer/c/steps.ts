@@ -5,7 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import { C_FIRST_ARGUMENT_FILLERS, freesFirstArgument, digestName, ioName, libraryWaits } from '../catalogue';
 import type { Arm, Block, OtherStep, Step, WriteStep } from '../model';
 import { indentAt } from '../positions';
-import { barrierStep, commentStep, ifChainArms, summaryStep, switchArms } from '../stepRules';
+import { barrierStep, commentStep, ifChainArms, summaryStep } from '../stepRules';
 import {
   calleeName,
   calls,
@@ -39,6 +39,7 @@ import { bufferAliases } from './bufferAliases';
 import { elseChainStep } from './elseChains';
 import { partialSwitch } from './openSwitches';
 import { cappedSlices } from './cappedSlices';
+import { caseArms, switchCases } from './switchCases';
 import { functionStreams, type FileStreams } from './origins';
 import {
   deviceDescriptors,
@@ -337,22 +338,26 @@ class FunctionReader {
   }
 
   /**
-   * A switch: a branch step when every case ends in `break` (or is the last), with no other `break`
-   * inside that could skip its end; empty cases fall through to the next. With a `default` one arm
-   * always runs; without one it is an else-if chain without `else` (see {@link partialSwitch}).
+   * A switch: a branch step when no case but the last leaves for elsewhere, with no `break` inside a
+   * case that could skip its end; empty cases and cases without `break` fall through to the next (see
+   * switchCases.ts). With a `default` one arm always runs; without one it is an else-if chain without
+   * `else` (see {@link partialSwitch}).
    */
   private switchBranch(stmt: Node): Step {
     const body = stmt.childForFieldName('body');
-    const cases = (body ? namedKids(body) : []).filter((n) => n.type === 'case_statement');
-    const isBreak = (n: Node) => n.type === 'break_statement';
-    const { arms, exhaustive, closed } = switchArms(
-      cases.map((c) => {
-        const value = c.childForFieldName('value');
-        return namedKids(c).filter((n) => !value || !n.equals(value));
-      }),
-      cases.some((c) => !c.childForFieldName('value')),
-      isBreak,
-      (n) => isBreak(n) || n.descendantsOfType('break_statement').length > 0,
+    // Labels under `#if`, braced cases and fall-through read as a reader sees them (switchCases.ts).
+    const cases = body ? switchCases(body) : undefined;
+    if (!cases) {
+      // Still a barrier, but the runs within each case are found in the case's own block.
+      for (const c of body ? namedKids(body) : []) {
+        const value = c.type === 'case_statement' ? c.childForFieldName('value') : undefined;
+        if (c.type === 'case_statement') this.arm(namedKids(c).filter((n) => !value || !n.equals(value)));
+      }
+      return this.barrier(stmt);
+    }
+    const { arms, exhaustive, closed } = caseArms(
+      cases,
+      (n) => n.type === 'break_statement' || n.descendantsOfType('break_statement').length > 0,
       (statements) => this.arm(statements),
     );
     const value = stmt.childForFieldName('condition');

@@ -150,7 +150,12 @@ function longestPath(arms: readonly (readonly WriteStep[])[]): WriteStep[] | und
   const most = Math.max(0, ...counts);
   if (most === 0) return undefined;
   const top = counts.indexOf(most);
-  return arms.flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))));
+  // A switch case that falls through shares the next case's writes (c/switchCases.ts): each is listed
+  // once, with its count where the longest arm holds it (that arm comes first).
+  const seen = new Set<number>();
+  return arms
+    .flatMap((a, i) => (i === top ? a : a.map((w) => ({ ...w, syscalls: 0 }))))
+    .filter((w) => !seen.has(w.span.start) && !!seen.add(w.span.start));
 }
 
 /**
@@ -247,16 +252,18 @@ export function through(
         armSent.add(s.reads);
         for (const n of s.reads) armRead.add(n);
       } else if (s.kind === 'other') {
-        // Inside an arm, only computations: a call there may read into a buffer or print, and memory
-        // a write sent must live until the gathered write. A call that may print prints elsewhere
-        // when the descriptor is the function's own (`const char *l = stamp();` before writes to a
-        // file the function opened), and one given no memory to fill (`ioctl(fd, GET, &arg)` may
-        // fill what `arg` points to) only computes what the arm's writes send.
-        if (!quiet(s, names, locals)) return undefined;
-        if (s.output && (!ownTarget(names, locals) || (s.mutated ?? s.writes).length > 0)) return undefined;
-        if (meets(outer(s.writes), armSent)) return undefined;
-        if (s.frees && meets(s.frees, armSent)) return undefined;
+        if (!armComputes(s, names, locals, armSent, outer)) return undefined;
         changed.push(...s.writes.filter((n) => !arm.declares.includes(n)));
+      } else if (
+        s.kind === 'branch' &&
+        !s.partial?.opaque &&
+        s.arms.every((a) => a.steps.every((c) => c.kind === 'other'))
+      ) {
+        // A branch in the arm that only computes (`if (len == 0) data = &len;` before the arm's
+        // write), tested without effects: its statements are judged as the arm's own would be.
+        const inner = s.arms.flatMap((a) => a.steps as readonly OtherStep[]);
+        if (!inner.every((c) => armComputes(c, names, locals, armSent, outer))) return undefined;
+        changed.push(...inner.flatMap((c) => c.writes).filter((n) => !arm.declares.includes(n)));
       } else if (s.kind === 'branch') {
         // Leaving inside the arm is harmless only while the arm has written nothing of the run.
         const inner = through(
@@ -283,6 +290,27 @@ export function through(
   }
   const writes = longestPath(arms);
   return writes && { writes, changed };
+}
+
+/**
+ * True when a statement in an arm a run passes through only computes: a call there may read into a
+ * buffer or print, and memory a write sent (`sent`) must live until the gathered write. A call that may
+ * print prints elsewhere when the descriptor is the function's own (`const char *l = stamp();` before
+ * writes to a file the function opened), and one given no memory to fill (`ioctl(fd, GET, &arg)` may
+ * fill what `arg` points to) only computes what the arm's writes send. `outer`: of the names it
+ * changes, those that are not the arm's own yet.
+ */
+function armComputes(
+  s: OtherStep,
+  names: ReadonlySet<string>,
+  locals: ReadonlySet<string>,
+  sent: NameLookup,
+  outer: (names: readonly string[]) => readonly string[],
+): boolean {
+  if (!quiet(s, names, locals)) return false;
+  if (s.output && (!ownTarget(names, locals) || (s.mutated ?? s.writes).length > 0)) return false;
+  if (meets(outer(s.writes), sent)) return false;
+  return !(s.frees && meets(s.frees, sent));
 }
 
 /**

@@ -39,6 +39,8 @@ function armWrites(branch: BranchStep): WriteStep[] | undefined {
     // A buffer declared inside the arm is gone once the branch ends: the write must stay where it is.
     if (meets(last.reads, arm.declares)) return undefined;
     if (writes.length > 0 && last.target !== writes[0]!.target) return undefined;
+    // Switch cases falling through into one write (c/switchCases.ts): a fix would edit it twice.
+    if (writes.some((w) => w.span.start === last.span.start)) return undefined;
     writes.push(last);
   }
   return writes.length >= 2 ? writes : undefined;
