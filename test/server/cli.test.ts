@@ -366,9 +366,11 @@ describe('writev-lint', () => {
         'kept-results.c:39',
         'kept-results.c:52',
         'kept-results.c:61',
+        'kept-retries.c:15',
         'kept-start-cursors.c:37',
         'last-check-else.c:23',
         'last-check-else.c:44',
+        'late-conversions.c:28',
         'later-arm-writes.c:16',
         'later-arm-writes.c:24',
         'leading-tests.c:14',
@@ -621,6 +623,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 608);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 610);
   });
 });

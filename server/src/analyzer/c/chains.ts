@@ -2,6 +2,7 @@
 // in one condition (`if (w(fd, hdr, 4) < 0 || w(fd, buf, n) < 0 || fsync(fd) < 0) return -1;`), and a
 // write under a condition without `else` (`if (negated) write_or_die(fd, "^", 1);`).
 import type { Node } from 'web-tree-sitter';
+import { keptRetry } from './keptRetries';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
@@ -506,6 +507,8 @@ export function assertion(stmt: Node, result: string, ctx: CContext): boolean {
  * also converted to a number on the way (`ret = (int)call(...);`, see castCounts.ts).
  */
 export function keptIn(stmt: Node): { call: Node; result: string } | undefined {
+  // `while ((n = write(...)) == -1 && errno == EINTR);` keeps what its one call returned, as this does.
+  if (stmt.type === 'while_statement') return keptRetry(stmt);
   const kept = plainAssignment(stmt);
   const call = kept ? throughCountCasts(kept.value) : undefined;
   if (!kept || call?.type !== 'call_expression') return undefined;

@@ -20,7 +20,7 @@ export interface ConvertedLocalFacts {
  * argument that converts it (`htonl(v)`, `htobe64(v)`, the file's own `hton64(v)`, nested). A call of
  * more arguments computes something else from the value (`mix(v, salt)`), which is no longer the value.
  */
-function convertedFrom(
+export function convertedFrom(
   value: Node,
   params: readonly (string | undefined)[],
   pure: ReadonlySet<string>,

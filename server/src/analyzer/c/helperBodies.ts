@@ -25,6 +25,7 @@ import { onStoredFailure, onStoredSuccess, releasesDescriptor, releasesOnFailure
 import { assertion } from './chains';
 import { unpaced, zeroConstant } from './pacedLoops';
 import { convertedParam, type ConvertedLocalFacts } from './convertedValues';
+import { lateConvertedParam } from './lateConversions';
 import { holdsResult, subscriptAdvance } from './subscriptAdvance';
 import { elementTarget } from './elementTargets';
 import { pointeeLocal, pointeeTarget } from './pointeeLocals';
@@ -1119,7 +1120,11 @@ function helperOf(
       params,
       facts,
       (local) => convertedParam(local, call, body, params, convertedFacts(facts), ctx.pure),
-      (name) => convertedInPlace(name, call, body, params, ctx.pure),
+      (name) => {
+        // A parameter converted in place, or a local declared first and converted into once.
+        const param = convertedInPlace(name, call, body, params, ctx.pure);
+        return param >= 0 ? param : lateConvertedParam(name, call, body, params, ctx.pure);
+      },
     );
     const param = value >= 0 ? value : heldParam(bufArg, lenArg, params, facts, accessorReads(ctx));
     // A struct of its own filled and sent whole by its address: a message computed from the

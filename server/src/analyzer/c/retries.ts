@@ -4,7 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { WriteStep } from '../model';
 import { identifiers, namedKids, unwrap } from './syntax';
-import { checkOf, readsOnly, writeStep, type CContext } from './writes';
+import { checkOf, readsOnly, writeStep, type CContext, type Check } from './writes';
 
 /** Failure tests a retry may repeat the call on: a constant, so a gathered call's test is the same. */
 const RETRIED_ON = new Set(['<0', '<=0', '==-1']);
@@ -37,17 +37,26 @@ function idle(body: Node | null): boolean {
  * statement. The loop only repeats the same call until it succeeds or fails for good.
  */
 export function retriedCall(stmt: Node, pure: ReadonlySet<string>): Node | undefined {
+  const check = retryCheck(stmt, pure);
+  return check && !check.assigned ? check.call : undefined;
+}
+
+/**
+ * The test of the call `stmt` retries where it stands (see {@link retriedCall}), its result kept or not
+ * (`while ((n = write(...)) == -1 && errno == EINTR);`), or undefined for any other statement.
+ */
+export function retryCheck(stmt: Node, pure: ReadonlySet<string>): Check | undefined {
   if (stmt.type !== 'while_statement' || stmt.hasError || !idle(stmt.childForFieldName('body')))
     return undefined;
   const cond = stmt.childForFieldName('condition');
   if (!cond) return undefined;
   const [first, ...rest] = conjuncts(cond);
   const check = first && checkOf(first);
-  if (!check || !RETRIED_ON.has(check.kind) || check.assigned || rest.length === 0) return undefined;
+  if (!check || !RETRIED_ON.has(check.kind) || rest.length === 0) return undefined;
   const onlyRetries = rest.every(
     (t) => readsOnly(t, pure) && [...identifiers(t)].every((n) => RETRY_NAME.test(n)),
   );
-  return onlyRetries ? check.call : undefined;
+  return onlyRetries ? check : undefined;
 }
 
 /** The write step of a write retried where it stands (see {@link retriedCall}), or undefined. */
