@@ -266,6 +266,7 @@ describe('writev-lint', () => {
         'conjoined-success.c:27',
         'conjoined-success.c:35',
         'const-pointee-arguments.c:20',
+        'continued-directives.c:27',
         'copied-counts.c:29',
         'copied-member-locals.c:31',
         'dead-groups.c:31',
@@ -623,6 +624,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/ and c-treemembers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 610);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 611);
   });
 });

@@ -5,6 +5,7 @@
 import TreeSitter = require('web-tree-sitter');
 import type { Edit, Language, Node, Range, Tree } from 'web-tree-sitter';
 import { cGrammar } from './grammar';
+import { continuesDirective } from './continuedDirectives';
 import { conditionalHeaders, splitDefinitions } from './splitHeaders';
 import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
@@ -531,7 +532,9 @@ function firstSwallowing(root: Node, text: string): number {
  * (a `}` ending the region itself does not count); -1 when there is none.
  */
 function closingLineEnd(text: string, from: number, to: number): number {
-  const brace = text.indexOf('\n}', from);
+  let brace = text.indexOf('\n}', from);
+  // A `}` that continues a macro's definition closes no function (see continuedDirectives.ts).
+  while (brace !== -1 && continuesDirective(text, brace)) brace = text.indexOf('\n}', brace + 2);
   if (brace === -1 || brace + 2 >= to) return -1;
   const newline = text.indexOf('\n', brace + 2);
   const end = newline === -1 ? text.length : newline + 1;
