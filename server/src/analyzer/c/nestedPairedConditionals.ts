@@ -16,18 +16,11 @@
 // read as a writer. The inner conditionals are left as they are when every arm of them balances its
 // braces (they then parse as conditionals): the outer group's count of open braces is then the same in
 // every configuration, and the pair's two directive lines are blanked as pairedConditionals blanks them.
-import { blankedRanges, braceBalance } from './comments';
-import { directiveLines } from './pairedConditionals';
+import { braceBalance } from './comments';
+import { blankedPairs, directiveLines, type Group as PlainGroup } from './pairedConditionals';
 
 /** A conditional group with no `#elif` or `#else` of its own, whose inner conditionals all balance. */
-interface Group {
-  /** The opening directive, comments left out and whitespace collapsed (`#ifdef FEATURE`). */
-  readonly condition: string;
-  /** Offsets of the opening line's start and end, and of the `#endif` line's. */
-  readonly open: readonly [number, number];
-  readonly close: readonly [number, number];
-  /** Opening braces less closing ones between the two lines, literals and comments left out. */
-  readonly balance: number;
+interface Group extends PlainGroup {
   /** Whether it holds another conditional (the groups pairedConditionals.ts does not read). */
   readonly nested: boolean;
 }
@@ -100,25 +93,10 @@ export function blankNestedPairedConditionals(text: string): string {
   if (!text.includes('#if')) return text;
   const all = groups(text);
   if (!all.some((g) => g.nested && g.balance !== 0)) return text;
-  const open: Group[] = [];
-  const paired: Group[] = [];
-  for (const group of [...all].sort((a, b) => a.open[0] - b.open[0])) {
-    if (group.balance > 0) {
-      open.push(group);
-      continue;
-    }
-    if (group.balance === 0) continue;
-    let k = open.length - 1;
-    while (k >= 0 && !(open[k]!.condition === group.condition && open[k]!.balance === -group.balance)) k--;
-    if (k < 0) continue;
-    const opener = open[k]!;
-    open.splice(k, 1);
-    // Only a pair with a nested group is this rule's, and only one that does not overlap the other.
-    if (!opener.nested && !group.nested) continue;
-    if (opener.close[1] > group.open[0]) continue;
-    paired.push(opener, group);
-  }
-  if (paired.length === 0) return text;
-  const lines = paired.flatMap((g) => [g.open, g.close]).sort((a, b) => a[0] - b[0]);
-  return blankedRanges(text, lines);
+  // Only a pair with a nested group is this rule's, and only one that does not overlap the other.
+  return blankedPairs(
+    text,
+    [...all].sort((a, b) => a.open[0] - b.open[0]),
+    (opener, closer) => (opener.nested || closer.nested) && opener.close[1] <= closer.open[0],
+  );
 }

@@ -52,7 +52,7 @@ export function directiveLines(text: string): readonly DirectiveLine[] {
 }
 
 /** A conditional group with no other directive inside: its opening and closing lines, by offset. */
-interface Group {
+export interface Group {
   /** The opening directive, whitespace collapsed (`#ifdef FEATURE`). */
   readonly condition: string;
   /** Offsets of the opening line's start and end, and of the `#endif` line's. */
@@ -95,8 +95,22 @@ export function blankPairedConditionals(text: string): string {
   if (!text.includes('#if')) return text;
   const groups = plainGroups(text);
   if (!groups.some((g) => g.balance !== 0)) return text;
-  const open: Group[] = [];
-  const paired: Group[] = [];
+  return blankedPairs(text, groups);
+}
+
+/**
+ * `text` with the directive lines of the pairs among `groups` (in the order of their openings)
+ * blanked: each group that closes `n` blocks takes the nearest earlier open group with the same
+ * opening directive that leaves `n` open, and the two are blanked when `accept` takes them (a pair it
+ * refuses is taken all the same, so neither group pairs with another).
+ */
+export function blankedPairs<G extends Group>(
+  text: string,
+  groups: readonly G[],
+  accept: (opener: G, closer: G) => boolean = () => true,
+): string {
+  const open: G[] = [];
+  const paired: G[] = [];
   for (const group of groups) {
     if (group.balance > 0) {
       open.push(group);
@@ -106,8 +120,9 @@ export function blankPairedConditionals(text: string): string {
     let k = open.length - 1;
     while (k >= 0 && !(open[k]!.condition === group.condition && open[k]!.balance === -group.balance)) k--;
     if (k < 0) continue;
-    paired.push(open[k]!, group);
+    const opener = open[k]!;
     open.splice(k, 1);
+    if (accept(opener, group)) paired.push(opener, group);
   }
   if (paired.length === 0) return text;
   const lines = paired.flatMap((g) => [g.open, g.close]).sort((a, b) => a[0] - b[0]);
