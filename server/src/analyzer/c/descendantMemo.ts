@@ -75,7 +75,7 @@ let remembering = false;
  */
 function typeList(kinds: ReadonlySet<string>): string[] {
   const list = [...kinds];
-  Object.defineProperty(list, 'includes', { value: (kind: string) => kinds.has(kind) });
+  list.includes = (kind: string) => kinds.has(kind);
   return list;
 }
 
