@@ -65,24 +65,35 @@ const settingsValidators = {
 };
 
 /**
- * web-tree-sitter keeps a node's second wasm handle as the node object's element 0 (`this[0] = other`),
- * and V8 gives an object its first element through a call into its runtime: a few hundred nanoseconds
- * for every node object made, about a twentieth of writev-lint's CPU time over a large C tree (the
- * analyzer's rules make node objects by the million). The bundles keep the handle as a named property
- * instead; the node's other fields and every other class of the runtime are left as they are. The
- * edits are exact: a runtime whose text differs fails the build, to be looked at again.
+ * Edits of web-tree-sitter's runtime in the bundles, where a whole tree's profile shows its cost (the
+ * analyzer's rules make node objects by the million):
+ * - it keeps a node's second wasm handle as the node object's element 0 (`this[0] = other`), and V8
+ *   gives an object its first element through a call into its runtime, some hundreds of nanoseconds a
+ *   node object (3% of writev-lint's CPU over a 400,000-line tree): a named property instead, in the
+ *   Node class alone (Tree, Language and the others keep theirs);
+ * - every node passed to or from wasm is copied as 32-bit values through `setValue`/`getValue`, which
+ *   test the type's name for a pointer's `*` and then switch on it (2.5% of the CPU): the 32-bit case
+ *   first, as the switch does it.
+ * The edits are exact: a runtime whose text differs fails the build, to be looked at again.
  * @type {import('esbuild').Plugin}
  */
-export const treeSitterNodeHandles = {
-  name: 'tree-sitter-node-handles',
+export const treeSitterEdits = {
+  name: 'tree-sitter-edits',
   setup(build) {
     build.onLoad({ filter: /web-tree-sitter\.cjs$/ }, ({ path }) => {
       let contents = readFileSync(path, 'utf8');
       const edits = [
-        // The field, in the Node class alone (Tree, Language and the others keep theirs).
         [/(var Node = class \{\n  static \{\n    __name\(this, "Node"\);\n  \}\n(?:  (?:\/\/|\/\*\*).*\n)*)  \[0\] = 0;/, '$1  _other = 0;'],
         ['    this[0] = other;\n', '    this._other = other;\n'],
         ['C.setValue(address, node[0], "i32");', 'C.setValue(address, node._other, "i32");'],
+        [
+          'function getValue(ptr, type = "i8") {\n',
+          'function getValue(ptr, type = "i8") {\nif (type === "i32") return LE_HEAP_LOAD_I32((ptr >> 2) * 4);\n',
+        ],
+        [
+          'function setValue(ptr, value, type = "i8") {\n',
+          'function setValue(ptr, value, type = "i8") {\nif (type === "i32") return void LE_HEAP_STORE_I32((ptr >> 2) * 4, value);\n',
+        ],
       ];
       for (const [from, to] of edits) {
         const found = typeof from === 'string' ? contents.split(from).length - 1 : (contents.match(from) ? 1 : 0);
@@ -124,7 +135,7 @@ async function buildAll(production) {
         banner: { js: buildName },
         alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
         external: ['typescript', 'ajv'],
-        plugins: [settingsValidators, treeSitterNodeHandles],
+        plugins: [settingsValidators, treeSitterEdits],
       }),
     ),
     build(clientBuildOptions(production)),
@@ -149,7 +160,7 @@ async function buildAll(production) {
       // web-tree-sitter's ESM build (what an `import` resolves to) needs import.meta.url, which a CommonJS
       // bundle does not have: take its CommonJS build instead.
       alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
-      plugins: [settingsValidators, treeSitterNodeHandles],
+      plugins: [settingsValidators, treeSitterEdits],
     }),
     // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
     // find their helper processes relative to their own folder, as laid out in runtime/dist: helpers in
