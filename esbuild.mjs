@@ -68,11 +68,11 @@ const settingsValidators = {
  * Edits of web-tree-sitter's runtime in the bundles, where a whole tree's profile shows its cost (the
  * analyzer's rules make node objects by the million):
  * - it keeps a node's second wasm handle as the node object's element 0 (`this[0] = other`), and V8
- *   gives an object its first element through a call into its runtime, some hundreds of nanoseconds a
- *   node object (3% of writev-lint's CPU over a 400,000-line tree): a named property instead, in the
- *   Node class alone (Tree, Language and the others keep theirs);
+ *   gives an object its first element through a call into its runtime, for every node object made (the
+ *   largest item of the runtime's JavaScript in the profile of a large tree): a named property instead,
+ *   in the Node class alone (Tree, Language and the others keep theirs);
  * - every node passed to or from wasm is copied as 32-bit values through `setValue`/`getValue`, which
- *   test the type's name for a pointer's `*` and then switch on it (2.5% of the CPU): the 32-bit case
+ *   test the type's name for a pointer's `*` and then switch on it (the next largest): the 32-bit case
  *   first, as the switch does it.
  * The edits are exact: a runtime whose text differs fails the build, to be looked at again.
  * @type {import('esbuild').Plugin}
