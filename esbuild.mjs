@@ -2,7 +2,7 @@
 // linter's command into server/dist/.
 // tsc -b type-checks and emits the libraries; esbuild makes the artefacts that start fast.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,48 @@ const settingsValidators = {
   },
 };
 
+/**
+ * Edits of web-tree-sitter's runtime in the bundles, where a whole tree's profile shows its cost (the
+ * analyzer's rules make node objects by the million):
+ * - it keeps a node's second wasm handle as the node object's element 0 (`this[0] = other`), and V8
+ *   gives an object its first element through a call into its runtime, for every node object made (the
+ *   largest item of the runtime's JavaScript in the profile of a large tree): a named property instead,
+ *   in the Node class alone (Tree, Language and the others keep theirs);
+ * - every node passed to or from wasm is copied as 32-bit values through `setValue`/`getValue`, which
+ *   test the type's name for a pointer's `*` and then switch on it (the next largest): the 32-bit case
+ *   first, as the switch does it.
+ * The edits are exact: a runtime whose text differs fails the build, to be looked at again.
+ * @type {import('esbuild').Plugin}
+ */
+export const treeSitterEdits = {
+  name: 'tree-sitter-edits',
+  setup(build) {
+    build.onLoad({ filter: /web-tree-sitter\.cjs$/ }, ({ path }) => {
+      let contents = readFileSync(path, 'utf8');
+      const edits = [
+        [/(var Node = class \{\n  static \{\n    __name\(this, "Node"\);\n  \}\n(?:  (?:\/\/|\/\*\*).*\n)*)  \[0\] = 0;/, '$1  _other = 0;'],
+        ['    this[0] = other;\n', '    this._other = other;\n'],
+        ['C.setValue(address, node[0], "i32");', 'C.setValue(address, node._other, "i32");'],
+        [
+          'function getValue(ptr, type = "i8") {\n',
+          'function getValue(ptr, type = "i8") {\nif (type === "i32") return LE_HEAP_LOAD_I32((ptr >> 2) * 4);\n',
+        ],
+        [
+          'function setValue(ptr, value, type = "i8") {\n',
+          'function setValue(ptr, value, type = "i8") {\nif (type === "i32") return void LE_HEAP_STORE_I32((ptr >> 2) * 4, value);\n',
+        ],
+      ];
+      for (const [from, to] of edits) {
+        const found = typeof from === 'string' ? contents.split(from).length - 1 : (contents.match(from) ? 1 : 0);
+        if (found !== 1)
+          return { errors: [{ text: `${path}: expected one ${String(from)}, found ${found}: web-tree-sitter changed` }] };
+        contents = contents.replace(from, to);
+      }
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 // Imported (by the bundle-size test) only for the options above; run, it builds everything.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildAll(process.argv.includes('--production'));
@@ -93,7 +135,7 @@ async function buildAll(production) {
         banner: { js: buildName },
         alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
         external: ['typescript', 'ajv'],
-        plugins: [settingsValidators],
+        plugins: [settingsValidators, treeSitterEdits],
       }),
     ),
     build(clientBuildOptions(production)),
@@ -118,7 +160,7 @@ async function buildAll(production) {
       // web-tree-sitter's ESM build (what an `import` resolves to) needs import.meta.url, which a CommonJS
       // bundle does not have: take its CommonJS build instead.
       alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
-      plugins: [settingsValidators],
+      plugins: [settingsValidators, treeSitterEdits],
     }),
     // The benchmarks, run by the extension in a child process (and usable from an installed .vsix). Suites
     // find their helper processes relative to their own folder, as laid out in runtime/dist: helpers in

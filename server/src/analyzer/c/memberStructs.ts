@@ -77,6 +77,13 @@ export function typedefTags(text: string): ReadonlyMap<string, string> {
 }
 
 /**
+ * What may stand before a declared name on its line: a struct's tag (group 1) or a type name (group
+ * 2), `const` and pointer stars.
+ */
+const TYPE_BEFORE =
+  '(?:\\b(?:struct|union)[ \\t]+(\\w+)|\\b([A-Za-z_]\\w*))(?:[ \\t]*\\bconst\\b)?[ \\t*]*(?:\\bconst\\b[ \\t*]*)?';
+
+/**
  * The struct of the object `root` as declared last in `scope` (`struct aftype *af`, `PrivateData *p`,
  * `struct conn conns[8]`), with typedef names resolved through `typedefs`. Undefined when `scope` holds
  * no declaration of `root` or declares it with a type that is no struct name.
@@ -87,14 +94,20 @@ export function declaredStruct(
   typedefs: ReadonlyMap<string, string>,
 ): StructKey | undefined {
   // The type and the name on one line: a comment's last word above a statement (`... private data`,
-  // then `p = calloc(...)`) is no type.
-  const decl = new RegExp(
-    `(?:\\b(?:struct|union)[ \\t]+(\\w+)|\\b([A-Za-z_]\\w*))(?:[ \\t]*\\bconst\\b)?[ \\t*]*(?:\\bconst\\b[ \\t*]*)?\\b${root}[ \\t]*(?=[;,)=[])`,
-    'g',
-  );
+  // then `p = calloc(...)`) is no type. The name's uses are found first and the type looked for only
+  // on their lines, before them: one search for the type and the name together tried a type at every
+  // word of the scope, scopes that run to the whole file, for every member expression resolved.
+  const uses = new RegExp(`\\b${root}[ \\t]*(?=[;,)=[])`, 'g');
+  const typed = new RegExp(`${TYPE_BEFORE}\\b${root}$`);
   let last: StructKey | undefined;
   let found = false;
-  for (const m of scope.matchAll(decl)) {
+  // Where the last declaration found ends: as a global search's, declarations do not overlap.
+  let from = 0;
+  for (const use of scope.matchAll(uses)) {
+    const start = Math.max(from, scope.lastIndexOf('\n', use.index - 1) + 1);
+    const m = typed.exec(scope.slice(start, use.index + root.length));
+    if (!m) continue;
+    from = use.index + use[0].length;
     if (m[1]) {
       last = { tag: m[1], typedefs: [] };
       found = true;
