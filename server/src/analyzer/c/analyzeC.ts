@@ -78,12 +78,6 @@ const NO_CODES: ReadonlyMap<string, number> = new Map();
 
 const NO_IMPLEMENTATIONS: Implementations = new Map();
 
-/** What a file's helpers are read with about struct members (see memberWriters.ts). */
-interface MemberFacts {
-  /** What the tree's other files store in members. */
-  readonly implementations: Implementations;
-}
-
 /** The members of `implementations` that hold write helpers only, as `->m`. */
 function implementedMembers(implementations: Implementations): string[] {
   const names: string[] = [];
@@ -200,14 +194,14 @@ export class CAnalyzer {
     redefined: ReadonlySet<string> = NO_NAMES,
     included?: string,
     codes: ReadonlyMap<string, number> = NO_CODES,
-    members?: MemberFacts,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
       ...(included !== undefined && { included }),
       ...(codes.size > 0 && { codes }),
-      ...(members?.implementations.size && { implementations: members.implementations }),
+      ...(implementations.size > 0 && { implementations }),
       functions: respelledWriters(text, cWriteFunctionsFor(settings, redefined)),
       wrappers,
       pure: cPureFunctions(settings),
@@ -300,14 +294,14 @@ export class CAnalyzer {
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
     openers: ReadonlySet<string> = C_STREAM_FUNCTIONS,
-    members?: MemberFacts,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
       openers,
-      ...(members && { members: implementedMembers(members.implementations) }),
+      ...(implementations.size > 0 && { members: implementedMembers(implementations) }),
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
         this.ownWrappers(
@@ -322,7 +316,7 @@ export class CAnalyzer {
           codes,
           included,
           headerMacros,
-          members,
+          implementations,
         ).own,
     });
     try {
@@ -384,7 +378,7 @@ export class CAnalyzer {
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
-    members?: MemberFacts,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
@@ -400,7 +394,7 @@ export class CAnalyzer {
       redefined,
       included,
       codes,
-      members,
+      implementations,
     );
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
@@ -507,8 +501,7 @@ export class CAnalyzer {
         : undefined;
     // A use of a header macro that writes: the file shows no write call of its own.
     const usesWriting = writing.size > 0 ? new RegExp(`\\b(?:${[...writing].join('|')})\\s*\\(`) : undefined;
-    // The members other files store write helpers in, and what the file defines (see memberWriters.ts).
-    const members: MemberFacts = { implementations };
+    // A call through a member other files store write helpers in (see memberWriters.ts).
     const memberCalls = memberCallPattern(implementedMembers(implementations));
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
@@ -579,7 +572,7 @@ export class CAnalyzer {
         codes,
         included,
         headerMacros,
-        members,
+        implementations,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -630,7 +623,7 @@ export class CAnalyzer {
         redefined,
         included,
         codes,
-        members,
+        implementations,
       );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
@@ -765,7 +758,7 @@ export class CAnalyzer {
         included,
         headerMacros,
         openers,
-        members,
+        implementations,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
