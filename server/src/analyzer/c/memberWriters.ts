@@ -46,8 +46,12 @@ const NO_FUNCTION = new Set(['NULL', 'nullptr']);
 const NO_TWIN = (member: string) =>
   `the write goes through the function pointer ${member}, whose implementations have no gathered twin to call instead`;
 
+/** {@link assignments}' last answer: a file's rounds of helper readings ask it of the same text. */
+let last: { text: string; assigned: ReadonlyMap<string, ReadonlySet<string>> } | undefined;
+
 /** The functions `text` stores in each member it assigns one (and the names of other values). */
-function assignments(text: string): Map<string, Set<string>> {
+function assignments(text: string): ReadonlyMap<string, ReadonlySet<string>> {
+  if (last?.text === text) return last.assigned;
   const assigned = new Map<string, Set<string>>();
   for (const m of text.matchAll(ASSIGNED)) {
     const [, member, fn] = m as unknown as [string, string, string];
@@ -56,6 +60,7 @@ function assignments(text: string): Map<string, Set<string>> {
     if (!set) assigned.set(member, (set = new Set()));
     set.add(fn);
   }
+  last = { text, assigned };
   return assigned;
 }
 
