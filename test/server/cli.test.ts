@@ -425,6 +425,7 @@ describe('writev-lint', () => {
         'nested-paired-conditionals.c:38',
         'object-descriptors.c:85',
         'object-descriptors.c:91',
+        'object-pointers.c:52',
         'object-writers.c:54',
         'object-writers.c:60',
         'object-writers.c:66',
