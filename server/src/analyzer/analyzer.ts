@@ -12,6 +12,9 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { memberFunctions } from './c/memberWriters';
+import type { CFunctionFact } from './c/functionFacts';
+import type { CWrapper } from './wrapper';
 import { declaredPureFunctions } from './c/declaredPure';
 import { codeUses, statusConstants } from './c/statusConstants';
 import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
@@ -135,6 +138,7 @@ export class Analyzer {
         index?.cIncludedDefines(path, includes),
         index?.cIncludedCodes(path, includes),
         index?.cReturnedFor(path),
+        index?.cImplementationsFor(path),
       );
       const members = messageMembers(text);
       return {
@@ -147,6 +151,7 @@ export class Analyzer {
           helperLoud,
           ...(inferred.length > 0 && { inferred }),
           ...(members.length > 0 && { messageMembers: members }),
+          ...storedFunctions(text, functions, wrappers),
           ...returnedFacts(returned),
           ...declaredPure(path, text),
           ...(isHeader(path) && includes.length > 0 && { includes }),
@@ -173,6 +178,7 @@ export class Analyzer {
         ts: [],
         functions,
         ...(members.length > 0 && { messageMembers: members }),
+        ...storedFunctions(text, functions, wrappers),
         ...returnedFacts(returned),
         ...declaredPure(path, text),
         ...(includes.length > 0 && { includes }),
@@ -244,6 +250,16 @@ function namedCodes(path: string, text: string): { codes?: [string, number][]; c
   }
   const uses = codeUses(text);
   return uses.length > 0 ? { codeUses: uses } : {};
+}
+
+/** The names a C file stores in struct members, for the index (see FileWrappers.memberFunctions). */
+function storedFunctions(
+  text: string,
+  functions: readonly CFunctionFact[],
+  wrappers: readonly CWrapper[],
+): Pick<FileWrappers, 'memberFunctions'> {
+  const stored = memberFunctions(text, functions, new Set(wrappers.map((w) => w.name)));
+  return stored.length > 0 ? { memberFunctions: stored } : {};
 }
 
 /** A header's function-like macro definitions, for its includers (see FileWrappers.defines). */

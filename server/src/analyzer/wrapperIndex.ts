@@ -10,6 +10,8 @@ import { dirname } from 'node:path';
 import { definedName, isHeader, resolveInclude } from './headerIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
+import type { Implementations, MemberFunction } from './c/memberWriters';
+import { MemberImplementations } from './memberImplementations';
 
 /** What one file contributes to the fact base: the wrappers it defines, and what its C functions call. */
 export interface FileWrappers {
@@ -67,6 +69,12 @@ export interface FileWrappers {
    * (see codeUses): where a header gives one a code's value, the file is read again with the headers'.
    */
   readonly codeUses?: readonly string[];
+  /**
+   * C: the names the file stores in struct members (`conn->send = plain_send;`, `.send = tcp_send,`),
+   * with which of them it defines (see memberFunctions): a call through the member in any file writes
+   * as those functions do (see memberImplementations.ts).
+   */
+  readonly memberFunctions?: readonly MemberFunction[];
 }
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
@@ -119,6 +127,7 @@ export class WrapperIndex {
   private overridden: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetOverridden}. */
   private presetOverriddenNames: ReadonlySet<string> | undefined;
+  private implementations: MemberImplementations | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -131,7 +140,8 @@ export class WrapperIndex {
       !wrappers.returnsMessage?.length &&
       !wrappers.includes?.length &&
       !wrappers.defines?.length &&
-      !wrappers.codes?.length
+      !wrappers.codes?.length &&
+      !wrappers.memberFunctions?.length
     ) {
       this.delete(path);
       return;
@@ -151,6 +161,7 @@ export class WrapperIndex {
     this.pure = undefined;
     this.members = undefined;
     this.returned = undefined;
+    this.implementations = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -170,6 +181,7 @@ export class WrapperIndex {
       this.pure = undefined;
       this.members = undefined;
       this.returned = undefined;
+      this.implementations = undefined;
     }
   }
 
@@ -200,6 +212,36 @@ export class WrapperIndex {
       this.defined = defined;
     }
     return this.defined;
+  }
+
+  /**
+   * What the files of the workspace store in struct members, as write helpers (see
+   * memberImplementations.ts), less the functions `path` defines: its own reading decides those.
+   */
+  cImplementationsFor(path: string): Implementations {
+    if (!this.implementations) {
+      this.cByName ??= this.exportedWrappers();
+      const exported = this.cByName;
+      const headers = this.headers();
+      const headerWrappers = new Map<string, CWrapper>();
+      for (const list of headers.values()) for (const w of list) headerWrappers.set(w.name, w);
+      const quiet = this.cQuietFor('');
+      const files = [...this.files]
+        .filter(([, w]) => w.memberFunctions?.length)
+        .map(([path, w]) => ({ path, functions: w.memberFunctions ?? [], wrappers: w.c }));
+      this.implementations = new MemberImplementations(
+        files,
+        (name) => exported.get(name) ?? headerWrappers.get(name),
+        (name) => quiet.has(name),
+      );
+    }
+    return this.implementations.forPath(path);
+  }
+
+  /** The members some file stores a write helper in (see cImplementationsFor). */
+  cImplementedMembers(): string[] {
+    this.cImplementationsFor('');
+    return (this.implementations as MemberImplementations).members();
   }
 
   /** Uses `names` as the catalogue names the tree defines (see cOverriddenFor), instead of working them out. */
@@ -652,7 +694,12 @@ export class WrapperIndex {
           return w ? [`${n}@${w.file}`] : [];
         })
       : [];
-    const key = c ? `c ${own.join(' ')} | ${chosen.join(' ')}` : 'ts';
+    // The members whose implementations the file defines itself are left out of its answer.
+    const implementations = c ? this.cImplementationsFor(path) : undefined;
+    const mine = c
+      ? (this.files.get(path)?.memberFunctions ?? []).filter((f) => f.own).map((f) => f.member)
+      : [];
+    const key = c ? `c ${own.join(' ')} | ${chosen.join(' ')} | ${[...new Set(mine)].join(' ')}` : 'ts';
     const known = memo.get(key);
     if (known !== undefined) return known;
     let facts: unknown[];
@@ -666,6 +713,9 @@ export class WrapperIndex {
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });
       facts.push({ overridden: [...this.cOverriddenFor(path)].sort() });
+      facts.push({
+        implementations: [...(implementations ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      });
       // Every header's wrappers, whichever the file includes: a header's change then changes every C
       // file's facts, which is rare (a helper's body edited) and never wrong.
       facts.push({

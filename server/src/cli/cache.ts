@@ -290,7 +290,8 @@ export class CachedRun {
             wrappers.ts.length > 0 ||
             wrappers.functions?.length ||
             wrappers.includes?.length ||
-            wrappers.codes?.length)
+            wrappers.codes?.length ||
+            wrappers.memberFunctions?.length)
         )
           index.push([file, wrappers]);
       }

@@ -21,6 +21,7 @@ import { formatStatistics } from './statistics';
 import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
 import { factBasePass } from './factBase';
+import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
 import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
 import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
@@ -149,7 +150,8 @@ export async function lint(
                 r.wrappers.returnsStream?.length ||
                 r.wrappers.returnsMessage?.length ||
                 r.wrappers.includes?.length ||
-                r.wrappers.codes?.length),
+                r.wrappers.codes?.length ||
+                r.wrappers.memberFunctions?.length),
           )
           .map((r) => [r.path, r.wrappers as FileWrappers]);
     const facts = factBasePass(
@@ -157,32 +159,41 @@ export async function lint(
       all.filter(([, w]) => w.functions?.length || w.codes?.length),
       [...groups.keys()],
     );
+    // What the files store in the members some write helper is stored in (see memberFacts.ts).
+    const memberFacts = treeMemberFacts(all);
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = all
       .filter(
         ([path, w]) =>
           w.c.length > 0 ||
           w.ts.length > 0 ||
+          memberFacts.has(path) ||
           (isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length)),
       )
-      .map(([path, w]) => [
-        path,
-        {
-          c: w.c,
-          ts: w.ts,
-          ...(w.includes && { includes: w.includes }),
-          ...(w.defines && { defines: w.defines }),
-          ...(w.codes && { codes: w.codes }),
-        },
-      ]);
+      .map(([path, w]) => {
+        const stored = memberFacts.get(path);
+        return [
+          path,
+          {
+            c: w.c,
+            ts: w.ts,
+            ...(w.includes && { includes: w.includes }),
+            ...(w.defines && { defines: w.defines }),
+            ...(w.codes && { codes: w.codes }),
+            ...(stored && { memberFunctions: stored }),
+          },
+        ];
+      });
     const names = [
-      ...new Set(
-        index.flatMap(([path, w]) => [
+      ...new Set([
+        ...index.flatMap(([path, w]) => [
           // A header's static helpers too: its includers call them as their own.
           ...w.c.filter((x) => x.exported || isHeader(path)).map((x) => x.name),
           ...w.ts.filter((x) => x.exported).map((x) => x.name),
         ]),
-      ),
+        // The members a write helper is stored in: a call through one, in any file, may be a write.
+        ...implementedMembers(index, facts.quiet),
+      ]),
     ];
     const byPath = new Map(first.map((r) => [r.path, r]));
     let second: FileResult[] = [];
@@ -317,6 +328,24 @@ function askedKinds(
     .map((r) => r.path);
 }
 
+/**
+ * The members some write helper of `index` is stored in (see WrapperIndex.cImplementedMembers), by
+ * name: the words a call through one is found by.
+ */
+function implementedMembers(
+  index: readonly (readonly [string, FileWrappers])[],
+  quiet: readonly string[],
+): string[] {
+  if (!index.some(([, w]) => w.memberFunctions?.length)) return [];
+  const members = new WrapperIndex();
+  for (const [path, w] of index) if (w.memberFunctions?.length) members.set(path, w);
+  // Exported wrappers of files that store nothing are stored by others.
+  for (const [path, w] of index)
+    if (!w.memberFunctions?.length && w.c.some((x) => x.exported)) members.set(path, w);
+  members.presetQuiet(quiet);
+  return members.cImplementedMembers();
+}
+
 /** Passes with the index at most: each reads a chain of helpers across files one file deeper. */
 const MAX_CHAIN_ROUNDS = 8;
 
@@ -330,11 +359,13 @@ function chainedChanges(
 ): { names: string[]; paths: string[] } {
   const names = new Set<string>();
   const paths: string[] = [];
-  const exported = (list: readonly CWrapper[]) =>
-    new Map(list.filter((w) => w.exported).map((w) => [w.name, canonicalJson(w)]));
   for (const r of round) {
     if (!r.chained || r.error || r.skipped) continue;
     const had = wrappersOf.get(r.path);
+    // A static function the file stores in a member is read by the calls through it too.
+    const stored = new Set((had?.memberFunctions ?? []).filter((f) => f.own).map((f) => f.fn));
+    const exported = (list: readonly CWrapper[]) =>
+      new Map(list.filter((w) => w.exported || stored.has(w.name)).map((w) => [w.name, canonicalJson(w)]));
     const before = exported(had?.c ?? []);
     const after = exported(r.chained);
     const differ = [...new Set([...before.keys(), ...after.keys()])].filter(
@@ -345,6 +376,8 @@ function chainedChanges(
     wrappersOf.set(r.path, { ts: [], ...had, c: r.chained });
     paths.push(r.path);
   }
+  // The members those wrappers are stored in: a call through one reads them anew.
+  for (const m of membersStoring([...names], wrappersOf)) names.add(m);
   return { names: [...names], paths };
 }
 

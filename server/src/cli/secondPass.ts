@@ -63,7 +63,9 @@ export class SecondPass {
     if (!this.index || languageOf(path) !== 'c') return this.all;
     const external = this.index.cWrappersFor(path);
     const headers = this.index.cHeaderWrapperNames();
-    const words = this.all.words.filter((n) => external.has(n) || headers.has(n));
+    // A member other files store functions in: a call through it reads what they are.
+    const members = this.index.cImplementationsFor(path);
+    const words = this.all.words.filter((n) => external.has(n) || headers.has(n) || members.has(n));
     if (words.length === this.all.words.length) return this.all;
     const key = words.join('|');
     let callers = this.made.get(key);

@@ -67,6 +67,7 @@ import { KeptFacts } from './keptFacts';
 import { mayHoldWrites } from './fewWrites';
 import { streamPairArrays } from './pairArrays';
 import { statusConstants } from './statusConstants';
+import { memberCallee, type Implementations } from './memberWriters';
 
 export type { CWrapper } from './writes';
 
@@ -74,6 +75,22 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** No named status codes. */
 const NO_CODES: ReadonlyMap<string, number> = new Map();
+
+const NO_IMPLEMENTATIONS: Implementations = new Map();
+
+/** The members of `implementations` that hold write helpers only, as `->m`. */
+function implementedMembers(implementations: Implementations): string[] {
+  const names: string[] = [];
+  for (const [member, writers] of implementations) if (writers?.length) names.push(memberCallee(member));
+  return names;
+}
+
+/** A call through one of `members` (`->m`), or undefined for none. */
+function memberCallPattern(members: readonly string[]): RegExp | undefined {
+  if (members.length === 0) return undefined;
+  const words = members.map((m) => m.replace(/^->/, ''));
+  return new RegExp(`(?:->|\\.)\\s*(?:${words.join('|')})\\s*\\(`);
+}
 
 /**
  * The catalogue's write functions that the code defines itself: in the file (`functions`), or, for a
@@ -177,12 +194,14 @@ export class CAnalyzer {
     redefined: ReadonlySet<string> = NO_NAMES,
     included?: string,
     codes: ReadonlyMap<string, number> = NO_CODES,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
       ...(included !== undefined && { included }),
       ...(codes.size > 0 && { codes }),
+      ...(implementations.size > 0 && { implementations }),
       functions: respelledWriters(text, cWriteFunctionsFor(settings, redefined)),
       wrappers,
       pure: cPureFunctions(settings),
@@ -275,12 +294,14 @@ export class CAnalyzer {
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
     openers: ReadonlySet<string> = C_STREAM_FUNCTIONS,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,
       openers,
+      ...(implementations.size > 0 && { members: implementedMembers(implementations) }),
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
         this.ownWrappers(
@@ -295,6 +316,7 @@ export class CAnalyzer {
           codes,
           included,
           headerMacros,
+          implementations,
         ).own,
     });
     try {
@@ -356,13 +378,24 @@ export class CAnalyzer {
     codes: ReadonlyMap<string, number> = NO_CODES,
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
     const writers = this.writerPattern(settings, known, macros);
     // The headers' macros tell what a call in a helper's body expands to (see silentCalls.ts); the
     // file's own write macros are the writes they expand to (`sock_send(fd, p, n)` in a write loop).
-    const context = this.context(text, settings, known, macros, undefined, redefined, included, codes);
+    const context = this.context(
+      text,
+      settings,
+      known,
+      macros,
+      undefined,
+      redefined,
+      included,
+      codes,
+      implementations,
+    );
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
@@ -411,6 +444,7 @@ export class CAnalyzer {
     includedDefines: readonly string[] = [],
     includedCodes: readonly (readonly [string, number])[] = [],
     returnedElsewhere: ReturnedKinds = NO_RETURNED,
+    implementations: Implementations = NO_IMPLEMENTATIONS,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -467,6 +501,8 @@ export class CAnalyzer {
         : undefined;
     // A use of a header macro that writes: the file shows no write call of its own.
     const usesWriting = writing.size > 0 ? new RegExp(`\\b(?:${[...writing].join('|')})\\s*\\(`) : undefined;
+    // A call through a member other files store write helpers in (see memberWriters.ts).
+    const memberCalls = memberCallPattern(implementedMembers(implementations));
     // The first look before the parse in a batch run (no key): most files of a tree call no write
     // function, and parsing is most of the time spent on them. A same-file macro that writes has the
     // call in its body, which this also sees (through a line continuation, hence `loose`).
@@ -476,6 +512,7 @@ export class CAnalyzer {
       !opens &&
       !writes.test(text) &&
       !usesWriting?.test(text) &&
+      !memberCalls?.test(text) &&
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
@@ -500,6 +537,7 @@ export class CAnalyzer {
         callSite.length === 0 &&
         !this.writerPattern(settings, known, macros).test(text) &&
         !usesWriting?.test(text) &&
+        !memberCalls?.test(text) &&
         !mayWriteThroughParameter(text) &&
         !maySendOneIovec(text)
       ) {
@@ -534,6 +572,7 @@ export class CAnalyzer {
         codes,
         included,
         headerMacros,
+        implementations,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -584,6 +623,7 @@ export class CAnalyzer {
         redefined,
         included,
         codes,
+        implementations,
       );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
@@ -718,6 +758,7 @@ export class CAnalyzer {
         included,
         headerMacros,
         openers,
+        implementations,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).

@@ -75,3 +75,50 @@ export function bufferAliases(changes: readonly Node[]): Map<string, Set<string>
   }
   return closed;
 }
+
+/** The name whose object a pointer declared from a member reaches: `r` of `r->aux`, `(T *)r->a.b`. */
+function memberRoot(value: Node | null): string | undefined {
+  let at: Node | null = value;
+  let member = false;
+  while (at) {
+    switch (at.type) {
+      case 'identifier':
+        return member ? at.text : undefined;
+      case 'parenthesized_expression':
+        at = at.namedChild(0);
+        break;
+      case 'cast_expression':
+        at = at.childForFieldName('value');
+        break;
+      case 'field_expression':
+        member = true;
+        at = at.childForFieldName('argument');
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The pointers a function declares from a member of another name (`struct aux *ra = r->aux;`), each
+ * with that name, read from `changes` (its declarations): such a pointer reaches what the name's
+ * object reaches, the descriptor a write to `r` goes to included, so a call handed it (`&ra->sd->fd`)
+ * may change that descriptor. A scalar copy (`int n = c->len;`) is a value of its own.
+ */
+export function objectPointers(changes: readonly Node[]): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const n of changes) {
+    if (n.type !== 'init_declarator') continue;
+    const declarator = n.childForFieldName('declarator');
+    if (declarator?.type !== 'pointer_declarator') continue;
+    const name = declaredName(declarator);
+    const root = memberRoot(n.childForFieldName('value'));
+    if (!name || !root || root === name) continue;
+    const set = found.get(name) ?? new Set<string>();
+    set.add(root);
+    found.set(name, set);
+  }
+  return found;
+}

@@ -1,43 +1,137 @@
 // Writes through a function pointer held in a struct member: `client->socket_write(client, buf, len)`,
-// where the file stores its write helpers in that member (`client->socket_write = socket_write_plain;`,
+// where the code stores write helpers in that member (`client->socket_write = socket_write_plain;`,
 // or `.write = pipe_write,` in an operations table). The member is an interface, and its
-// implementations are the functions the file assigns to it: when one of them is a write helper and
-// none is known to do no output, a call through the member writes what that helper's buffer and
-// length parameters say, to the object it is given. The object stands for the descriptor, whose kind
-// the code does not show, and no fix can call the pointer's gathered twin, since it has none.
+// implementations are the functions stored in it, in this file or in any other of the tree (a
+// connection's `send` set in the transport's file, called from the protocol's): when one of them is a
+// write helper, the others that are write helpers take the same parameters, and none is known to do no
+// output (a queue filling a buffer) or to write several times (a framing writer), a call through the
+// member writes what those helpers' buffer and length parameters say, to the object it is given. One
+// whose effect the analyzer cannot read (a TLS record writer, a pointer handed to a setter) is taken as
+// another writer of the same call, as the corpus's labels take such members: one write per call. The
+// object stands for the descriptor, whose kind the code does not show, and no fix can call the
+// pointer's gathered twin, since it has none.
+import { C_WRITE_FUNCTIONS } from '../catalogue';
 import type { CWrapper } from '../wrapper';
+import { libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
 
 /** The name a call through member `m` is looked up by among the wrappers: `->m`. */
 export function memberCallee(member: string): string {
   return `->${member}`;
 }
 
+/** One function a file stores in a struct member (see {@link memberFunctions}). */
+export interface MemberFunction {
+  readonly member: string;
+  readonly fn: string;
+  /** The file defines `fn`: its body is in view there. */
+  readonly own?: true;
+  /** `own`, and its body does no output, as far as the file shows. */
+  readonly quiet?: true;
+  /** `own`, and its body calls write functions or the file's write helpers more than once. */
+  readonly several?: true;
+}
+
+/**
+ * What the tree's other files store in struct members, by member name: the write helpers among those
+ * functions, or null when one of them does no output or writes several times. Functions whose effect
+ * is not known are left out.
+ */
+export type Implementations = ReadonlyMap<string, readonly CWrapper[] | null>;
+
 const ASSIGNED = /(?:->|\.)\s*([A-Za-z_]\w*)\s*=\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*[,;}]/g;
+
+/** Values stored in a member that are no function: a member cleared. */
+const NO_FUNCTION = new Set(['NULL', 'nullptr']);
 
 const NO_TWIN = (member: string) =>
   `the write goes through the function pointer ${member}, whose implementations have no gathered twin to call instead`;
 
+/** {@link assignments}' last answer: a file's rounds of helper readings ask it of the same text. */
+let last: { text: string; assigned: ReadonlyMap<string, ReadonlySet<string>> } | undefined;
+
+/** The functions `text` stores in each member it assigns one (and the names of other values). */
+function assignments(text: string): ReadonlyMap<string, ReadonlySet<string>> {
+  if (last?.text === text) return last.assigned;
+  const assigned = new Map<string, Set<string>>();
+  for (const m of text.matchAll(ASSIGNED)) {
+    const [, member, fn] = m as unknown as [string, string, string];
+    if (NO_FUNCTION.has(fn)) continue;
+    let set = assigned.get(member);
+    if (!set) assigned.set(member, (set = new Set()));
+    set.add(fn);
+  }
+  last = { text, assigned };
+  return assigned;
+}
+
+/**
+ * The names `text` stores in struct members (`x->m = f;`, `.m = f,`), for the tree's fact base: each
+ * member with each name once, with what the file's own definitions (`facts`) show of it, and
+ * `writers` the file's write helpers. Most are values, not functions: only members some helper is
+ * stored in matter (see memberWriters).
+ */
+export function memberFunctions(
+  text: string,
+  facts: readonly CFunctionFact[],
+  writers: ReadonlySet<string>,
+): MemberFunction[] {
+  const assigned = assignments(text);
+  if (assigned.size === 0) return [];
+  const defined = new Map(facts.map((f) => [f.name, f]));
+  let quiet: ReadonlySet<string> | undefined;
+  const found: MemberFunction[] = [];
+  for (const [member, fns] of assigned)
+    for (const fn of fns) {
+      const fact = defined.get(fn);
+      if (!fact) {
+        found.push({ member, fn });
+        continue;
+      }
+      quiet ??= quietFunctions(facts, libraryQuiet);
+      found.push({
+        member,
+        fn,
+        own: true,
+        ...(quiet.has(fn) && { quiet: true }),
+        ...(!writers.has(fn) && writesSeveralTimes(fact, writers) && { several: true }),
+      });
+    }
+  return found;
+}
+
+const WRITE_FUNCTIONS: ReadonlySet<string> = new Set(C_WRITE_FUNCTIONS.map((f) => f.name));
+
+/** Whether `fact`'s body calls two writers, or one twice (`writers`: the file's helpers). */
+function writesSeveralTimes(fact: CFunctionFact, writers: ReadonlySet<string>): boolean {
+  const writes = fact.calls.filter((c) => WRITE_FUNCTIONS.has(c) || writers.has(c));
+  return writes.length > 1 || writes.some((c) => fact.repeated?.includes(c));
+}
+
 /**
  * Wrappers for the members of `text` that hold write helpers: `wrappers` are the helpers known so far
- * (the file's and the workspace's), `quiet` says which functions do no output. One wrapper per member,
- * when every writer assigned to it takes its buffer (and length) at the same positions.
+ * (the file's and the workspace's), `quiet` says which functions do no output, `elsewhere` what the
+ * tree's other files store in members. One wrapper per member, when every writer stored in it takes
+ * its buffer (and length) at the same positions.
  */
 export function memberWriters(
   text: string,
   wrappers: ReadonlyMap<string, CWrapper>,
   quiet: (name: string) => boolean,
+  elsewhere?: Implementations,
 ): CWrapper[] {
-  const assigned = new Map<string, Set<string>>();
-  for (const m of text.matchAll(ASSIGNED)) {
-    const [, member, fn] = m as unknown as [string, string, string];
-    let set = assigned.get(member);
-    if (!set) assigned.set(member, (set = new Set()));
-    set.add(fn);
-  }
+  const assigned = assignments(text);
+  const members = elsewhere ? new Set([...assigned.keys(), ...elsewhere.keys()]) : assigned.keys();
   const found: CWrapper[] = [];
-  for (const [member, fns] of assigned) {
-    const writers = [...fns].map((f) => wrappers.get(f)).filter((w): w is CWrapper => w !== undefined);
-    if (writers.length === 0 || [...fns].some((f) => !wrappers.has(f) && quiet(f))) continue;
+  for (const member of members) {
+    const others = elsewhere?.get(member);
+    if (others === null) continue;
+    const fns = [...(assigned.get(member) ?? [])];
+    if (fns.some((f) => !wrappers.has(f) && quiet(f))) continue;
+    const writers = [
+      ...fns.map((f) => wrappers.get(f)).filter((w): w is CWrapper => w !== undefined),
+      ...(others ?? []),
+    ];
+    if (writers.length === 0) continue;
     const first = writers[0]!;
     if (!('param' in first.fd) || first.buf < 0 || first.syscalls !== undefined || first.formats) continue;
     const fdParam = first.fd.param;

@@ -35,6 +35,8 @@ export interface Interest {
    * that calls one, or another opener, and returns is parsed for what it returns (see returnedKinds.ts).
    */
   readonly openers: ReadonlySet<string>;
+  /** Members other files store write helpers in (`->m`): a part calling through one may write. */
+  readonly members?: readonly string[];
   /** The file's own wrappers among `bodies`, with the file's `macros` known. */
   wrappersOf(bodies: readonly FunctionBody[], macros: ReadonlyMap<string, CMacro>): readonly CWrapper[];
 }
@@ -81,6 +83,7 @@ export function interestingParts(
     ...writeFunctions.keys(),
     ...interest.settingWrappers.keys(),
     ...(interest.headerWriters ?? []),
+    ...(interest.members ?? []),
   ]);
   const plain = PLAIN_WRITE.test(text);
   const opener = openerPattern(interest.openers);

@@ -35,7 +35,7 @@ import { gatedStep } from './gatedWrites';
 import { successBranch, successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
-import { bufferAliases } from './bufferAliases';
+import { bufferAliases, objectPointers } from './bufferAliases';
 import { elseChainStep } from './elseChains';
 import { partialSwitch } from './openSwitches';
 import { cappedSlices } from './cappedSlices';
@@ -76,6 +76,8 @@ class FunctionReader {
     private readonly readOnlyPointers: ReadonlySet<string> = new Set(),
     /** Names that may point into other names' bytes, with those names (see bufferAliases.ts). */
     private readonly pointsInto: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+    /** Pointers declared from another name's member, with that name (see objectPointers). */
+    private readonly reaches: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   ) {}
 
   /** Reads a statement list into a block (and the blocks nested in it), returning its steps. */
@@ -436,7 +438,7 @@ class FunctionReader {
     reached?: { paths: Set<string>; whole: Set<string> },
   ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
-    const add = (n: Node | null, contents: boolean, assigned = false): void => {
+    const add = (n: Node | null, contents: boolean, assigned = false, handed = false): void => {
       const root = n ? rootName(n) : undefined;
       // `(char *)(buf + off)`: a pointer into buf (see offsetBases.ts).
       if (!root) {
@@ -452,6 +454,13 @@ class FunctionReader {
           mutated?.add(source);
           reached?.whole.add(source);
         }
+        // A call handed a pointer that reaches another name's object may change anything it reaches.
+        if (handed)
+          for (const source of this.reaches.get(root) ?? []) {
+            into.add(source);
+            mutated?.add(source);
+            reached?.whole.add(source);
+          }
         // Through a member (`ddf->phys->crc = c`, `crc(&ddf->controller)`), or anywhere in root.
         const at = n && addressed(n);
         const path = at && memberPath(at);
@@ -499,7 +508,7 @@ class FunctionReader {
                 (this.scalars.has(value.text) || this.readOnlyPointers.has(value.text)))
             )
               return;
-            add(value, true);
+            add(value, true, false, true);
           });
           break;
         }
@@ -784,6 +793,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     addressedIn(changes.within(body)),
     constPointeesOf(fn),
     bufferAliases(changes.within(body)),
+    objectPointers(changes.within(body)),
   );
   reader.block(namedKids(body));
   // Read for its findings (a helper's body read for what it writes has no file facts).

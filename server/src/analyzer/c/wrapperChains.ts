@@ -169,8 +169,12 @@ export function fileWrappers(
       wrappers.set(w.name, w);
       own.push(w);
     }
-    // Members the file stores the new helpers in write through their pointers too.
-    const members = found.length > 0 ? memberWriters(base.text, wrappers, quiet) : [];
+    // Members the file stores the new helpers in write through their pointers too, and from the first
+    // round on, those the tree's other files store theirs in.
+    const members =
+      found.length > 0 || (depth === 0 && base.implementations?.size)
+        ? memberWriters(base.text, wrappers, quiet, base.implementations)
+        : [];
     for (const w of members) {
       if (wrappers.has(w.name)) continue;
       wrappers.set(w.name, w);

@@ -12,7 +12,7 @@ import { isBare, LENGTH_MARK } from '../cTemplates';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
-import { memberCallee } from './memberWriters';
+import { memberCallee, type Implementations } from './memberWriters';
 import { lineMatches } from './lineMatches';
 import { OUT_OF_BAND } from './helperBodies';
 import {
@@ -91,6 +91,11 @@ export interface CContext {
    * statusConstants.ts), with the value: a check or a return of one reads as the number. Absent: none.
    */
   readonly codes?: ReadonlyMap<string, number>;
+  /**
+   * What the tree's other files store in struct members (see memberWriters.ts): a call through a
+   * member all of whose implementations in view are write helpers is a write. Absent: none known.
+   */
+  readonly implementations?: Implementations;
 }
 
 /** One write call, understood apart from the statement around it. */
