@@ -30,6 +30,7 @@ import { summedWrites } from './summedCounts';
 import { talliedStep } from './talliedCounts';
 import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
+import { pointerCopies } from './localSpellings';
 import { deadStatement } from './deadCode';
 import { gatedStep } from './gatedWrites';
 import { successBranch, successLead } from './successBodies';
@@ -770,6 +771,8 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   const own = new Set(locals);
   for (const name of parameterNames(fn)) if (name) own.delete(name);
   const aliases = descriptorAliases(changes.within(body), own, body);
+  const copies = pointerCopies(changes.within(body), own, body);
+  if (copies.size > 0) ctx = { ...ctx, pointerCopies: copies };
   if (aliases.size > 0) {
     // A local copy of a descriptor names what it copies (itself resolved through the file's macros).
     const named = new Map(ctx.descriptorMacros ?? []);
