@@ -2,13 +2,13 @@ import type { Node } from 'web-tree-sitter';
 import { descriptorAliases } from './aliases';
 
 // A helper's descriptor spelled through the caller's own local: a driver's functions start with
-// `PrivateData *p = drvthis->private_data;` and write to `p->fd`, while a call of a helper that does the
-// same inside (`show_cursor(drvthis, on)`) reaches `drvthis->private_data->fd` through its argument. The
+// `struct state *p = dev->priv;` and write to `p->fd`, while a call of a helper that does the
+// same inside (`cursor(dev, on)`) reaches `dev->priv->fd` through its argument. The
 // local copies that member path and neither it nor what it copies changes in the function (see
 // aliases.ts), so both spellings name one descriptor; spelled the way the caller writes it, the helper's
 // write joins the caller's writes, and what the caller knows of `p->fd` (opened as a stream) holds for it.
 
-/** A member path through a pointer (`drvthis->private_data`): what a pointer local may copy. */
+/** A member path through a pointer (`dev->priv`): what a pointer local may copy. */
 const PATH = /^[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*$/;
 
 /**
@@ -30,8 +30,8 @@ export function pointerCopies(
 /**
  * `target` (a helper's descriptor mapped into the caller, canonical) with its leading member path
  * replaced by the caller's local that copies that path (`named`: see {@link pointerCopies} and
- * CContext.pointerCopies): `drvthis->private_data->fd`
- * is `p->fd` where `p` copies `drvthis->private_data`. The longest copied path wins; a target no local's
+ * CContext.pointerCopies): `dev->priv->fd`
+ * is `p->fd` where `p` copies `dev->priv`. The longest copied path wins; a target no local's
  * copy leads is returned as it is. Does not modify `named`.
  */
 export function spelledThroughLocal(target: string, named: ReadonlyMap<string, string> | undefined): string {

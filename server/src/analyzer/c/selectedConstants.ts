@@ -1,5 +1,5 @@
 // A helper that sends one of a few fixed commands, chosen by its arguments: a display driver's
-// `show_cursor(drvthis, on)` is `if (on) write(p->fd, "\E[S", 3); else write(p->fd, "\E[s", 3);`, a
+// `cursor(dev, on)` is `if (on) write(p->fd, "\E[S", 3); else write(p->fd, "\E[s", 3);`, a
 // protocol's `reply(fd, ok)` sends "OK\r\n" or "ERR\r\n". Every path through its body makes exactly one
 // write of constant bytes to one descriptor (its parameter, or a member reached from one), so each call
 // is one write to that descriptor and takes its place in the caller's run. The bytes are the helper's own
@@ -131,7 +131,7 @@ function changed(name: string, body: Node): boolean {
 
 /**
  * Reads `fn` as a helper of one write of constant bytes chosen by a test: its body is declarations
- * (a local may copy a member path of a parameter, `PrivateData *p = drvthis->private_data;`) and then
+ * (a local may copy a member path of a parameter, `struct state *p = dev->priv;`) and then
  * one if/else chain every arm of which writes once (see {@link chainWrites}), all to the same
  * descriptor, a parameter or a member path from one (through such a local or directly), which nothing
  * in the body changes. Undefined for any other body. Does not modify `fn`.

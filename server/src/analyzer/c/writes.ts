@@ -43,7 +43,7 @@ export interface CContext {
   readonly descriptorMacros?: ReadonlyMap<string, string>;
   /**
    * The function's locals that copy a member path through a pointer (`p` copying
-   * `drvthis->private_data`), with that path: a helper's descriptor reached through the same path is
+   * `dev->priv`), with that path: a helper's descriptor reached through the same path is
    * spelled through the local (see localSpellings.ts).
    */
   readonly pointerCopies?: ReadonlyMap<string, string>;
