@@ -1,12 +1,11 @@
-import type { Node } from 'web-tree-sitter';
-import { descriptorAliases } from './aliases';
-
 // A helper's descriptor spelled through the caller's own local: a driver's functions start with
 // `struct state *p = dev->priv;` and write to `p->fd`, while a call of a helper that does the
 // same inside (`cursor(dev, on)`) reaches `dev->priv->fd` through its argument. The
 // local copies that member path and neither it nor what it copies changes in the function (see
 // aliases.ts), so both spellings name one descriptor; spelled the way the caller writes it, the helper's
 // write joins the caller's writes, and what the caller knows of `p->fd` (opened as a stream) holds for it.
+import type { Node } from 'web-tree-sitter';
+import { descriptorAliases } from './aliases';
 
 /** A member path through a pointer (`dev->priv`): what a pointer local may copy. */
 const PATH = /^[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*$/;
