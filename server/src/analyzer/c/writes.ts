@@ -44,9 +44,9 @@ export interface CContext {
   /**
    * The function's locals that copy a member path through a pointer (`p` copying
    * `dev->priv`), with that path: a helper's descriptor reached through the same path is
-   * spelled through the local (see localSpellings.ts).
+   * spelled through the local (see localSpellings.ts). Worked out when first asked.
    */
-  readonly pointerCopies?: ReadonlyMap<string, string>;
+  readonly pointerCopies?: () => ReadonlyMap<string, string>;
   readonly text: string;
   /**
    * The function-like macro definitions of the headers the file includes, one `#define` a line: a
@@ -670,7 +670,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
   const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
   // Reached through the argument's members, it may be what a local of the caller copies (localSpellings.ts).
   const target = aliasOf(
-    member ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies) : canonicalTarget(spelled),
+    member ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies?.()) : canonicalTarget(spelled),
     ctx,
   );
   const kind = descriptorKind(wrapper, target, ctx, call);
