@@ -91,8 +91,9 @@ describe('write helpers recognised from facts of their bodies', () => {
       at('hbf_save_counts')?.message ?? '',
       /hbf_put16\(\) writes the bytes of the value it is given, which no iovec can point at/,
     );
-    // The descriptor is named as the caller reaches it: through the argument's private data.
-    assert.match(at('hbf_drv_init')?.message ?? '', /^2 syscalls to drv->private_data->fd /);
+    // The descriptor is named as the caller spells it: through its local copy of the argument's
+    // private data (see localSpellings.ts).
+    assert.match(at('hbf_drv_init')?.message ?? '', /^2 syscalls to p->fd /);
     assert.match(at('hbf_conn_greet')?.message ?? '', /^2 syscalls to c->fd /);
   });
 

@@ -22,12 +22,14 @@ function copyable(value: Node): boolean {
  * with the text they copy. A local declared twice, assigned, incremented or whose address is taken is
  * none; nor is one whose source's root name is changed anywhere in the function. `bare`: the locals
  * declared without a value (not parameters), whose first assignment may be the copy, unless a call
- * handed the object after it is followed by the member written out again (in `body`).
+ * handed the object after it is followed by the member written out again (in `body`). With `pointers`,
+ * a local whose members change is kept: it copies a pointer, and names the object it points at still.
  */
 export function descriptorAliases(
   changes: readonly Node[],
   bare: ReadonlySet<string> = new Set(),
   body?: Node,
+  pointers = false,
 ): Map<string, string> {
   const copies = new Map<string, string | null>();
   const changed = new Set<string>();
@@ -89,7 +91,9 @@ export function descriptorAliases(
   }
   const aliases = new Map<string, string>();
   for (const [name, text] of copies) {
-    if (text === null || changed.has(name) || [...members].some((m) => rootOf(m) === name)) continue;
+    // A pointer copy (`pointers`) still names the object when a member of it changes (`p->old = ...`).
+    if (text === null || changed.has(name) || (!pointers && [...members].some((m) => rootOf(m) === name)))
+      continue;
     const source = text.replace(/\s+/g, '');
     if (touches(source, changed, members)) continue;
     // Past such a call, the member written out again may be another descriptor than the copy.

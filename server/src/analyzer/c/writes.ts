@@ -2,6 +2,7 @@
 // macro that expands to one) as a bare statement, behind `(void)`, or checked as `if (call < 0) handler`.
 // Statements that hold several writes (a condition chaining them) or a write under a condition are
 // read in chains.ts, from the calls this file understands.
+import { spelledThroughLocal } from './localSpellings';
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
 import { outsideMessageModes } from './modeSockets';
 import type { Node } from 'web-tree-sitter';
@@ -40,6 +41,12 @@ export interface CContext {
    * name, with the descriptor's canonical number.
    */
   readonly descriptorMacros?: ReadonlyMap<string, string>;
+  /**
+   * The function's locals that copy a member path through a pointer (`p` copying
+   * `dev->priv`), with that path: a helper's descriptor reached through the same path is
+   * spelled through the local (see localSpellings.ts). Worked out when first asked.
+   */
+  readonly pointerCopies?: () => ReadonlyMap<string, string>;
   readonly text: string;
   /**
    * The function-like macro definitions of the headers the file includes, one `#define` a line: a
@@ -666,7 +673,11 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
       : '';
   const deref = 'param' in wrapper.fd && wrapper.fd.deref;
   const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
-  const target = aliasOf(canonicalTarget(spelled), ctx);
+  // Reached through the argument's members, it may be what a local of the caller copies (localSpellings.ts).
+  const target = aliasOf(
+    member ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies?.()) : canonicalTarget(spelled),
+    ctx,
+  );
   const kind = descriptorKind(wrapper, target, ctx, call);
   if (kind === 'message') return 'message';
   const frames = wrapper.syscalls ?? 1;
