@@ -393,9 +393,10 @@ function testCalls(
 ): WriteStep['argumentCalls'] {
   if (readsOnly(cond, ctx.pure)) return write.argumentCalls;
   const own = write.argumentCalls;
-  // A test that only keeps what it tests in the function's own variables (see assigningTests.ts).
+  // A test that only keeps what it tests in the function's own variables (see assigningTests.ts), none
+  // of them the write's descriptor.
   const assigning = locals && assigningTest(cond, ctx, locals);
-  if (assigning)
+  if (assigning && !assigning.changes.some((n) => write.targetNames.includes(n)))
     return {
       calls: [...(own?.calls ?? []), ...assigning.calls],
       changes: [...(own?.changes ?? []), ...assigning.changes],
