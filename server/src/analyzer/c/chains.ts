@@ -3,6 +3,7 @@
 // write under a condition without `else` (`if (negated) write_or_die(fd, "^", 1);`).
 import type { Node } from 'web-tree-sitter';
 import { keptRetry } from './keptRetries';
+import { assigningTest } from './assigningTests';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
 import { assumedCalls } from '../shapes/assumptions';
@@ -350,7 +351,11 @@ function only(body: Node | null): Node | undefined {
  * write: such a write may open a run, and joins one only as {@link testCalls} says.
  * Also the test and the write in one condition: `if (negated && write(fd, "^", 1) < 0) return -1;`.
  */
-export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefined {
+export function conditionalStep(
+  stmt: Node,
+  ctx: CContext,
+  locals?: ReadonlySet<string>,
+): WriteStep | undefined {
   if (stmt.type !== 'if_statement' || stmt.hasError || stmt.childForFieldName('alternative'))
     return undefined;
   const cond = stmt.childForFieldName('condition');
@@ -364,7 +369,7 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
   const call = inner && statementCall(inner, ctx);
   const write = inner && call && writeStep(inner, call, ctx);
   if (!write) return undefined;
-  const before = testCalls(cond, write, ctx);
+  const before = testCalls(cond, write, ctx, locals);
   return {
     ...write,
     span: { start: stmt.startIndex, end: stmt.endIndex },
@@ -380,10 +385,25 @@ export function conditionalStep(stmt: Node, ctx: CContext): WriteStep | undefine
  * test runs before the write, so the write may open a run whatever its test does, and join one only as
  * a write with such calls in its arguments would.
  */
-function testCalls(cond: Node, write: WriteStep, ctx: CContext): WriteStep['argumentCalls'] {
+function testCalls(
+  cond: Node,
+  write: WriteStep,
+  ctx: CContext,
+  locals?: ReadonlySet<string>,
+): WriteStep['argumentCalls'] {
   if (readsOnly(cond, ctx.pure)) return write.argumentCalls;
-  const found = callsInArguments(cond, ctx);
   const own = write.argumentCalls;
+  // A test that only keeps what it tests in the function's own variables (see assigningTests.ts), none
+  // of them the write's descriptor.
+  const assigning = locals && assigningTest(cond, ctx, locals);
+  if (assigning && !assigning.changes.some((n) => write.targetNames.includes(n)))
+    return {
+      calls: [...(own?.calls ?? []), ...assigning.calls],
+      changes: [...(own?.changes ?? []), ...assigning.changes],
+      ...(own?.assumed && { assumed: own.assumed }),
+      ...(own?.io && { io: true }),
+    };
+  const found = callsInArguments(cond, ctx);
   const callees = calls(cond).flatMap((c) => calleeName(c) ?? []);
   return {
     calls: [...(own?.calls ?? []), ...(found?.calls ?? callees)],

@@ -63,8 +63,18 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   let type: string | undefined;
   for (const d of body.descendantsOfType('declaration')) {
     if (!d) continue;
-    // A static local keeps what one call left for the next.
-    if (d.children.some((k) => k?.type === 'storage_class_specifier' && k.text !== 'register')) return -1;
+    // A static local keeps what one call left for the next; one that is `const` (a table of names)
+    // holds the same bytes on every call.
+    const constant = d.children.some((k) => k?.type === 'type_qualifier' && k.text === 'const');
+    if (
+      d.children.some(
+        (k) =>
+          k?.type === 'storage_class_specifier' &&
+          k.text !== 'register' &&
+          !(k.text === 'static' && constant),
+      )
+    )
+      return -1;
     for (const declarator of d.childrenForFieldName('declarator')) {
       const name = declaredName(declarator);
       if (!name) continue;

@@ -31,6 +31,7 @@ import { elementTarget } from './elementTargets';
 import { pointeeLocal, pointeeTarget } from './pointeeLocals';
 import { computedFromParams } from './computedBuffers';
 import { formatText } from './translatedText';
+import { fixedFormat } from './literalFormats';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
@@ -143,7 +144,9 @@ function writerSlotsOrWhy(
   const format = !!w?.formats && !w.object;
   if (!w || w.buf < 0) return 'not-a-writer';
   if ((w.syscalls ?? 1) > 1) return 'several-writes';
-  if (format && !formatting) return 'format';
+  // A format the call spells out: the bytes are what its other arguments stand for (literalFormats.ts).
+  const spelled = format && !formatting && fixedFormat(callArgs(call)[w.buf]);
+  if (format && !formatting && !spelled) return 'format';
   // A printf-style helper's own pace, handed on with the text it formats, paces the helper: its own
   // calls given 0 are writes. (Any other helper forwarding its caller's pace stays none.)
   const paceArg = w.pace === undefined ? undefined : callArgs(call)[w.pace];
@@ -157,7 +160,7 @@ function writerSlotsOrWhy(
   if (w.mode !== undefined && !writerMode(callArgs(call)[w.mode]?.text ?? '')) return 'not-writer-mode';
   const messages = {
     ...(w.messages && { messages: true as const }),
-    ...(w.object && { object: true as const }),
+    ...((w.object || spelled) && { object: true as const }),
     ...(format && { formats: true as const }),
     ...(pace !== undefined && { pace }),
   };

@@ -175,7 +175,7 @@ class FunctionReader {
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
       const write =
         chainStep(stmt, this.ctx) ??
-        conditionalStep(stmt, this.ctx) ??
+        conditionalStep(stmt, this.ctx, this.locals) ??
         gatedStep(stmt, this.ctx) ??
         elseChainStep(stmt, this.ctx) ??
         returnStep(stmt, this.ctx);

@@ -7,6 +7,7 @@ import type { Budget } from './budget';
 import { assumedCalls } from './assumptions';
 import { writesLaterInLine, writesTo } from './laterArmWrites';
 import { leavesOnly } from './leavingArms';
+import { quietTestChanges } from './quietTests';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
 export interface NameLookup {
@@ -226,9 +227,14 @@ export function through(
   budget?: Budget,
   leaving = false,
 ): Passage | undefined {
-  if (branch.partial?.opaque) return undefined;
+  // Tests that compute as they test run first, as a statement at the head of every arm would. What
+  // they rebind (`p = getenv("X")`) leaves the bytes a write before sent where they were: only a
+  // change of contents (a buffer filled, a name whose address was taken) changes what was queued.
+  const rebinds = (e: OtherStep) => () => e.mutated ?? e.writes;
+  const tested = quietTestChanges(branch, (e) => armComputes(e, names, locals, sent, rebinds(e)));
+  if (!tested) return undefined;
   const arms: WriteStep[][] = [];
-  const changed: string[] = [];
+  const changed: string[] = [...tested];
   for (const arm of branch.arms) {
     if (leaving && !stream && leavesOnly(arm.steps)) {
       arms.push([]);
@@ -380,7 +386,9 @@ export function leading(
   sent: NameLookup,
   budget?: Budget,
 ): WriteStep[] | undefined {
-  if (branch.partial?.opaque) return undefined;
+  // Tests that compute as they test run after the writes before the branch: they must be calm there.
+  const tested = quietTestChanges(branch, (e) => calmBefore(e, names, sent, e.mutated ?? e.writes));
+  if (!tested) return undefined;
   const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent, budget));
   // An arm that opens with no write (it computes, or does something else first) and writes nothing to
   // the descriptor later either leaves the writes before the branch alone on its path, as an `if`
@@ -400,6 +408,27 @@ export function leading(
 }
 
 /**
+ * True when a computation before an arm's write (`int n = snprintf(num, ...)`) may run after the writes
+ * before the branch, as it does in either shape: it must not print, nor change the descriptor (`names`)
+ * or what they sent (`queued`): `changes`, of the names it changes, those whose change would.
+ */
+function calmBefore(
+  s: OtherStep,
+  names: ReadonlySet<string>,
+  queued: NameLookup,
+  changes: readonly string[] = s.writes,
+): boolean {
+  return (
+    !s.barrier &&
+    !s.output &&
+    !s.setsGlobal &&
+    !meets(s.writes, names) &&
+    !meets(changes, queued) &&
+    !(s.frees && meets(s.frees, queued))
+  );
+}
+
+/**
  * Writes to `target` that open one arm (after computations that do no I/O), and those that open a
  * branch right after them, once such computations have been passed.
  */
@@ -412,19 +441,9 @@ function armLeading(
   budget?: Budget,
 ): WriteStep[] {
   const queued = new Names(sent);
-  // A computation before the arm's write (`int n = snprintf(num, ...)`) runs after the writes before
-  // the branch in either shape; it only must not print, nor change the descriptor or what they sent.
   const calm = (s: Step) => {
     budget?.visit();
-    return (
-      s.kind === 'other' &&
-      !s.barrier &&
-      !s.output &&
-      !s.setsGlobal &&
-      !meets(s.writes, names) &&
-      !meets(s.writes, queued) &&
-      !(s.frees && meets(s.frees, queued))
-    );
+    return s.kind === 'other' && calmBefore(s, names, queued);
   };
   let k = 0;
   for (let s = body[k]; s && calm(s); s = body[++k]);

@@ -20,7 +20,7 @@ const ADDRESSED = {};
 /** A statement that assigns a variable whose address the run sent ends it. */
 export const address: Joiner = {
   name: 'address',
-  facts: ['write.pieces', 'other.writes'],
+  facts: ['write.pieces', 'other.writes', 'branch.partial'],
   rules: {
     taken(step, run) {
       for (const p of step.pieces ?? []) {
@@ -32,6 +32,13 @@ export const address: Joiner = {
     cross(step, run) {
       const addressed = run.recalled<Set<string>>(ADDRESSED);
       return addressed && meets(step.writes, addressed) ? REASSIGNED : undefined;
+    },
+    // A test that assigns as it tests (`if ((len = next(p)) > 0)`, see ../quietTests.ts) runs between
+    // the writes before the branch and those in its arms, as such a statement would.
+    branch(step, run) {
+      const addressed = run.recalled<Set<string>>(ADDRESSED);
+      const effects = step.partial?.testEffects ?? [];
+      return addressed && effects.some((e) => meets(e.writes, addressed)) ? REASSIGNED : undefined;
     },
   },
 };
