@@ -35,6 +35,7 @@ import { fixedFormat } from './literalFormats';
 import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
+import { chosenCodes, chosenValues } from './chosenCodes';
 import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { modeArmSkips } from './modeArms';
@@ -1635,25 +1636,41 @@ function statusCodes(
     const callee = call?.type === 'call_expression' ? calleeName(call) : undefined;
     return callee !== undefined && zeroOnSuccess(callee);
   };
+  // `return errno == EPIPE ? ERR_HUP : ERR_SYS;`: a choice between codes (see chosenCodes.ts).
+  const constant = (value: Node) => CODE.test(value.text.replace(/[\s()]/g, ''));
+  const chosen = returns.map((r) => {
+    const value = r.namedChild(0);
+    return value ? chosenCodes(value, constant) : undefined;
+  });
   // `return ret;` of a local that only ever holds codes (see statusVariables.ts): those codes.
   const isCode = (value: Node) => {
     const callee = value.type === 'call_expression' ? calleeName(value) : undefined;
-    return callee !== undefined ? zeroOnSuccess(callee) : CODE.test(value.text.replace(/[\s()]/g, ''));
+    return callee !== undefined
+      ? zeroOnSuccess(callee)
+      : constant(value) || chosenCodes(value, constant) !== undefined;
   };
   const held = values.map((v) =>
     /^[A-Za-z_]\w*$/.test(v) && !CODE.test(v) ? heldCodes(v, body, isCode) : undefined,
   );
+  const text = (n: Node) => codeText(n.text.replace(/[\s()]/g, ''), codes);
   const given = values.flatMap(
     (v, i) =>
-      held[i]?.map((h) => codeText(h.text.replace(/[\s()]/g, ''), codes)) ?? (CODE.test(v) ? [v] : []),
+      held[i]?.flatMap((h) => (chosenValues(h) ?? [h]).map(text)) ??
+      chosen[i]?.map(text) ??
+      (CODE.test(v) ? [v] : []),
   );
   const success = given.includes('0') || returns.some(forwarded);
   return (
     values.every(
-      (v, i) => CODE.test(v) || passed(returns[i]!, v) || forwarded(returns[i]!) || held[i] !== undefined,
+      (v, i) =>
+        CODE.test(v) ||
+        passed(returns[i]!, v) ||
+        forwarded(returns[i]!) ||
+        held[i] !== undefined ||
+        chosen[i] !== undefined,
     ) &&
     success &&
-    (values.some((v, i) => v !== '0' && !held[i]) || given.some((c) => c !== '0'))
+    (values.some((v, i) => v !== '0' && !held[i] && !chosen[i]) || given.some((c) => c !== '0'))
   );
 }
 

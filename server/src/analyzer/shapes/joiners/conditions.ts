@@ -53,18 +53,52 @@ const RETESTED = end(
   'a statement between changes what the test of the next write reads: the writes may exclude each other',
 );
 
+/**
+ * What the run knows of the names its writes' tests read: those a statement changed after a write
+ * whose test read them (`retested`), the writes whose statements before them were seen (by their
+ * start), and whether statements moved unseen (`blind`: a write taken from a branch), after which any
+ * change since the run opened counts.
+ */
+interface Tested {
+  readonly changedAfter: Set<string>;
+  readonly seen: Set<number>;
+  blind: boolean;
+}
+const TESTED = {};
+
 const RULES: Rules = {
   // A test reads its names where it stands: an earlier write's test read them too, and a statement
   // between changed them (`if (a) ...; a = 0; if (a) ...`), so the second may now fail where the first
-  // held. A test of names computed for it between (`n = len & 3; if (n) ...`) is no such case.
+  // held. A test of names computed for it between (`n = len & 3; if (n) ...`) is no such case, nor one
+  // of names computed before the first test read them (`ok = n > 0; put(a); if (!ok) return; put(b);
+  // put(c);`: both writes after the exit run under the same `ok`).
   write(step, run) {
+    const memo = run.memory<Tested>(TESTED, () => ({
+      changedAfter: new Set(),
+      seen: new Set(),
+      blind: false,
+    }));
+    memo.seen.add(step.span.start);
+    const tested = run.writes.flatMap((w) => (w.condition ? conditionNames(w.condition) : []));
+    // The statements pending came after every write taken so far, so after each of those tests.
+    for (const p of run.pending) for (const n of p.writes) if (tested.includes(n)) memo.changedAfter.add(n);
     if (!step.condition || step.condition === ONE_ARM) return step;
     const changed = conditionNames(step.condition).filter(
-      (n) => run.changedSoFar.has(n) || run.changedInArms.has(n),
+      (n) => (memo.blind ? run.changedSoFar.has(n) : memo.changedAfter.has(n)) || run.changedInArms.has(n),
     );
     if (changed.length === 0) return step;
-    const tested = run.writes.flatMap((w) => (w.condition ? conditionNames(w.condition) : []));
     return meets(changed, tested) ? RETESTED : step;
+  },
+  // A write joined without this rule (from a branch, or a run opened by several) had statements moved
+  // before it unseen: from there on, any change since the run opened counts.
+  taken(step, run) {
+    if (run.writes.length <= 1) return;
+    const memo = run.memory<Tested>(TESTED, () => ({
+      changedAfter: new Set(),
+      seen: new Set(),
+      blind: false,
+    }));
+    if (!memo.seen.has(step.span.start)) memo.blind = true;
   },
   finish(writes, run) {
     const conditions = new Set(writes.map((w) => w.condition));
@@ -97,6 +131,9 @@ export const conditions: Joiner = {
     'write.pieces',
     'run.head',
     'run.everyPath',
+    'write.span',
+    'run.writes',
+    'run.pending',
     'run.changedSoFar',
     'run.changedInArms',
   ],
