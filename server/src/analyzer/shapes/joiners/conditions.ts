@@ -8,7 +8,7 @@
 // writes under tests add to it, whatever those tests are.
 import type { WriteStep } from '../../model';
 import { inArm, meets, ONE_ARM } from '../branches';
-import { end, type Joiner, type Rules } from './joiner';
+import { end, type Joiner, type Rules, type RunSoFar } from './joiner';
 import { conditionSubjects, overlaps, type Subject } from './conditionSubjects';
 
 const ALL_CONDITIONAL =
@@ -63,8 +63,42 @@ interface Tested {
   readonly changedAfter: Set<string>;
   readonly seen: Set<number>;
   blind: boolean;
+  /** The names the tests of the run's first `folded` writes read, gathered as writes join. */
+  readonly tested: Set<string>;
+  folded: number;
+  /** The last write folded into `tested`. */
+  last?: WriteStep;
 }
 const TESTED = {};
+
+/** The run's memory of its tests (see {@link Tested}). */
+function testedOf(run: RunSoFar): Tested {
+  return run.memory<Tested>(TESTED, () => ({
+    changedAfter: new Set(),
+    seen: new Set(),
+    blind: false,
+    tested: new Set(),
+    folded: 0,
+  }));
+}
+
+/**
+ * The names the tests of `run`'s writes read, each write's condition read once as it joins: reading
+ * them all again for every write made a long run's search quadratic.
+ */
+function testedNames(memo: Tested, writes: readonly WriteStep[]): ReadonlySet<string> {
+  // A run's writes only grow; should they ever be another list, they are read again from the first.
+  if (writes.length < memo.folded || (memo.folded > 0 && writes[memo.folded - 1] !== memo.last)) {
+    memo.tested.clear();
+    memo.folded = 0;
+  }
+  for (; memo.folded < writes.length; memo.folded++) {
+    const condition = writes[memo.folded]!.condition;
+    if (condition) for (const n of conditionNames(condition)) memo.tested.add(n);
+  }
+  memo.last = writes[memo.folded - 1];
+  return memo.tested;
+}
 
 const RULES: Rules = {
   // A test reads its names where it stands: an earlier write's test read them too, and a statement
@@ -73,15 +107,12 @@ const RULES: Rules = {
   // of names computed before the first test read them (`ok = n > 0; put(a); if (!ok) return; put(b);
   // put(c);`: both writes after the exit run under the same `ok`).
   write(step, run) {
-    const memo = run.memory<Tested>(TESTED, () => ({
-      changedAfter: new Set(),
-      seen: new Set(),
-      blind: false,
-    }));
+    const memo = testedOf(run);
     memo.seen.add(step.span.start);
-    const tested = run.writes.flatMap((w) => (w.condition ? conditionNames(w.condition) : []));
+    const tested = testedNames(memo, run.writes);
     // The statements pending came after every write taken so far, so after each of those tests.
-    for (const p of run.pending) for (const n of p.writes) if (tested.includes(n)) memo.changedAfter.add(n);
+    if (tested.size > 0)
+      for (const p of run.pending) for (const n of p.writes) if (tested.has(n)) memo.changedAfter.add(n);
     if (!step.condition || step.condition === ONE_ARM) return step;
     const changed = conditionNames(step.condition).filter(
       (n) => (memo.blind ? run.changedSoFar.has(n) : memo.changedAfter.has(n)) || run.changedInArms.has(n),
@@ -93,11 +124,7 @@ const RULES: Rules = {
   // before it unseen: from there on, any change since the run opened counts.
   taken(step, run) {
     if (run.writes.length <= 1) return;
-    const memo = run.memory<Tested>(TESTED, () => ({
-      changedAfter: new Set(),
-      seen: new Set(),
-      blind: false,
-    }));
+    const memo = testedOf(run);
     if (!memo.seen.has(step.span.start)) memo.blind = true;
   },
   finish(writes, run) {
