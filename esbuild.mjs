@@ -83,7 +83,10 @@ export const treeSitterEdits = {
     build.onLoad({ filter: /web-tree-sitter\.cjs$/ }, ({ path }) => {
       let contents = readFileSync(path, 'utf8');
       const edits = [
-        [/(var Node = class \{\n  static \{\n    __name\(this, "Node"\);\n  \}\n(?:  (?:\/\/|\/\*\*).*\n)*)  \[0\] = 0;/, '$1  _other = 0;'],
+        [
+          /(var Node = class \{\n {2}static \{\n {4}__name\(this, "Node"\);\n {2}\}\n(?: {2}(?:\/\/|\/\*\*).*\n)*) {2}\[0\] = 0;/,
+          '$1  _other = 0;',
+        ],
         ['    this[0] = other;\n', '    this._other = other;\n'],
         ['C.setValue(address, node[0], "i32");', 'C.setValue(address, node._other, "i32");'],
         [
@@ -96,9 +99,14 @@ export const treeSitterEdits = {
         ],
       ];
       for (const [from, to] of edits) {
-        const found = typeof from === 'string' ? contents.split(from).length - 1 : (contents.match(from) ? 1 : 0);
+        const found =
+          typeof from === 'string' ? contents.split(from).length - 1 : contents.match(from) ? 1 : 0;
         if (found !== 1)
-          return { errors: [{ text: `${path}: expected one ${String(from)}, found ${found}: web-tree-sitter changed` }] };
+          return {
+            errors: [
+              { text: `${path}: expected one ${String(from)}, found ${found}: web-tree-sitter changed` },
+            ],
+          };
         contents = contents.replace(from, to);
       }
       return { contents, loader: 'js' };
