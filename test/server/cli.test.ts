@@ -387,7 +387,7 @@ describe('writev-lint', () => {
         'leaving-handlers.c:73',
         'leaving-handlers.c:87',
         'left-in-locals.c:48',
-        'literal-formats.c:48',
+        'literal-formats.c:49',
         'local-spellings.c:43',
         'locked-helpers.c:38',
         'loops.c:8',
