@@ -17,6 +17,7 @@ import { rememberNodeTypes } from './nodeTypes';
 import { rememberDescendants } from './descendantMemo';
 import { blankWrappedHeadMacros } from './wrappedHeadMacros';
 import { renameShadowingMacros } from './shadowingMacros';
+import { blankOutsideConditions } from './conditionWords';
 
 const { Parser } = TreeSitter;
 
@@ -46,10 +47,11 @@ export function loadCLanguage(): Promise<Language> {
 
 /**
  * Blanks attribute-like macros (`NORETURN`, `MAYBE_UNUSED`...) that the grammar cannot know, replacing
- * each with spaces of the same length so every offset stays valid for the original text.
+ * each with spaces of the same length so every offset stays valid for the original text. The tests of
+ * conditional directives keep them (`#if UNUSED` tests a macro; see conditionWords.ts).
  */
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
-  const blanked = pattern ? text.replace(pattern, (match) => ' '.repeat(match.length)) : text;
+  const blanked = pattern ? blankOutsideConditions(text, pattern) : text;
   const heads = blankWrappedHeadMacros(
     blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blanked)))),
     NOT_ATTRIBUTES,
