@@ -325,6 +325,8 @@ describe('writev-lint', () => {
         'frame-forwarders.c:28',
         'frame-forwarders.c:37',
         'frame-forwarders.c:62',
+        'framed-iovec-helpers.c:40',
+        'framed-iovec-helpers.c:46',
         'gated-chains.c:23',
         'gated-chains.c:34',
         'goto-loops.c:77',
@@ -635,6 +637,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/ and c-treeimplementations/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 626);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 628);
   });
 });
