@@ -381,6 +381,8 @@ describe('writev-lint', () => {
         'later-arm-writes.c:16',
         'later-arm-writes.c:24',
         'leading-tests.c:14',
+        'leaving-arm-addresses.c:29',
+        'leaving-arm-addresses.c:46',
         'leaving-arms.c:15',
         'leaving-arms.c:30',
         'leaving-arms.c:41',
@@ -638,6 +640,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/ and c-treeimplementations/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 629);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 631);
   });
 });
