@@ -200,6 +200,7 @@ describe('writev-lint', () => {
         'chained-conditions.c:139',
         'chained-conditions.c:150',
         'chained-mixed-checks.c:10',
+        'character-class-loops.c:13',
         'check-forms.c:68',
         'check-forms.c:110',
         'check-forms.c:119',
@@ -328,6 +329,8 @@ describe('writev-lint', () => {
         'frame-forwarders.c:28',
         'frame-forwarders.c:37',
         'frame-forwarders.c:62',
+        'framed-iovec-helpers.c:40',
+        'framed-iovec-helpers.c:46',
         'gated-chains.c:23',
         'gated-chains.c:34',
         'goto-loops.c:77',
@@ -381,6 +384,8 @@ describe('writev-lint', () => {
         'later-arm-writes.c:16',
         'later-arm-writes.c:24',
         'leading-tests.c:14',
+        'leaving-arm-addresses.c:29',
+        'leaving-arm-addresses.c:46',
         'leaving-arms.c:15',
         'leaving-arms.c:30',
         'leaving-arms.c:41',
@@ -638,6 +643,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/ and c-treeimplementations/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 629);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 634);
   });
 });

@@ -79,7 +79,7 @@ export function singleIovecHelperOf(
  * (void *) buf`), casts dropped, keyed by the field's path as written without spaces. A field assigned
  * twice (but from itself) maps to an empty string.
  */
-function assignedFields(body: Node): Map<string, string> {
+export function assignedFields(body: Node): Map<string, string> {
   const fields = new Map<string, string>();
   for (const n of body.descendantsOfType('assignment_expression')) {
     if (!n || n.childForFieldName('operator')?.text !== '=') continue;
@@ -100,7 +100,7 @@ function controlFree(value: string | undefined): boolean {
 }
 
 /** The innermost loop of `body` around `node`. */
-function loopAround(node: Node, body: Node): Node | undefined {
+export function loopAround(node: Node, body: Node): Node | undefined {
   for (let at = node.parent; at && !at.equals(body); at = at.parent)
     if (['while_statement', 'do_statement', 'for_statement'].includes(at.type)) return at;
   return undefined;

@@ -21,6 +21,7 @@ import { readFunction } from './steps';
 import { armedFrameWrites } from './armedFrames';
 import { writeHelperOf } from './helperBodies';
 import { singleIovecHelperOf } from './iovecHelpers';
+import { framedIovecHelperOf } from './framedIovecHelpers';
 import { selectedConstantOf } from './selectedConstants';
 import { refused } from './helperRefusals';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
@@ -289,6 +290,7 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
     return (
       writeHelperOf(fn, name, !isStatic(fn, name), ctx) ??
       singleIovecHelperOf(fn, name, !isStatic(fn, name), ctx) ??
+      framedIovecHelperOf(fn, name, !isStatic(fn, name), ctx) ??
       selectedConstantOf(fn, name, !isStatic(fn, name), ctx)
     );
   };

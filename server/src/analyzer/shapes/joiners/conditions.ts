@@ -55,14 +55,11 @@ const RETESTED = end(
 
 /**
  * What the run knows of the names its writes' tests read: those a statement changed after a write
- * whose test read them (`retested`), the writes whose statements before them were seen (by their
- * start), and whether statements moved unseen (`blind`: a write taken from a branch), after which any
- * change since the run opened counts.
+ * whose test read them. Every statement the run crosses is seen (the rule `cross`), whether the next
+ * write joins straight or from a branch.
  */
 interface Tested {
   readonly changedAfter: Set<string>;
-  readonly seen: Set<number>;
-  blind: boolean;
   /** The names the tests of the run's first `folded` writes read, gathered as writes join. */
   readonly tested: Set<string>;
   folded: number;
@@ -75,8 +72,6 @@ const TESTED = {};
 function testedOf(run: RunSoFar): Tested {
   return run.memory<Tested>(TESTED, () => ({
     changedAfter: new Set(),
-    seen: new Set(),
-    blind: false,
     tested: new Set(),
     folded: 0,
   }));
@@ -107,25 +102,26 @@ const RULES: Rules = {
   // of names computed before the first test read them (`ok = n > 0; put(a); if (!ok) return; put(b);
   // put(c);`: both writes after the exit run under the same `ok`).
   write(step, run) {
-    const memo = testedOf(run);
-    memo.seen.add(step.span.start);
-    const tested = testedNames(memo, run.writes);
-    // The statements pending came after every write taken so far, so after each of those tests.
-    if (tested.size > 0)
-      for (const p of run.pending) for (const n of p.writes) if (tested.has(n)) memo.changedAfter.add(n);
     if (!step.condition || step.condition === ONE_ARM) return step;
+    const memo = testedOf(run);
+    const tested = testedNames(memo, run.writes);
     const changed = conditionNames(step.condition).filter(
-      (n) => (memo.blind ? run.changedSoFar.has(n) : memo.changedAfter.has(n)) || run.changedInArms.has(n),
+      (n) => memo.changedAfter.has(n) || run.changedInArms.has(n),
     );
     if (changed.length === 0) return step;
     return meets(changed, tested) ? RETESTED : step;
   },
-  // A write joined without this rule (from a branch, or a run opened by several) had statements moved
-  // before it unseen: from there on, any change since the run opened counts.
-  taken(step, run) {
-    if (run.writes.length <= 1) return;
+  // A statement crossed comes after every write taken so far, so after each of their tests. Seen as it
+  // is crossed, not when the next write joins: a write taken from a branch (the body of an early exit)
+  // joins past no write rule, and a test reading a name changed before every test that read it
+  // (`put(a); while (isspace(*cp)) cp++; if (!*cp) { put(b); return; } put(c);`) reads the same value
+  // for both.
+  cross(step, run) {
+    if (step.writes.length === 0 || run.writes.length === 0) return undefined;
     const memo = testedOf(run);
-    if (!memo.seen.has(step.span.start)) memo.blind = true;
+    const tested = testedNames(memo, run.writes);
+    if (tested.size > 0) for (const n of step.writes) if (tested.has(n)) memo.changedAfter.add(n);
+    return undefined;
   },
   finish(writes, run) {
     const conditions = new Set(writes.map((w) => w.condition));
@@ -158,10 +154,8 @@ export const conditions: Joiner = {
     'write.pieces',
     'run.head',
     'run.everyPath',
-    'write.span',
     'run.writes',
-    'run.pending',
-    'run.changedSoFar',
+    'other.writes',
     'run.changedInArms',
   ],
   rules: RULES,
