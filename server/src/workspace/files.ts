@@ -53,8 +53,8 @@ function ignoredHere(judge: Judge, path: string, isDir: boolean, onSkip: SkipLis
     judge.unanswered.reported = true;
     onSkip(
       path,
-      `ignored by a .gitignore, but ${judge.unanswered.error.message}, so files git tracks may have been ` +
-        `left out like it (git never ignores a tracked file)`,
+      `a .gitignore line ignores it, and git, which never ignores a file it tracks, could not say which ` +
+        `files it tracks (${judge.unanswered.error.reason})`,
     );
   }
   return true;
