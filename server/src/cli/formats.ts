@@ -63,7 +63,11 @@ export function formatText(report: Report): string {
   return lines.map((l) => `${l}\n`).join('');
 }
 
-/** One JSON document: every finding with 1-based positions, its fingerprint, and the counts. */
+/**
+ * One JSON document: every finding with 1-based positions, its fingerprint, and the counts. A run that
+ * left something out says so in the document too, not in the exit status alone: `skipped` (path and
+ * reason) and `errors` (path and message) are present when not empty.
+ */
 export function formatJson(report: Report): string {
   const { results, cwd } = report;
   const findings = results.flatMap((r) => {
@@ -91,7 +95,19 @@ export function formatJson(report: Report): string {
       })),
     }));
   });
-  return `${JSON.stringify({ files: results.length, findings }, null, 2)}\n`;
+  const skipped = results.flatMap((r) =>
+    r.skipped === undefined ? [] : [{ path: displayPath(r.path, cwd), reason: r.skipped }],
+  );
+  const errors = results.flatMap((r) =>
+    r.error === undefined ? [] : [{ path: displayPath(r.path, cwd), message: r.error }],
+  );
+  const document = {
+    files: results.length,
+    findings,
+    ...(skipped.length > 0 ? { skipped } : {}),
+    ...(errors.length > 0 ? { errors } : {}),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 function escapeData(s: string): string {
