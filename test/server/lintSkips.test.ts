@@ -157,6 +157,20 @@ describe('writev-lint skips what it cannot read, and says so', () => {
       assert.match(junit.out, /<testsuites name="writev-lint" tests="3" failures="1" errors="2">/);
       assert.match(junit.out, /<testsuite name="secret" tests="1" failures="0" errors="1">/);
       assert.doesNotMatch(junit.out, /<testcase name="secret" classname="writev-lint" \/>/);
+
+      const github = lint(['--format', 'github', '.'], dir, as);
+      assert.match(github.out, /^::error file=secret,title=writev-lint::skipped: folder not read: EACCES$/m);
+      assert.match(github.out, /^::error file=locked\.c,title=writev-lint::cannot read .*EACCES/m);
+
+      const checkstyle = lint(['--format', 'checkstyle', '.'], dir, as);
+      assert.match(
+        checkstyle.out,
+        /<file name="secret">\n {4}<error severity="error" message="skipped: folder not read: EACCES" source="writev-lint" \/>\n {2}<\/file>/,
+      );
+      assert.match(
+        checkstyle.out,
+        /<file name="locked\.c">\n {4}<error severity="error" message="cannot read /,
+      );
     } finally {
       chmodSync(join(dir, 'locked.c'), 0o644);
       chmodSync(hidden, 0o755);

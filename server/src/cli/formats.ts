@@ -118,11 +118,20 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** GitHub Actions workflow commands (`::warning file=...,line=...::message`), one per finding. */
+/**
+ * GitHub Actions workflow commands (`::warning file=...,line=...::message`), one per finding, and an
+ * `::error file=...::` for each file that was skipped or could not be read, so that the run's summary
+ * shows what the findings do not cover.
+ */
 export function formatGithub(report: Report): string {
   const { results, cwd } = report;
   const lines: string[] = [];
   for (const r of results) {
+    const problem = r.error ?? (r.skipped === undefined ? undefined : `skipped: ${r.skipped}`);
+    if (problem !== undefined)
+      lines.push(
+        `::error file=${escapeProperty(displayPath(r.path, cwd))},title=writev-lint::${escapeData(problem)}\n`,
+      );
     for (const f of r.findings) {
       const command = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
       const props = [
