@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { main } from 'writev-lint/out/cli/main';
 import { sourceFiles } from 'writev-lint/out/workspace/files';
+import { TestServer } from './lspClient';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-git-walk-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -187,5 +188,27 @@ describe('the walk outside git', () => {
       'src/a.c': SEQUENCE,
     });
     assert.deepEqual(await walk(dir), { files: ['keep.gen.c', 'src/a.c'], skipped: [] });
+  });
+});
+
+describe("the language server's workspace lint", () => {
+  it('walks as writev-lint does: the tracked file under an ignored name, not the untracked one', async () => {
+    const dir = repo(
+      join(tmp, 'lsp'),
+      { '.gitignore': 'tool\n', 'tool/main.c': SEQUENCE },
+      { 'tool/scratch.c': SEQUENCE },
+    );
+    const server = await TestServer.start(dir, {
+      workspace: { configuration: true, workspaceFolders: true },
+    });
+    try {
+      await server.connection.sendRequest('writev/lintWorkspace', {});
+      const published = [...server.diagnostics.entries()]
+        .filter(([, p]) => p.diagnostics.length > 0)
+        .map(([uri]) => relative(dir, decodeURIComponent(new URL(uri).pathname)));
+      assert.deepEqual(published, ['tool/main.c']);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
   });
 });
