@@ -97,6 +97,13 @@ describe('the walk inside a git work tree', () => {
     assert.deepEqual((await walk(join(dir, 'src'))).files, ['a.c', 'b.c']);
   });
 
+  it('walks a folder git ignores when it is the folder named, as a named file is linted', async () => {
+    const dir = repo(join(tmp, 'named'), { '.gitignore': 'gen/\n', 'a.c': SEQUENCE });
+    tree(dir, { 'gen/g.c': SEQUENCE, 'gen/sub/h.c': SEQUENCE });
+    assert.deepEqual((await walk(join(dir, 'gen'))).files, ['g.c', 'sub/h.c']);
+    assert.deepEqual((await walk(join(dir, 'gen', 'sub'))).files, ['h.c']);
+  });
+
   it('never walks a large ignored build folder (a FIFO in it would be reported if it were)', async () => {
     const dir = repo(join(tmp, 'build'), { '.gitignore': '/out/\n', 'main.c': SEQUENCE });
     const files: Record<string, string> = {};
