@@ -80,6 +80,7 @@ describe('the walk inside a git work tree', () => {
         'lib/b.gen.c': SEQUENCE,
         'lib/x.c': SEQUENCE,
         'local/top.c': SEQUENCE,
+        'local/c.gen.c': SEQUENCE,
       },
     );
     assert.deepEqual((await walk(dir)).files, [
