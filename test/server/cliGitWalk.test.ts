@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { main } from 'writev-lint/out/cli/main';
-import { sourceFiles } from 'writev-lint/out/workspace/files';
+import { sourceFiles, walkIgnores } from 'writev-lint/out/workspace/files';
 import { TestServer } from './lspClient';
 
 const tmp = mkdtempSync(join(tmpdir(), 'writev-git-walk-'));
@@ -215,6 +215,101 @@ describe("the language server's workspace lint", () => {
         .filter(([, p]) => p.diagnostics.length > 0)
         .map(([uri]) => relative(dir, decodeURIComponent(new URL(uri).pathname)));
       assert.deepEqual(published, ['tool/main.c']);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+});
+
+/** A helper that writes all of its buffer to the descriptor, named `name`. */
+const writingHelper = (name: string) => `#include <stddef.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+void ${name}(int fd, const char *s, size_t n)
+{
+\tsize_t off = 0;
+
+\twhile (off < n) {
+\t\tssize_t w = write(fd, s + off, n - off);
+\t\tif (w < 0)
+\t\t\treturn;
+\t\toff += (size_t)w;
+\t}
+}
+`;
+
+const CALLER = `#include <stddef.h>
+
+void emit(int fd, const char *s, size_t n);
+void note(int fd, const char *s, size_t n);
+
+void greet(const char *name, size_t n)
+{
+\temit(1, "hello, ", 7);
+\temit(1, name, n);
+\tnote(2, "hi, ", 4);
+\tnote(2, name, n);
+}
+`;
+
+describe('a file the walk has not met (created since, changed on disk)', () => {
+  it('is judged as the walk would judge it: git inside a work tree, .gitignore files outside', async () => {
+    const dir = repo(
+      join(tmp, 'met'),
+      { '.gitignore': 'tool\nbuild/\n', 'tool/main.c': SEQUENCE },
+      { 'tool/new.c': SEQUENCE, 'build/gen.c': SEQUENCE, 'src/new.c': SEQUENCE },
+    );
+    tree(dir, { 'node_modules/x/a.c': SEQUENCE });
+    const ignores = (path: string) => walkIgnores(dir, join(dir, path));
+    assert.deepEqual(
+      await Promise.all(
+        ['tool/main.c', 'tool/new.c', 'build/gen.c', 'src/new.c', 'node_modules/x/a.c'].map(ignores),
+      ),
+      [false, true, true, false, true],
+    );
+    const plain = tree(join(tmp, 'met-plain'), {
+      '.gitignore': 'tool\n',
+      'a/.gitignore': '*.gen.c\n',
+      'tool/main.c': SEQUENCE,
+      'a/b.gen.c': SEQUENCE,
+      'b.gen.c': SEQUENCE,
+    });
+    assert.deepEqual(
+      await Promise.all(
+        ['tool/main.c', 'a/b.gen.c', 'b.gen.c'].map((p) => walkIgnores(plain, join(plain, p))),
+      ),
+      [true, true, false],
+    );
+  });
+
+  it("the language server's index takes a created helper the walk would read, never one git ignores", async () => {
+    const dir = repo(join(tmp, 'lsp-created'), { '.gitignore': 'build/\n', 'caller.c': CALLER });
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const caller = `file://${join(dir, 'caller.c')}`;
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: caller, languageId: 'c', version: 1, text: CALLER },
+      });
+      await server.published(caller, 1);
+      const findings = () => server.diagnostics.get(caller)?.diagnostics.length;
+      assert.equal(findings(), 0, 'neither helper exists yet');
+      // The start's walk done: one still under way would drop the files it did not meet.
+      await server.until('the folder indexed', () =>
+        server.log.some((m) => m.startsWith('writev: indexed wrappers')) ? true : undefined,
+      );
+      // A build writes a copy into its ignored output folder; the project gains a helper of its own.
+      tree(dir, { 'build/emit.c': writingHelper('emit'), 'note.c': writingHelper('note') });
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [
+          { uri: `file://${join(dir, 'build', 'emit.c')}`, type: 1 },
+          { uri: `file://${join(dir, 'note.c')}`, type: 1 },
+        ],
+      });
+      const after = await server.until('the caller re-diagnosed', () =>
+        findings() ? findings() : undefined,
+      );
+      assert.equal(after, 1, "note()'s pair only: writev-lint would not read build/emit.c");
     } finally {
       assert.equal(await server.stop(), 0);
     }

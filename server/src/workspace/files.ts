@@ -4,10 +4,10 @@
 // cannot be read is told to the caller, never silently left out.
 import { isUtf8 } from 'node:buffer';
 import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { languageOf } from '../analyzer/languageOf';
-import { type GitIgnored, gitIgnored, GitUnansweredError, inWorkTree } from './gitIgnored';
+import { type GitIgnored, gitIgnored, gitIgnores, GitUnansweredError, inWorkTree } from './gitIgnored';
 import { readRegularFile, SkippedFileError } from './sourceFile';
 
 /** Told about a file or folder the walk had to leave out, with the reason. */
@@ -180,4 +180,35 @@ export async function* sourceFiles(
     }
     for (const sub of subdirs.reverse()) stack.push({ dir: sub, judge });
   }
+}
+
+/**
+ * Whether a walk of `root` would leave out the file `path` below it as ignored: by git inside a work
+ * tree (never a tracked file), else by the .gitignore files from `root` down, or for lying in .git or
+ * node_modules. `exclude` is the caller's to apply. For a file the walk has not met (created since, or
+ * changed on disk), so that the editor's index holds what a walk, and writev-lint, would read.
+ */
+export async function walkIgnores(root: string, path: string): Promise<boolean> {
+  const parts = relative(root, path).split(sep);
+  if (parts[0] === '' || parts[0] === '..') return false;
+  if (parts.slice(0, -1).some((part) => ALWAYS_SKIPPED.has(part))) return true;
+  if (await inWorkTree(dirname(path))) {
+    try {
+      return await gitIgnores(path);
+    } catch (error) {
+      // As the walk does when git cannot answer: the .gitignore files judge.
+      if (!(error instanceof GitUnansweredError)) throw error;
+    }
+  }
+  // As the walk matches: each folder's .gitignore judges the entries below it.
+  const chain: Rules[] = [];
+  let dir = root;
+  for (const [i, part] of parts.entries()) {
+    const own = await gitignoreOf(dir, () => undefined);
+    if (own) chain.push(own);
+    const next = join(dir, part);
+    if (ignoredBy(chain, next, i < parts.length - 1)) return true;
+    dir = next;
+  }
+  return false;
 }

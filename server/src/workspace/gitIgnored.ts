@@ -5,7 +5,7 @@
 // excludes) where matching .gitignore lines ourselves cannot know which files are tracked.
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** Git's ignore decisions for the untracked paths of one folder inside a work tree. */
 export interface GitIgnored {
@@ -50,31 +50,20 @@ export async function inWorkTree(dir: string): Promise<boolean> {
 }
 
 /**
- * Asks git which untracked paths under `dir` it ignores (`git ls-files --others --ignored
- * --exclude-standard --directory`): a folder with no tracked file is answered whole and not walked by
- * git; one holding a tracked file is answered file by file, so its tracked files are never listed.
- * Rejects with a GitUnansweredError when git cannot run or refuses (no git binary, a repository of
- * another owner). The repository's own fsmonitor hook is turned off: listing files must not run a
- * program the repository names.
+ * Runs `git -c core.fsmonitor=false ARGS` in `dir` and resolves with its status and output when it
+ * exits with one of `answers`. The repository's own fsmonitor hook is turned off: asking what git
+ * ignores must not run a program the repository names. Rejects with a GitUnansweredError when git
+ * cannot run or refuses (no git binary, a repository of another owner).
  */
-export function gitIgnored(dir: string): Promise<GitIgnored> {
+function askGit(dir: string, args: readonly string[], answers: readonly number[]): Promise<[number, Buffer]> {
   const env = { ...process.env };
   for (const name of REPOSITORY_VARIABLES) delete env[name];
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'git',
-      [
-        '-c',
-        'core.fsmonitor=false',
-        'ls-files',
-        '-z',
-        '--others',
-        '--ignored',
-        '--exclude-standard',
-        '--directory',
-      ],
-      { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn('git', ['-c', 'core.fsmonitor=false', ...args], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -83,20 +72,49 @@ export function gitIgnored(dir: string): Promise<GitIgnored> {
       reject(new GitUnansweredError(dir, error.code === 'ENOENT' ? 'no git program found' : error.message)),
     );
     child.on('close', (status, signal) => {
-      if (status !== 0) {
-        const said = err.trim().split('\n')[0] ?? '';
-        const reason = said || (signal ? `git was stopped by ${signal}` : `git exited with status ${status}`);
-        reject(new GitUnansweredError(dir, reason));
+      if (status !== null && answers.includes(status)) {
+        resolve([status, Buffer.concat(out)]);
         return;
       }
-      const files = new Set<string>();
-      const dirs = new Set<string>();
-      for (const entry of Buffer.concat(out).toString('utf8').split('\0')) {
-        if (!entry) continue;
-        if (entry.endsWith('/')) dirs.add(join(dir, entry.slice(0, -1)));
-        else files.add(join(dir, entry));
-      }
-      resolve({ dir, files, dirs });
+      const said = err.trim().split('\n')[0] ?? '';
+      reject(
+        new GitUnansweredError(
+          dir,
+          said || (signal ? `git was stopped by ${signal}` : `git exited with status ${status}`),
+        ),
+      );
     });
   });
+}
+
+/**
+ * Asks git which untracked paths under `dir` it ignores (`git ls-files --others --ignored
+ * --exclude-standard --directory`): a folder with no tracked file is answered whole and not walked by
+ * git; one holding a tracked file is answered file by file, so its tracked files are never listed.
+ * Rejects with a GitUnansweredError when git cannot answer.
+ */
+export async function gitIgnored(dir: string): Promise<GitIgnored> {
+  const [, out] = await askGit(
+    dir,
+    ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
+    [0],
+  );
+  const files = new Set<string>();
+  const dirs = new Set<string>();
+  for (const entry of out.toString('utf8').split('\0')) {
+    if (!entry) continue;
+    if (entry.endsWith('/')) dirs.add(join(dir, entry.slice(0, -1)));
+    else files.add(join(dir, entry));
+  }
+  return { dir, files, dirs };
+}
+
+/**
+ * Whether git ignores the one file `path` (`git check-ignore`, which never answers yes for a tracked
+ * file, and answers yes for a file in an ignored folder). Rejects with a GitUnansweredError when git
+ * cannot answer.
+ */
+export async function gitIgnores(path: string): Promise<boolean> {
+  const [status] = await askGit(dirname(path), ['check-ignore', '-q', '--', basename(path)], [0, 1]);
+  return status === 0;
 }
