@@ -117,6 +117,65 @@ describe('writev-lint skips what it cannot read, and says so', () => {
     assert.match(err, /^writev-lint: skipped secret: folder not read: EACCES$/m);
     assert.match(out, /^ok\.c:3:2:/m);
   });
+
+  it('an unreadable file and folder: named, the others linted, and no report claims they were read', () => {
+    const dir = folder('reports');
+    writeFileSync(join(dir, 'ok.c'), SEQUENCE);
+    writeFileSync(join(dir, 'locked.c'), SEQUENCE);
+    const hidden = folder('reports/secret');
+    writeFileSync(join(hidden, 'hidden.c'), SEQUENCE);
+    const root = process.getuid?.() === 0;
+    chmodSync(join(dir, 'locked.c'), root ? 0o600 : 0o000);
+    chmodSync(hidden, root ? 0o700 : 0o000);
+    const as = root ? 65534 : undefined;
+    try {
+      const text = lint(['.'], dir, as);
+      assert.equal(text.status, 2, text.err);
+      assert.match(text.err, /^writev-lint: cannot read .*locked\.c: EACCES/m);
+      assert.match(text.err, /^writev-lint: skipped secret: folder not read: EACCES$/m);
+      assert.match(text.out, /^ok\.c:3:2:/m);
+      assert.match(
+        text.err,
+        /^writev-lint: 1 finding in 1 file, 1 skipped \(incomplete\), 1 error \(incomplete\)$/m,
+      );
+
+      const json = lint(['--format', 'json', '.'], dir, as);
+      assert.equal(json.status, 2);
+      const doc = JSON.parse(json.out) as {
+        findings: unknown[];
+        skipped: { path: string; reason: string }[];
+        errors: { path: string; message: string }[];
+      };
+      assert.equal(doc.findings.length, 1);
+      assert.deepEqual(doc.skipped, [{ path: 'secret', reason: 'folder not read: EACCES' }]);
+      assert.deepEqual(
+        doc.errors.map((e) => e.path),
+        ['locked.c'],
+      );
+
+      const junit = lint(['--format', 'junit', '.'], dir, as);
+      assert.match(junit.out, /<testsuites name="writev-lint" tests="3" failures="1" errors="2">/);
+      assert.match(junit.out, /<testsuite name="secret" tests="1" failures="0" errors="1">/);
+      assert.doesNotMatch(junit.out, /<testcase name="secret" classname="writev-lint" \/>/);
+
+      const github = lint(['--format', 'github', '.'], dir, as);
+      assert.match(github.out, /^::error file=secret,title=writev-lint::skipped: folder not read: EACCES$/m);
+      assert.match(github.out, /^::error file=locked\.c,title=writev-lint::cannot read .*EACCES/m);
+
+      const checkstyle = lint(['--format', 'checkstyle', '.'], dir, as);
+      assert.match(
+        checkstyle.out,
+        /<file name="secret">\n {4}<error severity="error" message="skipped: folder not read: EACCES" source="writev-lint" \/>\n {2}<\/file>/,
+      );
+      assert.match(
+        checkstyle.out,
+        /<file name="locked\.c">\n {4}<error severity="error" message="cannot read /,
+      );
+    } finally {
+      chmodSync(join(dir, 'locked.c'), 0o644);
+      chmodSync(hidden, 0o755);
+    }
+  });
 });
 
 describe('writev-lint --jobs', () => {

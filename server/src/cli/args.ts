@@ -212,7 +212,7 @@ export const USAGE = `usage: writev-lint [options] [paths...]
        writev-lint --stdin --stdin-filename <name> [options]
 
 Finds write sequences that one gathered write (writev) could replace, in C and TS/JS files.
-Paths are files or folders (default: .); folders are walked, skipping what .gitignore ignores.
+Paths are files or folders (default: .); folders are walked, skipping what git ignores (never a tracked file).
 
 ${helpLines()}
 

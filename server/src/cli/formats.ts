@@ -63,7 +63,11 @@ export function formatText(report: Report): string {
   return lines.map((l) => `${l}\n`).join('');
 }
 
-/** One JSON document: every finding with 1-based positions, its fingerprint, and the counts. */
+/**
+ * One JSON document: every finding with 1-based positions, its fingerprint, and the counts. A run that
+ * left something out says so in the document too, not in the exit status alone: `skipped` (path and
+ * reason) and `errors` (path and message) are present when not empty.
+ */
 export function formatJson(report: Report): string {
   const { results, cwd } = report;
   const findings = results.flatMap((r) => {
@@ -91,7 +95,19 @@ export function formatJson(report: Report): string {
       })),
     }));
   });
-  return `${JSON.stringify({ files: results.length, findings }, null, 2)}\n`;
+  const skipped = results.flatMap((r) =>
+    r.skipped === undefined ? [] : [{ path: displayPath(r.path, cwd), reason: r.skipped }],
+  );
+  const errors = results.flatMap((r) =>
+    r.error === undefined ? [] : [{ path: displayPath(r.path, cwd), message: r.error }],
+  );
+  const document = {
+    files: results.length,
+    findings,
+    ...(skipped.length > 0 ? { skipped } : {}),
+    ...(errors.length > 0 ? { errors } : {}),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 function escapeData(s: string): string {
@@ -102,11 +118,20 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** GitHub Actions workflow commands (`::warning file=...,line=...::message`), one per finding. */
+/**
+ * GitHub Actions workflow commands (`::warning file=...,line=...::message`), one per finding, and an
+ * `::error file=...::` for each file that was skipped or could not be read, so that the run's summary
+ * shows what the findings do not cover.
+ */
 export function formatGithub(report: Report): string {
   const { results, cwd } = report;
   const lines: string[] = [];
   for (const r of results) {
+    const problem = r.error ?? (r.skipped === undefined ? undefined : `skipped: ${r.skipped}`);
+    if (problem !== undefined)
+      lines.push(
+        `::error file=${escapeProperty(displayPath(r.path, cwd))},title=writev-lint::${escapeData(problem)}\n`,
+      );
     for (const f of r.findings) {
       const command = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
       const props = [

@@ -1,6 +1,6 @@
 // JUnit XML, for CI systems that show test reports (GitLab, Jenkins, Azure): a test suite per file, a
 // failing test case per finding, one passing case for a clean file, an error case for a file that could
-// not be analysed.
+// not be analysed or was skipped (the run is incomplete: a passing case would claim the file was read).
 import { displayPath } from './formats';
 import type { Report } from './report';
 
@@ -36,10 +36,11 @@ export function formatJunit(report: Report): string {
   for (const r of report.results) {
     const path = xml(displayPath(r.path, report.cwd));
     const cases: string[] = [];
-    if (r.error) {
+    const problem = r.error ?? (r.skipped === undefined ? undefined : `skipped: ${r.skipped}`);
+    if (problem !== undefined) {
       cases.push(
         `    <testcase name="${path}" classname="writev-lint">\n` +
-          `      <error message="${xml(r.error)}">${xml(r.error)}</error>\n    </testcase>`,
+          `      <error message="${xml(problem)}">${xml(problem)}</error>\n    </testcase>`,
       );
     }
     for (const f of r.findings) {
@@ -51,7 +52,7 @@ export function formatJunit(report: Report): string {
       );
     }
     if (cases.length === 0) cases.push(`    <testcase name="${path}" classname="writev-lint" />`);
-    const fileErrors = r.error ? 1 : 0;
+    const fileErrors = problem === undefined ? 0 : 1;
     tests += cases.length;
     failures += r.findings.length;
     errors += fileErrors;

@@ -500,8 +500,10 @@ export async function main(
     const fixed = results.filter((r) => r.fixed).length;
     if (isText(options.format)) {
       output.err(
-        `writev-lint: ${counted(count, 'finding')} in ${counted(results.length - skipped.length, 'file')}` +
-          `${fixed ? `, ${counted(fixed, 'file')} fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}\n`,
+        `writev-lint: ${counted(count, 'finding')} in ${counted(results.length - skipped.length - errors.length, 'file')}` +
+          `${fixed ? `, ${counted(fixed, 'file')} fixed` : ''}${skipped.length ? `, ${skipped.length} skipped (incomplete)` : ''}` +
+          // A file that could not be read, analysed or written back is no file the findings cover.
+          `${errors.length ? `, ${counted(errors.length, 'error')} (incomplete)` : ''}\n`,
       );
       const fixes = fixableLine(reviewed.results, options.unsafeFixes);
       if (fixes) output.err(`writev-lint: ${fixes}\n`);

@@ -11,7 +11,7 @@ import {
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { definedName, isHeader } from '../analyzer/headerIncludes';
 import { cWriteFunctions } from '../analyzer/catalogue';
-import { excludeMatcher, sourceFiles } from '../workspace/files';
+import { excludeMatcher, sourceFiles, walkIgnores } from '../workspace/files';
 import { readSourceFile } from '../workspace/sourceFile';
 
 /** Gives the event loop a turn, so indexing a large tree never holds up requests. */
@@ -159,12 +159,17 @@ export class Folders {
 
   /**
    * Re-reads the wrappers of one file (saved, created or changed on disk); `text` if already known. A
-   * file the folder's `exclude` leaves out is dropped from the index instead, as a walk would skip it.
+   * file the folder's `exclude` leaves out, or one the walk has not met that git (or a .gitignore)
+   * ignores, is dropped from the index instead, as a walk would skip it.
    */
   async update(folder: Folder, path: string, settings: AnalyzerSettings, text?: string): Promise<void> {
     const own = await this.settingsFor(folder.path);
     const before = folder.index.get(path);
-    if (excludeMatcher(folder.path, own.exclude)(path)) this.forget(folder, path);
+    if (
+      excludeMatcher(folder.path, own.exclude)(path) ||
+      (!folder.files.has(path) && (await walkIgnores(folder.path, path)))
+    )
+      this.forget(folder, path);
     else await this.read(folder, path, settings, text, undefined, true);
     await this.chain(folder, changedWrappers(path, before, folder.index.get(path)));
   }

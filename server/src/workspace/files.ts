@@ -1,11 +1,13 @@
-// Finds the source files of a tree: every file the analyzer reads, skipping what .gitignore files
-// (at any level) and the `exclude` setting ignore, and never entering .git or node_modules. What
+// Finds the source files of a tree: every file the analyzer reads, skipping what the `exclude` setting
+// and git ignore, and never entering .git or node_modules. Inside a git work tree git says what it
+// ignores (never a tracked file); elsewhere .gitignore files (at any level) are matched here. What
 // cannot be read is told to the caller, never silently left out.
 import { isUtf8 } from 'node:buffer';
 import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { languageOf } from '../analyzer/languageOf';
+import { type GitIgnored, gitIgnored, gitIgnores, GitUnansweredError, inWorkTree } from './gitIgnored';
 import { readRegularFile, SkippedFileError } from './sourceFile';
 
 /** Told about a file or folder the walk had to leave out, with the reason. */
@@ -20,6 +22,42 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 interface Rules {
   readonly base: string;
   readonly rules: Ignore;
+}
+
+/**
+ * How a folder's entries are judged: by git's answer inside a work tree, else by the .gitignore
+ * files matched here. `unanswered`: git was asked and could not answer, so the rules judge tracked
+ * files too, and the first path they leave out is reported (a tracked file may be among them).
+ */
+interface Judge {
+  readonly chain: Rules[];
+  readonly git?: GitIgnored;
+  readonly unanswered?: { readonly error: GitUnansweredError; reported: boolean };
+}
+
+/** The judge of the folder `dir` under `parent`: git's, when `dir` is (in) a work tree git answers for. */
+async function judgeOf(dir: string, parent: Judge | undefined): Promise<Judge> {
+  try {
+    return { chain: [], git: await gitIgnored(dir) };
+  } catch (error) {
+    if (!(error instanceof GitUnansweredError)) throw error;
+    return { chain: parent?.chain ?? [], unanswered: { error, reported: false } };
+  }
+}
+
+/** Whether `judge` leaves out `path` (a folder when `isDir`); reports the first one git could not judge. */
+function ignoredHere(judge: Judge, path: string, isDir: boolean, onSkip: SkipListener): boolean {
+  if (judge.git) return isDir ? judge.git.dirs.has(path) : judge.git.files.has(path);
+  if (!ignoredBy(judge.chain, path, isDir)) return false;
+  if (judge.unanswered && !judge.unanswered.reported) {
+    judge.unanswered.reported = true;
+    onSkip(
+      path,
+      `a .gitignore line ignores it, and git, which never ignores a file it tracks, could not say which ` +
+        `files it tracks (${judge.unanswered.error.reason})`,
+    );
+  }
+  return true;
 }
 
 function toPosix(path: string): string {
@@ -90,9 +128,11 @@ export async function* sourceFiles(
   onSkip: SkipListener = () => undefined,
 ): AsyncGenerator<string> {
   const excluded = typeof exclude === 'function' ? exclude : excludeMatcher(root, exclude);
-  const stack: { dir: string; chain: Rules[] }[] = [{ dir: root, chain: [] }];
+  // Most trees are in no work tree (every corpus tree): they are judged without starting git.
+  const top: Judge = (await inWorkTree(root)) ? await judgeOf(root, undefined) : { chain: [] };
+  const stack: { dir: string; judge: Judge }[] = [{ dir: root, judge: top }];
   while (stack.length > 0 && !shouldStop()) {
-    const { dir, chain: parent } = stack.pop() as { dir: string; chain: Rules[] };
+    const { dir, judge: parent } = stack.pop() as { dir: string; judge: Judge };
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -102,10 +142,16 @@ export async function* sourceFiles(
       if (code !== 'ENOENT') onSkip(dir, `folder not read: ${code ?? (error as Error).message}`);
       continue;
     }
+    // A folder with its own .git below the walk's root is another repository (a submodule, a nested
+    // clone): the outer repository's git does not look inside it, its own does.
+    let judge = parent;
+    if (dir !== root && entries.some((e) => e.name === '.git')) judge = await judgeOf(dir, parent);
     // Only a folder that lists a .gitignore has rules to read: opening one in every folder cost a
     // thrown ENOENT per folder, a fifth of the walk's time on busybox (43 folders, no .gitignore).
-    const own = entries.some((e) => e.name === '.gitignore') ? await gitignoreOf(dir, onSkip) : undefined;
-    const chain = own ? [...parent, own] : parent;
+    if (!judge.git && entries.some((e) => e.name === '.gitignore')) {
+      const own = await gitignoreOf(dir, onSkip);
+      if (own) judge = { ...judge, chain: [...judge.chain, own] };
+    }
     const subdirs: string[] = [];
     let lossy: Promise<Set<string>> | undefined;
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -120,18 +166,49 @@ export async function* sourceFiles(
         continue;
       }
       if (entry.isDirectory()) {
-        if (!ALWAYS_SKIPPED.has(entry.name) && !ignoredBy(chain, path, true) && !excluded(path))
+        if (!ALWAYS_SKIPPED.has(entry.name) && !excluded(path) && !ignoredHere(judge, path, true, onSkip))
           subdirs.push(path);
       } else if (
         !entry.isSymbolicLink() &&
         languageOf(entry.name) &&
-        !ignoredBy(chain, path, false) &&
-        !excluded(path)
+        !excluded(path) &&
+        !ignoredHere(judge, path, false, onSkip)
       ) {
         if (entry.isFile()) yield path;
         else onSkip(path, 'not a regular file (a FIFO, socket or device)');
       }
     }
-    for (const sub of subdirs.reverse()) stack.push({ dir: sub, chain });
+    for (const sub of subdirs.reverse()) stack.push({ dir: sub, judge });
   }
+}
+
+/**
+ * Whether a walk of `root` would leave out the file `path` below it as ignored: by git inside a work
+ * tree (never a tracked file), else by the .gitignore files from `root` down, or for lying in .git or
+ * node_modules. `exclude` is the caller's to apply. For a file the walk has not met (created since, or
+ * changed on disk), so that the editor's index holds what a walk, and writev-lint, would read.
+ */
+export async function walkIgnores(root: string, path: string): Promise<boolean> {
+  const parts = relative(root, path).split(sep);
+  if (parts[0] === '' || parts[0] === '..') return false;
+  if (parts.slice(0, -1).some((part) => ALWAYS_SKIPPED.has(part))) return true;
+  if (await inWorkTree(dirname(path))) {
+    try {
+      return await gitIgnores(path);
+    } catch (error) {
+      // As the walk does when git cannot answer: the .gitignore files judge.
+      if (!(error instanceof GitUnansweredError)) throw error;
+    }
+  }
+  // As the walk matches: each folder's .gitignore judges the entries below it.
+  const chain: Rules[] = [];
+  let dir = root;
+  for (const [i, part] of parts.entries()) {
+    const own = await gitignoreOf(dir, () => undefined);
+    if (own) chain.push(own);
+    const next = join(dir, part);
+    if (ignoredBy(chain, next, i < parts.length - 1)) return true;
+    dir = next;
+  }
+  return false;
 }
