@@ -164,4 +164,20 @@ describe('second pass filter', () => {
   it('keeps every name for TS/JS files', () => {
     assert.ok(wants('/t/html.ts', 'html("x")'));
   });
+
+  it('analyses again for a member other files store a write helper in only a file calling through it', () => {
+    const members = new WrapperIndex();
+    members.set('/t/conn.c', {
+      c: [wrapper('conn_write')],
+      ts: [],
+      memberFunctions: [{ member: 'write', fn: 'conn_write', own: true }],
+    });
+    const through = new SecondPass(['conn_write', 'write'], members);
+    const asks = (text: string) => through.forPath('/t/proto.c').pattern.test(text);
+    assert.ok(asks('void f(struct conn *c) { c->write(c, "x", 1); }'));
+    assert.ok(asks('void f(struct conn c) { c . write (&c, "x", 1); }'));
+    assert.ok(asks('void f(struct conn *c) { conn_write(c, "x", 1); }'));
+    // The member's name as a function of its own: the C library's write() reads as it did alone.
+    assert.ok(!asks('void f(int fd) { write(fd, "x", 1); write(fd, "y", 1); }'));
+  });
 });

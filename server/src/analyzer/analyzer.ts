@@ -57,6 +57,12 @@ export interface AnalyzeOptions {
   readonly index?: WrapperIndex;
   /** Longer texts are not analysed (default {@link MAX_TEXT_LENGTH}). */
   readonly maxLength?: number;
+  /**
+   * Only the findings and the C wrappers are wanted of {@link Analyzer.inspect} (a batch run's later
+   * pass: the file's other facts for the index were read in the first): the rest of `wrappers` is
+   * left empty, and the whole-file scans that find it are not made.
+   */
+  readonly onlyChained?: boolean;
 }
 
 /** Where the analyzer says that it gave up on part of a file: one line, naming the file. */
@@ -140,6 +146,8 @@ export class Analyzer {
         index?.cReturnedFor(path),
         index?.cImplementationsFor(path),
       );
+      if (options.onlyChained)
+        return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
       const members = messageMembers(text);
       return {
         findings: inFileLineEndings(suppress(findings), text),

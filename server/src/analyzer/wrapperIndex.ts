@@ -107,6 +107,8 @@ export class WrapperIndex {
    * same headers, which include the same others. Reset with {@link headerPaths}.
    */
   private resolved: Map<string, string | undefined> | undefined;
+  /** Each header's includes as {@link resolved} finds them, in order. Reset with {@link resolved}. */
+  private headerIncludes: Map<string, readonly string[]> | undefined;
   /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
   private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
   private quiet: ReadonlySet<string> | undefined;
@@ -154,6 +156,7 @@ export class WrapperIndex {
     this.headerCodes = undefined;
     this.headerPaths = undefined;
     this.resolved = undefined;
+    this.headerIncludes = undefined;
     this.lastIncluded = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
@@ -174,6 +177,7 @@ export class WrapperIndex {
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
+      this.headerIncludes = undefined;
       this.lastIncluded = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
@@ -570,23 +574,37 @@ export class WrapperIndex {
     this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
     const known = this.headerPaths;
     const resolved = (this.resolved ??= new Map<string, string | undefined>());
+    const resolve = (from: string, names: readonly string[]) => {
+      const headers: string[] = [];
+      for (const name of names) {
+        const key = `${dirname(from)}\0${name}`;
+        let header = resolved.get(key);
+        if (header === undefined && !resolved.has(key)) {
+          header = resolveInclude(from, name, known);
+          resolved.set(key, header);
+        }
+        if (header !== undefined) headers.push(header);
+      }
+      return headers;
+    };
+    // A header's includes, resolved once: every file of a tree walks the same headers' includes.
+    const headerIncludes = (this.headerIncludes ??= new Map<string, readonly string[]>());
+    const includedBy = (header: string) => {
+      let list = headerIncludes.get(header);
+      if (!list) headerIncludes.set(header, (list = resolve(header, this.files.get(header)?.includes ?? [])));
+      return list;
+    };
     const found: string[] = [];
     const seen = new Set<string>([path]);
-    let level: [string, readonly string[]][] = [[path, includes]];
+    let level: (readonly string[])[] = [resolve(path, includes)];
     while (level.length > 0) {
-      const next: [string, readonly string[]][] = [];
-      for (const [from, names] of level)
-        for (const name of names) {
-          const key = `${dirname(from)}\0${name}`;
-          let header = resolved.get(key);
-          if (header === undefined && !resolved.has(key)) {
-            header = resolveInclude(from, name, known);
-            resolved.set(key, header);
-          }
-          if (header === undefined || seen.has(header)) continue;
+      const next: (readonly string[])[] = [];
+      for (const headers of level)
+        for (const header of headers) {
+          if (seen.has(header)) continue;
           seen.add(header);
           found.push(header);
-          next.push([header, this.files.get(header)?.includes ?? []]);
+          next.push(includedBy(header));
         }
       level = next;
     }

@@ -223,7 +223,8 @@ export async function lintFile(
   if (refused) return { path, findings: [], lines: lineCount, skipped: refused };
   let first: ReturnType<Analyzer['inspect']>;
   try {
-    first = analyzer.inspect(path, text, job.settings, { index, maxLength: limit });
+    // A later pass keeps only the wrappers the file defines (`chained`) of what the first pass indexed.
+    first = analyzer.inspect(path, text, job.settings, { index, maxLength: limit, onlyChained: !!index });
   } catch (error) {
     // A bug in the analyzer must not stop the run: the file is reported as not analysed.
     return {

@@ -14,14 +14,21 @@ export interface Callers {
   readonly words: readonly string[];
 }
 
-/** What finds a call to any of `names` (`(?!)`, nothing, for none). */
-export function callPattern(names: readonly string[]): Callers {
-  const words = names.filter((n) => /^[\w$]+$/.test(n));
+/**
+ * What finds a call to any of `names` (`(?!)`, nothing, for none), and a call through any of `members`
+ * (`c->m(`, `c.m(`): a member's name alone (`write`) is also a function every writing file calls.
+ */
+export function callPattern(names: readonly string[], members: readonly string[] = []): Callers {
+  const plain = names.filter((n) => /^[\w$]+$/.test(n));
+  const through = members.filter((n) => /^[\w$]+$/.test(n));
+  const alternatives = (list: readonly string[]) => list.map((n) => n.replace(/\$/g, '\\$')).join('|');
+  const parts = [
+    ...(plain.length > 0 ? [`\\b(?:${alternatives(plain)})\\s*\\(`] : []),
+    ...(through.length > 0 ? [`(?:->|\\.)\\s*(?:${alternatives(through)})\\s*\\(`] : []),
+  ];
   return {
-    pattern: new RegExp(
-      words.length > 0 ? `\\b(?:${words.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s*\\(` : '(?!)',
-    ),
-    words,
+    pattern: new RegExp(parts.length > 0 ? parts.join('|') : '(?!)'),
+    words: [...plain, ...through],
   };
 }
 
@@ -65,12 +72,14 @@ export class SecondPass {
     const headers = this.index.cHeaderWrapperNames();
     // A member other files store functions in: a call through it reads what they are.
     const members = this.index.cImplementationsFor(path);
-    const words = this.all.words.filter((n) => external.has(n) || headers.has(n) || members.has(n));
-    if (words.length === this.all.words.length) return this.all;
-    const key = words.join('|');
+    const words = this.all.words.filter((n) => external.has(n) || headers.has(n));
+    // A member's implementations matter only to a call through it: a file that calls a function of
+    // the member's name (`write(fd, ...)`, where the member is `->write`) reads as it did alone.
+    const through = this.all.words.filter((n) => members.has(n) && !words.includes(n));
+    const key = `${words.join('|')}#${through.join('|')}`;
     let callers = this.made.get(key);
     if (!callers) {
-      callers = callPattern(words);
+      callers = callPattern(words, through);
       this.made.set(key, callers);
     }
     return callers;

@@ -92,6 +92,19 @@ function readDefinition(paramList: string, written: string): Definition | null {
   return read;
 }
 
+/** The names each definition's body holds, read once (definitions are shared: see readDefinition). */
+const bodyNames = new WeakMap<Definition, readonly string[]>();
+
+/** Whether `d`'s body holds a name of `names` (as a token, not inside a literal). */
+function namesAny(d: Definition, names: ReadonlySet<string>): boolean {
+  let held = bodyNames.get(d);
+  if (!held) {
+    held = [...new Set((d.body.match(TOKEN) ?? []).filter((t) => /^[A-Za-z_]/.test(t)))];
+    bodyNames.set(d, held);
+  }
+  return held.some((n) => names.has(n));
+}
+
 /** What the macros of a file (and of the headers it includes) expand to. */
 export class MacroExpander {
   private readonly own: Map<string, Definition | null>;
@@ -117,6 +130,19 @@ export class MacroExpander {
   }
 
   private definition(name: string): Definition | undefined {
+    // Asked of every name token of every expansion: `kept` reads the file's text (a gate's definition).
+    let found = this.definitions.get(name);
+    if (found === undefined) {
+      found = this.read(name) ?? null;
+      this.definitions.set(name, found);
+    }
+    return found ?? undefined;
+  }
+
+  /** {@link MacroExpander.definition}'s answers so far (null: none). */
+  private readonly definitions = new Map<string, Definition | null>();
+
+  private read(name: string): Definition | undefined {
     if (this.kept(name)) return undefined;
     // The file's own definition, else a header's: either one, defined once.
     const own = this.own.get(name);
@@ -131,8 +157,11 @@ export class MacroExpander {
     if (![...names].some((name) => wanted.test(this.definition(name)?.body ?? ''))) return [];
     return [...names].filter((name) => {
       const d = this.definition(name);
-      const args = d ? [...d.params, ...(d.variadic ? ['__VA_ARGS__'] : [])] : [];
-      const expansion = d ? this.expand(name, args) : undefined;
+      if (!d) return false;
+      // A body naming no macro expands to itself (its parameters given their own names): it is read
+      // as written, without a rescan asking of each of its tokens whether it is a macro to expand.
+      if (!namesAny(d, names)) return d.body.length <= MAX_EXPANSION && wanted.test(d.body);
+      const expansion = this.expand(name, [...d.params, ...(d.variadic ? ['__VA_ARGS__'] : [])]);
       return expansion !== undefined && wanted.test(expansion);
     });
   }
@@ -159,6 +188,19 @@ export class MacroExpander {
    * cannot be read.
    */
   expand(name: string, args: readonly string[], outer: ReadonlySet<string> = new Set()): string | undefined {
+    // A parameter used twice in a body expands its argument twice, at every depth: the same uses come
+    // back many times over in nested macros (a header's `MAX(a, b)` inside its other macros).
+    const key = JSON.stringify([name, args, [...outer].sort()]);
+    if (this.expansions.has(key)) return this.expansions.get(key);
+    const expansion = this.expandOnce(name, args, outer);
+    this.expansions.set(key, expansion);
+    return expansion;
+  }
+
+  /** {@link MacroExpander.expand}'s answers so far, by name, arguments and the macros around. */
+  private readonly expansions = new Map<string, string | undefined>();
+
+  private expandOnce(name: string, args: readonly string[], outer: ReadonlySet<string>): string | undefined {
     const d = this.definition(name);
     if (!d || outer.size >= MAX_DEPTH) return undefined;
     // `F()` gives one empty argument, which a macro of no parameters takes as none.
