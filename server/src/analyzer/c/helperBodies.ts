@@ -1114,12 +1114,13 @@ function helperOf(
     return refused('pace-conflict', call);
   const pace = pacing.pace ?? slots.pace;
   let loop = loopAround(call, body);
-  // A descriptor the helper is not given is in reach of whatever it calls after the write: an answer
-  // read or a pause there makes each call a turn, not a write (see globalDescriptorCalls.ts).
+  // A descriptor the helper is not given is in reach of what it calls after the write: a wait or a read
+  // of the answer there makes each call a turn, not a write (see globalDescriptorCalls.ts).
   if (!('param' in fd)) {
     const later = globalDescriptorCall(body, call, {
       retry: loop && retries(loop, call) ? loop : undefined,
       quiet: quietCall,
+      reads: readsAnswer,
       // The write again (a retry, its alternative under `#ifdef`), a session's write of the same
       // bytes, and another configuration's code are what the reading above took as the one write.
       failing: (n) => {
