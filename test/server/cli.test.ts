@@ -272,6 +272,7 @@ describe('writev-lint', () => {
         'continued-directives.c:27',
         'copied-counts.c:29',
         'copied-member-locals.c:31',
+        'counted-retries.c:42',
         'dead-groups.c:31',
         'declared-pure.c:49',
         'declared-pure.c:56',
