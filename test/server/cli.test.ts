@@ -276,6 +276,7 @@ describe('writev-lint', () => {
         'continued-directives.c:27',
         'copied-counts.c:29',
         'copied-member-locals.c:31',
+        'counted-retries.c:42',
         'dead-groups.c:31',
         'declared-pure.c:49',
         'declared-pure.c:56',
@@ -643,6 +644,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/ and c-treeimplementations/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 634);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 635);
   });
 });

@@ -58,6 +58,8 @@ import { forwardedFlags } from './forwardedFlags';
 import { otherCase, uncastText } from './caseAlternatives';
 import { refused, type SlotRefusal } from './helperRefusals';
 import { retriesItself } from './selfRetries';
+import { countedRetry } from './countedRetries';
+import { globalDescriptorCall } from './globalDescriptorCalls';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -1112,6 +1114,27 @@ function helperOf(
     return refused('pace-conflict', call);
   const pace = pacing.pace ?? slots.pace;
   let loop = loopAround(call, body);
+  // A descriptor the helper is not given is in reach of what it calls after the write: a wait or a read
+  // of the answer there makes each call a turn, not a write (see globalDescriptorCalls.ts).
+  if (!('param' in fd)) {
+    const later = globalDescriptorCall(body, call, {
+      retry: loop && retries(loop, call) ? loop : undefined,
+      quiet: quietCall,
+      reads: readsAnswer,
+      // The write again (a retry, its alternative under `#ifdef`), a session's write of the same
+      // bytes, and another configuration's code are what the reading above took as the one write.
+      failing: (n) => {
+        const callee = calleeName(n);
+        return (
+          failurePath(n, call, ctx) ||
+          otherConfiguration(n, call) ||
+          sessions.includes(n) ||
+          (callee !== undefined && writerSlots(callee, n, ctx, variadic, params) !== undefined)
+        );
+      },
+    });
+    if (later) return refused('global-io-after', later);
+  }
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
   // left -= n; }`): the outer loop says what one call of the helper sends.
   if (loop && retries(loop, call)) loop = loopAround(loop, body) ?? loop;
@@ -1714,6 +1737,7 @@ function retries(loop: Node, call: Node): boolean {
     return jumpTests(call, loop).every((tests) => tests.some((t) => conjuncts(withoutCasts(t)).some(failed)));
   }
   if (result?.type !== 'identifier') return false;
+  if (countedRetry(loop, call, result.text)) return true;
   const condition = loop.childForFieldName('condition');
   const test = condition ? withoutCasts(condition) : undefined;
   if (loop.type === 'for_statement') {

@@ -8,7 +8,7 @@ import type { Node } from 'web-tree-sitter';
  * The test a body failed (see helperBodies.ts `helperOf` for each): its shape (`too-long`, `names-two-writes`,
  * `no-parameters`), its write call (`no-write`, `second-write`, `writer-unfit`, `pointer-call`,
  * `mode-call`), its descriptor (`descriptor`, `pointee-changed`, `descriptor-moved`,
- * `descriptor-elsewhere`, `descriptor-given`), what it does after (`awaits-reply`), its buffer (`copies-buffer`, `buffer-loop`,
+ * `descriptor-elsewhere`, `descriptor-given`), what it does after (`awaits-reply`, `global-io-after`), its buffer (`copies-buffer`, `buffer-loop`,
  * `buffer-source`, `buffering`, `buffer-holds-descriptor`, `object-changed`, `buffer-is-descriptor`,
  * `local-buffer`, `formatter`, `handed-on`, `format-handed-on`), its length (`length`,
  * `length-is-buffer`, `clamped`), its pace (`paced`, `pace-conflict`) and its loop
@@ -31,6 +31,7 @@ export type HelperRefusal =
   | 'format-handed-on'
   | 'descriptor-given'
   | 'awaits-reply'
+  | 'global-io-after'
   | 'copies-buffer'
   | 'paced'
   | 'pace-conflict'
