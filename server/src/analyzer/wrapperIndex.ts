@@ -128,6 +128,9 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetOverridden}. */
   private presetOverriddenNames: ReadonlySet<string> | undefined;
   private implementations: MemberImplementations | undefined;
+  private loudBodies: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetLoudBodies}. */
+  private presetLoudNames: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -162,6 +165,7 @@ export class WrapperIndex {
     this.members = undefined;
     this.returned = undefined;
     this.implementations = undefined;
+    this.loudBodies = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -182,7 +186,34 @@ export class WrapperIndex {
       this.members = undefined;
       this.returned = undefined;
       this.implementations = undefined;
+      this.loudBodies = undefined;
     }
+  }
+
+  /** Uses `names` as the tree's functions whose bodies do I/O, instead of reading the files' facts. */
+  presetLoudBodies(names: readonly string[]): void {
+    this.presetLoudNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call whose body is read and does I/O: defined as
+   * {@link cDefinedFor} reads definitions (a header's, another file's exported one, not calling through
+   * a pointer), and not quiet ({@link cQuietFor}). A helper that hands its descriptor to one after its
+   * write awaits a reply (see awaitedReplies.ts). `_path` reads its own definitions itself.
+   */
+  cLoudBodiesFor(_path: string): ReadonlySet<string> {
+    if (this.presetLoudNames) return this.presetLoudNames;
+    if (!this.loudBodies) {
+      const quiet = this.cQuietFor('');
+      const loud = new Set<string>();
+      for (const [file, wrappers] of this.files) {
+        const header = isHeader(file);
+        for (const f of wrappers.functions ?? [])
+          if ((header || (f.exported && !f.opaque)) && !quiet.has(f.name)) loud.add(f.name);
+      }
+      this.loudBodies = loud;
+    }
+    return this.loudBodies;
   }
 
   /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
@@ -709,6 +740,7 @@ export class WrapperIndex {
       facts.push({ quiet: [...this.cQuietFor(path)].sort() });
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
+      facts.push({ loudBodies: [...this.cLoudBodiesFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });

@@ -70,6 +70,12 @@ export interface CContext {
    */
   readonly silent?: (name: string) => ReadonlySet<number> | undefined;
   /**
+   * Whether a called function's body is in view (this file's or another file's of the tree) and does
+   * I/O (the fact base does not find it quiet): handed a helper's descriptor after the helper's write,
+   * it awaits a reply (see awaitedReplies.ts). Absent: no body is known.
+   */
+  readonly bodyIO?: (name: string) => boolean;
+  /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
    * that it does no output (see {@link callsInArguments}). Absent: none.
