@@ -139,7 +139,7 @@ export class Analyzer {
         index?.cIncludedCodes(path, includes),
         index?.cReturnedFor(path),
         index?.cImplementationsFor(path),
-        index?.cLoudBodiesFor(path),
+        index?.cReadersFor(path),
       );
       const members = messageMembers(text);
       return {

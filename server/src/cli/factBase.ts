@@ -19,8 +19,8 @@ export interface FactBasePass {
   readonly pure: string[];
   /** Catalogue helper names the tree defines and exports (see WrapperIndex.cOverriddenFor). */
   readonly overridden: string[];
-  /** Functions with a body that does I/O, called by a function that writes (see awaitedReplies.ts). */
-  readonly loudBodies: string[];
+  /** Functions that read, called by another file's function that writes (see awaitedReplies.ts). */
+  readonly readers: string[];
 }
 
 /**
@@ -105,7 +105,7 @@ export function factBasePass(
         f.calls.some((c) => headerMacros.has(c) && !own.has(c) && ioName(c) && (!asked || asked.has(c)));
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }
-  const loudBodies = awaitingHelpers(index, writers, base.cLoudBodiesFor(''), redo);
+  const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
@@ -115,7 +115,7 @@ export function factBasePass(
       defined: [...defined],
       pure: [],
       overridden: [...exported],
-      loudBodies,
+      readers,
     };
   for (const [path, wrappers, twice] of writing) {
     const own = ownNames(wrappers);
@@ -134,12 +134,12 @@ export function factBasePass(
     defined: [...defined],
     pure: [...pure],
     overridden: [...exported],
-    loudBodies,
+    readers,
   };
 }
 
 /**
- * Of `loud` (functions with a body that does I/O), those another file's function that calls a writer
+ * Of `loud` (the tree's functions that read), those another file's function that calls a writer
  * calls: a helper of that file handing one its descriptor after the write awaits a reply (see
  * awaitedReplies.ts). The files whose first pass read such a function as a helper, the call's body
  * unknown to it, are added to `redo`.

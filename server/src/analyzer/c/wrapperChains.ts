@@ -208,8 +208,8 @@ function quietCalls(
       const params = silent(name);
       if (params && params.size > 0) names.add(`${name}!${[...params].join('.')}`);
     }
-    // A body in view that does I/O changes what a helper handing it the descriptor is (awaitedReplies.ts).
-    if (base.bodyIO?.(name)) names.add(`${name}^`);
+    // A function known to read changes what a helper handing it the descriptor is (awaitedReplies.ts).
+    if (base.readsReply?.(name)) names.add(`${name}^`);
   }
   return [...names].sort().join(',');
 }

@@ -70,11 +70,11 @@ export interface CContext {
    */
   readonly silent?: (name: string) => ReadonlySet<number> | undefined;
   /**
-   * Whether a called function's body is in view (this file's or another file's of the tree) and does
-   * I/O (the fact base does not find it quiet): handed a helper's descriptor after the helper's write,
-   * it awaits a reply (see awaitedReplies.ts). Absent: no body is known.
+   * Whether a called function reads what a descriptor received: its body, in this file or another file
+   * of the tree, reaches a read of the library. Handed a helper's descriptor after the helper's write,
+   * it awaits a reply (see awaitedReplies.ts). Absent: no reader is known.
    */
-  readonly bodyIO?: (name: string) => boolean;
+  readonly readsReply?: (name: string) => boolean;
   /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
