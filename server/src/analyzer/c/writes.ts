@@ -31,6 +31,7 @@ import { zeroConstant } from './pacedLoops';
 import { selectsBranch } from './selectedBranches';
 import { codeText } from './statusConstants';
 import { argumentTest } from './macroStatements';
+import { messageScatter } from './messageScatters';
 
 export type { CWrapper } from '../wrapper';
 
@@ -636,6 +637,10 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     const target = aliasOf(canonicalTarget(fd.text), ctx);
     const kind = descriptorKind(fn, target, ctx, call);
     if (kind === 'message') return 'message';
+    // A message header's scatter list written on its own, to a descriptor not shown to be a stream
+    // (writev() is taken for a stream's write otherwise): one message (see messageScatters.ts).
+    const shownStream = target === '1' || target === '2' || ctx.streams?.has(target);
+    if (!shownStream && messageScatter(buf)) return 'message';
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
       target,
