@@ -209,7 +209,7 @@ export class WrapperIndex {
       const exported = new Set<string>();
       const files = [...this.files].filter(([, w]) => w.functions?.length);
       const reading = new Map(files.map(([file]) => [file, new Set<string>()]));
-      for (let changed = true; changed; ) {
+      for (let changed = true; changed;) {
         changed = false;
         for (const [file, wrappers] of files) {
           const own = reading.get(file) as Set<string>;

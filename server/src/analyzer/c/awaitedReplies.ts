@@ -32,7 +32,7 @@ export function readingFunctions(
 ): Set<string> {
   const own = new Set(facts.map((f) => f.name));
   const reading = new Set<string>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const f of facts) {
       if (reading.has(f.name)) continue;
