@@ -139,7 +139,7 @@ export function factBasePass(
 }
 
 /**
- * Of `loud` (the tree's functions that read), those another file's function that calls a writer
+ * Of `readers` (the tree's functions that read), those another file's function that calls a writer
  * calls: a helper of that file handing one its descriptor after the write awaits a reply (see
  * awaitedReplies.ts). The files whose first pass read such a function as a helper, the call's body
  * unknown to it, are added to `redo`.
@@ -147,11 +147,11 @@ export function factBasePass(
 function awaitingHelpers(
   index: readonly (readonly [string, FileWrappers])[],
   writers: ReadonlySet<string>,
-  loud: ReadonlySet<string>,
+  readers: ReadonlySet<string>,
   redo: Set<string>,
 ): string[] {
   const called = new Set<string>();
-  if (loud.size === 0) return [];
+  if (readers.size === 0) return [];
   for (const [path, wrappers] of index) {
     const functions = wrappers.functions ?? [];
     if (functions.length === 0) continue;
@@ -160,7 +160,7 @@ function awaitingHelpers(
     for (const f of functions) {
       if (!f.calls.some((c) => writers.has(c))) continue;
       own ??= new Set(functions.map((g) => g.name));
-      const asked = f.calls.filter((c) => loud.has(c) && !own?.has(c) && !writers.has(c));
+      const asked = f.calls.filter((c) => readers.has(c) && !own?.has(c) && !writers.has(c));
       if (asked.length === 0) continue;
       for (const c of asked) called.add(c);
       if (helpers.has(f.name)) redo.add(path);

@@ -1089,8 +1089,8 @@ function helperOf(
   };
   const other = all.find(elsewhere);
   if (other) return refused('descriptor-elsewhere', other);
-  // A call after the write handing the descriptor to a function whose body does I/O: the helper awaits
-  // a reply, whether it writes its own bytes or hands them on (see awaitedReplies.ts).
+  // A call after the write handing the descriptor to a function that reads: the helper awaits a reply,
+  // whether it writes its own bytes or hands them on (see awaitedReplies.ts).
   const reply = awaitedReply(
     call,
     all,
