@@ -145,6 +145,7 @@ export class Analyzer {
         index?.cIncludedCodes(path, includes),
         index?.cReturnedFor(path),
         index?.cImplementationsFor(path),
+        index?.cReadersFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

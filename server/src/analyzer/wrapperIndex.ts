@@ -2,6 +2,7 @@
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
+import { readingFunctions } from './c/awaitedReplies';
 import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
@@ -130,6 +131,9 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetOverridden}. */
   private presetOverriddenNames: ReadonlySet<string> | undefined;
   private implementations: MemberImplementations | undefined;
+  private readers: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetReaders}. */
+  private presetReaderNames: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -165,6 +169,7 @@ export class WrapperIndex {
     this.members = undefined;
     this.returned = undefined;
     this.implementations = undefined;
+    this.readers = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -186,7 +191,46 @@ export class WrapperIndex {
       this.members = undefined;
       this.returned = undefined;
       this.implementations = undefined;
+      this.readers = undefined;
     }
+  }
+
+  /** Uses `names` as the tree's functions that read, instead of reading the files' facts. */
+  presetReaders(names: readonly string[]): void {
+    this.presetReaderNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that read what a
+   * descriptor received: their body calls a read of the library, or a function that does (its own
+   * file's first, then another file's exported one), worked out once to a least fixed point over the
+   * workspace. A helper that hands its descriptor to one after its write awaits a reply (see
+   * awaitedReplies.ts). `_path` reads its own definitions itself.
+   */
+  cReadersFor(_path: string): ReadonlySet<string> {
+    if (this.presetReaderNames) return this.presetReaderNames;
+    if (!this.readers) {
+      const exported = new Set<string>();
+      const files = [...this.files].filter(([, w]) => w.functions?.length);
+      const reading = new Map(files.map(([file]) => [file, new Set<string>()]));
+      for (let changed = true; changed;) {
+        changed = false;
+        for (const [file, wrappers] of files) {
+          const own = reading.get(file) as Set<string>;
+          const found = readingFunctions(wrappers.functions ?? [], (n) => exported.has(n));
+          if (found.size === own.size) continue;
+          changed = true;
+          const header = isHeader(file);
+          for (const f of wrappers.functions ?? []) {
+            if (!found.has(f.name) || own.has(f.name)) continue;
+            own.add(f.name);
+            if (header || f.exported) exported.add(f.name);
+          }
+        }
+      }
+      this.readers = exported;
+    }
+    return this.readers;
   }
 
   /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
@@ -727,6 +771,7 @@ export class WrapperIndex {
       facts.push({ quiet: [...this.cQuietFor(path)].sort() });
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
+      facts.push({ readers: [...this.cReadersFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });

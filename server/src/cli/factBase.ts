@@ -19,6 +19,8 @@ export interface FactBasePass {
   readonly pure: string[];
   /** Catalogue helper names the tree defines and exports (see WrapperIndex.cOverriddenFor). */
   readonly overridden: string[];
+  /** Functions that read, called by another file's function that writes (see awaitedReplies.ts). */
+  readonly readers: string[];
 }
 
 /**
@@ -103,10 +105,18 @@ export function factBasePass(
         f.calls.some((c) => headerMacros.has(c) && !own.has(c) && ioName(c) && (!asked || asked.has(c)));
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }
+  const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
-    return { quiet: [], redo: [...redo], defined: [...defined], pure: [], overridden: [...exported] };
+    return {
+      quiet: [],
+      redo: [...redo],
+      defined: [...defined],
+      pure: [],
+      overridden: [...exported],
+      readers,
+    };
   for (const [path, wrappers, twice] of writing) {
     const own = ownNames(wrappers);
     const asks = twice.some((f) => f.calls.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c)));
@@ -124,7 +134,39 @@ export function factBasePass(
     defined: [...defined],
     pure: [...pure],
     overridden: [...exported],
+    readers,
   };
+}
+
+/**
+ * Of `readers` (the tree's functions that read), those another file's function that calls a writer
+ * calls: a helper of that file handing one its descriptor after the write awaits a reply (see
+ * awaitedReplies.ts). The files whose first pass read such a function as a helper, the call's body
+ * unknown to it, are added to `redo`.
+ */
+function awaitingHelpers(
+  index: readonly (readonly [string, FileWrappers])[],
+  writers: ReadonlySet<string>,
+  readers: ReadonlySet<string>,
+  redo: Set<string>,
+): string[] {
+  const called = new Set<string>();
+  if (readers.size === 0) return [];
+  for (const [path, wrappers] of index) {
+    const functions = wrappers.functions ?? [];
+    if (functions.length === 0) continue;
+    let own: Set<string> | undefined;
+    const helpers = new Set(wrappers.c.map((w) => w.name));
+    for (const f of functions) {
+      if (!f.calls.some((c) => writers.has(c))) continue;
+      own ??= new Set(functions.map((g) => g.name));
+      const asked = f.calls.filter((c) => readers.has(c) && !own?.has(c) && !writers.has(c));
+      if (asked.length === 0) continue;
+      for (const c of asked) called.add(c);
+      if (helpers.has(f.name)) redo.add(path);
+    }
+  }
+  return [...called].sort();
 }
 
 /**

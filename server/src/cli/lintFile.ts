@@ -98,6 +98,8 @@ export interface LintJob {
   readonly defined?: readonly string[];
   /** Second pass: the exported pure C functions of the tree (the fact base's). */
   readonly pure?: readonly string[];
+  /** Second pass: the tree's C functions that read, where other files' writing functions call them (the fact base's). */
+  readonly readers?: readonly string[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
   /** Second pass: the exported functions of the tree returning a known kind of descriptor (returnedKinds.ts). */
@@ -169,6 +171,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.quiet) index.presetQuiet(job.quiet);
   if (job.defined) index.presetDefined(job.defined);
   if (job.pure) index.presetPure(job.pure);
+  if (job.readers) index.presetReaders(job.readers);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
   if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);

@@ -229,6 +229,7 @@ export async function lint(
         quiet: facts.quiet,
         defined: facts.defined,
         pure: facts.pure,
+        readers: facts.readers,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.

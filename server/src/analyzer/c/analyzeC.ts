@@ -45,6 +45,7 @@ import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { readingFunctions } from './awaitedReplies';
 import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
 import {
@@ -295,6 +296,7 @@ export class CAnalyzer {
     headerMacros?: ReadonlyMap<string, CMacro>,
     openers: ReadonlySet<string> = C_STREAM_FUNCTIONS,
     implementations: Implementations = NO_IMPLEMENTATIONS,
+    readsReply?: (name: string) => boolean,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -317,6 +319,7 @@ export class CAnalyzer {
           included,
           headerMacros,
           implementations,
+          readsReply,
         ).own,
     });
     try {
@@ -379,6 +382,7 @@ export class CAnalyzer {
     included?: string,
     headerMacros?: ReadonlyMap<string, CMacro>,
     implementations: Implementations = NO_IMPLEMENTATIONS,
+    readsReply?: (name: string) => boolean,
   ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
@@ -397,7 +401,8 @@ export class CAnalyzer {
       implementations,
     );
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
-    const base = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
+    const pured = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
+    const base = readsReply ? { ...pured, readsReply } : pured;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
     const memoKey = [
       ...base.functions.keys(),
@@ -445,6 +450,7 @@ export class CAnalyzer {
     includedCodes: readonly (readonly [string, number])[] = [],
     returnedElsewhere: ReturnedKinds = NO_RETURNED,
     implementations: Implementations = NO_IMPLEMENTATIONS,
+    readersElsewhere: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -530,6 +536,13 @@ export class CAnalyzer {
     let ownQuiet: ReadonlySet<string> | undefined;
     const quiet = (name: string) =>
       readNames.has(name) ? (ownQuiet ??= quietFunctions(readFacts, elsewhere)).has(name) : elsewhere(name);
+    // A function that reads, its body here or in another file of the tree: a helper handing it the
+    // descriptor after its write awaits a reply (see awaitedReplies.ts).
+    let ownReaders: ReadonlySet<string> | undefined;
+    const readsReply = (name: string) =>
+      readNames.has(name)
+        ? (ownReaders ??= readingFunctions(readFacts, (n) => readersElsewhere.has(n))).has(name)
+        : readersElsewhere.has(name);
     const analyse = (syntax: FileSyntax) => {
       const macros = /#\s*define\s+\w+\(/.test(text) ? syntax.macros() : new Map<string, CMacro>();
       if (
@@ -573,6 +586,7 @@ export class CAnalyzer {
         included,
         headerMacros,
         implementations,
+        readsReply,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -759,6 +773,7 @@ export class CAnalyzer {
         headerMacros,
         openers,
         implementations,
+        readsReply,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).

@@ -58,6 +58,7 @@ import { forwardedFlags } from './forwardedFlags';
 import { otherCase, uncastText } from './caseAlternatives';
 import { refused, type SlotRefusal } from './helperRefusals';
 import { retriesItself } from './selfRetries';
+import { awaitedReply } from './awaitedReplies';
 import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
 
@@ -1090,6 +1091,17 @@ function helperOf(
   };
   const other = all.find(elsewhere);
   if (other) return refused('descriptor-elsewhere', other);
+  // A call after the write handing the descriptor to a function that reads: the helper awaits a reply,
+  // whether it writes its own bytes or hands them on (see awaitedReplies.ts).
+  const reply = awaitedReply(
+    call,
+    all,
+    given,
+    (c) => failurePath(c, call, ctx),
+    (c, callee) => callee === name || writerSlots(callee, c, ctx, variadic, params) !== undefined,
+    ctx,
+  );
+  if (reply) return refused('awaits-reply', reply);
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const handed = io.find(given);

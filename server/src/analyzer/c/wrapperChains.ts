@@ -208,6 +208,8 @@ function quietCalls(
       const params = silent(name);
       if (params && params.size > 0) names.add(`${name}!${[...params].join('.')}`);
     }
+    // A function known to read changes what a helper handing it the descriptor is (awaitedReplies.ts).
+    if (base.readsReply?.(name)) names.add(`${name}^`);
   }
   return [...names].sort().join(',');
 }

@@ -31,6 +31,7 @@ import { zeroConstant } from './pacedLoops';
 import { selectsBranch } from './selectedBranches';
 import { codeText } from './statusConstants';
 import { argumentTest } from './macroStatements';
+import { messageScatter } from './messageScatters';
 
 export type { CWrapper } from '../wrapper';
 
@@ -69,6 +70,12 @@ export interface CContext {
    * format string (only there can the answer change the reading). Absent: none is known.
    */
   readonly silent?: (name: string) => ReadonlySet<number> | undefined;
+  /**
+   * Whether a called function reads what a descriptor received: its body, in this file or another file
+   * of the tree, reaches a read of the library. Handed a helper's descriptor after the helper's write,
+   * it awaits a reply (see awaitedReplies.ts). Absent: no reader is known.
+   */
+  readonly readsReply?: (name: string) => boolean;
   /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
@@ -630,6 +637,10 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     const target = aliasOf(canonicalTarget(fd.text), ctx);
     const kind = descriptorKind(fn, target, ctx, call);
     if (kind === 'message') return 'message';
+    // A message header's scatter list written on its own, to a descriptor not shown to be a stream
+    // (writev() is taken for a stream's write otherwise): one message (see messageScatters.ts).
+    const shownStream = target === '1' || target === '2' || ctx.streams?.has(target);
+    if (!shownStream && messageScatter(buf)) return 'message';
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
       target,
