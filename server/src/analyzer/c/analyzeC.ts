@@ -13,6 +13,7 @@ import {
   type CWriteFunction,
 } from '../catalogue';
 import { respelledNames } from './conditionalDefines';
+import { staticReturningWith } from './staticReturns';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -665,6 +666,9 @@ export class CAnalyzer {
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
         unread,
+        staticReturns: staticReturningWith(
+          new Set(functions.filter((f) => f.returnsStatic).map((f) => f.name)),
+        ),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
