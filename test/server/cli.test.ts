@@ -518,6 +518,8 @@ describe('writev-lint', () => {
         'split-macro-uses.c:12',
         'standing-retries.c:41',
         'standing-retries.c:47',
+        'static-returns.c:63',
+        'static-returns.c:71',
         'status-forwarders.c:42',
         'status-frames.c:42',
         'status-frames.c:50',
