@@ -452,6 +452,7 @@ export class CAnalyzer {
     returnedElsewhere: ReturnedKinds = NO_RETURNED,
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readersElsewhere: ReadonlySet<string> = NO_NAMES,
+    staticElsewhere: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -666,9 +667,7 @@ export class CAnalyzer {
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
         unread,
-        staticReturns: staticReturningWith(
-          new Set(functions.filter((f) => f.returnsStatic).map((f) => f.name)),
-        ),
+        staticReturns: staticReturningWith(functions, own, staticElsewhere),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.

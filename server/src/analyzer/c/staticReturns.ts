@@ -8,6 +8,7 @@
 import type { Node } from 'web-tree-sitter';
 import { C_STATIC_RETURNING } from '../catalogue';
 import type { Step } from '../model';
+import type { CFunctionFact } from './functionFacts';
 import { calleeName, calls, declaredName, identifiers } from './syntax';
 
 /** Arrays declared in a statement's text (`char a[8], b[N]`), its initialiser left out. */
@@ -100,9 +101,19 @@ export function returnsStatic(clean: string, open: number, close: number): boole
   return false;
 }
 
-/** The library's functions returning static storage and `own` (the file's: see {@link returnsStatic}). */
-export function staticReturningWith(own: ReadonlySet<string>): ReadonlySet<string> {
-  return own.size === 0 ? C_STATIC_RETURNING : new Set([...C_STATIC_RETURNING, ...own]);
+/**
+ * The functions returning static storage where a file is read: the library's, the file's own
+ * (`functions`, see {@link returnsStatic}) and other files' (`elsewhere`) it does not define (`own`).
+ */
+export function staticReturningWith(
+  functions: readonly CFunctionFact[],
+  own: ReadonlySet<string>,
+  elsewhere: ReadonlySet<string>,
+): ReadonlySet<string> {
+  const found = new Set(C_STATIC_RETURNING);
+  for (const f of functions) if (f.returnsStatic) found.add(f.name);
+  for (const n of elsewhere) if (!own.has(n)) found.add(n);
+  return found.size === C_STATIC_RETURNING.size ? C_STATIC_RETURNING : found;
 }
 
 /** `name = value` of every plain assignment and initialised declarator in `fn`. */
