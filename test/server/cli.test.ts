@@ -518,6 +518,9 @@ describe('writev-lint', () => {
         'split-macro-uses.c:12',
         'standing-retries.c:41',
         'standing-retries.c:47',
+        'static-returns.c:64',
+        'static-returns.c:72',
+        'static-returns.c:79',
         'status-forwarders.c:42',
         'status-frames.c:42',
         'status-frames.c:50',
@@ -646,6 +649,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/ and c-treereplies/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 638);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 641);
   });
 });

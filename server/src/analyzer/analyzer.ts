@@ -146,6 +146,7 @@ export class Analyzer {
         index?.cReturnedFor(path),
         index?.cImplementationsFor(path),
         index?.cReadersFor(path),
+        index?.cStaticFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

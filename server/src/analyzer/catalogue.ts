@@ -172,6 +172,18 @@ export const C_STREAM_FUNCTIONS: ReadonlySet<string> = new Set([
   'get_tempfile_fd',
 ]);
 
+/**
+ * C library functions documented (POSIX, C) to return a pointer to static storage that the next call
+ * overwrites: two writes sending two of their results send the last one twice once gathered.
+ */
+export const C_STATIC_RETURNING: ReadonlySet<string> = new Set([
+  'inet_ntoa',
+  'ctime',
+  'asctime',
+  'ttyname',
+  'strsignal',
+]);
+
 /** Calls that fill an array argument with two byte-stream descriptors (`pipe(fds)`), and which one. */
 export const C_PIPE_FUNCTIONS: Readonly<Record<string, number>> = { pipe: 0, pipe2: 0, socketpair: 3 };
 

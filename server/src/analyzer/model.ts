@@ -129,6 +129,13 @@ export interface WriteStep {
    * whose bodies were not read, taken to do no output.
    */
   readonly assumes?: string;
+  /** Functions returning static storage (overwritten by their next call) the statement calls. */
+  readonly staticCalls?: readonly string[];
+  /**
+   * Functions returning static storage whose result the write sends: called in its statement, or
+   * assigned to a local it reads. A later call of one changes what this write sent.
+   */
+  readonly staticSent?: readonly string[];
   readonly argumentCalls?: {
     readonly calls: readonly string[];
     readonly changes: readonly string[];
@@ -252,6 +259,8 @@ export interface OtherStep {
   readonly setsGlobal?: boolean;
   /** Names whose memory the statement releases (`free(buf)`): a write that sent it ends its run. */
   readonly frees?: readonly string[];
+  /** Functions returning static storage (overwritten by their next call) the statement calls. */
+  readonly staticCalls?: readonly string[];
   /**
    * A barrier that only leaves the block (`break`, `continue`, `goto`, or a `return` that calls and
    * changes nothing): an arm made of it alone writes nothing and ends its path (see leavingArms.ts).

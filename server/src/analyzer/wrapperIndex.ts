@@ -134,6 +134,9 @@ export class WrapperIndex {
   private readers: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetReaders}. */
   private presetReaderNames: ReadonlySet<string> | undefined;
+  private statics: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetStatics}. */
+  private presetStaticNames: ReadonlySet<string> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -170,6 +173,7 @@ export class WrapperIndex {
     this.returned = undefined;
     this.implementations = undefined;
     this.readers = undefined;
+    this.statics = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -192,7 +196,31 @@ export class WrapperIndex {
       this.returned = undefined;
       this.implementations = undefined;
       this.readers = undefined;
+      this.statics = undefined;
     }
+  }
+
+  /** Uses `names` as the tree's functions returning static storage, instead of reading the files' facts. */
+  presetStatics(names: readonly string[]): void {
+    this.presetStaticNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that return static
+   * storage their next call overwrites (see staticReturns.ts). `_path` reads its own definitions itself.
+   */
+  cStaticFor(_path: string): ReadonlySet<string> {
+    if (this.presetStaticNames) return this.presetStaticNames;
+    if (!this.statics) {
+      const found = new Set<string>();
+      for (const [file, wrappers] of this.files) {
+        const header = isHeader(file);
+        for (const f of wrappers.functions ?? [])
+          if (f.returnsStatic && (header || f.exported)) found.add(f.name);
+      }
+      this.statics = found;
+    }
+    return this.statics;
   }
 
   /** Uses `names` as the tree's functions that read, instead of reading the files' facts. */
@@ -772,6 +800,7 @@ export class WrapperIndex {
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ readers: [...this.cReadersFor(path)].sort() });
+      facts.push({ statics: [...this.cStaticFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });

@@ -21,6 +21,8 @@ export interface FactBasePass {
   readonly overridden: string[];
   /** Functions that read, called by another file's function that writes (see awaitedReplies.ts). */
   readonly readers: string[];
+  /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
+  readonly statics: string[];
 }
 
 /**
@@ -106,6 +108,7 @@ export function factBasePass(
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
+  const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
@@ -116,6 +119,7 @@ export function factBasePass(
       pure: [],
       overridden: [...exported],
       readers,
+      statics,
     };
   for (const [path, wrappers, twice] of writing) {
     const own = ownNames(wrappers);
@@ -135,7 +139,34 @@ export function factBasePass(
     pure: [...pure],
     overridden: [...exported],
     readers,
+    statics,
   };
+}
+
+/**
+ * Of `statics` (the tree's functions returning static storage), those another file calls where some
+ * function of it writes twice; that file is read again (`redo`) knowing a later call overwrites an
+ * earlier result.
+ */
+function overwrittenCalls(
+  writing: readonly (readonly [string, FileWrappers, readonly CFunctionFact[]])[],
+  statics: ReadonlySet<string>,
+  redo: Set<string>,
+): string[] {
+  if (statics.size === 0) return [];
+  const asked = new Set<string>();
+  for (const [path, wrappers] of writing) {
+    const functions = wrappers.functions ?? [];
+    const own = new Set(functions.map((f) => f.name));
+    // Any function of the file, its macros too: `#define put_o(c) put(fmt_o(c))` is used where it writes.
+    for (const f of functions)
+      for (const c of f.calls)
+        if (statics.has(c) && !own.has(c)) {
+          asked.add(c);
+          redo.add(path);
+        }
+  }
+  return [...asked].sort();
 }
 
 /**

@@ -100,6 +100,8 @@ export interface LintJob {
   readonly pure?: readonly string[];
   /** Second pass: the tree's C functions that read, where other files' writing functions call them (the fact base's). */
   readonly readers?: readonly string[];
+  /** Second pass: the tree's C functions returning static storage (see staticReturns.ts). */
+  readonly statics?: readonly string[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
   /** Second pass: the exported functions of the tree returning a known kind of descriptor (returnedKinds.ts). */
@@ -172,6 +174,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.defined) index.presetDefined(job.defined);
   if (job.pure) index.presetPure(job.pure);
   if (job.readers) index.presetReaders(job.readers);
+  if (job.statics) index.presetStatics(job.statics);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
   if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);

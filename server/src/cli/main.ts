@@ -230,6 +230,7 @@ export async function lint(
         defined: facts.defined,
         pure: facts.pure,
         readers: facts.readers,
+        statics: facts.statics,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.

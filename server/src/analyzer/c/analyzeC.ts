@@ -13,6 +13,7 @@ import {
   type CWriteFunction,
 } from '../catalogue';
 import { respelledNames } from './conditionalDefines';
+import { staticReturningWith } from './staticReturns';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -451,6 +452,7 @@ export class CAnalyzer {
     returnedElsewhere: ReturnedKinds = NO_RETURNED,
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readersElsewhere: ReadonlySet<string> = NO_NAMES,
+    staticElsewhere: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -665,6 +667,7 @@ export class CAnalyzer {
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
         unread,
+        staticReturns: staticReturningWith(functions, own, staticElsewhere),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.

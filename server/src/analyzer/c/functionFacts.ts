@@ -14,6 +14,7 @@ import {
   MESSAGE_CATALOGUE,
 } from '../catalogue';
 import { conditionalDefines } from './conditionalDefines';
+import { returnsStatic } from './staticReturns';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -47,6 +48,11 @@ export interface CFunctionFact {
    * where the condition is false, the name is what it would be without the macro.
    */
   readonly conditional?: true;
+  /**
+   * It returns static storage, which its next call overwrites (see staticReturns.ts): two writes
+   * sending two of its results cannot be gathered.
+   */
+  readonly returnsStatic?: true;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -269,6 +275,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
   const readsOnly = close - open < ACCESSOR_LENGTH && !opaque && !MUTATION.test(clean.slice(open + 1, close));
   const exported = !/\bstatic\b/.test(qualifiers);
   const returnsCall = exported ? returnedCall(clean, open, close) : undefined;
+  const staticResult = returnsStatic(clean, open, close);
   return {
     name,
     exported,
@@ -278,6 +285,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
     ...(readOnly.length > 0 && { readOnly }),
     ...(readsOnly && { readsOnly }),
     ...(returnsCall !== undefined && { returnsCall }),
+    ...(staticResult && { returnsStatic: true as const }),
   };
 }
 

@@ -57,6 +57,7 @@ import { bareBlockStatements } from './bareBlocks';
 import { governsNext } from './governedStatements';
 import { SubtreeIndex } from './subtreeIndex';
 import { readingObserver } from './readings';
+import { withStaticCalls } from './staticReturns';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 /** Reads one function body into blocks. */
@@ -122,6 +123,12 @@ class FunctionReader {
     }
     // `x = f(y);` of a function whose body is unread, then a write of x: f is taken as an argument call.
     assumedResults(statements, steps, this.locals, this.scalars, this.ctx);
+    // Calls of functions returning static storage, which a later call overwrites (see staticReturns.ts).
+    const statics = this.ctx.staticReturns;
+    if (statics) {
+      for (let i = 0; i < statements.length; i++)
+        steps[i] = withStaticCalls(steps[i]!, statements[i]!, this.ctx.text, statics);
+    }
     if (statements.length > 0) {
       const lead = this.leads.get(statements[0]!.id);
       this.blocks.push({

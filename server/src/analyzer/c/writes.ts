@@ -110,6 +110,11 @@ export interface CContext {
    * member all of whose implementations in view are write helpers is a write. Absent: none known.
    */
   readonly implementations?: Implementations;
+  /**
+   * Functions returning static storage that their next call overwrites: the library's and the file's
+   * own (see staticReturns.ts). Absent: none.
+   */
+  readonly staticReturns?: ReadonlySet<string>;
 }
 
 /** One write call, understood apart from the statement around it. */

@@ -245,10 +245,16 @@ export function through(
     // What the arm's own writes read: a name the arm declares is its own (declaring it changes no
     // name of that spelling outside, and it is gone after the branch) until one of them sends it.
     const armRead = new Set<string>();
+    // Functions returning static storage whose results the arm's writes sent: a later call of one
+    // overwrites them (see joiners/staticReturns.ts).
+    const armStatics = new Set<string>();
     const outer = (names: readonly string[]) =>
       names.filter((n) => !arm.declares.includes(n) || armRead.has(n));
     for (const s of arm.steps) {
       budget?.visit();
+      if ((s.kind === 'write' || s.kind === 'other') && s.staticCalls?.some((n) => armStatics.has(n)))
+        return undefined;
+      if (s.kind === 'write') for (const n of s.staticSent ?? []) armStatics.add(n);
       if (s.kind === 'write') {
         // A buffer an `if` without `else` declares can be declared before it by whoever gathers by
         // hand (the finding has no fix); in an if/else, such buffers make each arm its own message.

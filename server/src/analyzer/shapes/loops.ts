@@ -44,6 +44,9 @@ function loopRun(loop: LoopStep): LoopRun | undefined {
     if (write.target !== target || write.position || write.assumed) return undefined;
     // Its arguments call something that may do I/O: gathering the iterations would reorder it.
     if (write.argumentCalls?.io || write.argumentCalls?.assumed) return undefined;
+    // It sends static storage a function returns (see joiners/staticReturns.ts): each iteration's call
+    // overwrites the last one's result.
+    if (write.staticSent) return undefined;
     // The descriptor itself changes per iteration: not one descriptor.
     if (write.targetNames.some((name) => varying.has(name))) return undefined;
     // The same buffer each time (refilled in place, as in a read/write copy loop) cannot be gathered.

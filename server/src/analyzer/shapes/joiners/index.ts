@@ -24,6 +24,7 @@ import { opening } from './opening';
 import { passage } from './passage';
 import { positional } from './positional';
 import { results } from './results';
+import { staticReturns } from './staticReturns';
 
 export type { BranchVerdict, End, Fact, Joiner, Rules, RunSoFar } from './joiner';
 
@@ -38,6 +39,7 @@ export const JOINERS: readonly Joiner[] = [
   distance,
   globals,
   frees,
+  staticReturns,
   address,
   crossing,
   argumentCalls,
