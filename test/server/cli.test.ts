@@ -304,6 +304,8 @@ describe('writev-lint', () => {
         'excluded-tests.c:58',
         'exit-arm-writes.c:16',
         'exit-arm-writes.c:30',
+        'exiting-formatters.c:91',
+        'exiting-formatters.c:101',
         'exiting-releases.c:43',
         'expanded-macros.c:67',
         'expanded-macros.c:75',

@@ -601,10 +601,12 @@ const CHANGE_KINDS = [
 /**
  * A write through a helper that never returns (`if (argc < 2) die("usage\n");` of a `die` that writes
  * and exits, see noReturnCalls.ts) leaves the function as `return write(...)` does: no write follows
- * it on its path, and the next `die(...)` runs only where this one did not.
+ * it on its path, and the next `die(...)` runs only where this one did not. Only a helper's or a
+ * macro's body is asked: the C library's writers return.
  */
 function leaving(step: Step, ctx: CContext): Step {
-  if (step.kind !== 'write' || step.leaves || step.chain || !neverReturns(step.callee, ctx)) return step;
+  if (step.kind !== 'write' || step.leaves || step.chain || !step.wrapper) return step;
+  if (!neverReturns(step.wrapper.name, ctx)) return step;
   return { ...step, leaves: true };
 }
 
