@@ -304,6 +304,8 @@ describe('writev-lint', () => {
         'excluded-tests.c:58',
         'exit-arm-writes.c:16',
         'exit-arm-writes.c:30',
+        'exiting-formatters.c:91',
+        'exiting-formatters.c:101',
         'exiting-releases.c:43',
         'expanded-macros.c:67',
         'expanded-macros.c:75',
@@ -649,6 +651,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/ and c-treereplies/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 641);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 643);
   });
 });

@@ -138,9 +138,10 @@ function withoutComments(text: string): string {
 const WRAPPERS = [/^do\s*\{([\s\S]*)\}\s*while\s*\(\s*0\s*\)\s*;?$/, /^\{([\s\S]*)\}$/, /^([\s\S]*);$/];
 
 /**
- * True when a body (a macro's, as written, `\`-continued; or a function's) ends, on every path, in a
- * statement that leaves: its last statement at the top level is a call that never returns, or (in a
- * macro, which leaves the function around its use) `return` or `goto`.
+ * True when a body (a macro's, as written, `\`-continued; or a function's) leaves on every path: a
+ * statement at its top level is a call that never returns, or (in a macro, which leaves the function
+ * around its use) `return` or `goto`. Every path reaches such a statement, wherever it stands (`exit(1);
+ * va_end(ap);` leaves before its `va_end`), unless a `goto` jumps past it: then only the last counts.
  */
 function bodyLeaves(body: string, sources: NoReturnSources, depth: number, macro = true): boolean {
   let text = body.replace(/\\\n/g, ' ').trim();
@@ -154,18 +155,29 @@ function bodyLeaves(body: string, sources: NoReturnSources, depth: number, macro
       }
     }
   }
-  const last = lastStatement(text);
-  if (last === undefined) return false;
-  if (macro && /^(?:return|goto)\b/.test(last)) return true;
-  const m = /^(?:\(\s*void\s*\)\s*)?([A-Za-z_]\w*)\s*\(([\s\S]*)\)$/.exec(last);
+  const statements = topStatements(text);
+  if (statements === undefined || statements.length === 0) return false;
+  const reached = /\bgoto\b/.test(text) ? statements.slice(-1) : statements;
+  return reached.some((s) => statementLeaves(s, sources, depth, macro));
+}
+
+/** True when a statement of a body, as {@link bodyLeaves} reads it, leaves. */
+function statementLeaves(
+  statement: string,
+  sources: NoReturnSources,
+  depth: number,
+  macro: boolean,
+): boolean {
+  if (macro && /^(?:return|goto)\b/.test(statement)) return true;
+  const m = /^(?:\(\s*void\s*\)\s*)?([A-Za-z_]\w*)\s*\(([\s\S]*)\)$/.exec(statement);
   return !!m && balanced(m[2]!) && neverReturns(m[1]!, sources, depth);
 }
 
-/** The last statement of `text` at the top level (outside any parentheses or braces), trimmed. */
-function lastStatement(text: string): string | undefined {
+/** The statements of `text` at the top level (outside any parentheses or braces), trimmed. */
+function topStatements(text: string): string[] | undefined {
   let depth = 0;
   let start = 0;
-  let last: string | undefined;
+  const statements: string[] = [];
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch === '"' || ch === "'") {
@@ -176,14 +188,15 @@ function lastStatement(text: string): string | undefined {
       depth--;
       // A block closing at the top level ends a statement (`if (x) { ... }`).
       if (depth === 0 && ch === '}') {
-        last = text.slice(start, i + 1).trim();
+        statements.push(text.slice(start, i + 1).trim());
         start = i + 1;
       }
     } else if (ch === ';' && depth === 0) {
-      last = text.slice(start, i).trim();
+      statements.push(text.slice(start, i).trim());
       start = i + 1;
     }
   }
   const rest = text.slice(start).trim();
-  return depth === 0 ? rest || last : undefined;
+  if (rest) statements.push(rest);
+  return depth === 0 ? statements.filter((s) => s !== '') : undefined;
 }

@@ -52,6 +52,7 @@ import {
 } from './messageDescriptors';
 import { memberStreamTargets, ownStreamMember } from './memberOrigins';
 import { macroStatementLeaves } from './macroStatements';
+import { neverReturns } from './noReturnCalls';
 import { labelledStatement, labelSegments } from './labelledStatements';
 import { bareBlockStatements } from './bareBlocks';
 import { governsNext } from './governedStatements';
@@ -100,7 +101,7 @@ class FunctionReader {
     const steps = statements.map((stmt, i) =>
       i > 0 && governsNext(statements[i - 1]!) && stmt.type !== 'compound_statement'
         ? this.barrier(stmt)
-        : this.step(stmt),
+        : leaving(this.step(stmt), this.ctx),
     );
     // `ret = write(...);` and the checks of ret after it are one write; the checks become empty steps
     // (the steps stay one per statement, as loops read them).
@@ -603,6 +604,18 @@ const CHANGE_KINDS = [
   'call_expression',
   'init_declarator',
 ];
+
+/**
+ * A write through a helper that never returns (`if (argc < 2) die("usage\n");` of a `die` that writes
+ * and exits, see noReturnCalls.ts) leaves the function as `return write(...)` does: no write follows
+ * it on its path, and the next `die(...)` runs only where this one did not. Only a helper's or a
+ * macro's body is asked: the C library's writers return.
+ */
+function leaving(step: Step, ctx: CContext): Step {
+  if (step.kind !== 'write' || step.leaves || step.chain || !step.wrapper) return step;
+  if (!neverReturns(step.wrapper.name, ctx)) return step;
+  return { ...step, leaves: true };
+}
 
 /** Statements that leave the function (or jump out of the loop they are in, to anywhere). */
 const LEAVING = ['return_statement', 'goto_statement'];
