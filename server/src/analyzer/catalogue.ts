@@ -208,18 +208,8 @@ export const C_FREEING_FUNCTIONS: ReadonlySet<string> = new Set([
  */
 const RELEASING_NAME = /free$/i;
 
-/** True when a call of `name` releases the memory its first argument points to. */
-export function freesFirstArgument(name: string): boolean {
-  return C_FREEING_FUNCTIONS.has(name) || RELEASING_NAME.test(name);
-}
-
-export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
-  'strlen',
-  'strnlen',
-  'ARRAY_SIZE',
-  // A member's place in its struct: a constant of the compiler.
-  'offsetof',
-  // The character classes and case mappings: a value from the character and the locale's tables.
+/** The character classes and case mappings: a value from the character and the locale's tables. */
+const CHARACTER_CLASSES = [
   'isalnum',
   'isalpha',
   'isascii',
@@ -235,6 +225,20 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'isxdigit',
   'tolower',
   'toupper',
+];
+
+/** True when a call of `name` releases the memory its first argument points to. */
+export function freesFirstArgument(name: string): boolean {
+  return C_FREEING_FUNCTIONS.has(name) || RELEASING_NAME.test(name);
+}
+
+export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
+  'strlen',
+  'strnlen',
+  'ARRAY_SIZE',
+  // A member's place in its struct: a constant of the compiler.
+  'offsetof',
+  ...CHARACTER_CLASSES,
   'st_add',
   'st_mult',
   'htonl',
@@ -674,21 +678,7 @@ export const MESSAGE_CATALOGUE: ReadonlySet<string> = new Set([
  * their bodies.
  */
 export const C_LIBRARY_QUIET: ReadonlySet<string> = new Set([
-  'isalnum',
-  'isalpha',
-  'isascii',
-  'isblank',
-  'iscntrl',
-  'isdigit',
-  'isgraph',
-  'islower',
-  'isprint',
-  'ispunct',
-  'isspace',
-  'isupper',
-  'isxdigit',
-  'tolower',
-  'toupper',
+  ...CHARACTER_CLASSES,
   'abs',
   'labs',
   'llabs',

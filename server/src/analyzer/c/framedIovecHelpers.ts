@@ -8,8 +8,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { CWrapper } from '../wrapper';
 import { OUT_OF_BAND } from './helperBodies';
-import { assignedFields, loopAround } from './iovecHelpers';
-import { callArgs, calleeName, calls, identifiers, parameterNames, withoutCasts } from './syntax';
+import { assignedFields, loopAround, soleGatheredSend } from './iovecHelpers';
+import { callArgs, calleeName, identifiers, withoutCasts } from './syntax';
 import type { CContext } from './writes';
 
 /** The most pieces one call may send: a line and its terminator, a prefix and a suffix. */
@@ -22,14 +22,9 @@ export function framedIovecHelperOf(
   exported: boolean,
   ctx: CContext,
 ): CWrapper | undefined {
-  const body = fn.childForFieldName('body');
-  if (!body) return undefined;
-  const params = parameterNames(fn);
-  if (params.length < 2 || params.includes(undefined)) return undefined;
-  const all = calls(body);
-  const senders = all.filter((c) => ['sendmsg', 'writev'].includes(calleeName(c) ?? ''));
-  if (senders.length !== 1) return undefined;
-  const send = senders[0]!;
+  const sole = soleGatheredSend(fn, 2);
+  if (!sole) return undefined;
+  const { body, params, all, send } = sole;
   if (loopAround(send, body)) return undefined;
   const args = callArgs(send);
   const fd = params.indexOf(args[0] ? withoutCasts(args[0]).text : '');

@@ -10,6 +10,29 @@ import { OUT_OF_BAND } from './helperBodies';
 import { callArgs, calleeName, calls, identifiers, parameterNames, withoutCasts } from './syntax';
 import type { CContext } from './writes';
 
+/** A helper's body, its parameters (all named), its calls and the one sendmsg()/writev() among them. */
+export interface GatheredSend {
+  readonly body: Node;
+  readonly params: (string | undefined)[];
+  readonly all: Node[];
+  readonly send: Node;
+}
+
+/**
+ * `fn`'s one gathered send, or undefined when it has no body, fewer than `fewestParams` parameters or
+ * one without a name, or not exactly one sendmsg()/writev() call.
+ */
+export function soleGatheredSend(fn: Node, fewestParams: number): GatheredSend | undefined {
+  const body = fn.childForFieldName('body');
+  if (!body) return undefined;
+  const params = parameterNames(fn);
+  if (params.length < fewestParams || params.includes(undefined)) return undefined;
+  const all = calls(body);
+  const senders = all.filter((c) => ['sendmsg', 'writev'].includes(calleeName(c) ?? ''));
+  if (senders.length !== 1) return undefined;
+  return { body, params, all, send: senders[0]! };
+}
+
 /** Reads `fn` as a helper of one iovec, or undefined. */
 export function singleIovecHelperOf(
   fn: Node,
@@ -17,14 +40,9 @@ export function singleIovecHelperOf(
   exported: boolean,
   ctx: CContext,
 ): CWrapper | undefined {
-  const body = fn.childForFieldName('body');
-  if (!body) return undefined;
-  const params = parameterNames(fn);
-  if (params.length < 3 || params.includes(undefined)) return undefined;
-  const all = calls(body);
-  const senders = all.filter((c) => ['sendmsg', 'writev'].includes(calleeName(c) ?? ''));
-  if (senders.length !== 1) return undefined;
-  const send = senders[0]!;
+  const sole = soleGatheredSend(fn, 3);
+  if (!sole) return undefined;
+  const { body, params, all, send } = sole;
   const args = callArgs(send);
   const fd = params.indexOf(args[0] ? withoutCasts(args[0]).text : '');
   if (fd < 0) return undefined;
