@@ -141,6 +141,7 @@ describe('writev-lint', () => {
         'accessor-held-buffers.c:49',
         'addressed-messages.c:50',
         'adjacent.c:56',
+        'alternative-heads.c:31',
         'alternative-openers.c:21',
         'alternative-openers.c:31',
         'append-buffers.c:57',
@@ -651,6 +652,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/ and c-treereplies/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 643);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 644);
   });
 });

@@ -23,7 +23,7 @@ import { directiveLines } from './pairedConditionals';
  * The conditional chains of `text` with an `#elif` or `#else` and no other directive inside: the
  * offsets of each directive line's start and end, the opening first and the `#endif` last.
  */
-function alternativeChains(text: string): (readonly [number, number])[][] {
+export function alternativeChains(text: string): (readonly [number, number])[][] {
   const chains: (readonly [number, number])[][] = [];
   let chain: (readonly [number, number])[] | undefined;
   for (const { keyword, start, end } of directiveLines(text)) {
@@ -55,8 +55,16 @@ export function blankAlternativeOpeners(text: string): string {
     const balances = chain.slice(0, -1).map((line, k) => braceBalance(text.slice(line[1], chain[k + 1]![0])));
     const first = balances[0]!;
     if (first === 0 || !balances.every((b) => b === first)) continue;
-    cuts.push(chain[0]!, [chain[1]![0], chain[chain.length - 1]![1]]);
+    cuts.push(...firstArmCuts(chain));
   }
   if (cuts.length === 0) return text;
   return blankedRanges(text, cuts);
+}
+
+/**
+ * The ranges that read `chain` (of {@link alternativeChains}) in its first arm's configuration: the
+ * opening directive line, and everything from the first `#elif` or `#else` to the `#endif` line.
+ */
+export function firstArmCuts(chain: readonly (readonly [number, number])[]): (readonly [number, number])[] {
+  return [chain[0]!, [chain[1]![0], chain[chain.length - 1]![1]]];
 }

@@ -11,6 +11,7 @@ import { functionDefinitions, HOLDS_FUNCTIONS } from './syntax';
 import { blankedKeepingLines } from './comments';
 import { blankPairedConditionals } from './pairedConditionals';
 import { blankAlternativeOpeners } from './alternativeOpeners';
+import { blankAlternativeHeads } from './alternativeHeads';
 import { blankNestedPairedConditionals } from './nestedPairedConditionals';
 import { joinJumpArguments } from './jumpArguments';
 import { rememberNodeTypes } from './nodeTypes';
@@ -56,8 +57,10 @@ export function blankMacros(text: string, pattern: RegExp | undefined): string {
     blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blanked)))),
     NOT_ATTRIBUTES,
   );
-  return blankAlternativeOpeners(
-    blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+  return blankAlternativeHeads(
+    blankAlternativeOpeners(
+      blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+    ),
   );
 }
 
