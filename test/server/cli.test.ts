@@ -440,6 +440,7 @@ describe('writev-lint', () => {
         'named-status-codes.c:32',
         'named-status-codes.c:43',
         'named-status-codes.c:54',
+        'nested-mode-arms.c:48',
         'nested-paired-conditionals.c:38',
         'object-descriptors.c:85',
         'object-descriptors.c:91',
@@ -652,6 +653,6 @@ describe('writev-lint', () => {
     // and the driver of headerdefs.c calls its tablet_mode() twice. c-treebodies/ and c-headerinline/
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/ and c-treereplies/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 644);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 645);
   });
 });

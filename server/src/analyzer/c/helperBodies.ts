@@ -39,6 +39,7 @@ import { chosenCodes, chosenValues } from './chosenCodes';
 import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { modeArmSkips } from './modeArms';
+import { nestedModeArmSkips } from './nestedModeArms';
 import { convertedInPlace, countParameter } from './valuePrefixes';
 import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
@@ -943,7 +944,13 @@ export function writeHelperOf(
   }
   // Read again as the arm of the mode in which it writes through (see modeArms.ts).
   const skipped = modeArmSkips(body, params, [ctx.text, ctx.included], ctx.quiet);
-  const helper = skipped && helperOf(fn, name, exported, ctx, skipped);
+  let helper = skipped && helperOf(fn, name, exported, ctx, skipped);
+  // Or as the arm of nested modes that writes (see nestedModeArms.ts).
+  if (!skipped)
+    for (const arm of nestedModeArmSkips(body, params, [ctx.text, ctx.included], ctx.quiet)) {
+      helper = helperOf(fn, name, exported, ctx, arm);
+      if (helper) break;
+    }
   return (
     helper && {
       ...helper,

@@ -15,7 +15,7 @@ import type { Node } from 'web-tree-sitter';
 import { callArgs, calleeName, calls, namedKids, withoutCasts } from './syntax';
 
 /** The statement an arm is, through a block of one statement (`{ return write(...); }`). */
-function soleStatement(arm: Node): Node | undefined {
+export function soleStatement(arm: Node): Node | undefined {
   if (arm.type !== 'compound_statement') return arm;
   const kids = namedKids(arm).filter((k) => k.type !== 'comment');
   return kids.length === 1 ? kids[0] : undefined;
@@ -26,7 +26,7 @@ function soleStatement(arm: Node): Node | undefined {
  * `n` or `p`), and calls nothing but functions of no arguments that `quiet` says do no output (an
  * accessor of the program's mode, `tls_on()`): a mode of the program or of the object, not of the call.
  */
-function modeTest(
+export function modeTest(
   test: Node,
   params: readonly (string | undefined)[],
   sources: readonly (string | undefined)[],
