@@ -132,6 +132,15 @@ export function factBasePass(
     );
     if (accessor) redo.add(path);
   }
+  // A helper's reading told that another file's function may do output (a count of its buffer,
+  // `write(2, s, str_len(s))`, a statistics counter after the write): the first pass knew no body of
+  // it. Found quiet now, the function may be a helper of one write, its calls in the file a run.
+  for (const [path, wrappers] of index) {
+    const asked = wrappers.helperLoud;
+    if (!asked || redo.has(path)) continue;
+    const own = ownNames(wrappers);
+    if (asked.some((c) => quiet.has(c) && !own.has(c) && !libraryQuiet(c))) redo.add(path);
+  }
   return {
     quiet: [...quiet],
     redo: [...redo],
