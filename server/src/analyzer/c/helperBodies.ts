@@ -1199,6 +1199,8 @@ function helperOf(
         formats: true,
         object: true,
         ...(slots.messages && { messages: true }),
+        // Its result says whether the value went out, as any helper's does (`return put(fd, &v, n);`).
+        ...returnedStatus(body, call, ctx),
       };
     }
   }
