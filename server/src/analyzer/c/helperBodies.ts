@@ -1199,8 +1199,10 @@ function helperOf(
         formats: true,
         object: true,
         ...(slots.messages && { messages: true }),
-        // Its result says whether the value went out, as any helper's does (`return put(fd, &v, n);`).
-        ...returnedStatus(body, call, ctx),
+        // Its result says whether the value went out, as any helper's does, where it passes on another
+        // helper's status or returns constants (`return put(fd, &v, n);`). A choice it computes (`return
+        // res == sizeof v ? 1 : 0;`) says nothing the status reading could tell the direction of.
+        ...(plainReturns(body) && returnedStatus(body, call, ctx)),
       };
     }
   }
@@ -1643,6 +1645,16 @@ function statusReturns(body: Node, path?: ReturnPath): boolean {
 
 /** A constant a status return gives: a number (`-1`, `104`) or an upper-case name (`EXIT_IO_ERROR`). */
 const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
+
+/** True when every return of `body` gives a call's result or a constant (a number or a capitalized name). */
+function plainReturns(body: Node): boolean {
+  return body.descendantsOfType('return_statement').every((r) => {
+    const value = r?.namedChild(0);
+    if (!value) return false;
+    const v = withoutCasts(value);
+    return v.type === 'call_expression' || CODE.test(v.text.replace(/[\s()]/g, ''));
+  });
+}
 
 /**
  * What the returns of a helper's `body` say of its write `call`: true on success (every return a
