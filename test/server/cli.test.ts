@@ -558,6 +558,7 @@ describe('writev-lint', () => {
         'unfinished-conditionals.c:50',
         'value-prefixes.c:24',
         'value-prefixes.c:31',
+        'value-writer-statuses.c:27',
         'wrapped-head-macros.c:48',
         'wrapped-head-macros.c:57',
         'wrappers.c:45',
