@@ -76,6 +76,12 @@ export interface CWrapper extends Wrapper {
    */
   readonly zeroOnSuccess?: boolean;
   /**
+   * The name it returns where its write did not fail, when its file gives that name no value (a
+   * header's enum member: see c/namedStatuses.ts): a caller whose codes give it 0 reads the helper as
+   * {@link zeroOnSuccess}.
+   */
+  readonly successName?: string;
+  /**
    * Each call is one plain `write(2)`/`send(2)` (no loop over short writes): on a descriptor that keeps
    * message boundaries each call is one message, so calls join only where the caller's descriptor is
    * known to be, or assumed to be, a byte stream.

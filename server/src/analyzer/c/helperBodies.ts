@@ -5,6 +5,7 @@
 // however it keeps its offset). A variadic helper may format into a buffer of its own first and send
 // that: each call is still one write, whose bytes exist only once formatted. Calls to such helpers join
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
+import { namedSuccess, zeroOnSuccessWith } from './namedStatuses';
 import type { Node } from 'web-tree-sitter';
 import { gotoLoop, jumpTests } from './gotoLoops';
 import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, ioName, unaddressedCall } from '../catalogue';
@@ -818,7 +819,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     { name, exported, fd, buf, family: slots.family, arity: params.length },
     `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
-    statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes),
+    statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
   );
 }
 
@@ -1205,6 +1206,10 @@ function helperOf(
         formats: true,
         object: true,
         ...(slots.messages && { messages: true }),
+        // Its result says whether the value went out, as any helper's does, where it passes on another
+        // helper's status or returns constants (`return put(fd, &v, n);`). A choice it computes (`return
+        // res == sizeof v ? 1 : 0;`) says nothing the status reading could tell the direction of.
+        ...(plainReturns(body) && returnedStatus(body, call, ctx)),
       };
     }
   }
@@ -1247,7 +1252,7 @@ function helperOf(
       `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
       // A loop over short writes treats its descriptor as a byte stream, as a write-in-full helper does.
       advancing ? { ...slots, messages: undefined } : slots,
-      statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes),
+      statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
     );
   }
   if ('local' in buf) {
@@ -1304,11 +1309,7 @@ function helperOf(
   if (pace !== undefined && [buf.param, len === 'string' ? -1 : len.param].includes(pace))
     return refused('pace-conflict', call);
   if (pace !== undefined && 'param' in fd && fd.param === pace) return refused('pace-conflict', call);
-  const path: ReturnPath = (r) =>
-    failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
-  const status = statusReturns(body, path);
-  const codes =
-    !status && statusCodes(body, (n) => ctx.wrappers.get(n)?.zeroOnSuccess === true, ctx.codes, path);
+  const statuses = returnedStatus(body, call, ctx);
   // `send(fd, buf, len, flags)` with the helper's own `flags` parameter: each call's flags decide.
   const flagsArg = slots.flags === undefined ? undefined : args[slots.flags];
   const forwarded =
@@ -1345,8 +1346,7 @@ function helperOf(
       (sessions.length > 0
         ? `; where the connection has a session of its own (TLS), ${name}() writes through it instead, so the bytes would be gathered into one call of ${name}()`
         : ''),
-    ...(status && { truthyOnSuccess: true }),
-    ...(codes && { zeroOnSuccess: true }),
+    ...statuses,
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
     ...((!loop || retry) && slots.messages && { messages: true }),
     // An element of a global table is whatever the file put there (a stream socketpair, a datagram
@@ -1652,6 +1652,35 @@ function statusReturns(body: Node, path?: ReturnPath): boolean {
 
 /** A constant a status return gives: a number (`-1`, `104`) or an upper-case name (`EXIT_IO_ERROR`). */
 const CODE = /^-?(\d+|[A-Z][A-Z0-9_]*)$/;
+
+/** True when every return of `body` gives a call's result or a constant (a number or a capitalized name). */
+function plainReturns(body: Node): boolean {
+  return body.descendantsOfType('return_statement').every((r) => {
+    const value = r?.namedChild(0);
+    if (!value) return false;
+    const v = withoutCasts(value);
+    return v.type === 'call_expression' || CODE.test(v.text.replace(/[\s()]/g, ''));
+  });
+}
+
+/**
+ * What the returns of a helper's `body` say of its write `call`: true on success (every return a
+ * constant, 0 where it failed), 0 on success (constant codes), or the name it returns on success where
+ * the file gives the name no value (see namedStatuses.ts). Nothing for a helper returning a count.
+ */
+function returnedStatus(
+  body: Node,
+  call: Node,
+  ctx: CContext,
+): Pick<CWrapper, 'truthyOnSuccess' | 'zeroOnSuccess' | 'successName'> {
+  const path: ReturnPath = (r) =>
+    failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
+  if (statusReturns(body, path)) return { truthyOnSuccess: true };
+  if (statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes, path))
+    return { zeroOnSuccess: true };
+  const named = namedSuccess(body, (r) => path(r) === 'failed', ctx.codes);
+  return named === undefined ? {} : { successName: named };
+}
 
 /**
  * True when every return of `body` gives a constant error code, 0 on some path and another code on

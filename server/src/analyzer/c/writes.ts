@@ -2,6 +2,7 @@
 // macro that expands to one) as a bare statement, behind `(void)`, or checked as `if (call < 0) handler`.
 // Statements that hold several writes (a condition chaining them) or a write under a condition are
 // read in chains.ts, from the calls this file understands.
+import { zeroOnSuccessWith } from './namedStatuses';
 import { spelledThroughLocal } from './localSpellings';
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
 import { outsideMessageModes } from './modeSockets';
@@ -730,7 +731,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     wrapper: { name, file: wrapper.file },
     ...(argumentCalls && { argumentCalls }),
     ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
-    ...(wrapper.zeroOnSuccess && { zeroOnSuccess: true }),
+    ...(zeroOnSuccessWith(wrapper, ctx.codes) && { zeroOnSuccess: true }),
     ...(kind === 'unknown' && { assumed: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
