@@ -217,7 +217,7 @@ export async function lint(
     // pass leaves out an unchanged file whose facts are unchanged whatever the list says).
     const firstFindings = cached ? [...first, ...cached.hitResults()] : first;
     const redo = [
-      ...(told ? [] : facts.redo),
+      ...(told ? callingReturned(all, returned) : facts.redo),
       ...(cached?.stale ?? []),
       ...askedMembers(firstFindings, membersOf),
       ...askedKinds(firstFindings, returned),
@@ -327,6 +327,26 @@ function askedMembers(
     if (elsewhere) asked.push(r.path);
   }
   return asked;
+}
+
+/**
+ * The files of `all` that call a function another file shows to return a known kind of descriptor
+ * (`returned`): a first pass told the function facts still read its result as a descriptor of unknown
+ * kind, and a loop of writes to one is no finding.
+ */
+function callingReturned(
+  all: readonly [string, FileWrappers][],
+  returned: { stream: readonly string[]; message: readonly string[] },
+): string[] {
+  if (returned.stream.length === 0 && returned.message.length === 0) return [];
+  const kinds = new Set([...returned.stream, ...returned.message]);
+  return all
+    .filter(([, w]) => {
+      const functions = w.functions ?? [];
+      const own = new Set(functions.map((f) => f.name));
+      return functions.some((f) => f.calls.some((c) => kinds.has(c) && !own.has(c)));
+    })
+    .map(([path]) => path);
 }
 
 /**
