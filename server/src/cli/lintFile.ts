@@ -213,13 +213,13 @@ function keepRead(path: string, text: string, facts: FileWrappers): void {
   keptLength += text.length;
 }
 
-/** The facts kept for `path` when they were read from `text` (and forgets them either way). */
-function takeRead(path: string, text: string): FileWrappers | undefined {
+/** The text and facts kept for `path`, forgotten then. */
+function takeRead(path: string): { readonly text: string; readonly facts: FileWrappers } | undefined {
   const found = kept.get(path);
   if (!found) return undefined;
   kept.delete(path);
   keptLength -= found.text.length;
-  return found.text === text ? found.facts : undefined;
+  return found;
 }
 
 /** This thread's buffer for reading files (see ReadBuffer), made on the first read. */
@@ -243,6 +243,10 @@ export async function lintFile(
   let text: string;
   let hash: string | undefined;
   const callers = second?.always(path) ? undefined : second?.forPath(path);
+  // A first pass told the facts takes the text this thread read for them (and the facts) as it was:
+  // the facts and the analysis then read one text.
+  const taken = job.told ? takeRead(path) : undefined;
+  if (taken) return analysed(analyzer, path, taken.text, job, index, taken.facts);
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
     // trips through the thread pool cost more than the read (see readRegularFileSync). Without a fix,
@@ -263,14 +267,27 @@ export async function lintFile(
     return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
   }
   if (callers && !callers.pattern.test(text)) return undefined;
-  const lineCount = countLines(text);
   if (job.factsOnly) {
     const facts = analyzer.textFacts(path, text, job.settings, limit);
     keepRead(path, text, facts);
-    return { path, findings: [], lines: lineCount, wrappers: facts };
+    return { path, findings: [], lines: countLines(text), wrappers: facts };
   }
-  // The facts the pass before read from this text, when this thread read them.
-  const read = job.told ? takeRead(path, text) : undefined;
+  return analysed(analyzer, path, text, job, index, undefined, source, hash);
+}
+
+/** The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it. */
+async function analysed(
+  analyzer: Analyzer,
+  path: string,
+  text: string,
+  job: LintJob,
+  index: WrapperIndex | undefined,
+  read: FileWrappers | undefined,
+  source?: SourceFile,
+  hash?: string,
+): Promise<FileResult> {
+  const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const lineCount = countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
   const refused = skipReason(text, limit);
   if (refused) return { path, findings: [], lines: lineCount, skipped: refused };
