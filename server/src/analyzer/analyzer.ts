@@ -13,7 +13,7 @@ import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
 import { memberFunctions } from './c/memberWriters';
-import type { CFunctionFact } from './c/functionFacts';
+import { cFunctionFacts, type CFunctionFact } from './c/functionFacts';
 import type { CWrapper } from './wrapper';
 import { declaredPureFunctions } from './c/declaredPure';
 import { codeUses, statusConstants } from './c/statusConstants';
@@ -63,6 +63,11 @@ export interface AnalyzeOptions {
    * left empty, and the whole-file scans that find it are not made.
    */
   readonly onlyChained?: boolean;
+  /**
+   * What {@link Analyzer.textFacts} gave for this very text (a batch run reads every file's facts
+   * before analysing it): read again otherwise.
+   */
+  readonly textFacts?: FileWrappers;
 }
 
 /** Where the analyzer says that it gave up on part of a file: one line, naming the file. */
@@ -123,6 +128,7 @@ export class Analyzer {
       const index = options.index;
       // A header's quoted includes are kept for its includers; a file's own are asked only when some
       // header of the workspace defines a wrapper.
+      const read = options.textFacts;
       const includes =
         isHeader(path) ||
         index?.cHeaderWrapperNames().size ||
@@ -147,6 +153,7 @@ export class Analyzer {
         index?.cImplementationsFor(path),
         index?.cReadersFor(path),
         index?.cStaticFor(path),
+        read?.functions?.slice(),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
@@ -163,10 +170,9 @@ export class Analyzer {
           ...(members.length > 0 && { messageMembers: members }),
           ...storedFunctions(text, functions, wrappers),
           ...returnedFacts(returned),
-          ...declaredPure(path, text),
+          ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
           ...(isHeader(path) && includes.length > 0 && { includes }),
-          ...headerDefines(path, text),
-          ...namedCodes(path, text),
+          ...(read ? textOnly(read) : { ...headerDefines(path, text), ...namedCodes(path, text) }),
         },
       };
     }
@@ -174,6 +180,26 @@ export class Analyzer {
     const lookup = index ? (m: string, name: string) => index.tsWrapper(m, name) : undefined;
     const { findings, wrappers } = tsEnd().analyzeTs(path, text, settings, lookup, onLimit);
     return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: [], ts: wrappers } };
+  }
+
+  /**
+   * What `text` tells the fact base without a parse (see CLI's factBase.ts): its functions' facts, and
+   * a header's includes, macro definitions and named codes. The same fields {@link Analyzer.inspect}
+   * gives them, so a tree's facts can be worked out before the files are analysed with them.
+   */
+  textFacts(path: string, text: string, settings: AnalyzerSettings, maxLength?: number): FileWrappers {
+    if (languageOf(path) !== 'c' || !this.enabled(path, settings) || skipReason(text, maxLength))
+      return { c: [], ts: [] };
+    const includes = isHeader(path) ? projectIncludes(text) : [];
+    return {
+      c: [],
+      ts: [],
+      functions: cFunctionFacts(text),
+      ...declaredPure(path, text),
+      ...(includes.length > 0 && { includes }),
+      ...headerDefines(path, text),
+      ...namedCodes(path, text),
+    };
   }
 
   /** The wrappers `text` defines, for the workspace index (empty when the file is not analysed). */
@@ -247,6 +273,15 @@ export class Analyzer {
   forget(key: string): void {
     this.c.forget(key);
   }
+}
+
+/** The fields of {@link Analyzer.textFacts} after a header's includes, as {@link Analyzer.inspect} gives them. */
+function textOnly(read: FileWrappers): Pick<FileWrappers, 'defines' | 'codes' | 'codeUses'> {
+  return {
+    ...(read.defines && { defines: read.defines }),
+    ...(read.codes && { codes: read.codes }),
+    ...(read.codeUses && { codeUses: read.codeUses }),
+  };
 }
 
 /**

@@ -232,3 +232,33 @@ function learnt(wrappers: FileWrappers, own: ReadonlySet<string>, quiet: Readonl
 function writesTwice(f: CFunctionFact, writers: ReadonlySet<string>): boolean {
   return f.calls.filter((c) => writers.has(c)).length >= 2 || !!f.repeated?.some((c) => writers.has(c));
 }
+
+/** The function facts a first pass is told (see {@link toldFacts}). */
+export interface ToldFacts {
+  readonly quiet: string[];
+  readonly defined: string[];
+  readonly pure: string[];
+  readonly overridden: string[];
+  readonly readers: string[];
+  readonly statics: string[];
+}
+
+/**
+ * The tree's function facts, from what each file's text gives without a parse (`index`: every C file's
+ * functions and declared pure names): which functions other files can call do no output, are defined
+ * with a body, are pure, read, or return static storage, and which catalogue names the tree defines.
+ * A first pass told them reads every file as a second pass told them would: only what needs the
+ * analysed wrappers (another file's helpers, returned descriptors, members) is left to a second pass.
+ */
+export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): ToldFacts {
+  const base = new WrapperIndex();
+  for (const [path, wrappers] of index) base.set(path, wrappers);
+  return {
+    quiet: [...base.cQuietFor('')],
+    defined: [...base.cDefinedFor('')],
+    pure: [...base.cPureFor('')],
+    overridden: [...base.cOverriddenFor('')],
+    readers: [...base.cReadersFor('')],
+    statics: [...base.cStaticFor('')],
+  };
+}

@@ -3,6 +3,7 @@
 // The analyzer's own modules, not the library index: a worker thread loads this file, and the index
 // also loads the settings validator (ajv), which doubled a worker's start-up.
 import { skipReason, type Analyzer } from '../analyzer/analyzer';
+import { languageOf } from '../analyzer/languageOf';
 import type { Finding, FixSafety } from '../analyzer/model';
 import { LineIndex, type Position } from '../analyzer/positions';
 import type { AnalyzerSettings } from '../analyzer/settings';
@@ -110,6 +111,16 @@ export interface LintJob {
   readonly definers?: readonly (readonly [string, readonly string[]])[];
   /** Second pass: catalogue helper names the tree defines and exports (the fact base's). */
   readonly overridden?: readonly string[];
+  /**
+   * Only the facts a file's text gives without a parse ({@link Analyzer.textFacts}), as `wrappers`:
+   * the pass that works out the tree's function facts before the first analysis.
+   */
+  readonly factsOnly?: boolean;
+  /**
+   * A first pass told the tree's function facts (`quiet`, `defined`, ...) and its headers' macros and
+   * codes (`index`): the results are a first pass's (`wrappers`, not `chained`).
+   */
+  readonly told?: boolean;
   readonly fix: boolean;
   /** Fixing applies unsafe fixes too (--unsafe-fixes). */
   readonly unsafeFixes?: boolean;
@@ -182,6 +193,35 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   return index;
 }
 
+/**
+ * The facts this thread read from each file's text before the first pass (see LintJob.factsOnly), with
+ * the text, until the first pass takes them: at most {@link READ_KEPT} characters of text, the rest
+ * read again.
+ */
+const kept = new Map<string, { readonly text: string; readonly facts: FileWrappers }>();
+let keptLength = 0;
+const READ_KEPT = 64 * 1024 * 1024;
+
+function keepRead(path: string, text: string, facts: FileWrappers): void {
+  const before = kept.get(path);
+  if (before) keptLength -= before.text.length;
+  if (keptLength + text.length > READ_KEPT) {
+    kept.delete(path);
+    return;
+  }
+  kept.set(path, { text, facts });
+  keptLength += text.length;
+}
+
+/** The text and facts kept for `path`, forgotten then. */
+function takeRead(path: string): { readonly text: string; readonly facts: FileWrappers } | undefined {
+  const found = kept.get(path);
+  if (!found) return undefined;
+  kept.delete(path);
+  keptLength -= found.text.length;
+  return found;
+}
+
 /** This thread's buffer for reading files (see ReadBuffer), made on the first read. */
 let readBuffer: ReadBuffer | undefined;
 
@@ -203,6 +243,10 @@ export async function lintFile(
   let text: string;
   let hash: string | undefined;
   const callers = second?.always(path) ? undefined : second?.forPath(path);
+  // A first pass told the facts takes the text this thread read for them (and the facts) as it was:
+  // the facts and the analysis then read one text.
+  const taken = job.told ? takeRead(path) : undefined;
+  if (taken) return analysed(analyzer, path, taken.text, job, index, taken.facts);
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
     // trips through the thread pool cost more than the read (see readRegularFileSync). Without a fix,
@@ -223,14 +267,42 @@ export async function lintFile(
     return { path, findings: [], lines: 0, error: `cannot read ${path}: ${(error as Error).message}` };
   }
   if (callers && !callers.pattern.test(text)) return undefined;
+  if (job.factsOnly) {
+    const facts = analyzer.textFacts(path, text, job.settings, limit);
+    keepRead(path, text, facts);
+    return { path, findings: [], lines: countLines(text), wrappers: facts };
+  }
+  return analysed(analyzer, path, text, job, index, undefined, source, hash);
+}
+
+/** The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it. */
+async function analysed(
+  analyzer: Analyzer,
+  path: string,
+  text: string,
+  job: LintJob,
+  index: WrapperIndex | undefined,
+  read: FileWrappers | undefined,
+  source?: SourceFile,
+  hash?: string,
+): Promise<FileResult> {
+  const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const lineCount = countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
   const refused = skipReason(text, limit);
   if (refused) return { path, findings: [], lines: lineCount, skipped: refused };
+  // A pass after the first: the index holds the tree's wrappers.
+  const later = !!index && !job.told;
   let first: ReturnType<Analyzer['inspect']>;
   try {
     // A later pass keeps only the wrappers the file defines (`chained`) of what the first pass indexed.
-    first = analyzer.inspect(path, text, job.settings, { index, maxLength: limit, onlyChained: !!index });
+    first = analyzer.inspect(path, text, job.settings, {
+      // What a first pass is told is about C functions: a TS file's first pass is read without it.
+      index: job.told && languageOf(path) !== 'c' ? undefined : index,
+      maxLength: limit,
+      onlyChained: later,
+      textFacts: read,
+    });
   } catch (error) {
     // A bug in the analyzer must not stop the run: the file is reported as not analysed.
     return {
@@ -241,8 +313,8 @@ export async function lintFile(
     };
   }
   let findings = first.findings;
-  const wrappers = index ? undefined : first.wrappers;
-  const chained = index ? first.wrappers.c : undefined;
+  const wrappers = later ? undefined : first.wrappers;
+  const chained = later ? first.wrappers.c : undefined;
   let fixed = false;
   if (job.fix && source) {
     const fixedText = analyzer.fixAll(path, text, findings, job.unsafeFixes);

@@ -20,7 +20,8 @@ import { formatCheckstyle } from './checkstyle';
 import { formatStatistics } from './statistics';
 import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
-import { factBasePass } from './factBase';
+import { factBasePass, toldFacts, type ToldFacts } from './factBase';
+import { languageOf } from '../analyzer/languageOf';
 import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
 import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
@@ -137,7 +138,12 @@ export async function lint(
     return results;
   };
   try {
-    const first = await pass({ fix: false }, cached?.missed);
+    // Without a cache or a fix, the tree's function facts are worked out from the files' text first
+    // (no parse), and the first pass is told them: a second pass then reads again only the files
+    // that call another file's helpers or ask what only the analysed files tell (see toldFacts).
+    const told = cached || options.fix ? undefined : await toldPass(pass);
+    analysed = 0;
+    const first = await pass(told ? { fix: false, ...told.job } : { fix: false }, cached?.missed);
     const all: [string, FileWrappers][] = cached
       ? cached.wrappers(files, first)
       : first
@@ -211,7 +217,7 @@ export async function lint(
     // pass leaves out an unchanged file whose facts are unchanged whatever the list says).
     const firstFindings = cached ? [...first, ...cached.hitResults()] : first;
     const redo = [
-      ...facts.redo,
+      ...(told ? callingReturned(all, returned) : facts.redo),
       ...(cached?.stale ?? []),
       ...askedMembers(firstFindings, membersOf),
       ...askedKinds(firstFindings, returned),
@@ -227,10 +233,10 @@ export async function lint(
         diff: options.diff,
         unsafeFixes: options.unsafeFixes,
         quiet: facts.quiet,
-        defined: facts.defined,
+        defined: told?.facts.defined ?? facts.defined,
         pure: facts.pure,
-        readers: facts.readers,
-        statics: facts.statics,
+        readers: told?.facts.readers ?? facts.readers,
+        statics: told?.facts.statics ?? facts.statics,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
@@ -269,6 +275,34 @@ export async function lint(
 }
 
 /**
+ * The tree's function facts from its C files' text (see toldFacts), and the first pass's job fields
+ * that tell them: the facts, and an index of the headers' includes, macros and codes.
+ */
+async function toldPass(
+  pass: (
+    job: Omit<LintJob, 'settings' | 'maxFileBytes'>,
+    only?: (file: string) => boolean,
+  ) => Promise<FileResult[]>,
+): Promise<{ facts: ToldFacts; job: Partial<LintJob> }> {
+  const read = await pass({ fix: false, factsOnly: true }, (file) => languageOf(file) === 'c');
+  const all = read.flatMap((r) => (r.wrappers ? [[r.path, r.wrappers] as [string, FileWrappers]] : []));
+  const facts = toldFacts(all.filter(([, w]) => w.functions?.length || w.codes?.length));
+  const headers: [string, FileWrappers][] = all
+    .filter(([path, w]) => isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length))
+    .map(([path, w]) => [
+      path,
+      {
+        c: [],
+        ts: [],
+        ...(w.includes && { includes: w.includes }),
+        ...(w.defines && { defines: w.defines }),
+        ...(w.codes && { codes: w.codes }),
+      },
+    ]);
+  return { facts, job: { told: true, index: headers, ...facts } };
+}
+
+/**
  * The files of `first` with a finding on a member descriptor whose name another file (`membersOf`)
  * assigns a message descriptor, in some struct: the second pass reads them with the keyed facts.
  */
@@ -293,6 +327,26 @@ function askedMembers(
     if (elsewhere) asked.push(r.path);
   }
   return asked;
+}
+
+/**
+ * The files of `all` that call a function another file shows to return a known kind of descriptor
+ * (`returned`): a first pass told the function facts still read its result as a descriptor of unknown
+ * kind, and a loop of writes to one is no finding.
+ */
+function callingReturned(
+  all: readonly [string, FileWrappers][],
+  returned: { stream: readonly string[]; message: readonly string[] },
+): string[] {
+  if (returned.stream.length === 0 && returned.message.length === 0) return [];
+  const kinds = new Set([...returned.stream, ...returned.message]);
+  return all
+    .filter(([, w]) => {
+      const functions = w.functions ?? [];
+      const own = new Set(functions.map((f) => f.name));
+      return functions.some((f) => f.calls.some((c) => kinds.has(c) && !own.has(c)));
+    })
+    .map(([path]) => path);
 }
 
 /**

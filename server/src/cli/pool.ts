@@ -210,6 +210,8 @@ export class LintPool {
    */
   private bytes = 0;
   private counted = 0;
+  /** The thread each file of the last facts-only run (LintJob.factsOnly) was read on (0: this one). */
+  private readers: Map<string, number> | undefined;
 
   /** `jobs`: threads to analyse on, this one included (1: no worker), at most {@link workerLimit}; undefined: one per core for large inputs. */
   constructor(jobs?: number) {
@@ -310,13 +312,37 @@ export class LintPool {
     // balances itself without a message per batch. On a loaded machine a worker waited longer for
     // its parent to wake and send the next batch than it took to lint it.
     const order = workers.length > 0 ? largestFirst(files) : files;
-    const lists: FileList[] = [{ files: order, next: new SharedArrayBuffer(4) }];
-    const drives = workers.map((worker) => this.drive(worker, { job, lists }));
-    const here = await this.runHere(lists, job);
+    const lists = this.listsOf(order, job, workers.length + 1);
+    const drives = workers.map((worker, i) => this.drive(worker, { job, lists: lists(i + 1) }));
+    const here = await this.runHere(lists(0), job);
     // A worker that has not started on its request by now has nothing left to take: cancel it
     // rather than wait for its boot, which can last as long as a small tree's whole run.
     const parts = await Promise.all(drives.map((d) => d.cancelled()));
+    if (job.factsOnly && workers.length > 0)
+      this.readers = new Map([here, ...parts].flatMap((part, thread) => part.map((r) => [r.path, thread])));
     return [...here, ...parts.flat()];
+  }
+
+  /**
+   * The lists of `order` each of `threads` threads takes files from (0: this one). One list for all,
+   * but for a first pass told what a pass before read (LintJob.told): each thread takes first the
+   * files it read then (it kept their text and facts), then helps with the others' lists.
+   */
+  private listsOf(order: readonly string[], job: LintJob, threads: number): (thread: number) => FileList[] {
+    const shared = (files: readonly string[]): FileList => ({ files, next: new SharedArrayBuffer(4) });
+    const readers = this.readers;
+    if (!job.told || threads === 1 || !readers) {
+      const lists = [shared(order)];
+      return () => lists;
+    }
+    const byThread = Array.from({ length: threads + 1 }, () => [] as string[]);
+    for (const file of order) {
+      const thread = readers.get(file);
+      byThread[thread !== undefined && thread < threads ? thread : threads]!.push(file);
+    }
+    const lists = byThread.map(shared);
+    const rest = lists[threads]!;
+    return (thread) => [lists[thread]!, ...lists.slice(0, threads).filter((_, t) => t !== thread), rest];
   }
 
   /** Sends `request` to `worker`; `cancelled()` gives up on it if it has not started yet, else waits for its results. */

@@ -453,6 +453,7 @@ export class CAnalyzer {
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readersElsewhere: ReadonlySet<string> = NO_NAMES,
     staticElsewhere: ReadonlySet<string> = NO_NAMES,
+    read?: CFunctionFact[],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -466,7 +467,8 @@ export class CAnalyzer {
   } {
     // What the file's functions call, for the fact base: every file, whatever it writes. A kept
     // document's definitions are read again only where it changed; a batch run reads each once.
-    const functions = key === undefined ? cFunctionFacts(text) : this.keptFacts.facts(key, text);
+    // `read`: the facts of this text, read already (a batch run reads them before the analysis).
+    const functions = key === undefined ? (read ?? cFunctionFacts(text)) : this.keptFacts.facts(key, text);
     const own = new Set(functions.map((f) => f.name));
     const others = othersReturned(returnedElsewhere, own);
     // A file whose exported functions open descriptors is read for what they return, whatever it writes.
