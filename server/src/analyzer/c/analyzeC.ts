@@ -14,6 +14,7 @@ import {
 } from '../catalogue';
 import { respelledNames } from './conditionalDefines';
 import { staticReturningWith } from './staticReturns';
+import { staticSenders, withSenders } from './staticSenders';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -661,13 +662,17 @@ export class CAnalyzer {
         ...ownPure,
         ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
       ].sort();
+      // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
+      const statics = staticReturningWith(functions, own, staticElsewhere);
+      const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
       const ctx = {
         ...base,
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
         unread,
-        staticReturns: staticReturningWith(functions, own, staticElsewhere),
+        staticReturns: withSenders(statics, senders),
+        ...(senders.size > 0 && { staticSenders: senders }),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
