@@ -61,6 +61,7 @@ import { retriesItself } from './selfRetries';
 import { awaitedReply } from './awaitedReplies';
 import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
+import { sentResults } from './staticSenders';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -1178,6 +1179,8 @@ function helperOf(
       // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
       // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
       const failing = (n: Node) => failurePath(n, call, ctx);
+      // The functions whose result it sends, which may be static storage (see staticSenders.ts).
+      const sends = sentResults(bufArg, body);
       if ('param' in fd && fd.param === param) {
         if (value >= 0 || fd.element !== undefined || fd.deref)
           return refused('buffer-holds-descriptor', bufArg);
@@ -1198,6 +1201,7 @@ function helperOf(
         formats: true,
         object: true,
         ...(slots.messages && { messages: true }),
+        ...(sends.length > 0 && { sends }),
       };
     }
   }
