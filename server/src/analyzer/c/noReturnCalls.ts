@@ -86,8 +86,11 @@ function declaredNoReturn(name: string, text: string): boolean {
   if (!/noreturn/i.test(text)) return false;
   for (const m of text.matchAll(new RegExp(`\\b${name}\\s*\\(`, 'g'))) {
     const from =
-      Math.max(text.lastIndexOf(';', m.index), text.lastIndexOf('}', m.index), text.lastIndexOf('{', m.index)) +
-      1;
+      Math.max(
+        text.lastIndexOf(';', m.index),
+        text.lastIndexOf('}', m.index),
+        text.lastIndexOf('{', m.index),
+      ) + 1;
     const semicolon = text.indexOf(';', m.index);
     const brace = text.indexOf('{', m.index);
     if (semicolon === -1 || (brace !== -1 && brace < semicolon)) continue;
