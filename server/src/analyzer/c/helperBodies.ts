@@ -1103,6 +1103,30 @@ function helperOf(
     ctx,
   );
   if (reply) return refused('awaits-reply', reply);
+  // A descriptor the helper is not given is in reach of what it calls after the write: a wait or a read
+  // of the answer there makes each call a turn, not a write (see globalDescriptorCalls.ts), whether it
+  // writes its own bytes or hands them on (`chat(fmt, ...)` formatting through `vsockwrite(s, fmt, ap)`
+  // and then reading the server's reply from the same global socket).
+  if (!('param' in fd)) {
+    const around = loopAround(call, body);
+    const later = globalDescriptorCall(body, call, {
+      retry: around && retries(around, call) ? around : undefined,
+      quiet: quietCall,
+      reads: readsAnswer,
+      // The write again (a retry, its alternative under `#ifdef`), a session's write of the same
+      // bytes, and another configuration's code are what the reading above took as the one write.
+      failing: (n) => {
+        const callee = calleeName(n);
+        return (
+          failurePath(n, call, ctx) ||
+          otherConfiguration(n, call) ||
+          sessions.includes(n) ||
+          (callee !== undefined && writerSlots(callee, n, ctx, variadic, params) !== undefined)
+        );
+      },
+    });
+    if (later) return refused('global-io-after', later);
+  }
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const handed = io.find(given);
@@ -1127,27 +1151,6 @@ function helperOf(
     return refused('pace-conflict', call);
   const pace = pacing.pace ?? slots.pace;
   let loop = loopAround(call, body);
-  // A descriptor the helper is not given is in reach of what it calls after the write: a wait or a read
-  // of the answer there makes each call a turn, not a write (see globalDescriptorCalls.ts).
-  if (!('param' in fd)) {
-    const later = globalDescriptorCall(body, call, {
-      retry: loop && retries(loop, call) ? loop : undefined,
-      quiet: quietCall,
-      reads: readsAnswer,
-      // The write again (a retry, its alternative under `#ifdef`), a session's write of the same
-      // bytes, and another configuration's code are what the reading above took as the one write.
-      failing: (n) => {
-        const callee = calleeName(n);
-        return (
-          failurePath(n, call, ctx) ||
-          otherConfiguration(n, call) ||
-          sessions.includes(n) ||
-          (callee !== undefined && writerSlots(callee, n, ctx, variadic, params) !== undefined)
-        );
-      },
-    });
-    if (later) return refused('global-io-after', later);
-  }
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
   // left -= n; }`): the outer loop says what one call of the helper sends.
   if (loop && retries(loop, call)) loop = loopAround(loop, body) ?? loop;
