@@ -15,6 +15,7 @@ import {
 import { respelledNames } from './conditionalDefines';
 import { staticReturningWith } from './staticReturns';
 import { staticSenders, withSenders } from './staticSenders';
+import { handedOnWrappers } from './messageHelpers';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -687,7 +688,7 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, ownWrappers, helperLoud, returned);
+        return finish(findings, handedOnWrappers(ownWrappers, streams), helperLoud, returned);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -740,7 +741,7 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, ownWrappers, helperLoud, returned);
+      return finish(findings, handedOnWrappers(ownWrappers, streams), helperLoud, returned);
     };
     const finish = (
       findings: Finding[],
