@@ -66,6 +66,11 @@ export interface CWrapper extends Wrapper {
    */
   readonly object?: true;
   /**
+   * With `formats`: the functions whose result its buffer argument is (`fmt_ul` of `w(fmt_ul(u))`):
+   * each call sends what they return (see c/staticSenders.ts). Absent: none.
+   */
+  readonly sends?: readonly string[];
+  /**
    * It returns a status, true on success and 0 on failure (every return a constant): chained as
    * `put(a) && put(b)`, each call runs only when the one before it succeeded.
    */

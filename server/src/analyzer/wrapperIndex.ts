@@ -3,6 +3,7 @@
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { readingFunctions } from './c/awaitedReplies';
+import { staticSenders } from './c/staticSenders';
 import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
@@ -218,6 +219,20 @@ export class WrapperIndex {
         for (const f of wrappers.functions ?? [])
           if (f.returnsStatic && (header || f.exported)) found.add(f.name);
       }
+      // The helpers other files can call that send such storage count as such functions (see
+      // staticSenders.ts): read once the whole set is known, each file's helpers to a fixed point.
+      if (found.size > 0)
+        for (let grew = true; grew;) {
+          const before = found.size;
+          for (const [file, wrappers] of this.files) {
+            const header = isHeader(file);
+            const visible = (wrappers.functions ?? []).filter((f) => header || f.exported);
+            if (visible.length === 0) continue;
+            for (const n of staticSenders(found, visible, (n) => wrappers.c.find((w) => w.name === n)).keys())
+              found.add(n);
+          }
+          grew = found.size > before;
+        }
       this.statics = found;
     }
     return this.statics;

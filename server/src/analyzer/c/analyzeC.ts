@@ -14,6 +14,8 @@ import {
 } from '../catalogue';
 import { respelledNames } from './conditionalDefines';
 import { staticReturningWith } from './staticReturns';
+import { staticSenders, withSenders } from './staticSenders';
+import { handedOnWrappers } from './messageHelpers';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -663,13 +665,17 @@ export class CAnalyzer {
         ...ownPure,
         ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
       ].sort();
+      // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
+      const statics = staticReturningWith(functions, own, staticElsewhere);
+      const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
       const ctx = {
         ...base,
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
         unread,
-        staticReturns: staticReturningWith(functions, own, staticElsewhere),
+        staticReturns: withSenders(statics, senders),
+        ...(senders.size > 0 && { staticSenders: senders }),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
@@ -684,7 +690,7 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, ownWrappers, helperLoud, returned);
+        return finish(findings, handedOnWrappers(ownWrappers, streams, text), helperLoud, returned);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -737,7 +743,7 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, ownWrappers, helperLoud, returned);
+      return finish(findings, handedOnWrappers(ownWrappers, streams, text), helperLoud, returned);
     };
     const finish = (
       findings: Finding[],

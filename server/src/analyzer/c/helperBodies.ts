@@ -63,6 +63,7 @@ import { retriesItself } from './selfRetries';
 import { awaitedReply } from './awaitedReplies';
 import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
+import { sentResults } from './staticSenders';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -1110,6 +1111,30 @@ function helperOf(
     ctx,
   );
   if (reply) return refused('awaits-reply', reply);
+  // A descriptor the helper is not given is in reach of what it calls after the write: a wait or a read
+  // of the answer there makes each call a turn, not a write (see globalDescriptorCalls.ts), whether it
+  // writes its own bytes or hands them on (`chat(fmt, ...)` formatting through `vsockwrite(s, fmt, ap)`
+  // and then reading the server's reply from the same global socket).
+  if (!('param' in fd)) {
+    const around = loopAround(call, body);
+    const later = globalDescriptorCall(body, call, {
+      retry: around && retries(around, call) ? around : undefined,
+      quiet: quietCall,
+      reads: readsAnswer,
+      // The write again (a retry, its alternative under `#ifdef`), a session's write of the same
+      // bytes, and another configuration's code are what the reading above took as the one write.
+      failing: (n) => {
+        const callee = calleeName(n);
+        return (
+          failurePath(n, call, ctx) ||
+          otherConfiguration(n, call) ||
+          sessions.includes(n) ||
+          (callee !== undefined && writerSlots(callee, n, ctx, variadic, params) !== undefined)
+        );
+      },
+    });
+    if (later) return refused('global-io-after', later);
+  }
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const handed = io.find(given);
@@ -1134,27 +1159,6 @@ function helperOf(
     return refused('pace-conflict', call);
   const pace = pacing.pace ?? slots.pace;
   let loop = loopAround(call, body);
-  // A descriptor the helper is not given is in reach of what it calls after the write: a wait or a read
-  // of the answer there makes each call a turn, not a write (see globalDescriptorCalls.ts).
-  if (!('param' in fd)) {
-    const later = globalDescriptorCall(body, call, {
-      retry: loop && retries(loop, call) ? loop : undefined,
-      quiet: quietCall,
-      reads: readsAnswer,
-      // The write again (a retry, its alternative under `#ifdef`), a session's write of the same
-      // bytes, and another configuration's code are what the reading above took as the one write.
-      failing: (n) => {
-        const callee = calleeName(n);
-        return (
-          failurePath(n, call, ctx) ||
-          otherConfiguration(n, call) ||
-          sessions.includes(n) ||
-          (callee !== undefined && writerSlots(callee, n, ctx, variadic, params) !== undefined)
-        );
-      },
-    });
-    if (later) return refused('global-io-after', later);
-  }
   // A retry inside a loop that advances (`while (left > 0) { while ((n = write(...)) < 0) ...; p += n;
   // left -= n; }`): the outer loop says what one call of the helper sends.
   if (loop && retries(loop, call)) loop = loopAround(loop, body) ?? loop;
@@ -1186,6 +1190,8 @@ function helperOf(
       // The object that holds the bytes also holds the descriptor (a connection's own prompt): one write
       // of it a call, as long as the helper leaves the object as it found it (see ownObjects.ts).
       const failing = (n: Node) => failurePath(n, call, ctx);
+      // The functions whose result it sends, which may be static storage (see staticSenders.ts).
+      const sends = sentResults(bufArg, body);
       if ('param' in fd && fd.param === param) {
         if (value >= 0 || fd.element !== undefined || fd.deref)
           return refused('buffer-holds-descriptor', bufArg);
@@ -1210,6 +1216,7 @@ function helperOf(
         // helper's status or returns constants (`return put(fd, &v, n);`). A choice it computes (`return
         // res == sizeof v ? 1 : 0;`) says nothing the status reading could tell the direction of.
         ...(plainReturns(body) && returnedStatus(body, call, ctx)),
+        ...(sends.length > 0 && { sends }),
       };
     }
   }

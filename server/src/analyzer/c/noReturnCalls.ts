@@ -76,7 +76,12 @@ function memoFor(text: string): Map<string, boolean> {
   return memoAnswers;
 }
 
-/** True when a declaration of `name` in `text` (a statement ending in `;`) says it does not return. */
+/**
+ * True when a declaration of `name` in `text` (a statement ending in `;`) says it does not return. The
+ * declaration starts after the last `;` or brace before the name (a call that opens a body is preceded
+ * by its function's header, which says nothing of the call); directive lines inside it are left out:
+ * `#if !defined(NORETURN)` before a function tests a macro, it declares nothing.
+ */
 function declaredNoReturn(name: string, text: string): boolean {
   if (!/noreturn/i.test(text)) return false;
   for (const m of text.matchAll(new RegExp(`\\b${name}\\s*\\(`, 'g'))) {
@@ -84,14 +89,19 @@ function declaredNoReturn(name: string, text: string): boolean {
       Math.max(
         text.lastIndexOf(';', m.index),
         text.lastIndexOf('}', m.index),
-        text.lastIndexOf('\n#', m.index),
+        text.lastIndexOf('{', m.index),
       ) + 1;
     const semicolon = text.indexOf(';', m.index);
     const brace = text.indexOf('{', m.index);
     if (semicolon === -1 || (brace !== -1 && brace < semicolon)) continue;
-    if (/noreturn/i.test(text.slice(from, semicolon))) return true;
+    if (/noreturn/i.test(withoutDirectives(text.slice(from, semicolon)))) return true;
   }
   return false;
+}
+
+/** `text` without its preprocessor directive lines (a `\`-continued directive's lines with it). */
+function withoutDirectives(text: string): string {
+  return text.replace(/^[ \t]*#(?:[^\n]*\\\n)*[^\n]*/gm, '');
 }
 
 /** True when the file defines `name` with a body that holds no `return` and ends in a call that never returns. */

@@ -181,13 +181,23 @@ function heldResults(stmt: Node, names: ReadonlySet<string>): ReadonlyMap<string
 
 /**
  * `step` (read from `stmt`) with the calls it makes of functions returning static storage (`names`)
- * and, for a write, those whose results it sends. Does not modify its arguments.
+ * and, for a write, those whose results it sends. A call of a helper of `senders` (see
+ * staticSenders.ts) is a call of the functions whose storage it sends as well. Does not modify its
+ * arguments.
  */
-export function withStaticCalls(step: Step, stmt: Node, text: string, names: ReadonlySet<string>): Step {
+export function withStaticCalls(
+  step: Step,
+  stmt: Node,
+  text: string,
+  names: ReadonlySet<string>,
+  senders?: ReadonlyMap<string, readonly string[]>,
+): Step {
   if (step.kind !== 'write' && step.kind !== 'other') return step;
   if (names.size === 0) return step;
   const pattern = callPattern(names);
-  const own = pattern.test(text.slice(stmt.startIndex, stmt.endIndex)) ? calledOf(stmt, names) : [];
+  let own = pattern.test(text.slice(stmt.startIndex, stmt.endIndex)) ? calledOf(stmt, names) : [];
+  if (senders && own.some((n) => senders.has(n)))
+    own = [...new Set(own.flatMap((n) => [n, ...(senders.get(n) ?? [])]))];
   if (step.kind === 'other') return own.length > 0 ? { ...step, staticCalls: own } : step;
   const held = heldResults(stmt, names);
   const sent = new Set(own);

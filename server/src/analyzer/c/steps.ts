@@ -128,7 +128,7 @@ class FunctionReader {
     const statics = this.ctx.staticReturns;
     if (statics) {
       for (let i = 0; i < statements.length; i++)
-        steps[i] = withStaticCalls(steps[i]!, statements[i]!, this.ctx.text, statics);
+        steps[i] = withStaticCalls(steps[i]!, statements[i]!, this.ctx.text, statics, this.ctx.staticSenders);
     }
     if (statements.length > 0) {
       const lead = this.leads.get(statements[0]!.id);

@@ -116,6 +116,11 @@ export interface CContext {
    * own (see staticReturns.ts). Absent: none.
    */
   readonly staticReturns?: ReadonlySet<string>;
+  /**
+   * The file's own helpers that send static storage (among `staticReturns`), each with the functions
+   * whose storage it sends (see staticSenders.ts): a call of one is a call of those. Absent: none.
+   */
+  readonly staticSenders?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** One write call, understood apart from the statement around it. */
