@@ -604,12 +604,9 @@ export class CAnalyzer {
         expandable,
         (name) => macros.has(name) || gateMacro(name, text, included) !== undefined,
       );
-      // A macro whose body calls a writer known only from its call sites (`dprintf`, a function of
-      // another file) writes as much as one naming a write function (see callSiteWriters.ts).
-      const wanted = called ? new RegExp(`${writing.source}|${called.source}`) : writing;
-      const expanding = expander.matching(wanted);
+      const expanding = expander.matching(writing);
       const expands = expanding.length > 0 ? new RegExp(`\\b(?:${expanding.join('|')})\\s*\\(`) : undefined;
-      const expansion = expander.uses() && { expander, wanted };
+      const expansion = expander.uses() && { expander, wanted: writing };
       // Functions that call a writer, less those whose text shows they cannot hold a finding (a
       // function using a macro that expands to writes is read whole: its expansion may hold more).
       const writerCalls = [writing, ...(called ? [called] : [])].map((p) => new RegExp(p.source, 'g'));

@@ -12,7 +12,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { Block, Finding, Span, Step } from '../model';
 import { splitArgs, TOKEN } from './macros';
-import { nextWord, stringized, stringizesOnly } from './stringizedArguments';
 import { namedKids } from './syntax';
 import { LITERALS_AND_COMMENTS } from './comments';
 import { lineMatches } from './lineMatches';
@@ -44,7 +43,7 @@ const last: { text: string; found: Map<string, Definition | null> }[] = [];
 /**
  * The function-like macros `text` defines, by name; null for a name defined twice (`#ifdef`
  * alternatives: which one a build compiles the code does not say) or in a way not read here
- * (pasting `##`, a named variadic parameter; stringizing `#` is read: see stringizedArguments.ts).
+ * (stringizing `#`, pasting `##`, a named variadic parameter).
  */
 function definitionsIn(text: string, slot: number): Map<string, Definition | null> {
   const kept = last[slot];
@@ -86,11 +85,7 @@ function readDefinition(paramList: string, written: string): Definition | null {
   const named = variadic ? params.slice(0, -1) : params;
   const readable =
     named.every((p) => /^[A-Za-z_]\w*$/.test(p)) &&
-    stringizesOnly(
-      body.replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? c : '""')),
-      named,
-      variadic,
-    );
+    !/#/.test(body.replace(LITERALS_AND_COMMENTS, (c) => (c.startsWith('/') ? c : '""')));
   read = readable ? { params: named, variadic, body } : null;
   if (readDefinitions.size >= READ_DEFINITIONS) readDefinitions.clear();
   readDefinitions.set(key, read);
@@ -212,23 +207,13 @@ export class MacroExpander {
     const given = d.params.length === 0 && args.length === 1 && args[0]!.trim() === '' ? [] : args;
     if (d.variadic ? given.length < d.params.length : given.length !== d.params.length) return undefined;
     const rest = given.slice(d.params.length).join(', ');
-    const tokens = d.body.match(TOKEN) ?? [];
-    const argument = (token: string) => {
-      if (token === '__VA_ARGS__' && d.variadic) return rest;
-      const i = d.params.indexOf(token);
-      return i < 0 ? undefined : given[i]!.trim();
-    };
-    let substituted = '';
-    for (let k = 0; k < tokens.length; k++) {
-      const token = tokens[k]!;
-      // `#param`: the argument's spelling as a string literal (see stringizedArguments.ts).
-      const named = token === '#' ? nextWord(tokens, k) : -1;
-      const spelled = named < 0 ? undefined : argument(tokens[named]!);
-      if (spelled !== undefined) {
-        substituted += stringized(spelled);
-        k = named;
-      } else substituted += argument(token) ?? token;
-    }
+    const substituted = (d.body.match(TOKEN) ?? [])
+      .map((token) => {
+        if (token === '__VA_ARGS__' && d.variadic) return rest;
+        const i = d.params.indexOf(token);
+        return i < 0 ? token : given[i]!.trim();
+      })
+      .join('');
     const inner = new Set(outer).add(name);
     return this.rescan(substituted, inner);
   }
