@@ -48,6 +48,7 @@ import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
 import { releasesBeforeExit } from './exitingReleases';
 import { resendsShortWrite } from './shortWriteResends';
+import { resendsShrinkingCount } from './shrinkingResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
@@ -1326,8 +1327,13 @@ function helperOf(
   const single = buf.offset === undefined && (len === 'string' || len.offset === undefined);
   const retry = loop && single && retries(loop, call);
   // A loop that sends the same bytes again only after a short write still sends its buffer once a call,
-  // and, going round on short writes, treats its descriptor as a byte stream (see shortWriteResends.ts).
-  const resends = loop && !retry && single && resendsShortWrite(loop, call, bufArg, lenArg);
+  // and, going round on short writes, treats its descriptor as a byte stream (see shortWriteResends.ts
+  // and, for a loop that takes what it sent off the length it passes, shrinkingResends.ts).
+  const resends =
+    loop &&
+    !retry &&
+    single &&
+    (resendsShortWrite(loop, call, bufArg, lenArg) || resendsShrinkingCount(loop, call, bufArg, lenArg));
   if (loop && !retry && !resends) {
     // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
     const advances = facts.grown.has(buf.offset ?? buf.pointer);

@@ -5,7 +5,8 @@
 // so it is a helper of one write; a gathered call would have to go through the helper too.
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
-import { callArgs } from './syntax';
+import { resumedFrom } from './resumedSpellings';
+import { callArgs, withoutCasts } from './syntax';
 
 /** Where a helper's write takes its buffer and count. */
 interface Slots {
@@ -27,11 +28,20 @@ export function sessionAlternative(
 ): boolean {
   const spelled = (n: Node | undefined) => n?.text.replace(/\s+/g, '');
   const given = callArgs(other).map(spelled);
+  const bare = callArgs(other).map((a) => spelled(withoutCasts(a)));
   const args = callArgs(write);
   const buf = spelled(args[slots.buf]);
   const len = slots.len === undefined ? undefined : spelled(args[slots.len]);
   const fd = slots.fd === undefined ? undefined : spelled(args[slots.fd]);
-  if (!buf || !given.includes(buf) || (len !== undefined && !given.includes(len))) return false;
+  const alike = !!buf && given.includes(buf) && (len === undefined || given.includes(len));
+  // A write-in-full loop in the plain arm sends the session's buffer and count from where it got to
+  // (see resumedSpellings.ts).
+  const from =
+    !alike && args[slots.buf]
+      ? resumedFrom(args[slots.buf]!, slots.len === undefined ? undefined : args[slots.len])
+      : undefined;
+  const resumes = !!from && bare.includes(from.buf) && (from.len === undefined || bare.includes(from.len));
+  if (!alike && !resumes) return false;
   if (fd !== undefined && given.includes(fd)) return false;
   return exclusive(write, other) || splitElse(other, write);
 }
