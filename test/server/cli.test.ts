@@ -338,6 +338,7 @@ describe('writev-lint', () => {
         'gated-chains.c:23',
         'gated-chains.c:34',
         'global-dialogues.c:70',
+        'global-loggers.c:56',
         'goto-loops.c:77',
         'goto-loops.c:90',
         'goto-loops.c:96',
@@ -664,6 +665,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/ and c-treedatagrams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 658);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 659);
   });
 });

@@ -1268,8 +1268,10 @@ function helperOf(
     if (!variadic || facts.initial.has(params[format] as string) || pace === format)
       return refused('formatter', bufArg);
     // A `va_list` formatter whose write runs only under a test (`if (logmode & LOG_STDIO)`, a
-    // logger's) writes none or one time a call, as its state says: no helper of one write.
-    if (!isVariadic(fn) && underTest(call, body)) return refused('formatter', call);
+    // logger's) writes none or one time a call, as its state says: no helper of one write. So does
+    // a variadic one whose descriptor is its own (`if (mask & fileMask) write(logFd, ...)`): a logger
+    // that its caller names no destination to.
+    if ((!isVariadic(fn) || !('param' in fd)) && underTest(call, body)) return refused('formatter', call);
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts)))
       return refused('loop-not-advancing', call);
     return {
