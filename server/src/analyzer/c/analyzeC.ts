@@ -46,6 +46,7 @@ import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { waitingFunctions } from './waitingFunctions';
 import { readingFunctions } from './awaitedReplies';
 import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
@@ -661,6 +662,8 @@ export class CAnalyzer {
         ...ownPure,
         ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
       ].sort();
+      // The file's functions that only wait end a run between writes, as a library wait does.
+      const waiting = waitingFunctions(readFacts, quiet);
       const ctx = {
         ...base,
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
@@ -668,6 +671,7 @@ export class CAnalyzer {
         readOnly: readOnlyLookup(functions),
         unread,
         staticReturns: staticReturningWith(functions, own, staticElsewhere),
+        ...(waiting.size > 0 && { waits: (name: string) => waiting.has(name) }),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
@@ -717,6 +721,7 @@ export class CAnalyzer {
         included ?? '',
         // A check of a named code reads its value.
         [...codes],
+        [...waiting],
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);
