@@ -218,6 +218,8 @@ describe('writev-lint', () => {
         'check-forms.c:363',
         'check-forms.c:386',
         'checksummed-fields.c:73',
+        'choice-statuses.c:16',
+        'choice-statuses.c:23',
         'chosen-codes.c:42',
         'chosen-codes.c:57',
         'clamped-loops.c:74',
@@ -571,6 +573,7 @@ describe('writev-lint', () => {
         'value-prefixes.c:24',
         'value-prefixes.c:31',
         'value-writer-statuses.c:27',
+        'waiting-functions.c:42',
         'wrapped-head-macros.c:48',
         'wrapped-head-macros.c:57',
         'wrappers.c:45',
@@ -665,6 +668,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/ and c-treedatagrams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 659);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 662);
   });
 });

@@ -48,6 +48,7 @@ import { definedName } from '../headerIncludes';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { waitingFunctions } from './waitingFunctions';
 import { readingFunctions } from './awaitedReplies';
 import { functionName } from './syntax';
 import { memberStreams } from './memberOrigins';
@@ -668,6 +669,8 @@ export class CAnalyzer {
       // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
       const statics = staticReturningWith(functions, own, staticElsewhere);
       const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
+      // The file's functions that only wait end a run between writes, as a library wait does.
+      const waiting = waitingFunctions(readFacts, quiet);
       const ctx = {
         ...base,
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
@@ -676,6 +679,7 @@ export class CAnalyzer {
         unread,
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
+        ...(waiting.size > 0 && { waits: (name: string) => waiting.has(name) }),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
@@ -725,6 +729,7 @@ export class CAnalyzer {
         included ?? '',
         // A check of a named code reads its value.
         [...codes],
+        [...waiting],
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);

@@ -37,6 +37,7 @@ import { clampFunctions } from './clampFunctions';
 import { accessedParam } from './accessorReads';
 import { heldCodes } from './statusVariables';
 import { chosenCodes, chosenValues } from './chosenCodes';
+import { type ChoiceStatus, choiceStatus } from './choiceStatuses';
 import { codeText } from './statusConstants';
 import { selectedBody, selectsBranch } from './selectedBranches';
 import { modeArmSkips } from './modeArms';
@@ -1260,7 +1261,13 @@ function helperOf(
       `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
       // A loop over short writes treats its descriptor as a byte stream, as a write-in-full helper does.
       advancing ? { ...slots, messages: undefined } : slots,
-      statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
+      statusCodes(
+        body,
+        (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes),
+        ctx.codes,
+        undefined,
+        counted(call, ctx),
+      ),
     );
   }
   if ('local' in buf) {
@@ -1637,6 +1644,14 @@ function fillsPointee(body: Node, pointer: string): boolean {
   return false;
 }
 
+/**
+ * `call` when it is a library write, whose result is a count (or -1): a test of it says whether it sent
+ * (see choiceStatuses.ts). A project helper's result may be a status of its own, read elsewhere.
+ */
+function counted(call: Node, ctx: CContext): Node | undefined {
+  return ctx.wrappers.has(calleeName(call) ?? '') ? undefined : call;
+}
+
 /** Constants a status return gives: false and 0 for failure, true and 1 for success. */
 const STATUS = /^(0|1|true|false|TRUE|FALSE)$/;
 
@@ -1651,17 +1666,27 @@ type ReturnPath = (ret: Node) => 'failed' | 'sent' | undefined;
  * where `path` says the other: `if (n < 0) return 1; return 0;` returns 1 on failure, and `put(a) &&
  * put(b)` then writes b only when a failed.
  */
-function statusReturns(body: Node, path?: ReturnPath): boolean {
-  const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
+function statusReturns(body: Node, path?: ReturnPath, write?: Node): boolean {
+  const all = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
+  // `return r == n ? 1 : 0;`: a choice by the write's result gives both, each where its arm says.
+  const choices = all.map((r) => {
+    const value = r.namedChild(0);
+    return value && write ? choiceStatus(value, write) : undefined;
+  });
+  if (choices.includes('undecided')) return false;
+  const chosen = choices.filter((c): c is Exclude<ChoiceStatus, 'undecided'> => c !== undefined);
+  const returns = all.filter((_, i) => choices[i] === undefined);
   const values = returns.map((r) => r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '');
   const failure = (v: string) => /^(0|false|FALSE)$/.test(v);
   const inverted = (r: Node, v: string) => path?.(r) === (failure(v) ? 'sent' : 'failed');
+  const given = [...values, ...chosen.flatMap((c) => [c.sent, c.failed])];
   return (
-    values.length >= 2 &&
-    values.every((v) => STATUS.test(v)) &&
-    values.some(failure) &&
-    values.some((v) => /^(1|true|TRUE)$/.test(v)) &&
-    !returns.some((r, i) => inverted(r, values[i]!))
+    given.length >= 2 &&
+    given.every((v) => STATUS.test(v)) &&
+    given.some(failure) &&
+    given.some((v) => /^(1|true|TRUE)$/.test(v)) &&
+    !returns.some((r, i) => inverted(r, values[i]!)) &&
+    !chosen.some((c) => failure(c.sent) || !failure(c.failed))
   );
 }
 
@@ -1690,8 +1715,9 @@ function returnedStatus(
 ): Pick<CWrapper, 'truthyOnSuccess' | 'zeroOnSuccess' | 'successName'> {
   const path: ReturnPath = (r) =>
     failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
-  if (statusReturns(body, path)) return { truthyOnSuccess: true };
-  if (statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes, path))
+  const write = counted(call, ctx);
+  if (statusReturns(body, path, write)) return { truthyOnSuccess: true };
+  if (statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes, path, write))
     return { zeroOnSuccess: true };
   const named = namedSuccess(body, (r) => path(r) === 'failed', ctx.codes);
   return named === undefined ? {} : { successName: named };
@@ -1707,6 +1733,7 @@ function statusCodes(
   zeroOnSuccess: (name: string) => boolean,
   codes?: ReadonlyMap<string, number>,
   path?: ReturnPath,
+  write?: Node,
 ): boolean {
   const returns = body.descendantsOfType('return_statement').filter((r): r is Node => r !== null);
   const values = returns.map((r) => codeText(r.namedChild(0)?.text.replace(/[\s()]/g, '') ?? '', codes));
@@ -1722,6 +1749,19 @@ function statusCodes(
     const callee = call?.type === 'call_expression' ? calleeName(call) : undefined;
     return callee !== undefined && zeroOnSuccess(callee);
   };
+  // `return r == n ? 1 : 0;`: a choice by the write's result says which arm is success (see
+  // choiceStatuses.ts); 0 must be the arm taken where the write sent, another code the other's.
+  const choices = returns.map((r) => {
+    const value = r.namedChild(0);
+    return value && write ? choiceStatus(value, write) : undefined;
+  });
+  if (
+    choices.some(
+      (c) =>
+        c === 'undecided' || (c && (codeText(c.sent, codes) !== '0' || codeText(c.failed, codes) === '0')),
+    )
+  )
+    return false;
   // `return errno == EPIPE ? ERR_HUP : ERR_SYS;`: a choice between codes (see chosenCodes.ts).
   const constant = (value: Node) => CODE.test(value.text.replace(/[\s()]/g, ''));
   const chosen = returns.map((r) => {

@@ -564,7 +564,8 @@ class FunctionReader {
         this.ctx.wrappers.has(name) ||
         this.ctx.macros?.has(name) ||
         // Waiting between two writes splits them on purpose, whatever the descriptor.
-        libraryWaits(name)
+        libraryWaits(name) ||
+        this.ctx.waits?.(name)
       ) {
         return this.barrier(stmt);
       }

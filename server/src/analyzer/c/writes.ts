@@ -78,6 +78,11 @@ export interface CContext {
    */
   readonly readsReply?: (name: string) => boolean;
   /**
+   * Functions of the file that only wait (see waitingFunctions.ts): a call of one between two writes
+   * ends their run, as a library wait does.
+   */
+  readonly waits?: (name: string) => boolean;
+  /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
    * that it does no output (see {@link callsInArguments}). Absent: none.
