@@ -7,21 +7,7 @@
 // again and stays no helper of one write.
 import type { Node } from 'web-tree-sitter';
 import { conjuncts } from './retries';
-import { calls, identifiers, withoutCasts } from './syntax';
-
-/** The name a call's result is stored in (`n = write(...)`, `ssize_t n = write(...)`), if any. */
-function resultName(call: Node): string | undefined {
-  let holder = call.parent;
-  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
-    holder = holder.parent;
-  const target =
-    holder?.type === 'assignment_expression'
-      ? holder.childForFieldName('left')
-      : holder?.type === 'init_declarator'
-        ? holder.childForFieldName('declarator')
-        : null;
-  return target?.type === 'identifier' ? target.text : undefined;
-}
+import { calls, identifiers, resultName, withoutCasts } from './syntax';
 
 /** The name a test keeps below `bound` (`nw < len`, `len > nw`), or undefined. */
 function keptBelow(term: Node, bound: string): string | undefined {

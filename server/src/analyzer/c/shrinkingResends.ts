@@ -7,21 +7,7 @@
 // anything else than the write's result, or that moves the buffer, is no such loop.
 import type { Node } from 'web-tree-sitter';
 import { conjuncts } from './retries';
-import { calls, identifiers, withoutCasts } from './syntax';
-
-/** The name a call's result is stored in (`n = write(...)`, `ssize_t n = write(...)`), if any. */
-function resultName(call: Node): string | undefined {
-  let holder = call.parent;
-  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
-    holder = holder.parent;
-  const target =
-    holder?.type === 'assignment_expression'
-      ? holder.childForFieldName('left')
-      : holder?.type === 'init_declarator'
-        ? holder.childForFieldName('declarator')
-        : null;
-  return target?.type === 'identifier' ? target.text : undefined;
-}
+import { calls, identifiers, resultName, withoutCasts } from './syntax';
 
 /** True when `term` holds while `name` is left over: `left`, `left > 0`, `0 < left`, `left != 0`. */
 function leftOver(term: Node, name: string): boolean {

@@ -296,3 +296,17 @@ export function commaParts(node: Node): { prelude: Node[]; value: Node } | undef
   }
   return { prelude, value: at };
 }
+
+/** The name a call's result is stored in (`n = write(...)`, `ssize_t n = write(...)`), if any. */
+export function resultName(call: Node): string | undefined {
+  let holder = call.parent;
+  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
+    holder = holder.parent;
+  const target =
+    holder?.type === 'assignment_expression'
+      ? holder.childForFieldName('left')
+      : holder?.type === 'init_declarator'
+        ? holder.childForFieldName('declarator')
+        : null;
+  return target?.type === 'identifier' ? target.text : undefined;
+}
