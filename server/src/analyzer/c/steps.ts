@@ -41,6 +41,7 @@ import { elseChainStep } from './elseChains';
 import { partialSwitch } from './openSwitches';
 import { cappedSlices } from './cappedSlices';
 import { caseArms, switchCases } from './switchCases';
+import { directiveCases } from './directiveCases';
 import { functionStreams, type FileStreams } from './origins';
 import {
   deviceDescriptors,
@@ -360,7 +361,8 @@ class FunctionReader {
     const cases = body ? switchCases(body) : undefined;
     if (!cases) {
       // Still a barrier, but the runs within each case are found in the case's own block.
-      for (const c of body ? namedKids(body) : []) {
+      // Whole cases under `#if` too (directiveCases.ts).
+      for (const c of (body ? namedKids(body) : []).flatMap((k) => [k, ...directiveCases(k)])) {
         const value = c.type === 'case_statement' ? c.childForFieldName('value') : undefined;
         if (c.type === 'case_statement') this.arm(namedKids(c).filter((n) => !value || !n.equals(value)));
       }
