@@ -298,14 +298,14 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
  * such writes might print to the same place.
  */
 export const C_QUIET_FUNCTIONS =
-  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|vsprintf|asprintf|vasprintf|xsnprintf|va_(start|end|copy)|time|getpid|put_(be|le)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|v?add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
+  /^(free|malloc|calloc|realloc|xmalloc|xcalloc|xrealloc|xstrdup|xstrndup|strdup|strndup|bzero|snprintf|sprintf|vsnprintf|vsprintf|asprintf|vasprintf|xsnprintf|va_(start|end|copy)|time|getpid|stpn?cpy|put_(be|le)(16|32|64))$|^(mem|str)[a-z]+$|^strbuf_(release|reset|init|v?add\w*|setlen|grow|detach|trim\w*)$|_(free|release)$/;
 
 /**
  * C library functions that change only what their first argument points at (the destination); the
  * other arguments are read (`memset(&hdr, 0, size)` leaves size as it was).
  */
 export const C_FIRST_ARGUMENT_FILLERS =
-  /^(memset|memcpy|memmove|bzero|strcpy|strncpy|strcat|strncat|strlcpy|strlcat|v?sn?printf)$/;
+  /^(memset|memcpy|memmove|bzero|strcpy|strncpy|stpcpy|stpncpy|strcat|strncat|strlcpy|strlcat|v?sn?printf)$/;
 
 /** The words that say a call prints, logs, flushes, reads, writes, closes or leaves (`write`, `log`, `die`). */
 const IO_WORDS =
