@@ -7,6 +7,7 @@
 // name hiding an outer one would be read as the outer one), when a macro call before it takes it as
 // its body (see governedStatements.ts), or when it holds `case` labels a switch may jump to.
 import type { Node } from 'web-tree-sitter';
+import { spelledApart } from './apartScopes';
 import { governsNext } from './governedStatements';
 import { declaredName, namedKids } from './syntax';
 
@@ -32,7 +33,9 @@ function ownNames(block: Node, names: readonly string[]): boolean {
   const wanted = new Set(names);
   for (const id of fn.descendantsOfType('identifier')) {
     if (!id || !wanted.has(id.text)) continue;
-    if (id.startIndex < block.startIndex || id.endIndex > block.endIndex) return false;
+    if (id.startIndex >= block.startIndex && id.endIndex <= block.endIndex) continue;
+    // Another block's own variable of that name (apartScopes.ts).
+    if (!spelledApart(id, id.text, block)) return false;
   }
   return true;
 }
