@@ -144,6 +144,7 @@ describe('writev-lint', () => {
         'alternative-heads.c:31',
         'alternative-openers.c:21',
         'alternative-openers.c:31',
+        'apart-scopes.c:26',
         'append-buffers.c:57',
         'arm-alternatives.c:34',
         'arm-alternatives.c:40',
