@@ -15,7 +15,8 @@ import { declaredName, namedKids } from './syntax';
 /** True when the block `scope` declares `name` directly (its own declarations, not nested blocks'). */
 function declares(scope: Node, name: string): boolean {
   return namedKids(scope).some(
-    (s) => s.type === 'declaration' && s.childrenForFieldName('declarator').some((d) => declaredName(d) === name),
+    (s) =>
+      s.type === 'declaration' && s.childrenForFieldName('declarator').some((d) => declaredName(d) === name),
   );
 }
 

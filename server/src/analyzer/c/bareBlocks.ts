@@ -4,7 +4,8 @@
 // closing brace: when it declares anything, that brace stays a barrier, so a run taking the block's
 // writes ends inside it, where every buffer the run sends is still alive. A block is left whole (a
 // block of its own, as before) when one of its names is spelled elsewhere in the function (an inner
-// name hiding an outer one would be read as the outer one), when a macro call before it takes it as
+// name hiding an outer one would be read as the outer one; another block's own variable of that name
+// does not count, see apartScopes.ts), when a macro call before it takes it as
 // its body (see governedStatements.ts), or when it holds `case` labels a switch may jump to.
 import type { Node } from 'web-tree-sitter';
 import { spelledApart } from './apartScopes';
