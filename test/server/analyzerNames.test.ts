@@ -99,6 +99,9 @@ const ENGLISH = new Set([
   // lists among the words a regular expression may follow; rlwrap names a function so.
   'sent',
   'yield',
+  // TypeScript's own keyword (`this`), which the TS front end reads in member expressions; lzop's screen
+  // driver defines a macro of that name.
+  'this',
 ]);
 
 /**

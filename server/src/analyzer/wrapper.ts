@@ -116,11 +116,15 @@ export interface CWrapper extends Wrapper {
   readonly select?: BranchSelect;
 }
 
-/** A parameter compared with a constant, and the truth of that comparison a call must give. */
+/**
+ * A parameter compared with a constant, and the truth of that comparison a call must give. The constant
+ * is a number, or a name (a macro or an enumeration member: then `op` is `==` or `!=`, and only a call
+ * passing that name decides the test).
+ */
 export interface BranchSelect {
   readonly param: number;
   readonly op: '==' | '!=' | '<' | '<=' | '>' | '>=';
-  readonly constant: number;
+  readonly constant: number | string;
   readonly when: boolean;
 }
 

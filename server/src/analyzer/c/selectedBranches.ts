@@ -4,16 +4,22 @@
 // (`if (offset >= 0) lseek(fd, offset, SEEK_SET);`, called with -1 to append). Callers that pass a
 // constant deciding the test run only the other arm: for them the helper is one write, and it is read
 // with the arm they never run left out. A call passing anything else (a variable, the other constant)
-// may take that arm, and is no write to join.
+// may take that arm, and is no write to join. The constant may be a name (`dir == TO_PEER`: see
+// namedSelectors.ts), and the tests may chain (`if (dir == TO_PEER) ... else if (dir == FROM_PEER) ...`):
+// a test inside an arm the callers never run is never made for them.
 import type { Node } from 'web-tree-sitter';
 import type { BranchSelect } from '../wrapper';
+import { constantName, selectsByName } from './namedSelectors';
 import { calls, withoutCasts } from './syntax';
 
-/** A comparison of a parameter with an integer constant: `p`, `!p`, `p >= 0`, `-1 != p`. */
+/**
+ * A comparison of a parameter with an integer constant (`p`, `!p`, `p >= 0`, `-1 != p`) or with a
+ * named one (`dir == TO_PEER`).
+ */
 interface ParamTest {
   readonly param: number;
   readonly op: BranchSelect['op'];
-  readonly constant: number;
+  readonly constant: number | string;
 }
 
 /** The comparison that holds when the sides of `op` are swapped (`0 <= p` is `p >= 0`). */
@@ -70,6 +76,15 @@ function paramTest(test: Node, params: readonly (string | undefined)[]): ParamTe
     return { param: param(left), op: op as BranchSelect['op'], constant: onRight };
   if (onLeft !== undefined && param(right) >= 0)
     return { param: param(right), op: SWAPPED[op as BranchSelect['op']], constant: onLeft };
+  if (op !== '==' && op !== '!=') return undefined;
+  const named = (n: Node | null) => {
+    const name = constantName(n);
+    return name !== undefined && !params.includes(name) ? name : undefined;
+  };
+  const nameOnRight = named(right);
+  if (nameOnRight !== undefined && param(left) >= 0) return { param: param(left), op, constant: nameOnRight };
+  const nameOnLeft = named(left);
+  if (nameOnLeft !== undefined && param(right) >= 0) return { param: param(right), op, constant: nameOnLeft };
   return undefined;
 }
 
@@ -93,6 +108,7 @@ function holds(value: number, op: BranchSelect['op'], constant: number): boolean
 
 /** True when a call's argument is a constant under which the helper runs only its chosen arms. */
 export function selectsBranch(arg: Node | undefined, select: BranchSelect): boolean {
+  if (typeof select.constant === 'string') return selectsByName(arg, select.op, select.constant, select.when);
   const value = integerConstant(arg);
   return value !== undefined && holds(value, select.op, select.constant) === select.when;
 }
@@ -107,8 +123,8 @@ export interface SelectedBody {
 /**
  * The test on a parameter that `body` branches on, with the arm to run: the one without a call
  * `noisy` says does other I/O, its other arm having one (see the file comment). Every such `if` must
- * test the same parameter the same way and agree on the arm; undefined when none does, or they
- * disagree, or the parameter is assigned in the body.
+ * test the same parameter the same way and agree on the arm, except one inside an arm already left out;
+ * undefined when none does, or they disagree, or the parameter is assigned in the body.
  */
 export function selectedBody(
   body: Node,
@@ -118,7 +134,12 @@ export function selectedBody(
 ): SelectedBody | undefined {
   let select: BranchSelect | undefined;
   const skipped = new Set<number>();
+  // The arms left out so far (the `if`s come outer first): a test inside one is never made.
+  const leftOut: Node[] = [];
+  const inLeftOut = (n: Node) =>
+    leftOut.some((a) => a.startIndex <= n.startIndex && n.endIndex <= a.endIndex);
   for (const stmt of body.descendantsOfType('if_statement')) {
+    if (stmt && inLeftOut(stmt)) continue;
     const test = stmt?.childForFieldName('condition');
     const found = test ? paramTest(test, params) : undefined;
     if (!stmt || !found) continue;
@@ -137,7 +158,9 @@ export function selectedBody(
     )
       return undefined;
     select = { ...found, when };
-    for (const c of calls((when ? other : then)!)) skipped.add(c.id);
+    const arm = (when ? other : then)!;
+    leftOut.push(arm);
+    for (const c of calls(arm)) skipped.add(c.id);
   }
   if (!select || changed(params[select.param] as string)) return undefined;
   return { select, skipped };
