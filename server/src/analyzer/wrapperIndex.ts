@@ -2,7 +2,7 @@
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
-import { readingFunctions } from './c/awaitedReplies';
+import { treeReaders } from './c/awaitedReplies';
 import { staticSenders } from './c/staticSenders';
 import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
@@ -252,27 +252,11 @@ export class WrapperIndex {
    */
   cReadersFor(_path: string): ReadonlySet<string> {
     if (this.presetReaderNames) return this.presetReaderNames;
-    if (!this.readers) {
-      const exported = new Set<string>();
-      const files = [...this.files].filter(([, w]) => w.functions?.length);
-      const reading = new Map(files.map(([file]) => [file, new Set<string>()]));
-      for (let changed = true; changed;) {
-        changed = false;
-        for (const [file, wrappers] of files) {
-          const own = reading.get(file) as Set<string>;
-          const found = readingFunctions(wrappers.functions ?? [], (n) => exported.has(n));
-          if (found.size === own.size) continue;
-          changed = true;
-          const header = isHeader(file);
-          for (const f of wrappers.functions ?? []) {
-            if (!found.has(f.name) || own.has(f.name)) continue;
-            own.add(f.name);
-            if (header || f.exported) exported.add(f.name);
-          }
-        }
-      }
-      this.readers = exported;
-    }
+    this.readers ??= treeReaders(
+      [...this.files].flatMap(([file, w]) =>
+        w.functions?.length ? [[w.functions, isHeader(file)] as const] : [],
+      ),
+    );
     return this.readers;
   }
 

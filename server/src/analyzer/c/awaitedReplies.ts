@@ -13,12 +13,30 @@ import type { CContext } from './writes';
 import type { CFunctionFact } from './functionFacts';
 
 /** The library's reads of what a descriptor (or a stream on one) received: the table for bodies nowhere in view. */
-const LIBRARY_READS =
-  /^(?:read|readv|pread|pread64|preadv|recv|recvfrom|recvmsg|recvmmsg|fread|fgets|fgetc|getc|getline|getdelim|SSL_read|SSL_read_ex|gnutls_record_recv)$/;
+const LIBRARY_READS: ReadonlySet<string> = new Set([
+  'read',
+  'readv',
+  'pread',
+  'pread64',
+  'preadv',
+  'recv',
+  'recvfrom',
+  'recvmsg',
+  'recvmmsg',
+  'fread',
+  'fgets',
+  'fgetc',
+  'getc',
+  'getline',
+  'getdelim',
+  'SSL_read',
+  'SSL_read_ex',
+  'gnutls_record_recv',
+]);
 
 /** True when `name` is one of the library's reads ({@link LIBRARY_READS}). */
 export function libraryReads(name: string): boolean {
-  return LIBRARY_READS.test(name);
+  return LIBRARY_READS.has(name);
 }
 
 /**
@@ -46,6 +64,66 @@ export function readingFunctions(
     }
   }
   return reading;
+}
+
+/**
+ * The functions of `files` (each file's function facts, and whether other files see all its functions:
+ * a header's) that other files can call and that read: the least fixed point {@link readingFunctions}
+ * reaches when each file's `elsewhere` is the names this returns. Worked from each call once (a
+ * function found to read makes its callers read), not in rounds over every file, since a tree's facts
+ * are read between its passes while the worker threads wait. A name other files see is the first
+ * definition of that name in its file (a `static` one before an exported one under another `#if`
+ * hides it). Does not modify `files`.
+ */
+export function treeReaders(files: readonly (readonly [readonly CFunctionFact[], boolean])[]): Set<string> {
+  interface Name {
+    reads: boolean;
+    /** Other files see it (see above). */
+    readonly visible: boolean;
+    /** The names of its own file whose bodies call it (its own name left out). */
+    readonly callers: Name[];
+  }
+  const exported = new Set<string>();
+  // Calls to names the calling file does not define: read when another file's such name reads.
+  const waiting = new Map<string, Name[]>();
+  const found: Name[] = [];
+  const read = (name: Name) => {
+    if (name.reads) return;
+    name.reads = true;
+    found.push(name);
+  };
+  const byName: [string, Name][] = [];
+  for (const [facts, header] of files) {
+    const own = new Map<string, Name>();
+    for (const f of facts)
+      if (!own.has(f.name)) own.set(f.name, { reads: false, visible: header || f.exported, callers: [] });
+    for (const f of facts) {
+      const caller = own.get(f.name)!;
+      for (const c of f.calls) {
+        const callee = own.get(c);
+        if (callee) {
+          if (c !== f.name) callee.callers.push(caller);
+        } else if (libraryReads(c)) read(caller);
+        else {
+          const list = waiting.get(c);
+          if (list) list.push(caller);
+          else waiting.set(c, [caller]);
+        }
+      }
+    }
+    for (const entry of own) byName.push(entry);
+  }
+  const names = new Map<Name, string>(byName.map(([n, name]) => [name, n]));
+  while (found.length > 0) {
+    const name = found.pop()!;
+    for (const caller of name.callers) read(caller);
+    if (!name.visible) continue;
+    const n = names.get(name)!;
+    if (exported.has(n)) continue;
+    exported.add(n);
+    for (const caller of waiting.get(n) ?? []) read(caller);
+  }
+  return exported;
 }
 
 /**
