@@ -160,11 +160,16 @@ export async function lint(
                 r.wrappers.memberFunctions?.length),
           )
           .map((r) => [r.path, r.wrappers as FileWrappers]);
-    const facts = factBasePass(
-      // A header of named codes alone has no functions, but its includers may ask for its codes.
-      all.filter(([, w]) => w.functions?.length || w.codes?.length),
-      [...groups.keys()],
-    );
+    // A told first pass read every file with the tree's facts already: its wrappers add nothing they
+    // are worked out from (each file's function facts are those of its text), and the files it must
+    // read again are found below. Worked out again, they held the worker threads between the passes.
+    const facts = told
+      ? { ...told.facts, redo: [] }
+      : factBasePass(
+          // A header of named codes alone has no functions, but its includers may ask for its codes.
+          all.filter(([, w]) => w.functions?.length || w.codes?.length),
+          [...groups.keys()],
+        );
     // What the files store in the members some write helper is stored in (see memberFacts.ts).
     const memberFacts = treeMemberFacts(all);
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
@@ -233,10 +238,10 @@ export async function lint(
         diff: options.diff,
         unsafeFixes: options.unsafeFixes,
         quiet: facts.quiet,
-        defined: told?.facts.defined ?? facts.defined,
+        defined: facts.defined,
         pure: facts.pure,
-        readers: told?.facts.readers ?? facts.readers,
-        statics: told?.facts.statics ?? facts.statics,
+        readers: facts.readers,
+        statics: facts.statics,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
