@@ -77,11 +77,23 @@ export function readingFunctions(
  */
 export function treeReaders(files: readonly (readonly [readonly CFunctionFact[], boolean])[]): Set<string> {
   interface Name {
+    readonly name: string;
     reads: boolean;
     /** Other files see it (see above). */
     readonly visible: boolean;
     /** The names of its own file whose bodies call it (its own name left out). */
-    readonly callers: Name[];
+    callers?: Name[];
+  }
+  // Only a call to a name some file lets others see can read through another file: the rest of the
+  // calls (the library's, most of them) are passed over at once.
+  const seen = new Set<string>();
+  for (const [facts, header] of files) {
+    const first = new Set<string>();
+    for (const f of facts) {
+      if (first.has(f.name)) continue;
+      first.add(f.name);
+      if (header || f.exported) seen.add(f.name);
+    }
   }
   const exported = new Set<string>();
   // Calls to names the calling file does not define: read when another file's such name reads.
@@ -92,36 +104,31 @@ export function treeReaders(files: readonly (readonly [readonly CFunctionFact[],
     name.reads = true;
     found.push(name);
   };
-  const byName: [string, Name][] = [];
   for (const [facts, header] of files) {
     const own = new Map<string, Name>();
     for (const f of facts)
-      if (!own.has(f.name)) own.set(f.name, { reads: false, visible: header || f.exported, callers: [] });
+      if (!own.has(f.name)) own.set(f.name, { name: f.name, reads: false, visible: header || f.exported });
     for (const f of facts) {
       const caller = own.get(f.name)!;
       for (const c of f.calls) {
         const callee = own.get(c);
         if (callee) {
-          if (c !== f.name) callee.callers.push(caller);
-        } else if (libraryReads(c)) read(caller);
-        else {
+          if (c !== f.name) (callee.callers ??= []).push(caller);
+        } else if (LIBRARY_READS.has(c)) read(caller);
+        else if (seen.has(c)) {
           const list = waiting.get(c);
           if (list) list.push(caller);
           else waiting.set(c, [caller]);
         }
       }
     }
-    for (const entry of own) byName.push(entry);
   }
-  const names = new Map<Name, string>(byName.map(([n, name]) => [name, n]));
   while (found.length > 0) {
     const name = found.pop()!;
-    for (const caller of name.callers) read(caller);
-    if (!name.visible) continue;
-    const n = names.get(name)!;
-    if (exported.has(n)) continue;
-    exported.add(n);
-    for (const caller of waiting.get(n) ?? []) read(caller);
+    for (const caller of name.callers ?? []) read(caller);
+    if (!name.visible || exported.has(name.name)) continue;
+    exported.add(name.name);
+    for (const caller of waiting.get(name.name) ?? []) read(caller);
   }
   return exported;
 }
