@@ -6,6 +6,7 @@ import { relative, resolve } from 'node:path';
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
 import { exportedDefiners, WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import type { CWrapper } from '../analyzer/wrapper';
+import type { CFunctionFact } from '../analyzer/c/functionFacts';
 import { isHeader } from '../analyzer/headerIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
@@ -144,22 +145,27 @@ export async function lint(
     const told = cached || options.fix ? undefined : await toldPass(pass);
     analysed = 0;
     const first = await pass(told ? { fix: false, ...told.job } : { fix: false }, cached?.missed);
+    // A told first pass sends no function facts back: each file's are those the facts pass read.
+    const firstWrappers = (r: FileResult): FileWrappers | undefined => {
+      const functions = told?.functions.get(r.path);
+      return r.wrappers && functions ? { ...r.wrappers, functions } : r.wrappers;
+    };
     const all: [string, FileWrappers][] = cached
       ? cached.wrappers(files, first)
-      : first
-          .filter(
-            (r) =>
-              r.wrappers &&
-              (r.wrappers.c.length > 0 ||
-                r.wrappers.ts.length > 0 ||
-                r.wrappers.functions?.length ||
-                r.wrappers.returnsStream?.length ||
-                r.wrappers.returnsMessage?.length ||
-                r.wrappers.includes?.length ||
-                r.wrappers.codes?.length ||
-                r.wrappers.memberFunctions?.length),
-          )
-          .map((r) => [r.path, r.wrappers as FileWrappers]);
+      : first.flatMap((r) => {
+          const w = firstWrappers(r);
+          return w &&
+            (w.c.length > 0 ||
+              w.ts.length > 0 ||
+              w.functions?.length ||
+              w.returnsStream?.length ||
+              w.returnsMessage?.length ||
+              w.includes?.length ||
+              w.codes?.length ||
+              w.memberFunctions?.length)
+            ? [[r.path, w] as [string, FileWrappers]]
+            : [];
+        });
     // A told first pass read every file with the tree's facts already: its wrappers add nothing they
     // are worked out from (each file's function facts are those of its text), and the files it must
     // read again are found below. Worked out again, they held the worker threads between the passes.
@@ -281,16 +287,18 @@ export async function lint(
 
 /**
  * The tree's function facts from its C files' text (see toldFacts), and the first pass's job fields
- * that tell them: the facts, and an index of the headers' includes, macros and codes.
+ * that tell them: the facts, and an index of the headers' includes, macros and codes; and each file's
+ * function facts, by path.
  */
 async function toldPass(
   pass: (
     job: Omit<LintJob, 'settings' | 'maxFileBytes'>,
     only?: (file: string) => boolean,
   ) => Promise<FileResult[]>,
-): Promise<{ facts: ToldFacts; job: Partial<LintJob> }> {
+): Promise<{ facts: ToldFacts; job: Partial<LintJob>; functions: Map<string, readonly CFunctionFact[]> }> {
   const read = await pass({ fix: false, factsOnly: true }, (file) => languageOf(file) === 'c');
   const all = read.flatMap((r) => (r.wrappers ? [[r.path, r.wrappers] as [string, FileWrappers]] : []));
+  const functions = new Map(all.flatMap(([path, w]) => (w.functions ? [[path, w.functions] as const] : [])));
   const facts = toldFacts(all.filter(([, w]) => w.functions?.length || w.codes?.length));
   const headers: [string, FileWrappers][] = all
     .filter(([path, w]) => isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length))
@@ -304,7 +312,7 @@ async function toldPass(
         ...(w.codes && { codes: w.codes }),
       },
     ]);
-  return { facts, job: { told: true, index: headers, ...facts } };
+  return { facts, job: { told: true, index: headers, ...facts }, functions };
 }
 
 /**
