@@ -356,8 +356,11 @@ function callingReturned(
   return all
     .filter(([, w]) => {
       const functions = w.functions ?? [];
-      const own = new Set(functions.map((f) => f.name));
-      return functions.some((f) => f.calls.some((c) => kinds.has(c) && !own.has(c)));
+      // The file's own names only for a file that calls one of them: most call none.
+      let own: Set<string> | undefined;
+      return functions.some((f) =>
+        f.calls.some((c) => kinds.has(c) && !(own ??= new Set(functions.map((g) => g.name))).has(c)),
+      );
     })
     .map(([path]) => path);
 }
