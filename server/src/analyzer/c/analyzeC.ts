@@ -501,9 +501,6 @@ export class CAnalyzer {
     const quietDefines =
       writing.size > 0 ? includedDefines.filter((d) => !writing.has(definedName(d))) : includedDefines;
     const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
-    // The named status codes of the included headers, and the file's own over them.
-    const fileCodes = statusConstants(text);
-    const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const expandable = writing.size > 0 ? includedDefines.join('\n') : included;
     const headerMacros =
       writing.size > 0
@@ -530,6 +527,9 @@ export class CAnalyzer {
       !maySendOneIovec(text)
     )
       return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred };
+    // The named status codes of the included headers, and the file's own over them.
+    const fileCodes = statusConstants(text);
+    const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const known = this.settingWrappers(settings, external);
     // The file's own definitions first; then what other files' bodies and the library say. The parts
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
