@@ -185,7 +185,9 @@ export class Analyzer {
   /**
    * What `text` tells the fact base without a parse (see CLI's factBase.ts): its functions' facts, and
    * a header's includes, macro definitions and named codes. The same fields {@link Analyzer.inspect}
-   * gives them, so a tree's facts can be worked out before the files are analysed with them.
+   * gives them, so a tree's facts can be worked out before the files are analysed with them; but for a
+   * file's uses of codes (FileWrappers.codeUses), which only a fact base worked out after the analysis
+   * asks, and a first pass told the facts is read with the headers' codes already.
    */
   textFacts(path: string, text: string, settings: AnalyzerSettings, maxLength?: number): FileWrappers {
     if (languageOf(path) !== 'c' || !this.enabled(path, settings) || skipReason(text, maxLength))
@@ -198,7 +200,7 @@ export class Analyzer {
       ...declaredPure(path, text),
       ...(includes.length > 0 && { includes }),
       ...headerDefines(path, text),
-      ...namedCodes(path, text),
+      ...(isHeader(path) && namedCodes(path, text)),
     };
   }
 
