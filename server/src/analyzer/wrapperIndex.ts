@@ -855,13 +855,23 @@ export class WrapperIndex {
  * those files: a call from a third file could mean either.
  */
 export function exportedDefiners(files: Iterable<readonly [string, FileWrappers]>): [string, string[]][] {
-  const byName = new Map<string, Set<string>>();
+  // Each name's first file, and a set only for the names a second file defines: most have one.
+  const first = new Map<string, string>();
+  const more = new Map<string, Set<string>>();
   for (const [file, wrappers] of files)
     for (const f of wrappers.functions ?? []) {
       if (!f.exported) continue;
-      const set = byName.get(f.name);
-      if (set) set.add(file);
-      else byName.set(f.name, new Set([file]));
+      const at = first.get(f.name);
+      if (at === undefined) first.set(f.name, file);
+      else if (at !== file) {
+        const set = more.get(f.name);
+        if (set) set.add(file);
+        else more.set(f.name, new Set([at, file]));
+      }
     }
-  return [...byName].filter(([, set]) => set.size > 1).map(([name, set]) => [name, [...set]]);
+  if (more.size === 0) return [];
+  return [...first.keys()].flatMap((name) => {
+    const set = more.get(name);
+    return set ? [[name, [...set]] as [string, string[]]] : [];
+  });
 }
