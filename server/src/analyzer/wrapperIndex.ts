@@ -43,6 +43,14 @@ export interface FileWrappers {
    * reading.
    */
   readonly inferred?: readonly string[];
+  /**
+   * C, from a batch analysis for findings: its first look found no call that may write (no write call,
+   * helper read from its calls, header macro that writes, call through a member, descriptor handed on),
+   * so it read no function. Read again with what other files' functions return (the kinds of their
+   * descriptors), such a file finds what it found: those kinds change the reading of a write, and only
+   * the index's other files' helpers, which make a second pass read it anyway, can give it one.
+   */
+  readonly noWriteCall?: true;
   /** C: the functions the file declares `const` or `pure` (see declaredPureFunctions). */
   readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */

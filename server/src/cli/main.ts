@@ -345,7 +345,8 @@ function askedMembers(
 /**
  * The files of `all` that call a function another file shows to return a known kind of descriptor
  * (`returned`): a first pass told the function facts still read its result as a descriptor of unknown
- * kind, and a loop of writes to one is no finding.
+ * kind, and a loop of writes to one is no finding. Not a file whose first look found no write call
+ * (FileWrappers.noWriteCall): most files calling a project's `xopen()` write nothing to its descriptor.
  */
 function callingReturned(
   all: readonly [string, FileWrappers][],
@@ -355,6 +356,8 @@ function callingReturned(
   const kinds = new Set([...returned.stream, ...returned.message]);
   return all
     .filter(([, w]) => {
+      // A file the first look found no write in reads no descriptor's kind (see noWriteCall).
+      if (w.noWriteCall) return false;
       const functions = w.functions ?? [];
       // The file's own names only for a file that calls one of them: most call none.
       let own: Set<string> | undefined;

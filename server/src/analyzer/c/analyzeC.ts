@@ -467,6 +467,8 @@ export class CAnalyzer {
     inferred: string[];
     /** The file's exported functions that return a descriptor of a known kind (see returnedKinds.ts). */
     returned?: { stream: string[]; message: string[] };
+    /** The first look found no call that may write (see FileWrappers.noWriteCall). */
+    noWriteCall?: true;
   } {
     // What the file's functions call, for the fact base: every file, whatever it writes. A kept
     // document's definitions are read again only where it changed; a batch run reads each once.
@@ -526,7 +528,7 @@ export class CAnalyzer {
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
-      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred };
+      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred, noWriteCall: true };
     // The named status codes of the included headers, and the file's own over them.
     const fileCodes = statusConstants(text);
     const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
