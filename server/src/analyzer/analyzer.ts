@@ -136,25 +136,26 @@ export class Analyzer {
         index?.cHeaderCodeNames().size
           ? projectIncludes(text)
           : [];
-      const { findings, wrappers, functions, loud, helperLoud, inferred, returned } = this.c.analyze(
-        text,
-        settings,
-        options.key,
-        index?.cWrappersFor(path, includes),
-        onLimit,
-        options.index?.cQuietFor(path),
-        options.index?.cDefinedFor(path),
-        options.index?.cPureFor(path),
-        options.index?.cMessageMembersFor(path),
-        options.index?.cOverriddenFor(path),
-        index?.cIncludedDefines(path, includes),
-        index?.cIncludedCodes(path, includes),
-        index?.cReturnedFor(path),
-        index?.cImplementationsFor(path),
-        index?.cReadersFor(path),
-        index?.cStaticFor(path),
-        read?.functions?.slice(),
-      );
+      const { findings, wrappers, functions, loud, helperLoud, inferred, returned, noWriteCall } =
+        this.c.analyze(
+          text,
+          settings,
+          options.key,
+          index?.cWrappersFor(path, includes),
+          onLimit,
+          options.index?.cQuietFor(path),
+          options.index?.cDefinedFor(path),
+          options.index?.cPureFor(path),
+          options.index?.cMessageMembersFor(path),
+          options.index?.cOverriddenFor(path),
+          index?.cIncludedDefines(path, includes),
+          index?.cIncludedCodes(path, includes),
+          index?.cReturnedFor(path),
+          index?.cImplementationsFor(path),
+          index?.cReadersFor(path),
+          index?.cStaticFor(path),
+          read?.functions?.slice(),
+        );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
       const members = messageMembers(text);
@@ -167,6 +168,7 @@ export class Analyzer {
           loud,
           helperLoud,
           ...(inferred.length > 0 && { inferred }),
+          ...(noWriteCall && { noWriteCall }),
           ...(members.length > 0 && { messageMembers: members }),
           ...storedFunctions(text, functions, wrappers),
           ...returnedFacts(returned),
@@ -185,7 +187,9 @@ export class Analyzer {
   /**
    * What `text` tells the fact base without a parse (see CLI's factBase.ts): its functions' facts, and
    * a header's includes, macro definitions and named codes. The same fields {@link Analyzer.inspect}
-   * gives them, so a tree's facts can be worked out before the files are analysed with them.
+   * gives them, so a tree's facts can be worked out before the files are analysed with them; but for a
+   * file's uses of codes (FileWrappers.codeUses), which only a fact base worked out after the analysis
+   * asks, and a first pass told the facts is read with the headers' codes already.
    */
   textFacts(path: string, text: string, settings: AnalyzerSettings, maxLength?: number): FileWrappers {
     if (languageOf(path) !== 'c' || !this.enabled(path, settings) || skipReason(text, maxLength))
@@ -198,7 +202,7 @@ export class Analyzer {
       ...declaredPure(path, text),
       ...(includes.length > 0 && { includes }),
       ...headerDefines(path, text),
-      ...namedCodes(path, text),
+      ...(isHeader(path) && namedCodes(path, text)),
     };
   }
 

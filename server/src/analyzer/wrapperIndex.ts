@@ -2,7 +2,7 @@
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
-import { readingFunctions } from './c/awaitedReplies';
+import { treeReaders } from './c/awaitedReplies';
 import { staticSenders } from './c/staticSenders';
 import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
@@ -43,6 +43,14 @@ export interface FileWrappers {
    * reading.
    */
   readonly inferred?: readonly string[];
+  /**
+   * C, from a batch analysis for findings: its first look found no call that may write (no write call,
+   * helper read from its calls, header macro that writes, call through a member, descriptor handed on),
+   * so it read no function. Read again with what other files' functions return (the kinds of their
+   * descriptors), such a file finds what it found: those kinds change the reading of a write, and only
+   * the index's other files' helpers, which make a second pass read it anyway, can give it one.
+   */
+  readonly noWriteCall?: true;
   /** C: the functions the file declares `const` or `pure` (see declaredPureFunctions). */
   readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
@@ -252,27 +260,11 @@ export class WrapperIndex {
    */
   cReadersFor(_path: string): ReadonlySet<string> {
     if (this.presetReaderNames) return this.presetReaderNames;
-    if (!this.readers) {
-      const exported = new Set<string>();
-      const files = [...this.files].filter(([, w]) => w.functions?.length);
-      const reading = new Map(files.map(([file]) => [file, new Set<string>()]));
-      for (let changed = true; changed;) {
-        changed = false;
-        for (const [file, wrappers] of files) {
-          const own = reading.get(file) as Set<string>;
-          const found = readingFunctions(wrappers.functions ?? [], (n) => exported.has(n));
-          if (found.size === own.size) continue;
-          changed = true;
-          const header = isHeader(file);
-          for (const f of wrappers.functions ?? []) {
-            if (!found.has(f.name) || own.has(f.name)) continue;
-            own.add(f.name);
-            if (header || f.exported) exported.add(f.name);
-          }
-        }
-      }
-      this.readers = exported;
-    }
+    this.readers ??= treeReaders(
+      [...this.files].flatMap(([file, w]) =>
+        w.functions?.length ? [[w.functions, isHeader(file)] as const] : [],
+      ),
+    );
     return this.readers;
   }
 
@@ -871,13 +863,23 @@ export class WrapperIndex {
  * those files: a call from a third file could mean either.
  */
 export function exportedDefiners(files: Iterable<readonly [string, FileWrappers]>): [string, string[]][] {
-  const byName = new Map<string, Set<string>>();
+  // Each name's first file, and a set only for the names a second file defines: most have one.
+  const first = new Map<string, string>();
+  const more = new Map<string, Set<string>>();
   for (const [file, wrappers] of files)
     for (const f of wrappers.functions ?? []) {
       if (!f.exported) continue;
-      const set = byName.get(f.name);
-      if (set) set.add(file);
-      else byName.set(f.name, new Set([file]));
+      const at = first.get(f.name);
+      if (at === undefined) first.set(f.name, file);
+      else if (at !== file) {
+        const set = more.get(f.name);
+        if (set) set.add(file);
+        else more.set(f.name, new Set([at, file]));
+      }
     }
-  return [...byName].filter(([, set]) => set.size > 1).map(([name, set]) => [name, [...set]]);
+  if (more.size === 0) return [];
+  return [...first.keys()].flatMap((name) => {
+    const set = more.get(name);
+    return set ? [[name, [...set]] as [string, string[]]] : [];
+  });
 }

@@ -275,6 +275,17 @@ export async function lintFile(
   return analysed(analyzer, path, text, job, index, undefined, source, hash);
 }
 
+/**
+ * A told first pass's wrappers of a file: without its function facts, which the thread that asked
+ * has from the pass that read them (they are those of the same text), nor the answers only a fact
+ * base worked out after the first pass reads (it was worked out before). Sending them back again cost
+ * both threads their copying, and the asking thread did it while the others waited for the next pass.
+ */
+function toldWrappers(wrappers: FileWrappers): FileWrappers {
+  const { functions: _functions, loud: _loud, helperLoud: _helperLoud, ...rest } = wrappers;
+  return rest;
+}
+
 /** The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it. */
 async function analysed(
   analyzer: Analyzer,
@@ -313,7 +324,7 @@ async function analysed(
     };
   }
   let findings = first.findings;
-  const wrappers = later ? undefined : first.wrappers;
+  const wrappers = later ? undefined : job.told ? toldWrappers(first.wrappers) : first.wrappers;
   const chained = later ? first.wrappers.c : undefined;
   let fixed = false;
   if (job.fix && source) {

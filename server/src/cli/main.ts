@@ -6,6 +6,7 @@ import { relative, resolve } from 'node:path';
 import { DEFAULT_SETTINGS, SettingsError, type AnalyzerSettings } from '../analyzer/settings';
 import { exportedDefiners, WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 import type { CWrapper } from '../analyzer/wrapper';
+import type { CFunctionFact } from '../analyzer/c/functionFacts';
 import { isHeader } from '../analyzer/headerIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
@@ -144,27 +145,37 @@ export async function lint(
     const told = cached || options.fix ? undefined : await toldPass(pass);
     analysed = 0;
     const first = await pass(told ? { fix: false, ...told.job } : { fix: false }, cached?.missed);
+    // A told first pass sends no function facts back: each file's are those the facts pass read.
+    const firstWrappers = (r: FileResult): FileWrappers | undefined => {
+      const functions = told?.functions.get(r.path);
+      return r.wrappers && functions ? { ...r.wrappers, functions } : r.wrappers;
+    };
     const all: [string, FileWrappers][] = cached
       ? cached.wrappers(files, first)
-      : first
-          .filter(
-            (r) =>
-              r.wrappers &&
-              (r.wrappers.c.length > 0 ||
-                r.wrappers.ts.length > 0 ||
-                r.wrappers.functions?.length ||
-                r.wrappers.returnsStream?.length ||
-                r.wrappers.returnsMessage?.length ||
-                r.wrappers.includes?.length ||
-                r.wrappers.codes?.length ||
-                r.wrappers.memberFunctions?.length),
-          )
-          .map((r) => [r.path, r.wrappers as FileWrappers]);
-    const facts = factBasePass(
-      // A header of named codes alone has no functions, but its includers may ask for its codes.
-      all.filter(([, w]) => w.functions?.length || w.codes?.length),
-      [...groups.keys()],
-    );
+      : first.flatMap((r) => {
+          const w = firstWrappers(r);
+          return w &&
+            (w.c.length > 0 ||
+              w.ts.length > 0 ||
+              w.functions?.length ||
+              w.returnsStream?.length ||
+              w.returnsMessage?.length ||
+              w.includes?.length ||
+              w.codes?.length ||
+              w.memberFunctions?.length)
+            ? [[r.path, w] as [string, FileWrappers]]
+            : [];
+        });
+    // A told first pass read every file with the tree's facts already: its wrappers add nothing they
+    // are worked out from (each file's function facts are those of its text), and the files it must
+    // read again are found below. Worked out again, they held the worker threads between the passes.
+    const facts = told
+      ? { ...told.facts, redo: [] }
+      : factBasePass(
+          // A header of named codes alone has no functions, but its includers may ask for its codes.
+          all.filter(([, w]) => w.functions?.length || w.codes?.length),
+          [...groups.keys()],
+        );
     // What the files store in the members some write helper is stored in (see memberFacts.ts).
     const memberFacts = treeMemberFacts(all);
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
@@ -233,10 +244,10 @@ export async function lint(
         diff: options.diff,
         unsafeFixes: options.unsafeFixes,
         quiet: facts.quiet,
-        defined: told?.facts.defined ?? facts.defined,
+        defined: facts.defined,
         pure: facts.pure,
-        readers: told?.facts.readers ?? facts.readers,
-        statics: told?.facts.statics ?? facts.statics,
+        readers: facts.readers,
+        statics: facts.statics,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
@@ -276,16 +287,18 @@ export async function lint(
 
 /**
  * The tree's function facts from its C files' text (see toldFacts), and the first pass's job fields
- * that tell them: the facts, and an index of the headers' includes, macros and codes.
+ * that tell them: the facts, and an index of the headers' includes, macros and codes; and each file's
+ * function facts, by path.
  */
 async function toldPass(
   pass: (
     job: Omit<LintJob, 'settings' | 'maxFileBytes'>,
     only?: (file: string) => boolean,
   ) => Promise<FileResult[]>,
-): Promise<{ facts: ToldFacts; job: Partial<LintJob> }> {
+): Promise<{ facts: ToldFacts; job: Partial<LintJob>; functions: Map<string, readonly CFunctionFact[]> }> {
   const read = await pass({ fix: false, factsOnly: true }, (file) => languageOf(file) === 'c');
   const all = read.flatMap((r) => (r.wrappers ? [[r.path, r.wrappers] as [string, FileWrappers]] : []));
+  const functions = new Map(all.flatMap(([path, w]) => (w.functions ? [[path, w.functions] as const] : [])));
   const facts = toldFacts(all.filter(([, w]) => w.functions?.length || w.codes?.length));
   const headers: [string, FileWrappers][] = all
     .filter(([path, w]) => isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length))
@@ -299,7 +312,7 @@ async function toldPass(
         ...(w.codes && { codes: w.codes }),
       },
     ]);
-  return { facts, job: { told: true, index: headers, ...facts } };
+  return { facts, job: { told: true, index: headers, ...facts }, functions };
 }
 
 /**
@@ -332,7 +345,8 @@ function askedMembers(
 /**
  * The files of `all` that call a function another file shows to return a known kind of descriptor
  * (`returned`): a first pass told the function facts still read its result as a descriptor of unknown
- * kind, and a loop of writes to one is no finding.
+ * kind, and a loop of writes to one is no finding. Not a file whose first look found no write call
+ * (FileWrappers.noWriteCall): most files calling a project's `xopen()` write nothing to its descriptor.
  */
 function callingReturned(
   all: readonly [string, FileWrappers][],
@@ -342,9 +356,14 @@ function callingReturned(
   const kinds = new Set([...returned.stream, ...returned.message]);
   return all
     .filter(([, w]) => {
+      // A file the first look found no write in reads no descriptor's kind (see noWriteCall).
+      if (w.noWriteCall) return false;
       const functions = w.functions ?? [];
-      const own = new Set(functions.map((f) => f.name));
-      return functions.some((f) => f.calls.some((c) => kinds.has(c) && !own.has(c)));
+      // The file's own names only for a file that calls one of them: most call none.
+      let own: Set<string> | undefined;
+      return functions.some((f) =>
+        f.calls.some((c) => kinds.has(c) && !(own ??= new Set(functions.map((g) => g.name))).has(c)),
+      );
     })
     .map(([path]) => path);
 }

@@ -116,9 +116,12 @@ export function runThreads(files: number, bytes: number, jobs?: number): number 
   return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
 }
 
-/** `files`, the largest first: the threads then end together instead of one idling while another lints a large last file. */
-function largestFirst(files: readonly string[]): readonly string[] {
-  const sizes = new Map(files.map((f) => [f, sizeOf(f)]));
+/**
+ * `files`, the largest first: the threads then end together instead of one idling while another lints
+ * a large last file. `sizes`: the sizes known already, which takes the others.
+ */
+function largestFirst(files: readonly string[], sizes: Map<string, number>): readonly string[] {
+  for (const f of files) if (!sizes.has(f)) sizes.set(f, sizeOf(f));
   return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
 }
 
@@ -210,6 +213,11 @@ export class LintPool {
    */
   private bytes = 0;
   private counted = 0;
+  /**
+   * The size of each file some run ordered (see largestFirst), as first seen: a run's passes order the
+   * same files, and only the order in which the threads take them depends on it.
+   */
+  private readonly sizes = new Map<string, number>();
   /** The thread each file of the last facts-only run (LintJob.factsOnly) was read on (0: this one). */
   private readers: Map<string, number> | undefined;
 
@@ -311,7 +319,7 @@ export class LintPool {
     // Every thread gets the whole list and takes files from it by a counter they share: the load
     // balances itself without a message per batch. On a loaded machine a worker waited longer for
     // its parent to wake and send the next batch than it took to lint it.
-    const order = workers.length > 0 ? largestFirst(files) : files;
+    const order = workers.length > 0 ? largestFirst(files, this.sizes) : files;
     const lists = this.listsOf(order, job, workers.length + 1);
     const drives = workers.map((worker, i) => this.drive(worker, { job, lists: lists(i + 1) }));
     const here = await this.runHere(lists(0), job);

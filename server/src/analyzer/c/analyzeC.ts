@@ -467,6 +467,8 @@ export class CAnalyzer {
     inferred: string[];
     /** The file's exported functions that return a descriptor of a known kind (see returnedKinds.ts). */
     returned?: { stream: string[]; message: string[] };
+    /** The first look found no call that may write (see FileWrappers.noWriteCall). */
+    noWriteCall?: true;
   } {
     // What the file's functions call, for the fact base: every file, whatever it writes. A kept
     // document's definitions are read again only where it changed; a batch run reads each once.
@@ -501,9 +503,6 @@ export class CAnalyzer {
     const quietDefines =
       writing.size > 0 ? includedDefines.filter((d) => !writing.has(definedName(d))) : includedDefines;
     const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
-    // The named status codes of the included headers, and the file's own over them.
-    const fileCodes = statusConstants(text);
-    const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const expandable = writing.size > 0 ? includedDefines.join('\n') : included;
     const headerMacros =
       writing.size > 0
@@ -529,7 +528,10 @@ export class CAnalyzer {
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
-      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred };
+      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred, noWriteCall: true };
+    // The named status codes of the included headers, and the file's own over them.
+    const fileCodes = statusConstants(text);
+    const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const known = this.settingWrappers(settings, external);
     // The file's own definitions first; then what other files' bodies and the library say. The parts
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after

@@ -13,12 +13,30 @@ import type { CContext } from './writes';
 import type { CFunctionFact } from './functionFacts';
 
 /** The library's reads of what a descriptor (or a stream on one) received: the table for bodies nowhere in view. */
-const LIBRARY_READS =
-  /^(?:read|readv|pread|pread64|preadv|recv|recvfrom|recvmsg|recvmmsg|fread|fgets|fgetc|getc|getline|getdelim|SSL_read|SSL_read_ex|gnutls_record_recv)$/;
+const LIBRARY_READS: ReadonlySet<string> = new Set([
+  'read',
+  'readv',
+  'pread',
+  'pread64',
+  'preadv',
+  'recv',
+  'recvfrom',
+  'recvmsg',
+  'recvmmsg',
+  'fread',
+  'fgets',
+  'fgetc',
+  'getc',
+  'getline',
+  'getdelim',
+  'SSL_read',
+  'SSL_read_ex',
+  'gnutls_record_recv',
+]);
 
 /** True when `name` is one of the library's reads ({@link LIBRARY_READS}). */
 export function libraryReads(name: string): boolean {
-  return LIBRARY_READS.test(name);
+  return LIBRARY_READS.has(name);
 }
 
 /**
@@ -46,6 +64,73 @@ export function readingFunctions(
     }
   }
   return reading;
+}
+
+/**
+ * The functions of `files` (each file's function facts, and whether other files see all its functions:
+ * a header's) that other files can call and that read: the least fixed point {@link readingFunctions}
+ * reaches when each file's `elsewhere` is the names this returns. Worked from each call once (a
+ * function found to read makes its callers read), not in rounds over every file, since a tree's facts
+ * are read between its passes while the worker threads wait. A name other files see is the first
+ * definition of that name in its file (a `static` one before an exported one under another `#if`
+ * hides it). Does not modify `files`.
+ */
+export function treeReaders(files: readonly (readonly [readonly CFunctionFact[], boolean])[]): Set<string> {
+  interface Name {
+    readonly name: string;
+    reads: boolean;
+    /** Other files see it (see above). */
+    readonly visible: boolean;
+    /** The names of its own file whose bodies call it (its own name left out). */
+    callers?: Name[];
+  }
+  // Only a call to a name some file lets others see can read through another file: the rest of the
+  // calls (the library's, most of them) are passed over at once.
+  const seen = new Set<string>();
+  for (const [facts, header] of files) {
+    const first = new Set<string>();
+    for (const f of facts) {
+      if (first.has(f.name)) continue;
+      first.add(f.name);
+      if (header || f.exported) seen.add(f.name);
+    }
+  }
+  const exported = new Set<string>();
+  // Calls to names the calling file does not define: read when another file's such name reads.
+  const waiting = new Map<string, Name[]>();
+  const found: Name[] = [];
+  const read = (name: Name) => {
+    if (name.reads) return;
+    name.reads = true;
+    found.push(name);
+  };
+  for (const [facts, header] of files) {
+    const own = new Map<string, Name>();
+    for (const f of facts)
+      if (!own.has(f.name)) own.set(f.name, { name: f.name, reads: false, visible: header || f.exported });
+    for (const f of facts) {
+      const caller = own.get(f.name)!;
+      for (const c of f.calls) {
+        const callee = own.get(c);
+        if (callee) {
+          if (c !== f.name) (callee.callers ??= []).push(caller);
+        } else if (LIBRARY_READS.has(c)) read(caller);
+        else if (seen.has(c)) {
+          const list = waiting.get(c);
+          if (list) list.push(caller);
+          else waiting.set(c, [caller]);
+        }
+      }
+    }
+  }
+  while (found.length > 0) {
+    const name = found.pop()!;
+    for (const caller of name.callers ?? []) read(caller);
+    if (!name.visible || exported.has(name.name)) continue;
+    exported.add(name.name);
+    for (const caller of waiting.get(name.name) ?? []) read(caller);
+  }
+  return exported;
 }
 
 /**
