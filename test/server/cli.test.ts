@@ -551,6 +551,7 @@ describe('writev-lint', () => {
         'stored-descriptors.c:110',
         'stored-tests.c:24',
         'stored-tests.c:35',
+        'stream-redirects.c:64',
         'success-bodies.c:42',
         'success-runs.c:38',
         'success-runs.c:52',

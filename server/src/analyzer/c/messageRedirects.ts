@@ -14,10 +14,7 @@
 // a type it reads from a table) to a child as stdin and stdout says nothing of the sort: most inetd-like
 // and netcat-like code does that, and its other writes to stdout are a stream's.
 import { canonicalTarget } from './syntax';
-import { assignedCalls, type MessageDescriptors } from './messageDescriptors';
-
-/** Socket types and families where one send is one message, spelled in the call. */
-const MESSAGE_KIND = /\bSOCK_(?:DGRAM|SEQPACKET|RAW|RDM|PACKET)\b|\bAF_(?:NETLINK|PACKET|CAN)\b/;
+import { assignedCalls, MESSAGE_SOCKET, SOCKETPAIR, type MessageDescriptors } from './messageDescriptors';
 
 /** `dup2(` and `dup3(`: where their arguments start. */
 const DUP = /\bdup[23]\s*\(/g;
@@ -30,7 +27,10 @@ const IDENTIFIER = /^[A-Za-z_]\w*$/;
  * message socket with `dup2()` or `dup3()`, by the file's own `messages` (with the functions that
  * return one, see withReturning). Empty when the file copies none.
  */
-export function messageRedirects(text: string, messages: MessageDescriptors | undefined): ReadonlySet<string> {
+export function messageRedirects(
+  text: string,
+  messages: MessageDescriptors | undefined,
+): ReadonlySet<string> {
   const turned = new Set<string>();
   if (!messages || !/\bdup[23]\s*\(/.test(text)) return turned;
   const returning = messages.returning ?? new Set<string>();
@@ -40,7 +40,7 @@ export function messageRedirects(text: string, messages: MessageDescriptors | un
     if (args && args.length >= 2) dups.push({ source: args[0]!, target: args[1]!, at: m.index });
   }
   // A chain (`dup2(sock, 1); dup2(1, 2);`) turns the second target too: read until nothing changes.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const { source, target, at } of dups) {
       const t = canonicalTarget(target);
@@ -84,16 +84,13 @@ function assignedSockets(scope: string, source: string, returning: ReadonlySet<s
   let found: boolean | undefined;
   for (const a of assignedCalls(scope))
     if (canonicalTarget(a.target) === source)
-      found ||= (a.callee === 'socket' && MESSAGE_KIND.test(a.args)) || returning.has(a.callee);
+      found ||= (a.callee === 'socket' && MESSAGE_SOCKET.test(a.args)) || returning.has(a.callee);
   const array = /^(.*)\[[^\]]*\]$/.exec(source)?.[1];
   if (array !== undefined)
     for (const m of scope.matchAll(SOCKETPAIR))
-      if (canonicalTarget(m[2]!) === array) found ||= MESSAGE_KIND.test(m[1]!);
+      if (canonicalTarget(m[2]!) === array) found ||= MESSAGE_SOCKET.test(m[1]!);
   return found;
 }
-
-/** `socketpair(domain, type, protocol, name)`: the type and the array. */
-const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
 
 /**
  * Whether the copy's target (canonical) at `at` is a descriptor that outlives the function: a
@@ -108,7 +105,9 @@ function fixedTarget(target: string, text: string, at: number): boolean {
 
 /** Whether `region` declares `name` (a local or a parameter of its type `int`, `SOCKET` or the like). */
 function declares(region: string, name: string): boolean {
-  return new RegExp(`\\b(?:int|SOCKET|socket_t|long)\\s+(?:[^;(){}]*[\\s,*])?${name}\\s*[=;,)[]`).test(region);
+  return new RegExp(`\\b(?:int|SOCKET|socket_t|long)\\s+(?:[^;(){}]*[\\s,*])?${name}\\s*[=;,)[]`).test(
+    region,
+  );
 }
 
 /**
