@@ -16,6 +16,7 @@ import { respelledNames } from './conditionalDefines';
 import { staticReturningWith } from './staticReturns';
 import { staticSenders, withSenders } from './staticSenders';
 import { handedOnWrappers } from './messageHelpers';
+import { messageRedirects } from './messageRedirects';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
 import type { Block, Finding } from '../model';
@@ -236,13 +237,19 @@ export class CAnalyzer {
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
     const hints = addrinfoStreams(text);
     const file = { functions, globals: streamGlobals(text, functions), hints };
-    const messages = new Set([...returned.message, ...others.message]);
+    const messages = withReturning(
+      messageDescriptors(text),
+      text,
+      new Set([...returned.message, ...others.message]),
+    );
+    const redirected = messageRedirects(text, messages);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
-      messages: withReturning(messageDescriptors(text), text, messages),
+      messages,
       members: memberStreams(text, functions),
       pairArrays: streamPairArrays(text),
+      ...(redirected.size > 0 && { redirected }),
     };
   }
 
@@ -721,6 +728,7 @@ export class CAnalyzer {
         [...streams.globals],
         [...(streams.members ?? [])],
         [...(streams.pairArrays ?? [])],
+        [...(streams.redirected ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         messagesKey(streams.messages),
         !!streams.hints,

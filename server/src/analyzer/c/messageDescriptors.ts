@@ -28,7 +28,7 @@ import {
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 
 /** Socket types and families where one send is one message. */
-const MESSAGE_SOCKET =
+export const MESSAGE_SOCKET =
   /\bSOCK_(DGRAM|SEQPACKET|RAW|RDM|PACKET)\b|\bAF_(NETLINK|PACKET|CAN)\b|\bIPPROTO_(UDP|ICMP)/;
 
 /** Literal paths of devices and kernel files (terminals and the byte sinks excepted). */
@@ -114,7 +114,8 @@ export function assignedCalls(
 const STORED_END = /([A-Za-z_][\w.>\-[\]]*?)\s*=\s*\(?\s*([A-Za-z_]\w*)\s*\[\s*[01]\s*\]\s*\)?\s*;/g;
 
 /** `socketpair(domain, type, protocol, name)`: the type and the array. */
-const SOCKETPAIR = /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
+export const SOCKETPAIR =
+  /\bsocketpair\s*\(([^;]{0,300}?),\s*&?\s*([A-Za-z_][\w.>-]*)\s*(?:\[\s*0\s*\])?\s*\)/g;
 
 /** `ioctl(target, REQUEST`: the descriptor and the request. */
 const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;

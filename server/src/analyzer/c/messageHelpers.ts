@@ -3,21 +3,25 @@
 // 0)`. Each call is one datagram; two calls gathered into one writev would be one message holding
 // both (`STATUS=RunningREADY=1`). A caller in another file sees only the helper's name and a descriptor
 // it cannot read the kind of, so the helper is not handed on to other files as a writer: there a call
-// of it is a call of a function that does output, and ends a run.
+// of it is a call of a function that does output, and ends a run. So too a helper of stderr in a file
+// that `dup2()`s a message socket onto stderr (see messageRedirects.ts): the caller sees a stream.
 import type { CWrapper } from '../wrapper';
 import type { FileStreams } from './origins';
+import { canonicalTarget } from './syntax';
 
 /**
  * `wrappers` (the file's own helpers) less those that write to a fixed descriptor (a global or static,
- * not a parameter) that `streams` (the same file's reading) shows to keep message boundaries. Returns
- * `wrappers` itself when none is left out; does not modify it.
+ * not a parameter) that `streams` (the same file's reading) shows to keep message boundaries, or that
+ * the file makes a copy of a message socket (`streams.redirected`). Returns `wrappers` itself when none
+ * is left out; does not modify it.
  */
 export function handedOnWrappers(wrappers: CWrapper[], streams: FileStreams, text: string): CWrapper[] {
   const targets = streams.messages?.targets;
-  if (!targets || targets.size === 0) return wrappers;
-  const kept = wrappers.filter(
-    (w) => !('text' in w.fd) || !targets.has(w.fd.text) || !datagramSocket(w.fd.text, text),
-  );
+  const redirected = streams.redirected;
+  if ((!targets || targets.size === 0) && !redirected) return wrappers;
+  const message = (fd: string) =>
+    (!!targets?.has(fd) && datagramSocket(fd, text)) || !!redirected?.has(canonicalTarget(fd));
+  const kept = wrappers.filter((w) => !('text' in w.fd) || !message(w.fd.text));
   return kept.length === wrappers.length ? wrappers : kept;
 }
 

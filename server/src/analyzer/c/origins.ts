@@ -41,6 +41,8 @@ export interface FileStreams {
   readonly members?: ReadonlySet<string>;
   /** Arrays the file fills with pipes or stream socketpairs only (see pairArrays.ts). */
   readonly pairArrays?: ReadonlySet<string>;
+  /** Descriptors the file makes a copy of a message socket with `dup2()` (see messageRedirects.ts). */
+  readonly redirected?: ReadonlySet<string>;
 }
 
 /**

@@ -799,6 +799,8 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
       messages,
     };
   }
+  // Whatever the function calls, a descriptor the file turns into a message socket is one.
+  if (file?.redirected) ctx = { ...ctx, redirected: file.redirected };
   const changes = new SubtreeIndex(body, CHANGE_KINDS);
   const own = new Set(locals);
   for (const name of parameterNames(fn)) if (name) own.delete(name);

@@ -94,6 +94,11 @@ export interface CContext {
   readonly streams?: ReadonlySet<string>;
   /** Descriptors the file shows to keep message boundaries (never gathered). */
   readonly messages?: MessageDescriptors;
+  /**
+   * Descriptors the file makes a copy of a message socket with `dup2()`, standard ones included
+   * (see messageRedirects.ts): not known to be streams.
+   */
+  readonly redirected?: ReadonlySet<string>;
   /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
   readonly assumeStreams?: boolean;
   /**
@@ -554,6 +559,9 @@ export function descriptorKind(
   ctx: CContext,
   call?: Node,
 ): 'stream' | 'message' | 'unknown' {
+  // A descriptor the file makes a copy of a message socket takes one message per write, a helper's
+  // write-in-full loop included (see messageRedirects.ts).
+  if (ctx.redirected?.has(target)) return 'message';
   if (!fn.messages || target === '1' || target === '2' || ctx.streams?.has(target)) return 'stream';
   if (!ctx.streams || !ctx.assumeStreams) return 'message';
   // A member that holds a message descriptor only in modes the write does not run in (modeSockets.ts).
