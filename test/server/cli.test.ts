@@ -446,6 +446,7 @@ describe('writev-lint', () => {
         'named-status-codes.c:32',
         'named-status-codes.c:43',
         'named-status-codes.c:54',
+        'nested-arm-tails.c:19',
         'nested-mode-arms.c:48',
         'nested-paired-conditionals.c:38',
         'noreturn-directives.c:21',
@@ -670,6 +671,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/, c-treedatagrams/ and c-headerhelpers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 665);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 666);
   });
 });
