@@ -330,7 +330,7 @@ describe('writev-lint', () => {
         'format-forwarders.c:73',
         'formatWrappers.c:51',
         'formatted-arms.c:50',
-        'formatted-arms.c:69',
+        'formatted-arms.c:96',
         'formatted-locals.c:41',
         'forwarded-flags.c:53',
         'forwarded-flags.c:66',

@@ -19,13 +19,14 @@ interface ArmWrite {
 /**
  * True when `a` and `b` are calls of one printf-style writer (`formatter` says which callees are: a
  * helper formatting its own text) whose formats both spell their text out, given the same descriptor,
- * in the two arms of one `if`/`else` (`inArms` decides that): a helper makes one of them per call.
+ * each the plain statement of one arm of an `if`/`else` of `body` that runs on every path (see
+ * {@link everyPathArms}): a helper makes exactly one of them per call.
  */
 export function formattedAlternative(
   a: ArmWrite,
   b: ArmWrite,
   formatter: (callee: string) => number | undefined,
-  inArms: (a: Node, b: Node) => boolean,
+  body: Node,
 ): boolean {
   const callee = calleeName(a.call);
   if (!callee || callee !== calleeName(b.call) || !a.slots.object || !b.slots.object) return false;
@@ -37,8 +38,39 @@ export function formattedAlternative(
     const text = (args: Node[]) => (args[a.slots.fd!] ? withoutCasts(args[a.slots.fd!]!).text : undefined);
     if (text(fa) === undefined || text(fa) !== text(fb)) return false;
   }
-  return inArms(a.call, b.call);
+  return everyPathArms(a.call, b.call, body);
 }
+
+/**
+ * True when `a` and `b` lie in the two arms of one `if`/`else` that nothing in `body` runs only under a
+ * test, a loop or a `switch`, and neither sits under another test within its arm: every call of the
+ * helper runs exactly one of them. A write under a test of its own (`if (node->flags & RW) put(...)`)
+ * may be left out on some path, and one in a loop repeated.
+ */
+function everyPathArms(a: Node, b: Node, body: Node): boolean {
+  const armOf = (call: Node): { branch: Node; arm: Node } | undefined => {
+    for (let at = call.parent, child: Node = call; at && !at.equals(body); child = at, at = at.parent) {
+      if (at.type === 'if_statement') {
+        const then = at.childForFieldName('consequence');
+        const other = at.childForFieldName('alternative');
+        if (!other || at.childForFieldName('condition')?.equals(child)) return undefined;
+        return then?.equals(child) || other.equals(child) ? { branch: at, arm: child } : undefined;
+      }
+      if (!PLAIN.has(at.type)) return undefined;
+    }
+    return undefined;
+  };
+  const [x, y] = [armOf(a), armOf(b)];
+  if (!x || !y || !x.branch.equals(y.branch) || x.arm.equals(y.arm)) return false;
+  // The branch itself runs on every path: only blocks stand between it and the body (an `else if` is
+  // another branch's arm, under that branch's test).
+  for (let at = x.branch.parent; at && !at.equals(body); at = at.parent)
+    if (!PLAIN.has(at.type)) return false;
+  return true;
+}
+
+/** What may stand between a call and its arm, or a branch and the body, without testing or looping. */
+const PLAIN = new Set(['expression_statement', 'compound_statement', 'else_clause']);
 
 /**
  * True when `arg`, an argument a formatting call of a helper's body gives, reads only the program's

@@ -1054,7 +1054,11 @@ function helperOf(
         else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherArm)) {
           sessions.push(writer.call);
           writer = { call: c, slots };
-        } else if (formattedAlternative(writer, { call: c, slots }, spelledFormat, otherArm))
+        } else if (
+          formattedAlternative(writer, { call: c, slots }, spelledFormat, body) &&
+          // A helper that calls itself (a tree's dump, one line a node) writes as often as it recurses.
+          !all.some((n) => calleeName(n) === name)
+        )
           armWrites.push(c);
         else return refused('second-write', c);
         continue;
