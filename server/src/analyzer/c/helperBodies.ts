@@ -1170,7 +1170,7 @@ function helperOf(
     if (later) return refused('global-io-after', later);
   }
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body, armWrites }, ctx);
-  if (armWrites.length > 0) return refused('second-write', armWrites[0]!);
+  if (armWrites.length > 0) return refused('second-write', armWrites[0]);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const handed = io.find(given);
   if (handed) return refused('descriptor-given', handed);
