@@ -439,8 +439,14 @@ function chainedChanges(
     const had = wrappersOf.get(r.path);
     // A static function the file stores in a member is read by the calls through it too.
     const stored = new Set((had?.memberFunctions ?? []).filter((f) => f.own).map((f) => f.fn));
+    // A header's `static inline` helper is its includers' own (see WrapperIndex.cWrappersFor): one built
+    // on another file's helper (`conn_resp(r)` calling `conn_printf()`) is found only once the header
+    // is read with the index, and its includers must then be read with it.
+    const header = isHeader(r.path);
     const exported = (list: readonly CWrapper[]) =>
-      new Map(list.filter((w) => w.exported || stored.has(w.name)).map((w) => [w.name, canonicalJson(w)]));
+      new Map(
+        list.filter((w) => w.exported || header || stored.has(w.name)).map((w) => [w.name, canonicalJson(w)]),
+      );
     const before = exported(had?.c ?? []);
     const after = exported(r.chained);
     const differ = [...new Set([...before.keys(), ...after.keys()])].filter(

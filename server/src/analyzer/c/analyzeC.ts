@@ -308,6 +308,7 @@ export class CAnalyzer {
     openers: ReadonlySet<string> = C_STREAM_FUNCTIONS,
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readsReply?: (name: string) => boolean,
+    unread?: (name: string) => boolean,
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -331,6 +332,7 @@ export class CAnalyzer {
           headerMacros,
           implementations,
           readsReply,
+          unread,
         ).own,
     });
     try {
@@ -394,6 +396,7 @@ export class CAnalyzer {
     headerMacros?: ReadonlyMap<string, CMacro>,
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readsReply?: (name: string) => boolean,
+    unread?: (name: string) => boolean,
   ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
@@ -413,7 +416,10 @@ export class CAnalyzer {
     );
     // A helper's body may convert with the file's own pure functions (`hton64(v)` defined above it).
     const pured = filePure.size > 0 ? { ...context, pure: new Set([...context.pure, ...filePure]) } : context;
-    const base = readsReply ? { ...pured, readsReply } : pured;
+    const replies = readsReply ? { ...pured, readsReply } : pured;
+    // A name no file defines and no table knows, as a later write's arguments may call one (see
+    // CContext.unread): what a helper formats may come from one (see formattedArms.ts).
+    const base = unread ? { ...replies, unread } : replies;
     // The presets change which calls are pure or quiet, which decides what a helper's body is.
     const memoKey = [
       ...base.functions.keys(),
@@ -540,6 +546,10 @@ export class CAnalyzer {
     const fileCodes = statusConstants(text);
     const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
     const known = this.settingWrappers(settings, external);
+    // A name no file defines and no table knows, for the readings of the file's helpers (see
+    // CContext.unread; the findings' own reading below also notes what it assumed).
+    const helperUnread = (name: string) =>
+      !own.has(name) && !definedElsewhere.has(name) && !knownEffects(name);
     // The file's own definitions first; then what other files' bodies and the library say. The parts
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
     // its write (a library's `crc32()`, no body read) is found in both looks alike.
@@ -603,6 +613,7 @@ export class CAnalyzer {
         headerMacros,
         implementations,
         readsReply,
+        helperUnread,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -800,6 +811,7 @@ export class CAnalyzer {
         openers,
         implementations,
         readsReply,
+        helperUnread,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).

@@ -43,7 +43,7 @@ import { selectedBody, selectsBranch } from './selectedBranches';
 import { modeArmSkips } from './modeArms';
 import { nestedModeArmSkips } from './nestedModeArms';
 import { convertedInPlace, countParameter } from './valuePrefixes';
-import { checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
+import { argumentCall, checkOf, memberCalleeOf, type CContext, type CWrapper } from './writes';
 import { changesObject, memberOwner, movesDescriptor, type ObjectFacts } from './ownObjects';
 import { macroSlots } from './macros';
 import { neverReturns } from './noReturnCalls';
@@ -66,6 +66,7 @@ import { awaitedReply } from './awaitedReplies';
 import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
 import { sentResults } from './staticSenders';
+import { formattedAlternative, stateArgument } from './formattedArms';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -779,6 +780,8 @@ interface HandOn {
   params: readonly (string | undefined)[];
   facts: BodyFacts;
   body: Node;
+  /** The formatted writes of the other arms, one a path with `call` (see formattedArms.ts). */
+  armWrites?: readonly Node[];
 }
 
 /**
@@ -792,6 +795,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
   const passed = callArgs(call)
     .filter((_, k) => k !== slots.fd)
     .map((a) => withoutCasts(a));
+  const armWrites = at.armWrites ?? [];
   const given = (a: Node) =>
     a.type === 'identifier' && params.includes(a.text) && !facts.assigned.has(a.text);
   const fixed = (a: Node) => isConstant(a) || a.type === 'string_literal';
@@ -812,8 +816,24 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
         })
       : -1,
   );
-  const unknown = passed.find((a, k) => !given(a) && !fixed(a) && built[k]! < 0);
+  // A helper formatting one line a path formats the program's state as well (see formattedArms.ts).
+  const state = (a: Node) =>
+    armWrites.length > 0 &&
+    stateArgument(
+      a,
+      body,
+      params,
+      (n) => facts.assigned.has(n),
+      (c) => argumentCall(c, ctx).kind !== 'io',
+    );
+  const unknown = passed.find((a, k) => !given(a) && !fixed(a) && built[k]! < 0 && !state(a));
   if (unknown) return refused('handed-on', unknown);
+  for (const w of armWrites) {
+    const other = callArgs(w).find(
+      (a, k) => k !== slots.fd && !given(withoutCasts(a)) && !fixed(a) && !state(a),
+    );
+    if (other) return refused('handed-on', other);
+  }
   const buf = passed
     .map((a, k) => (given(a) ? params.indexOf(a.text) : built[k]!))
     .find((k) => k >= 0 && k !== fdParam);
@@ -986,6 +1006,12 @@ function helperOf(
   const io: Node[] = [];
   // Writes of the same bytes through the connection's session, in the other arm of a test.
   const sessions: Node[] = [];
+  // The other arm's formatted write of a helper formatting one line a path (see formattedArms.ts).
+  const armWrites: Node[] = [];
+  const spelledFormat = (callee: string) => {
+    const w = ctx.wrappers.get(callee);
+    return w?.formats && !w.object && w.buf >= 0 ? w.buf : undefined;
+  };
   const all = calls(body).filter((c) => !skipped?.has(c.id));
   // Under `#ifdef _WIN32 ... #else ... #endif`, the branch without the write is another platform's
   // code: the helper is read in the configuration its first write is compiled in.
@@ -1028,7 +1054,13 @@ function helperOf(
         else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherArm)) {
           sessions.push(writer.call);
           writer = { call: c, slots };
-        } else return refused('second-write', c);
+        } else if (
+          formattedAlternative(writer, { call: c, slots }, spelledFormat, body) &&
+          // A helper that calls itself (a tree's dump, one line a node) writes as often as it recurses.
+          !all.some((n) => calleeName(n) === name)
+        )
+          armWrites.push(c);
+        else return refused('second-write', c);
         continue;
       }
       writer ??= { call: c, slots };
@@ -1137,7 +1169,8 @@ function helperOf(
     });
     if (later) return refused('global-io-after', later);
   }
-  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
+  if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body, armWrites }, ctx);
+  if (armWrites.length > 0) return refused('second-write', armWrites[0]);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
   const handed = io.find(given);
   if (handed) return refused('descriptor-given', handed);

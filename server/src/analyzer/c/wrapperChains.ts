@@ -210,6 +210,8 @@ function quietCalls(
     }
     // A function known to read changes what a helper handing it the descriptor is (awaitedReplies.ts).
     if (base.readsReply?.(name)) names.add(`${name}^`);
+    // A name nothing defines may stand in what a helper formats (formattedArms.ts).
+    if (base.unread?.(name)) names.add(`${name}?`);
   }
   return [...names].sort().join(',');
 }

@@ -7,6 +7,7 @@ import type { Budget } from './budget';
 import { assumedCalls } from './assumptions';
 import { writesLaterInLine, writesTo } from './laterArmWrites';
 import { leavesOnly } from './leavingArms';
+import { nestedTail } from './nestedTails';
 import { quietTestChanges } from './quietTests';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
@@ -368,6 +369,15 @@ function armTails(
     const at = (i: number) => (i >= 0 ? body[i] : undefined);
     for (let s = at(k); s?.kind === 'other' && !s.barrier; s = at(--k)) after.unshift(s);
     const writes: WriteStep[] = [];
+    // An arm that ends in a branch of its own ends in that branch's trailing writes (nestedTails.ts).
+    const nested = nestedTail(at(k), (b) => armTails(b, ownBuffers, taken), longestPath);
+    if (nested && nested.writes.every((w) => w.target === (target ?? nested.writes[0]!.target))) {
+      target ??= nested.writes[0]!.target;
+      after.unshift(...nested.after);
+      writes.push(...nested.writes.map((w) => guarded(w, branch)));
+      arms.push(writes);
+      continue;
+    }
     for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
       target ??= w.target;
       if (!joinable(w, target, ownBuffers ? arm.declares : []) || taken?.has(w.span.start)) break;
