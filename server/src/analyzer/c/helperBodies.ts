@@ -66,6 +66,7 @@ import { awaitedReply } from './awaitedReplies';
 import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
 import { sentResults } from './staticSenders';
+import { sharedContextMember } from './contextLocals';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -727,6 +728,8 @@ function privateMember(
   // `int sock = *(int *) s;`: the pointee of a parameter (see pointeeLocals.ts).
   const pointee = pointeeLocal(source, member);
   if (pointee) return pointee;
+  const shared = sharedContextMember(local, init, source, member);
+  if (shared) return shared;
   if (!source || !('param' in source) || !source.member) return undefined;
   return { param: source.param, member: `${source.member}${member}` };
 }
