@@ -510,6 +510,7 @@ describe('writev-lint', () => {
         'session-alternatives.c:43',
         'session-alternatives.c:62',
         'session-alternatives.c:116',
+        'session-cursors.c:54',
         'settled-globals.c:70',
         'settled-globals.c:79',
         'shadowing-macros.c:39',
@@ -669,6 +670,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/ and c-treedatagrams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 663);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 664);
   });
 });
