@@ -217,6 +217,8 @@ describe('writev-lint', () => {
         'check-forms.c:334',
         'check-forms.c:363',
         'check-forms.c:386',
+        'check-macros.c:16',
+        'check-macros.c:29',
         'checksummed-fields.c:73',
         'choice-statuses.c:16',
         'choice-statuses.c:23',
@@ -670,6 +672,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/ and c-treedatagrams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 664);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 666);
   });
 });
