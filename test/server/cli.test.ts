@@ -219,6 +219,7 @@ describe('writev-lint', () => {
         'check-forms.c:386',
         'check-macros.c:16',
         'check-macros.c:29',
+        'checked-steps.c:47',
         'checksummed-fields.c:73',
         'choice-statuses.c:16',
         'choice-statuses.c:23',
@@ -672,6 +673,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/ and c-treedatagrams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 666);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 667);
   });
 });

@@ -67,6 +67,7 @@ import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
 import { sentResults } from './staticSenders';
 import { sharedContextMember } from './contextLocals';
+import { checkedStep } from './checkedSteps';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -322,6 +323,13 @@ function bodyFacts(body: Node): BodyFacts {
       // of the body (`for (left = len; left > 0;)`): an initializer written apart.
       if (beforeLoop(n, body) && !plain.has(`\0${name}`)) plain.set(`\0${name}`, right);
     }
+  }
+  // A checked addition into its own operand steps it (see checkedSteps.ts).
+  for (const c of body.descendantsOfType('call_expression')) {
+    const step = c && checkedStep(c);
+    if (!step) continue;
+    change(step.name);
+    (step.sign === '+' ? grown : shrunk).add(step.name);
   }
   // `p = &p[n]` advances p by n only when n is what the write sent (see subscriptAdvance.ts).
   for (const [name, by] of advances) (holdsResult(values.get(by)) ? grown : assigned).add(name);
