@@ -319,7 +319,6 @@ describe('writev-lint', () => {
         'expanded-macros.c:86',
         'failing-computed.c:28',
         'failing-computed.c:49',
-        'failure-handoffs.c:51',
         'falling-cases.c:33',
         'falling-cases.c:57',
         'falling-cases.c:75',
@@ -674,6 +673,6 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/ and c-treedatagrams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 668);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 667);
   });
 });

@@ -55,8 +55,6 @@ import { fillsHeldBuffer } from './bufferingHelpers';
 import { writerMode } from './callSiteWriters';
 import { locksOnly } from './lockCalls';
 import { peeksOnly } from './peerPeeks';
-import { leavingArm } from './leavingArms';
-import { handsOffOnFailure } from './failureHandoffs';
 import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
 import { sealsRecords, sessionAlternative } from './sessionAlternatives';
@@ -1036,9 +1034,9 @@ function helperOf(
         // A TLS library's write of the same bytes in the other arm (see sessionAlternatives.ts): the
         // descriptor's write is the helper's.
         const sealed = (n: Node) => sealsRecords(calleeName(n), ctx.functions);
-        if (sealed(c) && !sealed(writer.call) && sessionAlternative(c, writer.call, writer.slots, otherPath))
+        if (sealed(c) && !sealed(writer.call) && sessionAlternative(c, writer.call, writer.slots, otherArm))
           sessions.push(c);
-        else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherPath)) {
+        else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherArm)) {
           sessions.push(writer.call);
           writer = { call: c, slots };
         } else return refused('second-write', c);
@@ -1060,7 +1058,7 @@ function helperOf(
   // The same bytes sent through the connection's session instead, by a test (see sessionAlternatives.ts).
   // The helper's own write must be the descriptor's, not a session's.
   const plain = !sealsRecords(calleeName(call), ctx.functions);
-  for (const c of io) if (plain && sessionAlternative(c, call, slots, otherPath)) sessions.push(c);
+  for (const c of io) if (plain && sessionAlternative(c, call, slots, otherArm)) sessions.push(c);
   if (sessions.length > 0) io.splice(0, io.length, ...io.filter((c) => !sessions.includes(c)));
   const args = callArgs(call);
   const facts = bodyFacts(body);
@@ -1152,9 +1150,7 @@ function helperOf(
   }
   if (slots.object) return handedOn(name, exported, { call, slots, fd, params, facts, body }, ctx);
   if (slots.formats) return formatHandedOn(name, exported, { call, slots, fd, params, facts, body }, format);
-  // A call handed the connection where the write failed, in an arm that returns, ends no run the
-  // helper's calls make (see failureHandoffs.ts).
-  const handed = io.find((c) => given(c) && !handsOffOnFailure(c, failurePath(c, call, ctx)));
+  const handed = io.find(given);
   if (handed) return refused('descriptor-given', handed);
   // A read after the write, where it succeeded (`writepipe(up, p, n); ack = read_pipe(down, ...)`): each
   // call waits for the peer's answer to what it sent, and goes on only with one. Its calls are turns of
@@ -1488,14 +1484,6 @@ function otherArm(a: Node, b: Node): boolean {
     return (within(a, then) && within(b, other)) || (within(a, other) && within(b, then));
   }
   return false;
-}
-
-/**
- * True when no run of the function reaches both `a` and `b`: the two arms of one `if`, or an arm that
- * returns and what follows it (see leavingArms.ts). For a session's write of the same bytes only.
- */
-function otherPath(a: Node, b: Node): boolean {
-  return otherArm(a, b) || leavingArm(a, b) || leavingArm(b, a);
 }
 
 /**
