@@ -5,12 +5,14 @@
 // expansion (macroExpansions.ts) wherever the function it is used in is read for writes.
 
 /**
- * A macro body that is one test leaving the function or jumping on (`if (x < 0) goto out`, `if (!(x))
- * return -1;`), bare, in braces or in `do { ... } while (0)`, whose test and returned value call
- * nothing: the macro only checks, so its uses may stand in a run as the test they expand to.
+ * A macro body that is one comparison of a result with a number that leaves the function or jumps on
+ * (`if (x < 0) goto out`, `if ((x) != 0) return -1;`), bare, in braces or in `do { ... } while (0)`,
+ * whose returned value calls nothing: the macro checks a result as a written-out check would. A macro
+ * leaving on any other test (`if (!(ok)) return -1`) may leave between writes for a reason of its own
+ * and is left as it is.
  */
 export const CHECK_MACRO_BODY =
-  /^\s*(?:do\s*)?\{?\s*if\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*(?:goto\s+\w+|return(?:\s+[^;(){}]*)?)\s*;?\s*\}?\s*(?:while\s*\(\s*0\s*\)\s*)?;?\s*$/;
+  /^\s*(?:do\s*)?\{?\s*if\s*\(\s*\(?\s*\w+\s*\)?\s*(?:<|<=|==|!=)\s*-?\s*\d+\s*\)\s*(?:goto\s+\w+|return(?:\s+[^;(){}]*)?)\s*;?\s*\}?\s*(?:while\s*\(\s*0\s*\)\s*)?;?\s*$/;
 
 /**
  * `writing` (the pattern of a write call the expansion rules look for) widened to also match a
