@@ -110,8 +110,11 @@ const ENGLISH = new Set([
  * declarations; sninit defines the macro itself rather than include the header. `__attribute` is GCC's
  * alternate spelling of the `__attribute__` keyword, which the analyzer reads where an attribute list
  * opens; fuzzball declares with it, so the reading takes it for one of fuzzball's names.
+ * `__builtin_add_overflow` and `__builtin_sub_overflow` are GCC's and Clang's checked-arithmetic
+ * builtins (the compiler's reserved `__builtin_` names, no project's), which the analyzer reads as a
+ * step of a count; bubblewrap calls the first, so the reading takes it for one of bubblewrap's names.
  */
-const C_LANGUAGE = new Set(['noreturn', '__attribute']);
+const C_LANGUAGE = new Set(['noreturn', '__attribute', '__builtin_add_overflow', '__builtin_sub_overflow']);
 
 /**
  * Parameter names of the system's own manual pages (send(2), connect(2): `int sockfd`), which the

@@ -1,5 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
+import { writingOrChecking } from './checkMacros';
 import { declaredPureFunctions } from './declaredPure';
 import {
   C_STREAM_FUNCTIONS,
@@ -631,7 +632,8 @@ export class CAnalyzer {
       );
       const expanding = expander.matching(writing);
       const expands = expanding.length > 0 ? new RegExp(`\\b(?:${expanding.join('|')})\\s*\\(`) : undefined;
-      const expansion = expander.uses() && { expander, wanted: writing };
+      // Uses of check-only macros are read as their tests too (see checkMacros.ts).
+      const expansion = expander.uses() && { expander, wanted: writingOrChecking(writing) };
       // Functions that call a writer, less those whose text shows they cannot hold a finding (a
       // function using a macro that expands to writes is read whole: its expansion may hold more).
       const writerCalls = [writing, ...(called ? [called] : [])].map((p) => new RegExp(p.source, 'g'));

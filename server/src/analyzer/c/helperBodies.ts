@@ -67,6 +67,8 @@ import { countedRetry } from './countedRetries';
 import { globalDescriptorCall } from './globalDescriptorCalls';
 import { sentResults } from './staticSenders';
 import { formattedAlternative, stateArgument } from './formattedArms';
+import { sharedContextMember } from './contextLocals';
+import { checkedStep } from './checkedSteps';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -322,6 +324,13 @@ function bodyFacts(body: Node): BodyFacts {
       // of the body (`for (left = len; left > 0;)`): an initializer written apart.
       if (beforeLoop(n, body) && !plain.has(`\0${name}`)) plain.set(`\0${name}`, right);
     }
+  }
+  // A checked addition into its own operand steps it (see checkedSteps.ts).
+  for (const c of body.descendantsOfType('call_expression')) {
+    const step = c && checkedStep(c);
+    if (!step) continue;
+    change(step.name);
+    (step.sign === '+' ? grown : shrunk).add(step.name);
   }
   // `p = &p[n]` advances p by n only when n is what the write sent (see subscriptAdvance.ts).
   for (const [name, by] of advances) (holdsResult(values.get(by)) ? grown : assigned).add(name);
@@ -728,6 +737,8 @@ function privateMember(
   // `int sock = *(int *) s;`: the pointee of a parameter (see pointeeLocals.ts).
   const pointee = pointeeLocal(source, member);
   if (pointee) return pointee;
+  const shared = sharedContextMember(local, init, source, member);
+  if (shared) return shared;
   if (!source || !('param' in source) || !source.member) return undefined;
   return { param: source.param, member: `${source.member}${member}` };
 }

@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
 import { resumedFrom } from './resumedSpellings';
+import { cursorStart } from './sessionCursors';
 import { callArgs, withoutCasts } from './syntax';
 
 /** Where a helper's write takes its buffer and count. */
@@ -27,7 +28,11 @@ export function sessionAlternative(
   exclusive: (a: Node, b: Node) => boolean,
 ): boolean {
   const spelled = (n: Node | undefined) => n?.text.replace(/\s+/g, '');
-  const given = callArgs(other).map(spelled);
+  // A cursor the session's loop walks through the bytes (see sessionCursors.ts) is the buffer it starts at.
+  const given = callArgs(other).map((a) => {
+    const bare = withoutCasts(a);
+    return (bare.type === 'identifier' && cursorStart(bare.text, other)) || spelled(a);
+  });
   const bare = callArgs(other).map((a) => spelled(withoutCasts(a)));
   const args = callArgs(write);
   const buf = spelled(args[slots.buf]);

@@ -1,0 +1,28 @@
+// A server that keeps the current connection in a global, or in a thread's slot behind an accessor macro
+// (`#define CC MyContext()`), often copies it into a local before writing: `Ctx = CC; ... write(Ctx->sock,
+// buf + done, len - done)`. The local is a copy of that fixed name, set once and never moved, so the
+// helper writes where `CC->sock` would: the same socket at every call, as a helper naming the global
+// itself does. A local set from a call (`s = open_session()`, a new connection each time) is no copy of
+// a name and is left alone.
+import type { Node } from 'web-tree-sitter';
+import type { WrapperTarget } from '../wrapper';
+import { withoutCasts } from './syntax';
+
+/**
+ * The fixed descriptor `local` + `member` names when `local` holds a copy of a fixed name: `init` (its
+ * one value) is a plain identifier, casts aside, that `source` (how the helper reading read `init`) takes
+ * for a fixed descriptor (a global or a macro, no parameter, no local of the body). The target is spelled
+ * as the fixed name with the member (`CC->sock`) and lists the local among its names, so that a call
+ * handed the local is handed the descriptor. Undefined for anything else, and for the local itself
+ * (`member` empty). Does not modify the tree.
+ */
+export function sharedContextMember(
+  local: string,
+  init: Node,
+  source: WrapperTarget | undefined,
+  member: string,
+): WrapperTarget | undefined {
+  if (!source || !('text' in source) || member === '') return undefined;
+  if (withoutCasts(init).type !== 'identifier') return undefined;
+  return { text: `${source.text}${member}`, names: [...source.names, local] };
+}
