@@ -189,7 +189,7 @@ export function descriptorArgument(
 }
 
 /** The top-level arguments of the call whose `(` is at `open`, as text; undefined when cut short. */
-function argumentsAt(text: string, open: number): string[] | undefined {
+export function argumentsAt(text: string, open: number): string[] | undefined {
   const args: string[] = [];
   let depth = 0;
   let start = open + 1;

@@ -14,6 +14,7 @@
 // a type it reads from a table) to a child as stdin and stdout says nothing of the sort: most inetd-like
 // and netcat-like code does that, and its other writes to stdout are a stream's.
 import { canonicalTarget } from './syntax';
+import { argumentsAt } from './callSiteWriters';
 import { assignedCalls, MESSAGE_SOCKET, SOCKETPAIR, type MessageDescriptors } from './messageDescriptors';
 
 /** `dup2(` and `dup3(`: where their arguments start. */
@@ -36,7 +37,7 @@ export function messageRedirects(
   const returning = messages.returning ?? new Set<string>();
   const dups: { source: string; target: string; at: number }[] = [];
   for (const m of text.matchAll(DUP)) {
-    const args = callArguments(text, m.index + m[0].length);
+    const args = argumentsAt(text, m.index + m[0].length - 1);
     if (args && args.length >= 2) dups.push({ source: args[0]!, target: args[1]!, at: m.index });
   }
   // A chain (`dup2(sock, 1); dup2(1, 2);`) turns the second target too: read until nothing changes.
@@ -117,27 +118,4 @@ function declares(region: string, name: string): boolean {
 function functionBefore(text: string, at: number): string {
   const end = text.lastIndexOf('\n}', at);
   return text.slice(end < 0 ? 0 : end + 2, at);
-}
-
-/** The top-level comma-separated arguments of a call whose `(` ends just before `from`. */
-function callArguments(text: string, from: number): string[] | undefined {
-  const args: string[] = [];
-  let depth = 0;
-  let start = from;
-  for (let i = from; i < text.length && i < from + 400; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ']') depth--;
-    else if (c === ')') {
-      if (depth === 0) {
-        args.push(text.slice(start, i).trim());
-        return args;
-      }
-      depth--;
-    } else if (c === ',' && depth === 0) {
-      args.push(text.slice(start, i).trim());
-      start = i + 1;
-    } else if (c === ';' || c === '{') return undefined;
-  }
-  return undefined;
 }
