@@ -7,7 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { failureTest } from './failurePaths';
 import { conjuncts } from './retries';
-import { unwrap, withoutCasts } from './syntax';
+import { storedResult, unwrap, withoutCasts } from './syntax';
 
 /** How a choice reads its write: which arm the test takes where the write sent its bytes. */
 export type ChoiceStatus =
@@ -20,16 +20,7 @@ export type ChoiceStatus =
  * (`r = write(...)`, `ssize_t r = (ssize_t)write(...)`), or the call itself when it is kept nowhere.
  */
 function resultText(write: Node): string {
-  let holder = write.parent;
-  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
-    holder = holder.parent;
-  const left =
-    holder?.type === 'assignment_expression' && holder.childForFieldName('operator')?.text === '='
-      ? holder.childForFieldName('left')
-      : holder?.type === 'init_declarator'
-        ? holder.childForFieldName('declarator')
-        : null;
-  return left?.type === 'identifier' ? left.text : write.text;
+  return storedResult(write, { plain: true })?.name ?? write.text;
 }
 
 /**

@@ -3,7 +3,7 @@
 // close(c->fd); conn_free(c); return 0; }`. Closing (or shutting down) the descriptor there and leaving
 // writes nothing more; each call still makes its one write. A gathered call keeps that failure path,
 // and the writes after it no longer go to a descriptor closed (and maybe reused) by the first failure.
-import { withoutCasts } from './syntax';
+import { storedResult, withoutCasts } from './syntax';
 import type { Node } from 'web-tree-sitter';
 import { conjuncts } from './retries';
 
@@ -44,17 +44,10 @@ function failedResult(term: Node, name: string): boolean {
 
 /** The variable a write's statement keeps its result in (`n = write(...)`, `ssize_t n = write(...)`). */
 function resultOf(write: Node): { readonly name: string; readonly stmt: Node } | undefined {
-  const holder = write.parent;
-  const left =
-    holder?.type === 'assignment_expression' && holder.childForFieldName('operator')?.text === '='
-      ? holder.childForFieldName('left')
-      : holder?.type === 'init_declarator'
-        ? holder.childForFieldName('declarator')
-        : null;
-  const stmt = holder?.parent;
-  if (left?.type !== 'identifier' || !stmt) return undefined;
-  if (!['expression_statement', 'declaration'].includes(stmt.type)) return undefined;
-  return { name: left.text, stmt };
+  const result = storedResult(write, { bare: true, plain: true });
+  const stmt = result?.holder.parent;
+  if (!result || !stmt || !['expression_statement', 'declaration'].includes(stmt.type)) return undefined;
+  return { name: result.name, stmt };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   identifiers,
   namedKids,
   parameterNames,
+  storedResult,
   withoutCasts,
 } from './syntax';
 import { conjuncts, retriedCall } from './retries';
@@ -1865,26 +1866,17 @@ function retries(loop: Node, call: Node): boolean {
   // The call tested where it stands: `while (write(fd, buf, len) < 0 && errno == EINTR);`.
   if (retriedCall(loop, new Set())?.id === call.id) return true;
   // The result the loop tests: `n = write(...)`, `ssize_t n = write(...)`, `rc = (int)write(...)`.
-  let holder = call.parent;
-  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
-    holder = holder.parent;
-  const result =
-    holder?.type === 'assignment_expression'
-      ? holder.childForFieldName('left')
-      : holder?.type === 'init_declarator'
-        ? holder.childForFieldName('declarator')
-        : null;
+  const result = storedResult(call);
   // A goto loop retries when every jump back is taken only where the call failed
   // (`if (n < 0 && errno == EINTR) goto again;`, `if (write(...) == -1) { if (errno == EINTR) goto
   // again; ... }`); one taken after a short write makes a write loop.
   if (loop.type === 'compound_statement') {
-    const named = result?.type === 'identifier' ? result.text : undefined;
     const failed = (c: Node) =>
-      named !== undefined ? failureTest(c, named, holder as Node) : failureTest(c, '', call);
+      result ? failureTest(c, result.name, result.holder) : failureTest(c, '', call);
     return jumpTests(call, loop).every((tests) => tests.some((t) => conjuncts(withoutCasts(t)).some(failed)));
   }
-  if (result?.type !== 'identifier') return false;
-  if (countedRetry(loop, call, result.text)) return true;
+  if (!result) return false;
+  if (countedRetry(loop, call, result.name)) return true;
   const condition = loop.childForFieldName('condition');
   const test = condition ? withoutCasts(condition) : undefined;
   if (loop.type === 'for_statement') {
@@ -1894,7 +1886,7 @@ function retries(loop: Node, call: Node): boolean {
   if (!forever && test && boundedRetry(loop, test, call)) return true;
   if (!forever) {
     const terms = conjuncts(test);
-    const failure = (t: Node) => failureTest(t, result.text, holder as Node);
+    const failure = (t: Node) => failureTest(t, result.name, result.holder);
     return terms.some(failure) && terms.every((t) => failure(t) || calls(t).length === 0);
   }
   // Forever: something in the body must leave the loop once the call did not fail.

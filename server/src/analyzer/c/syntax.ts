@@ -297,16 +297,37 @@ export function commaParts(node: Node): { prelude: Node[]; value: Node } | undef
   return { prelude, value: at };
 }
 
-/** The name a call's result is stored in (`n = write(...)`, `ssize_t n = write(...)`), if any. */
-export function resultName(call: Node): string | undefined {
+/** Where a call's result is kept: the variable's name and the assignment or declarator that keeps it. */
+export interface StoredResult {
+  readonly name: string;
+  readonly holder: Node;
+}
+
+/**
+ * Where `call`'s result is kept, if in a plain variable: `n = write(...)`, `ssize_t n = write(...)`,
+ * `rc = (int)write(...)`, `total += write(...)`. `bare` refuses a result that is cast or parenthesised
+ * first; `plain` refuses compound assignments, whose variable holds more than this call's result.
+ */
+export function storedResult(
+  call: Node,
+  how: { readonly bare?: boolean; readonly plain?: boolean } = {},
+): StoredResult | undefined {
   let holder = call.parent;
-  while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
-    holder = holder.parent;
+  if (!how.bare)
+    while (holder?.type === 'cast_expression' || holder?.type === 'parenthesized_expression')
+      holder = holder.parent;
+  if (!holder) return undefined;
   const target =
-    holder?.type === 'assignment_expression'
+    holder.type === 'assignment_expression' &&
+    (!how.plain || holder.childForFieldName('operator')?.text === '=')
       ? holder.childForFieldName('left')
-      : holder?.type === 'init_declarator'
+      : holder.type === 'init_declarator'
         ? holder.childForFieldName('declarator')
         : null;
-  return target?.type === 'identifier' ? target.text : undefined;
+  return target?.type === 'identifier' ? { name: target.text, holder } : undefined;
+}
+
+/** The name a call's result is stored in (`n = write(...)`, `ssize_t n = write(...)`), if any. */
+export function resultName(call: Node): string | undefined {
+  return storedResult(call)?.name;
 }
