@@ -121,6 +121,11 @@ export interface LintJob {
    * codes (`index`): the results are a first pass's (`wrappers`, not `chained`).
    */
   readonly told?: boolean;
+  /**
+   * A later pass of a run whose first pass was told (see `told`): a thread reads the text (and takes
+   * the facts) its facts pass kept of a file, not the file again.
+   */
+  readonly keptText?: boolean;
   readonly fix: boolean;
   /** Fixing applies unsafe fixes too (--unsafe-fixes). */
   readonly unsafeFixes?: boolean;
@@ -195,12 +200,21 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
 
 /**
  * The facts this thread read from each file's text before the first pass (see LintJob.factsOnly), with
- * the text, until the first pass takes them: at most {@link READ_KEPT} characters of text, the rest
- * read again.
+ * the text, until the next facts pass: the first pass and the passes after it read that text and those
+ * facts (one text for the whole run). At most {@link READ_KEPT} characters of text, the rest read again.
  */
 const kept = new Map<string, { readonly text: string; readonly facts: FileWrappers }>();
 let keptLength = 0;
 const READ_KEPT = 64 * 1024 * 1024;
+
+/**
+ * Forgets what the last facts pass kept: called as a facts pass starts, as its run's files may have
+ * changed since the last one's (a --watch round), or gone.
+ */
+export function forgetRead(): void {
+  kept.clear();
+  keptLength = 0;
+}
 
 function keepRead(path: string, text: string, facts: FileWrappers): void {
   const before = kept.get(path);
@@ -211,15 +225,6 @@ function keepRead(path: string, text: string, facts: FileWrappers): void {
   }
   kept.set(path, { text, facts });
   keptLength += text.length;
-}
-
-/** The text and facts kept for `path`, forgotten then. */
-function takeRead(path: string): { readonly text: string; readonly facts: FileWrappers } | undefined {
-  const found = kept.get(path);
-  if (!found) return undefined;
-  kept.delete(path);
-  keptLength -= found.text.length;
-  return found;
 }
 
 /** This thread's buffer for reading files (see ReadBuffer), made on the first read. */
@@ -244,9 +249,18 @@ export async function lintFile(
   let hash: string | undefined;
   const callers = second?.always(path) ? undefined : second?.forPath(path);
   // A first pass told the facts takes the text this thread read for them (and the facts) as it was:
-  // the facts and the analysis then read one text.
-  const taken = job.told ? takeRead(path) : undefined;
-  if (taken) return analysed(analyzer, path, taken.text, job, index, taken.facts);
+  // the facts and the analysis then read one text. So do the later passes of that run, which would
+  // otherwise read every file's bytes again only to find that most call no helper of another file
+  // (the words of `callers` are ASCII: in the bytes as in the decoded text).
+  const taken = job.told || job.keptText ? kept.get(path) : undefined;
+  if (taken) {
+    if (
+      callers &&
+      !(callers.words.some((word) => taken.text.includes(word)) && callers.pattern.test(taken.text))
+    )
+      return undefined;
+    return analysed(analyzer, path, taken.text, job, index, taken.facts);
+  }
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
     // trips through the thread pool cost more than the read (see readRegularFileSync). Without a fix,

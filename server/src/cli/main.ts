@@ -253,6 +253,8 @@ export async function lint(
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
         overridden: facts.overridden,
+        // The threads read the text their facts pass kept (see LintJob.keptText).
+        ...(told && { keptText: true }),
       };
       let round = await pass(
         { ...job, index, names: options.fix ? undefined : names, redo },

@@ -299,6 +299,7 @@ export class LintPool {
   /** Lints the files this thread takes from `lists` (by their shared counters), in order. */
   private async runHere(lists: readonly FileList[], job: LintJob): Promise<FileResult[]> {
     const { analyzer, lintFile, secondPass } = await this.loadLocal();
+    if (job.factsOnly) lintFile.forgetRead();
     const index = lintFile.indexOfJob(job);
     const second = secondPass(job.names, index, job.redo);
     const results: FileResult[] = [];
@@ -333,13 +334,14 @@ export class LintPool {
 
   /**
    * The lists of `order` each of `threads` threads takes files from (0: this one). One list for all,
-   * but for a first pass told what a pass before read (LintJob.told): each thread takes first the
-   * files it read then (it kept their text and facts), then helps with the others' lists.
+   * but for the passes of a run whose first pass was told what a facts pass read (LintJob.told,
+   * LintJob.keptText): each thread takes first the files it read then (it kept their text and facts),
+   * then helps with the others' lists.
    */
   private listsOf(order: readonly string[], job: LintJob, threads: number): (thread: number) => FileList[] {
     const shared = (files: readonly string[]): FileList => ({ files, next: new SharedArrayBuffer(4) });
     const readers = this.readers;
-    if (!job.told || threads === 1 || !readers) {
+    if (!(job.told || job.keptText) || threads === 1 || !readers) {
       const lists = [shared(order)];
       return () => lists;
     }

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Analyzer } from '../analyzer/analyzer';
 import { cGrammar } from '../analyzer/c/grammar';
-import { indexOfJob, lintFile, type FileResult } from './lintFile';
+import { forgetRead, indexOfJob, lintFile, type FileResult } from './lintFile';
 import { secondPass } from './secondPass';
 import { STARTED, type WorkerData, type WorkerRequest, type WorkerResponse } from './workerProtocol';
 
@@ -12,6 +12,8 @@ if (port) {
   cGrammar((workerData as WorkerData).grammar);
   const ready = Analyzer.create();
   const lint = async (request: WorkerRequest): Promise<void> => {
+    // What an earlier facts pass kept is no text of this run's, even if this worker takes no file of it.
+    if (request.job.factsOnly) forgetRead();
     // Cancelled: the parent finished the files while this worker was starting, and waits for nothing.
     if (Atomics.compareExchange(new Int32Array(request.state), 0, 0, STARTED) !== 0) return;
     try {
