@@ -94,6 +94,9 @@ const ENGLISH = new Set([
   // A word of a helper's name that says it writes (`print`, beside `puts`); sysvinit names its console
   // printer so.
   'print',
+  // The same verb in capitals (`SEND`, beside `WRITE` and `PUTS`), where a writer word may stand in a
+  // name; wsServer names its send macro so.
+  'SEND',
   // What a helper's status says of a stored success (`'sent'`) and the run fact the joiners read
   // (`run.sent`); screen names a struct so. `yield` is a JavaScript keyword, which the comment blanker
   // lists among the words a regular expression may follow; rlwrap names a function so.
