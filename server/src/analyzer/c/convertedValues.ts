@@ -6,7 +6,6 @@
 import type { Node } from 'web-tree-sitter';
 import { callArgs, calleeName, declaredName, withoutCasts } from './syntax';
 import { pureTest } from './writes';
-import { combinedOperand } from './constantCombinations';
 
 /** What the rule needs to know of the helper's body (see helperBodies.ts's BodyFacts). */
 export interface ConvertedLocalFacts {
@@ -18,9 +17,8 @@ export interface ConvertedLocalFacts {
 
 /**
  * The parameter `value` converts, or -1: the parameter itself (through casts), or a pure call of one
- * argument that converts it (`htonl(v)`, `htobe64(v)`, the file's own `hton64(v)`, nested), or either
- * of those combined with a constant (`v & 0xff`: see constantCombinations.ts). A call of more
- * arguments computes something else from the value (`mix(v, salt)`), which is no longer the value.
+ * argument that converts it (`htonl(v)`, `htobe64(v)`, the file's own `hton64(v)`, nested). A call of
+ * more arguments computes something else from the value (`mix(v, salt)`), which is no longer the value.
  */
 export function convertedFrom(
   value: Node,
@@ -29,9 +27,6 @@ export function convertedFrom(
 ): number {
   const b = withoutCasts(value);
   if (b.type === 'identifier') return params.indexOf(b.text);
-  // Combined with a constant (`v & 0xff`, `len + 1`): still bytes the argument decides.
-  const operand = combinedOperand(b);
-  if (operand) return convertedFrom(operand, params, pure);
   if (b.type !== 'call_expression') return -1;
   const args = callArgs(b);
   if (args.length !== 1 || !pureTest(calleeName(b), pure)) return -1;
