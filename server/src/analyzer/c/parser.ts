@@ -19,6 +19,7 @@ import { rememberDescendants } from './descendantMemo';
 import { blankWrappedHeadMacros } from './wrappedHeadMacros';
 import { renameShadowingMacros } from './shadowingMacros';
 import { blankOutsideConditions } from './conditionWords';
+import { blankOldStylePointers } from './oldStylePointers';
 
 const { Parser } = TreeSitter;
 
@@ -57,9 +58,11 @@ export function blankMacros(text: string, pattern: RegExp | undefined): string {
     blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blanked)))),
     NOT_ATTRIBUTES,
   );
-  return blankAlternativeHeads(
-    blankAlternativeOpeners(
-      blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+  return blankOldStylePointers(
+    blankAlternativeHeads(
+      blankAlternativeOpeners(
+        blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+      ),
     ),
   );
 }
