@@ -2,9 +2,9 @@
  * Parameters of a function defined in the old style, before prototypes (K&R C): the definition lists
  * the names alone, `put(fd, buf, n)`, and declares their types in declarations between the list and the
  * body (`int fd; char *buf; int n;`). The parser gives such a list plain identifiers instead of
- * parameter declarations. Old code still defines its lowest write helpers so (libhttpd's
- * network writer, for one); reading no parameters there made every helper built on them a call with no
- * body the analyzer could use, silencing the project's whole reply layer.
+ * parameter declarations. Old code still defines its lowest write helpers so (an embedded HTTP
+ * server's socket writer, for one); reading no parameters there made every helper built on them a call
+ * with no body the analyzer could use, silencing the project's whole reply layer.
  */
 import type { Node } from 'web-tree-sitter';
 
