@@ -60,6 +60,7 @@ import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
 import { sealsRecords, sessionAlternative } from './sessionAlternatives';
 import { forwardedFlags } from './forwardedFlags';
+import { measuresItsBuffer } from './stringCursors';
 import { otherCase, uncastText } from './caseAlternatives';
 import { refused, type SlotRefusal } from './helperRefusals';
 import { retriesItself } from './selfRetries';
@@ -1392,10 +1393,12 @@ function helperOf(
     // A loop that sends the same bytes again and again is no write-in-full loop: it must advance.
     const advances = facts.grown.has(buf.offset ?? buf.pointer);
     const counts =
-      len !== 'string' &&
-      (facts.shrunk.has(len.count) ||
-        (len.offset !== undefined && facts.grown.has(len.offset)) ||
-        (buf.offset !== undefined && boundedBy(loop, buf.offset, len.count)));
+      // The length asked again from the cursor each round (see stringCursors.ts).
+      (len === 'string' && advances && measuresItsBuffer(lenArg, bufArg)) ||
+      (len !== 'string' &&
+        (facts.shrunk.has(len.count) ||
+          (len.offset !== undefined && facts.grown.has(len.offset)) ||
+          (buf.offset !== undefined && boundedBy(loop, buf.offset, len.count))));
     if (!advances || !counts) return refused('loop-not-advancing', loop);
   } else if (!single) return refused('offset-without-loop', call);
   return {

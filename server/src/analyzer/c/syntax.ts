@@ -1,6 +1,7 @@
 // Small questions about tree-sitter C nodes, shared by the C front end.
 import type { Node, TreeCursor } from 'web-tree-sitter';
 import { C_DESCRIPTOR_ALIASES } from '../catalogue';
+import { oldStyleParameterNames } from './oldStyleParameters';
 
 /** The named children of `node`, comments left out. */
 export function namedKids(node: Node): Node[] {
@@ -83,6 +84,8 @@ export function parameterNames(fn: Node): (string | undefined)[] {
   const declarator = functionDeclarator(fn);
   const list = declarator?.childForFieldName('parameters');
   if (!list) return [];
+  const oldStyle = oldStyleParameterNames(namedKids(list));
+  if (oldStyle) return oldStyle;
   return namedKids(list)
     .filter((p) => p.type === 'parameter_declaration')
     .map((p) => declaredName(p.childForFieldName('declarator')));
