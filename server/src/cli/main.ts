@@ -253,6 +253,7 @@ export async function lint(
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
         overridden: facts.overridden,
+        replaced: facts.replaced,
       };
       let round = await pass(
         { ...job, index, names: options.fix ? undefined : names, redo },
