@@ -587,6 +587,7 @@ describe('writev-lint', () => {
         'value-prefixes.c:31',
         'value-writer-statuses.c:27',
         'waiting-functions.c:42',
+        'weak-definitions.c:15',
         'wrapped-head-macros.c:48',
         'wrapped-head-macros.c:57',
         'wrappers.c:45',
