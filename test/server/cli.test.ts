@@ -588,6 +588,7 @@ describe('writev-lint', () => {
         'value-writer-statuses.c:27',
         'waiting-functions.c:42',
         'weak-definitions.c:15',
+        'weak-definitions.c:27',
         'wrapped-head-macros.c:48',
         'wrapped-head-macros.c:57',
         'wrappers.c:45',
