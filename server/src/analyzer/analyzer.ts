@@ -155,6 +155,7 @@ export class Analyzer {
           index?.cReadersFor(path),
           index?.cStaticFor(path),
           read?.functions?.slice(),
+          index?.cReplacedFor(path),
         );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

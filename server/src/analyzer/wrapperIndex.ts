@@ -4,6 +4,7 @@ import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
 import { staticSenders } from './c/staticSenders';
+import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
@@ -87,6 +88,9 @@ export interface FileWrappers {
   readonly memberFunctions?: readonly MemberFunction[];
 }
 
+/** No name. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
 
@@ -146,6 +150,12 @@ export class WrapperIndex {
   private statics: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetStatics}. */
   private presetStaticNames: ReadonlySet<string> | undefined;
+  /** The weak definitions other files replace, by file (see weakDefinitions.ts). */
+  private replaced: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** Set by {@link WrapperIndex.presetReplaced}. */
+  private presetReplacedMap: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** {@link files} less the replaced weak definitions' facts and wrappers; reset with {@link replaced}. */
+  private linked: Map<string, FileWrappers> | undefined;
 
   /** Records (or replaces) the wrappers and function facts of `path`. */
   set(path: string, wrappers: FileWrappers): void {
@@ -183,6 +193,8 @@ export class WrapperIndex {
     this.implementations = undefined;
     this.readers = undefined;
     this.statics = undefined;
+    this.replaced = undefined;
+    this.linked = undefined;
   }
 
   /** Forgets `path` (deleted, or no longer analysed). */
@@ -206,7 +218,62 @@ export class WrapperIndex {
       this.implementations = undefined;
       this.readers = undefined;
       this.statics = undefined;
+      this.replaced = undefined;
+      this.linked = undefined;
     }
+  }
+
+  /** Uses `replaced` (by file, its weak definitions other files replace), instead of reading the facts. */
+  presetReplaced(replaced: readonly (readonly [string, readonly string[]])[]): void {
+    this.presetReplacedMap = new Map(replaced.map(([file, names]) => [file, new Set(names)]));
+    this.linked = undefined;
+  }
+
+  /**
+   * The functions `path` defines weak that another file of the workspace defines otherwise (see
+   * weakDefinitions.ts): its analysis reads a call to one as a call to that definition, not to its own.
+   */
+  cReplacedFor(path: string): ReadonlySet<string> {
+    return this.replacedByFile().get(path) ?? NO_NAMES;
+  }
+
+  /** Every file's weak definitions other files replace (see cReplacedFor), files and names sorted. */
+  cReplaced(): [string, string[]][] {
+    return [...this.replacedByFile()]
+      .map(([file, names]): [string, string[]] => [file, [...names].sort()])
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  private replacedByFile(): ReadonlyMap<string, ReadonlySet<string>> {
+    if (this.presetReplacedMap) return this.presetReplacedMap;
+    this.replaced ??= replacedDefinitions([...this.files].map(([file, w]) => [file, w.functions] as const));
+    return this.replaced;
+  }
+
+  /**
+   * The files' facts as the linker keeps them: a weak definition another file replaces (its function
+   * facts, its wrapper) is left out, so that every answer of the fact base is the replacing body's.
+   * The files themselves when none is.
+   */
+  private live(): ReadonlyMap<string, FileWrappers> {
+    const replaced = this.replacedByFile();
+    if (replaced.size === 0) return this.files;
+    if (!this.linked) {
+      const linked = new Map(this.files);
+      for (const [file, names] of replaced) {
+        const w = linked.get(file);
+        if (!w) continue;
+        linked.set(file, {
+          ...w,
+          c: w.c.filter((x) => !names.has(x.name)),
+          ...(w.functions && { functions: w.functions.filter((f) => !(f.weak && names.has(f.name))) }),
+          ...(w.returnsStream && { returnsStream: w.returnsStream.filter((n) => !names.has(n)) }),
+          ...(w.returnsMessage && { returnsMessage: w.returnsMessage.filter((n) => !names.has(n)) }),
+        });
+      }
+      this.linked = linked;
+    }
+    return this.linked;
   }
 
   /** Uses `names` as the tree's functions returning static storage, instead of reading the files' facts. */
@@ -222,7 +289,7 @@ export class WrapperIndex {
     if (this.presetStaticNames) return this.presetStaticNames;
     if (!this.statics) {
       const found = new Set<string>();
-      for (const [file, wrappers] of this.files) {
+      for (const [file, wrappers] of this.live()) {
         const header = isHeader(file);
         for (const f of wrappers.functions ?? [])
           if (f.returnsStatic && (header || f.exported)) found.add(f.name);
@@ -232,7 +299,7 @@ export class WrapperIndex {
       if (found.size > 0)
         for (let grew = true; grew;) {
           const before = found.size;
-          for (const [file, wrappers] of this.files) {
+          for (const [file, wrappers] of this.live()) {
             const header = isHeader(file);
             const visible = (wrappers.functions ?? []).filter((f) => header || f.exported);
             if (visible.length === 0) continue;
@@ -261,7 +328,7 @@ export class WrapperIndex {
   cReadersFor(_path: string): ReadonlySet<string> {
     if (this.presetReaderNames) return this.presetReaderNames;
     this.readers ??= treeReaders(
-      [...this.files].flatMap(([file, w]) =>
+      [...this.live()].flatMap(([file, w]) =>
         w.functions?.length ? [[w.functions, isHeader(file)] as const] : [],
       ),
     );
@@ -287,7 +354,7 @@ export class WrapperIndex {
     if (this.presetDefinedNames) return this.presetDefinedNames;
     if (!this.defined) {
       const defined = new Set<string>();
-      for (const [file, wrappers] of this.files) {
+      for (const [file, wrappers] of this.live()) {
         const header = isHeader(file);
         for (const f of wrappers.functions ?? [])
           if (header || (f.exported && !f.opaque)) defined.add(f.name);
@@ -309,7 +376,7 @@ export class WrapperIndex {
       const headerWrappers = new Map<string, CWrapper>();
       for (const list of headers.values()) for (const w of list) headerWrappers.set(w.name, w);
       const quiet = this.cQuietFor('');
-      const files = [...this.files]
+      const files = [...this.live()]
         .filter(([, w]) => w.memberFunctions?.length)
         .map(([path, w]) => ({ path, functions: w.memberFunctions ?? [], wrappers: w.c }));
       this.implementations = new MemberImplementations(
@@ -341,7 +408,7 @@ export class WrapperIndex {
     if (this.presetOverriddenNames) return this.presetOverriddenNames;
     if (!this.overridden) {
       const found = new Set<string>();
-      for (const wrappers of this.files.values())
+      for (const wrappers of this.live().values())
         for (const f of wrappers.functions ?? [])
           if (f.exported && C_TREE_OVERRIDABLE.has(f.name)) found.add(f.name);
       this.overridden = found;
@@ -392,7 +459,7 @@ export class WrapperIndex {
       // read to a fixed point across files: a callee the same file defines `static` is that file's own,
       // which this lookup by name cannot tell from another file's.
       const forwards: [string, string][] = [];
-      for (const w of this.files.values()) {
+      for (const w of this.live().values()) {
         for (const n of w.returnsStream ?? []) say(n, 'stream');
         for (const n of w.returnsMessage ?? []) say(n, 'message');
         const statics = new Set((w.functions ?? []).filter((f) => !f.exported).map((f) => f.name));
@@ -447,7 +514,7 @@ export class WrapperIndex {
     // Declared pure by an attribute, in any file: pure whatever its body calls (see declaredPure.ts).
     const declared = new Set<string>();
     for (const wrappers of this.files.values()) for (const n of wrappers.declaredPure ?? []) declared.add(n);
-    for (const [file, wrappers] of this.files) {
+    for (const [file, wrappers] of this.live()) {
       const own = new Map<string, Node>();
       // A header's `static inline` functions are every includer's: visible as an exported one is.
       const header = isHeader(file);
@@ -516,7 +583,7 @@ export class WrapperIndex {
     }
     const byFile = new Map<string, Map<string, Node>>();
     const exported = new Map<string, Node | null>();
-    for (const [file, wrappers] of this.files) {
+    for (const [file, wrappers] of this.live()) {
       const own = new Map<string, Node>();
       const header = isHeader(file);
       for (const fact of wrappers.functions ?? []) {
@@ -743,7 +810,7 @@ export class WrapperIndex {
       [...(this.presetDefinerList ?? exportedDefiners(this.files))].map(([n, f]) => [n, new Set(f)]),
     );
     const wrappersOf = new Map<string, Map<string, CWrapper>>();
-    for (const [file, wrappers] of this.files) {
+    for (const [file, wrappers] of this.live()) {
       for (const w of wrappers.c) {
         if (!w.exported) continue;
         let byFile = wrappersOf.get(w.name);
@@ -812,6 +879,7 @@ export class WrapperIndex {
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });
       facts.push({ overridden: [...this.cOverriddenFor(path)].sort() });
+      facts.push({ replaced: [...this.cReplacedFor(path)].sort() });
       facts.push({
         implementations: [...(implementations ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       });
@@ -863,12 +931,15 @@ export class WrapperIndex {
  * those files: a call from a third file could mean either.
  */
 export function exportedDefiners(files: Iterable<readonly [string, FileWrappers]>): [string, string[]][] {
+  const list = [...files];
+  // A weak definition another file replaces defines nothing a call reaches (see weakDefinitions.ts).
+  const replaced = replacedDefinitions(list.map(([file, w]) => [file, w.functions] as const));
   // Each name's first file, and a set only for the names a second file defines: most have one.
   const first = new Map<string, string>();
   const more = new Map<string, Set<string>>();
-  for (const [file, wrappers] of files)
+  for (const [file, wrappers] of list)
     for (const f of wrappers.functions ?? []) {
-      if (!f.exported) continue;
+      if (!f.exported || (f.weak && replaced.get(file)?.has(f.name))) continue;
       const at = first.get(f.name);
       if (at === undefined) first.set(f.name, file);
       else if (at !== file) {

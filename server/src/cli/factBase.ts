@@ -23,6 +23,8 @@ export interface FactBasePass {
   readonly readers: string[];
   /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
   readonly statics: string[];
+  /** Weak definitions other files replace, by file (see WrapperIndex.cReplaced). */
+  readonly replaced: [string, string[]][];
 }
 
 /**
@@ -107,6 +109,9 @@ export function factBasePass(
         f.calls.some((c) => headerMacros.has(c) && !own.has(c) && ioName(c) && (!asked || asked.has(c)));
       if ((wrappers.functions ?? []).some(waits)) redo.add(path);
     }
+  // A file defining a function weak that another file replaces: the first pass read its own body.
+  const replaced = base.cReplaced();
+  for (const [path] of replaced) redo.add(path);
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
   const quiet = base.cQuietFor('');
@@ -120,6 +125,7 @@ export function factBasePass(
       overridden: [...exported],
       readers,
       statics,
+      replaced,
     };
   for (const [path, wrappers, twice] of writing) {
     const own = ownNames(wrappers);
@@ -149,6 +155,7 @@ export function factBasePass(
     overridden: [...exported],
     readers,
     statics,
+    replaced,
   };
 }
 
@@ -241,6 +248,7 @@ export interface ToldFacts {
   readonly overridden: string[];
   readonly readers: string[];
   readonly statics: string[];
+  readonly replaced: [string, string[]][];
 }
 
 /**
@@ -260,5 +268,6 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
     overridden: [...base.cOverriddenFor('')],
     readers: [...base.cReadersFor('')],
     statics: [...base.cStaticFor('')],
+    replaced: base.cReplaced(),
   };
 }

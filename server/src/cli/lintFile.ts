@@ -111,6 +111,8 @@ export interface LintJob {
   readonly definers?: readonly (readonly [string, readonly string[]])[];
   /** Second pass: catalogue helper names the tree defines and exports (the fact base's). */
   readonly overridden?: readonly string[];
+  /** Weak definitions other files replace, by file (the fact base's: see WrapperIndex.cReplaced). */
+  readonly replaced?: readonly (readonly [string, readonly string[]])[];
   /**
    * Only the facts a file's text gives without a parse ({@link Analyzer.textFacts}), as `wrappers`:
    * the pass that works out the tree's function facts before the first analysis.
@@ -195,6 +197,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);
   if (job.overridden) index.presetOverridden(job.overridden);
+  if (job.replaced) index.presetReplaced(job.replaced);
   return index;
 }
 

@@ -253,6 +253,7 @@ export async function lint(
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
         overridden: facts.overridden,
+        replaced: facts.replaced,
         // The threads read the text their facts pass kept (see LintJob.keptText).
         ...(told && { keptText: true }),
       };

@@ -471,6 +471,7 @@ export class CAnalyzer {
     readersElsewhere: ReadonlySet<string> = NO_NAMES,
     staticElsewhere: ReadonlySet<string> = NO_NAMES,
     read?: CFunctionFact[],
+    replaced: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -487,7 +488,12 @@ export class CAnalyzer {
     // What the file's functions call, for the fact base: every file, whatever it writes. A kept
     // document's definitions are read again only where it changed; a batch run reads each once.
     // `read`: the facts of this text, read already (a batch run reads them before the analysis).
-    const functions = key === undefined ? (read ?? cFunctionFacts(text)) : this.keptFacts.facts(key, text);
+    const allFunctions = key === undefined ? (read ?? cFunctionFacts(text)) : this.keptFacts.facts(key, text);
+    // A weak definition another file replaces is not what a call here reaches (see weakDefinitions.ts):
+    // the file is read as if it did not define it, and that file's body decides. The fact base still
+    // gets every definition, the weak one marked.
+    const functions =
+      replaced.size > 0 ? allFunctions.filter((f) => !(f.weak && replaced.has(f.name))) : allFunctions;
     const own = new Set(functions.map((f) => f.name));
     const others = othersReturned(returnedElsewhere, own);
     // A file whose exported functions open descriptors is read for what they return, whatever it writes.
@@ -542,7 +548,15 @@ export class CAnalyzer {
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
-      return { findings: [], wrappers: [], functions, loud: [], helperLoud: [], inferred, noWriteCall: true };
+      return {
+        findings: [],
+        wrappers: [],
+        functions: allFunctions,
+        loud: [],
+        helperLoud: [],
+        inferred,
+        noWriteCall: true,
+      };
     // The named status codes of the included headers, and the file's own over them.
     const fileCodes = statusConstants(text);
     const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
@@ -582,19 +596,22 @@ export class CAnalyzer {
         !maySendOneIovec(text)
       ) {
         const returned = opens
-          ? exportedReturns(this.returned(text, bodiesOf(syntax.functions(), text), openers), functions)
+          ? exportedReturns(
+              this.returned(text, linkedBodies(bodiesOf(syntax.functions(), text), replaced), openers),
+              functions,
+            )
           : undefined;
         return {
           findings: [],
           wrappers: [],
-          functions,
+          functions: allFunctions,
           loud: [],
           helperLoud: [],
           inferred,
           ...(returned && { returned }),
         };
       }
-      const bodies = bodiesOf(syntax.functions(), text);
+      const bodies = linkedBodies(bodiesOf(syntax.functions(), text), replaced);
       const returned = this.returned(text, bodies, openers);
       const {
         own: ownWrappers,
@@ -786,7 +803,7 @@ export class CAnalyzer {
       return {
         findings: withInclude.sort((a, b) => a.span.start - b.span.start),
         wrappers: ownWrappers,
-        functions,
+        functions: allFunctions,
         loud: [...loud],
         helperLoud,
         inferred: [...inferred, ...[...assumed].filter((n) => !inferred.includes(n))],
@@ -1014,4 +1031,10 @@ function exportedReturns(
 function exportedReturnsField(returned: ReturnedKinds, functions: readonly CFunctionFact[]) {
   const found = exportedReturns(returned, functions);
   return found ? { returned: found } : {};
+}
+
+/** `bodies` less the definitions of `replaced` names (weak ones another file replaces). */
+function linkedBodies(bodies: FunctionBody[], replaced: ReadonlySet<string>): FunctionBody[] {
+  if (replaced.size === 0) return bodies;
+  return bodies.filter((b) => !replaced.has(functionName(b.fn) ?? ''));
 }

@@ -15,6 +15,7 @@ import {
 } from '../catalogue';
 import { conditionalDefines } from './conditionalDefines';
 import { returnsStatic } from './staticReturns';
+import { markedWeak } from './weakDefinitions';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -53,6 +54,11 @@ export interface CFunctionFact {
    * sending two of its results cannot be gathered.
    */
   readonly returnsStatic?: true;
+  /**
+   * Exported and declared weak (see weakDefinitions.ts): another file's definition of the name, where
+   * the tree has one, replaces this body at link time.
+   */
+  readonly weak?: true;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -129,7 +135,7 @@ export function cFunctionFacts(text: string, read: DefinitionReader = readDefini
     if (fact) facts.push(fact);
   }
   for (const fact of macroFacts(clean)) facts.push(fact);
-  return facts;
+  return markedWeak(clean, facts);
 }
 
 /** `#define name(params) body`, the body running on over `\`-continued lines. */

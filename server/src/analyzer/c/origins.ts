@@ -104,7 +104,10 @@ function origin(
     case 'dup3':
       return args[0] && /^[012]$/.test(canonicalTarget(args[0].text)) ? 'stream' : 'other';
     default:
-      return 'stream';
+      // A project's opener given a device's literal path (`dev_open("/dev/hidraw0")`) opens that device,
+      // whatever it opens for other paths: as the library's `open()` of that path is read above, and as
+      // assignedOrigin reads the same call from the text.
+      return args.some((a) => DEVICE_PATH.test(a.text)) ? 'other' : 'stream';
   }
 }
 
