@@ -508,6 +508,15 @@ export class CAnalyzer {
     // Catalogue names the project defines itself: its bodies decide what their calls do.
     const redefined = redefinedWriters(settings, functions, external, overriddenElsewhere);
     const inferred = callSite.map((w) => w.name);
+    // The answer for a file with nothing to report: its facts still go to the fact base.
+    const nothingFound = () => ({
+      findings: [] as Finding[],
+      wrappers: [] as CWrapper[],
+      functions: allFunctions,
+      loud: [] as string[],
+      helperLoud: [] as string[],
+      inferred,
+    });
     // The names the rules asked about and were told may do output: only a change of one of those
     // answers can change the findings (see FileWrappers.loud).
     const loud = new Set<string>();
@@ -548,15 +557,7 @@ export class CAnalyzer {
       !mayWriteThroughParameter(text) &&
       !maySendOneIovec(text)
     )
-      return {
-        findings: [],
-        wrappers: [],
-        functions: allFunctions,
-        loud: [],
-        helperLoud: [],
-        inferred,
-        noWriteCall: true,
-      };
+      return { ...nothingFound(), noWriteCall: true };
     // The named status codes of the included headers, and the file's own over them.
     const fileCodes = statusConstants(text);
     const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
@@ -601,15 +602,7 @@ export class CAnalyzer {
               functions,
             )
           : undefined;
-        return {
-          findings: [],
-          wrappers: [],
-          functions: allFunctions,
-          loud: [],
-          helperLoud: [],
-          inferred,
-          ...(returned && { returned }),
-        };
+        return { ...nothingFound(), ...(returned && { returned }) };
       }
       const bodies = linkedBodies(bodiesOf(syntax.functions(), text), replaced);
       const returned = this.returned(text, bodies, openers);
