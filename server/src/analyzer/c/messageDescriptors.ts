@@ -26,13 +26,11 @@ import {
   type StructKey,
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
+import { DEVICE_ANYWHERE } from './origins';
 
 /** Socket types and families where one send is one message. */
 export const MESSAGE_SOCKET =
   /\bSOCK_(DGRAM|SEQPACKET|RAW|RDM|PACKET)\b|\bAF_(NETLINK|PACKET|CAN)\b|\bIPPROTO_(UDP|ICMP)/;
-
-/** Literal paths of devices and kernel files (terminals and the byte sinks excepted). */
-const DEVICE_PATH = /"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc\/|sys\/)/;
 
 /**
  * `target = socket(...)` and `target = open(...)`-like calls: the target and the call's arguments.
@@ -283,7 +281,7 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
  */
 export function isMessageOpening(callee: string, args: string, hints: boolean): boolean {
   if (callee === 'socket') return MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints);
-  return /^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_PATH.test(args);
+  return /^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_ANYWHERE.test(args);
 }
 
 /** The descriptors `text` hands to `ioctl()` with a device request, with where (see the file comment). */

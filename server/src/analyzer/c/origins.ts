@@ -53,7 +53,7 @@ export interface FileStreams {
 const DEVICE_PATH = /^"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc\/|sys\/)/;
 
 /** {@link DEVICE_PATH} anywhere in a text (any argument of a call read from the text alone). */
-const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
+export const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
 
 /** What a value is as a descriptor: a new byte stream, the `-1` placeholder, or anything else. */
 export type Origin = 'stream' | 'sentinel' | 'other';
