@@ -726,7 +726,7 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, handedOnWrappers(ownWrappers, streams, text), helperLoud, returned);
+        return finish(findings, handedOnWrappers(ownWrappers, streams, text, bodies), helperLoud, returned);
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -781,7 +781,7 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, handedOnWrappers(ownWrappers, streams, text), helperLoud, returned);
+      return finish(findings, handedOnWrappers(ownWrappers, streams, text, bodies), helperLoud, returned);
     };
     const finish = (
       findings: Finding[],
