@@ -23,7 +23,15 @@ export type WrapperTarget =
        */
       readonly deref?: true;
     }
-  | { readonly text: string; readonly names: readonly string[] };
+  | {
+      readonly text: string;
+      readonly names: readonly string[];
+      /**
+       * C: the descriptor is a `static` variable of the wrapper's own `.c` file (see
+       * fileStatics.ts): in another file the same name is another variable.
+       */
+      readonly fileStatic?: true;
+    };
 
 /** What every wrapper record holds, whatever its language. */
 export interface Wrapper {

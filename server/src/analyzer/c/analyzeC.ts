@@ -17,6 +17,7 @@ import { respelledNames } from './conditionalDefines';
 import { staticReturningWith } from './staticReturns';
 import { staticSenders, withSenders } from './staticSenders';
 import { handedOnWrappers } from './messageHelpers';
+import { markedFileStatics } from './fileStatics';
 import { messageRedirects } from './messageRedirects';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
@@ -726,7 +727,12 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(findings, handedOnWrappers(ownWrappers, streams, text), helperLoud, returned);
+        return finish(
+          findings,
+          markedFileStatics(handedOnWrappers(ownWrappers, streams, text, bodies), text),
+          helperLoud,
+          returned,
+        );
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
@@ -781,7 +787,12 @@ export class CAnalyzer {
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
       }
-      return finish(findings, handedOnWrappers(ownWrappers, streams, text), helperLoud, returned);
+      return finish(
+        findings,
+        markedFileStatics(handedOnWrappers(ownWrappers, streams, text, bodies), text),
+        helperLoud,
+        returned,
+      );
     };
     const finish = (
       findings: Finding[],

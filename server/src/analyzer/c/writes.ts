@@ -5,6 +5,7 @@
 import { zeroOnSuccessWith } from './namedStatuses';
 import { spelledThroughLocal } from './localSpellings';
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
+import { staticTarget } from './fileStatics';
 import { outsideMessageModes } from './modeSockets';
 import type { Node } from 'web-tree-sitter';
 import { C_RESULT_DISCARDERS, descriptorAccessor, unaddressedCall, type CWriteFunction } from '../catalogue';
@@ -709,9 +710,15 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
   const deref = 'param' in wrapper.fd && wrapper.fd.deref;
   const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
   // Reached through the argument's members, it may be what a local of the caller copies (localSpellings.ts).
-  const target = aliasOf(
-    member ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies?.()) : canonicalTarget(spelled),
-    ctx,
+  // Another file's static (`fd` of log.c) is none of this file's names (see fileStatics.ts).
+  const target = staticTarget(
+    wrapper,
+    aliasOf(
+      member
+        ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies?.())
+        : canonicalTarget(spelled),
+      ctx,
+    ),
   );
   const kind = descriptorKind(wrapper, target, ctx, call);
   if (kind === 'message') return 'message';

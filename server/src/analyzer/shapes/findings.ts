@@ -4,6 +4,16 @@ import type { Finding, Fix, Span, WriteStep } from '../model';
 import type { LoopRun } from './loops';
 import type { WriteRun } from './sequences';
 
+/**
+ * A descriptor's text as its finding shows it: what follows an `@` qualifies the name by where it
+ * lives (a C helper's write to its own file's static, as another file calls it: `fd@src/log.c`), so
+ * that runs tell it from the caller's own `fd`; the finding says the name as the code spells it.
+ */
+function shown(target: string): string {
+  const at = target.indexOf('@');
+  return at < 0 ? target : target.slice(0, at);
+}
+
 function label(write: WriteStep, k: number, n: number): string {
   const via = write.wrapper ? ` through wrapper ${write.wrapper.name}()` : '';
   return `write ${k} of ${n}: ${write.callee}()${via}`;
@@ -49,9 +59,9 @@ export function sequenceFinding(
   // What the run takes for granted is said whatever else keeps the fix out.
   const assumes = [...new Set(writes.flatMap((w) => w.assumes ?? []))].map((a) => `; ${a}`).join('');
   const message = lead.stream
-    ? `${n} write() calls in a row on ${run.target}: cork() it before them and uncork() after, and Node sends them with one writev` +
+    ? `${n} write() calls in a row on ${shown(run.target)}: cork() it before them and uncork() after, and Node sends them with one writev` +
       (!fix && note.reason ? ` (no automatic fix: ${note.reason})` : '')
-    : `${count} syscalls to ${run.target} can become one: gather these writes into one ${gathered(note.family ?? lead.family)}` +
+    : `${count} syscalls to ${shown(run.target)} can become one: gather these writes into one ${gathered(note.family ?? lead.family)}` +
       (run.head ? ' after the if/else' : '') +
       (!fix && note.reason ? ` (no automatic fix: ${note.reason}${assumes})` : '');
   return {
@@ -61,7 +71,7 @@ export function sequenceFinding(
     span: run.span,
     related: related(writes),
     syscalls: n,
-    target: run.target,
+    target: shown(run.target),
     fix,
   };
 }
@@ -84,15 +94,15 @@ function assumedFinding(
     code: 'adjacent-writes-unknown-fd',
     severity: settings.severity.adjacentWritesUnknownFd,
     message:
-      `if ${run.target} is a byte stream (a file, pipe or stream socket), ${count} syscalls to it can become one: ` +
-      `gather these writes into one ${gathered(writes[0]!.family)} (no automatic fix: the code does not show what ${run.target} is; ` +
+      `if ${shown(run.target)} is a byte stream (a file, pipe or stream socket), ${count} syscalls to it can become one: ` +
+      `gather these writes into one ${gathered(writes[0]!.family)} (no automatic fix: the code does not show what ${shown(run.target)} is; ` +
       'on a datagram socket or a device each write is one message' +
       reasons.map((r) => `; ${r}`).join('') +
       ')',
     span: run.span,
     related: related(writes),
     syscalls: run.syscalls,
-    target: run.target,
+    target: shown(run.target),
   };
 }
 
@@ -112,13 +122,13 @@ export function loopFinding(run: LoopRun, settings: AnalyzerSettings): Finding {
     severity: settings.severity.loopWrites,
     message:
       `${n === 1 ? 'one syscall' : `${n} syscalls`} per iteration to ` +
-      `${run.target} (${callees}): ${advice}`,
+      `${shown(run.target)} (${callees}): ${advice}`,
     span: run.loop.span,
     related: run.writes.map((write, k) => ({
       span: write.span,
       message: label(write, k + 1, run.writes.length),
     })),
     syscalls: n,
-    target: run.target,
+    target: shown(run.target),
   };
 }
