@@ -307,6 +307,7 @@ describe('writev-lint', () => {
         'early-exits.c:16',
         'early-exits.c:28',
         'else-if-writes.c:15',
+        'end-pointer-loops.c:58',
         'every-path-arms.c:24',
         'every-path-arms.c:35',
         'excluded-tests.c:24',
