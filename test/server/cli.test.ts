@@ -307,6 +307,7 @@ describe('writev-lint', () => {
         'early-exits.c:16',
         'early-exits.c:28',
         'else-if-writes.c:15',
+        'end-pointer-loops.c:58',
         'every-path-arms.c:24',
         'every-path-arms.c:35',
         'excluded-tests.c:24',
@@ -688,6 +689,6 @@ describe('writev-lint', () => {
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/, c-treedatagrams/, c-treedirections/, c-treeredirects/, c-treeweak/,
     // c-treedeviceloops/, c-treedatagrammembers/, c-treefilestatics/ and c-headerhelpers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 697);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 698);
   });
 });

@@ -5,6 +5,7 @@
 // however it keeps its offset). A variadic helper may format into a buffer of its own first and send
 // that: each call is still one write, whose bytes exist only once formatted. Calls to such helpers join
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
+import { endPointerCount } from './endPointers';
 import { namedSuccess, zeroOnSuccessWith } from './namedStatuses';
 import type { Node } from 'web-tree-sitter';
 import { gotoLoop, jumpTests } from './gotoLoops';
@@ -564,8 +565,18 @@ function lengthSource(
   const count = withoutCasts(left).text;
   const param = paramOf(count, params, facts);
   if (param >= 0) return { param, count, offset: withoutCasts(right).text };
-  return stringLength(count, facts, bufName)
-    ? { param: -1, count, offset: withoutCasts(right).text }
+  if (stringLength(count, facts, bufName)) return { param: -1, count, offset: withoutCasts(right).text };
+  // `end - p`, the end set once to the buffer's start plus a count: what is left of that count, the
+  // cursor its offset (see endPointers.ts).
+  const start = bufName === undefined ? -1 : paramOf(bufName, params, facts);
+  const ended = endPointerCount(b, bufName, {
+    initial: facts.initial,
+    changed: changedIn(facts),
+    startsBuffer: (name) => name === bufName || (start >= 0 && paramOf(name, params, facts) === start),
+  });
+  const counted = ended === undefined ? -1 : paramOf(ended, params, facts);
+  return ended !== undefined && counted >= 0
+    ? { param: counted, count: ended, offset: withoutCasts(right).text }
     : undefined;
 }
 
