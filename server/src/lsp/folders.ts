@@ -207,7 +207,8 @@ export class Folders {
         const before = folder.index.get(path);
         const settings = (await this.configFor(path)) ?? (await this.settingsFor(folder.path));
         await this.read(folder, path, settings, undefined, run, true);
-        for (const name of changedWrappers(folder.index, path, before, folder.index.get(path))) next.add(name);
+        for (const name of changedWrappers(folder.index, path, before, folder.index.get(path)))
+          next.add(name);
         await yieldToEventLoop();
       }
       changed = next;
