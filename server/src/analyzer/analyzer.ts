@@ -18,6 +18,7 @@ import type { CWrapper } from './wrapper';
 import { declaredPureFunctions } from './c/declaredPure';
 import { codeUses, statusConstants } from './c/statusConstants';
 import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
+import { sourceIncludes } from './sourceIncludes';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
 let tsImportsModule: typeof TsImports | undefined;
@@ -175,6 +176,7 @@ export class Analyzer {
           ...returnedFacts(returned),
           ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
           ...(isHeader(path) && includes.length > 0 && { includes }),
+          ...(read ? read.sources && { sources: read.sources } : includedFiles(path, text)),
           ...(read ? textOnly(read) : { ...headerDefines(path, text), ...namedCodes(path, text) }),
         },
       };
@@ -202,6 +204,7 @@ export class Analyzer {
       functions: cFunctionFacts(text),
       ...declaredPure(path, text),
       ...(includes.length > 0 && { includes }),
+      ...includedFiles(path, text),
       ...headerDefines(path, text),
       ...(isHeader(path) && namedCodes(path, text)),
     };
@@ -223,6 +226,7 @@ export class Analyzer {
         ...returnedFacts(returned),
         ...declaredPure(path, text),
         ...(includes.length > 0 && { includes }),
+        ...includedFiles(path, text),
         ...headerDefines(path, text),
         ...namedCodes(path, text),
       };
@@ -310,6 +314,13 @@ function storedFunctions(
 ): Pick<FileWrappers, 'memberFunctions'> {
   const stored = memberFunctions(text, functions, new Set(wrappers.map((w) => w.name)));
   return stored.length > 0 ? { memberFunctions: stored } : {};
+}
+
+/** A C source file's includes of other C source files, for the fact base (see FileWrappers.sources). */
+function includedFiles(path: string, text: string): { sources?: string[] } {
+  if (isHeader(path)) return {};
+  const sources = sourceIncludes(text);
+  return sources.length > 0 ? { sources } : {};
 }
 
 /** A header's function-like macro definitions, for its includers (see FileWrappers.defines). */

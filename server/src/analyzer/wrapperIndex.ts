@@ -11,6 +11,7 @@ import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
 import { dirname } from 'node:path';
 import { definedName, isHeader, resolveInclude } from './headerIncludes';
+import { includedSources } from './sourceIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 import type { Implementations, MemberFunction } from './c/memberWriters';
@@ -66,6 +67,11 @@ export interface FileWrappers {
    */
   readonly includes?: readonly string[];
   /**
+   * A C source file's quoted includes of other C source files, as written (see sourceIncludes.ts): the
+   * included file's definitions are the includer's, as a header's are (see WrapperIndex.cShared).
+   */
+  readonly sources?: readonly string[];
+  /**
    * A C header's function-like macro definitions, as written (see functionLikeDefines): an includer
    * reads a statement of one of them as it reads its own macros' (`DBG(...)` between two writes).
    */
@@ -113,6 +119,8 @@ export class WrapperIndex {
   private headerMacros: Set<string> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
   private headerCodes: Set<string> | undefined;
+  /** The C source files another file includes (see sourceIncludes.ts); reset with {@link byHeader}. */
+  private included: Set<string> | undefined;
   /** The headers the index holds anything of (wrappers, functions or includes). */
   private headerPaths: Set<string> | undefined;
   /**
@@ -167,6 +175,7 @@ export class WrapperIndex {
       !wrappers.returnsStream?.length &&
       !wrappers.returnsMessage?.length &&
       !wrappers.includes?.length &&
+      !wrappers.sources?.length &&
       !wrappers.defines?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
@@ -177,6 +186,7 @@ export class WrapperIndex {
     this.files.set(path, wrappers);
     this.cByName = undefined;
     this.byHeader = undefined;
+    this.included = undefined;
     this.headerNames = undefined;
     this.headerMacros = undefined;
     this.headerCodes = undefined;
@@ -202,6 +212,7 @@ export class WrapperIndex {
     if (this.files.delete(path)) {
       this.cByName = undefined;
       this.byHeader = undefined;
+      this.included = undefined;
       this.headerNames = undefined;
       this.headerMacros = undefined;
       this.headerCodes = undefined;
@@ -221,6 +232,17 @@ export class WrapperIndex {
       this.replaced = undefined;
       this.linked = undefined;
     }
+  }
+
+  /**
+   * Whether the definitions of `path` are its includers' own: a header's, or a C source file another
+   * file of the workspace includes (`#include "impl.c"`). Its `static` functions then count as a
+   * header's do (visible to the facts of every file, lent to its includers as wrappers).
+   */
+  cShared(path: string): boolean {
+    if (isHeader(path)) return true;
+    this.included ??= includedSources(this.files);
+    return this.included.has(path);
   }
 
   /** Uses `replaced` (by file, its weak definitions other files replace), instead of reading the facts. */
@@ -290,7 +312,7 @@ export class WrapperIndex {
     if (!this.statics) {
       const found = new Set<string>();
       for (const [file, wrappers] of this.live()) {
-        const header = isHeader(file);
+        const header = this.cShared(file);
         for (const f of wrappers.functions ?? [])
           if (f.returnsStatic && (header || f.exported)) found.add(f.name);
       }
@@ -300,7 +322,7 @@ export class WrapperIndex {
         for (let grew = true; grew;) {
           const before = found.size;
           for (const [file, wrappers] of this.live()) {
-            const header = isHeader(file);
+            const header = this.cShared(file);
             const visible = (wrappers.functions ?? []).filter((f) => header || f.exported);
             if (visible.length === 0) continue;
             for (const n of staticSenders(found, visible, (n) => wrappers.c.find((w) => w.name === n)).keys())
@@ -329,7 +351,7 @@ export class WrapperIndex {
     if (this.presetReaderNames) return this.presetReaderNames;
     this.readers ??= treeReaders(
       [...this.live()].flatMap(([file, w]) =>
-        w.functions?.length ? [[w.functions, isHeader(file)] as const] : [],
+        w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
       ),
     );
     return this.readers;
@@ -355,7 +377,7 @@ export class WrapperIndex {
     if (!this.defined) {
       const defined = new Set<string>();
       for (const [file, wrappers] of this.live()) {
-        const header = isHeader(file);
+        const header = this.cShared(file);
         for (const f of wrappers.functions ?? [])
           if (header || (f.exported && !f.opaque)) defined.add(f.name);
       }
@@ -517,7 +539,7 @@ export class WrapperIndex {
     for (const [file, wrappers] of this.live()) {
       const own = new Map<string, Node>();
       // A header's `static inline` functions are every includer's: visible as an exported one is.
-      const header = isHeader(file);
+      const header = this.cShared(file);
       for (const fact of wrappers.functions ?? []) {
         const before = own.get(fact.name);
         const node: Node = {
@@ -585,7 +607,7 @@ export class WrapperIndex {
     const exported = new Map<string, Node | null>();
     for (const [file, wrappers] of this.live()) {
       const own = new Map<string, Node>();
-      const header = isHeader(file);
+      const header = this.cShared(file);
       for (const fact of wrappers.functions ?? []) {
         const node: Node = { fact, file, quiet: !fact.opaque && !own.get(fact.name)?.fact.opaque };
         const before = own.get(fact.name);
@@ -651,7 +673,7 @@ export class WrapperIndex {
     if (!this.byHeader) {
       const byHeader = new Map<string, CWrapper[]>();
       for (const [file, wrappers] of this.files)
-        if (isHeader(file) && wrappers.c.length > 0)
+        if (this.cShared(file) && wrappers.c.length > 0)
           byHeader.set(
             file,
             wrappers.c.map((w) => ({ ...w, file })),
@@ -676,7 +698,7 @@ export class WrapperIndex {
     if (!this.headerMacros) {
       const names = new Set<string>();
       for (const [file, wrappers] of this.files)
-        if (isHeader(file)) for (const d of wrappers.defines ?? []) names.add(definedName(d));
+        if (this.cShared(file)) for (const d of wrappers.defines ?? []) names.add(definedName(d));
       this.headerMacros = names;
     }
     return this.headerMacros;
@@ -687,7 +709,7 @@ export class WrapperIndex {
     if (!this.headerCodes) {
       const names = new Set<string>();
       for (const [file, wrappers] of this.files)
-        if (isHeader(file)) for (const [name] of wrappers.codes ?? []) names.add(name);
+        if (this.cShared(file)) for (const [name] of wrappers.codes ?? []) names.add(name);
       this.headerCodes = names;
     }
     return this.headerCodes;
@@ -717,7 +739,7 @@ export class WrapperIndex {
   private includedHeaders(path: string, includes: readonly string[]): string[] {
     const last = this.lastIncluded;
     if (last?.path === path && last.includes === includes) return [...last.found];
-    this.headerPaths ??= new Set([...this.files.keys()].filter(isHeader));
+    this.headerPaths ??= new Set([...this.files.keys()].filter((f) => this.cShared(f)));
     const known = this.headerPaths;
     const resolved = (this.resolved ??= new Map<string, string | undefined>());
     const resolve = (from: string, names: readonly string[]) => {
@@ -891,14 +913,14 @@ export class WrapperIndex {
       // Every header's named codes, for the same reason.
       facts.push({
         codes: [...this.files]
-          .filter(([file, w]) => isHeader(file) && w.codes?.length)
+          .filter(([file, w]) => this.cShared(file) && w.codes?.length)
           .map(([file, w]) => [file, w.codes])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.
       facts.push({
         defines: [...this.files]
-          .filter(([file, w]) => isHeader(file) && w.defines?.length)
+          .filter(([file, w]) => this.cShared(file) && w.defines?.length)
           .map(([file, w]) => [file, w.defines])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });

@@ -290,6 +290,7 @@ export class CachedRun {
             wrappers.ts.length > 0 ||
             wrappers.functions?.length ||
             wrappers.includes?.length ||
+            wrappers.sources?.length ||
             wrappers.codes?.length ||
             wrappers.memberFunctions?.length)
         )

@@ -8,6 +8,7 @@ import { exportedDefiners, WrapperIndex, type FileWrappers } from '../analyzer/w
 import type { CWrapper } from '../analyzer/wrapper';
 import type { CFunctionFact } from '../analyzer/c/functionFacts';
 import { isHeader } from '../analyzer/headerIncludes';
+import { includedSources } from '../analyzer/sourceIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
@@ -161,6 +162,7 @@ export async function lint(
               w.returnsStream?.length ||
               w.returnsMessage?.length ||
               w.includes?.length ||
+              w.sources?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
             ? [[r.path, w] as [string, FileWrappers]]
@@ -178,6 +180,9 @@ export async function lint(
         );
     // What the files store in the members some write helper is stored in (see memberFacts.ts).
     const memberFacts = treeMemberFacts(all);
+    // The C sources another file includes: their static helpers are the includer's (sourceIncludes.ts).
+    const included = includedSources(all);
+    const shared = (path: string) => isHeader(path) || included.has(path);
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = all
       .filter(
@@ -185,6 +190,7 @@ export async function lint(
           w.c.length > 0 ||
           w.ts.length > 0 ||
           memberFacts.has(path) ||
+          w.sources?.length ||
           (isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length)),
       )
       .map(([path, w]) => {
@@ -195,6 +201,7 @@ export async function lint(
             c: w.c,
             ts: w.ts,
             ...(w.includes && { includes: w.includes }),
+            ...(w.sources && { sources: w.sources }),
             ...(w.defines && { defines: w.defines }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
@@ -204,8 +211,8 @@ export async function lint(
     const names = [
       ...new Set([
         ...index.flatMap(([path, w]) => [
-          // A header's static helpers too: its includers call them as their own.
-          ...w.c.filter((x) => x.exported || isHeader(path)).map((x) => x.name),
+          // A header's static helpers too (an included source's): its includers call them as their own.
+          ...w.c.filter((x) => x.exported || shared(path)).map((x) => x.name),
           ...w.ts.filter((x) => x.exported).map((x) => x.name),
         ]),
         // The members a write helper is stored in: a call through one, in any file, may be a write.
@@ -267,7 +274,7 @@ export async function lint(
           const before = latest.get(r.path);
           latest.set(r.path, before?.fixed ? { ...r, fixed: true } : r);
         }
-        const changed = chainedChanges(round, wrappersOf);
+        const changed = chainedChanges(round, wrappersOf, shared);
         if (changed.names.length === 0 || rounds === MAX_CHAIN_ROUNDS) break;
         for (const path of changed.paths) cached?.chain(path, (wrappersOf.get(path) as FileWrappers).c);
         round = await pass({ ...job, index: [...wrappersOf], names: changed.names });
@@ -434,6 +441,7 @@ const MAX_CHAIN_ROUNDS = 8;
 function chainedChanges(
   round: readonly FileResult[],
   wrappersOf: Map<string, FileWrappers>,
+  shared: (path: string) => boolean,
 ): { names: string[]; paths: string[] } {
   const names = new Set<string>();
   const paths: string[] = [];
@@ -445,7 +453,7 @@ function chainedChanges(
     // A header's `static inline` helper is its includers' own (see WrapperIndex.cWrappersFor): one built
     // on another file's helper (`conn_resp(r)` calling `conn_printf()`) is found only once the header
     // is read with the index, and its includers must then be read with it.
-    const header = isHeader(r.path);
+    const header = shared(r.path);
     const exported = (list: readonly CWrapper[]) =>
       new Map(
         list.filter((w) => w.exported || header || stored.has(w.name)).map((w) => [w.name, canonicalJson(w)]),

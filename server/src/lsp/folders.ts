@@ -24,13 +24,16 @@ const MAX_CHAIN_ROUNDS = 8;
 
 /** The exported C wrappers `before` and `after` (one file's entries) do not define alike. */
 function changedWrappers(
+  index: WrapperIndex,
   path: string,
   before: FileWrappers | undefined,
   after: FileWrappers | undefined,
 ): string[] {
-  // A header's static helpers are its includers' own: a change to one changes them.
+  // A header's static helpers are its includers' own (an included source's too): a change to one
+  // changes them.
+  const shared = index.cShared(path);
   const exported = (w: FileWrappers | undefined) =>
-    new Map((w?.c ?? []).filter((x) => x.exported || isHeader(path)).map((x) => [x.name, canonicalJson(x)]));
+    new Map((w?.c ?? []).filter((x) => x.exported || shared).map((x) => [x.name, canonicalJson(x)]));
   const a = exported(before);
   const b = exported(after);
   return [...new Set([...a.keys(), ...b.keys()])].filter((name) => a.get(name) !== b.get(name));
@@ -139,7 +142,7 @@ export class Folders {
     if (!run.cancelled) {
       // Read alone, a file knows no helper of another file: read again those that call one.
       const exported = [...folder.index.entries()].flatMap(([path, w]) =>
-        w.c.filter((x) => x.exported || isHeader(path)).map((x) => x.name),
+        w.c.filter((x) => x.exported || folder.index.cShared(path)).map((x) => x.name),
       );
       // So does a header's macro that writes (`#define sock_send(s, b, n) send(...)`): a loop over it
       // in another file is a helper only when that file is read with the header's definitions.
@@ -171,7 +174,7 @@ export class Folders {
     )
       this.forget(folder, path);
     else await this.read(folder, path, settings, text, undefined, true);
-    await this.chain(folder, changedWrappers(path, before, folder.index.get(path)));
+    await this.chain(folder, changedWrappers(folder.index, path, before, folder.index.get(path)));
   }
 
   /** Drops what the index knows of `path` (no longer indexed; see {@link removed}). */
@@ -184,7 +187,7 @@ export class Folders {
   async removed(folder: Folder, path: string): Promise<void> {
     const before = folder.index.get(path);
     this.forget(folder, path);
-    await this.chain(folder, changedWrappers(path, before, undefined));
+    await this.chain(folder, changedWrappers(folder.index, path, before, undefined));
   }
 
   /**
@@ -204,7 +207,8 @@ export class Folders {
         const before = folder.index.get(path);
         const settings = (await this.configFor(path)) ?? (await this.settingsFor(folder.path));
         await this.read(folder, path, settings, undefined, run, true);
-        for (const name of changedWrappers(path, before, folder.index.get(path))) next.add(name);
+        for (const name of changedWrappers(folder.index, path, before, folder.index.get(path)))
+          next.add(name);
         await yieldToEventLoop();
       }
       changed = next;

@@ -136,6 +136,8 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
     if (skipped(id)) continue;
     const parent = id.parent;
     if (parent?.type === 'call_expression' && parent.childForFieldName('function')?.equals(id)) continue;
+    // `sizeof(item_t)` reads no byte of anything (the grammar cannot tell a type's name from a value's).
+    if (insideSizeof(id, body)) continue;
     const name = id.text;
     const param = params.indexOf(name);
     if (param >= 0) {
@@ -156,6 +158,13 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
       return -1;
   }
   return from;
+}
+
+/** True when `node` lies inside a `sizeof` of `body`: what it names is measured, never read. */
+function insideSizeof(node: Node, body: Node): boolean {
+  for (let at = node.parent; at && at.id !== body.id; at = at.parent)
+    if (at.type === 'sizeof_expression') return true;
+  return false;
 }
 
 /**

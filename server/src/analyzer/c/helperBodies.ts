@@ -72,6 +72,8 @@ import { sentResults } from './staticSenders';
 import { formattedAlternative, stateArgument } from './formattedArms';
 import { sharedContextMember } from './contextLocals';
 import { checkedStep } from './checkedSteps';
+import { readsOwnHeader } from './selfSizedRecords';
+import { handedRecord } from './handedRecords';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -827,19 +829,24 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
   // A local the body builds from its arguments alone (`vsnprintf(line, sizeof line, fmt, ap)`, then
   // `put_line(fd, line)`): the parameter it is computed from stands for it (see computedBuffers.ts).
   const quietCall = (n: string) => C_QUIET_FUNCTIONS.test(n) || ctx.pure.has(n) || ctx.quiet(n);
-  const built = passed.map((a) =>
-    a.type === 'identifier' && !given(a) && !params.includes(a.text)
-      ? computedFromParams(a.text, {
+  // So does a value or a record of its own computed from them, handed on by value or by its address
+  // (`create_item(&item, tag, val); put_item(out, &item);`, see handedRecords.ts).
+  const built = passed.map((a) => {
+    const local =
+      a.type === 'identifier' && !given(a) && !params.includes(a.text) ? a.text : handedRecord(a, params);
+    return local !== undefined
+      ? computedFromParams(local, {
           body,
           write: call,
           params,
+          addressed: true,
           fdParam: fdParam >= 0 ? fdParam : undefined,
           quietCall,
           failing: (n) => failurePath(n, call, ctx),
           leaves: (n) => neverReturns(n, ctx),
         })
-      : -1,
-  );
+      : -1;
+  });
   // A helper formatting one line a path formats the program's state as well (see formattedArms.ts).
   const state = (a: Node) =>
     armWrites.length > 0 &&
@@ -1642,9 +1649,10 @@ function accessorReads(ctx: CContext): (callee: string) => boolean {
 }
 
 /**
- * True when `lenArg` is the size of the object `pointer` points at: a `sizeof`, or a call given the
- * pointer alone to a function that does no output (`packet_size(pkt)`), itself or through a local set
- * once to one of them (`size_t size = packet_size(pkt);`).
+ * True when `lenArg` is the size of the object `pointer` points at: a `sizeof`, a call given the pointer
+ * alone to a function that does no output (`packet_size(pkt)`), or the length the object's own header
+ * holds (`ntohl(hdr->length)`: see selfSizedRecords.ts), itself or through a local set once to one of
+ * them (`size_t size = packet_size(pkt);`).
  */
 function objectLength(
   lenArg: Node,
@@ -1652,19 +1660,32 @@ function objectLength(
   facts: BodyFacts,
   quietCall: (name: string) => boolean,
 ): boolean {
+  const held = (name: string) => onceValue(name, facts);
   let len = withoutCasts(lenArg);
   if (len.type === 'identifier') {
-    const name = len.text;
-    const value = facts.initial.get(name) ?? facts.setOnce.get(name);
-    const moved = changedIn(facts)(name);
-    if (!value || moved || (facts.values.get(name) ?? []).length !== 1) return false;
+    const value = held(len.text);
+    if (!value) return false;
     len = withoutCasts(value);
   }
   if (len.type === 'sizeof_expression') return !len.text.includes('(') || !/\w\s*\(/.test(len.text.slice(6));
+  if (readsOwnHeader(len, pointer, held)) return true;
   if (len.type !== 'call_expression') return false;
   const callee = calleeName(len);
   const args = callArgs(len);
-  return !!callee && quietCall(callee) && args.length === 1 && withoutCasts(args[0]!).text === pointer;
+  if (!callee || !quietCall(callee) || args.length !== 1) return false;
+  const arg = withoutCasts(args[0]!);
+  return arg.text === pointer || readsOwnHeader(arg, pointer, held);
+}
+
+/**
+ * The one value a local of the body is given, in its declaration and never changed after, or in one
+ * plain assignment of a local declared without a value (`uint32_t n; ... n = ntohl(h->len);`).
+ */
+function onceValue(name: string, facts: BodyFacts): Node | undefined {
+  if ((facts.values.get(name) ?? []).length !== 1) return undefined;
+  const initial = facts.initial.get(name);
+  if (initial) return changedIn(facts)(name) ? undefined : initial;
+  return facts.setOnce.get(name);
 }
 
 /**

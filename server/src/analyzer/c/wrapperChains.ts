@@ -14,8 +14,12 @@ import { onlySplitElses } from './sessionAlternatives';
 import { libraryQuiet } from './functionFacts';
 import { ioName } from '../catalogue';
 
-/** Wrapper chains deeper than this (counted from the write function) are not followed. */
-export const MAX_WRAPPER_DEPTH = 4;
+/**
+ * Wrapper chains deeper than this (counted from the write function) are not followed. A record writer
+ * sits five deep: `put_time()` converts and calls `put_int()`, which fills a record for `put_item()`,
+ * which sends it through a checksumming `put_summed()` to `put_raw()`'s write.
+ */
+export const MAX_WRAPPER_DEPTH = 5;
 
 /** A function definition with the text of its body. */
 export interface FunctionBody {
