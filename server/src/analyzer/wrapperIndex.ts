@@ -10,7 +10,7 @@ import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
 import { dirname } from 'node:path';
-import { definedName, isHeader, resolveInclude } from './headerIncludes';
+import { definedCalls, definedName, isHeader, resolveInclude } from './headerIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 import type { Implementations, MemberFunction } from './c/memberWriters';
@@ -111,6 +111,8 @@ export class WrapperIndex {
   private headerNames: Set<string> | undefined;
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
+  /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
+  private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
   private headerCodes: Set<string> | undefined;
   /** The headers the index holds anything of (wrappers, functions or includes). */
@@ -179,6 +181,7 @@ export class WrapperIndex {
     this.byHeader = undefined;
     this.headerNames = undefined;
     this.headerMacros = undefined;
+    this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
     this.resolved = undefined;
@@ -680,6 +683,41 @@ export class WrapperIndex {
       this.headerMacros = names;
     }
     return this.headerMacros;
+  }
+
+  /**
+   * The function-like macros some header defines whose bodies call one of `names`, or one of those
+   * macros, by name (`WRITE` for `#define WRITE(f, b, l) write_sim(f, b, l, __LINE__)` and `write_sim`):
+   * a file that calls only such a macro calls the helper all the same, once the header is read.
+   */
+  cHeaderMacrosCalling(names: Iterable<string>): string[] {
+    if (!this.macroCallers) {
+      const callers = new Map<string, string[]>();
+      for (const [file, wrappers] of this.files)
+        if (isHeader(file))
+          for (const d of wrappers.defines ?? []) {
+            const name = definedName(d);
+            for (const callee of definedCalls(d)) {
+              if (callee === name) continue;
+              const list = callers.get(callee);
+              if (!list) callers.set(callee, [name]);
+              else if (!list.includes(name)) list.push(name);
+            }
+          }
+      this.macroCallers = callers;
+    }
+    if (this.macroCallers.size === 0) return [];
+    const seen = new Set(names);
+    const found: string[] = [];
+    const queue = [...seen];
+    while (queue.length > 0)
+      for (const macro of this.macroCallers.get(queue.pop() as string) ?? [])
+        if (!seen.has(macro)) {
+          seen.add(macro);
+          found.push(macro);
+          queue.push(macro);
+        }
+    return found;
   }
 
   /** The names some header gives a status code's value (see FileWrappers.codes). */
