@@ -52,6 +52,14 @@ export interface FileWrappers {
    * the index's other files' helpers, which make a second pass read it anyway, can give it one.
    */
   readonly noWriteCall?: true;
+  /**
+   * C, from a batch analysis for findings: no write of the file had its descriptor's kind read
+   * without the file's streams showing it a byte stream (CContext.kindAsked), and none of its functions
+   * returns a message descriptor. What other files' functions return (returnedKinds.ts) can only show
+   * more descriptors to be streams: read again with their byte streams, such a file finds what it
+   * found. (Their message descriptors still change its messages: see the CLI's callingReturned.)
+   */
+  readonly noKindAsked?: true;
   /** C: the functions the file declares `const` or `pure` (see declaredPureFunctions). */
   readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
