@@ -1,4 +1,4 @@
-// Functions another file shows to return a byte stream (c-treereturned/): a loop of writes to the
+// Functions another file shows to return a byte stream (c-treereturnedloops/): a loop of writes to the
 // descriptor one returns is found in the language server's index and in a batch run alike (the batch
 // run's first pass reads that descriptor as of unknown kind, and its second pass reads the file again);
 // a file whose writes go only to descriptors it shows to be streams has nothing to learn from them.
@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS } from 'writev-lint';
 import { analyzer, FIXTURES } from './helpers';
 import { assertBatchFindsMarkers, assertEditorFindsMarkers, treeText } from './fixtureTrees';
 
-const TREE = join(FIXTURES, 'c-treereturned');
+const TREE = join(FIXTURES, 'c-treereturnedloops');
 
 describe('C functions returning a descriptor of a known kind, called from other files', () => {
   it('finds what each file of the tree marks, with the workspace index', async () => {

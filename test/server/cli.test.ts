@@ -687,7 +687,7 @@ describe('writev-lint', () => {
     // are trees of their own, whose three runs the whole folder finds as well, as it finds those of
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/, c-treedatagrams/, c-treedirections/, c-treeredirects/, c-treeweak/,
-    // c-treedeviceloops/, c-headerhelpers/, c-headermacrohelpers/ and c-treereturned/.
+    // c-treedeviceloops/, c-headerhelpers/, c-headermacrohelpers/ and c-treereturnedloops/.
     assert.equal(JSON.parse(threaded.stdout).findings.length, 698);
   });
 });
