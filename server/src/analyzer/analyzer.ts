@@ -137,27 +137,36 @@ export class Analyzer {
         index?.cHeaderCodeNames().size
           ? projectIncludes(text)
           : [];
-      const { findings, wrappers, functions, loud, helperLoud, inferred, returned, noWriteCall } =
-        this.c.analyze(
-          text,
-          settings,
-          options.key,
-          index?.cWrappersFor(path, includes),
-          onLimit,
-          options.index?.cQuietFor(path),
-          options.index?.cDefinedFor(path),
-          options.index?.cPureFor(path),
-          options.index?.cMessageMembersFor(path),
-          options.index?.cOverriddenFor(path),
-          index?.cIncludedDefines(path, includes),
-          index?.cIncludedCodes(path, includes),
-          index?.cReturnedFor(path),
-          index?.cImplementationsFor(path),
-          index?.cReadersFor(path),
-          index?.cStaticFor(path),
-          read?.functions?.slice(),
-          index?.cReplacedFor(path),
-        );
+      const {
+        findings,
+        wrappers,
+        functions,
+        loud,
+        helperLoud,
+        inferred,
+        returned,
+        noWriteCall,
+        noKindAsked,
+      } = this.c.analyze(
+        text,
+        settings,
+        options.key,
+        index?.cWrappersFor(path, includes),
+        onLimit,
+        options.index?.cQuietFor(path),
+        options.index?.cDefinedFor(path),
+        options.index?.cPureFor(path),
+        options.index?.cMessageMembersFor(path),
+        options.index?.cOverriddenFor(path),
+        index?.cIncludedDefines(path, includes),
+        index?.cIncludedCodes(path, includes),
+        index?.cReturnedFor(path),
+        index?.cImplementationsFor(path),
+        index?.cReadersFor(path),
+        index?.cStaticFor(path),
+        read?.functions?.slice(),
+        index?.cReplacedFor(path),
+      );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
       const members = messageMembers(text);
@@ -171,6 +180,7 @@ export class Analyzer {
           helperLoud,
           ...(inferred.length > 0 && { inferred }),
           ...(noWriteCall && { noWriteCall }),
+          ...(noKindAsked && { noKindAsked }),
           ...(members.length > 0 && { messageMembers: members }),
           ...storedFunctions(text, functions, wrappers),
           ...returnedFacts(returned),

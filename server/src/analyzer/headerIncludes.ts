@@ -90,3 +90,13 @@ export function functionLikeDefines(text: string): string[] {
 export function definedName(define: string): string {
   return /define[ \t]+([A-Za-z_]\w*)/.exec(define)?.[1] ?? '';
 }
+
+/** A call in a macro's body: the name before a `(`. */
+const BODY_CALL = /\b([A-Za-z_]\w*)\s*\(/g;
+
+/** The names the body of a definition of {@link functionLikeDefines} calls, each once. */
+export function definedCalls(define: string): string[] {
+  const head = /define[ \t]+[A-Za-z_]\w*\([^)]*\)/.exec(define);
+  const body = head ? define.slice(head.index + head[0].length) : '';
+  return [...new Set([...body.matchAll(BODY_CALL)].map((m) => m[1]!))];
+}

@@ -10,7 +10,7 @@ import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
 import { dirname } from 'node:path';
-import { definedName, isHeader, resolveInclude } from './headerIncludes';
+import { definedCalls, definedName, isHeader, resolveInclude } from './headerIncludes';
 import { includedSources } from './sourceIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
@@ -53,6 +53,14 @@ export interface FileWrappers {
    * the index's other files' helpers, which make a second pass read it anyway, can give it one.
    */
   readonly noWriteCall?: true;
+  /**
+   * C, from a batch analysis for findings: no write of the file had its descriptor's kind read
+   * without the file's streams showing it a byte stream (CContext.kindAsked), and none of its functions
+   * returns a message descriptor. What other files' functions return (returnedKinds.ts) can only show
+   * more descriptors to be streams: read again with their byte streams, such a file finds what it
+   * found. (Their message descriptors still change its messages: see the CLI's callingReturned.)
+   */
+  readonly noKindAsked?: true;
   /** C: the functions the file declares `const` or `pure` (see declaredPureFunctions). */
   readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
@@ -117,6 +125,8 @@ export class WrapperIndex {
   private headerNames: Set<string> | undefined;
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
+  /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
+  private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
   private headerCodes: Set<string> | undefined;
   /** The C source files another file includes (see sourceIncludes.ts); reset with {@link byHeader}. */
@@ -189,6 +199,7 @@ export class WrapperIndex {
     this.included = undefined;
     this.headerNames = undefined;
     this.headerMacros = undefined;
+    this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
     this.resolved = undefined;
@@ -702,6 +713,41 @@ export class WrapperIndex {
       this.headerMacros = names;
     }
     return this.headerMacros;
+  }
+
+  /**
+   * The function-like macros some header defines whose bodies call one of `names`, or one of those
+   * macros, by name (`WRITE` for `#define WRITE(f, b, l) write_sim(f, b, l, __LINE__)` and `write_sim`):
+   * a file that calls only such a macro calls the helper all the same, once the header is read.
+   */
+  cHeaderMacrosCalling(names: Iterable<string>): string[] {
+    if (!this.macroCallers) {
+      const callers = new Map<string, string[]>();
+      for (const [file, wrappers] of this.files)
+        if (isHeader(file))
+          for (const d of wrappers.defines ?? []) {
+            const name = definedName(d);
+            for (const callee of definedCalls(d)) {
+              if (callee === name) continue;
+              const list = callers.get(callee);
+              if (!list) callers.set(callee, [name]);
+              else if (!list.includes(name)) list.push(name);
+            }
+          }
+      this.macroCallers = callers;
+    }
+    if (this.macroCallers.size === 0) return [];
+    const seen = new Set(names);
+    const found: string[] = [];
+    const queue = [...seen];
+    while (queue.length > 0)
+      for (const macro of this.macroCallers.get(queue.pop() as string) ?? [])
+        if (!seen.has(macro)) {
+          seen.add(macro);
+          found.push(macro);
+          queue.push(macro);
+        }
+    return found;
   }
 
   /** The names some header gives a status code's value (see FileWrappers.codes). */

@@ -357,6 +357,9 @@ function askedMembers(
  * (`returned`): a first pass told the function facts still read its result as a descriptor of unknown
  * kind, and a loop of writes to one is no finding. Not a file whose first look found no write call
  * (FileWrappers.noWriteCall): most files calling a project's `xopen()` write nothing to its descriptor.
+ * Nor, for the functions returning byte streams, a file that asked no write's descriptor a kind its
+ * streams did not show (FileWrappers.noKindAsked): most files calling a function that opens a
+ * listening socket write to no descriptor of unknown kind.
  */
 function callingReturned(
   all: readonly [string, FileWrappers][],
@@ -364,15 +367,18 @@ function callingReturned(
 ): string[] {
   if (returned.stream.length === 0 && returned.message.length === 0) return [];
   const kinds = new Set([...returned.stream, ...returned.message]);
+  const messages = new Set(returned.message);
   return all
     .filter(([, w]) => {
       // A file the first look found no write in reads no descriptor's kind (see noWriteCall).
       if (w.noWriteCall) return false;
+      const asked = w.noKindAsked ? messages : kinds;
+      if (asked.size === 0) return false;
       const functions = w.functions ?? [];
       // The file's own names only for a file that calls one of them: most call none.
       let own: Set<string> | undefined;
       return functions.some((f) =>
-        f.calls.some((c) => kinds.has(c) && !(own ??= new Set(functions.map((g) => g.name))).has(c)),
+        f.calls.some((c) => asked.has(c) && !(own ??= new Set(functions.map((g) => g.name))).has(c)),
       );
     })
     .map(([path]) => path);

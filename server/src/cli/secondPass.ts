@@ -79,7 +79,9 @@ export class SecondPass {
     const key = `${words.join('|')}#${through.join('|')}`;
     let callers = this.made.get(key);
     if (!callers) {
-      callers = callPattern(words, through);
+      // A header's macro that expands to one of them (`WRITE(fd, b, n)` for `write_sim(...)`): the
+      // file's text names the macro, not the helper, and its analysis with the index expands it.
+      callers = callPattern([...words, ...this.index.cHeaderMacrosCalling(words)], through);
       this.made.set(key, callers);
     }
     return callers;

@@ -485,6 +485,8 @@ export class CAnalyzer {
     returned?: { stream: string[]; message: string[] };
     /** The first look found no call that may write (see FileWrappers.noWriteCall). */
     noWriteCall?: true;
+    /** No write's descriptor was asked its kind without being shown a stream (see FileWrappers.noKindAsked). */
+    noKindAsked?: true;
   } {
     // What the file's functions call, for the fact base: every file, whatever it writes. A kept
     // document's definitions are read again only where it changed; a batch run reads each once.
@@ -603,7 +605,8 @@ export class CAnalyzer {
               functions,
             )
           : undefined;
-        return { ...nothingFound(), ...(returned && { returned }) };
+        // No function read: no descriptor's kind asked.
+        return { ...nothingFound(), ...(returned && { returned }), noKindAsked: true as const };
       }
       const bodies = linkedBodies(bodiesOf(syntax.functions(), text), replaced);
       const returned = this.returned(text, bodies, openers);
@@ -704,6 +707,9 @@ export class CAnalyzer {
       const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
       // The file's functions that only wait end a run between writes, as a library wait does.
       const waiting = waitingFunctions(readFacts, quiet);
+      // Whether some write's descriptor was not shown a byte stream by the file's streams (see
+      // FileWrappers.noKindAsked).
+      let kindAsked = false;
       const ctx = {
         ...base,
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
@@ -713,6 +719,9 @@ export class CAnalyzer {
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
         ...(waiting.size > 0 && { waits: (name: string) => waiting.has(name) }),
+        kindAsked: () => {
+          kindAsked = true;
+        },
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
@@ -727,12 +736,19 @@ export class CAnalyzer {
         for (const fn of targets)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
-        return finish(
-          findings,
-          markedFileStatics(handedOnWrappers(ownWrappers, streams, text, bodies), text),
-          helperLoud,
-          returned,
-        );
+        // The file's own functions returning a message descriptor may lose that answer when other
+        // files' functions show one of them to return a stream too (returnedKinds leaves a name
+        // found both ways out of both): the file's messages are then read anew.
+        const shown = !kindAsked && returned.message.size === 0;
+        return {
+          ...finish(
+            findings,
+            markedFileStatics(handedOnWrappers(ownWrappers, streams, text, bodies), text),
+            helperLoud,
+            returned,
+          ),
+          ...(shown && { noKindAsked: true as const }),
+        };
       }
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function

@@ -103,6 +103,12 @@ export interface CContext {
   /** Report runs of plain writes on descriptors of unknown kind, on the assumption of a stream. */
   readonly assumeStreams?: boolean;
   /**
+   * Told each time a write's descriptor is not shown a byte stream by {@link CContext.streams} where
+   * its kind is read: only such a descriptor can read otherwise once other files' functions are known
+   * to return streams (see FileWrappers.noKindAsked). Absent: nobody asks.
+   */
+  readonly kindAsked?: () => void;
+  /**
    * Calls that make one plain `write`/`send` each: those, and the helpers and macros that make one
    * (whose descriptors need their origins read). Absent: `write(` and `send(` only.
    */
@@ -564,6 +570,7 @@ export function descriptorKind(
   // write-in-full loop included (see messageRedirects.ts).
   if (ctx.redirected?.has(target)) return 'message';
   if (!fn.messages || target === '1' || target === '2' || ctx.streams?.has(target)) return 'stream';
+  ctx.kindAsked?.();
   if (!ctx.streams || !ctx.assumeStreams) return 'message';
   // A member that holds a message descriptor only in modes the write does not run in (modeSockets.ts).
   if (
@@ -665,6 +672,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     // A message header's scatter list written on its own, to a descriptor not shown to be a stream
     // (writev() is taken for a stream's write otherwise): one message (see messageScatters.ts).
     const shownStream = target === '1' || target === '2' || ctx.streams?.has(target);
+    if (!shownStream) ctx.kindAsked?.();
     if (!shownStream && messageScatter(buf)) return 'message';
     const len = fn.len === undefined ? undefined : args[fn.len];
     return {
