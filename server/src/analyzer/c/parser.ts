@@ -20,6 +20,7 @@ import { blankWrappedHeadMacros } from './wrappedHeadMacros';
 import { renameShadowingMacros } from './shadowingMacros';
 import { blankOutsideConditions } from './conditionWords';
 import { blankOldStylePointers } from './oldStylePointers';
+import { blankAttributeGroups } from './attributeGroups';
 
 const { Parser } = TreeSitter;
 
@@ -55,7 +56,9 @@ export function loadCLanguage(): Promise<Language> {
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? blankOutsideConditions(text, pattern) : text;
   const heads = blankWrappedHeadMacros(
-    blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blanked)))),
+    blankDefinitionMacros(
+      blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blankAttributeGroups(blanked)))),
+    ),
     NOT_ATTRIBUTES,
   );
   return blankOldStylePointers(
