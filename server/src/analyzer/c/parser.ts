@@ -21,6 +21,8 @@ import { renameShadowingMacros } from './shadowingMacros';
 import { blankOutsideConditions } from './conditionWords';
 import { blankOldStylePointers } from './oldStylePointers';
 import { blankAttributeGroups } from './attributeGroups';
+import { blankHeadWords } from './headWords';
+import { blankHeadConditionals } from './headConditionals';
 
 const { Parser } = TreeSitter;
 
@@ -56,15 +58,19 @@ export function loadCLanguage(): Promise<Language> {
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? blankOutsideConditions(text, pattern) : text;
   const heads = blankWrappedHeadMacros(
-    blankDefinitionMacros(
-      blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blankAttributeGroups(blanked)))),
+    blankHeadWords(
+      blankDefinitionMacros(
+        blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blankAttributeGroups(blanked)))),
+      ),
     ),
     NOT_ATTRIBUTES,
   );
   return blankOldStylePointers(
     blankAlternativeHeads(
       blankAlternativeOpeners(
-        blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+        blankNestedPairedConditionals(
+          blankPairedConditionals(blankUnfinishedConditionals(blankHeadConditionals(heads))),
+        ),
       ),
     ),
   );
