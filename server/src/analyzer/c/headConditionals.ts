@@ -113,11 +113,12 @@ export function blankHeadConditionals(text: string): string {
   for (const opening of chains.openings) {
     const chain = chains.byOpening.get(opening)!;
     if (opening < done) continue;
-    // Back over the head's lines above the conditional: words and `*`s only, no blank line.
+    // Back over the head's lines above the conditional (its type, or its name and the parameters
+    // before the group): words, `*`s, parentheses and commas only, no blank line.
     let start = opening;
     for (;;) {
       const lineStart = code.lastIndexOf('\n', start - 2) + 1;
-      if (start === 0 || !/^[ \t]*[A-Za-z_][\w \t*]*\r?\n$/.test(code.slice(lineStart, start))) break;
+      if (start === 0 || !/^[ \t]*[A-Za-z_][\w \t*(),[\]]*\r?\n$/.test(code.slice(lineStart, start))) break;
       start = lineStart;
     }
     // On to the body's `{`, taking in the conditionals met on the way.

@@ -6,6 +6,7 @@
 // that: each call is still one write, whose bytes exist only once formatted. Calls to such helpers join
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
 import { namedSuccess, zeroOnSuccessWith } from './namedStatuses';
+import { writesOnlyCoded } from './unwrittenCodes';
 import type { Node } from 'web-tree-sitter';
 import { gotoLoop, jumpTests } from './gotoLoops';
 import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, ioName, unaddressedCall } from '../catalogue';
@@ -856,6 +857,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
     statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
+    writesOnlyCoded(body, call, ctx.wrappers.get(calleeName(call) ?? '')?.wroteCode === true),
   );
 }
 
@@ -898,6 +900,7 @@ function opaqueWriter(
   noFix: string,
   slots: WriterSlots,
   zeroOnSuccess: boolean,
+  wroteCode = false,
 ): CWrapper {
   return {
     ...base,
@@ -905,7 +908,9 @@ function opaqueWriter(
     formats: true,
     object: true,
     ...(slots.messages && { messages: true }),
-    ...(zeroOnSuccess && { zeroOnSuccess: true }),
+    // Codes that say whether it wrote are no status of the write.
+    ...(zeroOnSuccess && !wroteCode && { zeroOnSuccess: true }),
+    ...(wroteCode && { wroteCode: true }),
   };
 }
 
@@ -1760,7 +1765,9 @@ function returnedStatus(
   body: Node,
   call: Node,
   ctx: CContext,
-): Pick<CWrapper, 'truthyOnSuccess' | 'zeroOnSuccess' | 'successName'> {
+): Pick<CWrapper, 'truthyOnSuccess' | 'zeroOnSuccess' | 'successName' | 'wroteCode'> {
+  // `if (bad) { if (write(...) < 0) return 2; return 1; } return 0;`: codes that say it wrote.
+  if (writesOnlyCoded(body, call)) return { wroteCode: true };
   const path: ReturnPath = (r) =>
     failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
   const write = counted(call, ctx);
