@@ -594,7 +594,7 @@ describe('writev-lint', () => {
         'twin-conditionals.c:42',
         'unfinished-conditionals.c:29',
         'unfinished-conditionals.c:50',
-        'unwritten-codes.c:53',
+        'unwritten-codes.c:52',
         'value-prefixes.c:24',
         'value-prefixes.c:31',
         'value-writer-statuses.c:27',

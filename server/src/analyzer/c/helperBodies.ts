@@ -1765,9 +1765,7 @@ function returnedStatus(
   body: Node,
   call: Node,
   ctx: CContext,
-): Pick<CWrapper, 'truthyOnSuccess' | 'zeroOnSuccess' | 'successName' | 'wroteCode'> {
-  // `if (bad) { if (write(...) < 0) return 2; return 1; } return 0;`: codes that say it wrote.
-  if (writesOnlyCoded(body, call)) return { wroteCode: true };
+): Pick<CWrapper, 'truthyOnSuccess' | 'zeroOnSuccess' | 'successName'> {
   const path: ReturnPath = (r) =>
     failurePath(r, call, ctx) ? 'failed' : onStoredSuccess(r, call) ? 'sent' : undefined;
   const write = counted(call, ctx);
