@@ -356,13 +356,11 @@ describe('writev-lint', () => {
         'goto-loops.c:90',
         'goto-loops.c:96',
         'handed-on-writers.c:64',
-        'head-conditionals.c:20',
-        'head-conditionals.c:35',
+        'head-conditionals.c:25',
         'head-then-arms.c:12',
         'head-then-arms.c:31',
-        'head-words.c:15',
-        'head-words.c:24',
-        'head-words.c:30',
+        'head-words.c:31',
+        'head-words.c:37',
         'headerdefs.c:23',
         'headerdefs.c:47',
         'helper-body-facts.c:61',
@@ -696,6 +694,6 @@ describe('writev-lint', () => {
     // c-headermacros/, c-headerwrites/, c-treemembers/, c-treeimplementations/, c-treereplies/, c-treelengths/,
     // c-treestatusnames/, c-treedatagrams/, c-treedirections/, c-treeredirects/, c-treeweak/,
     // c-treedeviceloops/ and c-headerhelpers/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 702);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 701);
   });
 });

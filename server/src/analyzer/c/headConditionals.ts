@@ -123,6 +123,7 @@ export function blankHeadConditionals(text: string): string {
     }
     // On to the body's `{`, taking in the conditionals met on the way.
     const mine: [number, number][] = firstArm(chain, chains);
+    const spans: [number, number][] = [[opening, chain[chain.length - 1]![1]]];
     let at = chain[chain.length - 1]![1];
     let brace = -1;
     let k = directives.findIndex((d) => d.start >= at);
@@ -136,6 +137,7 @@ export function blankHeadConditionals(text: string): string {
       const more = chains.byOpening.get(next);
       if (!more) break;
       mine.push(...firstArm(more, chains));
+      spans.push([next, more[more.length - 1]![1]]);
       at = more[more.length - 1]![1];
       while (directives[k] && directives[k]!.start < at) k++;
     }
@@ -145,6 +147,10 @@ export function blankHeadConditionals(text: string): string {
       mine.map(([a, b]) => [a - start, b - start]),
     );
     if (NOT_HEAD.test(head) || !HEAD.test(head)) continue;
+    // The name's parameter list outside every group: the groups choose parts of one head. A whole
+    // header in each group is splitHeaders.ts's reading (and a K&R one beside it, the compiler's other).
+    const list = start + head.indexOf('(');
+    if (spans.some(([a, b]) => list >= a && list < b)) continue;
     cuts.push(...mine);
     done = brace;
   }
