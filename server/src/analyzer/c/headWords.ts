@@ -213,7 +213,7 @@ export function blankHeadWords(text: string): string {
     if (!before) continue;
     const nameStart = open - before[0].length;
     const name = before[1]!;
-    if (isKeyword(name) || OWN_CALLS.has(name) || text.startsWith('((', open)) continue;
+    if (isKeyword(name) || OWN_CALLS.has(name) || /^\(\s*\(/.test(text.slice(open, open + 40))) continue;
     const tokens = prefixTokens(text, nameStart);
     if (!tokens || tokens.length === 0) continue;
     // At the margin: the head's first token opens its line.
