@@ -89,6 +89,12 @@ export interface CWrapper extends Wrapper {
    */
   readonly zeroOnSuccess?: boolean;
   /**
+   * Its result says whether it wrote, not how the write went: it writes only on paths that return a
+   * non-zero constant and returns 0 where it wrote nothing (see c/unwrittenCodes.ts). A caller's `if
+   * (h(...)) return;` leaves where it wrote, so the call is no checked write of a run.
+   */
+  readonly wroteCode?: boolean;
+  /**
    * The name it returns where its write did not fail, when its file gives that name no value (a
    * header's enum member: see c/namedStatuses.ts): a caller whose codes give it 0 reads the helper as
    * {@link zeroOnSuccess}.

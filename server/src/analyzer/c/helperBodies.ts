@@ -7,6 +7,7 @@
 // runs like writes; the project has no gathered twin of them, so they are reported without a fix.
 import { endPointerCount } from './endPointers';
 import { namedSuccess, zeroOnSuccessWith } from './namedStatuses';
+import { writesOnlyCoded } from './unwrittenCodes';
 import type { Node } from 'web-tree-sitter';
 import { gotoLoop, jumpTests } from './gotoLoops';
 import { C_FIRST_ARGUMENT_FILLERS, C_QUIET_FUNCTIONS, ioName, unaddressedCall } from '../catalogue';
@@ -874,6 +875,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
     statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
+    writesOnlyCoded(body, call, ctx.wrappers.get(calleeName(call) ?? '')?.wroteCode === true),
   );
 }
 
@@ -916,6 +918,7 @@ function opaqueWriter(
   noFix: string,
   slots: WriterSlots,
   zeroOnSuccess: boolean,
+  wroteCode = false,
 ): CWrapper {
   return {
     ...base,
@@ -923,7 +926,9 @@ function opaqueWriter(
     formats: true,
     object: true,
     ...(slots.messages && { messages: true }),
-    ...(zeroOnSuccess && { zeroOnSuccess: true }),
+    // Codes that say whether it wrote are no status of the write.
+    ...(zeroOnSuccess && !wroteCode && { zeroOnSuccess: true }),
+    ...(wroteCode && { wroteCode: true }),
   };
 }
 

@@ -20,6 +20,9 @@ import { blankWrappedHeadMacros } from './wrappedHeadMacros';
 import { renameShadowingMacros } from './shadowingMacros';
 import { blankOutsideConditions } from './conditionWords';
 import { blankOldStylePointers } from './oldStylePointers';
+import { blankAttributeGroups } from './attributeGroups';
+import { blankHeadWords } from './headWords';
+import { blankHeadConditionals } from './headConditionals';
 
 const { Parser } = TreeSitter;
 
@@ -55,13 +58,19 @@ export function loadCLanguage(): Promise<Language> {
 export function blankMacros(text: string, pattern: RegExp | undefined): string {
   const blanked = pattern ? blankOutsideConditions(text, pattern) : text;
   const heads = blankWrappedHeadMacros(
-    blankDefinitionMacros(blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blanked)))),
+    blankHeadWords(
+      blankDefinitionMacros(
+        blankDeclarationMacros(renameShadowingMacros(joinJumpArguments(blankAttributeGroups(blanked)))),
+      ),
+    ),
     NOT_ATTRIBUTES,
   );
   return blankOldStylePointers(
     blankAlternativeHeads(
       blankAlternativeOpeners(
-        blankNestedPairedConditionals(blankPairedConditionals(blankUnfinishedConditionals(heads))),
+        blankNestedPairedConditionals(
+          blankPairedConditionals(blankUnfinishedConditionals(blankHeadConditionals(heads))),
+        ),
       ),
     ),
   );

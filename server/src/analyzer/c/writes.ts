@@ -152,6 +152,8 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
   readonly truthyOnSuccess?: boolean;
   /** The call returns 0 on success and a non-zero code on failure, never a byte count. */
   readonly zeroOnSuccess?: boolean;
+  /** The call's result says whether it wrote (see CWrapper's wroteCode). */
+  readonly wroteCode?: boolean;
 };
 
 /**
@@ -172,6 +174,7 @@ export function keptResultStep(
     fixable: _fixable,
     truthyOnSuccess: _truthy,
     zeroOnSuccess: _zero,
+    wroteCode: _wrote,
     ...rest
   } = write;
   return {
@@ -765,6 +768,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     ...(argumentCalls && { argumentCalls }),
     ...(wrapper.truthyOnSuccess && { truthyOnSuccess: true }),
     ...(zeroOnSuccessWith(wrapper, ctx.codes) && { zeroOnSuccess: true }),
+    ...(wrapper.wroteCode && { wroteCode: true }),
     ...(kind === 'unknown' && { assumed: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
@@ -846,6 +850,9 @@ export function writeStep(
   if (!write) return undefined;
   const cond = stmt.type === 'if_statement' ? stmt.childForFieldName('condition') : null;
   const check = given ?? (cond ? checkOf(cond, ctx.codes) : undefined);
+  // `if (invalid(u, text, arg)) return;` of a helper whose result says whether it wrote: a test of its
+  // truth is no failure check (it is true where it wrote).
+  if (write.wroteCode && cond && (!check || check.kind === 'truthy' || check.kind === '!=')) return undefined;
   const len = check?.kind === '!=' ? check.len : undefined;
   // A `!= len` check must compare with the very length the call writes, or its meaning is unclear.
   if (len && !sameLength(len.text, write.checkLen)) return undefined;
@@ -853,7 +860,15 @@ export function writeStep(
   const macro = macroAround(stmt, call, ctx);
   // A wrapper that handles its own errors is called as a bare statement; anything else is unclear.
   if (write.own && !isBare(site)) return undefined;
-  const { checkLen: _len, own, fixable, truthyOnSuccess: _status, zeroOnSuccess: _code, ...rest } = write;
+  const {
+    checkLen: _len,
+    own,
+    fixable,
+    truthyOnSuccess: _status,
+    zeroOnSuccess: _code,
+    wroteCode: _wrote,
+    ...rest
+  } = write;
   const assigned = check?.assigned?.text;
   if (assigned && write.targetNames.includes(assigned)) return undefined;
   if (assignedTruth(check, write)) return undefined;
