@@ -40,3 +40,11 @@ export function includedSources(
     }
   return included;
 }
+
+/**
+ * Whether the definitions of `path` are its includers' own: a header's, or a C source among `included`
+ * (see {@link includedSources}).
+ */
+export function isShared(path: string, included: ReadonlySet<string>): boolean {
+  return isHeader(path) || included.has(path);
+}

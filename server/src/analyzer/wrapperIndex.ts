@@ -11,7 +11,7 @@ import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
 import { dirname } from 'node:path';
 import { definedCalls, definedName, isHeader, resolveInclude } from './headerIncludes';
-import { includedSources } from './sourceIncludes';
+import { includedSources, isShared } from './sourceIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 import type { Implementations, MemberFunction } from './c/memberWriters';
@@ -253,7 +253,7 @@ export class WrapperIndex {
   cShared(path: string): boolean {
     if (isHeader(path)) return true;
     this.included ??= includedSources(this.files);
-    return this.included.has(path);
+    return isShared(path, this.included);
   }
 
   /** Uses `replaced` (by file, its weak definitions other files replace), instead of reading the facts. */

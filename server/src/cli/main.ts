@@ -8,7 +8,7 @@ import { exportedDefiners, WrapperIndex, type FileWrappers } from '../analyzer/w
 import type { CWrapper } from '../analyzer/wrapper';
 import type { CFunctionFact } from '../analyzer/c/functionFacts';
 import { isHeader } from '../analyzer/headerIncludes';
-import { includedSources } from '../analyzer/sourceIncludes';
+import { includedSources, isShared } from '../analyzer/sourceIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
@@ -182,7 +182,7 @@ export async function lint(
     const memberFacts = treeMemberFacts(all);
     // The C sources another file includes: their static helpers are the includer's (sourceIncludes.ts).
     const included = includedSources(all);
-    const shared = (path: string) => isHeader(path) || included.has(path);
+    const shared = (path: string) => isShared(path, included);
     // The second pass gets the wrappers; of the function facts, only what the fact base concluded.
     const index: [string, FileWrappers][] = all
       .filter(
