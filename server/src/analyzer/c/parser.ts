@@ -23,6 +23,7 @@ import { blankOldStylePointers } from './oldStylePointers';
 import { blankAttributeGroups } from './attributeGroups';
 import { blankHeadWords } from './headWords';
 import { blankHeadConditionals } from './headConditionals';
+import { blankInnerConditionals } from './innerConditionals';
 
 const { Parser } = TreeSitter;
 
@@ -69,7 +70,9 @@ export function blankMacros(text: string, pattern: RegExp | undefined): string {
     blankAlternativeHeads(
       blankAlternativeOpeners(
         blankNestedPairedConditionals(
-          blankPairedConditionals(blankUnfinishedConditionals(blankHeadConditionals(heads))),
+          blankPairedConditionals(
+            blankInnerConditionals(blankUnfinishedConditionals(blankHeadConditionals(heads))),
+          ),
         ),
       ),
     ),

@@ -1,0 +1,141 @@
+// Conditional groups that sit inside one statement or expression rather than between statements:
+//
+//   if (sa == NULL ||                      } else if (*p == ' ') {        numbytes = send(fd, buf, n,
+//   #ifdef HAVE_SA_LEN                         return;                     #if defined(MSG_NOSIGNAL)
+//       sa->sa_len != sizeof(*sin6) ||     }                                   MSG_NOSIGNAL
+//   #endif                                 #ifdef PLATFORM                 #else
+//       sa->sa_family != AF_INET6)         else if (*p == '[') {               0
+//       return;                                ...                         #endif
+//                                          }                               );
+//                                          #endif
+//
+// The grammar reads a conditional only where a statement or a declaration may stand, so such a group
+// is an ERROR, and its recovery swallows the rest of the function, often the rest of the file: every
+// write after it is lost. Read as the compiler sees it in one configuration (the first arm's, as the
+// other readers of `#if` choose: its directive lines and the other arms blanked), the code parses whole.
+// A group is taken as inside a statement when the code before it cannot end one (it ends in an
+// operator, `(`, `,`, `else`, or the head of an `if`, `while`, `for` or `switch`), when an arm starts
+// with what only continues one (`else`, `||`, `)`...), ends in what needs more (an operator, a bare
+// `if (...)` head) or closes a block before it opens one (`} else {`), or when the code after it
+// continues one. Groups whose arms leave braces open are the paired readers' (pairedConditionals.ts,
+// alternativeOpeners.ts), and `#if 0` holds text no compiler reads: both are left as they are.
+import { blankedKeepingLines, blankedRanges, LITERALS_AND_COMMENTS } from './comments';
+import { firstArmCuts } from './alternativeOpeners';
+import { directiveLines } from './pairedConditionals';
+
+/** A code line's end that needs more code after it (`||`, `(`, `,`, `=`, `?`...), or `else` and `do`. */
+const NEEDS_MORE = /(?:[-(,=|&+*/%<>!?^[~]|\belse|\bdo)$/;
+
+/** An arm's start, or the code's after a group, that only continues a statement. */
+const CONTINUES = /^(?:else\b|\|\||&&|[|)\],?:^]|==|!=|<|>|\/[^*/])/;
+
+/** A statement head before its parenthesized condition: the line the closing `)` before a group ends. */
+const HEAD_LINE = /^[ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?(?:if|while|for|switch)[ \t]*\(/;
+
+/**
+ * `text` with literals kept as quotes of the same length, comments and directive lines (with their
+ * continued lines) blanked: the code the grammar reads, every offset and line where it was.
+ */
+function codeOnly(text: string): string {
+  const bare = text.replace(LITERALS_AND_COMMENTS, (m) =>
+    m.startsWith('/') ? blankedKeepingLines(m) : `"${' '.repeat(m.length - 2)}"`,
+  );
+  return bare.replace(/^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*/gm, blankedKeepingLines);
+}
+
+/** A conditional group: its directive lines by offset (the opening, each `#elif` or `#else`, the `#endif`). */
+interface Chain {
+  readonly lines: (readonly [number, number])[];
+  readonly zero: boolean;
+}
+
+/** The conditional groups of `text` at any depth, in the order they open. */
+function chains(text: string): Chain[] {
+  const found: Chain[] = [];
+  const stack: Chain[] = [];
+  for (const { keyword, rest, start, end } of directiveLines(text)) {
+    const line = [start, end] as const;
+    if (/^if(?:n?def)?$/.test(keyword)) {
+      const chain = { lines: [line], zero: keyword === 'if' && /^\s*0\b/.test(rest) };
+      found.push(chain);
+      stack.push(chain);
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    if (!top) continue;
+    if (keyword === 'elif' || keyword === 'else') top.lines.push(line);
+    else if (keyword === 'endif') {
+      top.lines.push(line);
+      stack.pop();
+    }
+  }
+  // A group the file leaves open has no `#endif` to end its last arm.
+  return found.filter((c) => c.lines.length >= 2 && !stack.includes(c));
+}
+
+/** Whether the code of `chain` (in `code`, from {@link codeOnly}) sits inside one statement. */
+function inside(code: string, chain: Chain): boolean {
+  const { lines } = chain;
+  const before = code.slice(Math.max(0, lines[0]![0] - 4000), lines[0]![0]).trimEnd();
+  if (NEEDS_MORE.test(before)) return true;
+  if (before.endsWith(')') && HEAD_LINE.test(before.slice(before.lastIndexOf('\n') + 1))) return true;
+  for (let k = 0; k + 1 < lines.length; k++) {
+    const arm = code.slice(lines[k]![1], lines[k + 1]![0]).trim();
+    if (arm === '') continue;
+    if (CONTINUES.test(arm) || NEEDS_MORE.test(arm) || closesFirst(arm)) return true;
+    if (arm.endsWith(')') && HEAD_LINE.test(arm.slice(arm.lastIndexOf('\n') + 1))) return true;
+  }
+  const after = lines[lines.length - 1]![1];
+  return CONTINUES.test(code.slice(after, after + 200).trimStart());
+}
+
+/**
+ * Whether `arm` (code from {@link codeOnly}) closes a block before it opens one (`} else {`, `continue;
+ * } else if (x) {`): it ends a statement it did not start, and starts one it does not end.
+ */
+function closesFirst(arm: string): boolean {
+  let depth = 0;
+  for (const [brace] of arm.matchAll(/[{}]/g)) {
+    depth += brace === '{' ? 1 : -1;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+/** Opening braces less closing ones in `code` (from {@link codeOnly}: no literal or comment holds one). */
+function braces(code: string): number {
+  let balance = 0;
+  for (let i = code.indexOf('{'); i >= 0; i = code.indexOf('{', i + 1)) balance++;
+  for (let i = code.indexOf('}'); i >= 0; i = code.indexOf('}', i + 1)) balance--;
+  return balance;
+}
+
+/**
+ * `text` with each conditional group that sits inside one statement or expression read in its first
+ * arm's configuration (see {@link firstArmCuts}): the same length and lines. A group inside an arm
+ * blanked so is blanked with it; other groups are left as they are.
+ */
+export function blankInnerConditionals(text: string): string {
+  if (!text.includes('#if')) return text;
+  const all = chains(text);
+  if (all.length === 0) return text;
+  const code = codeOnly(text);
+  const cuts: (readonly [number, number])[] = [];
+  // The arms blanked so far: a group inside one is gone with it; one inside a kept arm is read alone.
+  const gone: (readonly [number, number])[] = [];
+  for (const chain of all) {
+    const { lines } = chain;
+    const at = lines[0]![0];
+    if (chain.zero || gone.some(([from, to]) => from <= at && at < to) || !inside(code, chain)) continue;
+    if (lines.slice(0, -1).some((line, k) => braces(code.slice(line[1], lines[k + 1]![0])) !== 0)) continue;
+    const [opening, rest] = firstArmCuts(lines) as [readonly [number, number], readonly [number, number]];
+    cuts.push(opening, rest);
+    gone.push(rest);
+  }
+  return cuts.length === 0
+    ? text
+    : blankedRanges(
+        text,
+        cuts.sort((a, b) => a[0] - b[0]),
+      );
+}
