@@ -16,9 +16,10 @@
 // A group is taken as inside a statement when the code before it cannot end one (it ends in an
 // operator, `(`, `,`, `else`, or the head of an `if`, `while`, `for` or `switch`), when an arm starts
 // with what only continues one (`else`, `||`, `)`...), ends in what needs more (an operator, a bare
-// `if (...)` head) or closes a block before it opens one (`} else {`), or when the code after it
-// continues one. Groups whose arms leave braces open are the paired readers' (pairedConditionals.ts,
-// alternativeOpeners.ts), and `#if 0` holds text no compiler reads: both are left as they are.
+// `if (...)` head; not `else`, the split `else` sessionAlternatives.ts reads as the grammar parses it)
+// or closes a block it did not open (`} else {`), or when the code after it continues one. Groups whose
+// arms leave braces open are the paired readers' (pairedConditionals.ts, alternativeOpeners.ts), and
+// `#if 0` holds text no compiler reads: both are left as they are.
 import { blankedKeepingLines, blankedRanges, LITERALS_AND_COMMENTS } from './comments';
 import { firstArmCuts } from './alternativeOpeners';
 import { directiveLines } from './pairedConditionals';
@@ -40,7 +41,22 @@ function codeOnly(text: string): string {
   const bare = text.replace(LITERALS_AND_COMMENTS, (m) =>
     m.startsWith('/') ? blankedKeepingLines(m) : `"${' '.repeat(m.length - 2)}"`,
   );
-  return bare.replace(/^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*/gm, blankedKeepingLines);
+  const directives: [number, number][] = [];
+  for (const { start, end } of directiveLines(text)) {
+    // A directive line ending in a backslash goes on in the next line (`end` is before its line end),
+    // also where the backslash ends a line of a comment: lines are joined before comments are read.
+    let to = end;
+    while (text[to - 1] === '\\') {
+      const newline = text.indexOf('\n', to);
+      if (newline < 0) break;
+      const next = text.indexOf('\n', newline + 1);
+      to = next < 0 ? text.length : text[next - 1] === '\r' ? next - 1 : next;
+    }
+    const last = directives[directives.length - 1];
+    if (last && start < last[1]) continue;
+    directives.push([start, to]);
+  }
+  return blankedRanges(bare, directives);
 }
 
 /** A conditional group: its directive lines by offset (the opening, each `#elif` or `#else`, the `#endif`). */
@@ -73,33 +89,75 @@ function chains(text: string): Chain[] {
   return found.filter((c) => c.lines.length >= 2 && !stack.includes(c));
 }
 
-/** Whether the code of `chain` (in `code`, from {@link codeOnly}) sits inside one statement. */
-function inside(code: string, chain: Chain): boolean {
-  const { lines } = chain;
-  const before = code.slice(Math.max(0, lines[0]![0] - 4000), lines[0]![0]).trimEnd();
-  if (NEEDS_MORE.test(before)) return true;
-  if (before.endsWith(')') && HEAD_LINE.test(before.slice(before.lastIndexOf('\n') + 1))) return true;
-  for (let k = 0; k + 1 < lines.length; k++) {
-    const arm = code.slice(lines[k]![1], lines[k + 1]![0]).trim();
-    if (arm === '') continue;
-    if (CONTINUES.test(arm) || NEEDS_MORE.test(arm) || closesFirst(arm)) return true;
-    if (arm.endsWith(')') && HEAD_LINE.test(arm.slice(arm.lastIndexOf('\n') + 1))) return true;
-  }
-  const after = lines[lines.length - 1]![1];
-  return CONTINUES.test(code.slice(after, after + 200).trimStart());
+/** The offset of the last character of `code` in [`from`, `to`) that is no blank, or -1. */
+function lastCode(code: string, from: number, to: number): number {
+  let k = to - 1;
+  while (k >= from && code.charCodeAt(k) <= 32) k--;
+  return k >= from ? k : -1;
+}
+
+/** The offset of the first character of `code` in [`from`, `to`) that is no blank, or -1. */
+function firstCode(code: string, from: number, to: number): number {
+  let k = from;
+  while (k < to && code.charCodeAt(k) <= 32) k++;
+  return k < to ? k : -1;
 }
 
 /**
- * Whether `arm` (code from {@link codeOnly}) closes a block before it opens one (`} else {`, `continue;
- * } else if (x) {`): it ends a statement it did not start, and starts one it does not end.
+ * Whether the code of `code` that ends at `end` (its last character) needs more after it: an operator,
+ * `(`, `,`, `else`, `do`, or a bare statement head (`if (x)`) ending its line.
  */
-function closesFirst(arm: string): boolean {
+function needsMore(code: string, end: number): boolean {
+  if (NEEDS_MORE.test(code.slice(Math.max(0, end - 7), end + 1))) return true;
+  return code[end] === ')' && HEAD_LINE.test(code.slice(code.lastIndexOf('\n', end) + 1, end + 1));
+}
+
+/** Whether the code of `code` that starts at `start` only continues a statement. */
+function continues(code: string, start: number): boolean {
+  return CONTINUES.test(code.slice(start, start + 6));
+}
+
+/** The longest arm {@link closesFirst} reads: longer ones are a header's guard or a file's half. */
+const LONGEST_ARM = 50_000;
+
+/**
+ * Whether the code of `code` from `start` to `end` closes a block it did not open (`} else {`,
+ * `continue; } else if (x) {`, `return n; } int g(void) {`): it ends a statement it did not start.
+ */
+function closesFirst(code: string, start: number, end: number): boolean {
+  if (end - start > LONGEST_ARM) return false;
   let depth = 0;
-  for (const [brace] of arm.matchAll(/[{}]/g)) {
-    depth += brace === '{' ? 1 : -1;
-    if (depth < 0) return true;
+  let open = code.indexOf('{', start);
+  let close = code.indexOf('}', start);
+  while (close >= 0 && close <= end) {
+    if (open >= 0 && open < close) {
+      depth++;
+      open = code.indexOf('{', open + 1);
+      continue;
+    }
+    if (--depth < 0) return true;
+    close = code.indexOf('}', close + 1);
   }
   return false;
+}
+
+/** Whether the code of `chain` (in `code`, from {@link codeOnly}) sits inside one statement. */
+function inside(code: string, chain: Chain): boolean {
+  const { lines } = chain;
+  const before = lastCode(code, 0, lines[0]![0]);
+  if (before >= 0 && needsMore(code, before)) return true;
+  for (let k = 0; k + 1 < lines.length; k++) {
+    const start = firstCode(code, lines[k]![1], lines[k + 1]![0]);
+    if (start < 0) continue;
+    const end = lastCode(code, start, lines[k + 1]![0]);
+    // An arm ending in `else` is the split `else` the grammar reads alone (sessionAlternatives.ts's
+    // splitElse), the rest of the body read right: left as it is.
+    if (/(?:^|\W)else$/.test(code.slice(Math.max(0, end - 4), end + 1))) continue;
+    if (continues(code, start) || needsMore(code, end) || closesFirst(code, start, end)) return true;
+  }
+  const after = lines[lines.length - 1]![1];
+  const next = firstCode(code, after, Math.min(code.length, after + 200));
+  return next >= 0 && continues(code, next);
 }
 
 /** Opening braces less closing ones in `code` (from {@link codeOnly}: no literal or comment holds one). */
