@@ -63,6 +63,8 @@ function codeOnly(text: string): string {
 interface Chain {
   readonly lines: (readonly [number, number])[];
   readonly zero: boolean;
+  /** Whether an `#else` ends the alternatives: without one, some configuration compiles no arm. */
+  complete: boolean;
 }
 
 /** The conditional groups of `text` at any depth, in the order they open. */
@@ -72,15 +74,17 @@ function chains(text: string): Chain[] {
   for (const { keyword, rest, start, end } of directiveLines(text)) {
     const line = [start, end] as const;
     if (/^if(?:n?def)?$/.test(keyword)) {
-      const chain = { lines: [line], zero: keyword === 'if' && /^\s*0\b/.test(rest) };
+      const chain = { lines: [line], zero: keyword === 'if' && /^\s*0\b/.test(rest), complete: false };
       found.push(chain);
       stack.push(chain);
       continue;
     }
     const top = stack[stack.length - 1];
     if (!top) continue;
-    if (keyword === 'elif' || keyword === 'else') top.lines.push(line);
-    else if (keyword === 'endif') {
+    if (keyword === 'elif' || keyword === 'else') {
+      top.lines.push(line);
+      top.complete = keyword === 'else';
+    } else if (keyword === 'endif') {
       top.lines.push(line);
       stack.pop();
     }
@@ -160,6 +164,53 @@ function inside(code: string, chain: Chain): boolean {
   return next >= 0 && continues(code, next);
 }
 
+/** Words a `(` follows that call nothing: C's statements and operators, the preprocessor's `defined`. */
+const NOT_CALLS: ReadonlySet<string> = new Set(
+  'if while for switch return sizeof _Alignof alignof typeof __typeof__ defined do else case'.split(' '),
+);
+
+/** A call in code from {@link codeOnly}: its name, and its first argument when that is one plain term. */
+const CALL = /\b([A-Za-z_]\w*)\s*\(\s*([^,()]*)/g;
+
+/** The calls of `code` in order, each as its name and first argument (`write(fd`), blanks dropped. */
+function calls(code: string): string {
+  const found: string[] = [];
+  for (const m of code.matchAll(CALL)) {
+    if (!NOT_CALLS.has(m[1]!)) found.push(`${m[1]}(${m[2]!.replace(/\s+/g, '')}`);
+  }
+  return found.join(' ');
+}
+
+/** The socket types `code` names (`SOCK_DGRAM`, `SOCK_STREAM`...), each once, in order of name. */
+function socketTypes(code: string): string {
+  return [...new Set(code.match(/\bSOCK_[A-Z]+\b/g) ?? [])].sort().join(' ');
+}
+
+/**
+ * Whether the configurations of `chain` (in `code`, from {@link codeOnly}) read alike for the writes
+ * around it, so that what is found in its first arm's is found in each: its arms, and the empty one a
+ * group without `#else` has, make the same calls on the same first arguments and name the same socket
+ * types, and, where the group is a call's first argument or an assigned value, hold the same code.
+ * An arm that alone reads a reply, waits, writes, or picks another descriptor or a datagram socket
+ * would make a run of one configuration look like the program's; such a group is left as it is.
+ */
+function alike(code: string, chain: Chain): boolean {
+  const { lines } = chain;
+  const arms = lines.slice(0, -1).map((line, k) => code.slice(line[1], lines[k + 1]![0]));
+  if (!chain.complete) arms.push('');
+  const [first, ...others] = arms.map((arm) => ({
+    calls: calls(arm),
+    sockets: socketTypes(arm),
+    bare: arm.replace(/\s+/g, ''),
+  }));
+  if (others.some((arm) => arm.calls !== first!.calls || arm.sockets !== first!.sockets)) return false;
+  const before = lastCode(code, 0, lines[0]![0]);
+  if (before < 0) return true;
+  const word = /([A-Za-z_]\w*)\s*$/.exec(code.slice(Math.max(0, before - 64), before));
+  const valued = code[before] === '=' || (code[before] === '(' && word !== null && !NOT_CALLS.has(word[1]!));
+  return !valued || others.every((arm) => arm.bare === first!.bare);
+}
+
 /** Opening braces less closing ones in `code` (from {@link codeOnly}: no literal or comment holds one). */
 function braces(code: string): number {
   let balance = 0;
@@ -185,6 +236,7 @@ export function blankInnerConditionals(text: string): string {
     const { lines } = chain;
     const at = lines[0]![0];
     if (chain.zero || gone.some(([from, to]) => from <= at && at < to) || !inside(code, chain)) continue;
+    if (!alike(code, chain)) continue;
     if (lines.slice(0, -1).some((line, k) => braces(code.slice(line[1], lines[k + 1]![0])) !== 0)) continue;
     const [opening, rest] = firstArmCuts(lines) as [readonly [number, number], readonly [number, number]];
     cuts.push(opening, rest);
