@@ -20,6 +20,7 @@
 // or closes a block it did not open (`} else {`), or when the code after it continues one. Groups whose
 // arms leave braces open are the paired readers' (pairedConditionals.ts, alternativeOpeners.ts), and
 // `#if 0` holds text no compiler reads: both are left as they are.
+import { knownEffects } from '../catalogue';
 import { blankedKeepingLines, blankedRanges, LITERALS_AND_COMMENTS } from './comments';
 import { firstArmCuts } from './alternativeOpeners';
 import { directiveLines } from './pairedConditionals';
@@ -172,11 +173,16 @@ const NOT_CALLS: ReadonlySet<string> = new Set(
 /** A call in code from {@link codeOnly}: its name, and its first argument when that is one plain term. */
 const CALL = /\b([A-Za-z_]\w*)\s*\(\s*([^,()]*)/g;
 
-/** The calls of `code` in order, each as its name and first argument (`write(fd`), blanks dropped. */
-function calls(code: string): string {
+/**
+ * The calls of `code` that do more than compute by their name (writes, reads, waits, logging, opening
+ * or closing a descriptor: see knownEffects), in order, each as its name and first argument
+ * (`write(fd`), blanks dropped. A call of one of the project's own functions is not among them: read
+ * only by name, `parse_option(p)` would refuse every option an `#ifdef` adds to a parser.
+ */
+function effects(code: string): string {
   const found: string[] = [];
   for (const m of code.matchAll(CALL)) {
-    if (!NOT_CALLS.has(m[1]!)) found.push(`${m[1]}(${m[2]!.replace(/\s+/g, '')}`);
+    if (!NOT_CALLS.has(m[1]!) && knownEffects(m[1]!)) found.push(`${m[1]}(${m[2]!.replace(/\s+/g, '')}`);
   }
   return found.join(' ');
 }
@@ -189,21 +195,21 @@ function socketTypes(code: string): string {
 /**
  * Whether the configurations of `chain` (in `code`, from {@link codeOnly}) read alike for the writes
  * around it, so that what is found in its first arm's is found in each: its arms, and the empty one a
- * group without `#else` has, make the same calls on the same first arguments and name the same socket
- * types, and, where the group is a call's first argument or an assigned value, hold the same code.
- * An arm that alone reads a reply, waits, writes, or picks another descriptor or a datagram socket
- * would make a run of one configuration look like the program's; such a group is left as it is.
+ * group without `#else` has, make the same calls with effects on the same first arguments and name the
+ * same socket types, and, where the group is a call's first argument or an assigned value, hold the
+ * same code. An arm that alone reads a reply, waits, writes, or picks another descriptor or a datagram
+ * socket would make a run of one configuration look like the program's; such a group is left as it is.
  */
 function alike(code: string, chain: Chain): boolean {
   const { lines } = chain;
   const arms = lines.slice(0, -1).map((line, k) => code.slice(line[1], lines[k + 1]![0]));
   if (!chain.complete) arms.push('');
   const [first, ...others] = arms.map((arm) => ({
-    calls: calls(arm),
+    effects: effects(arm),
     sockets: socketTypes(arm),
     bare: arm.replace(/\s+/g, ''),
   }));
-  if (others.some((arm) => arm.calls !== first!.calls || arm.sockets !== first!.sockets)) return false;
+  if (others.some((arm) => arm.effects !== first!.effects || arm.sockets !== first!.sockets)) return false;
   const before = lastCode(code, 0, lines[0]![0]);
   if (before < 0) return true;
   const word = /([A-Za-z_]\w*)\s*$/.exec(code.slice(Math.max(0, before - 64), before));
