@@ -12,6 +12,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { messageGlobals } from './c/messageGlobals';
 import { memberFunctions } from './c/memberWriters';
 import { cFunctionFacts, type CFunctionFact } from './c/functionFacts';
 import type { CWrapper } from './wrapper';
@@ -169,7 +170,7 @@ export class Analyzer {
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
-      const members = messageMembers(text);
+      const members = [...messageMembers(text), ...messageGlobals(text)];
       return {
         findings: inFileLineEndings(suppress(findings), text),
         wrappers: {
@@ -225,7 +226,7 @@ export class Analyzer {
     if (!this.enabled(path, settings) || skipReason(text)) return { c: [], ts: [] };
     if (languageOf(path) === 'c') {
       const { wrappers, functions, returned } = this.c.analyze(text, settings);
-      const members = messageMembers(text);
+      const members = [...messageMembers(text), ...messageGlobals(text)];
       const includes = isHeader(path) ? projectIncludes(text) : [];
       return {
         c: wrappers,

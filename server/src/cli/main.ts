@@ -8,6 +8,8 @@ import { exportedDefiners, WrapperIndex, type FileWrappers } from '../analyzer/w
 import type { CWrapper } from '../analyzer/wrapper';
 import type { CFunctionFact } from '../analyzer/c/functionFacts';
 import { isHeader } from '../analyzer/headerIncludes';
+import { isGlobalFact, namesGlobalFact } from '../analyzer/c/messageGlobals';
+import { openerName } from '../analyzer/c/typedSockets';
 import { includedSources, isShared } from '../analyzer/sourceIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { ConfigLookup } from '../config/configFile';
@@ -335,7 +337,17 @@ function askedMembers(
 ): string[] {
   if (membersOf.size === 0) return [];
   const asked: string[] = [];
+  const globals = [...membersOf].flatMap(([path, names]) => names.filter(isGlobalFact).map((n) => [path, n]));
   for (const r of first) {
+    // A finding at a variable another file defines and opens as a message descriptor (messageGlobals.ts).
+    const keys = globals.flatMap(([path, n]) => (path !== r.path ? [n!] : []));
+    if (
+      keys.length > 0 &&
+      r.findings.some((f) => f.target !== undefined && namesGlobalFact(f.target, keys))
+    ) {
+      asked.push(r.path);
+      continue;
+    }
     const members = r.findings.flatMap((f) => {
       // Any finding at a member: one the file itself fills with streams is reported as a stream too.
       const m = /(?:->|\.)\s*(\w+)$/.exec(f.target ?? '');
@@ -366,8 +378,9 @@ function callingReturned(
   returned: { stream: readonly string[]; message: readonly string[] },
 ): string[] {
   if (returned.stream.length === 0 && returned.message.length === 0) return [];
-  const kinds = new Set([...returned.stream, ...returned.message]);
-  const messages = new Set(returned.message);
+  // An opener keyed by its type parameter is called by its name (see typedSockets.ts).
+  const kinds = new Set([...returned.stream, ...returned.message.map(openerName)]);
+  const messages = new Set(returned.message.map(openerName));
   return all
     .filter(([, w]) => {
       // A file the first look found no write in reads no descriptor's kind (see noWriteCall).

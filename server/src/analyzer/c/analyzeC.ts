@@ -54,13 +54,16 @@ import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrappe
 import { waitingFunctions } from './waitingFunctions';
 import { readingFunctions } from './awaitedReplies';
 import { functionName } from './syntax';
+import { openerName } from './typedSockets';
 import { memberStreams } from './memberOrigins';
 import {
   messageDescriptors,
+  withGlobals,
   withMembers,
   withReturning,
   type MessageDescriptors,
 } from './messageDescriptors';
+import { globalsElsewhere, isGlobalFact } from './messageGlobals';
 import {
   cFunctionFacts,
   libraryQuiet,
@@ -265,7 +268,7 @@ export class CAnalyzer {
     openers: ReadonlySet<string>,
   ): ReturnedKinds {
     return mayReturnDescriptor(text, openers)
-      ? returnedKinds(bodies, openers, addrinfoStreams(text))
+      ? returnedKinds(bodies, openers, addrinfoStreams(text), text)
       : NO_RETURNED;
   }
 
@@ -725,8 +728,14 @@ export class CAnalyzer {
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
       // Members another file assigns a message descriptor, as far as this file names them.
-      const named = new Set([...membersElsewhere].filter((m) => text.includes(m.replace(/@.*/, ''))));
-      const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
+      const named = new Set(
+        [...membersElsewhere].filter((m) => !isGlobalFact(m) && text.includes(m.replace(/@.*/, ''))),
+      );
+      // And variables another file defines and opens as message descriptors (see messageGlobals.ts).
+      const globals = globalsElsewhere(membersElsewhere, text);
+      const streams = read.messages
+        ? { ...read, messages: withGlobals(withMembers(read.messages, named), globals) }
+        : read;
       readingObserver()?.file?.({ ctx, streams });
       const findings: Finding[] = [];
       // A batch run (no key) reads each function once: a memo there only copied every function's
@@ -1030,6 +1039,8 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     arrays: list(m.arrays),
     keys: list(m.keys),
     elsewhere: list(m.elsewhere),
+    globals: list(m.globals),
+    globalArrays: list(m.globalArrays),
     returning: list(m.returning),
     otherStructs: list(m.otherStructs),
   };
@@ -1043,7 +1054,7 @@ function exportedReturns(
   if (returned.stream.size === 0 && returned.message.size === 0) return undefined;
   const exported = new Set(functions.filter((f) => f.exported).map((f) => f.name));
   const stream = [...returned.stream].filter((n) => exported.has(n)).sort();
-  const message = [...returned.message].filter((n) => exported.has(n)).sort();
+  const message = [...returned.message].filter((n) => exported.has(openerName(n))).sort();
   return stream.length > 0 || message.length > 0 ? { stream, message } : undefined;
 }
 

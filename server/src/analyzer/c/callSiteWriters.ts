@@ -7,6 +7,7 @@
 // whether it loops over short writes are unknown). Where the tree holds the body, the body decides:
 // a name defined anywhere the analyzer reads is never inferred.
 import type { CWrapper } from '../wrapper';
+import { declaredHandle } from './handleTypes';
 
 /**
  * A word of a helper's name that says it writes its arguments out: `puts`, `print`, `printf`, or a
@@ -302,7 +303,11 @@ export function callSiteWriters(
     const start = text.lastIndexOf('\n}', at) + 1;
     const key = `${start} ${arg}`;
     let answer = pointers.get(key);
-    if (answer === undefined) pointers.set(key, (answer = declaredPointer(text.slice(start, at), arg)));
+    if (answer === undefined) {
+      const before = text.slice(start, at);
+      answer = declaredPointer(before, arg) || declaredHandle(before, arg.trim(), text);
+      pointers.set(key, answer);
+    }
     return answer;
   };
   // A standard descriptor, a name that says it is one, one of the file's macros, or one it shows.

@@ -27,6 +27,7 @@ import {
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { DEVICE_ANYWHERE } from './origins';
+import { openerName, typedMessageCall } from './typedSockets';
 
 /** Socket types and families where one send is one message. */
 export const MESSAGE_SOCKET =
@@ -156,6 +157,13 @@ export interface MessageDescriptors {
   readonly keys?: ReadonlySet<string>;
   /** Member facts of other files (keys), resolved per function by {@link messagesIn}. */
   readonly elsewhere?: ReadonlySet<string>;
+  /**
+   * Variables another file defines and opens as message descriptors, which this file names and does not
+   * define (see messageGlobals.ts): message descriptors where no local or parameter of the name hides them.
+   */
+  readonly globals?: ReadonlySet<string>;
+  /** Arrays another file defines and fills with a message socketpair, as {@link globals}. */
+  readonly globalArrays?: ReadonlySet<string>;
   /** Functions of the file that return a message descriptor (see {@link messageReturning}). */
   readonly returning?: ReadonlySet<string>;
   /**
@@ -250,9 +258,13 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
     for (const { target, callee, args, index } of assignedCalls(text))
       if (isMessageOpening(callee, args, hints)) add(target, index);
   }
-  if (returning && [...returning].some((name) => text.includes(name)))
-    for (const { target, callee, index } of assignedCalls(text))
-      if (returning.has(callee)) add(target, index);
+  if (returning && [...returning].some((name) => text.includes(openerName(name)))) {
+    for (const { target, callee, args, index } of assignedCalls(text))
+      if (returning.has(callee) || typedMessageCall(callee, args, returning)) add(target, index);
+    // A call of one written to directly (`write(conn_fd(), ...)`): the call is the descriptor.
+    for (const name of returning)
+      if (/^\w+$/.test(name) && new RegExp(`\\b${name}\\s*\\(\\s*\\)`).test(text)) targets.add(`${name}()`);
+  }
   for (const [target, at] of deviceRequests(text)) add(target, at);
   if (text.includes('socketpair')) {
     for (const m of text.matchAll(SOCKETPAIR)) {
@@ -379,6 +391,14 @@ export function messagesIn(
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
   }
+  if (found.globals?.size || found.globalArrays?.size) {
+    // Another file's variable, unless the function's own of that name hides it.
+    const seen = (names: ReadonlySet<string> | undefined) => [...(names ?? [])].filter((n) => !own(n));
+    const variables = seen(found.globals);
+    const arrays = seen(found.globalArrays);
+    if (variables.length > 0) result = { ...result, targets: new Set([...result.targets, ...variables]) };
+    if (arrays.length > 0) result = { ...result, arrays: new Set([...result.arrays, ...arrays]) };
+  }
   if (fileText !== undefined) {
     const otherStructs = otherStructMembers(found, fnText, fileText);
     if (otherStructs.size > 0) result = { ...result, otherStructs };
@@ -459,4 +479,13 @@ export function messageMembers(text: string): string[] {
 export function withMembers(found: MessageDescriptors, elsewhere: ReadonlySet<string>): MessageDescriptors {
   if (elsewhere.size === 0) return found;
   return { ...found, elsewhere };
+}
+
+/** `found` with other files' global variables and arrays this file names (see messageGlobals.ts). */
+export function withGlobals(
+  found: MessageDescriptors,
+  globals: { variables: ReadonlySet<string>; arrays: ReadonlySet<string> },
+): MessageDescriptors {
+  if (globals.variables.size === 0 && globals.arrays.size === 0) return found;
+  return { ...found, globals: globals.variables, globalArrays: globals.arrays };
 }

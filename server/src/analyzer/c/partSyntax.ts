@@ -11,6 +11,7 @@ import { isStaticDefinition } from './origins';
 import type { CParser } from './parser';
 import { chooseParts, partCuts, unguarded } from './parts';
 import { PLAIN_WRITE } from './steps';
+import { accessorReturn } from './messageAccessors';
 import { openerPattern } from './returnedKinds';
 import { functionName } from './syntax';
 import { bodiesOf, mayWriteThroughParameter, type FunctionBody } from './wrapperChains';
@@ -88,6 +89,8 @@ export function interestingParts(
   const plain = PLAIN_WRITE.test(text);
   const opener = openerPattern(interest.openers);
   let pattern = callOf(names);
+  // An accessor returning a descriptor the file opens names no opener (see messageAccessors.ts).
+  const accessor = opener.test(text) ? accessorReturn(text) : undefined;
   // A helper writing with a function it is given names no write function (see wrapperChains.ts).
   const through = mayWriteThroughParameter(text);
   // Nor does a helper that sends one iovec with sendmsg() (see iovecHelpers.ts).
@@ -100,6 +103,7 @@ export function interestingParts(
     if (answer === undefined) {
       answer =
         (opener.test(part) && /\breturn\b/.test(part)) ||
+        (accessor?.test(part) ?? false) ||
         (through && mayWriteThroughParameter(part)) ||
         (iovec && maySendOneIovec(part));
       always.set(index, answer);

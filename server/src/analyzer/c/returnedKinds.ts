@@ -7,7 +7,9 @@
 // messageDescriptors.ts for messages); the workspace index and the CLI's first pass hand the exported
 // ones to every other file, which reads a call of one as the call of an opener.
 import type { Node } from 'web-tree-sitter';
+import { deviceOpeners, messageAccessors } from './messageAccessors';
 import { messageReturning } from './messageDescriptors';
+import { openerName, typedSocketOpeners } from './typedSockets';
 import { streamReturning } from './origins';
 import { functionName } from './syntax';
 
@@ -59,12 +61,15 @@ export function openerPattern(openers: ReadonlySet<string>): RegExp {
  * The functions among `bodies` that return a descriptor of a known kind. `openers`: the functions
  * whose result is a byte stream (the catalogue's, the user's, other files' returning one); `hints`:
  * the file's addrinfo hints ask for stream sockets only. A name found both ways (two definitions under
- * `#if` alternatives) is left out of both.
+ * `#if` alternatives) is left out of both, but for an opener that hands its descriptor to a device
+ * request, which is a device's (see messageAccessors.ts). With the file's `text`, also the accessors
+ * returning a message descriptor the file keeps (see messageAccessors.ts).
  */
 export function returnedKinds(
   bodies: readonly { fn: Node; text: string }[],
   openers: ReadonlySet<string>,
   hints: boolean,
+  text?: string,
 ): ReturnedKinds {
   const opener = callOf(openers);
   const stream = streamReturning(
@@ -79,10 +84,14 @@ export function returnedKinds(
       return name ? [{ name, text: b.text }] : [];
     }),
   );
+  if (text !== undefined) for (const name of messageAccessors(bodies, text)) message.add(name);
+  // Openers whose caller chooses the type, keyed by the parameter (see typedSockets.ts).
+  for (const key of typedSocketOpeners(bodies.filter((b) => b.text.includes('socket')))) message.add(key);
+  const devices = [...stream].some((n) => message.has(n)) ? deviceOpeners(bodies) : new Set<string>();
   for (const name of stream)
     if (message.has(name)) {
       stream.delete(name);
-      message.delete(name);
+      if (!devices.has(name)) message.delete(name);
     }
   return stream.size === 0 && message.size === 0 ? NO_RETURNED : { stream, message };
 }
@@ -93,6 +102,6 @@ export function returnedKinds(
  */
 export function othersReturned(elsewhere: ReturnedKinds, own: ReadonlySet<string>): ReturnedKinds {
   if (elsewhere.stream.size === 0 && elsewhere.message.size === 0) return elsewhere;
-  const keep = (names: ReadonlySet<string>) => new Set([...names].filter((n) => !own.has(n)));
+  const keep = (names: ReadonlySet<string>) => new Set([...names].filter((n) => !own.has(openerName(n))));
   return { stream: keep(elsewhere.stream), message: keep(elsewhere.message) };
 }
