@@ -166,6 +166,7 @@ export class Analyzer {
         index?.cStaticFor(path),
         read?.functions?.slice(),
         index?.cReplacedFor(path),
+        index?.cWaitersFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

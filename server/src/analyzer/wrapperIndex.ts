@@ -3,6 +3,7 @@
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
+import { treeWaiting } from './c/waitingHelpers';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
@@ -165,6 +166,9 @@ export class WrapperIndex {
   private readers: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetReaders}. */
   private presetReaderNames: ReadonlySet<string> | undefined;
+  private waiters: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetWaiters}. */
+  private presetWaiterNames: ReadonlySet<string> | undefined;
   private statics: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetStatics}. */
   private presetStaticNames: ReadonlySet<string> | undefined;
@@ -213,6 +217,7 @@ export class WrapperIndex {
     this.returned = undefined;
     this.implementations = undefined;
     this.readers = undefined;
+    this.waiters = undefined;
     this.statics = undefined;
     this.replaced = undefined;
     this.linked = undefined;
@@ -239,6 +244,7 @@ export class WrapperIndex {
       this.returned = undefined;
       this.implementations = undefined;
       this.readers = undefined;
+      this.waiters = undefined;
       this.statics = undefined;
       this.replaced = undefined;
       this.linked = undefined;
@@ -366,6 +372,30 @@ export class WrapperIndex {
       ),
     );
     return this.readers;
+  }
+
+  /** Uses `names` as the tree's functions that only wait, instead of reading the files' facts. */
+  presetWaiters(names: readonly string[]): void {
+    this.presetWaiterNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that only wait
+   * (see waitingHelpers.ts), worked out once to a least fixed point over the workspace: called between
+   * two writes, one ends the run as a library wait does. `_path` reads its own definitions itself.
+   */
+  cWaitersFor(_path: string): ReadonlySet<string> {
+    if (this.presetWaiterNames) return this.presetWaiterNames;
+    if (!this.waiters) {
+      const quiet = this.cQuietFor('');
+      this.waiters = treeWaiting(
+        [...this.live()].flatMap(([file, w]) =>
+          w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
+        ),
+        (name) => quiet.has(name) || libraryQuiet(name),
+      );
+    }
+    return this.waiters;
   }
 
   /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
@@ -942,6 +972,7 @@ export class WrapperIndex {
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ readers: [...this.cReadersFor(path)].sort() });
+      facts.push({ waiters: [...this.cWaitersFor(path)].sort() });
       facts.push({ statics: [...this.cStaticFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);

@@ -21,6 +21,8 @@ export interface FactBasePass {
   readonly overridden: string[];
   /** Functions that read, called by another file's function that writes (see awaitedReplies.ts). */
   readonly readers: string[];
+  /** Functions other files can call that only wait (see waitingHelpers.ts). */
+  readonly waiters: string[];
   /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
   readonly statics: string[];
   /** Weak definitions other files replace, by file (see WrapperIndex.cReplaced). */
@@ -114,6 +116,7 @@ export function factBasePass(
   for (const [path] of replaced) redo.add(path);
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
+  const waiters = [...base.cWaitersFor('')];
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
@@ -124,6 +127,7 @@ export function factBasePass(
       pure: [],
       overridden: [...exported],
       readers,
+      waiters,
       statics,
       replaced,
     };
@@ -154,6 +158,7 @@ export function factBasePass(
     pure: [...pure],
     overridden: [...exported],
     readers,
+    waiters,
     statics,
     replaced,
   };
@@ -247,6 +252,7 @@ export interface ToldFacts {
   readonly pure: string[];
   readonly overridden: string[];
   readonly readers: string[];
+  readonly waiters: string[];
   readonly statics: string[];
   readonly replaced: [string, string[]][];
 }
@@ -267,6 +273,7 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
     pure: [...base.cPureFor('')],
     overridden: [...base.cOverriddenFor('')],
     readers: [...base.cReadersFor('')],
+    waiters: [...base.cWaitersFor('')],
     statics: [...base.cStaticFor('')],
     replaced: base.cReplaced(),
   };

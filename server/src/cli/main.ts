@@ -254,6 +254,7 @@ export async function lint(
         defined: facts.defined,
         pure: facts.pure,
         readers: facts.readers,
+        waiters: facts.waiters,
         statics: facts.statics,
         messageMembers,
         returned,

@@ -473,6 +473,7 @@ export class CAnalyzer {
     staticElsewhere: ReadonlySet<string> = NO_NAMES,
     read?: CFunctionFact[],
     replaced: ReadonlySet<string> = NO_NAMES,
+    waitersElsewhere: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -705,8 +706,14 @@ export class CAnalyzer {
       // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
       const statics = staticReturningWith(functions, own, staticElsewhere);
       const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
-      // The file's functions that only wait end a run between writes, as a library wait does.
-      const waiting = waitingFunctions(readFacts, quiet);
+      // The file's functions that only wait end a run between writes, as a library wait does, and so
+      // do other files' (see waitingHelpers.ts).
+      const elsewhereWaits = (name: string) => !readNames.has(name) && waitersElsewhere.has(name);
+      const ownWaiting = waitingFunctions(readFacts, quiet, elsewhereWaits);
+      const waiting =
+        waitersElsewhere.size > 0
+          ? new Set([...ownWaiting, ...[...waitersElsewhere].filter(elsewhereWaits)])
+          : ownWaiting;
       // Whether some write's descriptor was not shown a byte stream by the file's streams (see
       // FileWrappers.noKindAsked).
       let kindAsked = false;
