@@ -86,6 +86,11 @@ export interface FileWrappers {
    */
   readonly defines?: readonly string[];
   /**
+   * A C header's object-like macros naming a device's literal path (`#define PANEL_DEV "/dev/hidraw0"`,
+   * see deviceMacros.ts): an includer's `open(PANEL_DEV, ...)` opens that device.
+   */
+  readonly devices?: readonly string[];
+  /**
    * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
    * statusConstants): an includer reads a test or a return of one as the number.
    */
@@ -126,6 +131,7 @@ export class WrapperIndex {
   private headerNames: Set<string> | undefined;
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
+  private headerDevices: Set<string> | undefined;
   /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
   private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
@@ -191,6 +197,7 @@ export class WrapperIndex {
       !wrappers.includes?.length &&
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
+      !wrappers.devices?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
     ) {
@@ -203,6 +210,7 @@ export class WrapperIndex {
     this.included = undefined;
     this.headerNames = undefined;
     this.headerMacros = undefined;
+    this.headerDevices = undefined;
     this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
@@ -231,6 +239,7 @@ export class WrapperIndex {
       this.included = undefined;
       this.headerNames = undefined;
       this.headerMacros = undefined;
+      this.headerDevices = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
@@ -734,6 +743,26 @@ export class WrapperIndex {
     return this.headerNames;
   }
 
+  /** The names some header defines as a device's literal path (see FileWrappers.devices). */
+  cHeaderDevices(): ReadonlySet<string> {
+    if (!this.headerDevices) {
+      const names = new Set<string>();
+      for (const [file, wrappers] of this.files)
+        if (this.cShared(file)) for (const d of wrappers.devices ?? []) names.add(d);
+      this.headerDevices = names;
+    }
+    return this.headerDevices;
+  }
+
+  /**
+   * The device macros (see FileWrappers.devices) of the headers `path` includes (`includes`, as
+   * written), and of those they include, as far as the index knows.
+   */
+  cIncludedDevices(path: string, includes: readonly string[]): string[] {
+    if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
+    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.devices ?? []);
+  }
+
   /** The names of the function-like macros some header defines: a statement of one may need them. */
   cHeaderMacroNames(): ReadonlySet<string> {
     if (!this.headerMacros) {
@@ -992,6 +1021,13 @@ export class WrapperIndex {
         codes: [...this.files]
           .filter(([file, w]) => this.cShared(file) && w.codes?.length)
           .map(([file, w]) => [file, w.codes])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
+      });
+      // Every header's device macros, for the same reason.
+      facts.push({
+        devices: [...this.files]
+          .filter(([file, w]) => this.cShared(file) && w.devices?.length)
+          .map(([file, w]) => [file, w.devices])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.

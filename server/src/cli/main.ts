@@ -163,6 +163,7 @@ export async function lint(
               w.returnsMessage?.length ||
               w.includes?.length ||
               w.sources?.length ||
+              w.devices?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
             ? [[r.path, w] as [string, FileWrappers]]
@@ -191,7 +192,8 @@ export async function lint(
           w.ts.length > 0 ||
           memberFacts.has(path) ||
           w.sources?.length ||
-          (isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length)),
+          (isHeader(path) &&
+            (w.includes?.length || w.defines?.length || w.devices?.length || w.codes?.length)),
       )
       .map(([path, w]) => {
         const stored = memberFacts.get(path);
@@ -203,6 +205,7 @@ export async function lint(
             ...(w.includes && { includes: w.includes }),
             ...(w.sources && { sources: w.sources }),
             ...(w.defines && { defines: w.defines }),
+            ...(w.devices && { devices: w.devices }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
           },
@@ -312,7 +315,10 @@ async function toldPass(
   const functions = new Map(all.flatMap(([path, w]) => (w.functions ? [[path, w.functions] as const] : [])));
   const facts = toldFacts(all.filter(([, w]) => w.functions?.length || w.codes?.length));
   const headers: [string, FileWrappers][] = all
-    .filter(([path, w]) => isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length))
+    .filter(
+      ([path, w]) =>
+        isHeader(path) && (w.includes?.length || w.defines?.length || w.devices?.length || w.codes?.length),
+    )
     .map(([path, w]) => [
       path,
       {
@@ -320,6 +326,7 @@ async function toldPass(
         ts: [],
         ...(w.includes && { includes: w.includes }),
         ...(w.defines && { defines: w.defines }),
+        ...(w.devices && { devices: w.devices }),
         ...(w.codes && { codes: w.codes }),
       },
     ]);

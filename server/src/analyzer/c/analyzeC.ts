@@ -37,6 +37,7 @@ import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
+import { deviceMacros, NO_DEVICES } from './deviceMacros';
 import { addrinfoStreams } from './socketTypes';
 import {
   isOpener,
@@ -234,22 +235,29 @@ export class CAnalyzer {
     openers: ReadonlySet<string>,
     returned: ReturnedKinds,
     others: ReturnedKinds,
+    devices: ReadonlySet<string>,
   ): FileStreams {
     const functions = new Set([...openers, ...returned.stream]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
     const hints = addrinfoStreams(text);
-    const file = { functions, globals: streamGlobals(text, functions), hints };
+    const file = {
+      functions,
+      globals: streamGlobals(text, functions, devices),
+      hints,
+      ...(devices.size > 0 && { devices }),
+    };
     const messages = withReturning(
-      messageDescriptors(text),
+      messageDescriptors(text, devices),
       text,
       new Set([...returned.message, ...others.message]),
+      devices,
     );
     const redirected = messageRedirects(text, messages);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
       messages,
-      members: memberStreams(text, functions),
+      members: memberStreams(text, functions, devices),
       pairArrays: streamPairArrays(text),
       ...(redirected.size > 0 && { redirected }),
     };
@@ -263,9 +271,10 @@ export class CAnalyzer {
     text: string,
     bodies: readonly { fn: Node; text: string }[],
     openers: ReadonlySet<string>,
+    devices: ReadonlySet<string>,
   ): ReturnedKinds {
     return mayReturnDescriptor(text, openers)
-      ? returnedKinds(bodies, openers, addrinfoStreams(text))
+      ? returnedKinds(bodies, openers, addrinfoStreams(text), devices)
       : NO_RETURNED;
   }
 
@@ -474,6 +483,7 @@ export class CAnalyzer {
     read?: CFunctionFact[],
     replaced: ReadonlySet<string> = NO_NAMES,
     waitersElsewhere: ReadonlySet<string> = NO_NAMES,
+    includedDevices: readonly string[] = [],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -500,6 +510,13 @@ export class CAnalyzer {
       replaced.size > 0 ? allFunctions.filter((f) => !(f.weak && replaced.has(f.name))) : allFunctions;
     const own = new Set(functions.map((f) => f.name));
     const others = othersReturned(returnedElsewhere, own);
+    // The macros naming a device's path, the file's own and its headers' (see deviceMacros.ts).
+    const ownDevices = deviceMacros(text);
+
+    const devices =
+      ownDevices.length + includedDevices.length > 0
+        ? new Set([...ownDevices, ...includedDevices])
+        : NO_DEVICES;
     // A file whose exported functions open descriptors is read for what they return, whatever it writes.
     const openers = streamOpeners(settings, others);
     const opens = functions.some((f) => f.exported && f.calls.some((c) => isOpener(c, openers)));
@@ -602,7 +619,12 @@ export class CAnalyzer {
       ) {
         const returned = opens
           ? exportedReturns(
-              this.returned(text, linkedBodies(bodiesOf(syntax.functions(), text), replaced), openers),
+              this.returned(
+                text,
+                linkedBodies(bodiesOf(syntax.functions(), text), replaced),
+                openers,
+                devices,
+              ),
               functions,
             )
           : undefined;
@@ -610,7 +632,7 @@ export class CAnalyzer {
         return { ...nothingFound(), ...(returned && { returned }), noKindAsked: true as const };
       }
       const bodies = linkedBodies(bodiesOf(syntax.functions(), text), replaced);
-      const returned = this.returned(text, bodies, openers);
+      const returned = this.returned(text, bodies, openers, devices);
       const {
         own: ownWrappers,
         writers,
@@ -730,7 +752,7 @@ export class CAnalyzer {
           kindAsked = true;
         },
       };
-      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
+      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others, devices);
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set([...membersElsewhere].filter((m) => text.includes(m.replace(/@.*/, ''))));
       const streams = read.messages ? { ...read, messages: withMembers(read.messages, named) } : read;
@@ -781,6 +803,7 @@ export class CAnalyzer {
         [...(streams.members ?? [])],
         [...(streams.pairArrays ?? [])],
         [...(streams.redirected ?? [])],
+        [...(streams.devices ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         messagesKey(streams.messages),
         !!streams.hints,
@@ -1039,6 +1062,7 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     elsewhere: list(m.elsewhere),
     returning: list(m.returning),
     otherStructs: list(m.otherStructs),
+    devices: list(m.devices),
   };
 }
 

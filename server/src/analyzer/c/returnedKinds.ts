@@ -9,6 +9,7 @@
 import type { Node } from 'web-tree-sitter';
 import { messageReturning } from './messageDescriptors';
 import { streamReturning } from './origins';
+import { NO_DEVICES } from './deviceMacros';
 import { functionName } from './syntax';
 
 /** Functions that return a descriptor of a known kind on every path (or a failure's value). */
@@ -65,12 +66,14 @@ export function returnedKinds(
   bodies: readonly { fn: Node; text: string }[],
   openers: ReadonlySet<string>,
   hints: boolean,
+  devices: ReadonlySet<string> = NO_DEVICES,
 ): ReturnedKinds {
   const opener = callOf(openers);
   const stream = streamReturning(
     bodies.filter((b) => opener.test(b.text)).map((b) => b.fn),
     openers,
     hints,
+    devices,
   );
   const message = messageReturning(
     bodies.flatMap((b) => {
@@ -78,6 +81,7 @@ export function returnedKinds(
       const name = functionName(b.fn);
       return name ? [{ name, text: b.text }] : [];
     }),
+    devices,
   );
   for (const name of stream)
     if (message.has(name)) {
