@@ -170,6 +170,7 @@ export class Analyzer {
         index?.cReplacedFor(path),
         index?.cWaitersFor(path),
         index?.cIncludedDevices(path, includes),
+        index?.cAssignsFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

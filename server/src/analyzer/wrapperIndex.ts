@@ -4,6 +4,7 @@ import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
 import { treeWaiting } from './c/waitingHelpers';
+import { treeAssignments } from './c/assignedGlobals';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
@@ -173,6 +174,9 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetReaders}. */
   private presetReaderNames: ReadonlySet<string> | undefined;
   private waiters: ReadonlySet<string> | undefined;
+  private assigns: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** Set by {@link WrapperIndex.presetAssigns}. */
+  private presetAssignMap: ReadonlyMap<string, ReadonlySet<string>> | undefined;
   /** Set by {@link WrapperIndex.presetWaiters}. */
   private presetWaiterNames: ReadonlySet<string> | undefined;
   private statics: ReadonlySet<string> | undefined;
@@ -226,6 +230,7 @@ export class WrapperIndex {
     this.implementations = undefined;
     this.readers = undefined;
     this.waiters = undefined;
+    this.assigns = undefined;
     this.statics = undefined;
     this.replaced = undefined;
     this.linked = undefined;
@@ -254,6 +259,8 @@ export class WrapperIndex {
       this.implementations = undefined;
       this.readers = undefined;
       this.waiters = undefined;
+      this.assigns = undefined;
+      this.assigns = undefined;
       this.statics = undefined;
       this.replaced = undefined;
       this.linked = undefined;
@@ -405,6 +412,27 @@ export class WrapperIndex {
       );
     }
     return this.waiters;
+  }
+
+  /** Uses `assigns` as what the tree's functions change (see cAssignsFor), instead of reading the files' facts. */
+  presetAssigns(assigns: readonly (readonly [string, readonly string[]])[]): void {
+    this.presetAssignMap = new Map(assigns.map(([name, names]) => [name, new Set(names)]));
+  }
+
+  /**
+   * What each C function other files can call (a header's, another file's exported one) changes
+   * beyond its arguments: the names its body assigns, its callees' in any file included (see
+   * assignedGlobals.ts), worked out once over the workspace. A call of one between two writes ends the
+   * run where it changes what the earlier write sent. `_path` reads its own definitions itself.
+   */
+  cAssignsFor(_path: string): ReadonlyMap<string, ReadonlySet<string>> {
+    if (this.presetAssignMap) return this.presetAssignMap;
+    this.assigns ??= treeAssignments(
+      [...this.live()].flatMap(([file, w]) =>
+        w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
+      ),
+    );
+    return this.assigns;
   }
 
   /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
@@ -1002,6 +1030,11 @@ export class WrapperIndex {
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ readers: [...this.cReadersFor(path)].sort() });
       facts.push({ waiters: [...this.cWaitersFor(path)].sort() });
+      facts.push({
+        assigns: [...this.cAssignsFor(path)]
+          .map(([name, names]) => [name, ...[...names].sort()])
+          .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
+      });
       facts.push({ statics: [...this.cStaticFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);

@@ -23,6 +23,8 @@ export interface FactBasePass {
   readonly readers: string[];
   /** Functions other files can call that only wait (see waitingHelpers.ts). */
   readonly waiters: string[];
+  /** What functions other files can call change beyond their arguments (see assignedGlobals.ts). */
+  readonly assigns: [string, string[]][];
   /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
   readonly statics: string[];
   /** Weak definitions other files replace, by file (see WrapperIndex.cReplaced). */
@@ -117,6 +119,7 @@ export function factBasePass(
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
   const waiters = [...base.cWaitersFor('')];
+  const assigns = assignLists(base);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
@@ -128,6 +131,7 @@ export function factBasePass(
       overridden: [...exported],
       readers,
       waiters,
+      assigns,
       statics,
       replaced,
     };
@@ -159,6 +163,7 @@ export function factBasePass(
     overridden: [...exported],
     readers,
     waiters,
+    assigns,
     statics,
     replaced,
   };
@@ -253,6 +258,7 @@ export interface ToldFacts {
   readonly overridden: string[];
   readonly readers: string[];
   readonly waiters: string[];
+  readonly assigns: [string, string[]][];
   readonly statics: string[];
   readonly replaced: [string, string[]][];
 }
@@ -274,7 +280,13 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
     overridden: [...base.cOverriddenFor('')],
     readers: [...base.cReadersFor('')],
     waiters: [...base.cWaitersFor('')],
+    assigns: assignLists(base),
     statics: [...base.cStaticFor('')],
     replaced: base.cReplaced(),
   };
+}
+
+/** What the tree's functions change beyond their arguments (see WrapperIndex.cAssignsFor), as lists. */
+function assignLists(base: WrapperIndex): [string, string[]][] {
+  return [...base.cAssignsFor('')].map(([name, names]) => [name, [...names]]);
 }

@@ -258,6 +258,7 @@ export async function lint(
         pure: facts.pure,
         readers: facts.readers,
         waiters: facts.waiters,
+        assigns: facts.assigns,
         statics: facts.statics,
         messageMembers,
         returned,

@@ -38,6 +38,7 @@ import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
 import { deviceMacros, NO_DEVICES } from './deviceMacros';
+import { closedAssignments } from './assignedGlobals';
 import { addrinfoStreams } from './socketTypes';
 import {
   isOpener,
@@ -81,6 +82,9 @@ import { memberCallee, type Implementations } from './memberWriters';
 export type { CWrapper } from './writes';
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** No function changes anything beyond its arguments (see assignedGlobals.ts). */
+const NO_ASSIGNS: ReadonlyMap<string, ReadonlySet<string>> = new Map();
 
 /** No named status codes. */
 const NO_CODES: ReadonlyMap<string, number> = new Map();
@@ -484,6 +488,7 @@ export class CAnalyzer {
     replaced: ReadonlySet<string> = NO_NAMES,
     waitersElsewhere: ReadonlySet<string> = NO_NAMES,
     includedDevices: readonly string[] = [],
+    assignsElsewhere: ReadonlyMap<string, ReadonlySet<string>> = NO_ASSIGNS,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -736,6 +741,14 @@ export class CAnalyzer {
         waitersElsewhere.size > 0
           ? new Set([...ownWaiting, ...[...waitersElsewhere].filter(elsewhereWaits)])
           : ownWaiting;
+      // What a call changes beyond its arguments: the file's own functions', then other files' (see
+      // assignedGlobals.ts).
+      const ownAssigns = closedAssignments(functions, (name) => {
+        const names = assignsElsewhere.get(name);
+        return names && [...names];
+      });
+      const assigns = (name: string) =>
+        ownAssigns.get(name) ?? (own.has(name) ? undefined : assignsElsewhere.get(name));
       // Whether some write's descriptor was not shown a byte stream by the file's streams (see
       // FileWrappers.noKindAsked).
       let kindAsked = false;
@@ -748,6 +761,7 @@ export class CAnalyzer {
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
         ...(waiting.size > 0 && { waits: (name: string) => waiting.has(name) }),
+        ...((ownAssigns.size > 0 || assignsElsewhere.size > 0) && { assigns }),
         kindAsked: () => {
           kindAsked = true;
         },
@@ -815,6 +829,11 @@ export class CAnalyzer {
         // A check of a named code reads its value.
         [...codes],
         [...waiting],
+        // What the calls change (see assignedGlobals.ts).
+        [...new Set(functions.flatMap((f) => f.calls))]
+          .filter((c) => assigns(c))
+          .sort()
+          .map((c) => [c, ...[...assigns(c)!].sort()]),
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);
