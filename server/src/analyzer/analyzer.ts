@@ -300,10 +300,12 @@ export class Analyzer {
 }
 
 /** The fields of {@link Analyzer.textFacts} after a header's includes, as {@link Analyzer.inspect} gives them. */
-function textOnly(read: FileWrappers): Pick<FileWrappers, 'defines' | 'devices' | 'codes' | 'codeUses'> {
+function textOnly(
+  read: FileWrappers,
+): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'codes' | 'codeUses'> {
   return {
     ...(read.defines && { defines: read.defines }),
-    ...(read.devices && { devices: read.devices }),
+    ...(read.deviceDefines && { deviceDefines: read.deviceDefines }),
     ...(read.codes && { codes: read.codes }),
     ...(read.codeUses && { codeUses: read.codeUses }),
   };
@@ -341,13 +343,13 @@ function includedFiles(path: string, text: string): { sources?: string[] } {
 
 /**
  * A header's function-like macro definitions and the object-like ones naming a device's path, for its
- * includers (see FileWrappers.defines and FileWrappers.devices).
+ * includers (see FileWrappers.defines and FileWrappers.deviceDefines).
  */
-function headerDefines(path: string, text: string): { defines?: string[]; devices?: string[] } {
+function headerDefines(path: string, text: string): { defines?: string[]; deviceDefines?: string[] } {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
   const devices = deviceMacros(text);
-  return { ...(defines.length > 0 && { defines }), ...(devices.length > 0 && { devices }) };
+  return { ...(defines.length > 0 && { defines }), ...(devices.length > 0 && { deviceDefines: devices }) };
 }
 
 /** The index's fields for the exported functions a C file shows to return a descriptor of a known kind. */

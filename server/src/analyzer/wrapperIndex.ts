@@ -90,7 +90,7 @@ export interface FileWrappers {
    * A C header's object-like macros naming a device's literal path (`#define PANEL_DEV "/dev/hidraw0"`,
    * see deviceMacros.ts): an includer's `open(PANEL_DEV, ...)` opens that device.
    */
-  readonly devices?: readonly string[];
+  readonly deviceDefines?: readonly string[];
   /**
    * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
    * statusConstants): an includer reads a test or a return of one as the number.
@@ -201,7 +201,7 @@ export class WrapperIndex {
       !wrappers.includes?.length &&
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
-      !wrappers.devices?.length &&
+      !wrappers.deviceDefines?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
     ) {
@@ -771,24 +771,24 @@ export class WrapperIndex {
     return this.headerNames;
   }
 
-  /** The names some header defines as a device's literal path (see FileWrappers.devices). */
+  /** The names some header defines as a device's literal path (see FileWrappers.deviceDefines). */
   cHeaderDevices(): ReadonlySet<string> {
     if (!this.headerDevices) {
       const names = new Set<string>();
       for (const [file, wrappers] of this.files)
-        if (this.cShared(file)) for (const d of wrappers.devices ?? []) names.add(d);
+        if (this.cShared(file)) for (const d of wrappers.deviceDefines ?? []) names.add(d);
       this.headerDevices = names;
     }
     return this.headerDevices;
   }
 
   /**
-   * The device macros (see FileWrappers.devices) of the headers `path` includes (`includes`, as
+   * The device macros (see FileWrappers.deviceDefines) of the headers `path` includes (`includes`, as
    * written), and of those they include, as far as the index knows.
    */
   cIncludedDevices(path: string, includes: readonly string[]): string[] {
     if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
-    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.devices ?? []);
+    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.deviceDefines ?? []);
   }
 
   /** The names of the function-like macros some header defines: a statement of one may need them. */
@@ -1059,8 +1059,8 @@ export class WrapperIndex {
       // Every header's device macros, for the same reason.
       facts.push({
         devices: [...this.files]
-          .filter(([file, w]) => this.cShared(file) && w.devices?.length)
-          .map(([file, w]) => [file, w.devices])
+          .filter(([file, w]) => this.cShared(file) && w.deviceDefines?.length)
+          .map(([file, w]) => [file, w.deviceDefines])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.

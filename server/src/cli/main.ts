@@ -163,7 +163,7 @@ export async function lint(
               w.returnsMessage?.length ||
               w.includes?.length ||
               w.sources?.length ||
-              w.devices?.length ||
+              w.deviceDefines?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
             ? [[r.path, w] as [string, FileWrappers]]
@@ -193,7 +193,7 @@ export async function lint(
           memberFacts.has(path) ||
           w.sources?.length ||
           (isHeader(path) &&
-            (w.includes?.length || w.defines?.length || w.devices?.length || w.codes?.length)),
+            (w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length)),
       )
       .map(([path, w]) => {
         const stored = memberFacts.get(path);
@@ -205,7 +205,7 @@ export async function lint(
             ...(w.includes && { includes: w.includes }),
             ...(w.sources && { sources: w.sources }),
             ...(w.defines && { defines: w.defines }),
-            ...(w.devices && { devices: w.devices }),
+            ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
           },
@@ -318,7 +318,8 @@ async function toldPass(
   const headers: [string, FileWrappers][] = all
     .filter(
       ([path, w]) =>
-        isHeader(path) && (w.includes?.length || w.defines?.length || w.devices?.length || w.codes?.length),
+        isHeader(path) &&
+        (w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length),
     )
     .map(([path, w]) => [
       path,
@@ -327,7 +328,7 @@ async function toldPass(
         ts: [],
         ...(w.includes && { includes: w.includes }),
         ...(w.defines && { defines: w.defines }),
-        ...(w.devices && { devices: w.devices }),
+        ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
         ...(w.codes && { codes: w.codes }),
       },
     ]);
