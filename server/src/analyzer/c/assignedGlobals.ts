@@ -9,19 +9,29 @@
 // file and across files (a helper calling another file's refiller changes what that one changes).
 
 /** Library calls that fill their first argument's object (see catalogue's C_FIRST_ARGUMENT_FILLERS). */
-const FIRST_FILLED =
-  /\b(?:memset|memcpy|memmove|bzero|strcpy|strncpy|stpcpy|stpncpy|strcat|strncat|strlcpy|strlcat|v?sn?printf|fgets|fread)\s*\(\s*(?:\(\s*[\w\s*]+\)\s*)?&?\s*([A-Za-z_]\w*)/g;
+const FIRST_FILLED = new Set([
+  'memset',
+  'memcpy',
+  'memmove',
+  'bzero',
+  'strcpy',
+  'strncpy',
+  'stpcpy',
+  'stpncpy',
+  'strcat',
+  'strncat',
+  'strlcpy',
+  'strlcat',
+  'sprintf',
+  'snprintf',
+  'vsprintf',
+  'vsnprintf',
+  'fgets',
+  'fread',
+]);
 
 /** Library calls that fill their second argument's object (`read(fd, buf, n)`). */
-const SECOND_FILLED =
-  /\b(?:read|pread|pread64|recv|recvfrom)\s*\([^,;()]*,\s*(?:\(\s*[\w\s*]+\)\s*)?&?\s*([A-Za-z_]\w*)/g;
-
-/**
- * A name assigned, incremented or changed through a subscript or member: `n = `, `n += `, `buf[i] = `,
- * `conf.len = `, `p->x = `, `n++`, `++n`. The name's root only.
- */
-const ASSIGNED =
-  /(?<![\w.>])([A-Za-z_]\w*)\s*(?:\[[^\]\n;]*\]\s*|(?:\.|->)\s*[A-Za-z_]\w*\s*)*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/g;
+const SECOND_FILLED = new Set(['read', 'pread', 'pread64', 'recv', 'recvfrom']);
 
 /** Words before a name that make no declaration of it (`return n;`, `case N:`). */
 const NOT_TYPES = new Set(['return', 'case', 'else', 'goto', 'sizeof', 'do', 'typedef']);
@@ -29,29 +39,155 @@ const NOT_TYPES = new Set(['return', 'case', 'else', 'goto', 'sizeof', 'do', 'ty
 /**
  * The names the body `body` (comments and literals blanked) assigns or fills that it does not declare
  * and that are not among `params`: the file-scope variables (or another file's) a call of it changes,
- * its own name's callers may send. Sorted, each once.
+ * its own name's callers may send. A name is the root of what is changed: `n = `, `n += `, `buf[i] =
+ * `, `conf.len = `, `p->x = `, `n++`, `++n`, and a filler's destination (`memset(&hdr, ...)`). Read
+ * from the operators and calls' parentheses back to the names, not by a search from every word: every
+ * file of a tree is read this way. Sorted, each once.
  */
 export function assignedNames(body: string, params: ReadonlySet<string>): string[] {
   const found = new Set<string>();
-  for (const m of body.matchAll(ASSIGNED)) {
-    const name = m[1] ?? m[2];
+  for (let at = body.indexOf('='); at >= 0; at = body.indexOf('=', at + 1)) {
+    const next = body.charCodeAt(at + 1);
+    if (next === 61) {
+      at++; // `==`
+      continue;
+    }
+    let end = at;
+    const before = body[at - 1];
+    if (before === '<' || before === '>') {
+      // `<<=`, `>>=`; `<=` and `>=` compare.
+      if (body[at - 2] !== before) continue;
+      end = at - 2;
+    } else if (before === '!' || before === '=') continue;
+    else if (before !== undefined && '+-*/%&|^'.includes(before)) end = at - 1;
+    const name = rootBefore(body, end);
     if (name) found.add(name);
   }
-  if (body.includes('('))
-    for (const pattern of [FIRST_FILLED, SECOND_FILLED])
-      for (const m of body.matchAll(pattern)) found.add(m[1]!);
-  if (found.size === 0) return [];
-  const declared = new Set<string>();
-  for (const m of body.matchAll(DECLARED)) if (!NOT_TYPES.has(m[1]!)) declared.add(m[2]!);
-  const names = [...found].filter((n) => !params.has(n) && !NOT_TYPES.has(n) && !declared.has(n));
+  for (const op of ['++', '--'])
+    for (let at = body.indexOf(op); at >= 0; at = body.indexOf(op, at + 2)) {
+      const name = rootBefore(body, at) ?? wordAfter(body, at + 2);
+      if (name) found.add(name);
+    }
+  for (let at = body.indexOf('('); at >= 0; at = body.indexOf('(', at + 1)) {
+    const callee = wordBefore(body, at);
+    if (!callee) continue;
+    const first = FIRST_FILLED.has(callee);
+    if (!first && !SECOND_FILLED.has(callee)) continue;
+    let from = at + 1;
+    if (!first) {
+      const comma = body.indexOf(',', from);
+      const close = body.indexOf(')', from);
+      if (comma < 0 || (close >= 0 && close < comma)) continue;
+      from = comma + 1;
+    }
+    const name = destination(body, from);
+    if (name) found.add(name);
+  }
+  const names = [...found].filter((n) => !params.has(n) && !NOT_TYPES.has(n) && !declares(body, n));
   return names.sort();
 }
 
+/** Whether a character code may be part of a C name. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** Whether a character code is white space in C source (blank, tab, line end, form feed). */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** The index of the last character before `at` that is no white space (-1 if none). */
+function skipBack(text: string, at: number): number {
+  let k = at - 1;
+  while (k >= 0 && isSpaceCode(text.charCodeAt(k))) k--;
+  return k;
+}
+
+/** The word ending just before `at` (white space between allowed), if a name. */
+function wordBefore(text: string, at: number): string | undefined {
+  const end = skipBack(text, at) + 1;
+  let k = end;
+  while (k > 0 && isWordCode(text.charCodeAt(k - 1))) k--;
+  const word = text.slice(k, end);
+  return word !== '' && !(word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57) ? word : undefined;
+}
+
+/** The name starting at `at` after white space, if any. */
+function wordAfter(text: string, at: number): string | undefined {
+  const m = /^\s*([A-Za-z_]\w*)/.exec(text.slice(at, at + 80));
+  return m?.[1];
+}
+
 /**
- * A declaration of a name: a type word (or `*`) before it and `=`, `;`, `,`, `[` or `)` after (`int
- * n;`, `static char buf[64];`, `char *p = ...`); the word before must be no statement keyword.
+ * The root name of what ends just before `end` (white space between allowed): `buf[i]`, `conf.len`,
+ * `p->x` give `buf`, `conf`, `p`; anything else (a call's result, a parenthesised expression) none.
  */
-const DECLARED = /\b([A-Za-z_]\w*)[\s*]+([A-Za-z_]\w*)\s*(?=[=;,[)])/g;
+function rootBefore(text: string, end: number): string | undefined {
+  let k = skipBack(text, end);
+  for (let steps = 0; steps < 16 && k >= 0; steps++) {
+    if (text[k] === ']') {
+      let depth = 0;
+      for (; k >= 0; k--) {
+        const c = text[k];
+        if (c === ']') depth++;
+        else if (c === '[' && --depth === 0) break;
+        else if (c === ';' || c === '{' || c === '}') return undefined;
+      }
+      k = skipBack(text, k);
+      continue;
+    }
+    if (!isWordCode(text.charCodeAt(k))) return undefined;
+    let start = k;
+    while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
+    const word = text.slice(start, k + 1);
+    if (word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57) return undefined;
+    const b = skipBack(text, start);
+    if (b >= 0 && text[b] === '.') {
+      k = skipBack(text, b);
+      continue;
+    }
+    if (b >= 1 && text[b] === '>' && text[b - 1] === '-') {
+      k = skipBack(text, b - 1);
+      continue;
+    }
+    return word;
+  }
+  return undefined;
+}
+
+/** The name a filler's destination argument starting at `at` names: `buf`, `&hdr`, `(char *)buf`. */
+function destination(text: string, at: number): string | undefined {
+  const m = /^\s*(?:\(\s*[\w\s*]+\)\s*)?&?\s*([A-Za-z_]\w*)/.exec(text.slice(at, at + 120));
+  return m?.[1];
+}
+
+/**
+ * Whether `body` declares `name`: a type word (or `*`) before it and `=`, `;`, `,`, `[` or `)` after
+ * (`int n;`, `static char buf[64];`, `char *p = ...`), the word before being no statement keyword.
+ */
+function declares(body: string, name: string): boolean {
+  for (let at = body.indexOf(name); at >= 0; at = body.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if (at > 0 && isWordCode(body.charCodeAt(at - 1))) continue;
+    if (isWordCode(body.charCodeAt(end))) continue;
+    let k = end;
+    while (k < body.length && isSpaceCode(body.charCodeAt(k))) k++;
+    if (!'=;,[)'.includes(body[k] ?? '') || body[k] === undefined) continue;
+    if (body[k] === '=' && body[k + 1] === '=') continue;
+    // Back over white space and stars (at least one) to the type's last word.
+    let b = at - 1;
+    let gap = 0;
+    while (b >= 0 && (isSpaceCode(body.charCodeAt(b)) || body[b] === '*')) {
+      b--;
+      gap++;
+    }
+    if (gap === 0) continue;
+    const word = wordBefore(body, b + 1);
+    if (word && !NOT_TYPES.has(word)) return true;
+  }
+  return false;
+}
 
 /** What {@link closedAssignments} reads of one function: its name, what it calls, what it assigns. */
 export interface AssigningFunction {
