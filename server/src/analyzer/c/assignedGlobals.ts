@@ -162,6 +162,17 @@ function destination(text: string, at: number): string | undefined {
   return m?.[1];
 }
 
+/** A declaration's start: type words, then a name (`unsigned int n`, `struct tm *local`). */
+const DECLARATION_START = /^\s*(?:[A-Za-z_]\w*[\s*]+)+[A-Za-z_]\w*(?:\s*\[[^\]]*\])*\s*(?:[,;]|=[^;(]*,)/;
+
+/** Whether the statement holding the `,` at `comma` is a declaration of several names. */
+function listDeclares(body: string, comma: number): boolean {
+  let k = comma;
+  while (k > 0 && !';{}'.includes(body[k - 1]!)) k--;
+  const m = DECLARATION_START.exec(body.slice(k, comma + 1));
+  return !!m && !NOT_TYPES.has(/\w+/.exec(m[0])![0]) && !/\b(?:for|while|if|switch)\b/.test(m[0]);
+}
+
 /**
  * Whether `body` declares `name`: a type word (or `*`) before it and `=`, `;`, `,`, `[` or `)` after
  * (`int n;`, `static char buf[64];`, `char *p = ...`), the word before being no statement keyword.
@@ -182,6 +193,8 @@ function declares(body: string, name: string): boolean {
       b--;
       gap++;
     }
+    // `int hours, mins;`: a later declarator of a declaration's list.
+    if (body[b] === ',' && listDeclares(body, b)) return true;
     if (gap === 0) continue;
     const word = wordBefore(body, b + 1);
     if (word && !NOT_TYPES.has(word)) return true;
