@@ -19,6 +19,7 @@ import type { CWrapper } from './wrapper';
 import { declaredPureFunctions } from './c/declaredPure';
 import { codeUses, statusConstants } from './c/statusConstants';
 import { functionLikeDefines, isHeader, projectIncludes } from './headerIncludes';
+import { deviceMacros } from './c/deviceMacros';
 import { sourceIncludes } from './sourceIncludes';
 
 let tsFrontEnd: typeof TsFrontEnd | undefined;
@@ -135,7 +136,8 @@ export class Analyzer {
         isHeader(path) ||
         index?.cHeaderWrapperNames().size ||
         index?.cHeaderMacroNames().size ||
-        index?.cHeaderCodeNames().size
+        index?.cHeaderCodeNames().size ||
+        index?.cHeaderDevices().size
           ? projectIncludes(text)
           : [];
       const {
@@ -167,6 +169,9 @@ export class Analyzer {
         index?.cStaticFor(path),
         read?.functions?.slice(),
         index?.cReplacedFor(path),
+        index?.cWaitersFor(path),
+        index?.cIncludedDevices(path, includes),
+        index?.cAssignsFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
@@ -296,9 +301,12 @@ export class Analyzer {
 }
 
 /** The fields of {@link Analyzer.textFacts} after a header's includes, as {@link Analyzer.inspect} gives them. */
-function textOnly(read: FileWrappers): Pick<FileWrappers, 'defines' | 'codes' | 'codeUses'> {
+function textOnly(
+  read: FileWrappers,
+): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'codes' | 'codeUses'> {
   return {
     ...(read.defines && { defines: read.defines }),
+    ...(read.deviceDefines && { deviceDefines: read.deviceDefines }),
     ...(read.codes && { codes: read.codes }),
     ...(read.codeUses && { codeUses: read.codeUses }),
   };
@@ -334,11 +342,15 @@ function includedFiles(path: string, text: string): { sources?: string[] } {
   return sources.length > 0 ? { sources } : {};
 }
 
-/** A header's function-like macro definitions, for its includers (see FileWrappers.defines). */
-function headerDefines(path: string, text: string): { defines?: string[] } {
+/**
+ * A header's function-like macro definitions and the object-like ones naming a device's path, for its
+ * includers (see FileWrappers.defines and FileWrappers.deviceDefines).
+ */
+function headerDefines(path: string, text: string): { defines?: string[]; deviceDefines?: string[] } {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
-  return defines.length > 0 ? { defines } : {};
+  const devices = deviceMacros(text);
+  return { ...(defines.length > 0 && { defines }), ...(devices.length > 0 && { deviceDefines: devices }) };
 }
 
 /** The index's fields for the exported functions a C file shows to return a descriptor of a known kind. */

@@ -3,6 +3,8 @@
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
+import { treeWaiting } from './c/waitingHelpers';
+import { treeAssignments } from './c/assignedGlobals';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
@@ -85,6 +87,11 @@ export interface FileWrappers {
    */
   readonly defines?: readonly string[];
   /**
+   * A C header's object-like macros naming a device's literal path (`#define PANEL_DEV "/dev/hidraw0"`,
+   * see deviceMacros.ts): an includer's `open(PANEL_DEV, ...)` opens that device.
+   */
+  readonly deviceDefines?: readonly string[];
+  /**
    * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
    * statusConstants): an includer reads a test or a return of one as the number.
    */
@@ -125,6 +132,7 @@ export class WrapperIndex {
   private headerNames: Set<string> | undefined;
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
+  private headerDevices: Set<string> | undefined;
   /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
   private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
@@ -165,6 +173,12 @@ export class WrapperIndex {
   private readers: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetReaders}. */
   private presetReaderNames: ReadonlySet<string> | undefined;
+  private waiters: ReadonlySet<string> | undefined;
+  private assigns: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** Set by {@link WrapperIndex.presetAssigns}. */
+  private presetAssignMap: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** Set by {@link WrapperIndex.presetWaiters}. */
+  private presetWaiterNames: ReadonlySet<string> | undefined;
   private statics: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetStatics}. */
   private presetStaticNames: ReadonlySet<string> | undefined;
@@ -187,6 +201,7 @@ export class WrapperIndex {
       !wrappers.includes?.length &&
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
+      !wrappers.deviceDefines?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
     ) {
@@ -199,6 +214,7 @@ export class WrapperIndex {
     this.included = undefined;
     this.headerNames = undefined;
     this.headerMacros = undefined;
+    this.headerDevices = undefined;
     this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
@@ -213,6 +229,8 @@ export class WrapperIndex {
     this.returned = undefined;
     this.implementations = undefined;
     this.readers = undefined;
+    this.waiters = undefined;
+    this.assigns = undefined;
     this.statics = undefined;
     this.replaced = undefined;
     this.linked = undefined;
@@ -226,6 +244,7 @@ export class WrapperIndex {
       this.included = undefined;
       this.headerNames = undefined;
       this.headerMacros = undefined;
+      this.headerDevices = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
@@ -239,6 +258,9 @@ export class WrapperIndex {
       this.returned = undefined;
       this.implementations = undefined;
       this.readers = undefined;
+      this.waiters = undefined;
+      this.assigns = undefined;
+      this.assigns = undefined;
       this.statics = undefined;
       this.replaced = undefined;
       this.linked = undefined;
@@ -366,6 +388,51 @@ export class WrapperIndex {
       ),
     );
     return this.readers;
+  }
+
+  /** Uses `names` as the tree's functions that only wait, instead of reading the files' facts. */
+  presetWaiters(names: readonly string[]): void {
+    this.presetWaiterNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that only wait
+   * (see waitingHelpers.ts), worked out once to a least fixed point over the workspace: called between
+   * two writes, one ends the run as a library wait does. `_path` reads its own definitions itself.
+   */
+  cWaitersFor(_path: string): ReadonlySet<string> {
+    if (this.presetWaiterNames) return this.presetWaiterNames;
+    if (!this.waiters) {
+      const quiet = this.cQuietFor('');
+      this.waiters = treeWaiting(
+        [...this.live()].flatMap(([file, w]) =>
+          w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
+        ),
+        (name) => quiet.has(name) || libraryQuiet(name),
+      );
+    }
+    return this.waiters;
+  }
+
+  /** Uses `assigns` as what the tree's functions change (see cAssignsFor), instead of reading the files' facts. */
+  presetAssigns(assigns: readonly (readonly [string, readonly string[]])[]): void {
+    this.presetAssignMap = new Map(assigns.map(([name, names]) => [name, new Set(names)]));
+  }
+
+  /**
+   * What each C function other files can call (a header's, another file's exported one) changes
+   * beyond its arguments: the names its body assigns, its callees' in any file included (see
+   * assignedGlobals.ts), worked out once over the workspace. A call of one between two writes ends the
+   * run where it changes what the earlier write sent. `_path` reads its own definitions itself.
+   */
+  cAssignsFor(_path: string): ReadonlyMap<string, ReadonlySet<string>> {
+    if (this.presetAssignMap) return this.presetAssignMap;
+    this.assigns ??= treeAssignments(
+      [...this.live()].flatMap(([file, w]) =>
+        w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
+      ),
+    );
+    return this.assigns;
   }
 
   /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
@@ -704,6 +771,26 @@ export class WrapperIndex {
     return this.headerNames;
   }
 
+  /** The names some header defines as a device's literal path (see FileWrappers.deviceDefines). */
+  cHeaderDevices(): ReadonlySet<string> {
+    if (!this.headerDevices) {
+      const names = new Set<string>();
+      for (const [file, wrappers] of this.files)
+        if (this.cShared(file)) for (const d of wrappers.deviceDefines ?? []) names.add(d);
+      this.headerDevices = names;
+    }
+    return this.headerDevices;
+  }
+
+  /**
+   * The device macros (see FileWrappers.deviceDefines) of the headers `path` includes (`includes`, as
+   * written), and of those they include, as far as the index knows.
+   */
+  cIncludedDevices(path: string, includes: readonly string[]): string[] {
+    if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
+    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.deviceDefines ?? []);
+  }
+
   /** The names of the function-like macros some header defines: a statement of one may need them. */
   cHeaderMacroNames(): ReadonlySet<string> {
     if (!this.headerMacros) {
@@ -942,6 +1029,12 @@ export class WrapperIndex {
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ readers: [...this.cReadersFor(path)].sort() });
+      facts.push({ waiters: [...this.cWaitersFor(path)].sort() });
+      facts.push({
+        assigns: [...this.cAssignsFor(path)]
+          .map(([name, names]) => [name, ...[...names].sort()])
+          .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
+      });
       facts.push({ statics: [...this.cStaticFor(path)].sort() });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);
@@ -961,6 +1054,13 @@ export class WrapperIndex {
         codes: [...this.files]
           .filter(([file, w]) => this.cShared(file) && w.codes?.length)
           .map(([file, w]) => [file, w.codes])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
+      });
+      // Every header's device macros, for the same reason.
+      facts.push({
+        devices: [...this.files]
+          .filter(([file, w]) => this.cShared(file) && w.deviceDefines?.length)
+          .map(([file, w]) => [file, w.deviceDefines])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.

@@ -21,6 +21,10 @@ export interface FactBasePass {
   readonly overridden: string[];
   /** Functions that read, called by another file's function that writes (see awaitedReplies.ts). */
   readonly readers: string[];
+  /** Functions other files can call that only wait (see waitingHelpers.ts). */
+  readonly waiters: string[];
+  /** What functions other files can call change beyond their arguments (see assignedGlobals.ts). */
+  readonly assigns: [string, string[]][];
   /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
   readonly statics: string[];
   /** Weak definitions other files replace, by file (see WrapperIndex.cReplaced). */
@@ -114,6 +118,8 @@ export function factBasePass(
   for (const [path] of replaced) redo.add(path);
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
+  const waiters = [...base.cWaitersFor('')];
+  const assigns = assignLists(base);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
   if (quiet.size === 0 && pure.size === 0)
@@ -124,6 +130,8 @@ export function factBasePass(
       pure: [],
       overridden: [...exported],
       readers,
+      waiters,
+      assigns,
       statics,
       replaced,
     };
@@ -154,6 +162,8 @@ export function factBasePass(
     pure: [...pure],
     overridden: [...exported],
     readers,
+    waiters,
+    assigns,
     statics,
     replaced,
   };
@@ -247,6 +257,8 @@ export interface ToldFacts {
   readonly pure: string[];
   readonly overridden: string[];
   readonly readers: string[];
+  readonly waiters: string[];
+  readonly assigns: [string, string[]][];
   readonly statics: string[];
   readonly replaced: [string, string[]][];
 }
@@ -267,7 +279,14 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
     pure: [...base.cPureFor('')],
     overridden: [...base.cOverriddenFor('')],
     readers: [...base.cReadersFor('')],
+    waiters: [...base.cWaitersFor('')],
+    assigns: assignLists(base),
     statics: [...base.cStaticFor('')],
     replaced: base.cReplaced(),
   };
+}
+
+/** What the tree's functions change beyond their arguments (see WrapperIndex.cAssignsFor), as lists. */
+function assignLists(base: WrapperIndex): [string, string[]][] {
+  return [...base.cAssignsFor('')].map(([name, names]) => [name, [...names]]);
 }

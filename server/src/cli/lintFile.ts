@@ -101,6 +101,10 @@ export interface LintJob {
   readonly pure?: readonly string[];
   /** Second pass: the tree's C functions that read, where other files' writing functions call them (the fact base's). */
   readonly readers?: readonly string[];
+  /** Second pass: the tree's C functions other files can call that only wait (see waitingHelpers.ts). */
+  readonly waiters?: readonly string[];
+  /** Second pass: what the tree's C functions change beyond their arguments (see assignedGlobals.ts). */
+  readonly assigns?: readonly (readonly [string, readonly string[]])[];
   /** Second pass: the tree's C functions returning static storage (see staticReturns.ts). */
   readonly statics?: readonly string[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
@@ -192,6 +196,8 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.defined) index.presetDefined(job.defined);
   if (job.pure) index.presetPure(job.pure);
   if (job.readers) index.presetReaders(job.readers);
+  if (job.waiters) index.presetWaiters(job.waiters);
+  if (job.assigns) index.presetAssigns(job.assigns);
   if (job.statics) index.presetStatics(job.statics);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
   if (job.returned) index.presetReturned(job.returned);

@@ -165,6 +165,7 @@ export async function lint(
               w.returnsMessage?.length ||
               w.includes?.length ||
               w.sources?.length ||
+              w.deviceDefines?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
             ? [[r.path, w] as [string, FileWrappers]]
@@ -193,7 +194,8 @@ export async function lint(
           w.ts.length > 0 ||
           memberFacts.has(path) ||
           w.sources?.length ||
-          (isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length)),
+          (isHeader(path) &&
+            (w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length)),
       )
       .map(([path, w]) => {
         const stored = memberFacts.get(path);
@@ -205,6 +207,7 @@ export async function lint(
             ...(w.includes && { includes: w.includes }),
             ...(w.sources && { sources: w.sources }),
             ...(w.defines && { defines: w.defines }),
+            ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
           },
@@ -256,6 +259,8 @@ export async function lint(
         defined: facts.defined,
         pure: facts.pure,
         readers: facts.readers,
+        waiters: facts.waiters,
+        assigns: facts.assigns,
         statics: facts.statics,
         messageMembers,
         returned,
@@ -313,7 +318,11 @@ async function toldPass(
   const functions = new Map(all.flatMap(([path, w]) => (w.functions ? [[path, w.functions] as const] : [])));
   const facts = toldFacts(all.filter(([, w]) => w.functions?.length || w.codes?.length));
   const headers: [string, FileWrappers][] = all
-    .filter(([path, w]) => isHeader(path) && (w.includes?.length || w.defines?.length || w.codes?.length))
+    .filter(
+      ([path, w]) =>
+        isHeader(path) &&
+        (w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length),
+    )
     .map(([path, w]) => [
       path,
       {
@@ -321,6 +330,7 @@ async function toldPass(
         ts: [],
         ...(w.includes && { includes: w.includes }),
         ...(w.defines && { defines: w.defines }),
+        ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
         ...(w.codes && { codes: w.codes }),
       },
     ]);

@@ -37,6 +37,8 @@ import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
+import { deviceMacros, NO_DEVICES } from './deviceMacros';
+import { closedAssignments } from './assignedGlobals';
 import { addrinfoStreams } from './socketTypes';
 import {
   isOpener,
@@ -83,6 +85,9 @@ import { memberCallee, type Implementations } from './memberWriters';
 export type { CWrapper } from './writes';
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** No function changes anything beyond its arguments (see assignedGlobals.ts). */
+const NO_ASSIGNS: ReadonlyMap<string, ReadonlySet<string>> = new Map();
 
 /** No named status codes. */
 const NO_CODES: ReadonlyMap<string, number> = new Map();
@@ -237,22 +242,29 @@ export class CAnalyzer {
     openers: ReadonlySet<string>,
     returned: ReturnedKinds,
     others: ReturnedKinds,
+    devices: ReadonlySet<string>,
   ): FileStreams {
     const functions = new Set([...openers, ...returned.stream]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
     const hints = addrinfoStreams(text);
-    const file = { functions, globals: streamGlobals(text, functions), hints };
+    const file = {
+      functions,
+      globals: streamGlobals(text, functions, devices),
+      hints,
+      ...(devices.size > 0 && { devices }),
+    };
     const messages = withReturning(
-      messageDescriptors(text),
+      messageDescriptors(text, devices),
       text,
       new Set([...returned.message, ...others.message]),
+      devices,
     );
     const redirected = messageRedirects(text, messages);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
       messages,
-      members: memberStreams(text, functions),
+      members: memberStreams(text, functions, devices),
       pairArrays: streamPairArrays(text),
       ...(redirected.size > 0 && { redirected }),
     };
@@ -266,9 +278,10 @@ export class CAnalyzer {
     text: string,
     bodies: readonly { fn: Node; text: string }[],
     openers: ReadonlySet<string>,
+    devices: ReadonlySet<string>,
   ): ReturnedKinds {
     return mayReturnDescriptor(text, openers)
-      ? returnedKinds(bodies, openers, addrinfoStreams(text), text)
+      ? returnedKinds(bodies, openers, addrinfoStreams(text), text, devices)
       : NO_RETURNED;
   }
 
@@ -476,6 +489,9 @@ export class CAnalyzer {
     staticElsewhere: ReadonlySet<string> = NO_NAMES,
     read?: CFunctionFact[],
     replaced: ReadonlySet<string> = NO_NAMES,
+    waitersElsewhere: ReadonlySet<string> = NO_NAMES,
+    includedDevices: readonly string[] = [],
+    assignsElsewhere: ReadonlyMap<string, ReadonlySet<string>> = NO_ASSIGNS,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -502,6 +518,13 @@ export class CAnalyzer {
       replaced.size > 0 ? allFunctions.filter((f) => !(f.weak && replaced.has(f.name))) : allFunctions;
     const own = new Set(functions.map((f) => f.name));
     const others = othersReturned(returnedElsewhere, own);
+    // The macros naming a device's path, the file's own and its headers' (see deviceMacros.ts).
+    const ownDevices = deviceMacros(text);
+
+    const devices =
+      ownDevices.length + includedDevices.length > 0
+        ? new Set([...ownDevices, ...includedDevices])
+        : NO_DEVICES;
     // A file whose exported functions open descriptors is read for what they return, whatever it writes.
     const openers = streamOpeners(settings, others);
     const opens = functions.some((f) => f.exported && f.calls.some((c) => isOpener(c, openers)));
@@ -604,7 +627,12 @@ export class CAnalyzer {
       ) {
         const returned = opens
           ? exportedReturns(
-              this.returned(text, linkedBodies(bodiesOf(syntax.functions(), text), replaced), openers),
+              this.returned(
+                text,
+                linkedBodies(bodiesOf(syntax.functions(), text), replaced),
+                openers,
+                devices,
+              ),
               functions,
             )
           : undefined;
@@ -612,7 +640,7 @@ export class CAnalyzer {
         return { ...nothingFound(), ...(returned && { returned }), noKindAsked: true as const };
       }
       const bodies = linkedBodies(bodiesOf(syntax.functions(), text), replaced);
-      const returned = this.returned(text, bodies, openers);
+      const returned = this.returned(text, bodies, openers, devices);
       const {
         own: ownWrappers,
         writers,
@@ -708,8 +736,22 @@ export class CAnalyzer {
       // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
       const statics = staticReturningWith(functions, own, staticElsewhere);
       const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
-      // The file's functions that only wait end a run between writes, as a library wait does.
-      const waiting = waitingFunctions(readFacts, quiet);
+      // The file's functions that only wait end a run between writes, as a library wait does, and so
+      // do other files' (see waitingHelpers.ts).
+      const elsewhereWaits = (name: string) => !readNames.has(name) && waitersElsewhere.has(name);
+      const ownWaiting = waitingFunctions(readFacts, quiet, elsewhereWaits);
+      const waiting =
+        waitersElsewhere.size > 0
+          ? new Set([...ownWaiting, ...[...waitersElsewhere].filter(elsewhereWaits)])
+          : ownWaiting;
+      // What a call changes beyond its arguments: the file's own functions', then other files' (see
+      // assignedGlobals.ts).
+      const ownAssigns = closedAssignments(functions, (name) => {
+        const names = assignsElsewhere.get(name);
+        return names && [...names];
+      });
+      const assigns = (name: string) =>
+        ownAssigns.get(name) ?? (own.has(name) ? undefined : assignsElsewhere.get(name));
       // Whether some write's descriptor was not shown a byte stream by the file's streams (see
       // FileWrappers.noKindAsked).
       let kindAsked = false;
@@ -722,11 +764,12 @@ export class CAnalyzer {
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
         ...(waiting.size > 0 && { waits: (name: string) => waiting.has(name) }),
+        ...((ownAssigns.size > 0 || assignsElsewhere.size > 0) && { assigns }),
         kindAsked: () => {
           kindAsked = true;
         },
       };
-      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others);
+      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others, devices);
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set(
         [...membersElsewhere].filter((m) => !isGlobalFact(m) && text.includes(m.replace(/@.*/, ''))),
@@ -783,6 +826,7 @@ export class CAnalyzer {
         [...(streams.members ?? [])],
         [...(streams.pairArrays ?? [])],
         [...(streams.redirected ?? [])],
+        [...(streams.devices ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
         messagesKey(streams.messages),
         !!streams.hints,
@@ -794,6 +838,11 @@ export class CAnalyzer {
         // A check of a named code reads its value.
         [...codes],
         [...waiting],
+        // What the calls change (see assignedGlobals.ts).
+        [...new Set(functions.flatMap((f) => f.calls))]
+          .filter((c) => assigns(c))
+          .sort()
+          .map((c) => [c, ...[...assigns(c)!].sort()]),
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);
@@ -1043,6 +1092,7 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     globalArrays: list(m.globalArrays),
     returning: list(m.returning),
     otherStructs: list(m.otherStructs),
+    devices: list(m.devices),
   };
 }
 

@@ -26,6 +26,7 @@ export function copiedOrigin(
   functions: ReadonlySet<string>,
   hints: boolean,
   pairs?: ReadonlySet<string>,
+  devices?: ReadonlySet<string>,
 ): Origin {
   const from = Math.max(0, at - SCOPE);
   const end = lastFunctionEnd(text, from, at);
@@ -33,7 +34,7 @@ export function copiedOrigin(
   if (changedIn(body, name)) return 'other';
   const kinds: Origin[] = [];
   for (const after of assignedIn(body, name))
-    kinds.push(assignedOrigin(body.slice(after, after + 200), functions, hints, pairs));
+    kinds.push(assignedOrigin(body.slice(after, after + 200), functions, hints, pairs, devices));
   if (kinds.includes('other') || !kinds.includes('stream')) return 'other';
   return 'stream';
 }

@@ -13,6 +13,7 @@ import {
   ioName,
   MESSAGE_CATALOGUE,
 } from '../catalogue';
+import { assignedNames } from './assignedGlobals';
 import { conditionalDefines } from './conditionalDefines';
 import { returnsStatic } from './staticReturns';
 import { markedWeak } from './weakDefinitions';
@@ -59,6 +60,11 @@ export interface CFunctionFact {
    * the tree has one, replaces this body at link time.
    */
   readonly weak?: true;
+  /**
+   * The names its body assigns or fills that are neither its parameters nor declared in it: the
+   * file-scope variables a call of it changes (see assignedGlobals.ts). Its callees' are not included.
+   */
+  readonly assigns?: readonly string[];
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -277,11 +283,18 @@ export function readDefinition(clean: string, open: number, close: number): CFun
   // initialiser (`= {`) is no definition.
   if (!/[\w*]\s*$/.test(qualifiers) || /=\s*$/.test(qualifiers)) return undefined;
   const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
-  const readOnly = readOnlyParameters(clean.slice(i + 1, end0(clean, i)));
+  const paramList = clean.slice(i + 1, end0(clean, i));
+  const readOnly = readOnlyParameters(paramList);
   const readsOnly = close - open < ACCESSOR_LENGTH && !opaque && !MUTATION.test(clean.slice(open + 1, close));
   const exported = !/\bstatic\b/.test(qualifiers);
   const returnsCall = exported ? returnedCall(clean, open, close) : undefined;
   const staticResult = returnsStatic(clean, open, close);
+  const assigns = assignedNames(
+    clean.slice(open + 1, close),
+    new Set(
+      paramList.split(',').map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p.trim())?.[1] ?? ''),
+    ),
+  );
   return {
     name,
     exported,
@@ -292,6 +305,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
     ...(readsOnly && { readsOnly }),
     ...(returnsCall !== undefined && { returnsCall }),
     ...(staticResult && { returnsStatic: true as const }),
+    ...(assigns.length > 0 && { assigns }),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from './memberStructs';
 import { copiedOrigin } from './copiedMembers';
 import { assignedOrigin, streamAssignment, type Origin } from './origins';
+import { NO_DEVICES } from './deviceMacros';
 import { addrinfoStreams } from './socketTypes';
 import { streamPairArrays } from './pairArrays';
 
@@ -31,7 +32,11 @@ const MEMBER_ASSIGNED =
  * The members `text` assigns byte streams only (see the file comment), as keys of memberFactKey with a
  * resolved struct; `functions`: the calls that return a stream.
  */
-export function memberStreams(text: string, functions: ReadonlySet<string>): Set<string> {
+export function memberStreams(
+  text: string,
+  functions: ReadonlySet<string>,
+  devices: ReadonlySet<string> = NO_DEVICES,
+): Set<string> {
   const found = new Set<string>();
   if (!/(?:->|\.)\s*\w+\s*=(?!=)/.test(text)) return found;
   // Only a member some assignment gives a stream is kept: none without a call of a stream function
@@ -47,10 +52,10 @@ export function memberStreams(text: string, functions: ReadonlySet<string>): Set
     const [, object, member, op] = m as unknown as [string, string, string, string];
     const at = m.index + m[0].length;
     const rest = text.slice(at, at + 200);
-    let kind: Origin = op === '=' ? assignedOrigin(rest, functions, hints, pairs) : 'other';
+    let kind: Origin = op === '=' ? assignedOrigin(rest, functions, hints, pairs, devices) : 'other';
     // `p->fd = fd;`: the local's own assignments in its function say what it holds.
     const copied = op === '=' && kind === 'other' ? /^\s*([A-Za-z_]\w*)\s*;/.exec(rest) : null;
-    if (copied) kind = copiedOrigin(text, m.index, copied[1]!, functions, hints, pairs);
+    if (copied) kind = copiedOrigin(text, m.index, copied[1]!, functions, hints, pairs, devices);
     if (kind === 'stream') streamed.add(member);
     assignments.push({ object, member, at: m.index, kind });
   }

@@ -28,6 +28,7 @@ import {
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { DEVICE_ANYWHERE } from './origins';
 import { openerName, typedMessageCall } from './typedSockets';
+import { namesDevice, NO_DEVICES } from './deviceMacros';
 
 /** Socket types and families where one send is one message. */
 export const MESSAGE_SOCKET =
@@ -171,6 +172,8 @@ export interface MessageDescriptors {
    * the file's message members of that name (see {@link otherStructMembers}): not message descriptors.
    */
   readonly otherStructs?: ReadonlySet<string>;
+  /** The macros naming a device's path the file was read with (see deviceMacros.ts). */
+  readonly devices?: ReadonlySet<string>;
 }
 
 const canonical = (text: string) => text.replace(/\s+/g, '');
@@ -185,8 +188,12 @@ function member(target: string): string | undefined {
  * once for its descriptors and once for the fact base's member facts: the last file's answer is kept
  * for the second (its search of every assignment is most of its cost).
  */
-export function messageDescriptors(text: string): MessageDescriptors {
-  if (lastFile?.text !== text) lastFile = { text, found: descriptorsIn(text) };
+export function messageDescriptors(
+  text: string,
+  devices: ReadonlySet<string> = NO_DEVICES,
+): MessageDescriptors {
+  if (lastFile?.text !== text || lastFile.devices !== devices)
+    lastFile = { text, devices, found: descriptorsIn(text, undefined, devices) };
   return lastFile.found;
 }
 
@@ -199,10 +206,11 @@ export function withReturning(
   found: MessageDescriptors,
   text: string,
   returning: ReadonlySet<string>,
+  devices: ReadonlySet<string> = NO_DEVICES,
 ): MessageDescriptors {
   if (returning.size === 0) return found;
   return {
-    ...descriptorsIn(text, returning),
+    ...descriptorsIn(text, returning, devices),
     ...(found.elsewhere && { elsewhere: found.elsewhere }),
     returning,
   };
@@ -213,11 +221,14 @@ export function withReturning(
  * shows to keep message boundaries (`int s; if ((s = socket(AF_INET, SOCK_DGRAM, 0)) < 0) return -1;
  * return s;`), or -1.
  */
-export function messageReturning(fns: readonly { name: string; text: string }[]): Set<string> {
+export function messageReturning(
+  fns: readonly { name: string; text: string }[],
+  devices: ReadonlySet<string> = NO_DEVICES,
+): Set<string> {
   const found = new Set<string>();
   for (const { name, text } of fns) {
     if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) continue;
-    const own = descriptorsIn(text).targets;
+    const own = descriptorsIn(text, undefined, devices).targets;
     if (own.size === 0) continue;
     const values = [...text.matchAll(RETURNED)].map((m) => canonical(m[1] ?? ''));
     const message = (v: string) => own.has(v);
@@ -233,10 +244,16 @@ const RETURNED = /\breturn\b\s*([^;]*);/g;
 const SENTINEL = /^\(?-(\d+|[A-Z][A-Z0-9_]*)\)?$/;
 
 /** The text {@link messageDescriptors} read last, and what it found there. */
-let lastFile: { readonly text: string; readonly found: MessageDescriptors } | undefined;
+let lastFile:
+  | { readonly text: string; readonly devices: ReadonlySet<string>; readonly found: MessageDescriptors }
+  | undefined;
 
 /** The message descriptors `text` shows (see the file comment). */
-function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDescriptors {
+function descriptorsIn(
+  text: string,
+  returning?: ReadonlySet<string>,
+  devices: ReadonlySet<string> = NO_DEVICES,
+): MessageDescriptors {
   const targets = new Set<string>();
   const members = new Set<string>();
   const arrays = new Set<string>();
@@ -256,7 +273,7 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
   if (foundAt(text, ['socket', 'open'], OPENING_CALL)) {
     const hints = addrinfoStreams(text);
     for (const { target, callee, args, index } of assignedCalls(text))
-      if (isMessageOpening(callee, args, hints)) add(target, index);
+      if (isMessageOpening(callee, args, hints, devices)) add(target, index);
   }
   if (returning && [...returning].some((name) => text.includes(openerName(name)))) {
     for (const { target, callee, args, index } of assignedCalls(text))
@@ -283,7 +300,7 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
     if (arrays.size > 0)
       for (const m of text.matchAll(STORED_END)) if (arrays.has(canonical(m[2]!))) add(m[1]!, m.index);
   }
-  return { targets, members, arrays, keys };
+  return { targets, members, arrays, keys, ...(devices.size > 0 && { devices }) };
 }
 
 /**
@@ -291,9 +308,14 @@ function descriptorsIn(text: string, returning?: ReadonlySet<string>): MessageDe
  * socket whose type the call does not spell as a stream (it may be a datagram socket; `hints`: the
  * file's addrinfo hints ask for streams only), or a device or kernel file opened by its literal path.
  */
-export function isMessageOpening(callee: string, args: string, hints: boolean): boolean {
+export function isMessageOpening(
+  callee: string,
+  args: string,
+  hints: boolean,
+  devices: ReadonlySet<string> = NO_DEVICES,
+): boolean {
   if (callee === 'socket') return MESSAGE_SOCKET.test(args) || !isStreamSocketCall(args, hints);
-  return /^(open|open64|openat|xopen|creat)$/.test(callee) && DEVICE_ANYWHERE.test(args);
+  return /^(open|open64|openat|xopen|creat)$/.test(callee) && namesDevice(args, devices);
 }
 
 /** The descriptors `text` hands to `ioctl()` with a device request, with where (see the file comment). */
@@ -387,7 +409,7 @@ export function messagesIn(
   let result = found;
   if ([...found.targets].some(own)) {
     const keptParams = reached();
-    const mine = descriptorsIn(fnText, found.returning).targets;
+    const mine = descriptorsIn(fnText, found.returning, found.devices).targets;
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
   }

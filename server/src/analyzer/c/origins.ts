@@ -10,6 +10,7 @@ import { pairElements, streamPairArrays } from './pairArrays';
 import { C_PIPE_FUNCTIONS } from '../catalogue';
 import type { MessageDescriptors } from './messageDescriptors';
 import { addrinfoStreams, isStreamSocketCall, isStreamType } from './socketTypes';
+import { namesDevice, NO_DEVICES } from './deviceMacros';
 import {
   callArgs,
   calleeName,
@@ -43,17 +44,9 @@ export interface FileStreams {
   readonly pairArrays?: ReadonlySet<string>;
   /** Descriptors the file makes a copy of a message socket with `dup2()` (see messageRedirects.ts). */
   readonly redirected?: ReadonlySet<string>;
+  /** Object-like macros naming a device's literal path, in the file or its headers (deviceMacros.ts). */
+  readonly devices?: ReadonlySet<string>;
 }
-
-/**
- * Literal paths of devices and kernel files, where one write may be one packet or one command. A
- * terminal (`/dev/tty`, the console, a serial line) and the byte sinks `/dev/null`, `/dev/stdout` and
- * `/dev/stderr` are byte streams all the same.
- */
-const DEVICE_PATH = /^"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\/))|proc\/|sys\/)/;
-
-/** {@link DEVICE_PATH} anywhere in a text (any argument of a call read from the text alone). */
-export const DEVICE_ANYWHERE = new RegExp(DEVICE_PATH.source.slice(1));
 
 /** What a value is as a descriptor: a new byte stream, the `-1` placeholder, or anything else. */
 export type Origin = 'stream' | 'sentinel' | 'other';
@@ -70,6 +63,7 @@ function origin(
   functions: ReadonlySet<string>,
   known: (text: string) => boolean,
   hints = false,
+  devices: ReadonlySet<string> = NO_DEVICES,
 ): Origin {
   const value = unwrap(node);
   const bare = canonicalTarget(value.text.replace(/[()]/g, ''));
@@ -78,12 +72,12 @@ function origin(
   if (value.type === 'conditional_expression') {
     // `to_stdout ? STDOUT_FILENO : open(path, ...)`: a stream either way.
     const arms = ['consequence', 'alternative'].map((f) => value.childForFieldName(f));
-    const kinds = arms.map((a) => (a ? origin(a, functions, known, hints) : 'other'));
+    const kinds = arms.map((a) => (a ? origin(a, functions, known, hints, devices) : 'other'));
     return kinds.includes('other') ? 'other' : kinds.includes('stream') ? 'stream' : 'sentinel';
   }
   if (value.type === 'assignment_expression') {
     const right = value.childForFieldName('right');
-    return right ? origin(right, functions, known, hints) : 'other';
+    return right ? origin(right, functions, known, hints, devices) : 'other';
   }
   if (value.type !== 'call_expression') return 'other';
   const name = calleeName(value) ?? '';
@@ -95,10 +89,10 @@ function origin(
     case 'open':
     case 'open64':
     case 'xopen':
-      return DEVICE_PATH.test(args[0]?.text ?? '') ? 'other' : 'stream';
+      return namesDevice(args[0]?.text ?? '', devices, true) ? 'other' : 'stream';
     case 'openat':
     case 'openat64':
-      return DEVICE_PATH.test(args[1]?.text ?? '') ? 'other' : 'stream';
+      return namesDevice(args[1]?.text ?? '', devices, true) ? 'other' : 'stream';
     case 'dup':
     case 'dup2':
     case 'dup3':
@@ -107,7 +101,7 @@ function origin(
       // A project's opener given a device's literal path (`dev_open("/dev/hidraw0")`) opens that device,
       // whatever it opens for other paths: as the library's `open()` of that path is read above, and as
       // assignedOrigin reads the same call from the text.
-      return args.some((a) => DEVICE_PATH.test(a.text)) ? 'other' : 'stream';
+      return args.some((a) => namesDevice(a.text, devices, true)) ? 'other' : 'stream';
   }
 }
 
@@ -116,6 +110,7 @@ export function streamReturning(
   fns: readonly Node[],
   functions: ReadonlySet<string>,
   hints = false,
+  devices: ReadonlySet<string> = NO_DEVICES,
 ): Set<string> {
   const found = new Set<string>();
   for (const fn of fns) {
@@ -138,7 +133,7 @@ export function streamReturning(
               const n = declaredName(k);
               if (n) declared.add(n);
             }
-        locals = functionStreams(fn, declared, { functions, globals: new Set(), hints });
+        locals = functionStreams(fn, declared, { functions, globals: new Set(), hints, devices });
       }
       return locals.has(text);
     };
@@ -152,10 +147,10 @@ export function streamReturning(
     };
     const settled = values.some((value) => {
       asked = false;
-      return !value || (origin(value, functions, unknown, hints) === 'other' && !asked);
+      return !value || (origin(value, functions, unknown, hints, devices) === 'other' && !asked);
     });
     if (settled) continue;
-    const kinds = values.map((value) => (value ? origin(value, functions, known, hints) : 'other'));
+    const kinds = values.map((value) => (value ? origin(value, functions, known, hints, devices) : 'other'));
     if (kinds.includes('stream') && kinds.every((k) => k !== 'other')) found.add(name);
   }
   return found;
@@ -185,6 +180,7 @@ export function assignedOrigin(
   functions: ReadonlySet<string>,
   hints: boolean,
   pairs: ReadonlySet<string> = NO_PAIRS,
+  devices: ReadonlySet<string> = NO_DEVICES,
 ): Origin {
   if (/^\s*\(?\s*-\s*(?:\d+|[A-Z][A-Z0-9_]*)\s*\)?\s*[;,)]/.test(rest)) return 'sentinel';
   const end = pairs.size > 0 ? PAIR_END.exec(rest) : null;
@@ -195,7 +191,7 @@ export function assignedOrigin(
   if (call[1] === 'socket') return isStreamSocketCall(args, hints) ? 'stream' : 'other';
   if (/^dup[23]?$/.test(call[1]!))
     return /^\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*[,)]/.test(args) ? 'stream' : 'other';
-  return DEVICE_ANYWHERE.test(args) ? 'other' : 'stream';
+  return namesDevice(args, devices) ? 'other' : 'stream';
 }
 
 /**
@@ -203,7 +199,11 @@ export function assignedOrigin(
  * (found in the text, every function and initialiser included) is a call to a stream function or -1,
  * and its address is never taken. Read from the text alone: cheap enough for every file of a tree.
  */
-export function streamGlobals(text: string, functions: ReadonlySet<string>): Set<string> {
+export function streamGlobals(
+  text: string,
+  functions: ReadonlySet<string>,
+  devices: ReadonlySet<string> = NO_DEVICES,
+): Set<string> {
   // A name is found only where some `name = f(...)` calls a stream function, or a pipe's end is
   // stored: most files have neither, and the search for every assignment was most of this function's
   // time.
@@ -221,7 +221,7 @@ export function streamGlobals(text: string, functions: ReadonlySet<string>): Set
     const at = (m.index ?? 0) + m[0].length;
     const kind =
       m[0].trimEnd().endsWith('=') && !/[-+*/|&^]=$/.test(m[0].trimEnd())
-        ? assignedOrigin(text.slice(at, at + 200), functions, hints, pairs)
+        ? assignedOrigin(text.slice(at, at + 200), functions, hints, pairs, devices)
         : 'other';
     if (kind === 'stream') seen.stream = true;
     else if (kind === 'other') seen.other = true;
@@ -290,7 +290,7 @@ function streamsIn(
   const known = (text: string) => streams.has(text);
   const kindsOf = (key: string): Origin[] =>
     (records.get(key) ?? []).map((v) =>
-      typeof v === 'string' ? v : origin(v, file.functions, known, file.hints),
+      typeof v === 'string' ? v : origin(v, file.functions, known, file.hints, file.devices),
     );
   const nodes = fn.descendantsOfType([
     'assignment_expression',

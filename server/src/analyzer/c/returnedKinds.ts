@@ -11,6 +11,7 @@ import { deviceOpeners, messageAccessors } from './messageAccessors';
 import { messageReturning } from './messageDescriptors';
 import { openerName, typedSocketOpeners } from './typedSockets';
 import { streamReturning } from './origins';
+import { NO_DEVICES } from './deviceMacros';
 import { functionName } from './syntax';
 
 /** Functions that return a descriptor of a known kind on every path (or a failure's value). */
@@ -70,12 +71,14 @@ export function returnedKinds(
   openers: ReadonlySet<string>,
   hints: boolean,
   text?: string,
+  devices: ReadonlySet<string> = NO_DEVICES,
 ): ReturnedKinds {
   const opener = callOf(openers);
   const stream = streamReturning(
     bodies.filter((b) => opener.test(b.text)).map((b) => b.fn),
     openers,
     hints,
+    devices,
   );
   const message = messageReturning(
     bodies.flatMap((b) => {
@@ -83,15 +86,16 @@ export function returnedKinds(
       const name = functionName(b.fn);
       return name ? [{ name, text: b.text }] : [];
     }),
+    devices,
   );
   if (text !== undefined) for (const name of messageAccessors(bodies, text)) message.add(name);
   // Openers whose caller chooses the type, keyed by the parameter (see typedSockets.ts).
   for (const key of typedSocketOpeners(bodies.filter((b) => b.text.includes('socket')))) message.add(key);
-  const devices = [...stream].some((n) => message.has(n)) ? deviceOpeners(bodies) : new Set<string>();
+  const deviceOpening = [...stream].some((n) => message.has(n)) ? deviceOpeners(bodies) : new Set<string>();
   for (const name of stream)
     if (message.has(name)) {
       stream.delete(name);
-      if (!devices.has(name)) message.delete(name);
+      if (!deviceOpening.has(name)) message.delete(name);
     }
   return stream.size === 0 && message.size === 0 ? NO_RETURNED : { stream, message };
 }

@@ -509,6 +509,13 @@ class FunctionReader {
           const readOnly = name
             ? (this.ctx.readOnly?.(name) ?? (digestName(name) ? afterFirst(args.length) : undefined))
             : undefined;
+          // The variables its body assigns, whatever it is handed (`refill()` rewriting a global buffer).
+          for (const global of (name && this.ctx.assigns?.(name)) || []) {
+            into.add(global);
+            mutated?.add(global);
+            reached?.whole.add(global);
+            members?.whole.add(global);
+          }
           const given = C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args;
           given.forEach((arg, k) => {
             const value = unwrap(arg);

@@ -84,6 +84,11 @@ export interface CContext {
    */
   readonly waits?: (name: string) => boolean;
   /**
+   * What a call of the named function changes beyond its arguments: the file-scope variables its body,
+   * or a callee's in any file, assigns (see assignedGlobals.ts); undefined when nothing is known.
+   */
+  readonly assigns?: (name: string) => ReadonlySet<string> | undefined;
+  /**
    * Names of functions whose body is nowhere the analyzer reads (not this file, not the tree) and that
    * no table knows: what they do is unknown. A later write's arguments may call one on the assumption
    * that it does no output (see {@link callsInArguments}). Absent: none.

@@ -1,0 +1,286 @@
+// What a call changes beyond its arguments: the file-scope variables its body assigns. `refill();
+// write(fd, gbuf, glen); refill(); write(fd, gbuf, glen);` with `refill()` rewriting the global buffer
+// and length (in the same file or another one) sends two different contents from one place: the first
+// write's bytes are gone before a gathered writev could send them, so the call ends the run, as a
+// call handed the buffer does (steps.ts reads a call's arguments only; this says what else it may
+// change). Read from the text alone, as the other function facts are (functionFacts.ts): the names a
+// body assigns (`glen = n;`, `gbuf[i] = c;`, `conf.len++`, `memset(gbuf, ...)`, `read(fd, gbuf, n)`)
+// that are neither its parameters nor declared in it; then to a least fixed point over calls, in the
+// file and across files (a helper calling another file's refiller changes what that one changes).
+
+/** Library calls that fill their first argument's object (see catalogue's C_FIRST_ARGUMENT_FILLERS). */
+const FIRST_FILLED = new Set([
+  'memset',
+  'memcpy',
+  'memmove',
+  'bzero',
+  'strcpy',
+  'strncpy',
+  'stpcpy',
+  'stpncpy',
+  'strcat',
+  'strncat',
+  'strlcpy',
+  'strlcat',
+  'sprintf',
+  'snprintf',
+  'vsprintf',
+  'vsnprintf',
+  'fgets',
+  'fread',
+]);
+
+/** Library calls that fill their second argument's object (`read(fd, buf, n)`). */
+const SECOND_FILLED = new Set(['read', 'pread', 'pread64', 'recv', 'recvfrom']);
+
+/** Words before a name that make no declaration of it (`return n;`, `case N:`). */
+const NOT_TYPES = new Set(['return', 'case', 'else', 'goto', 'sizeof', 'do', 'typedef']);
+
+/**
+ * The names the body `body` (comments and literals blanked) assigns or fills that it does not declare
+ * and that are not among `params`: the file-scope variables (or another file's) a call of it changes,
+ * its own name's callers may send. A name is the root of what is changed: `n = `, `n += `, `buf[i] =
+ * `, `conf.len = `, `p->x = `, `n++`, `++n`, and a filler's destination (`memset(&hdr, ...)`). Read
+ * from the operators and calls' parentheses back to the names, not by a search from every word: every
+ * file of a tree is read this way. Sorted, each once.
+ */
+export function assignedNames(body: string, params: ReadonlySet<string>): string[] {
+  const found = new Set<string>();
+  for (let at = body.indexOf('='); at >= 0; at = body.indexOf('=', at + 1)) {
+    const next = body.charCodeAt(at + 1);
+    if (next === 61) {
+      at++; // `==`
+      continue;
+    }
+    let end = at;
+    const before = body[at - 1];
+    if (before === '<' || before === '>') {
+      // `<<=`, `>>=`; `<=` and `>=` compare.
+      if (body[at - 2] !== before) continue;
+      end = at - 2;
+    } else if (before === '!' || before === '=') continue;
+    else if (before !== undefined && '+-*/%&|^'.includes(before)) end = at - 1;
+    const name = rootBefore(body, end);
+    if (name) found.add(name);
+  }
+  for (const op of ['++', '--'])
+    for (let at = body.indexOf(op); at >= 0; at = body.indexOf(op, at + 2)) {
+      const name = rootBefore(body, at) ?? wordAfter(body, at + 2);
+      if (name) found.add(name);
+    }
+  for (let at = body.indexOf('('); at >= 0; at = body.indexOf('(', at + 1)) {
+    const callee = wordBefore(body, at);
+    if (!callee) continue;
+    const first = FIRST_FILLED.has(callee);
+    if (!first && !SECOND_FILLED.has(callee)) continue;
+    let from = at + 1;
+    if (!first) {
+      const comma = body.indexOf(',', from);
+      const close = body.indexOf(')', from);
+      if (comma < 0 || (close >= 0 && close < comma)) continue;
+      from = comma + 1;
+    }
+    const name = destination(body, from);
+    if (name) found.add(name);
+  }
+  const names = [...found].filter((n) => !params.has(n) && !NOT_TYPES.has(n) && !declares(body, n));
+  return names.sort();
+}
+
+/** Whether a character code may be part of a C name. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** Whether a character code is white space in C source (blank, tab, line end, form feed). */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** The index of the last character before `at` that is no white space (-1 if none). */
+function skipBack(text: string, at: number): number {
+  let k = at - 1;
+  while (k >= 0 && isSpaceCode(text.charCodeAt(k))) k--;
+  return k;
+}
+
+/** The word ending just before `at` (white space between allowed), if a name. */
+function wordBefore(text: string, at: number): string | undefined {
+  const end = skipBack(text, at) + 1;
+  let k = end;
+  while (k > 0 && isWordCode(text.charCodeAt(k - 1))) k--;
+  const word = text.slice(k, end);
+  return word !== '' && !(word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57) ? word : undefined;
+}
+
+/** The name starting at `at` after white space, if any. */
+function wordAfter(text: string, at: number): string | undefined {
+  const m = /^\s*([A-Za-z_]\w*)/.exec(text.slice(at, at + 80));
+  return m?.[1];
+}
+
+/**
+ * The root name of what ends just before `end` (white space between allowed): `buf[i]`, `conf.len`,
+ * `p->x` give `buf`, `conf`, `p`; anything else (a call's result, a parenthesised expression) none.
+ */
+function rootBefore(text: string, end: number): string | undefined {
+  let k = skipBack(text, end);
+  for (let steps = 0; steps < 16 && k >= 0; steps++) {
+    if (text[k] === ']') {
+      let depth = 0;
+      for (; k >= 0; k--) {
+        const c = text[k];
+        if (c === ']') depth++;
+        else if (c === '[' && --depth === 0) break;
+        else if (c === ';' || c === '{' || c === '}') return undefined;
+      }
+      k = skipBack(text, k);
+      continue;
+    }
+    if (!isWordCode(text.charCodeAt(k))) return undefined;
+    let start = k;
+    while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
+    const word = text.slice(start, k + 1);
+    if (word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57) return undefined;
+    const b = skipBack(text, start);
+    if (b >= 0 && text[b] === '.') {
+      k = skipBack(text, b);
+      continue;
+    }
+    if (b >= 1 && text[b] === '>' && text[b - 1] === '-') {
+      k = skipBack(text, b - 1);
+      continue;
+    }
+    return word;
+  }
+  return undefined;
+}
+
+/** The name a filler's destination argument starting at `at` names: `buf`, `&hdr`, `(char *)buf`. */
+function destination(text: string, at: number): string | undefined {
+  const m = /^\s*(?:\(\s*[\w\s*]+\)\s*)?&?\s*([A-Za-z_]\w*)/.exec(text.slice(at, at + 120));
+  return m?.[1];
+}
+
+/** A declaration's start: type words, then a name (`unsigned int n`, `struct tm *local`). */
+const DECLARATION_START = /^\s*(?:[A-Za-z_]\w*[\s*]+)+[A-Za-z_]\w*(?:\s*\[[^\]]*\])*\s*(?:[,;]|=[^;(]*,)/;
+
+/** Whether the statement holding the `,` at `comma` is a declaration of several names. */
+function listDeclares(body: string, comma: number): boolean {
+  let k = comma;
+  while (k > 0 && !';{}'.includes(body[k - 1]!)) k--;
+  const m = DECLARATION_START.exec(body.slice(k, comma + 1));
+  return !!m && !NOT_TYPES.has(/\w+/.exec(m[0])![0]) && !/\b(?:for|while|if|switch)\b/.test(m[0]);
+}
+
+/**
+ * Whether `body` declares `name`: a type word (or `*`) before it and `=`, `;`, `,`, `[` or `)` after
+ * (`int n;`, `static char buf[64];`, `char *p = ...`), the word before being no statement keyword.
+ */
+function declares(body: string, name: string): boolean {
+  for (let at = body.indexOf(name); at >= 0; at = body.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if (at > 0 && isWordCode(body.charCodeAt(at - 1))) continue;
+    if (isWordCode(body.charCodeAt(end))) continue;
+    let k = end;
+    while (k < body.length && isSpaceCode(body.charCodeAt(k))) k++;
+    if (!'=;,[)'.includes(body[k] ?? '') || body[k] === undefined) continue;
+    if (body[k] === '=' && body[k + 1] === '=') continue;
+    // Back over white space and stars (at least one) to the type's last word.
+    let b = at - 1;
+    let gap = 0;
+    while (b >= 0 && (isSpaceCode(body.charCodeAt(b)) || body[b] === '*')) {
+      b--;
+      gap++;
+    }
+    // `int hours, mins;`: a later declarator of a declaration's list.
+    if (body[b] === ',' && listDeclares(body, b)) return true;
+    if (gap === 0) continue;
+    const word = wordBefore(body, b + 1);
+    if (word && !NOT_TYPES.has(word)) return true;
+  }
+  return false;
+}
+
+/** What {@link closedAssignments} reads of one function: its name, what it calls, what it assigns. */
+export interface AssigningFunction {
+  readonly name: string;
+  /** Other files can call it (not `static`). */
+  readonly exported?: boolean;
+  readonly calls: readonly string[];
+  readonly assigns?: readonly string[];
+}
+
+/**
+ * The names each function of `facts` changes, its callees' included, to a least fixed point:
+ * `elsewhere` answers for the names `facts` does not define (other files' functions). A function
+ * defined twice (under `#if` alternatives) changes what either definition does. Only functions that
+ * change something are in the answer. Does not modify `facts`.
+ */
+export function closedAssignments(
+  facts: readonly AssigningFunction[],
+  elsewhere: (name: string) => readonly string[] | undefined = () => undefined,
+): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  const own = new Set(facts.map((f) => f.name));
+  const add = (name: string, names: Iterable<string>) => {
+    let set = found.get(name);
+    let grew = false;
+    for (const n of names) {
+      if (!set) found.set(name, (set = new Set()));
+      if (!set.has(n)) {
+        set.add(n);
+        grew = true;
+      }
+    }
+    return grew;
+  };
+  for (const f of facts) add(f.name, f.assigns ?? []);
+  for (const f of facts)
+    for (const c of f.calls) if (!own.has(c) && c !== f.name) add(f.name, elsewhere(c) ?? []);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const f of facts)
+      for (const c of f.calls) {
+        const theirs = c !== f.name && found.get(c);
+        if (theirs && add(f.name, theirs)) grew = true;
+      }
+  }
+  return found;
+}
+
+/**
+ * The names each function other files can call (a header's, or another file's exported one) changes,
+ * its callees' in any file included (see {@link closedAssignments}), to a least fixed point over the
+ * tree. `files`: each file's function facts, and whether its definitions are its includers' own. A
+ * name two files define changes what either does. Does not modify `files`.
+ */
+export function treeAssignments(
+  files: readonly (readonly [readonly AssigningFunction[], boolean])[],
+): Map<string, Set<string>> {
+  const visible = new Map<string, Set<string>>();
+  // Only files with a function that changes something, or calls what another file's does, are read.
+  const reading = files.filter(([facts]) => facts.some((f) => f.assigns?.length));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [facts, shared] of visible.size > 0 ? files : reading) {
+      const closed = closedAssignments(facts, (name) => {
+        const set = visible.get(name);
+        return set && [...set];
+      });
+      for (const f of facts) {
+        if (!shared && !f.exported) continue;
+        const names = closed.get(f.name);
+        if (!names) continue;
+        let set = visible.get(f.name);
+        if (!set) visible.set(f.name, (set = new Set()));
+        for (const n of names)
+          if (!set.has(n)) {
+            set.add(n);
+            grew = true;
+          }
+      }
+    }
+  }
+  return visible;
+}
