@@ -606,6 +606,8 @@ describe('writev-lint', () => {
         'wrapped-head-macros.c:48',
         'wrapped-head-macros.c:57',
         'wrappers.c:45',
+        'writable-waits.c:58',
+        'writable-waits.c:75',
         'write-macros.c:94',
         'write-macros.c:111',
         'write-macros.c:129',
