@@ -9,6 +9,7 @@ import { analyzer, FIXTURES } from './helpers';
 import { assertBatchFindsMarkers, assertEditorFindsMarkers, treeIndex } from './fixtureTrees';
 
 const TREE = join(FIXTURES, 'c-headermacrohelpers');
+const CHAINS = join(FIXTURES, 'c-headermacrochains');
 
 describe("a header's macro expanding to another file's helper", () => {
   it('finds the writes through the macro, and through a macro of that macro, in the editor', async () => {
@@ -31,5 +32,11 @@ describe("a header's macro expanding to another file's helper", () => {
       a.wrappers(header, '#define HMH_OTHER(x) hmh_send_traced(x, 0, 0, 0, 0)\n', DEFAULT_SETTINGS),
     );
     assert.deepEqual(index.cHeaderMacrosCalling(['hmh_send_traced']), ['HMH_OTHER']);
+  });
+});
+
+describe("a helper whose only write is a macro over another file's helper", () => {
+  it("is a write helper in a batch run: the header's macro, a macro of it and the file's own", async () => {
+    await assertBatchFindsMarkers(CHAINS);
   });
 });

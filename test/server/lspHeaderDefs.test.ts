@@ -102,4 +102,55 @@ describe('the language server: helpers defined in headers', () => {
       assert.equal(await server.stop(), 0);
     }
   });
+
+  it("a helper writing only through a header's macro over another file's helper gives its callers runs", async () => {
+    const dir = mkdtempSync(join(work, 'chains-'));
+    cpSync(join(FIXTURES, 'c-headermacrochains'), dir, { recursive: true });
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const notify = `file://${join(dir, 'notify.c')}`;
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: {
+          uri: notify,
+          languageId: 'c',
+          version: 1,
+          text: readFileSync(join(dir, 'notify.c'), 'utf8'),
+        },
+      });
+      // notify.c's markers: one run in each of its three functions, once the folder is indexed.
+      const lines = () =>
+        (server.diagnostics.get(notify)?.diagnostics ?? []).map((d) => d.range.start.line + 1);
+      const found = (want: number[]) => () => (lines().join() === want.join() ? true : undefined);
+      await server.until('notify.c diagnosed through lines.c, trace.h and trace.c', found([19, 30, 41]));
+      // trace.c's helper made quiet outside the editor: lines.c's helpers, which call it only through
+      // the macros, are read again, and so is notify.c.
+      const trace = join(dir, 'trace.c');
+      const writing = readFileSync(trace, 'utf8');
+      const traceChanged = () =>
+        server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+          changes: [{ uri: `file://${trace}`, type: 2 }],
+        });
+      writeFileSync(trace, writing.replace('write(fd, buf, len)', '(ssize_t)len'));
+      await traceChanged();
+      await server.until('notify.c re-diagnosed with the traced helper quiet', found([]));
+      writeFileSync(trace, writing);
+      await traceChanged();
+      await server.until('notify.c re-diagnosed with the traced helper writing again', found([19, 30, 41]));
+      // An edit of one helper's body in the editor, saved: its callers lose their run, the others keep theirs.
+      const helpers = `file://${join(dir, 'lines.c')}`;
+      const text = readFileSync(join(dir, 'lines.c'), 'utf8');
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: helpers, languageId: 'c', version: 1, text },
+      });
+      const quiet = text.replace('return HMC_SEND_STR(fd, line);', 'return (int)strlen(line) + fd;');
+      await server.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: helpers, version: 2 },
+        contentChanges: [{ text: quiet }],
+      });
+      await server.connection.sendNotification('textDocument/didSave', { textDocument: { uri: helpers } });
+      await server.until('notify.c re-diagnosed with hmc_send_line() quiet', found([30, 41]));
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 // The workspace index of wrapper functions across files: which files define which wrappers.
 // The language server keeps one per workspace folder; the CLI builds one in a first pass over the tree.
+import { writableWaitCall } from './c/writableWaits';
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
@@ -707,6 +708,8 @@ export class WrapperIndex {
       for (const node of own.values()) {
         if (!node.quiet) loud.push(node);
         for (const c of node.fact.calls) {
+          // A wait for its descriptor to take output only is none (see writableWaits.ts).
+          if (node.fact.awaitsWritable !== undefined && writableWaitCall(c)) continue;
           const callee = own.get(c) ?? exported.get(c);
           if (callee) {
             const list = callers.get(callee);

@@ -198,8 +198,11 @@ export class Folders {
   private async chain(folder: Folder, names: readonly string[], run?: { cancelled: boolean }): Promise<void> {
     let changed = new Set(names);
     for (let round = 0; changed.size > 0 && round < MAX_CHAIN_ROUNDS; round++) {
+      // A header's macro whose body calls one (`SEND(fd, b, n)` for `send_traced(...)`): a file calling
+      // only the macro calls the helper all the same, as a batch run's second pass reads it.
+      const called = new Set([...changed, ...folder.index.cHeaderMacrosCalling(changed)]);
       const callers = [...folder.index.entries()]
-        .filter(([, w]) => w.functions?.some((f) => f.calls.some((c) => changed.has(c))))
+        .filter(([, w]) => w.functions?.some((f) => f.calls.some((c) => called.has(c))))
         .map(([path]) => path);
       const next = new Set<string>();
       for (const path of callers) {

@@ -49,7 +49,9 @@ import {
   type ReturnedKinds,
 } from './returnedKinds';
 import { gateMacro, macroStatementKinds } from './macroStatements';
-import { definedName } from '../headerIncludes';
+import { definedName, functionLikeDefines } from '../headerIncludes';
+import { helperMacros } from './helperMacros';
+import { canonicalJson } from '../canonicalJson';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
@@ -327,6 +329,7 @@ export class CAnalyzer {
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readsReply?: (name: string) => boolean,
     unread?: (name: string) => boolean,
+    overHelpers: readonly CWrapper[] = [],
   ): T {
     const blanked = this.blanked(text, settings);
     const parsed = interestingParts(text, blanked, this.parser, {
@@ -351,6 +354,7 @@ export class CAnalyzer {
           implementations,
           readsReply,
           unread,
+          overHelpers,
         ).own,
     });
     try {
@@ -415,10 +419,15 @@ export class CAnalyzer {
     implementations: Implementations = NO_IMPLEMENTATIONS,
     readsReply?: (name: string) => boolean,
     unread?: (name: string) => boolean,
+    overHelpers: readonly CWrapper[] = [],
   ): { own: CWrapper[]; writers: RegExp; loud: string[] } {
     // The included headers' one-write macros are read as the file's own where it defines no such name.
     if (headerMacros && headerMacros.size > 0) macros = new Map([...headerMacros, ...macros]);
     const writers = this.writerPattern(settings, known, macros);
+    // Macros over a known helper are that helper in a helper's body (see helperMacros.ts); a write's
+    // own statement reads their uses as their expansions, so the pattern returned leaves them out.
+    if (overHelpers.length > 0) known = new Map([...overHelpers.map((w) => [w.name, w] as const), ...known]);
+    const reading = overHelpers.length > 0 ? this.writerPattern(settings, known, macros) : writers;
     // The headers' macros tell what a call in a helper's body expands to (see silentCalls.ts); the
     // file's own write macros are the writes they expand to (`sock_send(fd, p, n)` in a write loop).
     const context = this.context(
@@ -455,8 +464,10 @@ export class CAnalyzer {
         (m) =>
           `${m.name}(${m.params.join(' ')})=${m.callee}(${m.args.join(' ')})${m.checked ? '?' : ''}${m.body ? '+' : ''}`,
       ),
+      '|',
+      ...overHelpers.map((w) => canonicalJson(w)),
     ].join(',');
-    const { own, loud } = fileWrappers(bodies, base, writers, this.wrapperMemo, memoKey, quiet);
+    const { own, loud } = fileWrappers(bodies, base, reading, this.wrapperMemo, memoKey, quiet);
     return { own, writers, loud };
   }
 
@@ -569,8 +580,25 @@ export class CAnalyzer {
             cWriteFunctions(settings),
           )
         : undefined;
-    // A use of a header macro that writes: the file shows no write call of its own.
-    const usesWriting = writing.size > 0 ? new RegExp(`\\b(?:${[...writing].join('|')})\\s*\\(`) : undefined;
+    // The headers' macros and the file's own over another file's helper (or a setting's): a helper of
+    // this file calling one writes through that helper (see helperMacros.ts). Only where some macro of
+    // a header, or the file's text, calls a writer can one be.
+    const ownDefines = text.includes('define') && writes.test(text) ? functionLikeDefines(text) : [];
+    const knownWrappers =
+      writing.size > 0 || ownDefines.length > 0 ? this.settingWrappers(settings, external) : undefined;
+    const overHelpers = knownWrappers
+      ? helperMacros(
+          [...includedDefines, ...ownDefines],
+          knownWrappers,
+          ownFunctions(own, ownDefines),
+          writes,
+        )
+      : [];
+    // A use of a header macro that writes (a macro over one included): the file shows no write call
+    // of its own.
+    const usedMacros = [...writing, ...overHelpers.map((w) => w.name)];
+    const usesWriting =
+      usedMacros.length > 0 ? new RegExp(`\\b(?:${[...new Set(usedMacros)].join('|')})\\s*\\(`) : undefined;
     // A call through a member other files store write helpers in (see memberWriters.ts).
     const memberCalls = memberCallPattern(implementedMembers(implementations));
     // The first look before the parse in a batch run (no key): most files of a tree call no write
@@ -590,7 +618,7 @@ export class CAnalyzer {
     // The named status codes of the included headers, and the file's own over them.
     const fileCodes = statusConstants(text);
     const codes = includedCodes.length > 0 ? new Map([...includedCodes, ...fileCodes]) : fileCodes;
-    const known = this.settingWrappers(settings, external);
+    const known = knownWrappers ?? this.settingWrappers(settings, external);
     // A name no file defines and no table knows, for the readings of the file's helpers (see
     // CContext.unread; the findings' own reading below also notes what it assumed).
     const helperUnread = (name: string) =>
@@ -660,6 +688,7 @@ export class CAnalyzer {
         implementations,
         readsReply,
         helperUnread,
+        overHelpers,
       );
       const wrappers = new Map(known);
       for (const w of ownWrappers) wrappers.set(w.name, w);
@@ -900,7 +929,7 @@ export class CAnalyzer {
         wanted,
         filePure,
         redefined,
-        writing,
+        overHelpers.length > 0 ? new Set(usedMacros) : writing,
         quiet,
         codes,
         included,
@@ -909,6 +938,7 @@ export class CAnalyzer {
         implementations,
         readsReply,
         helperUnread,
+        overHelpers,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
@@ -1118,4 +1148,14 @@ function exportedReturnsField(returned: ReturnedKinds, functions: readonly CFunc
 function linkedBodies(bodies: FunctionBody[], replaced: ReadonlySet<string>): FunctionBody[] {
   if (replaced.size === 0) return bodies;
   return bodies.filter((b) => !replaced.has(functionName(b.fn) ?? ''));
+}
+
+/**
+ * The names of `own` (the file's function facts, its function-like macros among them) that the file
+ * defines as functions: not those `defines` (its own macro definitions) name.
+ */
+function ownFunctions(own: ReadonlySet<string>, defines: readonly string[]): ReadonlySet<string> {
+  if (defines.length === 0) return own;
+  const macros = new Set(defines.map(definedName));
+  return new Set([...own].filter((n) => !macros.has(n)));
 }

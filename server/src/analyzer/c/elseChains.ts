@@ -5,7 +5,8 @@
 import type { Node } from 'web-tree-sitter';
 import { strictest } from '../cTemplates';
 import type { Piece, WriteStep } from '../model';
-import { namedKids } from './syntax';
+import { libraryWaits } from '../catalogue';
+import { callArgs, calleeName, calls, canonicalTarget, namedKids, unwrap } from './syntax';
 import { assignedTruth, callWrite, checkOf, sameLength, type CallWrite, type CContext } from './writes';
 
 /** Check kinds that say the write failed (its arm handles the failure; the else goes on). */
@@ -24,14 +25,47 @@ function elseStatement(stmt: Node): Node | undefined {
   return kids.length === 1 && kids[0]!.type !== 'comment' ? kids[0] : undefined;
 }
 
+/** The operands of a test's `||`s, in order (`a || b || c` gives `a`, `b`, `c`), parentheses aside. */
+function disjuncts(test: Node): Node[] {
+  const t = unwrap(test);
+  const left = t.childForFieldName('left');
+  const right = t.childForFieldName('right');
+  if (t.type !== 'binary_expression' || t.childForFieldName('operator')?.text !== '||' || !left || !right)
+    return [t];
+  return [...disjuncts(left), ...disjuncts(right)];
+}
+
+/**
+ * Whether `term`, tested before a link's write (`ok < 0 || write(fd, ...) != n`), neither does output
+ * nor changes anything the writes read: it assigns nothing, and it calls only pure functions, or
+ * functions that do no output handed the written descriptor `target` (a wait for it to take output,
+ * see writableWaits.ts; a library wait is none of these). Its failure shares the link's arm.
+ */
+function quietTerm(term: Node, target: string, ctx: CContext): boolean {
+  if (term.descendantsOfType(['assignment_expression', 'update_expression']).length > 0) return false;
+  return calls(term).every((call) => {
+    const name = calleeName(call);
+    if (!name || ctx.functions.has(name) || ctx.wrappers.has(name) || ctx.macros?.has(name)) return false;
+    if (libraryWaits(name) || ctx.waits?.(name)) return false;
+    if (ctx.pure.has(name)) return true;
+    const args = callArgs(call);
+    return ctx.quiet(name) && args.some((a) => canonicalTarget(a.text) === target);
+  });
+}
+
 /** The write a link of the chain checks for failure, if its test is exactly that. */
 function failedWrite(stmt: Node, ctx: CContext): { write: CallWrite; call: Node; kept?: string } | undefined {
   if (stmt.type !== 'if_statement' || stmt.hasError) return undefined;
   const cond = stmt.childForFieldName('condition');
-  const check = cond ? checkOf(cond, ctx.codes) : undefined;
+  // Terms tested before the write (`ready(fd) < 0 || write(fd, ...) != n`) send the link to its
+  // failure arm as the write's failure does: the else still runs only after the write succeeded.
+  const terms = cond ? disjuncts(cond) : [];
+  const last = terms.length > 1 ? terms[terms.length - 1] : cond;
+  const check = last ? checkOf(last, ctx.codes) : undefined;
   if (!check || !FAILED.has(check.kind)) return undefined;
   const write = callWrite(check.call, ctx);
   if (!write || write.own || write.syscalls !== undefined) return undefined;
+  if (terms.length > 1 && !terms.slice(0, -1).every((t) => quietTerm(t, write.target, ctx))) return undefined;
   // A status helper's bare call is true when it succeeded: its else arm is the failure.
   if ((write.truthyOnSuccess && check.kind === 'truthy') || assignedTruth(check, write)) return undefined;
   if (check.len && !sameLength(check.len.text, write.checkLen)) return undefined;

@@ -17,6 +17,7 @@ import { assignedNames } from './assignedGlobals';
 import { conditionalDefines } from './conditionalDefines';
 import { returnsStatic } from './staticReturns';
 import { markedWeak } from './weakDefinitions';
+import { writableWait, writableWaitCall } from './writableWaits';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -65,6 +66,10 @@ export interface CFunctionFact {
    * file-scope variables a call of it changes (see assignedGlobals.ts). Its callees' are not included.
    */
   readonly assigns?: readonly string[];
+   * The index of the parameter whose descriptor its one wait waits for to take output, and nothing else
+   * (see writableWaits.ts): its select() or poll() is no pacing wait and no output.
+   */
+  readonly awaitsWritable?: number;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -266,9 +271,21 @@ export function readDefinition(clean: string, open: number, close: number): CFun
   if (i < limit) return undefined;
   let j = i - 1;
   while (j >= limit && isSpace(clean.charCodeAt(j))) j--;
+  // `int (set_errno)(int errnum)`: a name in parentheses, which a function-like macro of that name
+  // (the header's faster spelling) does not expand.
+  const parenthesised = clean[j] === ')';
+  if (parenthesised) {
+    j--;
+    while (j >= limit && isSpace(clean.charCodeAt(j))) j--;
+  }
   const end = j + 1;
   while (j >= limit && isWord(clean.charCodeAt(j))) j--;
   const name = clean.slice(j + 1, end);
+  if (parenthesised) {
+    while (j >= limit && isSpace(clean.charCodeAt(j))) j--;
+    if (clean[j] !== '(') return undefined;
+    j--;
+  }
   if (name === '' || name.charCodeAt(0) <= 57 || KEYWORDS.has(name)) return undefined;
   // The head starts after the previous statement, directive or definition.
   let k = j;
@@ -295,6 +312,9 @@ export function readDefinition(clean: string, open: number, close: number): CFun
       paramList.split(',').map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p.trim())?.[1] ?? ''),
     ),
   );
+  const awaitsWritable = calls.some(writableWaitCall)
+    ? writableWait(clean.slice(i + 1, end0(clean, i)), clean.slice(open + 1, close))
+    : undefined;
   return {
     name,
     exported,
@@ -306,6 +326,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
     ...(returnsCall !== undefined && { returnsCall }),
     ...(staticResult && { returnsStatic: true as const }),
     ...(assigns.length > 0 && { assigns }),
+    ...(awaitsWritable !== undefined && { awaitsWritable }),
   };
 }
 
@@ -454,7 +475,12 @@ export function quietFunctions(
     changed = false;
     for (const f of facts) {
       if (!quiet.has(f.name)) continue;
-      const loud = f.calls.some((c) => (own.has(c) ? !quiet.has(c) : !known(c)));
+      // A wait for its descriptor to take output only is none (see writableWaits.ts).
+      const loud = f.calls.some(
+        (c) =>
+          !(f.awaitsWritable !== undefined && writableWaitCall(c)) &&
+          (own.has(c) ? !quiet.has(c) : !known(c)),
+      );
       if (loud || (twice.has(f.name) && opaque.has(f.name))) {
         quiet.delete(f.name);
         changed = true;

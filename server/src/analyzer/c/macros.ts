@@ -193,7 +193,7 @@ function textNames(text: string): string[] {
 }
 
 /** `text` without the parentheses that enclose all of it (`((fd))` is `fd`, `(a)+(b)` stays). */
-function unparenthesised(text: string): string {
+export function unparenthesised(text: string): string {
   let at = text.trim();
   while (at.startsWith('(') && at.endsWith(')') && splitArgs(at.slice(1, -1))?.length === 1) {
     const inner = at.slice(1, -1);

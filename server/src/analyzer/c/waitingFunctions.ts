@@ -25,6 +25,8 @@ export function waitingFunctions(
   for (const f of facts) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
   const waiting = new Set<string>();
   const only = (f: CFunctionFact) => {
+    // Waiting for the descriptor to take output only bounds how long its write may block.
+    if (f.awaitsWritable !== undefined) return false;
     const waits = (c: string) =>
       c !== f.name && (libraryWaits(c) || waiting.has(c) || (!byName.has(c) && elsewhere(c)));
     return !f.opaque && f.calls.some(waits) && f.calls.every((c) => waits(c) || (c !== f.name && quiet(c)));
