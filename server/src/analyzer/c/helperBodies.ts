@@ -770,7 +770,8 @@ function privateMember(
  */
 function memberOf(target: WrapperTarget | undefined, member: string | undefined): WrapperTarget | undefined {
   if (!member || !target) return target;
-  if (!('param' in target) || target.element !== undefined || target.deref || target.accessor) return undefined;
+  if (!('param' in target) || target.element !== undefined || target.deref || target.accessor)
+    return undefined;
   return { param: target.param, member: `${target.member ?? ''}${member}` };
 }
 
