@@ -392,12 +392,14 @@ const DESCRIPTOR_EFFECT_WORDS: ReadonlySet<string> = new Set(
 
 /**
  * True when the name reads as an accessor that hands back a descriptor it holds (`image_fd(img)`,
- * `conn_fd(c)`, `getSocket`): a call of it reads, so a write may name its descriptor through it and two
+ * `conn_fd(c)`, `getSocket`, `XYsocket`): a call of it reads, so a write may name its descriptor through it and two
  * writes through the same call name the same descriptor. A name that also says how it gets one
  * (`open_fd`, `accept_socket`, `next_fd`) is no accessor.
  */
 export function descriptorAccessor(name: string): boolean {
   const words = name
+    // A library's prefix in capitals runs into the word after it (`XYsocket`): a word of its own.
+    .replace(/^([A-Z]{2,})(?=[a-z])/, '$1_')
     .split(/_|(?<=[a-z0-9])(?=[A-Z])/)
     .map((w) => w.toLowerCase())
     .filter((w) => w !== '');

@@ -22,6 +22,11 @@ export type WrapperTarget =
        * to `s`.
        */
       readonly deref?: true;
+      /**
+       * C: an accessor of the object the parameter is that hands back its descriptor (see
+       * c/accessorTargets.ts): a call given `A` writes to `accessor(A)`.
+       */
+      readonly accessor?: string;
     }
   | {
       readonly text: string;

@@ -75,6 +75,8 @@ import { sharedContextMember } from './contextLocals';
 import { checkedStep } from './checkedSteps';
 import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
+import { accessorTarget } from './accessorTargets';
+import { terminatedString } from './terminatedStrings';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
 interface WriterSlots {
@@ -187,7 +189,7 @@ function writerSlotsOrWhy(
   if (!flags) return 'flags';
   const given = { ...messages, ...(flags.forwarded !== undefined && { flags: flags.forwarded }) };
   if ('param' in w.fd)
-    return w.fd.element || w.fd.deref
+    return w.fd.element || w.fd.deref || w.fd.accessor
       ? 'indirect-descriptor'
       : {
           fd: w.fd.param,
@@ -677,6 +679,8 @@ function targetOf(
     return pointeeTarget(b, params, facts.assigned);
   const element = elementTarget(b, params, facts.assigned, body);
   if (element) return element;
+  const accessed = accessorTarget(b, params, facts.assigned);
+  if (accessed) return accessed;
   const names = identifiers(b);
   if (![...names].some((n) => params.includes(n))) {
     // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
@@ -766,7 +770,8 @@ function privateMember(
  */
 function memberOf(target: WrapperTarget | undefined, member: string | undefined): WrapperTarget | undefined {
   if (!member || !target) return target;
-  if (!('param' in target) || target.element !== undefined || target.deref) return undefined;
+  if (!('param' in target) || target.element !== undefined || target.deref || target.accessor)
+    return undefined;
   return { param: target.param, member: `${target.member ?? ''}${member}` };
 }
 
@@ -1674,6 +1679,7 @@ function objectLength(
   }
   if (len.type === 'sizeof_expression') return !len.text.includes('(') || !/\w\s*\(/.test(len.text.slice(6));
   if (readsOwnHeader(len, pointer, held)) return true;
+  if (terminatedString(len, pointer)) return true;
   if (len.type !== 'call_expression') return false;
   const callee = calleeName(len);
   const args = callArgs(len);

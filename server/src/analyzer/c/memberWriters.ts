@@ -141,6 +141,7 @@ export function memberWriters(
         w.fd.param === fdParam &&
         !w.fd.element &&
         !w.fd.deref &&
+        !w.fd.accessor &&
         w.buf === first.buf &&
         w.len === first.len &&
         w.syscalls === undefined &&

@@ -235,7 +235,7 @@ function slotsOf(callee: string, ctx: CContext): Slots | undefined {
     !w ||
     w.noFix ||
     (w.syscalls ?? 1) > 1 ||
-    ('param' in w.fd && (w.fd.member || w.fd.element || w.fd.deref))
+    ('param' in w.fd && (w.fd.member || w.fd.element || w.fd.deref || w.fd.accessor))
   )
     return undefined;
   return { fd: 'param' in w.fd ? w.fd.param : undefined, buf: w.buf, len: w.len };

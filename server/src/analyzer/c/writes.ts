@@ -15,6 +15,7 @@ import { isBare, LENGTH_MARK } from '../cTemplates';
 import { indentAt } from '../positions';
 import type { CMacro } from './macros';
 import { expandMacro } from './macros';
+import { accessedDescriptor } from './accessorTargets';
 import { memberCallee, type Implementations } from './memberWriters';
 import { lineMatches } from './lineMatches';
 import { OUT_OF_BAND } from './helperBodies';
@@ -724,7 +725,14 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
       ? wrapper.fd.text
       : '';
   const deref = 'param' in wrapper.fd && wrapper.fd.deref;
-  const spelled = member ? memberOf(fdText, member) : deref ? pointeeOf(fdText) : fdText;
+  const accessor = 'param' in wrapper.fd ? wrapper.fd.accessor : undefined;
+  const spelled = member
+    ? memberOf(fdText, member)
+    : deref
+      ? pointeeOf(fdText)
+      : accessor
+        ? accessedDescriptor(accessor, fdText)
+        : fdText;
   // Reached through the argument's members, it may be what a local of the caller copies (localSpellings.ts).
   // Another file's static (`fd` of log.c) is none of this file's names (see fileStatics.ts).
   const target = staticTarget(

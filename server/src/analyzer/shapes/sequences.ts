@@ -7,6 +7,7 @@
 // the joiners (./joiners/), so that the rules stay one per file and the walk stays one loop.
 import { Budget } from './budget';
 import { SentBuffers } from './sentBuffers';
+import { changedAfterSending } from './armPreparations';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
 import { callsOut, end } from './joiners/joiner';
@@ -167,12 +168,13 @@ class Gathered implements RunSoFar {
     this.prepared = 0;
   }
 
-  /** A branch the run passed through changed these names. */
-  changedThrough(names: readonly string[]): void {
-    for (const n of names) {
-      this.changedInArms.add(n);
-      if (this.sent.has(n)) this.armsClobber = true;
-    }
+  /**
+   * A branch the run passed through changed these names; `clobbered`: those of them a write before
+   * the branch sent (see armPreparations.ts).
+   */
+  changedThrough(names: readonly string[], clobbered: readonly string[]): void {
+    for (const n of names) this.changedInArms.add(n);
+    if (clobbered.length > 0) this.armsClobber = true;
   }
 }
 
@@ -254,8 +256,10 @@ function runFrom(
         }
         if (verdict.kind === 'past') continue;
         g.movePending();
+        // What the arms change is held against what was sent before the branch's own writes.
+        const clobbered = changedAfterSending(verdict.changed ?? [], g.sent);
         for (const w of verdict.writes) g.take(w);
-        g.changedThrough(verdict.changed ?? []);
+        g.changedThrough(verdict.changed ?? [], clobbered);
         if (verdict.everyPath) g.everyPath = true;
         last = j;
         if (verdict.ends) {
