@@ -22,7 +22,9 @@
 //   as parts of a name that does I/O; `Socket`, `connection`, `Buffer.alloc` and `trim` as Node.js's and
 //   JavaScript's own; `get` as a Map's method; `(call)` as a placeholder);
 // - it is not the C language's own spelling that a project defines for itself (C_LANGUAGE: `noreturn`,
-//   `__attribute`).
+//   `__attribute`);
+// - it is not a third-party library's public function that the catalogue lists as a write (LIBRARY_APIS:
+//   `mbedtls_ssl_write`), whose headers this machine may not have.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -132,6 +134,14 @@ const MANUAL_PARAMETERS = new Set(['sockfd']);
  */
 const DESCRIPTOR_ABBREVIATIONS = new Set(['sd']);
 
+/**
+ * Third-party libraries' public functions that the analyzer's catalogue lists as writes (mbed TLS's
+ * `mbedtls_ssl_write`, ssl.h), listed there before any corpus project that calls them was labelled
+ * (mongrel2's TLS sender): a library's API is no project's own, but its headers are not on every machine,
+ * so the system reading cannot vouch for it.
+ */
+const LIBRARY_APIS = new Set(['mbedtls_ssl_write']);
+
 /** The names and paths that are one corpus project's own (the rule above). */
 function projectsOwn(
   names: ReadonlyMap<string, NameSource>,
@@ -142,7 +152,7 @@ function projectsOwn(
   for (const [name, source] of names) {
     if (source.projects.size !== 1 || system.has(name) || GIT_NAMES.has(name)) continue;
     if (KERNEL_BYTE_ORDER.test(name) || ENGLISH.has(name) || MANUAL_PARAMETERS.has(name)) continue;
-    if (C_LANGUAGE.has(name) || DESCRIPTOR_ABBREVIATIONS.has(name)) continue;
+    if (C_LANGUAGE.has(name) || DESCRIPTOR_ABBREVIATIONS.has(name) || LIBRARY_APIS.has(name)) continue;
     own.set(name, source);
   }
   for (const [path, source] of paths) {
