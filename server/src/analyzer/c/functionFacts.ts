@@ -66,6 +66,7 @@ export interface CFunctionFact {
    * file-scope variables a call of it changes (see assignedGlobals.ts). Its callees' are not included.
    */
   readonly assigns?: readonly string[];
+  /**
    * The index of the parameter whose descriptor its one wait waits for to take output, and nothing else
    * (see writableWaits.ts): its select() or poll() is no pacing wait and no output.
    */
