@@ -26,7 +26,6 @@ import {
   type StructKey,
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
-import { DEVICE_ANYWHERE } from './origins';
 import { openerName, typedMessageCall } from './typedSockets';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
 
