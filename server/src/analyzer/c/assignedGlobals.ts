@@ -221,32 +221,80 @@ export function closedAssignments(
   facts: readonly AssigningFunction[],
   elsewhere: (name: string) => readonly string[] | undefined = () => undefined,
 ): Map<string, Set<string>> {
-  const found = new Map<string, Set<string>>();
-  const own = new Set(facts.map((f) => f.name));
-  const add = (name: string, names: Iterable<string>) => {
-    let set = found.get(name);
-    let grew = false;
-    for (const n of names) {
-      if (!set) found.set(name, (set = new Set()));
-      if (!set.has(n)) {
-        set.add(n);
-        grew = true;
-      }
-    }
-    return grew;
-  };
-  for (const f of facts) add(f.name, f.assigns ?? []);
-  for (const f of facts)
-    for (const c of f.calls) if (!own.has(c) && c !== f.name) add(f.name, elsewhere(c) ?? []);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const f of facts)
-      for (const c of f.calls) {
-        const theirs = c !== f.name && found.get(c);
-        if (theirs && add(f.name, theirs)) grew = true;
-      }
+  const ids = new Map<string, number>();
+  const sets: Set<string>[] = [];
+  for (const f of facts) {
+    let id = ids.get(f.name);
+    if (id === undefined) ids.set(f.name, (id = sets.push(new Set()) - 1));
+    for (const n of f.assigns ?? []) sets[id]!.add(n);
   }
+  const callees: number[][] = sets.map(() => []);
+  for (const f of facts) {
+    const id = ids.get(f.name)!;
+    for (const c of f.calls) {
+      if (c === f.name) continue;
+      const callee = ids.get(c);
+      if (callee !== undefined) callees[id]!.push(callee);
+      else for (const n of elsewhere(c) ?? []) sets[id]!.add(n);
+    }
+  }
+  propagate(sets, callees);
+  const found = new Map<string, Set<string>>();
+  for (const [name, id] of ids) if (sets[id]!.size > 0) found.set(name, sets[id]!);
   return found;
+}
+
+/**
+ * Unions into each set the sets of the functions it calls, to a fixed point. The call graph's strongly
+ * connected components (Tarjan's, iterative: call chains can be deep) come out callees first, so each
+ * component's union is made once from finished callees and shared by its members; a round-robin pass
+ * over every call copied every set again each round.
+ */
+function propagate(sets: Set<string>[], callees: readonly (readonly number[])[]): void {
+  const count = sets.length;
+  const index = new Int32Array(count).fill(-1);
+  const low = new Int32Array(count);
+  const onStack = new Uint8Array(count);
+  const stack: number[] = [];
+  const work: [number, number][] = [];
+  let next = 0;
+  for (let root = 0; root < count; root++) {
+    if (index[root] !== -1) continue;
+    work.push([root, 0]);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const v = top[0];
+      if (index[v] === -1) {
+        index[v] = low[v] = next++;
+        stack.push(v);
+        onStack[v] = 1;
+      }
+      const edges = callees[v]!;
+      if (top[1] < edges.length) {
+        const w = edges[top[1]++]!;
+        if (index[w] === -1) work.push([w, 0]);
+        else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low[parent[0]] = Math.min(low[parent[0]]!, low[v]!);
+      if (low[v] !== index[v]) continue;
+      const members: number[] = [];
+      let w: number;
+      do {
+        w = stack.pop()!;
+        onStack[w] = 0;
+        members.push(w);
+      } while (w !== v);
+      const union = new Set<string>();
+      for (const m of members) {
+        for (const n of sets[m]!) union.add(n);
+        for (const c of callees[m]!) for (const n of sets[c]!) union.add(n);
+      }
+      for (const m of members) sets[m] = union;
+    }
+  }
 }
 
 /**
@@ -258,29 +306,43 @@ export function closedAssignments(
 export function treeAssignments(
   files: readonly (readonly [readonly AssigningFunction[], boolean])[],
 ): Map<string, Set<string>> {
-  const visible = new Map<string, Set<string>>();
-  // Only files with a function that changes something, or calls what another file's does, are read.
-  const reading = files.filter(([facts]) => facts.some((f) => f.assigns?.length));
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [facts, shared] of visible.size > 0 ? files : reading) {
-      const closed = closedAssignments(facts, (name) => {
-        const set = visible.get(name);
-        return set && [...set];
-      });
-      for (const f of facts) {
-        if (!shared && !f.exported) continue;
-        const names = closed.get(f.name);
-        if (!names) continue;
-        let set = visible.get(f.name);
-        if (!set) visible.set(f.name, (set = new Set()));
-        for (const n of names)
-          if (!set.has(n)) {
-            set.add(n);
-            grew = true;
-          }
+  // One set per name a file defines; other files see those defined exported or in a shared file.
+  const sets: Set<string>[] = [];
+  const fileIds: Map<string, number>[] = [];
+  const seen = new Map<string, number[]>();
+  for (const [facts, shared] of files) {
+    const ids = new Map<string, number>();
+    for (const f of facts) {
+      let id = ids.get(f.name);
+      if (id === undefined) ids.set(f.name, (id = sets.push(new Set()) - 1));
+      for (const n of f.assigns ?? []) sets[id]!.add(n);
+      if (shared || f.exported) {
+        const list = seen.get(f.name);
+        if (!list) seen.set(f.name, [id]);
+        else if (!list.includes(id)) list.push(id);
       }
     }
+    fileIds.push(ids);
+  }
+  const callees: number[][] = sets.map(() => []);
+  files.forEach(([facts], i) => {
+    const ids = fileIds[i]!;
+    for (const f of facts) {
+      const id = ids.get(f.name)!;
+      for (const c of f.calls) {
+        if (c === f.name) continue;
+        const own = ids.get(c);
+        if (own !== undefined) callees[id]!.push(own);
+        else for (const other of seen.get(c) ?? []) callees[id]!.push(other);
+      }
+    }
+  });
+  propagate(sets, callees);
+  const visible = new Map<string, Set<string>>();
+  for (const [name, list] of seen) {
+    const union = new Set<string>();
+    for (const id of list) for (const n of sets[id]!) union.add(n);
+    if (union.size > 0) visible.set(name, union);
   }
   return visible;
 }
