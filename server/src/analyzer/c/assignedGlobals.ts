@@ -221,27 +221,53 @@ export function closedAssignments(
   facts: readonly AssigningFunction[],
   elsewhere: (name: string) => readonly string[] | undefined = () => undefined,
 ): Map<string, Set<string>> {
-  const ids = new Map<string, number>();
   const sets: Set<string>[] = [];
-  for (const f of facts) {
-    let id = ids.get(f.name);
-    if (id === undefined) ids.set(f.name, (id = sets.push(new Set()) - 1));
-    for (const n of f.assigns ?? []) sets[id]!.add(n);
-  }
+  const ids = numbered(facts, sets);
   const callees: number[][] = sets.map(() => []);
-  for (const f of facts) {
-    const id = ids.get(f.name)!;
-    for (const c of f.calls) {
-      if (c === f.name) continue;
-      const callee = ids.get(c);
-      if (callee !== undefined) callees[id]!.push(callee);
-      else for (const n of elsewhere(c) ?? []) sets[id]!.add(n);
-    }
-  }
+  linkCalls(facts, ids, callees, (id, c) => {
+    for (const n of elsewhere(c) ?? []) sets[id]!.add(n);
+  });
   propagate(sets, callees);
   const found = new Map<string, Set<string>>();
   for (const [name, id] of ids) if (sets[id]!.size > 0) found.set(name, sets[id]!);
   return found;
+}
+
+/**
+ * Numbers the names `facts` defines (a name defined twice is one) with the next free places of `sets`,
+ * each holding what the function itself assigns; `each` sees every definition with its number.
+ */
+function numbered(
+  facts: readonly AssigningFunction[],
+  sets: Set<string>[],
+  each?: (f: AssigningFunction, id: number) => void,
+): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const f of facts) {
+    let id = ids.get(f.name);
+    if (id === undefined) ids.set(f.name, (id = sets.push(new Set()) - 1));
+    for (const n of f.assigns ?? []) sets[id]!.add(n);
+    each?.(f, id);
+  }
+  return ids;
+}
+
+/** Adds each call of a function `ids` numbers to `callees`; hands the other calls (not recursive) to `other`. */
+function linkCalls(
+  facts: readonly AssigningFunction[],
+  ids: ReadonlyMap<string, number>,
+  callees: number[][],
+  other: (id: number, name: string) => void,
+): void {
+  for (const f of facts) {
+    const id = ids.get(f.name)!;
+    for (const c of f.calls) {
+      if (c === f.name) continue;
+      const own = ids.get(c);
+      if (own !== undefined) callees[id]!.push(own);
+      else other(id, c);
+    }
+  }
 }
 
 /**
@@ -308,35 +334,21 @@ export function treeAssignments(
 ): Map<string, Set<string>> {
   // One set per name a file defines; other files see those defined exported or in a shared file.
   const sets: Set<string>[] = [];
-  const fileIds: Map<string, number>[] = [];
   const seen = new Map<string, number[]>();
-  for (const [facts, shared] of files) {
-    const ids = new Map<string, number>();
-    for (const f of facts) {
-      let id = ids.get(f.name);
-      if (id === undefined) ids.set(f.name, (id = sets.push(new Set()) - 1));
-      for (const n of f.assigns ?? []) sets[id]!.add(n);
-      if (shared || f.exported) {
-        const list = seen.get(f.name);
-        if (!list) seen.set(f.name, [id]);
-        else if (!list.includes(id)) list.push(id);
-      }
-    }
-    fileIds.push(ids);
-  }
+  const fileIds = files.map(([facts, shared]) =>
+    numbered(facts, sets, (f, id) => {
+      if (!shared && !f.exported) return;
+      const list = seen.get(f.name);
+      if (!list) seen.set(f.name, [id]);
+      else if (!list.includes(id)) list.push(id);
+    }),
+  );
   const callees: number[][] = sets.map(() => []);
-  files.forEach(([facts], i) => {
-    const ids = fileIds[i]!;
-    for (const f of facts) {
-      const id = ids.get(f.name)!;
-      for (const c of f.calls) {
-        if (c === f.name) continue;
-        const own = ids.get(c);
-        if (own !== undefined) callees[id]!.push(own);
-        else for (const other of seen.get(c) ?? []) callees[id]!.push(other);
-      }
-    }
-  });
+  files.forEach(([facts], i) =>
+    linkCalls(facts, fileIds[i]!, callees, (id, c) => {
+      for (const other of seen.get(c) ?? []) callees[id]!.push(other);
+    }),
+  );
   propagate(sets, callees);
   const visible = new Map<string, Set<string>>();
   for (const [name, list] of seen) {
