@@ -194,8 +194,7 @@ export async function lint(
           w.ts.length > 0 ||
           memberFacts.has(path) ||
           w.sources?.length ||
-          (isHeader(path) &&
-            (w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length)),
+          carriedHeader(path, w),
       )
       .map(([path, w]) => {
         const stored = memberFacts.get(path);
@@ -318,11 +317,7 @@ async function toldPass(
   const functions = new Map(all.flatMap(([path, w]) => (w.functions ? [[path, w.functions] as const] : [])));
   const facts = toldFacts(all.filter(([, w]) => w.functions?.length || w.codes?.length));
   const headers: [string, FileWrappers][] = all
-    .filter(
-      ([path, w]) =>
-        isHeader(path) &&
-        (w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length),
-    )
+    .filter(([path, w]) => carriedHeader(path, w))
     .map(([path, w]) => [
       path,
       {
@@ -335,6 +330,18 @@ async function toldPass(
       },
     ]);
   return { facts, job: { told: true, index: headers, ...facts }, functions };
+}
+
+/**
+ * Whether `path` is a header whose wrappers `w` hold something its includers read (its own includes,
+ * macro definitions, device paths or named codes): the passes carry such a header to every thread
+ * even when it defines no function.
+ */
+function carriedHeader(path: string, w: FileWrappers): boolean {
+  return (
+    isHeader(path) &&
+    !!(w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length)
+  );
 }
 
 /**
