@@ -415,9 +415,18 @@ export class WrapperIndex {
     return this.waiters;
   }
 
-  /** Uses `assigns` as what the tree's functions change (see cAssignsFor), instead of reading the files' facts. */
+  /**
+   * Uses `assigns` as what the tree's functions change (see cAssignsFor), instead of reading the files'
+   * facts. Functions given one list (the same array) share one set, as the facts pass gave them.
+   */
   presetAssigns(assigns: readonly (readonly [string, readonly string[]])[]): void {
-    this.presetAssignMap = new Map(assigns.map(([name, names]) => [name, new Set(names)]));
+    const sets = new Map<readonly string[], ReadonlySet<string>>();
+    const setOf = (names: readonly string[]) => {
+      let set = sets.get(names);
+      if (set === undefined) sets.set(names, (set = new Set(names)));
+      return set;
+    };
+    this.presetAssignMap = new Map(assigns.map(([name, names]) => [name, setOf(names)]));
   }
 
   /**

@@ -286,7 +286,17 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
   };
 }
 
-/** What the tree's functions change beyond their arguments (see WrapperIndex.cAssignsFor), as lists. */
+/**
+ * What the tree's functions change beyond their arguments (see WrapperIndex.cAssignsFor), as lists:
+ * functions sharing a set share one list, which a worker's copy of the job keeps shared (a structured
+ * clone copies an object once however often it is named). Most functions of a tree change what one
+ * exit or logging helper changes: the lists apart were most of what a job carried to each thread.
+ */
 function assignLists(base: WrapperIndex): [string, string[]][] {
-  return [...base.cAssignsFor('')].map(([name, names]) => [name, [...names]]);
+  const lists = new Map<ReadonlySet<string>, string[]>();
+  return [...base.cAssignsFor('')].map(([name, names]) => {
+    let list = lists.get(names);
+    if (list === undefined) lists.set(names, (list = [...names]));
+    return [name, list];
+  });
 }

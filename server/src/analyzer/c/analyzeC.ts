@@ -775,10 +775,7 @@ export class CAnalyzer {
           : ownWaiting;
       // What a call changes beyond its arguments: the file's own functions', then other files' (see
       // assignedGlobals.ts).
-      const ownAssigns = closedAssignments(functions, (name) => {
-        const names = assignsElsewhere.get(name);
-        return names && [...names];
-      });
+      const ownAssigns = closedAssignments(functions, (name) => assignsElsewhere.get(name));
       const assigns = (name: string) =>
         ownAssigns.get(name) ?? (own.has(name) ? undefined : assignsElsewhere.get(name));
       // Whether some write's descriptor was not shown a byte stream by the file's streams (see

@@ -215,21 +215,25 @@ export interface AssigningFunction {
  * The names each function of `facts` changes, its callees' included, to a least fixed point:
  * `elsewhere` answers for the names `facts` does not define (other files' functions). A function
  * defined twice (under `#if` alternatives) changes what either definition does. Only functions that
- * change something are in the answer. Does not modify `facts`.
+ * change something are in the answer; functions that change the same names through one callee may
+ * share one set (see {@link propagate}), which nobody may modify. Does not modify `facts`, nor the
+ * sets `elsewhere` gives (some may be in the answer).
  */
 export function closedAssignments(
   facts: readonly AssigningFunction[],
-  elsewhere: (name: string) => readonly string[] | undefined = () => undefined,
-): Map<string, Set<string>> {
+  elsewhere: (name: string) => ReadonlySet<string> | undefined = () => undefined,
+): Map<string, ReadonlySet<string>> {
   const sets: Set<string>[] = [];
   const ids = numbered(facts, sets);
   const callees: number[][] = sets.map(() => []);
+  const outside: ReadonlySet<string>[][] = sets.map(() => []);
   linkCalls(facts, ids, callees, (id, c) => {
-    for (const n of elsewhere(c) ?? []) sets[id]!.add(n);
+    const names = elsewhere(c);
+    if (names !== undefined && names.size > 0) outside[id]!.push(names);
   });
-  propagate(sets, callees);
-  const found = new Map<string, Set<string>>();
-  for (const [name, id] of ids) if (sets[id]!.size > 0) found.set(name, sets[id]!);
+  const closed = propagate(sets, callees, outside);
+  const found = new Map<string, ReadonlySet<string>>();
+  for (const [name, id] of ids) if (closed[id]!.size > 0) found.set(name, closed[id]!);
   return found;
 }
 
@@ -271,13 +275,23 @@ function linkCalls(
 }
 
 /**
- * Unions into each set the sets of the functions it calls, to a fixed point. The call graph's strongly
- * connected components (Tarjan's, iterative: call chains can be deep) come out callees first, so each
- * component's union is made once from finished callees and shared by its members; a round-robin pass
- * over every call copied every set again each round.
+ * What each function changes: its own names (`own`), those of the sets `outside` gives it (other
+ * files' functions it calls), and those of the functions it calls, to a fixed point. The call graph's
+ * strongly connected components (Tarjan's, iterative: call chains can be deep) come out callees
+ * first, so each component's union is made once from finished callees and shared by its members; a
+ * round-robin pass over every call copied every set again each round. A component whose names all
+ * come from one set (most functions change only what one logging or exit helper they call changes)
+ * shares that set instead of copying it: copies of a few large sets were most of a tree's work.
+ * Each set's names are in the order a union of its parts in call order gives. Modifies none of the
+ * sets it is given; every answer is one of them or a new one.
  */
-function propagate(sets: Set<string>[], callees: readonly (readonly number[])[]): void {
-  const count = sets.length;
+function propagate(
+  own: readonly Set<string>[],
+  callees: readonly (readonly number[])[],
+  outside?: readonly (readonly ReadonlySet<string>[])[],
+): ReadonlySet<string>[] {
+  const count = own.length;
+  const closed: ReadonlySet<string>[] = own.slice();
   const index = new Int32Array(count).fill(-1);
   const low = new Int32Array(count);
   const onStack = new Uint8Array(count);
@@ -313,13 +327,47 @@ function propagate(sets: Set<string>[], callees: readonly (readonly number[])[])
         onStack[w] = 0;
         members.push(w);
       } while (w !== v);
-      const union = new Set<string>();
+      // The component's names, in the order they are added: each member's own names and the other
+      // files' sets it calls, then its callees' (one in the component: its own and other files').
+      const union = new Union();
+      const ownParts = (m: number) => {
+        union.add(own[m]!);
+        for (const set of outside?.[m] ?? []) union.add(set);
+      };
       for (const m of members) {
-        for (const n of sets[m]!) union.add(n);
-        for (const c of callees[m]!) for (const n of sets[c]!) union.add(n);
+        ownParts(m);
+        // A callee whose set is still its own is in the component, or changes nothing at all.
+        for (const c of callees[m]!)
+          if (closed[c] === own[c]) ownParts(c);
+          else union.add(closed[c]!);
       }
-      for (const m of members) sets[m] = union;
+      const names = union.names;
+      if (names !== undefined) for (const m of members) closed[m] = names;
     }
+  }
+  return closed;
+}
+
+/**
+ * The union of the sets {@link Union.add} is given, its names in the order they were given: the one
+ * set that holds any name while only one does (shared, not copied), then a set of its own.
+ */
+class Union {
+  private only: ReadonlySet<string> | undefined;
+  private union: Set<string> | undefined;
+
+  add(part: ReadonlySet<string>): void {
+    if (part.size === 0 || part === this.only) return;
+    if (this.only === undefined) this.only = part;
+    else {
+      this.union ??= new Set(this.only);
+      for (const n of part) this.union.add(n);
+    }
+  }
+
+  /** The union; undefined when no set given holds a name. */
+  get names(): ReadonlySet<string> | undefined {
+    return this.union ?? this.only;
   }
 }
 
@@ -327,11 +375,12 @@ function propagate(sets: Set<string>[], callees: readonly (readonly number[])[])
  * The names each function other files can call (a header's, or another file's exported one) changes,
  * its callees' in any file included (see {@link closedAssignments}), to a least fixed point over the
  * tree. `files`: each file's function facts, and whether its definitions are its includers' own. A
- * name two files define changes what either does. Does not modify `files`.
+ * name two files define changes what either does. Functions may share a set, which nobody may modify.
+ * Does not modify `files`.
  */
 export function treeAssignments(
   files: readonly (readonly [readonly AssigningFunction[], boolean])[],
-): Map<string, Set<string>> {
+): Map<string, ReadonlySet<string>> {
   // One set per name a file defines; other files see those defined exported or in a shared file.
   const sets: Set<string>[] = [];
   const seen = new Map<string, number[]>();
@@ -349,12 +398,12 @@ export function treeAssignments(
       for (const other of seen.get(c) ?? []) callees[id]!.push(other);
     }),
   );
-  propagate(sets, callees);
-  const visible = new Map<string, Set<string>>();
+  const closed = propagate(sets, callees);
+  const visible = new Map<string, ReadonlySet<string>>();
   for (const [name, list] of seen) {
-    const union = new Set<string>();
-    for (const id of list) for (const n of sets[id]!) union.add(n);
-    if (union.size > 0) visible.set(name, union);
+    const union = new Union();
+    for (const id of list) union.add(closed[id]!);
+    if (union.names !== undefined) visible.set(name, union.names);
   }
   return visible;
 }

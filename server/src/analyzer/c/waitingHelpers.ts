@@ -27,24 +27,45 @@ export function treeWaiting(
     ([facts, shared]) => new Set(facts.filter((f) => shared || f.exported).map((f) => f.name)),
   );
   for (const names of shown) for (const name of names) visible.set(name, (visible.get(name) ?? 0) + 1);
+  // Each file's reading asks about other files' names it calls only: one whose calls name none of the
+  // names found in the last round reads as it did, and keeps its answer (undefined: it calls nothing
+  // that waits, so far). Most files call nothing that waits; the calls are looked at once.
+  const calling = files.map(([facts]) => {
+    const own = new Set(facts.map((f) => f.name));
+    const called = new Set<string>();
+    let waits = false;
+    for (const f of facts)
+      for (const c of f.calls) {
+        if (libraryWaits(c)) waits = true;
+        else if (!own.has(c)) called.add(c);
+      }
+    return { own, called, waits };
+  });
+  const answers: (ReadonlySet<string> | undefined)[] = files.map(() => undefined);
   const found = new Set<string>();
+  let added: readonly string[] | undefined;
   for (let grew = true; grew;) {
     grew = false;
     const counts = new Map<string, number>();
     files.forEach(([facts], i) => {
-      // Most files call nothing that waits: passed over without a reading.
-      if (!facts.some((f) => f.calls.some((c) => libraryWaits(c) || found.has(c)))) return;
-      const own = new Set(facts.map((f) => f.name));
-      const elsewhere = (name: string) => found.has(name) && !own.has(name);
-      const ownQuiet = quietFunctions(facts, (name) => quiet(name) || elsewhere(name));
-      const waiting = waitingFunctions(facts, (name) => ownQuiet.has(name), elsewhere);
-      for (const name of shown[i]!) if (waiting.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+      const { own, called, waits } = calling[i]!;
+      const asks = (names: readonly string[]) => names.some((n) => called.has(n));
+      if (added === undefined ? waits : asks(added)) {
+        const elsewhere = (name: string) => found.has(name) && !own.has(name);
+        const ownQuiet = quietFunctions(facts, (name) => quiet(name) || elsewhere(name));
+        const waiting = waitingFunctions(facts, (name) => ownQuiet.has(name), elsewhere);
+        answers[i] = new Set([...shown[i]!].filter((name) => waiting.has(name)));
+      }
+      for (const name of answers[i] ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
     });
+    const grown: string[] = [];
     for (const [name, n] of counts)
       if (!found.has(name) && n === visible.get(name)) {
         found.add(name);
+        grown.push(name);
         grew = true;
       }
+    added = grown;
   }
   return found;
 }
