@@ -38,7 +38,7 @@ import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
 import { deviceMacros, NO_DEVICES } from './deviceMacros';
-import { closedAssignments } from './assignedGlobals';
+import { closedAssignments, sortedNames } from './assignedGlobals';
 import { addrinfoStreams } from './socketTypes';
 import {
   isOpener,
@@ -868,7 +868,7 @@ export class CAnalyzer {
         [...new Set(functions.flatMap((f) => f.calls))]
           .filter((c) => assigns(c))
           .sort()
-          .map((c) => [c, ...[...assigns(c)!].sort()]),
+          .map((c) => [c, ...sortedNames(assigns(c)!)]),
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);

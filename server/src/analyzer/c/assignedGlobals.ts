@@ -53,13 +53,13 @@ export function assignedNames(body: string, params: ReadonlySet<string>): string
       continue;
     }
     let end = at;
-    const before = body[at - 1];
-    if (before === '<' || before === '>') {
+    const before = body.charCodeAt(at - 1);
+    if (before === 60 || before === 62) {
       // `<<=`, `>>=`; `<=` and `>=` compare.
-      if (body[at - 2] !== before) continue;
+      if (body.charCodeAt(at - 2) !== before) continue;
       end = at - 2;
-    } else if (before === '!' || before === '=') continue;
-    else if (before !== undefined && '+-*/%&|^'.includes(before)) end = at - 1;
+    } else if (before === 33 || before === 61) continue;
+    else if (COMPOUND_OPERATORS.includes(body[at - 1] ?? '=')) end = at - 1;
     const name = rootBefore(body, end);
     if (name) found.add(name);
   }
@@ -68,13 +68,11 @@ export function assignedNames(body: string, params: ReadonlySet<string>): string
       const name = rootBefore(body, at) ?? wordAfter(body, at + 2);
       if (name) found.add(name);
     }
-  for (let at = body.indexOf('('); at >= 0; at = body.indexOf('(', at + 1)) {
-    const callee = wordBefore(body, at);
-    if (!callee) continue;
-    const first = FIRST_FILLED.has(callee);
-    if (!first && !SECOND_FILLED.has(callee)) continue;
-    let from = at + 1;
-    if (!first) {
+  // The fillers' calls, found by their names: most parentheses of a body are no filler's.
+  FILLER_CALL.lastIndex = 0;
+  for (let m = FILLER_CALL.exec(body); m; m = FILLER_CALL.exec(body)) {
+    let from = FILLER_CALL.lastIndex;
+    if (!FIRST_FILLED.has(m[1]!)) {
       const comma = body.indexOf(',', from);
       const close = body.indexOf(')', from);
       if (comma < 0 || (close >= 0 && close < comma)) continue;
@@ -86,6 +84,18 @@ export function assignedNames(body: string, params: ReadonlySet<string>): string
   const names = [...found].filter((n) => !params.has(n) && !NOT_TYPES.has(n) && !declares(body, n));
   return names.sort();
 }
+
+/** The operators `=` follows in a compound assignment (`n += 2`), but for the shifts. */
+const COMPOUND_OPERATORS = '+-*/%&|^';
+
+/**
+ * A call of a filler ({@link FIRST_FILLED}, {@link SECOND_FILLED}): its name as a whole word, white
+ * space, then the `(` its arguments follow.
+ */
+const FILLER_CALL = new RegExp(
+  `\\b(${[...FIRST_FILLED, ...SECOND_FILLED].join('|')})[ \\t\\n\\v\\f\\r]*\\(`,
+  'g',
+);
 
 /** Whether a character code may be part of a C name. */
 function isWordCode(c: number): boolean {
@@ -407,3 +417,16 @@ export function treeAssignments(
   }
   return visible;
 }
+
+/**
+ * The names of `names`, sorted (a key of what a call changes), sorted once for each set: functions
+ * share sets (see {@link closedAssignments}), and every file that calls an exit or logging helper
+ * asks for that helper's. The answer is shared: not to be modified.
+ */
+export function sortedNames(names: ReadonlySet<string>): readonly string[] {
+  let sorted = sortedSets.get(names);
+  if (sorted === undefined) sortedSets.set(names, (sorted = [...names].sort()));
+  return sorted;
+}
+
+const sortedSets = new WeakMap<ReadonlySet<string>, readonly string[]>();
