@@ -184,16 +184,21 @@ function member(target: string): string | undefined {
 
 /**
  * The message descriptors the file `text` shows (see the file comment). A file's analysis reads them
- * once for its descriptors and once for the fact base's member facts: the last file's answer is kept
- * for the second (its search of every assignment is most of its cost).
+ * for its descriptors (with the device paths its macros name), for the accessors of its parts and for
+ * the fact base's global and member facts (without): the last two answers are kept for the others
+ * (its search of every assignment is most of its cost, and a file with device macros asks both ways,
+ * in either order).
  */
 export function messageDescriptors(
   text: string,
   devices: ReadonlySet<string> = NO_DEVICES,
 ): MessageDescriptors {
-  if (lastFile?.text !== text || lastFile.devices !== devices)
-    lastFile = { text, devices, found: descriptorsIn(text, undefined, devices) };
-  return lastFile.found;
+  const kept = lastFiles.find((f) => f.text === text && f.devices === devices);
+  if (kept) return kept.found;
+  const found = descriptorsIn(text, undefined, devices);
+  lastFiles.unshift({ text, devices, found });
+  lastFiles.length = Math.min(lastFiles.length, KEPT_FILES);
+  return found;
 }
 
 /**
@@ -242,10 +247,13 @@ const RETURNED = /\breturn\b\s*([^;]*);/g;
 /** A failure's value: -1 or a negative constant, maybe in parentheses. */
 const SENTINEL = /^\(?-(\d+|[A-Z][A-Z0-9_]*)\)?$/;
 
-/** The text {@link messageDescriptors} read last, and what it found there. */
-let lastFile:
-  | { readonly text: string; readonly devices: ReadonlySet<string>; readonly found: MessageDescriptors }
-  | undefined;
+/** The texts {@link messageDescriptors} read last (the latest first), and what it found there. */
+const lastFiles: {
+  readonly text: string;
+  readonly devices: ReadonlySet<string>;
+  readonly found: MessageDescriptors;
+}[] = [];
+const KEPT_FILES = 2;
 
 /** The message descriptors `text` shows (see the file comment). */
 function descriptorsIn(
