@@ -37,7 +37,8 @@ export function treeWaiting(
     for (const f of facts)
       for (const c of f.calls) {
         if (libraryWaits(c)) waits = true;
-        else if (!own.has(c)) called.add(c);
+        // A library wait's name too: a tree may define one, and found it changes what is quiet.
+        if (!own.has(c)) called.add(c);
       }
     return { own, called, waits };
   });
