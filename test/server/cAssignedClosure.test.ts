@@ -1,7 +1,8 @@
 // What a call changes, closed over the call graph (assignedGlobals.ts): the closure shares sets between
 // functions that change the same names and reads each file once, and must still answer what the plain
 // fixed point answers (every function: its own names and every callee's, to no change) on any graph,
-// recursion and functions defined twice included.
+// recursion and functions defined twice included. And the tree's waiting helpers (waitingHelpers.ts),
+// which read a file again only when it calls a name found in the last round.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -10,6 +11,10 @@ import {
   treeAssignments,
   type AssigningFunction,
 } from 'writev-lint/out/analyzer/c/assignedGlobals';
+import { quietFunctions, type CFunctionFact } from 'writev-lint/out/analyzer/c/functionFacts';
+import { waitingFunctions } from 'writev-lint/out/analyzer/c/waitingFunctions';
+import { treeWaiting } from 'writev-lint/out/analyzer/c/waitingHelpers';
+import { libraryWaits } from 'writev-lint/out/analyzer/catalogue';
 
 /** The plain fixed point: rounds over every call until no set grows (the closure as first written). */
 function naive(
@@ -131,6 +136,60 @@ describe('treeAssignments', () => {
           assert.deepEqual(found, expected);
         },
       ),
+    );
+  });
+});
+
+/** The tree's waiting helpers as first written: every file that calls a wait read again each round. */
+function everyRound(
+  files: readonly (readonly [readonly CFunctionFact[], boolean])[],
+  quiet: (name: string) => boolean,
+): Set<string> {
+  const visible = new Map<string, number>();
+  const shown = files.map(
+    ([facts, shared]) => new Set(facts.filter((f) => shared || f.exported).map((f) => f.name)),
+  );
+  for (const names of shown) for (const name of names) visible.set(name, (visible.get(name) ?? 0) + 1);
+  const found = new Set<string>();
+  for (let grew = true; grew;) {
+    grew = false;
+    const counts = new Map<string, number>();
+    files.forEach(([facts], i) => {
+      if (!facts.some((f) => f.calls.some((c) => libraryWaits(c) || found.has(c)))) return;
+      const own = new Set(facts.map((f) => f.name));
+      const elsewhere = (name: string) => found.has(name) && !own.has(name);
+      const ownQuiet = quietFunctions(facts, (name) => quiet(name) || elsewhere(name));
+      const waiting = waitingFunctions(facts, (name) => ownQuiet.has(name), elsewhere);
+      for (const name of shown[i]!) if (waiting.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+    });
+    for (const [name, n] of counts)
+      if (!found.has(name) && n === visible.get(name)) {
+        found.add(name);
+        grew = true;
+      }
+  }
+  return found;
+}
+
+describe('treeWaiting', () => {
+  it('answers as reading every file that calls a wait in every round', () => {
+    const waitingFact: fc.Arbitrary<CFunctionFact> = fc.record({
+      name: fc.constantFrom('f', 'g', 'h', 'k', 'poll'),
+      exported: fc.boolean(),
+      opaque: fc.boolean(),
+      calls: fc.array(fc.constantFrom('f', 'g', 'h', 'k', 'poll', 'usleep', 'printf', 'strlen'), {
+        maxLength: 3,
+      }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(waitingFact, { maxLength: 4 }), fc.boolean()), { maxLength: 4 }),
+        (files) => {
+          const quiet = (name: string) => name === 'strlen';
+          assert.deepEqual([...treeWaiting(files, quiet)].sort(), [...everyRound(files, quiet)].sort());
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });
