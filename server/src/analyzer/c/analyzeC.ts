@@ -37,6 +37,7 @@ import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
+import { localShadows } from './localShadows';
 import { deviceMacros, NO_DEVICES } from './deviceMacros';
 import { closedAssignments } from './assignedGlobals';
 import { addrinfoStreams } from './socketTypes';
@@ -251,7 +252,8 @@ export class CAnalyzer {
     const hints = addrinfoStreams(text);
     const file = {
       functions,
-      globals: streamGlobals(text, functions, devices),
+      // A local or parameter of a global's name assigns no global (see localShadows.ts).
+      globals: streamGlobals(text, functions, devices, localShadows(bodies.map((b) => b.fn))),
       hints,
       ...(devices.size > 0 && { devices }),
     };
