@@ -578,7 +578,10 @@ class FunctionReader {
         this.ctx.macros?.has(name) ||
         // Waiting between two writes splits them on purpose, whatever the descriptor.
         libraryWaits(name) ||
-        this.ctx.waits?.(name)
+        this.ctx.waits?.(name) ||
+        // A wait for a descriptor to take output: for another descriptor than the written one, a wait
+        // like any other; handed the written one, a call given the descriptor, which ends the run too.
+        this.ctx.writableWaits?.(name) !== undefined
       ) {
         return this.barrier(stmt);
       }
