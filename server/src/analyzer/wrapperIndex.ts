@@ -4,7 +4,7 @@ import { writableWaitCall } from './c/writableWaits';
 import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
-import { treeWaiting } from './c/waitingHelpers';
+import { treeWaiting, treeWritableWaits } from './c/waitingHelpers';
 import { treeAssignments } from './c/assignedGlobals';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
@@ -399,18 +399,22 @@ export class WrapperIndex {
   /**
    * The C functions other files can call (a header's, another file's exported one) that only wait
    * (see waitingHelpers.ts), worked out once to a least fixed point over the workspace: called between
-   * two writes, one ends the run as a library wait does. `_path` reads its own definitions itself.
+   * two writes, one ends the run as a library wait does. With them, as `name#index`, those whose one
+   * wait is for a parameter's descriptor to take output (treeWritableWaits). `_path` reads its own
+   * definitions itself.
    */
   cWaitersFor(_path: string): ReadonlySet<string> {
     if (this.presetWaiterNames) return this.presetWaiterNames;
     if (!this.waiters) {
       const quiet = this.cQuietFor('');
-      this.waiters = treeWaiting(
-        [...this.live()].flatMap(([file, w]) =>
-          w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
-        ),
-        (name) => quiet.has(name) || libraryQuiet(name),
+      const files = [...this.live()].flatMap(([file, w]) =>
+        w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
       );
+      // And the writable waits, as `name#index`: which parameter each waits on (see waitingHelpers.ts).
+      this.waiters = new Set([
+        ...treeWaiting(files, (name) => quiet.has(name) || libraryQuiet(name)),
+        ...treeWritableWaits(files),
+      ]);
     }
     return this.waiters;
   }

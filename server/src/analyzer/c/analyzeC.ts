@@ -37,6 +37,7 @@ import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
 import { interestingParts, type FileSyntax } from './partSyntax';
 import { streamGlobals, streamParameters, type FileStreams } from './origins';
+import { localShadows } from './localShadows';
 import { deviceMacros, NO_DEVICES } from './deviceMacros';
 import { closedAssignments, sortedNames } from './assignedGlobals';
 import { addrinfoStreams } from './socketTypes';
@@ -56,6 +57,7 @@ import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { waitingFunctions } from './waitingFunctions';
+import { writableWaitIndex } from './waitingHelpers';
 import { readingFunctions } from './awaitedReplies';
 import { functionName } from './syntax';
 import { openerName } from './typedSockets';
@@ -251,7 +253,8 @@ export class CAnalyzer {
     const hints = addrinfoStreams(text);
     const file = {
       functions,
-      globals: streamGlobals(text, functions, devices),
+      // A local or parameter of a global's name assigns no global (see localShadows.ts).
+      globals: streamGlobals(text, functions, devices, localShadows(bodies.map((b) => b.fn))),
       hints,
       ...(devices.size > 0 && { devices }),
     };
@@ -767,7 +770,10 @@ export class CAnalyzer {
       const senders = staticSenders(statics, functions, (n) => ownWrappers.find((w) => w.name === n));
       // The file's functions that only wait end a run between writes, as a library wait does, and so
       // do other files' (see waitingHelpers.ts).
-      const elsewhereWaits = (name: string) => !readNames.has(name) && waitersElsewhere.has(name);
+      const elsewhereWaits = (name: string) =>
+        !readNames.has(name) && waitersElsewhere.has(name) && !name.includes('#');
+      // Which parameter's output each writable wait waits for, the file's own or another file's.
+      const writable = writableWaitIndex(readFacts, readNames, waitersElsewhere);
       const ownWaiting = waitingFunctions(readFacts, quiet, elsewhereWaits);
       const waiting =
         waitersElsewhere.size > 0
@@ -790,6 +796,7 @@ export class CAnalyzer {
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
         ...(waiting.size > 0 && { waits: (name: string) => waiting.has(name) }),
+        ...(writable.size > 0 && { writableWaits: (name: string) => writable.get(name) }),
         ...((ownAssigns.size > 0 || assignsElsewhere.size > 0) && { assigns }),
         kindAsked: () => {
           kindAsked = true;

@@ -49,6 +49,9 @@ function quietTerm(term: Node, target: string, ctx: CContext): boolean {
     if (libraryWaits(name) || ctx.waits?.(name)) return false;
     if (ctx.pure.has(name)) return true;
     const args = callArgs(call);
+    // A wait for output is handed the written descriptor in the place of the one it waits on.
+    const waited = ctx.writableWaits?.(name);
+    if (waited !== undefined) return ctx.quiet(name) && canonicalTarget(args[waited]?.text ?? '') === target;
     return ctx.quiet(name) && args.some((a) => canonicalTarget(a.text) === target);
   });
 }

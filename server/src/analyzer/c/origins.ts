@@ -198,22 +198,34 @@ export function assignedOrigin(
  * Globals of the file assigned only stream results: each assignment of the name anywhere in the file
  * (found in the text, every function and initialiser included) is a call to a stream function or -1,
  * and its address is never taken. Read from the text alone: cheap enough for every file of a tree.
+ * `shadowed`: whether the name assigned at an offset is a local or parameter there (localShadows.ts),
+ * whose assignment is no assignment of the global; without it every assignment counts.
  */
 export function streamGlobals(
   text: string,
   functions: ReadonlySet<string>,
   devices: ReadonlySet<string> = NO_DEVICES,
+  shadowed?: (name: string, offset: number) => boolean,
 ): Set<string> {
   // A name is found only where some `name = f(...)` calls a stream function, or a pipe's end is
   // stored: most files have neither, and the search for every assignment was most of this function's
   // time.
   const pairs = streamPairArrays(text);
   if (pairs.size === 0 && !streamAssignment(functions).test(text)) return new Set();
+  const hints = addrinfoStreams(text);
+  // With scopes to ask, only the names some assignment may make a stream are searched again (each
+  // of their assignments asks its scope): a file assigns its loop counters hundreds of times.
+  let assigned: Iterable<RegExpMatchArray> = text.matchAll(ASSIGNED_NAME);
+  if (shadowed) {
+    const names = streamCandidates(text, functions, pairs);
+    if (names.size === 0) return new Set();
+    const named = new RegExp(`(?<![\\w.>])(${[...names].join('|')})\\s*(?:=(?!=)|[-+*/|&^]=)`, 'g');
+    assigned = [...text.matchAll(named)].filter((m) => !shadowed(m[1]!, m.index ?? 0));
+  }
   // Per name, whether some assignment is a stream and whether some is anything else (a sentinel is
   // neither): flags, not lists, as a file assigns its loop counters hundreds of times.
   const origins = new Map<string, { stream: boolean; other: boolean }>();
-  const hints = addrinfoStreams(text);
-  for (const m of text.matchAll(ASSIGNED_NAME)) {
+  for (const m of assigned) {
     const name = m[1]!;
     let seen = origins.get(name);
     if (!seen) origins.set(name, (seen = { stream: false, other: false }));
@@ -234,6 +246,29 @@ export function streamGlobals(
     found.add(name);
   }
   return found;
+}
+
+/**
+ * The names some assignment of `text` may make a stream ({@link assignedOrigin}): `name = f(` of one of
+ * `functions` (after an `(int)` cast at most), or `name = pair[` of one of `pairs`. Looser than that
+ * reading, never stricter.
+ */
+function streamCandidates(
+  text: string,
+  functions: ReadonlySet<string>,
+  pairs: ReadonlySet<string>,
+): Set<string> {
+  const callees = [...functions].filter((n) => /^\w+$/.test(n));
+  const arrays = [...pairs].filter((n) => /^\w+$/.test(n));
+  const values = [
+    ...(callees.length > 0 ? [`(?:\\(\\s*int\\s*\\)\\s*)?(?:${callees.join('|')})\\s*\\(`] : []),
+    ...(arrays.length > 0 ? [`\\(?\\s*(?:${arrays.join('|')})\\s*\\[`] : []),
+  ];
+  const names = new Set<string>();
+  if (values.length === 0) return names;
+  const pattern = new RegExp(`(?<![\\w.>])([A-Za-z_]\\w*)\\s*=\\s*(?:${values.join('|')})`, 'g');
+  for (const m of text.matchAll(pattern)) names.add(m[1]!);
+  return names;
 }
 
 /** Patterns of {@link streamAssignment}, by the stream functions' names. */

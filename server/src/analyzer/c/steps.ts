@@ -32,6 +32,7 @@ import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { pointerCopies } from './localSpellings';
 import { deadStatement } from './deadCode';
+import { definingDirectiveStep } from './definingDirectives';
 import { gatedStep } from './gatedWrites';
 import { successBranch, successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
@@ -160,6 +161,9 @@ class FunctionReader {
     if (stmt.type === 'comment') return commentStep(this.span(stmt));
     // `if (0) ...` and `#if 0`: never compiled to run, so as inert as a comment.
     if (deadStatement(stmt)) return commentStep(this.span(stmt));
+    // `#define S "\n"` / `#undef S`: no statement at run time, a new meaning of one name after it.
+    const directive = definingDirectiveStep(stmt, this.span(stmt));
+    if (directive) return directive;
     // `if (write(fd, b, n) == n) ret = 0;`: a body that only records the success is no block of its own.
     const recorded = stmt.type === 'if_statement' ? successStatusStep(stmt, this.ctx) : undefined;
     if (recorded) return recorded;
@@ -574,7 +578,10 @@ class FunctionReader {
         this.ctx.macros?.has(name) ||
         // Waiting between two writes splits them on purpose, whatever the descriptor.
         libraryWaits(name) ||
-        this.ctx.waits?.(name)
+        this.ctx.waits?.(name) ||
+        // A wait for a descriptor to take output: for another descriptor than the written one, a wait
+        // like any other; handed the written one, a call given the descriptor, which ends the run too.
+        this.ctx.writableWaits?.(name) !== undefined
       ) {
         return this.barrier(stmt);
       }

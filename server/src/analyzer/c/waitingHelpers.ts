@@ -70,3 +70,65 @@ export function treeWaiting(
   }
   return found;
 }
+
+/** The told form of a writable wait (see {@link treeWritableWaits}): `name#index`. */
+const WRITABLE_ENTRY = /^([A-Za-z_]\w*)#(\d+)$/;
+
+/**
+ * The functions other files can call (a header's, another file's exported one) whose one wait is for
+ * one parameter's descriptor to take output (CFunctionFact.awaitsWritable, see writableWaits.ts), each
+ * as `name#index` with the index of that parameter: told to the callers' files with the waiting
+ * functions, so that a call there can be read against the descriptor it hands in that place. A name
+ * two files show is one only where every definition waits on the same parameter. Does not modify
+ * `files`.
+ */
+export function treeWritableWaits(
+  files: readonly (readonly [readonly CFunctionFact[], boolean])[],
+): Set<string> {
+  const index = new Map<string, number | undefined>();
+  for (const [facts, shared] of files) {
+    for (const f of facts) {
+      if (!shared && !f.exported) continue;
+      const at = f.awaitsWritable;
+      index.set(f.name, index.has(f.name) && index.get(f.name) !== at ? undefined : at);
+    }
+  }
+  const found = new Set<string>();
+  for (const [name, at] of index) if (at !== undefined) found.add(`${name}#${at}`);
+  return found;
+}
+
+/**
+ * The writable waits among told names (`name#index` entries of {@link treeWritableWaits}; plain names
+ * are waiting functions), by name. Does not modify `told`.
+ */
+export function toldWritableWaits(told: Iterable<string>): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const entry of told) {
+    const m = WRITABLE_ENTRY.exec(entry);
+    if (m) found.set(m[1]!, Number(m[2]));
+  }
+  return found;
+}
+
+/**
+ * A file's writable waits by name, with the index of the parameter each waits on: its own definitions'
+ * (`facts`, whose names are `own`; a name defined twice is one where both wait on the same parameter),
+ * then those other files define (`told`, see {@link toldWritableWaits}) under names it does not define.
+ * Does not modify its arguments.
+ */
+export function writableWaitIndex(
+  facts: readonly CFunctionFact[],
+  own: ReadonlySet<string>,
+  told: Iterable<string>,
+): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const [name, at] of toldWritableWaits(told)) if (!own.has(name)) found.set(name, at);
+  const ownIndex = new Map<string, number | undefined>();
+  for (const f of facts) {
+    const at = f.awaitsWritable;
+    ownIndex.set(f.name, ownIndex.has(f.name) && ownIndex.get(f.name) !== at ? undefined : at);
+  }
+  for (const [name, at] of ownIndex) if (at !== undefined) found.set(name, at);
+  return found;
+}

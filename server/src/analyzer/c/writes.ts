@@ -85,6 +85,11 @@ export interface CContext {
    */
   readonly waits?: (name: string) => boolean;
   /**
+   * Functions whose one wait is for a parameter's descriptor to take output, the file's own or another
+   * file's (see writableWaits.ts): the index of that parameter, undefined for any other function.
+   */
+  readonly writableWaits?: (name: string) => number | undefined;
+  /**
    * What a call of the named function changes beyond its arguments: the file-scope variables its body,
    * or a callee's in any file, assigns (see assignedGlobals.ts); undefined when nothing is known.
    */
