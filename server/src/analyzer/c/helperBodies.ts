@@ -76,6 +76,8 @@ import { checkedStep } from './checkedSteps';
 import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
+import { literalMacro } from './literalMacros';
+import { constantArguments, constantBytes, constantNoFix, offsetParameter } from './constantWriters';
 import { terminatedString } from './terminatedStrings';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -165,7 +167,8 @@ function writerSlotsOrWhy(
   if (!w || w.buf < 0) return 'not-a-writer';
   if ((w.syscalls ?? 1) > 1) return 'several-writes';
   // A format the call spells out: the bytes are what its other arguments stand for (literalFormats.ts).
-  const spelled = format && !formatting && fixedFormat(callArgs(call)[w.buf]);
+  const spelled =
+    format && !formatting && (fixedFormat(callArgs(call)[w.buf]) || literalMacro(callArgs(call)[w.buf], ctx.text));
   if (format && !formatting && !spelled) return 'format';
   // A printf-style helper's own pace, handed on with the text it formats, paces the helper: its own
   // calls given 0 are writes. (Any other helper forwarding its caller's pace stays none.)
@@ -863,7 +866,9 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
       (n) => facts.assigned.has(n),
       (c) => argumentCall(c, ctx).kind !== 'io',
     );
-  const unknown = passed.find((a, k) => !given(a) && !fixed(a) && built[k]! < 0 && !state(a));
+  // A parameter offset by constants (`BASE + color`) stands for that parameter (see constantWriters.ts).
+  const offset = (a: Node) => offsetParameter(a, given, fixed);
+  const unknown = passed.find((a, k) => !offset(a) && !fixed(a) && built[k]! < 0 && !state(a));
   if (unknown) return refused('handed-on', unknown);
   for (const w of armWrites) {
     const other = callArgs(w).find(
@@ -871,13 +876,29 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     );
     if (other) return refused('handed-on', other);
   }
-  const buf = passed
-    .map((a, k) => (given(a) ? params.indexOf(a.text) : built[k]!))
+  const found = passed
+    .map((a, k) => {
+      const param = offset(a);
+      return param ? params.indexOf(param.text) : built[k]!;
+    })
     .find((k) => k >= 0 && k !== fdParam);
-  if (buf === undefined) return refused('handed-on', call);
+  // Only constants handed on: the same bytes on every call (see constantWriters.ts).
+  const constant =
+    found === undefined &&
+    constantArguments(passed, fixed) &&
+    armWrites.every((w) =>
+      constantArguments(
+        callArgs(w).filter((_, k) => k !== slots.fd),
+        fixed,
+      ),
+    );
+  if (found === undefined && !constant) return refused('handed-on', call);
+  const buf = found ?? -1;
   return opaqueWriter(
     { name, exported, fd, buf, family: slots.family, arity: params.length },
-    `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
+    constant
+      ? constantNoFix(name)
+      : `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
     statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
     writesOnlyCoded(body, call, ctx.wrappers.get(calleeName(call) ?? '')?.wroteCode === true),
@@ -1259,6 +1280,21 @@ function helperOf(
     const object = param < 0 && pace === undefined ? sentAggregate(bufArg, body, params) : undefined;
     if (object !== undefined) buf = { local: object, addressed: true };
     else {
+      // The same bytes, spelled out here, on every call (see constantWriters.ts).
+      if (param < 0 && pace === undefined && constantBytes(bufArg, lenArg))
+        return {
+          name,
+          exported,
+          fd,
+          buf: -1,
+          family: slots.family,
+          arity: params.length,
+          noFix: constantNoFix(name),
+          formats: true,
+          object: true,
+          ...(slots.messages && { messages: true }),
+          ...(plainReturns(body) && returnedStatus(body, call, ctx)),
+        };
       if (param < 0) return refused('buffer-source', bufArg);
       if (pace !== undefined) return refused('pace-conflict', call);
       // An output buffer that appends its other arguments and sends what it holds (bufferingHelpers.ts).
