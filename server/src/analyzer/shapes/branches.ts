@@ -9,7 +9,6 @@ import { writesLaterInLine, writesTo } from './laterArmWrites';
 import { leavesOnly } from './leavingArms';
 import { nestedTail } from './nestedTails';
 import { quietTestChanges } from './quietTests';
-import { otherArmOutput } from './otherArmOutput';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
 export interface NameLookup {
@@ -350,8 +349,6 @@ export function trailing(
   const choice = exhaustive(branch) && loose.arms.filter((a) => a.length > 0).length > 1;
   const { arms, after } = choice ? armTails(branch, true, kept) : loose;
   const writes = longestPath(arms);
-  // Another arm sends to the descriptor in a way the run cannot take (see otherArmOutput.ts).
-  if (writes && otherArmOutput(branch, writes)) return undefined;
   return writes && { writes, after };
 }
 
