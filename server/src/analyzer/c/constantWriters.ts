@@ -1,10 +1,12 @@
-// Helpers that send the same bytes on every call: `static void clear_line(int fd) { write(fd, "\033[2K",
-// 4); }`, or a helper handing another writer only constants (`term_say(t, "\033[?25l")`, a printf-style
-// helper given a format and constant arguments). Terminal control sequences, protocol tokens and fixed
-// replies are written this way, one helper each, and called side by side with the text they frame. Each
-// call is one write of bytes the helper spells out, so it stands in its caller's run as any helper of
-// one write does. The bytes live in the helper's body, where no iovec of the caller can point without
-// copying them out: such a run is reported without a fix.
+// Helpers that hand another writer only constants: `term_say(t, "\033[?25l")`, a printf-style helper
+// given a format written out (or named by a literal macro of the file, see literalMacros.ts) and
+// constant values, or values that are a parameter offset by constants (`BASE + color`). Terminal
+// control sequences and protocol tokens are written this way, one helper each, and called side by side
+// with the text they frame. Each call is one write of what the other writer formats, so it stands in its
+// caller's run as any helper of one write does; the bytes exist only once formatted, so such a run is
+// reported without a fix. (A helper writing a literal with a plain write is not read so: a dot ending
+// a mail after an if/else whose arms send the body in two ways, by one write or by a loop, then joined
+// the one arm's write, a run the corpus labels say is none.)
 import type { Node } from 'web-tree-sitter';
 import { calleeName, callArgs, withoutCasts } from './syntax';
 

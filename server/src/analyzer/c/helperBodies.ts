@@ -77,7 +77,7 @@ import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
 import { literalMacro } from './literalMacros';
-import { constantArguments, constantBytes, constantNoFix, offsetParameter } from './constantWriters';
+import { constantArguments, constantNoFix, offsetParameter } from './constantWriters';
 import { terminatedString } from './terminatedStrings';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -1280,21 +1280,6 @@ function helperOf(
     const object = param < 0 && pace === undefined ? sentAggregate(bufArg, body, params) : undefined;
     if (object !== undefined) buf = { local: object, addressed: true };
     else {
-      // The same bytes, spelled out here, on every call (see constantWriters.ts).
-      if (param < 0 && pace === undefined && constantBytes(bufArg, lenArg))
-        return {
-          name,
-          exported,
-          fd,
-          buf: -1,
-          family: slots.family,
-          arity: params.length,
-          noFix: constantNoFix(name),
-          formats: true,
-          object: true,
-          ...(slots.messages && { messages: true }),
-          ...(plainReturns(body) && returnedStatus(body, call, ctx)),
-        };
       if (param < 0) return refused('buffer-source', bufArg);
       if (pace !== undefined) return refused('pace-conflict', call);
       // An output buffer that appends its other arguments and sends what it holds (bufferingHelpers.ts).
