@@ -77,7 +77,10 @@ export function offsetParameter(
   if (a.type === 'identifier') return param(a) ? a : undefined;
   if (a.type === 'parenthesized_expression')
     return a.namedChild(0) ? offsetParameter(a.namedChild(0)!, param, constant) : undefined;
-  if (a.type !== 'binary_expression' || !/^(?:[-+*|&^]|<<|>>)$/.test(a.childForFieldName('operator')?.text ?? ''))
+  if (
+    a.type !== 'binary_expression' ||
+    !/^(?:[-+*|&^]|<<|>>)$/.test(a.childForFieldName('operator')?.text ?? '')
+  )
     return undefined;
   const left = a.childForFieldName('left');
   const right = a.childForFieldName('right');

@@ -168,7 +168,9 @@ function writerSlotsOrWhy(
   if ((w.syscalls ?? 1) > 1) return 'several-writes';
   // A format the call spells out: the bytes are what its other arguments stand for (literalFormats.ts).
   const spelled =
-    format && !formatting && (fixedFormat(callArgs(call)[w.buf]) || literalMacro(callArgs(call)[w.buf], ctx.text));
+    format &&
+    !formatting &&
+    (fixedFormat(callArgs(call)[w.buf]) || literalMacro(callArgs(call)[w.buf], ctx.text));
   if (format && !formatting && !spelled) return 'format';
   // A printf-style helper's own pace, handed on with the text it formats, paces the helper: its own
   // calls given 0 are writes. (Any other helper forwarding its caller's pace stays none.)

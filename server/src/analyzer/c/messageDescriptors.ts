@@ -120,7 +120,6 @@ export const SOCKETPAIR =
 /** `ioctl(target, REQUEST`: the descriptor and the request. */
 const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;
 
-
 /** A call of `socket()` or an `open*()` function (sticky: see {@link foundAt}). */
 const OPENING_CALL = /\bsocket\s*\(|\bopen\w*\s*\(/y;
 
