@@ -870,8 +870,7 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     );
   // A printf-style writer's value that is a parameter offset by constants (`BASE + color`) stands for
   // that parameter (see constantWriters.ts); a value another writer encodes is its own computation.
-  const offset = (a: Node) =>
-    slots.formats ? offsetParameter(a, given, fixed) : given(a) ? a : undefined;
+  const offset = (a: Node) => (slots.formats ? offsetParameter(a, given, fixed) : given(a) ? a : undefined);
   const unknown = passed.find((a, k) => !offset(a) && !fixed(a) && built[k]! < 0 && !state(a));
   if (unknown) return refused('handed-on', unknown);
   for (const w of armWrites) {
