@@ -89,3 +89,17 @@ export function offsetParameter(
   if (constantCount(left) || constant(left)) return offsetParameter(right, param, constant);
   return undefined;
 }
+
+/**
+ * True when `call` runs on every call of the helper whose body is `body`: it is under no test
+ * (`tested`), and no `return` of a value comes before it (`if (ok) return 0; reply(u, "bad"); return
+ * -1;` writes only where it answers a failure, which its caller checks and then leaves: two such checks
+ * side by side never both write). A `return;` of a void helper before it (a mode that shows nothing)
+ * leaves its calls writing the same bytes or nothing.
+ */
+export function everyCall(call: Node, body: Node, tested: (n: Node) => boolean): boolean {
+  if (tested(call)) return false;
+  return !body
+    .descendantsOfType('return_statement')
+    .some((r) => r !== null && r.startIndex < call.startIndex && r.namedChildCount > 0);
+}

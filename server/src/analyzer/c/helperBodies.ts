@@ -77,7 +77,7 @@ import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
 import { literalMacro } from './literalMacros';
-import { constantArguments, constantNoFix, offsetParameter } from './constantWriters';
+import { constantArguments, constantNoFix, everyCall, offsetParameter } from './constantWriters';
 import { terminatedString } from './terminatedStrings';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -886,8 +886,12 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     })
     .find((k) => k >= 0 && k !== fdParam);
   // Only constants handed on: the same bytes on every call (see constantWriters.ts).
+  // Written on every path through the helper (see constantWriters.ts `everyCall`): a check that
+  // answers a bad argument with a fixed reply writes only where it says so, and its caller then leaves.
   const constant =
     found === undefined &&
+    armWrites.length === 0 &&
+    everyCall(call, body, (n) => underTest(n, body)) &&
     constantArguments(passed, fixed) &&
     armWrites.every((w) =>
       constantArguments(
