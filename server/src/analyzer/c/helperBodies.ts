@@ -76,6 +76,8 @@ import { checkedStep } from './checkedSteps';
 import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
+import { literalMacro } from './literalMacros';
+import { constantArguments, constantNoFix, everyCall, offsetParameter } from './constantWriters';
 import { terminatedString } from './terminatedStrings';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -165,7 +167,10 @@ function writerSlotsOrWhy(
   if (!w || w.buf < 0) return 'not-a-writer';
   if ((w.syscalls ?? 1) > 1) return 'several-writes';
   // A format the call spells out: the bytes are what its other arguments stand for (literalFormats.ts).
-  const spelled = format && !formatting && fixedFormat(callArgs(call)[w.buf]);
+  const spelled =
+    format &&
+    !formatting &&
+    (fixedFormat(callArgs(call)[w.buf]) || literalMacro(callArgs(call)[w.buf], ctx.text));
   if (format && !formatting && !spelled) return 'format';
   // A printf-style helper's own pace, handed on with the text it formats, paces the helper: its own
   // calls given 0 are writes. (Any other helper forwarding its caller's pace stays none.)
@@ -863,7 +868,10 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
       (n) => facts.assigned.has(n),
       (c) => argumentCall(c, ctx).kind !== 'io',
     );
-  const unknown = passed.find((a, k) => !given(a) && !fixed(a) && built[k]! < 0 && !state(a));
+  // A printf-style writer's value that is a parameter offset by constants (`BASE + color`) stands for
+  // that parameter (see constantWriters.ts); a value another writer encodes is its own computation.
+  const offset = (a: Node) => (slots.formats ? offsetParameter(a, given, fixed) : given(a) ? a : undefined);
+  const unknown = passed.find((a, k) => !offset(a) && !fixed(a) && built[k]! < 0 && !state(a));
   if (unknown) return refused('handed-on', unknown);
   for (const w of armWrites) {
     const other = callArgs(w).find(
@@ -871,13 +879,33 @@ function handedOn(name: string, exported: boolean, at: HandOn, ctx: CContext): C
     );
     if (other) return refused('handed-on', other);
   }
-  const buf = passed
-    .map((a, k) => (given(a) ? params.indexOf(a.text) : built[k]!))
+  const found = passed
+    .map((a, k) => {
+      const param = offset(a);
+      return param ? params.indexOf(param.text) : built[k]!;
+    })
     .find((k) => k >= 0 && k !== fdParam);
-  if (buf === undefined) return refused('handed-on', call);
+  // Only constants handed on: the same bytes on every call (see constantWriters.ts).
+  // Written on every path through the helper (see constantWriters.ts `everyCall`): a check that
+  // answers a bad argument with a fixed reply writes only where it says so, and its caller then leaves.
+  const constant =
+    found === undefined &&
+    armWrites.length === 0 &&
+    everyCall(call, body, (n) => underTest(n, body)) &&
+    constantArguments(passed, fixed) &&
+    armWrites.every((w) =>
+      constantArguments(
+        callArgs(w).filter((_, k) => k !== slots.fd),
+        fixed,
+      ),
+    );
+  if (found === undefined && !constant) return refused('handed-on', call);
+  const buf = found ?? -1;
   return opaqueWriter(
     { name, exported, fd, buf, family: slots.family, arity: params.length },
-    `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
+    constant
+      ? constantNoFix(name)
+      : `${name}() hands its arguments to another helper that writes the bytes they stand for, which no iovec can point at`,
     slots,
     statusCodes(body, (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes), ctx.codes),
     writesOnlyCoded(body, call, ctx.wrappers.get(calleeName(call) ?? '')?.wroteCode === true),

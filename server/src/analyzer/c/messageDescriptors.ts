@@ -12,8 +12,8 @@
 // member fact is keyed by its struct (see memberStructs.ts): another program's datagram `af->fd` says
 // nothing of this driver's own `p->fd`.
 //
-// A descriptor the file hands to `ioctl()` with a device request (anything but the terminal, socket and
-// file-flag families: `TC*`, `TIOC*`, `FIO*`, `SIOC*`) is a device: each write there is one command or
+// A descriptor the file hands to `ioctl()` with a device request (anything but the terminal, console,
+// socket and file-flag families: see consoleRequests.ts) is a device: each write there is one command or
 // one bus transaction.
 
 import {
@@ -28,6 +28,7 @@ import {
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
+import { terminalRequest } from './consoleRequests';
 
 /** Socket types and families where one send is one message. */
 export const MESSAGE_SOCKET =
@@ -118,12 +119,6 @@ export const SOCKETPAIR =
 
 /** `ioctl(target, REQUEST`: the descriptor and the request. */
 const IOCTL = /\bioctl\s*\(\s*([A-Za-z_][\w.>\-[\]]*?)\s*,\s*([^,)]+)/g;
-
-/**
- * Requests of terminals (`TC…`, `TIOC…`), descriptor flags (`FIO…`) and sockets (`SIOC…`): none of them
- * says the descriptor is a device. (`T[C]`: the family prefix, not a name of its own.)
- */
-const STREAM_IOCTL = /^\(?\s*(?:T[C]|TIOC|FIO|SIOC)[A-Z0-9_]*\s*\)?$/;
 
 /** A call of `socket()` or an `open*()` function (sticky: see {@link foundAt}). */
 const OPENING_CALL = /\bsocket\s*\(|\bopen\w*\s*\(/y;
@@ -331,7 +326,7 @@ function deviceRequests(text: string): [string, number][] {
   const found: [string, number][] = [];
   for (const m of text.matchAll(IOCTL)) {
     const [, target, request] = m as unknown as [string, string, string];
-    if (!STREAM_IOCTL.test(request.trim())) found.push([target, m.index]);
+    if (!terminalRequest(request)) found.push([target, m.index]);
   }
   return found;
 }
