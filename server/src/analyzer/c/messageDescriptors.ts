@@ -27,6 +27,7 @@ import {
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
+import { pointerOpenedTargets } from './pointerOpeners';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
 
 /** Socket types and families where one send is one message. */
@@ -277,6 +278,8 @@ function descriptorsIn(
   if (returning && [...returning].some((name) => text.includes(openerName(name)))) {
     for (const { target, callee, args, index } of assignedCalls(text))
       if (returning.has(callee) || typedMessageCall(callee, args, returning)) add(target, index);
+    // A variable handed by address to an opener storing a message socket there (see pointerOpeners.ts).
+    for (const { target, index } of pointerOpenedTargets(text, returning)) add(target, index);
     // A call of one written to directly (`write(conn_fd(), ...)`): the call is the descriptor.
     for (const name of returning)
       if (/^\w+$/.test(name) && new RegExp(`\\b${name}\\s*\\(\\s*\\)`).test(text)) targets.add(`${name}()`);
