@@ -28,6 +28,7 @@ import {
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
 import { pointerOpenedTargets } from './pointerOpeners';
+import { returnedOpening } from './returnedOpenings';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
 
 /** Socket types and families where one send is one message. */
@@ -229,9 +230,9 @@ export function messageReturning(
   for (const { name, text } of fns) {
     if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) continue;
     const own = descriptorsIn(text, undefined, devices).targets;
-    if (own.size === 0) continue;
     const values = [...text.matchAll(RETURNED)].map((m) => canonical(m[1] ?? ''));
-    const message = (v: string) => own.has(v);
+    // The opening call may be the returned value itself (see returnedOpenings.ts).
+    const message = (v: string) => own.has(v) || returnedOpening(v, devices);
     if (values.some(message) && values.every((v) => message(v) || SENTINEL.test(v))) found.add(name);
   }
   return found;
