@@ -14,10 +14,7 @@ const CALL = /^\(?([A-Za-z_]\w*)\((.*)\)\)?$/;
  * message boundaries: a socket naming a message type or family, or a device opened by its path (see
  * isMessageOpening).
  */
-export function returnedOpening(
-  value: string,
-  devices: ReadonlySet<string> = NO_DEVICES,
-): boolean {
+export function returnedOpening(value: string, devices: ReadonlySet<string> = NO_DEVICES): boolean {
   const m = CALL.exec(value);
   if (!m) return false;
   // A socket's type or family must name a message kind (`udp ? SOCK_DGRAM : SOCK_STREAM` does): a type
