@@ -513,6 +513,7 @@ describe('writev-lint', () => {
         'pointee-locals.c:56',
         'pointee-locals.c:64',
         'pointee-locals.c:116',
+        'pointer-openers.c:59',
         'prepared-writes.c:23',
         'prepared-writes.c:42',
         'quiet-arm-calls.c:33',
@@ -528,6 +529,7 @@ describe('writev-lint', () => {
         'result-checks.c:14',
         'result-checks.c:34',
         'resumed-spellings.c:62',
+        'returned-openings.c:65',
         'returned-outcomes.c:25',
         'returned-outcomes.c:35',
         'returned-outcomes.c:43',
@@ -716,7 +718,8 @@ describe('writev-lint', () => {
     // c-treestatusnames/, c-treedatagrams/, c-treedirections/, c-treeredirects/, c-treeweak/,
     // c-treedeviceloops/, c-treedatagrammembers/, c-treefilestatics/, c-headerhelpers/, c-sourceincludes/,
     // c-headermacrohelpers/, c-treereturnedloops/, c-treekinds/, c-treedevices/, c-treewaits/, c-treerefills/,
-    // c-headermacrochains/, c-treeshadows/ and c-treewritablewaits/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 748);
+    // c-headermacrochains/, c-treeshadows/, c-treewritablewaits/, c-treeshadowedhelpers/ and
+    // c-treepointeropeners/.
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 756);
   });
 });

@@ -27,6 +27,8 @@ import {
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
+import { pointerOpenedTargets } from './pointerOpeners';
+import { returnedOpening } from './returnedOpenings';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
 import { terminalRequest } from './consoleRequests';
 
@@ -228,9 +230,9 @@ export function messageReturning(
   for (const { name, text } of fns) {
     if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) continue;
     const own = descriptorsIn(text, undefined, devices).targets;
-    if (own.size === 0) continue;
     const values = [...text.matchAll(RETURNED)].map((m) => canonical(m[1] ?? ''));
-    const message = (v: string) => own.has(v);
+    // The opening call may be the returned value itself (see returnedOpenings.ts).
+    const message = (v: string) => own.has(v) || returnedOpening(v, devices);
     if (values.some(message) && values.every((v) => message(v) || SENTINEL.test(v))) found.add(name);
   }
   return found;
@@ -280,6 +282,8 @@ function descriptorsIn(
   if (returning && [...returning].some((name) => text.includes(openerName(name)))) {
     for (const { target, callee, args, index } of assignedCalls(text))
       if (returning.has(callee) || typedMessageCall(callee, args, returning)) add(target, index);
+    // A variable handed by address to an opener storing a message socket there (see pointerOpeners.ts).
+    for (const { target, index } of pointerOpenedTargets(text, returning)) add(target, index);
     // A call of one written to directly (`write(conn_fd(), ...)`): the call is the descriptor.
     for (const name of returning)
       if (/^\w+$/.test(name) && new RegExp(`\\b${name}\\s*\\(\\s*\\)`).test(text)) targets.add(`${name}()`);

@@ -10,6 +10,7 @@ import type { Node } from 'web-tree-sitter';
 import { deviceOpeners, messageAccessors } from './messageAccessors';
 import { messageReturning } from './messageDescriptors';
 import { openerName, typedSocketOpeners } from './typedSockets';
+import { pointerSocketOpeners } from './pointerOpeners';
 import { streamReturning } from './origins';
 import { NO_DEVICES } from './deviceMacros';
 import { functionName } from './syntax';
@@ -91,6 +92,8 @@ export function returnedKinds(
   if (text !== undefined) for (const name of messageAccessors(bodies, text)) message.add(name);
   // Openers whose caller chooses the type, keyed by the parameter (see typedSockets.ts).
   for (const key of typedSocketOpeners(bodies.filter((b) => b.text.includes('socket')))) message.add(key);
+  // Openers storing a message socket through a pointer parameter, keyed by it (see pointerOpeners.ts).
+  for (const key of pointerSocketOpeners(bodies.filter((b) => b.text.includes('socket')))) message.add(key);
   const deviceOpening = [...stream].some((n) => message.has(n)) ? deviceOpeners(bodies) : new Set<string>();
   for (const name of stream)
     if (message.has(name)) {

@@ -31,6 +31,7 @@ import { talliedStep } from './talliedCounts';
 import { retriedStep } from './retries';
 import { descriptorAliases } from './aliases';
 import { pointerCopies } from './localSpellings';
+import { shadowsOf } from './shadowedGlobals';
 import { deadStatement } from './deadCode';
 import { definingDirectiveStep } from './definingDirectives';
 import { gatedStep } from './gatedWrites';
@@ -821,7 +822,11 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
   const aliases = descriptorAliases(changes.within(body), own, body);
   // Asked only by a helper call whose descriptor is a member path of its argument: most functions never.
   let copies: ReadonlyMap<string, string> | undefined;
-  ctx = { ...ctx, pointerCopies: () => (copies ??= pointerCopies(changes.within(body), own, body)) };
+  ctx = {
+    ...ctx,
+    pointerCopies: () => (copies ??= pointerCopies(changes.within(body), own, body)),
+    shadows: shadowsOf(fn),
+  };
   if (aliases.size > 0) {
     // A local copy of a descriptor names what it copies (itself resolved through the file's macros).
     const named = new Map(ctx.descriptorMacros ?? []);

@@ -76,7 +76,7 @@ export function typedMessageCall(callee: string, args: string, keys: ReadonlySet
 }
 
 /** The arguments of a call's text after its `(`, split at the commas of its own level. */
-function topLevelArguments(args: string): string[] {
+export function topLevelArguments(args: string): string[] {
   const found: string[] = [];
   let depth = 0;
   let from = 0;

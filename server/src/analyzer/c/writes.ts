@@ -6,6 +6,7 @@ import { zeroOnSuccessWith } from './namedStatuses';
 import { spelledThroughLocal } from './localSpellings';
 import { isMessageDescriptor, type MessageDescriptors } from './messageDescriptors';
 import { staticTarget } from './fileStatics';
+import { type Shadows, shadowedTarget } from './shadowedGlobals';
 import { outsideMessageModes } from './modeSockets';
 import type { Node } from 'web-tree-sitter';
 import { C_RESULT_DISCARDERS, descriptorAccessor, unaddressedCall, type CWriteFunction } from '../catalogue';
@@ -149,6 +150,12 @@ export interface CContext {
    * whose storage it sends (see staticSenders.ts): a call of one is a call of those. Absent: none.
    */
   readonly staticSenders?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The names the function being read declares where a call stands (its parameters and the locals in
+   * scope there; see shadowedGlobals.ts): a helper's variable of file scope of such a name is not the
+   * caller's. Absent: none is known.
+   */
+  readonly shadows?: Shadows;
 }
 
 /** One write call, understood apart from the statement around it. */
@@ -740,15 +747,18 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
         : fdText;
   // Reached through the argument's members, it may be what a local of the caller copies (localSpellings.ts).
   // Another file's static (`fd` of log.c) is none of this file's names (see fileStatics.ts).
-  const target = staticTarget(
-    wrapper,
-    aliasOf(
-      member
-        ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies?.())
-        : canonicalTarget(spelled),
-      ctx,
-    ),
-  );
+  // A variable of file scope the caller declares again is not the caller's (see shadowedGlobals.ts).
+  const target =
+    shadowedTarget(wrapper, call, canonicalTarget, ctx.shadows) ??
+    staticTarget(
+      wrapper,
+      aliasOf(
+        member
+          ? spelledThroughLocal(canonicalTarget(spelled), ctx.pointerCopies?.())
+          : canonicalTarget(spelled),
+        ctx,
+      ),
+    );
   const kind = descriptorKind(wrapper, target, ctx, call);
   if (kind === 'message') return 'message';
   const frames = wrapper.syscalls ?? 1;

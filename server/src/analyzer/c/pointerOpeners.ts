@@ -1,0 +1,81 @@
+// Openers handing their socket back through a pointer parameter: `int open_sink(int *fd) { *fd =
+// socket(AF_INET, SOCK_DGRAM, 0); ... }`, called `open_sink(&fd)` in this file or another. The caller's
+// text shows no socket call; the opener's body says what its pointee becomes. Such an opener is handed
+// on among the functions returning a message descriptor under a key naming the parameter
+// (`open_sink#&0`: a key no argument type matches, see typedSockets.ts), and a call passing `&x`
+// there makes `x` a message descriptor. An opener that also stores a stream socket there, or a value
+// its body does not show to be a message socket, is none.
+import type { Node } from 'web-tree-sitter';
+import { MESSAGE_SOCKET } from './messageDescriptors';
+import { functionName, parameterNames } from './syntax';
+import { openerName, topLevelArguments } from './typedSockets';
+
+/** What separates an opener's name from the parameter's position in its key. */
+const AT = '#&';
+
+/** `*p = value;` (the pointee of a plain name assigned). */
+const POINTEE_ASSIGNED = /(?:^|[^\w)\]])\*\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^;]+);/g;
+
+/** `name = socket(args` (a local assigned a socket). */
+const SOCKET_ASSIGNED = /\b([A-Za-z_]\w*)\s*=\s*socket\s*\(([^;]*)\)\s*;/g;
+
+/** A message socket's arguments: a type or family keeping message boundaries, never SOCK_STREAM. */
+function messageArgs(args: string): boolean {
+  return MESSAGE_SOCKET.test(args) && !/\bSOCK_STREAM\b/.test(args);
+}
+
+/**
+ * The keys (`name#&position`) of the functions among `bodies` that store through a pointer parameter
+ * only message sockets (`*fd = socket(AF_INET, SOCK_DGRAM, 0)`, or a local assigned one), or a
+ * failure's value (`*fd = -1`).
+ */
+export function pointerSocketOpeners(bodies: readonly { fn: Node; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const { fn, text } of bodies) {
+    if (!text.includes('socket')) continue;
+    const name = functionName(fn);
+    if (!name) continue;
+    const params = parameterNames(fn);
+    const locals = new Map<string, boolean>();
+    for (const m of text.matchAll(SOCKET_ASSIGNED))
+      locals.set(m[1]!, (locals.get(m[1]!) ?? true) && messageArgs(m[2] ?? ''));
+    const stored = new Map<number, boolean>();
+    for (const m of text.matchAll(POINTEE_ASSIGNED)) {
+      const at = params.indexOf(m[1]!);
+      if (at < 0) continue;
+      const value = m[2]!.trim();
+      const socket = /^socket\s*\(/.test(value)
+        ? messageArgs(value)
+        : /^\(?\s*-\s*1\s*\)?$/.test(value)
+          ? undefined
+          : locals.get(value) === true;
+      if (socket === undefined) continue;
+      stored.set(at, (stored.get(at) ?? true) && socket);
+    }
+    for (const [at, message] of stored) if (message) found.push(`${name}${AT}${at}`);
+  }
+  return found;
+}
+
+/**
+ * The variables `text` hands to an opener of `keys` (see {@link pointerSocketOpeners}) by address
+ * (`open_sink(&fd)`), with the offset of the call: each is a message descriptor from there on.
+ */
+export function pointerOpenedTargets(
+  text: string,
+  keys: ReadonlySet<string>,
+): { target: string; index: number }[] {
+  const found: { target: string; index: number }[] = [];
+  for (const key of keys) {
+    const at = key.indexOf(AT);
+    if (at < 0) continue;
+    const callee = openerName(key);
+    const position = Number(key.slice(at + AT.length));
+    for (const m of text.matchAll(new RegExp(`\\b${callee}\\s*\\(`, 'g'))) {
+      const arg = topLevelArguments(text.slice(m.index + m[0].length))[position];
+      const target = /^\s*&\s*([A-Za-z_][\w.>\-[\]]*)\s*$/.exec(arg ?? '')?.[1];
+      if (target) found.push({ target, index: m.index });
+    }
+  }
+  return found;
+}
