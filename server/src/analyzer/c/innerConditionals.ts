@@ -23,6 +23,7 @@
 import { knownEffects } from '../catalogue';
 import { blankedKeepingLines, blankedRanges, LITERALS_AND_COMMENTS } from './comments';
 import { firstArmCuts } from './alternativeOpeners';
+import { conditionalGroups } from './conditionalGroups';
 import { directiveLines } from './pairedConditionals';
 
 /** A code line's end that needs more code after it (`||`, `(`, `,`, `=`, `?`...), or `else` and `do`. */
@@ -60,38 +61,21 @@ function codeOnly(text: string): string {
   return blankedRanges(bare, directives);
 }
 
-/** A conditional group: its directive lines by offset (the opening, each `#elif` or `#else`, the `#endif`). */
+/** A conditional group (see {@link ConditionalGroup}), and whether it is an `#if 0`. */
 interface Chain {
-  readonly lines: (readonly [number, number])[];
+  readonly lines: readonly (readonly [number, number])[];
   readonly zero: boolean;
   /** Whether an `#else` ends the alternatives: without one, some configuration compiles no arm. */
-  complete: boolean;
+  readonly complete: boolean;
 }
 
 /** The conditional groups of `text` at any depth, in the order they open. */
 function chains(text: string): Chain[] {
-  const found: Chain[] = [];
-  const stack: Chain[] = [];
-  for (const { keyword, rest, start, end } of directiveLines(text)) {
-    const line = [start, end] as const;
-    if (/^if(?:n?def)?$/.test(keyword)) {
-      const chain = { lines: [line], zero: keyword === 'if' && /^\s*0\b/.test(rest), complete: false };
-      found.push(chain);
-      stack.push(chain);
-      continue;
-    }
-    const top = stack[stack.length - 1];
-    if (!top) continue;
-    if (keyword === 'elif' || keyword === 'else') {
-      top.lines.push(line);
-      top.complete = keyword === 'else';
-    } else if (keyword === 'endif') {
-      top.lines.push(line);
-      stack.pop();
-    }
-  }
-  // A group the file leaves open has no `#endif` to end its last arm.
-  return found.filter((c) => c.lines.length >= 2 && !stack.includes(c));
+  return conditionalGroups(text).map(({ keyword, rest, lines, complete }) => ({
+    lines,
+    zero: keyword === 'if' && /^\s*0\b/.test(rest),
+    complete,
+  }));
 }
 
 /** The offset of the last character of `code` in [`from`, `to`) that is no blank, or -1. */

@@ -17,7 +17,8 @@
 // braces (they then parse as conditionals): the outer group's count of open braces is then the same in
 // every configuration, and the pair's two directive lines are blanked as pairedConditionals blanks them.
 import { braceBalance } from './comments';
-import { blankedPairs, directiveLines, type Group as PlainGroup } from './pairedConditionals';
+import { conditionalGroups } from './conditionalGroups';
+import { blankedPairs, type Group as PlainGroup } from './pairedConditionals';
 
 /** A conditional group with no `#elif` or `#else` of its own, whose inner conditionals all balance. */
 interface Group extends PlainGroup {
@@ -25,61 +26,35 @@ interface Group extends PlainGroup {
   readonly nested: boolean;
 }
 
-/** An open conditional while the directives are walked. */
-interface Open {
-  readonly condition: string;
-  readonly open: readonly [number, number];
-  /** The offsets where each of its arms starts (after its directive line) and ends. */
-  readonly arms: [number, number][];
-  /** Whether it has an `#elif` or `#else`. */
-  alternatives: boolean;
-  /** Whether a conditional inside it has an arm that leaves braces open or closes some. */
-  unbalancedInside: boolean;
-  nested: boolean;
-}
-
-/** The groups of `text` that {@link Group} describes, at any depth, in the order they end. */
+/** The groups of `text` that {@link Group} describes, at any depth. */
 function groups(text: string): Group[] {
-  const found: Group[] = [];
-  const stack: Open[] = [];
-  for (const { keyword, rest, start, end } of directiveLines(text)) {
-    const line = [start, end] as const;
-    const top = stack[stack.length - 1];
-    if (/^if(?:n?def)?$/.test(keyword)) {
-      if (top) top.nested = true;
-      const condition = `#${keyword} ${rest.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`;
-      stack.push({
-        condition: condition.replace(/\s+/g, ' '),
-        open: line,
-        arms: [[line[1], line[1]]],
-        alternatives: false,
-        unbalancedInside: false,
-        nested: false,
-      });
-      continue;
-    }
-    if (!top) continue;
-    if (keyword === 'elif' || keyword === 'else') {
-      top.arms[top.arms.length - 1]![1] = line[0];
-      top.arms.push([line[1], line[1]]);
-      top.alternatives = true;
-      continue;
-    }
-    if (keyword !== 'endif') continue;
-    stack.pop();
-    top.arms[top.arms.length - 1]![1] = line[0];
-    const balances = top.arms.map(([from, to]) => braceBalance(text.slice(from, to)));
-    const parent = stack[stack.length - 1];
-    if (parent && (top.unbalancedInside || balances.some((b) => b !== 0))) parent.unbalancedInside = true;
-    if (top.alternatives || top.unbalancedInside) continue;
-    found.push({
-      condition: top.condition,
-      open: top.open,
-      close: line,
-      balance: balances[0]!,
-      nested: top.nested,
-    });
+  const all = conditionalGroups(text);
+  const arms = all.map(({ lines }) =>
+    lines.slice(0, -1).map((line, k) => [line[1], lines[k + 1]![0]] as const),
+  );
+  const balances = arms.map((each) => each.map(([from, to]) => braceBalance(text.slice(from, to))));
+  const nested = all.map(() => false);
+  // Whether a conditional inside the group has an arm that leaves braces open or closes some: read
+  // from the last group back, so each group's inner ones are known before it.
+  const unbalancedInside = all.map(() => false);
+  for (let k = all.length - 1; k >= 0; k--) {
+    const parent = all[k]!.parent;
+    if (parent === undefined) continue;
+    nested[parent] = true;
+    if (unbalancedInside[k] || balances[k]!.some((b) => b !== 0)) unbalancedInside[parent] = true;
   }
+  const found: Group[] = [];
+  all.forEach(({ keyword, rest, lines }, k) => {
+    if (lines.length > 2 || unbalancedInside[k]) return;
+    const condition = `#${keyword} ${rest.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim()}`;
+    found.push({
+      condition: condition.replace(/\s+/g, ' '),
+      open: lines[0]!,
+      close: lines[1]!,
+      balance: balances[k]![0]!,
+      nested: nested[k]!,
+    });
+  });
   return found;
 }
 
