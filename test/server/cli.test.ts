@@ -345,6 +345,8 @@ describe('writev-lint', () => {
         'formatWrappers.c:51',
         'formatted-arms.c:50',
         'formatted-arms.c:96',
+        'formatted-copies.c:45',
+        'formatted-copies.c:65',
         'formatted-locals.c:41',
         'forwarded-flags.c:53',
         'forwarded-flags.c:66',
