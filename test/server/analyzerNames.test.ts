@@ -172,8 +172,8 @@ describe("the analyzer's source and the corpus projects' own names", () => {
     () => {
       // A project's helper called in its files, and one defined there.
       assert.deepEqual([...(names.get('sshbuf_len')?.projects ?? [])], ['openssh']);
-      // disque is built on redis's sds strings, so both call sdslen.
-      assert.deepEqual([...(names.get('sdslen')?.projects ?? [])].sort(), ['disque', 'redis']);
+      // disque and rmilter are built on redis's sds strings, so all three call sdslen.
+      assert.deepEqual([...(names.get('sdslen')?.projects ?? [])].sort(), ['disque', 'redis', 'rmilter']);
       assert.ok(names.get('writeall')?.projects.has('toybox'), 'toybox defines writeall');
       assert.ok(names.has('POKE_U32'), 'a macro called as a function');
       // The system's names, which are nobody's own.

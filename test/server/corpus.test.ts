@@ -18,9 +18,9 @@ const CORPUS = join(REPO, 'test', 'server', 'corpus');
  * never tuned on, so its figures measure code the analyzer was not built from. When a batch of new
  * projects grows the denominators, the bars keep the number of runs they allowed below the score.
  */
-const DEVELOPMENT_RECALL_BAR = 317 / 372;
+const DEVELOPMENT_RECALL_BAR = 326 / 378;
 const DEVELOPMENT_PRECISION_BAR = 0.97;
-const TEST_RECALL_FLOOR = 138 / 283;
+const TEST_RECALL_FLOOR = 150 / 289;
 const TEST_PRECISION_FLOOR = 0.9;
 
 test('the corpus keeps its own rules: 25 projects or more split into halves, 80 positive runs and 80 negatives, every labelled line a write call', async () => {

@@ -136,6 +136,11 @@ export interface WriteStep {
    * assigned to a local it reads. A later call of one changes what this write sent.
    */
   readonly staticSent?: readonly string[];
+  /**
+   * The write formats its arguments into text of its own when it runs (a printf-style helper,
+   * `dprintf`): what it sent is that text, so no later change of an argument's memory changes it.
+   */
+  readonly formatted?: true;
   readonly argumentCalls?: {
     readonly calls: readonly string[];
     readonly changes: readonly string[];

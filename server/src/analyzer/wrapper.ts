@@ -79,6 +79,12 @@ export interface CWrapper extends Wrapper {
    */
   readonly object?: true;
   /**
+   * With `formats`: a printf-style helper, formatting its arguments into text of its own when called.
+   * What a call sent is that text, made there: a later change of an argument's memory (a buffer, the
+   * static storage a formatter returns) changes nothing it sent.
+   */
+  readonly printf?: true;
+  /**
    * With `formats`: the functions whose result its buffer argument is (`fmt_ul` of `w(fmt_ul(u))`):
    * each call sends what they return (see c/staticSenders.ts). Absent: none.
    */

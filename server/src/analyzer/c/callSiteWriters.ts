@@ -372,6 +372,7 @@ export function callSiteWriters(
       // A buffer and its count are the bytes written: a buffer changed between two calls cannot be
       // gathered as it is. A formatted text or a buffer with no count stands for what is written.
       formats: !length,
+      ...(LIBRARY_FORMATTED.has(name) && { printf: true as const }),
       messages: true,
       noFix: LIBRARY_FORMATTED.has(name)
         ? `${name}() formats its text before writing it, so no iovec can list its bytes`

@@ -99,6 +99,8 @@ interface WriterSlots {
   readonly member?: string;
   /** The writer is a printf-style helper: `buf` is its format (see {@link formatIndex}). */
   readonly formats?: true;
+  /** With `formats`: the text it sends is formatted when called (see {@link CWrapper.printf}). */
+  readonly printf?: true;
   /** The parameter of the helper that a paced writer is given as its pace (`d` of `put_paced(fd, d, ...)`). */
   readonly pace?: number;
 }
@@ -187,6 +189,7 @@ function writerSlotsOrWhy(
     ...(w.messages && { messages: true as const }),
     ...((w.object || spelled) && { object: true as const }),
     ...(format && { formats: true as const }),
+    ...(format && w.printf && { printf: true as const }),
     ...(pace !== undefined && { pace }),
   };
   // A helper taking flags: given this function's own (its caller's), or constants (see forwardedFlags.ts).
@@ -937,6 +940,7 @@ function formatHandedOn(name: string, exported: boolean, at: HandOn, format: num
     arity: params.length,
     noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
     formats: true,
+    printf: true,
     ...(slots.messages && { messages: true }),
     ...(pace !== undefined && { pace }),
   };
@@ -1392,6 +1396,7 @@ function helperOf(
       arity: params.length,
       noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
       formats: true,
+      printf: true,
       // Paced by a parameter (`usleep(d)` after each byte): calls given 0 are writes.
       ...(pace !== undefined && { pace }),
     };

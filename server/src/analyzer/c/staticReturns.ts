@@ -199,6 +199,8 @@ export function withStaticCalls(
   if (senders && own.some((n) => senders.has(n)))
     own = [...new Set(own.flatMap((n) => [n, ...(senders.get(n) ?? [])]))];
   if (step.kind === 'other') return own.length > 0 ? { ...step, staticCalls: own } : step;
+  // A write that formats its arguments sends text of its own: the storage it read is not sent.
+  if (step.formatted) return own.length > 0 ? { ...step, staticCalls: own } : step;
   const held = heldResults(stmt, names);
   const sent = new Set(own);
   if (held.size > 0) for (const id of identifiers(stmt)) for (const f of held.get(id) ?? []) sent.add(f);

@@ -460,6 +460,7 @@ function formatterOf(fn: Node, name: string, statements: readonly Node[], ctx: C
     arity: params.length,
     noFix: `${name}() formats its text before writing it, so no iovec can list its bytes`,
     formats: true,
+    printf: true,
   } satisfies CWrapper;
 }
 

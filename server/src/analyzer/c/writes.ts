@@ -798,6 +798,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     ...(zeroOnSuccessWith(wrapper, ctx.codes) && { zeroOnSuccess: true }),
     ...(wrapper.wroteCode && { wroteCode: true }),
     ...(kind === 'unknown' && { assumed: true }),
+    ...(wrapper.printf && frames === 1 && { formatted: true }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
       wrapper.noFix ??

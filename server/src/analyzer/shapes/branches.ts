@@ -9,6 +9,7 @@ import { writesLaterInLine, writesTo } from './laterArmWrites';
 import { leavesOnly } from './leavingArms';
 import { nestedTail } from './nestedTails';
 import { quietTestChanges } from './quietTests';
+import { sentNames } from './sentBuffers';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
 export interface NameLookup {
@@ -262,7 +263,7 @@ export function through(
         if (!joinable(s, target, exhaustive(branch) ? sentDeclared(s, arm.declares) : [], stream))
           return undefined;
         writes.push(guarded(s, branch, ARMS));
-        armSent.add(s.reads);
+        armSent.add(sentNames(s));
         for (const n of s.reads) armRead.add(n);
       } else if (s.kind === 'other') {
         if (!armComputes(s, names, locals, armSent, outer)) return undefined;
@@ -291,7 +292,7 @@ export function through(
         );
         if (!inner) return undefined;
         writes.push(...inner.writes.map((w) => underTest(w, branch)));
-        for (const w of inner.writes) armSent.add(w.reads);
+        for (const w of inner.writes) armSent.add(sentNames(w));
         changed.push(...inner.changed);
       } else return undefined;
     }
@@ -471,7 +472,7 @@ function armLeading(
     // it joins, and nothing after it in the arm does.
     if (w.condition) return writes.length === 0 ? [guarded(w, branch)] : writes;
     writes.push(guarded(w, branch));
-    queued.add(w.reads);
+    queued.add(sentNames(w));
   }
   for (let s = body[k]; s && calm(s); s = body[++k]);
   const next = body[k];

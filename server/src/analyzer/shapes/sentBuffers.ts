@@ -57,6 +57,14 @@ function spansMembers(buf: string, len: string | undefined): boolean {
   return !/^\(?\s*(?:\d+[uUlL]*\s*\)?$|sizeof\b)/.test(len.trim());
 }
 
+/**
+ * The names whose memory `write` sent, as a later statement could change them: those it reads, or
+ * none for a write that formats its arguments into text of its own when it runs.
+ */
+export function sentNames(write: WriteStep): readonly string[] {
+  return write.formatted ? [] : write.reads;
+}
+
 /** The buffers a run's writes sent so far. */
 export class SentBuffers {
   /** Roots sent whole (a buffer named by its root, or one the analyzer cannot reduce to a path). */
@@ -66,6 +74,7 @@ export class SentBuffers {
 
   /** Adds what `write` sends: its pieces' buffers, or every name it reads when they are unknown. */
   add(write: WriteStep): void {
+    if (write.formatted) return;
     if (!write.pieces) {
       for (const n of write.reads) this.whole.add(n);
       return;

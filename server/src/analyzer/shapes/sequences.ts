@@ -6,7 +6,7 @@
 // Whether a step may extend the run, must end it, or joins changed is each idiom's decision, made by
 // the joiners (./joiners/), so that the rules stay one per file and the walk stays one loop.
 import { Budget } from './budget';
-import { SentBuffers } from './sentBuffers';
+import { SentBuffers, sentNames } from './sentBuffers';
 import { changedAfterSending } from './armPreparations';
 import type { Block, BranchStep, OtherStep, Span, Step, WriteStep } from '../model';
 import { firstWrite, meets, type NameLookup, quiet, through, trailing } from './branches';
@@ -148,7 +148,7 @@ class Gathered implements RunSoFar {
     this.writes.push(w);
     this.sentBuffers.add(w);
     for (const r of TAKEN) r.taken!(w, this);
-    for (const n of w.reads) {
+    for (const n of sentNames(w)) {
       this.sent.add(n);
       if (this.changedInArms.has(n)) this.armsClobber = true;
     }
@@ -199,7 +199,7 @@ function runFrom(
   const names = new Set(lead.targetNames);
   if (opened.pending.some((p) => !quiet(p, names, locals))) return undefined;
   const g = new Gathered(lead, head, locals, budget, opened.pending);
-  for (const w of head?.writes ?? []) for (const n of w.reads) g.sent.add(n);
+  for (const w of head?.writes ?? []) for (const n of sentNames(w)) g.sent.add(n);
   for (const w of opened.writes) g.take(w);
   for (const w of head?.writes ?? [])
     for (const n of w.assigns ?? []) {
