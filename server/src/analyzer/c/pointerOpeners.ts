@@ -7,8 +7,7 @@
 // its body does not show to be a message socket, is none.
 import type { Node } from 'web-tree-sitter';
 import { MESSAGE_SOCKET } from './messageDescriptors';
-import { functionName, parameterNames } from './syntax';
-import { openerName, topLevelArguments } from './typedSockets';
+import { openerName, socketDefinitions, topLevelArguments } from './typedSockets';
 
 /** What separates an opener's name from the parameter's position in its key. */
 const AT = '#&';
@@ -31,17 +30,13 @@ function messageArgs(args: string): boolean {
  */
 export function pointerSocketOpeners(bodies: readonly { fn: Node; text: string }[]): string[] {
   const found: string[] = [];
-  for (const { fn, text } of bodies) {
-    if (!text.includes('socket')) continue;
-    const name = functionName(fn);
-    if (!name) continue;
-    const params = parameterNames(fn);
+  for (const { name, params, text } of socketDefinitions(bodies)) {
     const locals = new Map<string, boolean>();
     for (const m of text.matchAll(SOCKET_ASSIGNED))
       locals.set(m[1]!, (locals.get(m[1]!) ?? true) && messageArgs(m[2] ?? ''));
     const stored = new Map<number, boolean>();
     for (const m of text.matchAll(POINTEE_ASSIGNED)) {
-      const at = params.indexOf(m[1]!);
+      const at = params.indexOf(m[1]);
       if (at < 0) continue;
       const value = m[2]!.trim();
       const socket = /^socket\s*\(/.test(value)

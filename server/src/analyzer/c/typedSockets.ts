@@ -21,6 +21,17 @@ const RETURNED = /\breturn\b\s*([^;]*);/g;
 /** A failure's value: -1 or a negative constant, maybe in parentheses. */
 const SENTINEL = /^\(?-(\d+|[A-Z][A-Z0-9_]*)\)?$/;
 
+/** The named definitions among `bodies` whose text calls `socket`, with their parameters' names. */
+export function* socketDefinitions(
+  bodies: readonly { fn: Node; text: string }[],
+): Generator<{ name: string; params: (string | undefined)[]; text: string }> {
+  for (const { fn, text } of bodies) {
+    if (!text.includes('socket')) continue;
+    const name = functionName(fn);
+    if (name) yield { name, params: parameterNames(fn), text };
+  }
+}
+
 /**
  * The keys (`name#position`) of the functions among `bodies` whose every return gives a socket whose
  * type is one of their parameters (with flags or'ed in), or a failure's value: the socket is made in
@@ -28,11 +39,7 @@ const SENTINEL = /^\(?-(\d+|[A-Z][A-Z0-9_]*)\)?$/;
  */
 export function typedSocketOpeners(bodies: readonly { fn: Node; text: string }[]): string[] {
   const found: string[] = [];
-  for (const { fn, text } of bodies) {
-    if (!text.includes('socket')) continue;
-    const name = functionName(fn);
-    if (!name) continue;
-    const params = parameterNames(fn);
+  for (const { name, params, text } of socketDefinitions(bodies)) {
     let position: number | undefined;
     const sockets = new Set<string>();
     let consistent = true;
