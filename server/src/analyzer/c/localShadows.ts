@@ -6,33 +6,11 @@
 //
 // The file's globals are found from its text (origins.ts streamGlobals: every `name = ...` of the
 // file), where `int log_fd = open(...)` in copy() read as an assignment of the global made it a byte
-// stream in say() too. Which declaration an assignment names is the scope's question: a declaration
-// of the name in a block around the assignment, before it (the assignment's own declarator included),
-// or a parameter of its function.
+// stream in say() too. Which declaration an assignment names is the scope's question, asked as
+// shadowedGlobals.ts asks it for a helper's call: a declaration of the name in a block around the
+// assignment, before it (the assignment's own declarator included), or a parameter of its function.
 import type { Node } from 'web-tree-sitter';
-import { declaredName, parameterNames } from './syntax';
-
-/** Whether `stmt`, a child of a block or a `for`'s initialiser, declares `name`. */
-function declares(stmt: Node, name: string): boolean {
-  if (stmt.type !== 'declaration') return false;
-  return stmt.childrenForFieldName('declarator').some((d) => d && declaredName(d) === name);
-}
-
-/** Whether a local or a parameter named `name` is in scope at `offset` inside function `fn`. */
-function localInScope(fn: Node, name: string, offset: number): boolean {
-  for (let at: Node | null = fn.descendantForIndex(offset); at && !at.equals(fn); at = at.parent) {
-    if (at.type === 'compound_statement') {
-      for (const stmt of at.namedChildren) {
-        if (!stmt || stmt.startIndex > offset) break;
-        if (declares(stmt, name)) return true;
-      }
-    } else if (at.type === 'for_statement') {
-      const init = at.childForFieldName('initializer');
-      if (init && init.startIndex <= offset && declares(init, name)) return true;
-    }
-  }
-  return parameterNames(fn).includes(name);
-}
+import { shadowsOf, type Shadows } from './shadowedGlobals';
 
 /**
  * For a file's function definitions `fns` (any order): whether the name assigned at `offset` of the
@@ -41,6 +19,7 @@ function localInScope(fn: Node, name: string, offset: number): boolean {
  */
 export function localShadows(fns: readonly Node[]): (name: string, offset: number) => boolean {
   const sorted = [...fns].sort((a, b) => a.startIndex - b.startIndex);
+  const scopes = new Map<Node, Shadows>();
   return (name, offset) => {
     // The last definition starting at or before the offset, if the offset lies within it.
     let lo = 0;
@@ -54,6 +33,10 @@ export function localShadows(fns: readonly Node[]): (name: string, offset: numbe
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    return !!found && offset < found.endIndex && localInScope(found, name, offset);
+    if (!found || offset >= found.endIndex) return false;
+    let shadows = scopes.get(found);
+    if (!shadows) scopes.set(found, (shadows = shadowsOf(found)));
+    const at = found.descendantForIndex(offset);
+    return !!at && shadows(name, at);
   };
 }
