@@ -172,6 +172,7 @@ export class Analyzer {
         index?.cWaitersFor(path),
         index?.cIncludedDevices(path, includes),
         index?.cAssignsFor(path),
+        options.index?.cOpaqueFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

@@ -9,6 +9,7 @@ import { treeAssignments } from './c/assignedGlobals';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
+import { opaqueDefinitions } from './c/opaqueDefinitions';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
@@ -158,6 +159,9 @@ export class WrapperIndex {
   private defined: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetDefined}. */
   private presetDefinedNames: ReadonlySet<string> | undefined;
+  private opaque: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetOpaque}. */
+  private presetOpaqueNames: ReadonlySet<string> | undefined;
   private pure: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetPure}. */
   private presetPureNames: ReadonlySet<string> | undefined;
@@ -225,6 +229,7 @@ export class WrapperIndex {
     this.overridden = undefined;
     this.quiet = undefined;
     this.defined = undefined;
+    this.opaque = undefined;
     this.pure = undefined;
     this.members = undefined;
     this.returned = undefined;
@@ -254,6 +259,7 @@ export class WrapperIndex {
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
+    this.opaque = undefined;
       this.pure = undefined;
       this.members = undefined;
       this.returned = undefined;
@@ -447,6 +453,25 @@ export class WrapperIndex {
       ),
     );
     return this.assigns;
+  }
+
+  /** Uses `names` as the tree's opaque definitions, instead of reading the files' facts. */
+  presetOpaque(names: readonly string[]): void {
+    this.presetOpaqueNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call whose body calls through a pointer or a member (see
+   * opaqueDefinitions.ts): left out of {@link cDefinedFor}, they are still read, never unread.
+   * `_path` reads its own definitions itself.
+   */
+  cOpaqueFor(_path: string): ReadonlySet<string> {
+    if (this.presetOpaqueNames) return this.presetOpaqueNames;
+    this.opaque ??= opaqueDefinitions(
+      [...this.live()].map(([file, w]) => [file, w.functions] as const),
+      (file) => this.cShared(file),
+    );
+    return this.opaque;
   }
 
   /** Uses `names` as the C functions defined in the tree, instead of reading the files' facts. */
@@ -1043,6 +1068,7 @@ export class WrapperIndex {
       // And which functions of the tree do no output (the fact base), and which it defines.
       facts.push({ quiet: [...this.cQuietFor(path)].sort() });
       facts.push({ defined: [...this.cDefinedFor(path)].sort() });
+      facts.push({ opaque: [...this.cOpaqueFor(path)].sort() });
       facts.push({ pure: [...this.cPureFor(path)].sort() });
       facts.push({ readers: [...this.cReadersFor(path)].sort() });
       facts.push({ waiters: [...this.cWaitersFor(path)].sort() });

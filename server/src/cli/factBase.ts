@@ -15,6 +15,8 @@ export interface FactBasePass {
   readonly redo: string[];
   /** Helpers some file read as writers from their calls alone that another file defines. */
   readonly defined: string[];
+  /** Names some file took for unread that another file defines with an opaque body (opaqueDefinitions.ts). */
+  readonly opaque: string[];
   /** Exported C functions that are pure (accessors: see pureFunctions). */
   readonly pure: string[];
   /** Catalogue helper names the tree defines and exports (see WrapperIndex.cOverriddenFor). */
@@ -45,10 +47,15 @@ export function factBasePass(
   const all = base.cDefinedFor('');
   const defined = new Set<string>();
   const redo = new Set<string>();
+  // And one it took for unread (an argument call taken to do no output) whose body another file holds
+  // but calls through a pointer: that body may do anything (see opaqueDefinitions.ts).
+  const opaqueAll = base.cOpaqueFor('');
+  const opaque = new Set<string>();
   for (const [path, wrappers] of index) {
     for (const name of wrappers.inferred ?? []) {
-      if (!all.has(name)) continue;
-      defined.add(name);
+      if (all.has(name)) defined.add(name);
+      else if (opaqueAll.has(name)) opaque.add(name);
+      else continue;
       redo.add(path);
     }
   }
@@ -127,6 +134,7 @@ export function factBasePass(
       quiet: [],
       redo: [...redo],
       defined: [...defined],
+      opaque: [...opaque],
       pure: [],
       overridden: [...exported],
       readers,
@@ -159,6 +167,7 @@ export function factBasePass(
     quiet: [...quiet],
     redo: [...redo],
     defined: [...defined],
+    opaque: [...opaque],
     pure: [...pure],
     overridden: [...exported],
     readers,
@@ -254,6 +263,7 @@ function writesTwice(f: CFunctionFact, writers: ReadonlySet<string>): boolean {
 export interface ToldFacts {
   readonly quiet: string[];
   readonly defined: string[];
+  readonly opaque: string[];
   readonly pure: string[];
   readonly overridden: string[];
   readonly readers: string[];
@@ -276,6 +286,7 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
   return {
     quiet: [...base.cQuietFor('')],
     defined: [...base.cDefinedFor('')],
+    opaque: [...base.cOpaqueFor('')],
     pure: [...base.cPureFor('')],
     overridden: [...base.cOverriddenFor('')],
     readers: [...base.cReadersFor('')],

@@ -97,6 +97,8 @@ export interface LintJob {
    * defines (their bodies decide what they are).
    */
   readonly defined?: readonly string[];
+  /** The tree's C functions other files can call whose body calls through a pointer (opaqueDefinitions.ts). */
+  readonly opaque?: readonly string[];
   /** Second pass: the exported pure C functions of the tree (the fact base's). */
   readonly pure?: readonly string[];
   /** Second pass: the tree's C functions that read, where other files' writing functions call them (the fact base's). */
@@ -194,6 +196,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   for (const [path, wrappers] of job.index) index.set(path, wrappers);
   if (job.quiet) index.presetQuiet(job.quiet);
   if (job.defined) index.presetDefined(job.defined);
+  if (job.opaque) index.presetOpaque(job.opaque);
   if (job.pure) index.presetPure(job.pure);
   if (job.readers) index.presetReaders(job.readers);
   if (job.waiters) index.presetWaiters(job.waiters);

@@ -256,6 +256,7 @@ export async function lint(
         unsafeFixes: options.unsafeFixes,
         quiet: facts.quiet,
         defined: facts.defined,
+        opaque: facts.opaque,
         pure: facts.pure,
         readers: facts.readers,
         waiters: facts.waiters,

@@ -506,6 +506,7 @@ export class CAnalyzer {
     waitersElsewhere: ReadonlySet<string> = NO_NAMES,
     includedDevices: readonly string[] = [],
     assignsElsewhere: ReadonlyMap<string, ReadonlySet<string>> = NO_ASSIGNS,
+    opaqueElsewhere: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -625,7 +626,7 @@ export class CAnalyzer {
     // A name no file defines and no table knows, for the readings of the file's helpers (see
     // CContext.unread; the findings' own reading below also notes what it assumed).
     const helperUnread = (name: string) =>
-      !own.has(name) && !definedElsewhere.has(name) && !knownEffects(name);
+      !own.has(name) && !definedElsewhere.has(name) && !opaqueElsewhere.has(name) && !knownEffects(name);
     // The file's own definitions first; then what other files' bodies and the library say. The parts
     // worth parsing are chosen with the same answers, so a helper that only computes a checksum after
     // its write (a library's `crc32()`, no body read) is found in both looks alike.
@@ -747,7 +748,9 @@ export class CAnalyzer {
       );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {
-        const answer = !own.has(name) && !definedElsewhere.has(name) && !knownEffects(name);
+        // A body elsewhere that calls through a pointer is read too (see opaqueDefinitions.ts).
+        const answer =
+          !own.has(name) && !definedElsewhere.has(name) && !opaqueElsewhere.has(name) && !knownEffects(name);
         if (answer) assuming.add(name);
         return answer;
       };
