@@ -96,9 +96,10 @@ export class FunctionMemo<T> {
     }
     let entry = this.entries.get(text);
     if (entry) {
-      // Most recently used last: eviction takes from the front.
-      this.entries.delete(text);
-      this.entries.set(text, entry);
+      // Most recently used last: eviction takes from the front. Under the stored key: `text` may be a
+      // slice of the document, which would keep the whole document's text (see detached).
+      this.entries.delete(entry.key);
+      this.entries.set(entry.key, entry);
     } else {
       const value = structuredClone(compute());
       const key = detached(text);
