@@ -65,7 +65,10 @@ describe('analyzer benchmark', () => {
       for (const fn of [0, 1, 19, 20, 331]) {
         const { line, character } = lengthArgument(fn, every);
         const text = lines[line] ?? '';
-        assert.match(text.slice(0, character), fn % every === 0 ? /write_in_full\(fd, hdr, $/ : /checksum\(fd, hdr, $/);
+        assert.match(
+          text.slice(0, character),
+          fn % every === 0 ? /write_in_full\(fd, hdr, $/ : /checksum\(fd, hdr, $/,
+        );
         assert.match(text.slice(character), /^\d\) < 0\)$/, `function ${fn}: ${text}`);
         assert.match(lines[line - 4] ?? '', new RegExp(`send_record_${fn}\\(`));
       }
