@@ -27,6 +27,12 @@ export interface FunctionBody {
   readonly text: string;
   /** Where the body starts in the file's text (its `{`). */
   readonly start: number;
+  /**
+   * Where the definition ends in the file's text: asked of the syntax tree once (each question of a
+   * node's end crosses into the parser's memory, and an edit's analysis asked it of every definition
+   * of the file several times).
+   */
+  readonly end: number;
 }
 
 function callPattern(names: readonly string[]): RegExp | undefined {
@@ -149,7 +155,7 @@ export function fileWrappers(
     // only computes, as they do for the findings.
     const ctx: CContext = { ...base, quiet: quietAsked, silent: silentAsked, wrappers: new Map(wrappers) };
     const read: { w: CWrapper; fn: Node; text: string }[] = [];
-    for (const { fn, text, start } of bodies) {
+    for (const { fn, text, start, end } of bodies) {
       // The text tests first: a misread body is found by walking its syntax tree, which an edit leaving
       // errors in many functions made the larger part of reading a file's helpers.
       if (
@@ -161,7 +167,7 @@ export function fileWrappers(
       // The answers about its calls are part of the entry's key, not of the context: functions whose
       // answers differ would otherwise empty the memo for each other, and a file's helpers read in
       // each round of its partial parse, then once more with the tree's facts, would be read anew.
-      const source = `${quietCalls(text, answers)}\n${base.text.slice(fn.startIndex, fn.endIndex)}`;
+      const source = `${quietCalls(text, answers)}\n${base.text.slice(fn.startIndex, end)}`;
       const reading = memo.get(depth, context, source, () => readHelper(fn, ctx));
       for (const name of reading.loud) loud.add(name);
       const w = reading.wrapper;
@@ -257,7 +263,13 @@ export function bodiesOf(functions: readonly Node[], text: string): FunctionBody
   const bodies: FunctionBody[] = [];
   for (const fn of functions) {
     const body = fn.childForFieldName('body');
-    if (body) bodies.push({ fn, text: text.slice(body.startIndex, body.endIndex), start: body.startIndex });
+    if (body)
+      bodies.push({
+        fn,
+        text: text.slice(body.startIndex, body.endIndex),
+        start: body.startIndex,
+        end: fn.endIndex,
+      });
   }
   return bodies;
 }
