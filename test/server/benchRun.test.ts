@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { measureHelperChange } from 'writev-lint/out/bench/helperChange';
+import { generatedC, lengthArgument } from 'writev-lint/out/bench/incremental';
 import { targetLines, type TreeTiming } from 'writev-lint/out/bench/treeRuns';
 import { REPO } from './helpers';
 
@@ -56,6 +57,22 @@ describe('analyzer benchmark', () => {
     );
     assert.match(fast ?? '', /3\.42 CPU s a run .*load average 1\.5-2\.5 as the runs started: met$/);
     assert.match(slow ?? '', /: 235,294 lines\/s, .*: NOT met$/);
+  });
+
+  it('types its incremental edits into the length of a call, whatever the density of writes', () => {
+    for (const every of [1, 20]) {
+      const lines = generatedC(4000, every).split('\n');
+      for (const fn of [0, 1, 19, 20, 331]) {
+        const { line, character } = lengthArgument(fn, every);
+        const text = lines[line] ?? '';
+        assert.match(
+          text.slice(0, character),
+          fn % every === 0 ? /write_in_full\(fd, hdr, $/ : /checksum\(fd, hdr, $/,
+        );
+        assert.match(text.slice(character), /^\d\) < 0\)$/, `function ${fn}: ${text}`);
+        assert.match(lines[line - 4] ?? '', new RegExp(`send_record_${fn}\\(`));
+      }
+    }
   });
 
   it("times a helper's change until its caller in another open file shows the new findings", async () => {

@@ -17,6 +17,7 @@ import { percentile } from '@writev/runtime';
  */
 export function generatedC(lines: number, every = 1): string {
   const out: string[] = ['#include <unistd.h>', ''];
+  // The layout lengthArgument() counts on: two lines first, then FUNCTION_LINES a function.
   for (let i = 0; out.length < lines; i++) {
     const writes = i % every === 0;
     out.push(
@@ -39,6 +40,19 @@ export function generatedC(lines: number, every = 1): string {
   return out.slice(0, lines).join('\n') + '\n';
 }
 
+/** The lines {@link generatedC} gives each function. */
+const FUNCTION_LINES = 12;
+
+/**
+ * Where {@link generatedC}'s function `fn` (from 0) gives its first write (or, in a function without
+ * writes, its first call) a length: a one-digit constant, an edit of which leaves the file as valid.
+ */
+export function lengthArgument(fn: number, every = 1): { line: number; character: number } {
+  const call = fn % every === 0 ? '\tif (write_in_full(fd, hdr, ' : '\tif (checksum(fd, hdr, ';
+  // After the include and its blank line, the function's comment, head, brace, test and return.
+  return { line: 2 + FUNCTION_LINES * fn + 5, character: call.length };
+}
+
 /** Result of {@link measureIncremental}: latencies in milliseconds. */
 export interface IncrementalResult {
   readonly lines: number;
@@ -47,6 +61,8 @@ export interface IncrementalResult {
   readonly p95: number;
   readonly max: number;
   readonly findings: number;
+  /** Findings after the last edit: as many as on opening, as the edits keep the file as valid. */
+  readonly findingsAfter: number;
   /**
    * CPU milliseconds the server spent per timed edit (from /proc; undefined elsewhere): what the
    * edits cost whatever else the machine runs, where the latencies also count waiting for a core.
@@ -107,14 +123,14 @@ export async function measureIncremental(
     });
     const findings = (await first).diagnostics.length;
     const samples: number[] = [];
+    let findingsAfter = findings;
     const warmup = 20;
     let cpuBefore: number | undefined;
     for (let v = 2; v < edits + warmup + 2; v++) {
-      // Type into a header length in the middle of the file: a real edit inside a write sequence.
-      const fn = (v * 37) % Math.floor(lines / 12 - 1);
-      const line = 6 + 12 * fn;
-      const character = (fn % every === 0 ? '\tif (write_in_full(fd, hdr, ' : '\tif (checksum(fd, hdr, ')
-        .length;
+      // Type into a header length anywhere in the file: a real edit inside a write sequence, which
+      // leaves the file as valid as it was (whole functions only: the text may stop inside the last).
+      const fn = (v * 37) % Math.floor(lines / FUNCTION_LINES - 1);
+      const { line, character } = lengthArgument(fn, every);
       first = published(v);
       if (v === warmup + 2) cpuBefore = processCpuMs(child.pid);
       const started = process.hrtime.bigint();
@@ -127,7 +143,7 @@ export async function measureIncremental(
           },
         ],
       });
-      await first;
+      findingsAfter = (await first).diagnostics.length;
       if (v >= warmup + 2) samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     const cpuAfter = processCpuMs(child.pid);
@@ -141,6 +157,7 @@ export async function measureIncremental(
       p95: percentile(samples, 95),
       max: Math.max(...samples),
       findings,
+      findingsAfter,
       ...(cpuBefore !== undefined &&
         cpuAfter !== undefined && { cpuPerEdit: (cpuAfter - cpuBefore) / samples.length }),
     };

@@ -721,14 +721,12 @@ export class CAnalyzer {
         const several = macro && (macro.body || (wrappers.get(macro.callee)?.syscalls ?? 1) > 1);
         return several ? 2 : (w?.syscalls ?? 1);
       };
-      const targets = bodies
-        .filter(
-          (b) =>
-            expands?.test(b.text) ||
-            ((writing.test(b.text) || called?.test(b.text)) &&
-              mayHoldWrites(text.slice(b.fn.startIndex, b.fn.endIndex), writerCalls, syscalls)),
-        )
-        .map((b) => b.fn);
+      const targetBodies = bodies.filter(
+        (b) =>
+          expands?.test(b.text) ||
+          ((writing.test(b.text) || called?.test(b.text)) &&
+            mayHoldWrites(text.slice(b.fn.startIndex, b.end), writerCalls, syscalls)),
+      );
       let asking = loud;
       let assuming = assumed;
       const base = this.context(
@@ -821,7 +819,7 @@ export class CAnalyzer {
       // text and findings, as its context changes with every file.
       if (key === undefined) {
         // Through shiftFinding as the memo's are, so that both have the same shape.
-        for (const fn of targets)
+        for (const { fn } of targetBodies)
           for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
             findings.push(shiftFinding(f, 0));
         // The file's own functions returning a message descriptor may lose that answer when other
@@ -875,15 +873,15 @@ export class CAnalyzer {
         [...codes],
         [...waiting],
         // What the calls change (see assignedGlobals.ts).
-        [...new Set(functions.flatMap((f) => f.calls))]
+        [...calledNames]
           .filter((c) => assigns(c))
           .sort()
           .map((c) => [c, ...sortedNames(assigns(c)!)]),
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
       ]);
-      for (const fn of targets) {
-        const found = this.findingMemo.get(context, text.slice(fn.startIndex, fn.endIndex), () => {
+      for (const { fn, end } of targetBodies) {
+        const found = this.findingMemo.get(context, text.slice(fn.startIndex, end), () => {
           asking = new Set();
           assuming = new Set();
           const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);

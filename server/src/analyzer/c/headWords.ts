@@ -77,6 +77,48 @@ function opening(text: string, close: number): number {
   return -1;
 }
 
+/** Identifier characters: letters, digits, `_` (`\w`). */
+function isWordCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
+  );
+}
+
+/** How far back a word before a name or a parenthesis is looked for. */
+const WORD_REACH = 80;
+
+/**
+ * Where the identifier (`[A-Za-z_]\w*`) ending at `end` starts, looking back no further than `limit`
+ * ({@link WORD_REACH} characters), or -1 when none ends there. What `/[A-Za-z_]\w*$/` finds in the text
+ * of that reach, read backwards: each head's words were a regular expression's scan of 80 characters,
+ * at every keystroke, for every definition of the file.
+ */
+function wordStartBefore(text: string, end: number, limit = Math.max(0, end - WORD_REACH)): number {
+  let start = end;
+  while (start > limit && isWordCode(text.charCodeAt(start - 1))) start--;
+  // The word starts at its first character that is no digit.
+  while (start < end && text.charCodeAt(start) >= 48 && text.charCodeAt(start) <= 57) start++;
+  return start < end ? start : -1;
+}
+
+/**
+ * The identifier before `end` with only blanks (spaces, tabs) between, as `/([A-Za-z_]\w*)[ \t]*$/`
+ * finds it in the {@link WORD_REACH} characters before `end`: where it starts and where it ends, or
+ * undefined.
+ */
+function wordBefore(text: string, end: number): { start: number; end: number } | undefined {
+  const limit = Math.max(0, end - WORD_REACH);
+  let last = end;
+  while (last > limit && (text.charCodeAt(last - 1) === 32 || text.charCodeAt(last - 1) === 9)) last--;
+  const start = wordStartBefore(text, last, limit);
+  return start < 0 ? undefined : { start, end: last };
+}
+
+/** A space, tab or carriage return. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 13;
+}
+
 /**
  * The tokens of the head before the name that starts at `nameStart`: words, `*`s and macro calls, back
  * to the end of the item before (a `;`, a brace, a directive or comment line, a blank line) or the
@@ -86,7 +128,7 @@ function prefixTokens(text: string, nameStart: number): Token[] | undefined {
   const tokens: Token[] = [];
   let at = nameStart;
   for (;;) {
-    while (at > 0 && /[ \t\r]/.test(text[at - 1]!)) at--;
+    while (at > 0 && isBlank(text.charCodeAt(at - 1))) at--;
     if (at === 0) break;
     const c = text[at - 1]!;
     if (c === '\n') {
@@ -106,17 +148,16 @@ function prefixTokens(text: string, nameStart: number): Token[] | undefined {
     if (c === ')') {
       const open = opening(text, at - 1);
       if (open < 0) return undefined;
-      const word = /([A-Za-z_]\w*)[ \t]*$/.exec(text.slice(Math.max(0, open - 80), open));
+      const word = wordBefore(text, open);
       if (!word) return undefined;
-      const start = open - word[0].length;
-      tokens.push({ kind: 'call', text: word[1]!, start, end: at });
-      at = start;
+      tokens.push({ kind: 'call', text: text.slice(word.start, word.end), start: word.start, end: at });
+      at = word.start;
       continue;
     }
-    const word = /[A-Za-z_]\w*$/.exec(text.slice(Math.max(0, at - 80), at));
-    if (!word) return undefined;
-    tokens.push({ kind: 'word', text: word[0], start: at - word[0].length, end: at });
-    at -= word[0].length;
+    const start = wordStartBefore(text, at);
+    if (start < 0) return undefined;
+    tokens.push({ kind: 'word', text: text.slice(start, at), start, end: at });
+    at = start;
   }
   return tokens.reverse();
 }
@@ -209,10 +250,10 @@ export function blankHeadWords(text: string): string {
   for (const m of text.matchAll(HEAD_END)) {
     const open = opening(text, m.index);
     if (open <= 0) continue;
-    const before = /([A-Za-z_]\w*)[ \t]*$/.exec(text.slice(Math.max(0, open - 80), open));
+    const before = wordBefore(text, open);
     if (!before) continue;
-    const nameStart = open - before[0].length;
-    const name = before[1]!;
+    const nameStart = before.start;
+    const name = text.slice(before.start, before.end);
     if (isKeyword(name) || OWN_CALLS.has(name) || /^\(\s*\(/.test(text.slice(open, open + 40))) continue;
     const tokens = prefixTokens(text, nameStart);
     if (!tokens || tokens.length === 0) continue;

@@ -90,15 +90,16 @@ export class FunctionMemo<T> {
    * {@link FunctionMemo.begin} and {@link FunctionMemo.end} the entry is kept for that document.
    */
   get(context: string, text: string, compute: () => T): T {
-    if (context !== this.context) {
-      this.clear();
-      this.context = context;
-    }
+    if (context !== this.context) this.clear();
+    // An equal context's latest string is kept too: the calls of the same analysis pass that very
+    // string, then found equal by reference rather than character by character.
+    this.context = context;
     let entry = this.entries.get(text);
     if (entry) {
-      // Most recently used last: eviction takes from the front.
-      this.entries.delete(text);
-      this.entries.set(text, entry);
+      // Most recently used last: eviction takes from the front. Under the stored key: `text` may be a
+      // slice of the document, which would keep the whole document's text (see detached).
+      this.entries.delete(entry.key);
+      this.entries.set(entry.key, entry);
     } else {
       const value = structuredClone(compute());
       const key = detached(text);

@@ -27,6 +27,12 @@ export interface FunctionBody {
   readonly text: string;
   /** Where the body starts in the file's text (its `{`). */
   readonly start: number;
+  /**
+   * Where the definition ends in the file's text: asked of the syntax tree once (each question of a
+   * node's end crosses into the parser's memory, and an edit's analysis asked it of every definition
+   * of the file several times).
+   */
+  readonly end: number;
 }
 
 function callPattern(names: readonly string[]): RegExp | undefined {
@@ -128,6 +134,15 @@ export function fileWrappers(
     asking?.add(name);
     return silent(name);
   };
+  // What each name the bodies call is told, asked once per file: the same few names (the write
+  // helpers, the error reporters) stand in most of its bodies, and asking each body's anew was most
+  // of the time spent on a file's unchanged helpers at every keystroke.
+  const told = new Map<string, readonly string[]>();
+  const answers = (name: string): readonly string[] => {
+    let marks = told.get(name);
+    if (!marks) told.set(name, (marks = callMarks(name, base, quiet, silent)));
+    return marks;
+  };
   const readHelper = (fn: Node, ctx: CContext): HelperReading => {
     asking = new Set();
     const wrapper = wrapperOf(fn, ctx) ?? null;
@@ -140,7 +155,7 @@ export function fileWrappers(
     // only computes, as they do for the findings.
     const ctx: CContext = { ...base, quiet: quietAsked, silent: silentAsked, wrappers: new Map(wrappers) };
     const read: { w: CWrapper; fn: Node; text: string }[] = [];
-    for (const { fn, text, start } of bodies) {
+    for (const { fn, text, start, end } of bodies) {
       // The text tests first: a misread body is found by walking its syntax tree, which an edit leaving
       // errors in many functions made the larger part of reading a file's helpers.
       if (
@@ -152,7 +167,7 @@ export function fileWrappers(
       // The answers about its calls are part of the entry's key, not of the context: functions whose
       // answers differ would otherwise empty the memo for each other, and a file's helpers read in
       // each round of its partial parse, then once more with the tree's facts, would be read anew.
-      const source = `${quietCalls(text, base, quiet, silent)}\n${base.text.slice(fn.startIndex, fn.endIndex)}`;
+      const source = `${quietCalls(text, answers)}\n${base.text.slice(fn.startIndex, end)}`;
       const reading = memo.get(depth, context, source, () => readHelper(fn, ctx));
       for (const name of reading.loud) loud.add(name);
       const w = reading.wrapper;
@@ -193,31 +208,40 @@ export function fileWrappers(
 }
 
 /**
- * The names `text` calls that the fact base finds quiet beyond what `base` names, and those the file's
- * bodies show to write nothing: the part of a helper's reading that depends on the code around it, so
- * a cached reading is reused only under the same answers.
+ * The names `text` calls that the fact base finds quiet beyond what the file's context names, and
+ * those the file's bodies show to write nothing: the part of a helper's reading that depends on the
+ * code around it, so a cached reading is reused only under the same answers. `answers` gives each
+ * name's marks (see {@link callMarks}).
  */
-function quietCalls(
-  text: string,
+function quietCalls(text: string, answers: (name: string) => readonly string[]): string {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) for (const mark of answers(m[1]!)) names.add(mark);
+  return [...names].sort().join(',');
+}
+
+/**
+ * What a call of `name` adds to {@link quietCalls}: the name when the fact base finds it quiet beyond
+ * what `base` names, or what it writes nothing to when it is named like I/O; and whether it reads, and
+ * whether nothing defines it.
+ */
+function callMarks(
+  name: string,
   base: CContext,
   quiet: (name: string) => boolean,
   silent: NonNullable<CContext['silent']>,
-): string {
-  const names = new Set<string>();
-  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
-    const name = m[1]!;
-    if (!base.quiet(name) && quiet(name)) names.add(name);
-    // What a call named like I/O writes nothing to changes what a helper calling it is (silentCalls.ts).
-    else if (ioName(name)) {
-      const params = silent(name);
-      if (params && params.size > 0) names.add(`${name}!${[...params].join('.')}`);
-    }
-    // A function known to read changes what a helper handing it the descriptor is (awaitedReplies.ts).
-    if (base.readsReply?.(name)) names.add(`${name}^`);
-    // A name nothing defines may stand in what a helper formats (formattedArms.ts).
-    if (base.unread?.(name)) names.add(`${name}?`);
+): string[] {
+  const marks: string[] = [];
+  if (!base.quiet(name) && quiet(name)) marks.push(name);
+  // What a call named like I/O writes nothing to changes what a helper calling it is (silentCalls.ts).
+  else if (ioName(name)) {
+    const params = silent(name);
+    if (params && params.size > 0) marks.push(`${name}!${[...params].join('.')}`);
   }
-  return [...names].sort().join(',');
+  // A function known to read changes what a helper handing it the descriptor is (awaitedReplies.ts).
+  if (base.readsReply?.(name)) marks.push(`${name}^`);
+  // A name nothing defines may stand in what a helper formats (formattedArms.ts).
+  if (base.unread?.(name)) marks.push(`${name}?`);
+  return marks;
 }
 
 /**
@@ -239,7 +263,13 @@ export function bodiesOf(functions: readonly Node[], text: string): FunctionBody
   const bodies: FunctionBody[] = [];
   for (const fn of functions) {
     const body = fn.childForFieldName('body');
-    if (body) bodies.push({ fn, text: text.slice(body.startIndex, body.endIndex), start: body.startIndex });
+    if (body)
+      bodies.push({
+        fn,
+        text: text.slice(body.startIndex, body.endIndex),
+        start: body.startIndex,
+        end: fn.endIndex,
+      });
   }
   return bodies;
 }
