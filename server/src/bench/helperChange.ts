@@ -112,14 +112,20 @@ export async function measureHelperChange(
     params.items.map(() => ({})),
   );
   connection.listen();
-  /** The caller's next diagnostics, or undefined after `ms`. */
-  const next = (ms: number) =>
+  /**
+   * The caller's next diagnostics that `wanted` accepts (all when it is absent), or undefined after
+   * `ms`. Publications it does not accept are skipped: on a busy machine a publication from the round
+   * before (the analysis an edit of the caller started) can arrive after this round's change was sent,
+   * and it shows the state before the change.
+   */
+  const next = (ms: number, wanted?: (findings: string) => boolean) =>
     new Promise<PublishDiagnosticsParams | undefined>((resolve) => {
       const timer = setTimeout(() => {
         published = undefined;
         resolve(undefined);
       }, ms);
       published = (p) => {
+        if (wanted && !wanted(signature(p))) return;
         clearTimeout(timer);
         published = undefined;
         resolve(p);
@@ -155,7 +161,10 @@ export async function measureHelperChange(
       const text = helperText(prints);
       const started = process.hrtime.bigint();
       const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
-      const byItself = next(waitMs);
+      // The findings the new body implies: the quiet ones, or (printing) the first other ones seen.
+      const follows = (found: string) =>
+        prints ? (printingFindings ?? found) === found && found !== quietFindings : found === quietFindings;
+      const byItself = next(waitMs, follows);
       await connection.sendNotification('textDocument/didChange', {
         textDocument: { uri: helperUri, version: round + 2 },
         contentChanges: [{ text }],
@@ -167,7 +176,7 @@ export async function measureHelperChange(
       else {
         // Not re-diagnosed by itself: touch the caller (a digit of its first function's bound).
         const edit = process.hrtime.bigint();
-        opened = next(30_000);
+        opened = next(30_000, follows);
         callerVersion++;
         await connection.sendNotification('textDocument/didChange', {
           textDocument: { uri: callerUri, version: callerVersion },
@@ -179,6 +188,10 @@ export async function measureHelperChange(
           ],
         });
         got = await opened;
+        if (!got)
+          throw new Error(
+            `helper bench: the caller's findings did not follow the helper in 30 s (with seal() ${prints ? 'printing' : 'quiet'}; when quiet: ${quietFindings})`,
+          );
         touched.push(Number(process.hrtime.bigint() - edit) / 1e6);
       }
       const found = signature(got);
