@@ -20,6 +20,7 @@ import {
   type SourceFile,
 } from '../workspace/sourceFile';
 import type * as ReplaceFileModule from './replaceFile';
+import { calledNames, mayCall } from './calledNames';
 import type { SecondPass } from './secondPass';
 
 /** A finding with its positions (zero-based line, UTF-16 character). */
@@ -212,7 +213,14 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
  * the text, until the next facts pass: the first pass and the passes after it read that text and those
  * facts (one text for the whole run). At most {@link READ_KEPT} characters of text, the rest read again.
  */
-const kept = new Map<string, { readonly text: string; readonly facts: FileWrappers }>();
+const kept = new Map<string, KeptRead>();
+
+/** A text a facts pass read, its facts, and the names it calls once a later pass asked (calledNames). */
+interface KeptRead {
+  readonly text: string;
+  readonly facts: FileWrappers;
+  called?: Set<string>;
+}
 let keptLength = 0;
 const READ_KEPT = 64 * 1024 * 1024;
 
@@ -265,7 +273,9 @@ export async function lintFile(
   if (taken) {
     if (
       callers &&
-      !(callers.words.some((word) => taken.text.includes(word)) && callers.pattern.test(taken.text))
+      !(
+        mayCall((taken.called ??= calledNames(taken.text)), callers.words) && callers.pattern.test(taken.text)
+      )
     )
       return undefined;
     return analysed(analyzer, path, taken.text, job, index, taken.facts);
