@@ -219,6 +219,8 @@ const kept = new Map<string, KeptRead>();
 interface KeptRead {
   readonly text: string;
   readonly facts: FileWrappers;
+  /** Lines in `text` (see countLines): each later pass reports them again. */
+  readonly lines: number;
   called?: Set<string>;
 }
 let keptLength = 0;
@@ -233,14 +235,14 @@ export function forgetRead(): void {
   keptLength = 0;
 }
 
-function keepRead(path: string, text: string, facts: FileWrappers): void {
+function keepRead(path: string, text: string, facts: FileWrappers, lines: number): void {
   const before = kept.get(path);
   if (before) keptLength -= before.text.length;
   if (keptLength + text.length > READ_KEPT) {
     kept.delete(path);
     return;
   }
-  kept.set(path, { text, facts });
+  kept.set(path, { text, facts, lines });
   keptLength += text.length;
 }
 
@@ -278,7 +280,7 @@ export async function lintFile(
       )
     )
       return undefined;
-    return analysed(analyzer, path, taken.text, job, index, taken.facts);
+    return analysed(analyzer, path, taken.text, job, index, taken.facts, undefined, undefined, taken.lines);
   }
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
@@ -302,8 +304,9 @@ export async function lintFile(
   if (callers && !callers.pattern.test(text)) return undefined;
   if (job.factsOnly) {
     const facts = analyzer.textFacts(path, text, job.settings, limit);
-    keepRead(path, text, facts);
-    return { path, findings: [], lines: countLines(text), wrappers: facts };
+    const lines = countLines(text);
+    keepRead(path, text, facts, lines);
+    return { path, findings: [], lines, wrappers: facts };
   }
   return analysed(analyzer, path, text, job, index, undefined, source, hash);
 }
@@ -319,7 +322,10 @@ function toldWrappers(wrappers: FileWrappers): FileWrappers {
   return rest;
 }
 
-/** The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it. */
+/**
+ * The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it, and
+ * `lines`, the lines it counted in it.
+ */
 async function analysed(
   analyzer: Analyzer,
   path: string,
@@ -329,9 +335,10 @@ async function analysed(
   read: FileWrappers | undefined,
   source?: SourceFile,
   hash?: string,
+  lines?: number,
 ): Promise<FileResult> {
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const lineCount = countLines(text);
+  const lineCount = lines ?? countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
   const refused = skipReason(text, limit);
   if (refused) return { path, findings: [], lines: lineCount, skipped: refused };

@@ -186,9 +186,12 @@ export function functionMacros(clean: string): RegExpExecArray[] {
  */
 function macroFacts(clean: string): CFunctionFact[] {
   if (!clean.includes('#')) return [];
+  const macros = functionMacros(clean);
+  // Which defines are conditional is read only for a file that defines a function-like macro.
+  if (macros.length === 0) return [];
   const facts: CFunctionFact[] = [];
   const conditional = conditionalDefines(clean);
-  for (const m of functionMacros(clean)) {
+  for (const m of macros) {
     facts.push({
       name: m[1]!,
       ...macroBodyFact(m[2]!, m[3]!),
