@@ -4,7 +4,7 @@
 // declarations have no `[`, and their name is the last word, found by looking back from the end.
 
 /** The name before any array bounds at the end of a declaration, as a search finds it. */
-const DECLARED_NAME = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/;
+export const DECLARED_NAME = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/;
 
 /**
  * The name `declaration` (one parameter's text) declares: the leftmost name that only white space and

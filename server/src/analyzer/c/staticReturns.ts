@@ -23,7 +23,7 @@ function arraysIn(declaration: string): string[] {
  * Arrays declared at file level (a line starting with the type: a body's statements are indented),
  * `const` ones left out: a table that never changes gives every caller the same bytes.
  */
-const FILE_ARRAY = /^(?:static\s+)?[A-Za-z_][\w \t*]*?[\s*]\w+\s*\[[^;{}]*;/gm;
+export const FILE_ARRAY = /^(?:static\s+)?[A-Za-z_][\w \t*]*?[\s*]\w+\s*\[[^;{}]*;/gm;
 
 /** {@link FILE_ARRAY} tried at one place (sticky). */
 const FILE_ARRAY_HERE = new RegExp(FILE_ARRAY.source, 'my');
@@ -45,7 +45,7 @@ function isHeadCharacter(c: number): boolean {
  * most (a definition's head, a prototype, a call) reach a `(` first. Matches start lines and end at a
  * `;`, which starts none: a line at or after a match's end is where the search would go on.
  */
-function fileArrayDeclarations(clean: string): string[] {
+export function fileArrayDeclarations(clean: string): string[] {
   // Lines end at other terminators too for `^`; such text is rare, and searched as the pattern would.
   if (/[\r\u2028\u2029]/.test(clean)) return [...clean.matchAll(FILE_ARRAY)].map((m) => m[0]);
   const found: string[] = [];
