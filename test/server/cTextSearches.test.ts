@@ -117,6 +117,6 @@ describe('calledNames', () => {
     }
   });
   it('reads the names a ( follows', () => {
-    assert.deepEqual([...calledNames('a = f (x) + g\n(y) * (z); h[1](2);')].sort(), ['f', 'g']);
+    assert.deepEqual(calledNames('a = f (x) + g\n(y) * (z); h[1](2); f(w);'), '\nf\ng\n');
   });
 });

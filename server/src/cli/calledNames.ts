@@ -7,9 +7,10 @@
 /**
  * The maximal runs of word characters (`[A-Za-z0-9_]`) in `text` that white space (as a pattern's
  * `\s` reads it) and then a `(` follow: every name a match of `\bname\s*\(` or `->\s*name\s*\(`
- * calls, and more (a word run some other character precedes, `if`).
+ * calls, and more (a word run some other character precedes, `if`). Each once, each between two line
+ * feeds: one string a kept text holds for the run, not a set of many small ones its collector copies.
  */
-export function calledNames(text: string): Set<string> {
+export function calledNames(text: string): string {
   const names = new Set<string>();
   for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
     let end = open;
@@ -18,7 +19,7 @@ export function calledNames(text: string): Set<string> {
     while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
     if (start < end) names.add(text.slice(start, end));
   }
-  return names;
+  return `\n${[...names].join('\n')}\n`;
 }
 
 /**
@@ -26,8 +27,8 @@ export function calledNames(text: string): Set<string> {
  * whose {@link calledNames} are `called`: false only when it cannot. A word of other characters than
  * word characters (`$`) is not read so: true.
  */
-export function mayCall(called: ReadonlySet<string>, words: readonly string[]): boolean {
-  return words.some((word) => called.has(word) || !WORD.test(word));
+export function mayCall(called: string, words: readonly string[]): boolean {
+  return words.some((word) => !WORD.test(word) || called.includes(`\n${word}\n`));
 }
 
 const WORD = /^\w+$/;

@@ -221,7 +221,7 @@ interface KeptRead {
   readonly facts: FileWrappers;
   /** Lines in `text` (see countLines): each later pass reports them again. */
   readonly lines: number;
-  called?: Set<string>;
+  called?: string;
 }
 let keptLength = 0;
 const READ_KEPT = 64 * 1024 * 1024;
