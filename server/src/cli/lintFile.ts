@@ -20,6 +20,7 @@ import {
   type SourceFile,
 } from '../workspace/sourceFile';
 import type * as ReplaceFileModule from './replaceFile';
+import { calledNames, mayCall } from './calledNames';
 import type { SecondPass } from './secondPass';
 
 /** A finding with its positions (zero-based line, UTF-16 character). */
@@ -215,7 +216,16 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
  * the text, until the next facts pass: the first pass and the passes after it read that text and those
  * facts (one text for the whole run). At most {@link READ_KEPT} characters of text, the rest read again.
  */
-const kept = new Map<string, { readonly text: string; readonly facts: FileWrappers }>();
+const kept = new Map<string, KeptRead>();
+
+/** A text a facts pass read, its facts, and the names it calls once a later pass asked (calledNames). */
+interface KeptRead {
+  readonly text: string;
+  readonly facts: FileWrappers;
+  /** Lines in `text` (see countLines): each later pass reports them again. */
+  readonly lines: number;
+  called?: string;
+}
 let keptLength = 0;
 const READ_KEPT = 64 * 1024 * 1024;
 
@@ -228,14 +238,14 @@ export function forgetRead(): void {
   keptLength = 0;
 }
 
-function keepRead(path: string, text: string, facts: FileWrappers): void {
+function keepRead(path: string, text: string, facts: FileWrappers, lines: number): void {
   const before = kept.get(path);
   if (before) keptLength -= before.text.length;
   if (keptLength + text.length > READ_KEPT) {
     kept.delete(path);
     return;
   }
-  kept.set(path, { text, facts });
+  kept.set(path, { text, facts, lines });
   keptLength += text.length;
 }
 
@@ -268,10 +278,12 @@ export async function lintFile(
   if (taken) {
     if (
       callers &&
-      !(callers.words.some((word) => taken.text.includes(word)) && callers.pattern.test(taken.text))
+      !(
+        mayCall((taken.called ??= calledNames(taken.text)), callers.words) && callers.pattern.test(taken.text)
+      )
     )
       return undefined;
-    return analysed(analyzer, path, taken.text, job, index, taken.facts);
+    return analysed(analyzer, path, taken.text, job, index, taken.facts, undefined, undefined, taken.lines);
   }
   try {
     // Synchronously: this thread has nothing else to do meanwhile, and an asynchronous read's round
@@ -295,8 +307,9 @@ export async function lintFile(
   if (callers && !callers.pattern.test(text)) return undefined;
   if (job.factsOnly) {
     const facts = analyzer.textFacts(path, text, job.settings, limit);
-    keepRead(path, text, facts);
-    return { path, findings: [], lines: countLines(text), wrappers: facts };
+    const lines = countLines(text);
+    keepRead(path, text, facts, lines);
+    return { path, findings: [], lines, wrappers: facts };
   }
   return analysed(analyzer, path, text, job, index, undefined, source, hash);
 }
@@ -312,7 +325,10 @@ function toldWrappers(wrappers: FileWrappers): FileWrappers {
   return rest;
 }
 
-/** The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it. */
+/**
+ * The rest of {@link lintFile} once `text` is read: `read`, the facts a pass before read from it, and
+ * `lines`, the lines it counted in it.
+ */
 async function analysed(
   analyzer: Analyzer,
   path: string,
@@ -322,9 +338,10 @@ async function analysed(
   read: FileWrappers | undefined,
   source?: SourceFile,
   hash?: string,
+  lines?: number,
 ): Promise<FileResult> {
   const limit = job.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const lineCount = countLines(text);
+  const lineCount = lines ?? countLines(text);
   // The byte limit is already enforced; the analyzer's own length limit must not skip silently.
   const refused = skipReason(text, limit);
   if (refused) return { path, findings: [], lines: lineCount, skipped: refused };

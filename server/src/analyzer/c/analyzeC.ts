@@ -587,7 +587,10 @@ export class CAnalyzer {
     // The headers' macros and the file's own over another file's helper (or a setting's): a helper of
     // this file calling one writes through that helper (see helperMacros.ts). Only where some macro of
     // a header, or the file's text, calls a writer can one be.
-    const ownDefines = text.includes('define') && writes.test(text) ? functionLikeDefines(text) : [];
+    // Asked twice below, of the whole text: searched once.
+    let writesHere: boolean | undefined;
+    const callsWriter = () => (writesHere ??= writes.test(text));
+    const ownDefines = text.includes('define') && callsWriter() ? functionLikeDefines(text) : [];
     const knownWrappers =
       writing.size > 0 || ownDefines.length > 0 ? this.settingWrappers(settings, external) : undefined;
     const overHelpers = knownWrappers
@@ -612,7 +615,7 @@ export class CAnalyzer {
       key === undefined &&
       callSite.length === 0 &&
       !opens &&
-      !writes.test(text) &&
+      !callsWriter() &&
       !usesWriting?.test(text) &&
       !memberCalls?.test(text) &&
       !mayWriteThroughParameter(text) &&

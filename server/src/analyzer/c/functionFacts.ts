@@ -15,6 +15,7 @@ import {
 } from '../catalogue';
 import { assignedNames } from './assignedGlobals';
 import { conditionalDefines } from './conditionalDefines';
+import { parameterName } from './parameterName';
 import { returnsStatic } from './staticReturns';
 import { markedWeak } from './weakDefinitions';
 import { writableWait, writableWaitCall } from './writableWaits';
@@ -185,9 +186,12 @@ export function functionMacros(clean: string): RegExpExecArray[] {
  */
 function macroFacts(clean: string): CFunctionFact[] {
   if (!clean.includes('#')) return [];
+  const macros = functionMacros(clean);
+  // Which defines are conditional is read only for a file that defines a function-like macro.
+  if (macros.length === 0) return [];
   const facts: CFunctionFact[] = [];
   const conditional = conditionalDefines(clean);
-  for (const m of functionMacros(clean)) {
+  for (const m of macros) {
     facts.push({
       name: m[1]!,
       ...macroBodyFact(m[2]!, m[3]!),
@@ -309,9 +313,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
   const staticResult = returnsStatic(clean, open, close);
   const assigns = assignedNames(
     clean.slice(open + 1, close),
-    new Set(
-      paramList.split(',').map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p.trim())?.[1] ?? ''),
-    ),
+    new Set(paramList.split(',').map((p) => parameterName(p.trim()))),
   );
   const awaitsWritable = calls.some(writableWaitCall)
     ? writableWait(clean.slice(i + 1, end0(clean, i)), clean.slice(open + 1, close))

@@ -221,15 +221,20 @@ export class MacroExpander {
   /** `text` with every use of a macro this expander reads expanded (undefined when one cannot be). */
   private rescan(text: string, outer: ReadonlySet<string>): string | undefined {
     const tokens = text.match(TOKEN) ?? [];
+    // The tokens follow one another over the whole text: what is not expanded is copied from the text
+    // a stretch at a time (`copied`: the offset it is copied up to), not a token at a time. Only a
+    // name token may be a macro's name.
     let out = '';
+    let copied = 0;
+    let at = 0;
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
+      const start = at;
+      at += token.length;
+      if (!isNameStart(token.charCodeAt(0)) || outer.has(token) || !this.knows(token)) continue;
       let open = i + 1;
       while (open < tokens.length && /^\s$/.test(tokens[open]!)) open++;
-      if (outer.has(token) || !this.knows(token) || tokens[open] !== '(') {
-        out += token;
-        continue;
-      }
+      if (tokens[open] !== '(') continue;
       let depth = 0;
       let close = open;
       for (; close < tokens.length; close++) {
@@ -239,11 +244,19 @@ export class MacroExpander {
       const args = close < tokens.length ? splitArgs(tokens.slice(open + 1, close).join('')) : undefined;
       const expanded = args && this.expand(token, args, outer);
       if (expanded === undefined) return undefined;
-      out += expanded;
+      out += text.slice(copied, start) + expanded;
+      for (let k = i + 1; k <= close; k++) at += tokens[k]!.length;
+      copied = at;
       i = close;
     }
+    out += text.slice(copied);
     return out.length > MAX_EXPANSION ? undefined : out;
   }
+}
+
+/** Whether a character code starts a name (a macro's name is one). */
+function isNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
 /** One use replaced: its span in the original text, and in the expanded copy. */

@@ -9,6 +9,7 @@
 import { ioName, libraryWaits } from '../catalogue';
 import { functionMacros } from './functionFacts';
 import { blankedKeepingLines } from './comments';
+import { parameterName } from './parameterName';
 
 /** Comments, string and character literals, blanked (same length) before reading a body. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
@@ -197,9 +198,7 @@ function definition(clean: string, name: string): Definition | undefined {
     const c = clean[k];
     if (c === '{') depth++;
     else if (c === '}' && --depth === 0) {
-      const params = m[1]!
-        .split(',')
-        .map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p.trim())?.[1] ?? '');
+      const params = m[1]!.split(',').map((p) => parameterName(p.trim()));
       return { params, body: clean.slice(open, k + 1) };
     }
   }

@@ -23,7 +23,54 @@ function arraysIn(declaration: string): string[] {
  * Arrays declared at file level (a line starting with the type: a body's statements are indented),
  * `const` ones left out: a table that never changes gives every caller the same bytes.
  */
-const FILE_ARRAY = /^(?:static\s+)?[A-Za-z_][\w \t*]*?[\s*]\w+\s*\[[^;{}]*;/gm;
+export const FILE_ARRAY = /^(?:static\s+)?[A-Za-z_][\w \t*]*?[\s*]\w+\s*\[[^;{}]*;/gm;
+
+/** {@link FILE_ARRAY} tried at one place (sticky). */
+const FILE_ARRAY_HERE = new RegExp(FILE_ARRAY.source, 'my');
+
+/** Whether a character code may start a C name. */
+function isNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+/** Whether a declaration's head may run over the character code before its `[`: a name's, a blank, a `*`. */
+function isHeadCharacter(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57) || c === 32 || c === 9 || c === 42;
+}
+
+/**
+ * The texts of {@link FILE_ARRAY}'s matches in `clean`, as its global search finds them, tried only
+ * where a line starts with a name and runs over type words, names, blanks and stars to a `[` or to
+ * other white space (a line feed inside the head): the search tried every line of every file, and
+ * most (a definition's head, a prototype, a call) reach a `(` first. Matches start lines and end at a
+ * `;`, which starts none: a line at or after a match's end is where the search would go on.
+ */
+export function fileArrayDeclarations(clean: string): string[] {
+  // Lines end at other terminators too for `^`; such text is rare, and searched as the pattern would.
+  if (/[\r\u2028\u2029]/.test(clean)) return [...clean.matchAll(FILE_ARRAY)].map((m) => m[0]);
+  const found: string[] = [];
+  for (let line = 0; line < clean.length;) {
+    const next = clean.indexOf('\n', line);
+    const end = next < 0 ? clean.length : next;
+    let k = line;
+    if (isNameStart(clean.charCodeAt(line))) while (k < end && isHeadCharacter(clean.charCodeAt(k))) k++;
+    // A match's head reaches its `[` over those characters, or over white space a line feed ends.
+    if (k > line && (k === end ? next >= 0 : clean[k] === '[' || /\s/.test(clean[k]!))) {
+      FILE_ARRAY_HERE.lastIndex = line;
+      const m = FILE_ARRAY_HERE.exec(clean);
+      if (m) {
+        found.push(m[0]);
+        const after = clean.indexOf('\n', FILE_ARRAY_HERE.lastIndex);
+        if (after < 0) break;
+        line = after + 1;
+        continue;
+      }
+    }
+    if (next < 0) break;
+    line = next + 1;
+  }
+  return found;
+}
 
 /** A `static` declaration inside a body, up to its `;`. */
 const STATIC_LOCAL = /\bstatic\s[^;{}]*;/g;
@@ -41,9 +88,9 @@ let lastArrays: ReadonlySet<string> = new Set();
 function fileArrays(clean: string): ReadonlySet<string> {
   if (clean === lastText) return lastArrays;
   const found = new Set<string>();
-  for (const m of clean.matchAll(FILE_ARRAY)) {
-    if (/\bconst\b|\bextern\b|\(/.test(m[0]) || /^(?:return|case|goto|else|typedef)\b/.test(m[0])) continue;
-    for (const n of arraysIn(m[0])) found.add(n);
+  for (const m of fileArrayDeclarations(clean)) {
+    if (/\bconst\b|\bextern\b|\(/.test(m) || /^(?:return|case|goto|else|typedef)\b/.test(m)) continue;
+    for (const n of arraysIn(m)) found.add(n);
   }
   lastText = clean;
   lastArrays = found;

@@ -5,6 +5,7 @@
 // it, so it is no pacing wait (the library's waits end a run on purpose: see catalogue.ts) and no
 // output. Read from the body's text (see functionFacts.ts), never from a name.
 // Text only, as the function facts are: no parser, nothing of the front end.
+import { parameterName } from './parameterName';
 
 /** The one wait such a body makes. */
 const WAIT_CALL = /\b(p?select|p?poll)\s*\(/g;
@@ -51,7 +52,7 @@ function callArguments(text: string, from: number): string[] | undefined {
 
 /** The names of a parameter list's parameters, in order (`int fd, long sec` gives `fd`, `sec`). */
 function parameterNames(params: string): string[] {
-  return (splitArgs(params) ?? []).map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p)?.[1] ?? '');
+  return (splitArgs(params) ?? []).map(parameterName);
 }
 
 /** A set argument's name: `&w`, `w` (an array of one), parentheses aside. */
