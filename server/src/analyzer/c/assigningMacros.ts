@@ -37,29 +37,36 @@ export function assignsOnlyArguments(
 const OBJECT_ARGUMENT =
   /^\s*(?:\(\s*[\w\s*]+\)\s*)?&?\s*\(?\s*([A-Za-z_]\w*)(?:\s*(?:\.|->)\s*\w+|\s*\[[^\]]*\])*\s*\)?\s*$/;
 
-/** A call of an upper-case name, up to its `(`. */
-const MACRO_CALL = /\b([A-Z][A-Z0-9_]*)\s*\(/g;
-
 /**
  * The names whose objects `body` (a function's body, comments and literals blanked) hands to a call
- * of an upper-case name (`TERMINATE(buf)`, `FD_SET(fd, &set)`): such a call may be a macro assigning
- * them (see {@link assignsOnlyArguments}). Each argument that names an object gives its root name;
- * an expression (`n + 1`, a call, a comparison) gives none. Whether a name is the body's own or a
- * parameter is for the caller to tell.
+ * of an upper-case name among `calls` (the names it calls: `TERMINATE(buf)`, `FD_SET(fd, &set)`): such
+ * a call may be a macro assigning them (see {@link assignsOnlyArguments}). Each argument that names an
+ * object gives its root name; an expression (`n + 1`, a call, a comparison) gives none. Whether a name
+ * is the body's own or a parameter is for the caller to tell.
  */
-export function handedNames(body: string): string[] {
+export function handedNames(body: string, calls: readonly string[]): string[] {
   const found = new Set<string>();
-  MACRO_CALL.lastIndex = 0;
-  for (let m = MACRO_CALL.exec(body); m; m = MACRO_CALL.exec(body)) {
-    const open = MACRO_CALL.lastIndex;
-    const close = closing(body, open);
-    if (close < 0) continue;
-    for (const arg of topLevelArguments(body.slice(open, close))) {
-      const object = OBJECT_ARGUMENT.exec(arg);
-      if (object && !MACRO_NAME.test(object[1]!)) found.add(object[1]!);
+  for (const name of calls) {
+    if (!MACRO_NAME.test(name)) continue;
+    for (let at = body.indexOf(name); at >= 0; at = body.indexOf(name, at + name.length)) {
+      if (at > 0 && isWordCode(body.charCodeAt(at - 1))) continue;
+      let open = at + name.length;
+      while (open < body.length && /\s/.test(body[open]!)) open++;
+      if (body[open] !== '(') continue;
+      const close = closing(body, open + 1);
+      if (close < 0) continue;
+      for (const arg of topLevelArguments(body.slice(open + 1, close))) {
+        const object = OBJECT_ARGUMENT.exec(arg);
+        if (object && !MACRO_NAME.test(object[1]!)) found.add(object[1]!);
+      }
     }
   }
   return [...found];
+}
+
+/** Whether a character code may be part of a C name. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
 /** The index of the `)` closing the parenthesis opened just before `from`, or -1 (none before a `;`). */

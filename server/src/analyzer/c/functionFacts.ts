@@ -317,7 +317,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
       paramList.split(',').map((p) => /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/.exec(p.trim())?.[1] ?? ''),
     ),
     // What it hands an upper-case call, which may be a macro assigning it (see assigningMacros.ts).
-    handedNames(body),
+    handedNames(body, calls),
   );
   const awaitsWritable = calls.some(writableWaitCall)
     ? writableWait(clean.slice(i + 1, end0(clean, i)), clean.slice(open + 1, close))
