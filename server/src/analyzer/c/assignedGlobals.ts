@@ -42,10 +42,15 @@ const NOT_TYPES = new Set(['return', 'case', 'else', 'goto', 'sizeof', 'do', 'ty
  * its own name's callers may send. A name is the root of what is changed: `n = `, `n += `, `buf[i] =
  * `, `conf.len = `, `p->x = `, `n++`, `++n`, and a filler's destination (`memset(&hdr, ...)`). Read
  * from the operators and calls' parentheses back to the names, not by a search from every word: every
- * file of a tree is read this way. Sorted, each once.
+ * file of a tree is read this way. `handed`: more names taken to be changed (what the body hands a
+ * call that may assign it), kept under the same terms. Sorted, each once.
  */
-export function assignedNames(body: string, params: ReadonlySet<string>): string[] {
-  const found = new Set<string>();
+export function assignedNames(
+  body: string,
+  params: ReadonlySet<string>,
+  handed: readonly string[] = [],
+): string[] {
+  const found = new Set<string>(handed);
   for (let at = body.indexOf('='); at >= 0; at = body.indexOf('=', at + 1)) {
     const next = body.charCodeAt(at + 1);
     if (next === 61) {

@@ -14,6 +14,7 @@ import {
   MESSAGE_CATALOGUE,
 } from '../catalogue';
 import { assignedNames } from './assignedGlobals';
+import { assignsOnlyArguments, handedNames } from './assigningMacros';
 import { conditionalDefines } from './conditionalDefines';
 import { parameterName } from './parameterName';
 import { returnsStatic } from './staticReturns';
@@ -194,7 +195,7 @@ function macroFacts(clean: string): CFunctionFact[] {
   for (const m of macros) {
     facts.push({
       name: m[1]!,
-      ...macroBodyFact(m[2]!, m[3]!),
+      ...macroBodyFact(m[1]!, m[2]!, m[3]!),
       ...(conditional.has(m.index) && { conditional: true }),
     });
   }
@@ -216,9 +217,11 @@ const MACRO_BODY_FACTS = 1 << 14;
  * The facts of a macro of parameters `paramList` (as written between its parentheses) and body `body`
  * (blanked as {@link cFunctionFacts} blanks the text): what it calls, and whether it only reads.
  */
-function macroBodyFact(paramList: string, body: string): MacroBodyFact {
+function macroBodyFact(name: string, paramList: string, body: string): MacroBodyFact {
+  // Only an upper-case name's reading depends on the name (see assigningMacros.ts).
+  const upper = /^[A-Z][A-Z0-9_]*$/.test(name);
   // A parameter list holds no line feed: the key is unambiguous.
-  const key = `${paramList}\n${body}`;
+  const key = `${upper ? name : ''}\n${paramList}\n${body}`;
   let fact = macroBodyFacts.get(key);
   if (fact !== undefined) return fact;
   // The body follows the parameter list's `)`, which is all that callsIn reads before it.
@@ -226,18 +229,18 @@ function macroBodyFact(paramList: string, body: string): MacroBodyFact {
   // A macro's parameter called (`#define APPLY(f, x) f(x)`) calls whatever the caller names; one
   // that assigns changes its caller's variables, named or not (no copy of its arguments is made);
   // a statement macro may return or jump out of its caller. None of these is a function's call.
+  // An upper-case one assigning only what it is handed is its caller's own assignment, which its
+  // callers read as handing it those names (see assigningMacros.ts).
   const params = paramList.split(',').map((p) => p.trim());
-  const through =
-    opaque ||
-    calls.some((c) => params.includes(c)) ||
-    MUTATION.test(body) ||
-    /[;{]|\b(?:return|goto|break|continue)\b/.test(body);
+  const statements = MUTATION.test(body) || /[;{]|\b(?:return|goto|break|continue)\b/.test(body);
+  const through = opaque || calls.some((c) => params.includes(c)) || statements;
+  // Still no reader: it changes what it is handed.
   const readsOnly = body.length < ACCESSOR_LENGTH && !through;
   fact = {
     exported: false,
     calls: calls.filter((c) => !params.includes(c)),
     ...(repeated.length > 0 && { repeated }),
-    opaque: through,
+    opaque: through && !(upper && !opaque && assignsOnlyArguments(name, params, body, calls)),
     ...(readsOnly && { readsOnly }),
   };
   if (macroBodyFacts.size >= MACRO_BODY_FACTS) macroBodyFacts.clear();
@@ -311,9 +314,12 @@ export function readDefinition(clean: string, open: number, close: number): CFun
   const exported = !/\bstatic\b/.test(qualifiers);
   const returnsCall = exported ? returnedCall(clean, open, close) : undefined;
   const staticResult = returnsStatic(clean, open, close);
+  const body = clean.slice(open + 1, close);
   const assigns = assignedNames(
-    clean.slice(open + 1, close),
+    body,
     new Set(paramList.split(',').map((p) => parameterName(p.trim()))),
+    // What it hands an upper-case call, which may be a macro assigning it (see assigningMacros.ts).
+    handedNames(body, calls),
   );
   const awaitsWritable = calls.some(writableWaitCall)
     ? writableWait(clean.slice(i + 1, end0(clean, i)), clean.slice(open + 1, close))
