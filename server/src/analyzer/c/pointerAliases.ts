@@ -8,13 +8,8 @@
 // line's start, the way C code lays out its file-scope declarations.
 import type { CFunctionFact } from './functionFacts';
 
-/** A file-scope pointer declared with its initial target: `static char *outp = outbuf;`, `= &buf[0]`. */
-const DECLARED =
-  /^(?:(?:static|const|volatile|unsigned|signed|struct|union|extern)\s+)*[A-Za-z_]\w*[\s*]*\*\s*([A-Za-z_]\w*)\s*=\s*(?:\(\s*[\w\s*]+\)\s*)?&?\s*([A-Za-z_]\w*)/gm;
-
-/** A file-scope declaration's name at a line's start (`char outbuf[512];`, `static struct conf c = {`). */
-const FILE_SCOPE =
-  /^(?:(?:static|const|volatile|unsigned|signed|struct|union|extern)\s+)*[A-Za-z_]\w*[\s*]+([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)*[;=,]/gm;
+/** The words that may open a file-scope declaration before its type. */
+const QUALIFIERS = '(?:(?:static|const|volatile|unsigned|signed|struct|union|extern)\\s+)*';
 
 /**
  * `facts` (the file's definitions, the body of `facts[i]` between the offsets `bodies[i]` of `clean`,
@@ -28,8 +23,11 @@ export function aliasedAssignments(
   facts: readonly CFunctionFact[],
   bodies: readonly (readonly [number, number])[],
 ): CFunctionFact[] {
-  if (!facts.some((f) => f.assigns !== undefined)) return [...facts];
-  const targets = pointerTargets(clean);
+  // Only a name some function assigns can be such a pointer: most files assign none at file scope.
+  const assigned = new Set<string>();
+  for (const f of facts) for (const n of f.assigns ?? []) if (/^\w+$/.test(n)) assigned.add(n);
+  if (assigned.size === 0) return [...facts];
+  const targets = pointerTargets(clean, [...assigned]);
   if (targets.size === 0) return [...facts];
   return facts.map((f, i) => {
     const through = f.assigns?.filter((n) => targets.has(n));
@@ -54,33 +52,42 @@ function storesThrough(body: string, name: string): boolean {
   );
   return stored.test(body);
 }
-/** The file's file-scope pointers that point into its file-scope objects, with those objects. */
-function pointerTargets(clean: string): Map<string, Set<string>> {
-  const objects = new Set<string>();
-  for (const m of clean.matchAll(FILE_SCOPE)) objects.add(m[1]!);
-  const targets = new Map<string, Set<string>>();
-  const add = (pointer: string, object: string) => {
-    if (pointer === object || !objects.has(object)) return;
-    let set = targets.get(pointer);
-    if (!set) targets.set(pointer, (set = new Set()));
-    set.add(object);
-  };
+/**
+ * The file's file-scope pointers among `names` that point into its file-scope objects, with those
+ * objects: declared at a line's start with a pointer's `*` (`static char *outp = outbuf;`), given the
+ * object there or in an assignment (`outp = &outbuf[n];`, `outp = outbuf + n;`).
+ */
+function pointerTargets(clean: string, names: readonly string[]): Map<string, Set<string>> {
+  const words = names.join('|');
+  const declared = new RegExp(
+    `^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]*\\*\\s*(${words})\\s*(?:=\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)|;)`,
+    'gm',
+  );
+  const given: [string, string][] = [];
   const pointers = new Set<string>();
-  for (const m of clean.matchAll(DECLARED)) {
+  for (const m of clean.matchAll(declared)) {
     pointers.add(m[1]!);
-    add(m[1]!, m[2]!);
+    if (m[2] !== undefined) given.push([m[1]!, m[2]]);
   }
-  for (const m of clean.matchAll(
-    /^(?:(?:static|const|volatile|unsigned|signed|struct|union)\s+)*[A-Za-z_]\w*[\s*]*\*\s*([A-Za-z_]\w*)\s*[;=]/gm,
-  ))
-    pointers.add(m[1]!);
-  if (pointers.size === 0) return targets;
-  // Assignments of one in a body: `outp = outbuf;`, `outp = &outbuf[n];`, `outp = outbuf + n;`.
-  const words = [...pointers].filter((p) => /^\w+$/.test(p)).join('|');
-  const assigned = new RegExp(
-    `\\b(${words})\\s*=(?!=)\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)`,
+  if (pointers.size === 0) return new Map();
+  const set = new RegExp(
+    `\\b(${[...pointers].join('|')})\\s*=(?!=)\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)`,
     'g',
   );
-  for (const m of clean.matchAll(assigned)) add(m[1]!, m[2]!);
+  for (const m of clean.matchAll(set)) given.push([m[1]!, m[2]!]);
+  const targets = new Map<string, Set<string>>();
+  for (const [pointer, object] of given) {
+    if (pointer === object || !fileScopeObject(clean, object)) continue;
+    let objects = targets.get(pointer);
+    if (!objects) targets.set(pointer, (objects = new Set()));
+    objects.add(object);
+  }
   return targets;
+}
+
+/** Whether `clean` declares `name` at file scope: at a line's start (`char outbuf[512];`, `= {`). */
+function fileScopeObject(clean: string, name: string): boolean {
+  return new RegExp(`^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)*[;=,]`, 'm').test(
+    clean,
+  );
 }
