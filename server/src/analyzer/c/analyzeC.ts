@@ -812,7 +812,7 @@ export class CAnalyzer {
         [...membersElsewhere].filter((m) => !isGlobalFact(m) && text.includes(m.replace(/@.*/, ''))),
       );
       // And variables another file defines and opens as message descriptors (see messageGlobals.ts).
-      const globals = globalsElsewhere(membersElsewhere, text);
+      const globals = globalsElsewhere(membersElsewhere, text, known.values());
       const streams = read.messages
         ? { ...read, messages: withGlobals(withMembers(read.messages, named), globals) }
         : read;

@@ -19,6 +19,7 @@ import { conditionalDefines } from './conditionalDefines';
 import { parameterName } from './parameterName';
 import { returnsStatic } from './staticReturns';
 import { markedWeak } from './weakDefinitions';
+import { aliasedAssignments } from './pointerAliases';
 import { writableWait, writableWaitCall } from './writableWaits';
 
 /** What one function definition of a file calls. */
@@ -122,6 +123,8 @@ export type DefinitionReader = (clean: string, open: number, close: number) => C
 export function cFunctionFacts(text: string, read: DefinitionReader = readDefinition): CFunctionFact[] {
   const clean = text.replace(NOISE, ' ');
   const facts: CFunctionFact[] = [];
+  // Where each fact's body stands (its `{` and `}`), for what it stores through a pointer.
+  const bodies: [number, number][] = [];
   // Braces at depth 0 open the file's definitions: a function's body follows its parameter list's `)`.
   let depth = 0;
   let open = -1;
@@ -146,10 +149,14 @@ export function cFunctionFacts(text: string, read: DefinitionReader = readDefini
     if (depth === 0) continue; // unbalanced (#if alternatives): skip it
     if (--depth !== 0) continue;
     const fact = read(clean, open, at);
-    if (fact) facts.push(fact);
+    if (fact) {
+      facts.push(fact);
+      bodies.push([open, at]);
+    }
   }
-  for (const fact of macroFacts(clean)) facts.push(fact);
-  return markedWeak(clean, facts);
+  const all = aliasedAssignments(clean, facts, bodies);
+  for (const fact of macroFacts(clean)) all.push(fact);
+  return markedWeak(clean, all);
 }
 
 /** `#define name(params) body`, the body running on over `\`-continued lines. */

@@ -76,6 +76,7 @@ import { checkedStep } from './checkedSteps';
 import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
+import { waitAfterWrite } from './pacingWaits';
 import { literalMacro } from './literalMacros';
 import { constantArguments, constantNoFix, everyCall, offsetParameter } from './constantWriters';
 import { terminatedString } from './terminatedStrings';
@@ -1257,6 +1258,16 @@ function helperOf(
   let buf = bufferSource(bufArg, params, facts);
   if (buf && 'param' in buf && copiesBuffer(all, [params[buf.param] as string, buf.pointer]))
     return refused('copies-buffer', call);
+  // A wait after the write on the way to success paces every call (see pacingWaits.ts).
+  // A wait for as long as a parameter says is the caller's pace, read below.
+  const paceParameter = (c: Node) =>
+    callArgs(c).some((a) => [...identifiers(a)].some((n) => params.includes(n) && !fdNames.includes(n)));
+  const wait = waitAfterWrite(
+    call,
+    all,
+    (c) => failurePath(c, call, ctx) || otherConfiguration(c, call) || paceParameter(c),
+  );
+  if (wait) return refused('paced', wait);
   // A helper paced by a parameter (`usleep(d)`, `d == 0 ? left : 1`) is read as its calls with 0 make it.
   const pacing = unpaced(slots.len === undefined ? undefined : args[slots.len], body, params, (n) =>
     convertedFacts(facts).changed(n),

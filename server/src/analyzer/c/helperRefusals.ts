@@ -12,7 +12,8 @@ import type { Node } from 'web-tree-sitter';
  * `buffer-source`, `buffering`, `buffer-holds-descriptor`, `object-changed`, `buffer-is-descriptor`,
  * `local-buffer`, `formatter`, `handed-on`, `format-handed-on`), its length (`length`,
  * `length-is-buffer`, `clamped`), its pace (`paced`, `pace-conflict`) and its loop
- * (`loop-not-advancing`, `offset-without-loop`).
+ * (`loop-not-advancing`, `offset-without-loop`), and whether every configuration compiles its write
+ * (`configured-write`: see configuredWrites.ts).
  */
 export type HelperRefusal =
   | 'too-long'
@@ -47,7 +48,8 @@ export type HelperRefusal =
   | 'length-is-buffer'
   | 'clamped'
   | 'loop-not-advancing'
-  | 'offset-without-loop';
+  | 'offset-without-loop'
+  | 'configured-write';
 
 /**
  * Why a call of a write function, macro or helper inside a body is no write a helper may make (see

@@ -10,6 +10,7 @@
 // that name itself (its own, static or not, is the one its functions mean) reads it as a message
 // descriptor, but where a function declares a local or a parameter of the name (see messagesIn).
 import { messageDescriptors } from './messageDescriptors';
+import type { CWrapper } from '../wrapper';
 
 /** What starts a global's key among the member facts: no member name does. */
 const GLOBAL = '::';
@@ -74,21 +75,40 @@ export function messageGlobals(text: string): string[] {
 
 /**
  * Of other files' global facts (`keys`, among member facts), the variables and the arrays that `text`
- * names and does not define itself (see the file comment).
+ * names and does not define itself (see the file comment), or that a helper of another file writes and
+ * `text` calls (`helpers`: `log_line(s)` writing to `log_fd`, which a third file opens as a datagram
+ * socket; not a helper of its own file's `static` of the name, another variable).
  */
 export function globalsElsewhere(
   keys: Iterable<string>,
   text: string,
+  helpers: Iterable<CWrapper> = [],
 ): { variables: Set<string>; arrays: Set<string> } {
   const variables = new Set<string>();
   const arrays = new Set<string>();
+  let written: Set<string> | undefined;
   for (const key of keys) {
     const fact = parseGlobalFact(key);
-    if (!fact || !new RegExp(`\\b${fact.name}\\b`).test(text)) continue;
+    if (!fact) continue;
+    if (!new RegExp(`\\b${fact.name}\\b`).test(text)) {
+      written ??= helperDescriptors(helpers, text);
+      if (fact.array || !written.has(fact.name)) continue;
+    }
     if (definesAtFileScope(text, fact.name, true)) continue;
     (fact.array ? arrays : variables).add(fact.name);
   }
   return { variables, arrays };
+}
+
+/** The variables other files' `helpers` that `text` calls write to, by name (see globalsElsewhere). */
+function helperDescriptors(helpers: Iterable<CWrapper>, text: string): Set<string> {
+  const names = new Set<string>();
+  for (const w of helpers) {
+    if (w.file === undefined || !('text' in w.fd) || w.fd.fileStatic || !/^\w+$/.test(w.name)) continue;
+    const root = /^\s*([A-Za-z_]\w*)\s*$/.exec(w.fd.text)?.[1];
+    if (root && new RegExp(`\\b${w.name}\\s*\\(`).test(text)) names.add(root);
+  }
+  return names;
 }
 
 /**

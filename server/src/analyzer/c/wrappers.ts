@@ -24,6 +24,8 @@ import { singleIovecHelperOf } from './iovecHelpers';
 import { framedIovecHelperOf } from './framedIovecHelpers';
 import { selectedConstantOf } from './selectedConstants';
 import { refused } from './helperRefusals';
+import { writesOnlyInSomeConfigurations } from './configuredWrites';
+import { libraryQuiet } from './functionFacts';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
@@ -295,16 +297,45 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
     );
   };
   if (statements.length > 1)
-    return (
+    return compiledAlways(
+      fn,
+      name,
+      ctx,
       formatterOf(fn, name, statements, ctx) ??
-      framingWrapper(fn, name, ctx) ??
-      frameForwarderOf(fn, name, statements, ctx) ??
-      helper()
+        framingWrapper(fn, name, ctx) ??
+        frameForwarderOf(fn, name, statements, ctx) ??
+        helper(),
     );
   if (statements.length !== 1) return undefined;
-  return (
-    forwarderOf(fn, name, statements[0]!, ctx) ?? frameForwarderOf(fn, name, statements, ctx) ?? helper()
+  return compiledAlways(
+    fn,
+    name,
+    ctx,
+    forwarderOf(fn, name, statements[0]!, ctx) ?? frameForwarderOf(fn, name, statements, ctx) ?? helper(),
   );
+}
+
+/**
+ * `wrapper`, unless some configuration compiles `fn` without its writes (see configuredWrites.ts): a
+ * file with no directive line has none to ask about.
+ */
+function compiledAlways(
+  fn: Node,
+  name: string,
+  ctx: CContext,
+  wrapper: CWrapper | undefined,
+): CWrapper | undefined {
+  if (!wrapper || !ctx.text.includes('#')) return wrapper;
+  const writes = (call: Node) => {
+    const callee = calleeName(call);
+    return callee !== undefined && (ctx.functions.has(callee) || ctx.wrappers.has(callee));
+  };
+  const output = (call: Node) => {
+    const callee = calleeName(call);
+    if (callee === undefined || writes(call)) return true;
+    return !(ctx.quiet(callee) || ctx.pure.has(callee) || libraryQuiet(callee));
+  };
+  return writesOnlyInSomeConfigurations(fn, name, writes, output) ? refused('configured-write', fn) : wrapper;
 }
 
 /**

@@ -1,0 +1,93 @@
+// A file-scope pointer that points into a file-scope buffer (`static char *outp = outbuf;`, or set in a
+// body: `outp = &outbuf[2];`): a function that stores through it (`*outp++ = c;`, `outp[0] = '#';`)
+// changes the buffer, though its body names only the pointer. What a call changes (assignedGlobals.ts)
+// then holds the buffer too: `write(fd, outbuf, 4); put_mark(); write(fd, outbuf + 4, 4);` with
+// `put_mark()` storing through such a pointer, in this file or called from another, sends bytes the
+// call changed, and the call ends the run. Read from the text alone, as the other function facts are:
+// the declarations and assignments of the file's own file-scope pointers, at file scope written at a
+// line's start, the way C code lays out its file-scope declarations.
+import type { CFunctionFact } from './functionFacts';
+
+/** The words that may open a file-scope declaration before its type. */
+const QUALIFIERS = '(?:(?:static|const|volatile|unsigned|signed|struct|union|extern)\\s+)*';
+
+/**
+ * `facts` (the file's definitions, the body of `facts[i]` between the offsets `bodies[i]` of `clean`,
+ * its text with comments and literals blanked), each whose body stores through a file-scope pointer of
+ * the file that points into a file-scope object of the file (see the file comment) given that object
+ * among what it assigns. Setting the pointer itself (`outp = &outbuf[2];`) changes no object. Returns
+ * a new list; the facts given are not modified.
+ */
+export function aliasedAssignments(
+  clean: string,
+  facts: readonly CFunctionFact[],
+  bodies: readonly (readonly [number, number])[],
+): CFunctionFact[] {
+  // Only a name some function assigns can be such a pointer: most files assign none at file scope.
+  const assigned = new Set<string>();
+  for (const f of facts) for (const n of f.assigns ?? []) if (/^\w+$/.test(n)) assigned.add(n);
+  if (assigned.size === 0) return [...facts];
+  const targets = pointerTargets(clean, [...assigned]);
+  if (targets.size === 0) return [...facts];
+  return facts.map((f, i) => {
+    const through = f.assigns?.filter((n) => targets.has(n));
+    const body = bodies[i];
+    if (!through?.length || !body) return f;
+    const text = clean.slice(body[0] + 1, body[1]);
+    const assigns = new Set(f.assigns);
+    for (const n of through) if (storesThrough(text, n)) for (const t of targets.get(n)!) assigns.add(t);
+    return assigns.size === f.assigns!.length ? f : { ...f, assigns: [...assigns].sort() };
+  });
+}
+
+/**
+ * Whether `body` stores through the pointer `name`: `*p = `, `*p++ = `, `p[i] = `, `p->x = `, `p[i]++`,
+ * or hands it to a library call filling its first argument (`memcpy(p, ...)`, `strcpy(p, ...)`).
+ */
+function storesThrough(body: string, name: string): boolean {
+  const stored = new RegExp(
+    `\\*\\s*\\(?\\s*${name}\\b\\s*(?:\\+\\+|--)?\\s*\\)?\\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|` +
+      `\\b${name}\\s*(?:\\[[^\\]]*\\]|->\\s*\\w+)(?:\\s*(?:\\.|->)\\s*\\w+|\\s*\\[[^\\]]*\\])*\\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\\+\\+|--)|` +
+      `\\b(?:mem(?:set|cpy|move)|str(?:n?cpy|n?cat|lcpy|lcat)|v?s?n?printf)\\s*\\(\\s*${name}\\b`,
+  );
+  return stored.test(body);
+}
+/**
+ * The file's file-scope pointers among `names` that point into its file-scope objects, with those
+ * objects: declared at a line's start with a pointer's `*` (`static char *outp = outbuf;`), given the
+ * object there or in an assignment (`outp = &outbuf[n];`, `outp = outbuf + n;`).
+ */
+function pointerTargets(clean: string, names: readonly string[]): Map<string, Set<string>> {
+  const words = names.join('|');
+  const declared = new RegExp(
+    `^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]*\\*\\s*(${words})\\s*(?:=\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)|;)`,
+    'gm',
+  );
+  const given: [string, string][] = [];
+  const pointers = new Set<string>();
+  for (const m of clean.matchAll(declared)) {
+    pointers.add(m[1]!);
+    if (m[2] !== undefined) given.push([m[1]!, m[2]]);
+  }
+  if (pointers.size === 0) return new Map();
+  const set = new RegExp(
+    `\\b(${[...pointers].join('|')})\\s*=(?!=)\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)`,
+    'g',
+  );
+  for (const m of clean.matchAll(set)) given.push([m[1]!, m[2]!]);
+  const targets = new Map<string, Set<string>>();
+  for (const [pointer, object] of given) {
+    if (pointer === object || !fileScopeObject(clean, object)) continue;
+    let objects = targets.get(pointer);
+    if (!objects) targets.set(pointer, (objects = new Set()));
+    objects.add(object);
+  }
+  return targets;
+}
+
+/** Whether `clean` declares `name` at file scope: at a line's start (`char outbuf[512];`, `= {`). */
+function fileScopeObject(clean: string, name: string): boolean {
+  return new RegExp(`^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)*[;=,]`, 'm').test(
+    clean,
+  );
+}
