@@ -8,6 +8,7 @@
 // sent the name. Only upper-case names are read so: C spells macros so, and a caller's call of an
 // upper-case name is then taken to maybe change what it is given whatever that name turns out to be.
 import { assignedNames } from './assignedGlobals';
+import { splitTopLevel } from './topLevelCommas';
 
 /** An upper-case name, as C spells macros. */
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -55,7 +56,7 @@ export function handedNames(body: string, calls: readonly string[]): string[] {
       if (body[open] !== '(') continue;
       const close = closing(body, open + 1);
       if (close < 0) continue;
-      for (const arg of topLevelArguments(body.slice(open + 1, close))) {
+      for (const arg of splitTopLevel(body.slice(open + 1, close)) ?? []) {
         const object = OBJECT_ARGUMENT.exec(arg);
         if (object && !MACRO_NAME.test(object[1]!)) found.add(object[1]!);
       }
@@ -79,22 +80,4 @@ function closing(text: string, from: number): number {
     else if (c === ';' || c === '{' || c === '}') return -1;
   }
   return -1;
-}
-
-/** `text` split at the commas outside parentheses and brackets. */
-function topLevelArguments(text: string): string[] {
-  const args: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let k = 0; k < text.length; k++) {
-    const c = text[k];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) {
-      args.push(text.slice(start, k));
-      start = k + 1;
-    }
-  }
-  args.push(text.slice(start));
-  return args;
 }

@@ -6,6 +6,7 @@
 // output. Read from the body's text (see functionFacts.ts), never from a name.
 // Text only, as the function facts are: no parser, nothing of the front end.
 import { parameterName } from './parameterName';
+import { splitTopLevel } from './topLevelCommas';
 
 /** The one wait such a body makes. */
 const WAIT_CALL = /\b(p?select|p?poll)\s*\(/g;
@@ -45,14 +46,14 @@ function callArguments(text: string, from: number): string[] | undefined {
   for (let k = from; k < text.length; k++) {
     const c = text[k];
     if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return splitArgs(text.slice(from, k))?.map((a) => a.trim());
+    else if (c === ')' && --depth === 0) return splitTopLevel(text.slice(from, k))?.map((a) => a.trim());
   }
   return undefined;
 }
 
 /** The names of a parameter list's parameters, in order (`int fd, long sec` gives `fd`, `sec`). */
 function parameterNames(params: string): string[] {
-  return (splitArgs(params) ?? []).map(parameterName);
+  return (splitTopLevel(params) ?? []).map(parameterName);
 }
 
 /** A set argument's name: `&w`, `w` (an array of one), parentheses aside. */
@@ -65,7 +66,7 @@ function selected(args: readonly string[], body: string): string | undefined {
   if (args.length < 5 || !NO_SET.test(args[1]!) || !NO_SET.test(args[3]!)) return undefined;
   const set = setName(args[2]!);
   if (!set) return undefined;
-  const added = [...body.matchAll(/\bFD_SET\s*\(([^;]*)\)\s*;/g)].map((m) => splitArgs(m[1]!));
+  const added = [...body.matchAll(/\bFD_SET\s*\(([^;]*)\)\s*;/g)].map((m) => splitTopLevel(m[1]!));
   const into = added.map((a) => (a?.length === 2 ? [unparenthesised(a[0]!.trim()), setName(a[1]!)] : []));
   if (into.length === 0 || into.some(([fd, s]) => s !== set || fd !== into[0]![0])) return undefined;
   return into[0]![0];
@@ -89,28 +90,10 @@ function polled(args: readonly string[], body: string): string | undefined {
   return /^[A-Za-z_]\w*$/.test(fd[0]!) ? fd[0] : undefined;
 }
 
-/** `text` split at its top-level commas; undefined when its parentheses do not pair up. */
-function splitArgs(text: string): string[] | undefined {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let k = 0; k < text.length; k++) {
-    const c = text[k];
-    if (c === '(' || c === '[') depth++;
-    else if ((c === ')' || c === ']') && --depth < 0) return undefined;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, k));
-      start = k + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return depth === 0 ? parts : undefined;
-}
-
 /** `text` trimmed, without parentheses around all of it (`((fd))` is `fd`). */
 function unparenthesised(text: string): string {
   let at = text.trim();
-  while (at.startsWith('(') && at.endsWith(')') && splitArgs(at.slice(1, -1)) !== undefined)
+  while (at.startsWith('(') && at.endsWith(')') && splitTopLevel(at.slice(1, -1)) !== undefined)
     at = at.slice(1, -1).trim();
   return at;
 }
