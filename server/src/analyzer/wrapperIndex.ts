@@ -259,7 +259,7 @@ export class WrapperIndex {
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
-    this.opaque = undefined;
+      this.opaque = undefined;
       this.pure = undefined;
       this.members = undefined;
       this.returned = undefined;

@@ -19,8 +19,7 @@ export function opaqueDefinitions(
   for (const [path, functions] of files) {
     if (!functions?.length) continue;
     let header: boolean | undefined;
-    for (const f of functions)
-      if (f.opaque && (f.exported || (header ??= shared(path)))) names.add(f.name);
+    for (const f of functions) if (f.opaque && (f.exported || (header ??= shared(path)))) names.add(f.name);
   }
   return names;
 }
