@@ -53,6 +53,16 @@ async function walk(
   return { files: files.sort(), skipped };
 }
 
+/** A release tarball: its .gitignore names a built program, and so the program's source folder. */
+const TARBALL = {
+  '.gitignore': '# built programs\nlcdproc\nbuild/\n*.gen.c\n',
+  'clients/lcdproc/main.c': SEQUENCE,
+  'clients/lcdproc/menu/menu.c': SEQUENCE,
+  'build/main.o': 'not C',
+  'a.gen.c': SEQUENCE,
+  'src/a.c': SEQUENCE,
+};
+
 describe('the walk inside a git work tree', () => {
   it('lints a tracked file under a folder a bare .gitignore line matches, not an untracked one', async () => {
     const dir = repo(
@@ -169,15 +179,18 @@ describe('the walk inside a git work tree', () => {
   it('writev-lint lints the tracked file and reports its finding (exit 1)', async () => {
     const dir = repo(join(tmp, 'cli'), { '.gitignore': 'tool\n', 'tool/main.c': SEQUENCE });
     let out = '';
+    let err = '';
     const status = await main(['--no-config-lookup', '--format', 'json', dir], {
       out: (t) => (out += t),
-      err: () => undefined,
+      err: (t) => (err += t),
     });
     assert.equal(status, 1);
     const paths = (JSON.parse(out) as { findings: { path: string }[] }).findings.map((f) =>
       relative(dir, f.path),
     );
     assert.deepEqual(paths, ['tool/main.c']);
+    // Git answered for the folder: nothing to warn of.
+    assert.doesNotMatch(err, /note:/);
   });
 
   it("keeps `exclude` over a tracked file: the setting is the user's own choice", async () => {
@@ -197,6 +210,54 @@ describe('the walk outside git', () => {
     });
     assert.deepEqual(await walk(dir), { files: ['keep.gen.c', 'src/a.c'], skipped: [] });
   });
+
+  /** writev-lint's findings (paths relative to `dir`), exit status and standard error over `dir`. */
+  async function lintTree(dir: string, ...args: string[]) {
+    let out = '';
+    let err = '';
+    const status = await main(['--no-config-lookup', '--format', 'json', ...args, dir], {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+    });
+    const findings = (JSON.parse(out) as { findings: { path: string }[] }).findings;
+    return { status, paths: findings.map((f) => relative(dir, f.path)).sort(), err };
+  }
+
+  it('says which folder of sources a .gitignore line left out, and by which line, as a note', async () => {
+    const dir = tree(join(tmp, 'tarball'), TARBALL);
+    const { status, paths, err } = await lintTree(dir);
+    // The run is what it was (the line is followed), but the user reads what it left out.
+    assert.equal(status, 1);
+    assert.deepEqual(paths, ['src/a.c']);
+    const notes = err.split('\n').filter((line) => line.includes('note:'));
+    assert.equal(notes.length, 1, err);
+    assert.match(notes[0] ?? '', /clients\/lcdproc\/ \(2 source files\) left out by the line "lcdproc" of /);
+    assert.match(notes[0] ?? '', /tarball\/\.gitignore: outside a git work tree .*--no-respect-gitignore/);
+    // A build folder without sources and a single ignored file are what .gitignore lines are for.
+    assert.doesNotMatch(err, /build\/|a\.gen\.c/);
+  });
+
+  it('--no-respect-gitignore reads what the .gitignore files leave out (exclude still applies)', async () => {
+    const dir = tree(join(tmp, 'tarball-all'), { ...TARBALL, '.writev-lint.json': '{"exclude": ["menu/"]}' });
+    const all = await lintTree(dir, '--no-respect-gitignore');
+    assert.equal(all.status, 1);
+    assert.deepEqual(all.paths, [
+      'a.gen.c',
+      'clients/lcdproc/main.c',
+      'clients/lcdproc/menu/menu.c',
+      'src/a.c',
+    ]);
+    assert.doesNotMatch(all.err, /note:/);
+    let out = '';
+    await main(['--no-respect-gitignore', '--format', 'json', dir], {
+      out: (t) => (out += t),
+      err: () => undefined,
+    });
+    const paths = (JSON.parse(out) as { findings: { path: string }[] }).findings.map((f) =>
+      relative(dir, f.path),
+    );
+    assert.deepEqual(paths.sort(), ['a.gen.c', 'clients/lcdproc/main.c', 'src/a.c']);
+  });
 });
 
 describe("the language server's workspace lint", () => {
@@ -215,6 +276,24 @@ describe("the language server's workspace lint", () => {
         .filter(([, p]) => p.diagnostics.length > 0)
         .map(([uri]) => relative(dir, decodeURIComponent(new URL(uri).pathname)));
       assert.deepEqual(published, ['tool/main.c']);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('logs the folder of sources a .gitignore line left out outside git, as writev-lint notes it', async () => {
+    const dir = tree(join(tmp, 'lsp-tarball'), TARBALL);
+    const server = await TestServer.start(dir, {
+      workspace: { configuration: true, workspaceFolders: true },
+    });
+    try {
+      await server.connection.sendRequest('writev/lintWorkspace', {});
+      const notes = server.log.filter((line) => line.includes('note:'));
+      assert.equal(notes.length, 1, server.log.join('\n'));
+      assert.match(
+        notes[0] ?? '',
+        /clients\/lcdproc\/ \(2 source files\) left out by the line "lcdproc" of \.gitignore/,
+      );
     } finally {
       assert.equal(await server.stop(), 0);
     }

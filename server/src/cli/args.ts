@@ -78,6 +78,10 @@ export const OPTIONS = {
     type: 'boolean',
     help: 'do not look for .writev-lint.json files (defaults, or --config)',
   },
+  'no-respect-gitignore': {
+    type: 'boolean',
+    help: 'read what git and .gitignore files ignore too (exclude settings still apply)',
+  },
   'report-unused-directives': {
     type: 'boolean',
     help: 'report writev-lint-disable comments that suppress nothing',
@@ -155,6 +159,8 @@ export interface CliOptions {
   readonly maxFileSize?: number;
   /** Do not look for `.writev-lint.json` files (--no-config-lookup). */
   readonly noConfigLookup: boolean;
+  /** Walk folders without git's ignore rules (--no-respect-gitignore). */
+  readonly noRespectGitignore: boolean;
   /** Report suppression comments that suppress nothing (--report-unused-directives). */
   readonly reportUnusedDirectives: boolean;
   /** Worker threads; undefined: as many as the machine has cores, for large inputs. */
@@ -315,6 +321,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     diff: flag('diff'),
     config: text('config'),
     noConfigLookup: flag('no-config-lookup'),
+    noRespectGitignore: flag('no-respect-gitignore'),
     reportUnusedDirectives: flag('report-unused-directives'),
     jobs: wholeNumber('--jobs', text('jobs'), 1),
     maxFileSize: sizeOf('--max-file-size', text('max-file-size')),

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import type { ConfigFile, ConfigLookup } from '../config/configFile';
-import { excludeMatcher, sourceFiles } from '../workspace/files';
+import { excludeMatcher, sourceFiles, type WalkOptions } from '../workspace/files';
 import { UsageError } from './args';
 import type { FileResult } from './lintFile';
 
@@ -20,13 +20,15 @@ export interface Collected {
  * Collects the files of `paths`: named files as they are, folders walked. Files without a config file
  * take `fallback` (its `exclude` relative to each walked folder). Throws a UsageError for a missing
  * path, and the lookup's SettingsError for a config file that cannot be used. `found` hears the
- * number of files found so far and the one just found, as the walk goes.
+ * number of files found so far and the one just found, as the walk goes; `walk` says how git's
+ * ignore rules apply, and who hears of ignored folders of sources.
  */
 export async function collect(
   paths: readonly string[],
   fallback: AnalyzerSettings,
   lookup: ConfigLookup | undefined,
   found?: (files: number, path: string) => void,
+  walk: WalkOptions = {},
 ): Promise<Collected> {
   const settingsOf = new Map<string, AnalyzerSettings>();
   const skipped: FileResult[] = [];
@@ -58,8 +60,8 @@ export async function collect(
       continue;
     }
     const root = await lookup?.forPath(abs, true);
-    const walk = root ? (path: string) => excludedBy(root, path) : fallback.exclude;
-    for await (const file of sourceFiles(abs, walk, undefined, onSkip)) {
+    const exclude = root ? (path: string) => excludedBy(root, path) : fallback.exclude;
+    for await (const file of sourceFiles(abs, exclude, undefined, onSkip, walk)) {
       const config = await lookup?.forPath(file);
       // A config file deeper in the tree has its own `exclude`, relative to its folder.
       if (config && config !== root && excludedBy(config, file)) continue;

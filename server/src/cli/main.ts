@@ -29,6 +29,7 @@ import { languageOf } from '../analyzer/languageOf';
 import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
 import { DEFAULT_MAX_FILE_BYTES } from '../workspace/sourceFile';
+import { ignoredSourcesNote, type IgnoredSources } from '../workspace/files';
 import { keepFreedMemory } from '@writev/runtime/dist/keepFreedMemory';
 import { LintPool, workerLimit } from './pool';
 import { formatRdjson } from './rdjson';
@@ -104,7 +105,10 @@ function configLookup(options: CliOptions, cwd: string): ConfigLookup | undefine
  */
 export async function lint(
   options: Pick<CliOptions, 'paths' | 'fix' | 'jobs' | 'maxFileSize'> &
-    Partial<Pick<CliOptions, 'diff' | 'unsafeFixes'>>,
+    Partial<Pick<CliOptions, 'diff' | 'unsafeFixes' | 'noRespectGitignore'>> & {
+      /** Hears of folders of sources that .gitignore files left out outside a git work tree. */
+      readonly onIgnoredSources?: (found: IgnoredSources) => void;
+    },
   settings: AnalyzerSettings,
   lookup?: ConfigLookup,
   session?: LintSession,
@@ -121,6 +125,7 @@ export async function lint(
     settings,
     lookup,
     cache ? undefined : (found, path) => pool.prepare(found, path),
+    { respectGitignore: !options.noRespectGitignore, onIgnoredSources: options.onIgnoredSources },
   ).catch(async (error: unknown) => {
     if (pool !== session?.pool) await pool.close();
     throw error;
@@ -560,6 +565,7 @@ export async function main(
     let results: FileResult[];
     let fixedText: { text: string; bytes?: Buffer } | undefined;
     const known = new Map<string, string>();
+    const walkNotes: string[] = [];
     if (options.stdin) {
       const limit = options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
       const input = await (output.readStdin ?? readStandardInput)(limit);
@@ -570,7 +576,14 @@ export async function main(
       known.set(linted.result.path, linted.text);
       if (options.fix && !options.diff) fixedText = { text: linted.text, bytes: linted.output };
     } else {
-      results = await lint(options, fallback, lookup, session ?? openSession(options, cwd, warn, version()));
+      const onIgnoredSources = (found: IgnoredSources) =>
+        walkNotes.push(`note: ${ignoredSourcesNote(found, cwd)} (--no-respect-gitignore reads them)`);
+      results = await lint(
+        { ...options, onIgnoredSources },
+        fallback,
+        lookup,
+        session ?? openSession(options, cwd, warn, version()),
+      );
     }
     if (options.trace) {
       // One threshold for the run: the settings that apply to the working folder.
@@ -585,7 +598,7 @@ export async function main(
     const skipped = results.filter((r) => r.skipped);
     for (const r of skipped)
       output.err(`writev-lint: skipped ${relative(cwd, r.path) || '.'}: ${r.skipped}\n`);
-    for (const note of reviewed.notes) output.err(`writev-lint: ${note}\n`);
+    for (const note of [...walkNotes, ...reviewed.notes]) output.err(`writev-lint: ${note}\n`);
     // "0 findings" from no file at all is worth a word: an exclude may have left out everything.
     if (!options.stdin && results.length === skipped.length)
       for (const path of options.paths)

@@ -11,7 +11,13 @@ import {
 import { canonicalJson } from '../analyzer/canonicalJson';
 import { definedName, isHeader } from '../analyzer/headerIncludes';
 import { cWriteFunctions } from '../analyzer/catalogue';
-import { excludeMatcher, sourceFiles, walkIgnores } from '../workspace/files';
+import {
+  excludeMatcher,
+  ignoredSourcesNote,
+  sourceFiles,
+  walkIgnores,
+  type IgnoredSources,
+} from '../workspace/files';
 import { readSourceFile } from '../workspace/sourceFile';
 
 /** Gives the event loop a turn, so indexing a large tree never holds up requests. */
@@ -126,7 +132,11 @@ export class Folders {
     const settings = await this.settingsFor(folder.path);
     const walked = new Set<string>();
     const skipped = (path: string, reason: string) => this.log(`writev: skipped ${path}: ${reason}`);
-    for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled, skipped)) {
+    // The editor has no option to read them: the note names the line to change.
+    const ignored = (found: IgnoredSources) =>
+      this.log(`writev: note: ${ignoredSourcesNote(found, folder.path)}`);
+    const walk = { onIgnoredSources: ignored };
+    for await (const file of sourceFiles(folder.path, settings.exclude, () => run.cancelled, skipped, walk)) {
       walked.add(file);
       // The file's own settings, as a save reads it with and as writev-lint indexes it: a config file's
       // overrides may turn its language off or name other write functions.

@@ -13,6 +13,36 @@ import { readRegularFile, SkippedFileError } from './sourceFile';
 /** Told about a file or folder the walk had to leave out, with the reason. */
 export type SkipListener = (path: string, reason: string) => void;
 
+/**
+ * A folder of source files that a .gitignore line left out where no git work tree can say whether git
+ * tracks them: the walk goes on without it, and the caller should say so.
+ */
+export interface IgnoredSources {
+  readonly folder: string;
+  /** Source files under it (`atLeast`: the count stopped at its bound of entries read). */
+  readonly sources: number;
+  readonly atLeast: boolean;
+  /** The .gitignore that left it out and the last line of it that alone does so. */
+  readonly gitignore: string;
+  readonly line?: string;
+}
+
+/**
+ * The note a user reads of `found` (paths relative to `base`): a release tarball's `.gitignore` naming a
+ * built program also names its source folder.
+ */
+export function ignoredSourcesNote(found: IgnoredSources, base: string): string {
+  const files = `${found.atLeast ? 'at least ' : ''}${found.sources} source file${found.sources === 1 ? '' : 's'}`;
+  const by = `${found.line === undefined ? '' : `the line "${found.line}" of `}${relative(base, found.gitignore)}`;
+  return (
+    `${relative(base, found.folder) || '.'}/ (${files}) left out by ${by}: outside a git work tree ` +
+    `nothing says whether git tracks them`
+  );
+}
+
+/** How many entries the count of an ignored folder's source files reads at most. */
+const MAX_COUNTED_ENTRIES = 20_000;
+
 /** A .gitignore larger than this is not a list of patterns anyone wrote. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
@@ -22,6 +52,9 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 interface Rules {
   readonly base: string;
   readonly rules: Ignore;
+  /** The .gitignore these rules were read from, and its text (to name the line that matched). */
+  readonly file: string;
+  readonly text: string;
 }
 
 /**
@@ -65,11 +98,74 @@ function toPosix(path: string): string {
 }
 
 function ignoredBy(chain: readonly Rules[], path: string, isDir: boolean): boolean {
-  for (const { base, rules } of chain) {
-    const rel = toPosix(relative(base, path));
-    if (rel && !rel.startsWith('..') && rules.ignores(isDir ? `${rel}/` : rel)) return true;
+  return ignoringRules(chain, path, isDir) !== undefined;
+}
+
+/** The rules of `chain` that leave out `path`, nearest the root first. */
+function ignoringRules(chain: readonly Rules[], path: string, isDir: boolean): Rules | undefined {
+  for (const rules of chain) {
+    const rel = toPosix(relative(rules.base, path));
+    if (rel && !rel.startsWith('..') && rules.rules.ignores(isDir ? `${rel}/` : rel)) return rules;
   }
-  return false;
+  return undefined;
+}
+
+/** The last line of `rules` that alone leaves out the folder `path` (the line a reader would change). */
+function ignoringLine(rules: Rules, path: string): string | undefined {
+  const rel = `${toPosix(relative(rules.base, path))}/`;
+  let found: string | undefined;
+  for (const line of rules.text.split(/\r?\n/)) {
+    const pattern = line.trim();
+    if (pattern === '' || pattern.startsWith('#') || pattern.startsWith('!')) continue;
+    if (rulesOf(line).ignores(rel)) found = pattern;
+  }
+  return found;
+}
+
+/**
+ * The source files under the ignored folder `dir`, counted up to a bound of entries read: `atLeast`
+ * when the bound stopped the count. Nested repositories and the always-skipped folders are not entered.
+ */
+async function sourcesUnder(dir: string): Promise<{ count: number; atLeast: boolean }> {
+  let count = 0;
+  let read = 0;
+  const stack = [dir];
+  while (stack.length > 0) {
+    if (read >= MAX_COUNTED_ENTRIES) return { count, atLeast: true };
+    const folder = stack.pop() as string;
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    read += entries.length;
+    if (folder !== dir && entries.some((e) => e.name === '.git')) continue;
+    for (const entry of entries) {
+      if (entry.isDirectory() && !ALWAYS_SKIPPED.has(entry.name)) stack.push(join(folder, entry.name));
+      else if (entry.isFile() && languageOf(entry.name)) count++;
+    }
+  }
+  return { count, atLeast: false };
+}
+
+/**
+ * Outside a git work tree a .gitignore line meant for a build product (a program named as its source
+ * folder, say) also leaves out a folder of sources that git tracks, and nothing here can tell: the
+ * walk still follows the line (a build folder is the common case), but a folder that holds source
+ * files is told to the caller, with the line, so that a run is never silently partial.
+ */
+async function noteIgnoredSources(
+  judge: Judge,
+  folder: string,
+  onIgnoredSources: (found: IgnoredSources) => void,
+): Promise<void> {
+  const rules = ignoringRules(judge.chain, folder, true);
+  if (!rules) return;
+  const { count, atLeast } = await sourcesUnder(folder);
+  if (count === 0) return;
+  onIgnoredSources({
+    folder,
+    sources: count,
+    atLeast,
+    gitignore: rules.file,
+    line: ignoringLine(rules, folder),
+  });
 }
 
 /**
@@ -86,7 +182,8 @@ async function gitignoreOf(dir: string, onSkip: SkipListener): Promise<Rules | u
   try {
     // Read as a regular file only: a FIFO named .gitignore would block the walk forever.
     const { bytes } = await readRegularFile(path, MAX_GITIGNORE_BYTES);
-    return { base: dir, rules: rulesOf(bytes.toString('utf8')) };
+    const text = bytes.toString('utf8');
+    return { base: dir, rules: rulesOf(text), file: path, text };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // No .gitignore here is the common case.
@@ -114,6 +211,14 @@ async function lossyNames(dir: string): Promise<Set<string>> {
   return new Set(names.filter((n) => !isUtf8(n)).map((n) => n.toString('utf8')));
 }
 
+/** How a walk treats git's ignore rules. */
+export interface WalkOptions {
+  /** False: neither git nor .gitignore files leave anything out (`exclude` still does). */
+  readonly respectGitignore?: boolean;
+  /** Told about ignored folders of source files outside a git work tree (see noteIgnoredSources). */
+  readonly onIgnoredSources?: (found: IgnoredSources) => void;
+}
+
 /**
  * Yields the analysable files under `root` (absolute paths, in directory order). `exclude`: patterns
  * relative to `root`, or a matcher of absolute paths. `shouldStop` is checked between directories so
@@ -126,10 +231,12 @@ export async function* sourceFiles(
   exclude: readonly string[] | ((path: string) => boolean) = [],
   shouldStop: () => boolean = () => false,
   onSkip: SkipListener = () => undefined,
+  options: WalkOptions = {},
 ): AsyncGenerator<string> {
   const excluded = typeof exclude === 'function' ? exclude : excludeMatcher(root, exclude);
+  const respect = options.respectGitignore ?? true;
   // Most trees are in no work tree (every corpus tree): they are judged without starting git.
-  const top: Judge = (await inWorkTree(root)) ? await judgeOf(root, undefined) : { chain: [] };
+  const top: Judge = respect && (await inWorkTree(root)) ? await judgeOf(root, undefined) : { chain: [] };
   const stack: { dir: string; judge: Judge }[] = [{ dir: root, judge: top }];
   while (stack.length > 0 && !shouldStop()) {
     const { dir, judge: parent } = stack.pop() as { dir: string; judge: Judge };
@@ -145,10 +252,10 @@ export async function* sourceFiles(
     // A folder with its own .git below the walk's root is another repository (a submodule, a nested
     // clone): the outer repository's git does not look inside it, its own does.
     let judge = parent;
-    if (dir !== root && entries.some((e) => e.name === '.git')) judge = await judgeOf(dir, parent);
+    if (respect && dir !== root && entries.some((e) => e.name === '.git')) judge = await judgeOf(dir, parent);
     // Only a folder that lists a .gitignore has rules to read: opening one in every folder cost a
     // thrown ENOENT per folder, a fifth of the walk's time on busybox (43 folders, no .gitignore).
-    if (!judge.git && entries.some((e) => e.name === '.gitignore')) {
+    if (respect && !judge.git && entries.some((e) => e.name === '.gitignore')) {
       const own = await gitignoreOf(dir, onSkip);
       if (own) judge = { ...judge, chain: [...judge.chain, own] };
     }
@@ -166,8 +273,10 @@ export async function* sourceFiles(
         continue;
       }
       if (entry.isDirectory()) {
-        if (!ALWAYS_SKIPPED.has(entry.name) && !excluded(path) && !ignoredHere(judge, path, true, onSkip))
-          subdirs.push(path);
+        if (ALWAYS_SKIPPED.has(entry.name) || excluded(path)) continue;
+        if (!ignoredHere(judge, path, true, onSkip)) subdirs.push(path);
+        else if (options.onIgnoredSources && !judge.git && !judge.unanswered)
+          await noteIgnoredSources(judge, path, options.onIgnoredSources);
       } else if (
         !entry.isSymbolicLink() &&
         languageOf(entry.name) &&
