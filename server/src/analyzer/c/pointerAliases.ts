@@ -27,7 +27,8 @@ export function aliasedAssignments(
   const assigned = new Set<string>();
   for (const f of facts) for (const n of f.assigns ?? []) if (/^\w+$/.test(n)) assigned.add(n);
   if (assigned.size === 0) return [...facts];
-  // A declaration read below names its pointer right after a `*`: the others need no search.
+  // A declaration read below names its pointer right after a `*`, before `=` or `;`: the others need
+  // no search.
   const starred = starredNames(clean);
   for (const n of assigned) if (!starred.has(n)) assigned.delete(n);
   if (assigned.size === 0) return [...facts];
@@ -96,7 +97,7 @@ function pointerTargets(clean: string, names: readonly string[]): Map<string, Se
   return targets;
 }
 
-/** The word runs that follow a `*` and white space in `clean` (`*outp`, `* p`, `**pp`'s `pp`). */
+/** The word runs after a `*` and before `=` or `;` in `clean` (`*outp = `, `* p;`, `**pp;`'s `pp`). */
 function starredNames(clean: string): Set<string> {
   const names = new Set<string>();
   for (let at = clean.indexOf('*'); at >= 0; at = clean.indexOf('*', at + 1)) {
@@ -107,8 +108,8 @@ function starredNames(clean: string): Set<string> {
   return names;
 }
 
-/** A `*`, white space, and the word run after them, read where a `*` stands (sticky). */
-const STARRED = /\*\s*(\w+)/y;
+/** A `*`, the word run after it and a `=` or `;`, white space between, read where a `*` stands (sticky). */
+const STARRED = /\*\s*(\w+)\s*[=;]/y;
 
 /** Whether `clean` declares `name` at file scope: at a line's start (`char outbuf[512];`, `= {`). */
 function fileScopeObject(clean: string, name: string): boolean {
