@@ -1,7 +1,8 @@
 // Searches of a file's text made cheaper answer as the patterns they stand for: a parameter's declared
 // name read back from its end, file-level array declarations tried only at lines that can hold one,
-// a kept text's called names standing before a pass's search for calls of its words, and the pointers
-// into file-scope objects searched for only where a `*` or a declarator spells them. Texts made to
+// a kept text's called names standing before a pass's search for calls of its words, the pointers
+// into file-scope objects searched for only where a `*` or a declarator spells them, and conditional
+// directives searched for at the lines holding a `#` once a word to blank is found. Texts made to
 // catch where the two could part (array bounds, digits, other white space, other line ends, `$`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,6 +11,7 @@ import { FILE_ARRAY, fileArrayDeclarations } from 'writev-lint/out/analyzer/c/st
 import { calledNames, mayCall } from 'writev-lint/out/cli/calledNames';
 import type { CFunctionFact } from 'writev-lint/out/analyzer/c/functionFacts';
 import { aliasedAssignments } from 'writev-lint/out/analyzer/c/pointerAliases';
+import { blankOutsideConditions } from 'writev-lint/out/analyzer/c/conditionWords';
 import { callPattern } from 'writev-lint/out/cli/secondPass';
 
 /** Every string of up to `length` pieces of `alphabet`, in a fixed pseudo-random sample of `count`. */
@@ -216,5 +218,47 @@ describe('aliasedAssignments', () => {
       for (const objects of searchedTargets(text, names).values()) for (const o of objects) expected.add(o);
       assert.deepEqual([...(got!.assigns ?? [])].sort(), [...expected].sort(), JSON.stringify(clean));
     }
+  });
+});
+
+describe('blankOutsideConditions', () => {
+  const condition = /^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|elifdef|elifndef)\b(?:[^\n]*\\\r?\n)*[^\n]*/gm;
+  /** The blanking as a global search of every directive first gives it. */
+  const searched = (text: string, pattern: RegExp) => {
+    const kept = [...text.matchAll(condition)].map((m) => [m.index, m.index + m[0].length] as const);
+    return text.replace(pattern, (match: string, at: number) =>
+      kept.some(([from, to]) => from <= at && at < to) ? match : ' '.repeat(match.length),
+    );
+  };
+  const texts = samples(
+    [
+      '#if ',
+      '#ifdef',
+      '# elif',
+      '#endif',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\r\n',
+      '\u2028',
+      '\\',
+      'UNUSED',
+      'x',
+      '(',
+      ')',
+      ';',
+      '#',
+    ],
+    16,
+    20000,
+  );
+  it('keeps the words of conditional directives and blanks the others, as before', () => {
+    for (const text of texts)
+      assert.equal(
+        blankOutsideConditions(text, /\bUNUSED\b/g),
+        searched(text, /\bUNUSED\b/g),
+        JSON.stringify(text),
+      );
   });
 });
