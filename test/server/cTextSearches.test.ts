@@ -1,12 +1,17 @@
 // Searches of a file's text made cheaper answer as the patterns they stand for: a parameter's declared
 // name read back from its end, file-level array declarations tried only at lines that can hold one,
-// and a kept text's called names standing before a pass's search for calls of its words. Texts made to
+// a kept text's called names standing before a pass's search for calls of its words, the pointers
+// into file-scope objects searched for only where a `*` or a declarator spells them, and conditional
+// directives searched for at the lines holding a `#` once a word to blank is found. Texts made to
 // catch where the two could part (array bounds, digits, other white space, other line ends, `$`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DECLARED_NAME, parameterName } from 'writev-lint/out/analyzer/c/parameterName';
 import { FILE_ARRAY, fileArrayDeclarations } from 'writev-lint/out/analyzer/c/staticReturns';
 import { calledNames, mayCall } from 'writev-lint/out/cli/calledNames';
+import type { CFunctionFact } from 'writev-lint/out/analyzer/c/functionFacts';
+import { aliasedAssignments } from 'writev-lint/out/analyzer/c/pointerAliases';
+import { blankOutsideConditions } from 'writev-lint/out/analyzer/c/conditionWords';
 import { callPattern } from 'writev-lint/out/cli/secondPass';
 
 /** Every string of up to `length` pieces of `alphabet`, in a fixed pseudo-random sample of `count`. */
@@ -118,5 +123,142 @@ describe('calledNames', () => {
   });
   it('reads the names a ( follows', () => {
     assert.deepEqual(calledNames('a = f (x) + g\n(y) * (z); h[1](2); f(w);'), '\nf\ng\n');
+  });
+});
+
+/**
+ * The pointers into file-scope objects as whole-text searches find them: every assigned name tried as
+ * a declared pointer, every object named tried as a file-scope declaration (pointerAliases.ts before
+ * its triggers).
+ */
+function searchedTargets(clean: string, names: readonly string[]): Map<string, Set<string>> {
+  const qualifiers = '(?:(?:static|const|volatile|unsigned|signed|struct|union|extern)\\s+)*';
+  const declared = new RegExp(
+    `^${qualifiers}[A-Za-z_]\\w*[\\s*]*\\*\\s*(${names.join('|')})\\s*(?:=\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)|;)`,
+    'gm',
+  );
+  const given: [string, string][] = [];
+  const pointers = new Set<string>();
+  for (const m of clean.matchAll(declared)) {
+    pointers.add(m[1]!);
+    if (m[2] !== undefined) given.push([m[1]!, m[2]]);
+  }
+  const targets = new Map<string, Set<string>>();
+  if (pointers.size === 0) return targets;
+  const set = new RegExp(
+    `\\b(${[...pointers].join('|')})\\s*=(?!=)\\s*(?:\\(\\s*[\\w\\s*]+\\)\\s*)?&?\\s*([A-Za-z_]\\w*)`,
+    'g',
+  );
+  for (const m of clean.matchAll(set)) given.push([m[1]!, m[2]!]);
+  for (const [pointer, object] of given) {
+    const fileScope = new RegExp(
+      `^${qualifiers}[A-Za-z_]\\w*[\\s*]+${object}\\s*(?:\\[[^\\]\\n]*\\]\\s*)*[;=,]`,
+      'm',
+    );
+    if (pointer === object || !fileScope.test(clean)) continue;
+    if (!targets.has(pointer)) targets.set(pointer, new Set());
+    targets.get(pointer)!.add(object);
+  }
+  return targets;
+}
+
+describe('aliasedAssignments', () => {
+  // What the function assigns: the pointers (and a name no object is declared as); the objects they
+  // point into are what the answer adds.
+  const names = ['outp', 'p', 'NULL'];
+  const texts = [
+    'static char outbuf[8];\nstatic char *outp = outbuf;\n',
+    'char buf[4], *p;\nvoid f(void) { p = &buf[1]; }\n',
+    'char\n*p;\nchar outbuf [2][3] ;\np = (char *) outbuf + 1;\n',
+    'int *p = NULL;\n  char buf[2];\nreturn NULL;\n',
+    ...samples(
+      [
+        'static char *outp = outbuf;\n',
+        'char *p;\n',
+        'char\n*p;\n',
+        'char * p ;\n',
+        'int *outp=\t(char *) buf;\n',
+        'int*outbuf;\n',
+        'char buf[2];\n',
+        'char outbuf [2][3] ,x;\n',
+        'static int\nbuf = 1;\n',
+        ' char buf[2];\n',
+        'char buf[2]\n',
+        'char\u00a0buf;\n',
+        'char buf\u00a0;\n',
+        'int 9buf;\n',
+        'p = &buf[1];\n',
+        'outp = outbuf + 1;\n',
+        'p\u00a0= buf;\n',
+        'p == buf;\n',
+        'p = NULL;\n',
+        '\treturn NULL;\n',
+        'x = *p;\n',
+        '*outp = 0;\n',
+        '\r\n',
+        '*',
+        ' ',
+        ';',
+        '\n',
+      ],
+      7,
+      20000,
+    ),
+  ];
+  it('gives each function the objects the whole-text searches give', () => {
+    const fact: CFunctionFact = { name: 'f', exported: true, calls: [], opaque: false, assigns: names };
+    for (const clean of texts) {
+      // A body storing through every pointer (spelled with no `*`): what it assigns is then each
+      // pointer's objects.
+      const body = `{ ${names.map((n) => `${n}[0] = 0;`).join(' ')} }`;
+      const text = `${clean}\n${body}`;
+      const open = clean.length + 1;
+      const [got] = aliasedAssignments(text, [fact], [[open, text.length - 1]]);
+      const expected = new Set(names);
+      for (const objects of searchedTargets(text, names).values()) for (const o of objects) expected.add(o);
+      assert.deepEqual([...(got!.assigns ?? [])].sort(), [...expected].sort(), JSON.stringify(clean));
+    }
+  });
+});
+
+describe('blankOutsideConditions', () => {
+  const condition = /^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|elifdef|elifndef)\b(?:[^\n]*\\\r?\n)*[^\n]*/gm;
+  /** The blanking as a global search of every directive first gives it. */
+  const searched = (text: string, pattern: RegExp) => {
+    const kept = [...text.matchAll(condition)].map((m) => [m.index, m.index + m[0].length] as const);
+    return text.replace(pattern, (match: string, at: number) =>
+      kept.some(([from, to]) => from <= at && at < to) ? match : ' '.repeat(match.length),
+    );
+  };
+  const texts = samples(
+    [
+      '#if ',
+      '#ifdef',
+      '# elif',
+      '#endif',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\r\n',
+      '\u2028',
+      '\\',
+      'UNUSED',
+      'x',
+      '(',
+      ')',
+      ';',
+      '#',
+    ],
+    16,
+    20000,
+  );
+  it('keeps the words of conditional directives and blanks the others, as before', () => {
+    for (const text of texts)
+      assert.equal(
+        blankOutsideConditions(text, /\bUNUSED\b/g),
+        searched(text, /\bUNUSED\b/g),
+        JSON.stringify(text),
+      );
   });
 });

@@ -30,9 +30,31 @@ function inOwnPart(node: Node, arm: Node): boolean {
   return within(node, arm) && !(next && within(node, next));
 }
 
+/** The text of `arm`'s own part (up to the arm after it), as its tree spells it. */
+function ownText(arm: Node): string {
+  const next = arm.childForFieldName('alternative');
+  const text = arm.text;
+  return next ? text.slice(0, next.startIndex - arm.startIndex) : text;
+}
+
+/**
+ * The nodes of `types` in `arm`'s own part, in document order: those below each of its children but
+ * the arm after it. Searching the whole arm and dropping what lies in the arms after it walked each
+ * later arm again for every arm before it (a ladder of `#elif` arms each defining the same function).
+ */
+function ownDescendants(arm: Node, types: string[]): Node[] {
+  const next = arm.childForFieldName('alternative');
+  const found: Node[] = [];
+  for (const child of arm.children) {
+    if (!child || (next && child.id === next.id)) continue;
+    for (const n of child.descendantsOfType(types)) if (n) found.push(n);
+  }
+  return found;
+}
+
 /** The calls in `arm`'s own part. */
 function ownCalls(arm: Node): Node[] {
-  return arm.descendantsOfType('call_expression').filter((c) => inOwnPart(c, arm));
+  return ownDescendants(arm, ['call_expression']);
 }
 
 /** A group spelled to be always or never compiled (`#if 1`, `#if 0`): no configuration question. */
@@ -96,8 +118,10 @@ export function writesOnlyInSomeConfigurations(
  * macro that calls nothing (`#define trace(s)`, `#define trace(s) ((void)0)`).
  */
 function definesQuietly(arm: Node, name: string, output: (call: Node) => boolean): boolean {
-  for (const def of arm.descendantsOfType(['function_definition', 'preproc_def', 'preproc_function_def'])) {
-    if (!inOwnPart(def, arm)) continue;
+  // A definition of `name` spells it in the arm's own text: an arm that does not is not walked for
+  // definitions (a group around a whole file's functions was walked again for each of them).
+  if (!ownText(arm).includes(name)) return false;
+  for (const def of ownDescendants(arm, ['function_definition', 'preproc_def', 'preproc_function_def'])) {
     if (def.type !== 'function_definition') {
       if (def.childForFieldName('name')?.text !== name) continue;
       if (!/\w\s*\(/.test(def.childForFieldName('value')?.text ?? '')) return true;

@@ -25,7 +25,9 @@ export const DEVICE_PATH = /^"\/(dev\/(?!(tty|console|null"|stdout"|stderr"|pts\
  * file under another is left out).
  */
 export function deviceMacros(text: string): string[] {
-  if (!text.includes('"/')) return [];
+  // A device's literal starts so (see DEVICE_PATH): most files hold none, and the definitions need
+  // no search then.
+  if (!text.includes('"/dev/') && !text.includes('"/proc/') && !text.includes('"/sys/')) return [];
   const devices = new Set<string>();
   for (const m of text.matchAll(STRING_DEFINE)) if (DEVICE_PATH.test(m[2]!)) devices.add(m[1]!);
   if (devices.size === 0) return [];

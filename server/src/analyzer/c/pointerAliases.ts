@@ -27,6 +27,11 @@ export function aliasedAssignments(
   const assigned = new Set<string>();
   for (const f of facts) for (const n of f.assigns ?? []) if (/^\w+$/.test(n)) assigned.add(n);
   if (assigned.size === 0) return [...facts];
+  // A declaration read below names its pointer right after a `*`, before `=` or `;`: the others need
+  // no search.
+  const starred = starredNames(clean);
+  for (const n of assigned) if (!starred.has(n)) assigned.delete(n);
+  if (assigned.size === 0) return [...facts];
   const targets = pointerTargets(clean, [...assigned]);
   if (targets.size === 0) return [...facts];
   return facts.map((f, i) => {
@@ -76,8 +81,15 @@ function pointerTargets(clean: string, names: readonly string[]): Map<string, Se
   );
   for (const m of clean.matchAll(set)) given.push([m[1]!, m[2]!]);
   const targets = new Map<string, Set<string>>();
+  // Asked once per object: a file sets its pointers to the same few names (`NULL`, a buffer) often.
+  const objects = new Map<string, boolean>();
+  const isObject = (name: string) => {
+    let known = objects.get(name);
+    if (known === undefined) objects.set(name, (known = fileScopeObject(clean, name)));
+    return known;
+  };
   for (const [pointer, object] of given) {
-    if (pointer === object || !fileScopeObject(clean, object)) continue;
+    if (pointer === object || !isObject(object)) continue;
     let objects = targets.get(pointer);
     if (!objects) targets.set(pointer, (objects = new Set()));
     objects.add(object);
@@ -85,9 +97,47 @@ function pointerTargets(clean: string, names: readonly string[]): Map<string, Se
   return targets;
 }
 
+/** The word runs after a `*` and before `=` or `;` in `clean` (`*outp = `, `* p;`, `**pp;`'s `pp`). */
+function starredNames(clean: string): Set<string> {
+  const names = new Set<string>();
+  for (let at = clean.indexOf('*'); at >= 0; at = clean.indexOf('*', at + 1)) {
+    STARRED.lastIndex = at;
+    const m = STARRED.exec(clean);
+    if (m) names.add(m[1]!);
+  }
+  return names;
+}
+
+/** A `*`, the word run after it and a `=` or `;`, white space between, read where a `*` stands (sticky). */
+const STARRED = /\*\s*(\w+)\s*[=;]/y;
+
 /** Whether `clean` declares `name` at file scope: at a line's start (`char outbuf[512];`, `= {`). */
 function fileScopeObject(clean: string, name: string): boolean {
+  if (!declaratorSpelled(clean, name)) return false;
   return new RegExp(`^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)*[;=,]`, 'm').test(
     clean,
   );
 }
+
+/**
+ * Whether `name` stands somewhere in `clean` as the declaration below spells it: after a word and
+ * white space or `*`s (`char outbuf`, `char *p`), before `[`, `;`, `=` or `,`. Most names a pointer is
+ * set to (`NULL`, a call's result) stand so nowhere, and this asks each place the name stands rather
+ * than every line of the file.
+ */
+function declaratorSpelled(clean: string, name: string): boolean {
+  for (let at = clean.indexOf(name); at >= 0; at = clean.indexOf(name, at + 1)) {
+    let after = at + name.length;
+    while (after < clean.length && SPACE.test(clean[after]!)) after++;
+    const next = clean[after];
+    if (next !== '[' && next !== ';' && next !== '=' && next !== ',') continue;
+    let before = at;
+    while (before > 0 && SPACE_OR_STAR.test(clean[before - 1]!)) before--;
+    if (before < at && before > 0 && WORD.test(clean[before - 1]!)) return true;
+  }
+  return false;
+}
+
+const SPACE = /\s/;
+const SPACE_OR_STAR = /[\s*]/;
+const WORD = /\w/;

@@ -291,8 +291,16 @@ const DESCRIPTOR_FUNCTION_POINTER = /\(\s*\*\s*[A-Za-z_]\w*\s*\)\s*\(\s*int\b/;
 
 /** True when `text` may define a helper that writes through a function it is given (the first look). */
 export function mayWriteThroughParameter(text: string): boolean {
-  return text.includes('(*') && DESCRIPTOR_FUNCTION_POINTER.test(text);
+  // The first look and the choice of parts ask it of the same whole file in turn: the last answer is
+  // kept, as the search reads the whole text.
+  if (text === lastLook.text) return lastLook.answer;
+  const answer = text.includes('(*') && DESCRIPTOR_FUNCTION_POINTER.test(text);
+  lastLook = { text, answer };
+  return answer;
 }
+
+/** The last text {@link mayWriteThroughParameter} was asked about, and its answer. */
+let lastLook = { text: '', answer: false };
 
 /**
  * True when `fn` takes a function pointer and its body calls it with three arguments, as a write
