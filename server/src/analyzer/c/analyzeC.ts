@@ -81,6 +81,7 @@ import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
 import { KeptFacts } from './keptFacts';
+import { TextChanges } from './textChanges';
 import { mayHoldWrites } from './fewWrites';
 import { streamPairArrays } from './pairArrays';
 import { statusConstants } from './statusConstants';
@@ -190,6 +191,8 @@ export class CAnalyzer {
     assumed: string[];
   }>();
   private readonly keptFacts = new KeptFacts();
+  /** The kept documents' texts as last analysed: the memos find unchanged functions by position. */
+  private readonly textChanges = new TextChanges();
 
   constructor(private readonly parser: CParser) {}
 
@@ -884,16 +887,21 @@ export class CAnalyzer {
         expansion ? expander.fingerprint() : '',
       ]);
       for (const { fn, end } of targetBodies) {
-        const found = this.findingMemo.get(context, text.slice(fn.startIndex, end), () => {
-          asking = new Set();
-          assuming = new Set();
-          const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
-          return {
-            findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
-            loud: [...asking],
-            assumed: [...assuming],
-          };
-        });
+        const found = this.findingMemo.get(
+          context,
+          text.slice(fn.startIndex, end),
+          () => {
+            asking = new Set();
+            assuming = new Set();
+            const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
+            return {
+              findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
+              loud: [...asking],
+              assumed: [...assuming],
+            };
+          },
+          { start: fn.startIndex },
+        );
         for (const name of found.loud) loud.add(name);
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
@@ -950,8 +958,9 @@ export class CAnalyzer {
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
-    this.findingMemo.begin(key);
-    this.wrapperMemo.begin(key);
+    const change = this.textChanges.next(key, text);
+    this.findingMemo.begin(key, change);
+    this.wrapperMemo.begin(key, change);
     try {
       return this.withTree(text, settings, key, analyse);
     } finally {
@@ -1071,6 +1080,7 @@ export class CAnalyzer {
     this.findingMemo.forget(key);
     this.wrapperMemo.forget(key);
     this.keptFacts.forget(key);
+    this.textChanges.forget(key);
   }
 
   /** What the function memos hold: the findings memo, then each wrapper round's. */
