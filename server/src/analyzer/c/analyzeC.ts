@@ -767,7 +767,9 @@ export class CAnalyzer {
         (n) => base.pure.has(n) || pureElsewhere.has(n) || declared.includes(n),
       );
       for (const n of declared) ownPure.add(n);
-      const calledNames = new Set(functions.flatMap((f) => f.calls));
+      // Each name once, in the order the calls stand (flatMap built an array of every call first).
+      const calledNames = new Set<string>();
+      for (const f of functions) for (const c of f.calls) calledNames.add(c);
       const learntPure = [
         ...ownPure,
         ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
@@ -845,13 +847,13 @@ export class CAnalyzer {
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
       // walked its syntax tree, a tenth of an edit's analysis in a file of many).
+      // Each called name asked once (both lists are sorted into the key).
       const asked = new Set<string>();
       const elsewhereDefined = new Set<string>();
-      for (const f of functions)
-        for (const c of f.calls) {
-          if (quiet(c)) asked.add(c);
-          if (definedElsewhere.has(c)) elsewhereDefined.add(c);
-        }
+      for (const c of calledNames) {
+        if (quiet(c)) asked.add(c);
+        if (definedElsewhere.has(c)) elsewhereDefined.add(c);
+      }
       const context = JSON.stringify([
         [...asked].sort(),
         [...elsewhereDefined].sort(),
