@@ -93,4 +93,82 @@ describe('language server diagnostics after edits', () => {
     }
     assert.ok(found > 40, `the edited versions had findings to compare (${found})`);
   });
+
+  it('equal a fresh analysis when a change elsewhere changes what an unchanged helper is', async () => {
+    // put() stands after the edited note(), unchanged, and is found again by place; whether note()
+    // does output (a `puts()`) changes what put() is (its two writes one helper of two syscalls, or
+    // not), and so the findings of send_pair() after it.
+    const uri = `file://${join(C_DIR, 'helper-edited.c')}`;
+    const quiet = '\tcounter += n;';
+    const loud = '\tputs("n");';
+    const text = [
+      '#include <unistd.h>',
+      '',
+      'static int counter;',
+      '',
+      'static void note(int n)',
+      '{',
+      quiet,
+      '}',
+      '',
+      'static int put(int fd, const char *s, size_t n)',
+      '{',
+      '\tif (write_in_full(fd, "[", 1) < 0)',
+      '\t\treturn -1;',
+      '\tnote(1);',
+      '\tif (write_in_full(fd, s, n) < 0)',
+      '\t\treturn -1;',
+      '\treturn 0;',
+      '}',
+      '',
+      'int send_pair(int fd, const char *a, const char *b)',
+      '{',
+      '\tif (put(fd, a, 1) < 0)',
+      '\t\treturn -1;',
+      '\tif (put(fd, b, 2) < 0)',
+      '\t\treturn -1;',
+      '\treturn 0;',
+      '}',
+      '',
+    ].join('\n');
+    let doc = TextDocument.create(uri, 'c', 1, text);
+    await editing.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'c', version: 1, text },
+    });
+    await editing.published(uri, 1);
+    const edits: ((current: string) => { at: number; length: number; text: string })[] = [
+      (t) => ({ at: t.indexOf(quiet), length: quiet.length, text: loud }),
+      (t) => ({ at: t.indexOf(loud), length: loud.length, text: quiet }),
+      // A line before every definition: the unchanged ones move.
+      (t) => ({ at: t.indexOf('static int counter;'), length: 0, text: 'static int other;\n' }),
+      (t) => ({ at: t.indexOf('b, 2)') + 3, length: 1, text: '3' }),
+      (t) => ({ at: t.indexOf(quiet), length: quiet.length, text: loud }),
+      (t) => ({ at: t.indexOf('static int other;\n'), length: 'static int other;\n'.length, text: '' }),
+      (t) => ({ at: t.indexOf(loud), length: loud.length, text: quiet }),
+    ];
+    let compared = 0;
+    for (const [k, edit] of edits.entries()) {
+      const version = k + 2;
+      const { at, length, text: inserted } = edit(doc.getText());
+      assert.ok(at >= 0, `edit ${k} finds its place`);
+      const change = {
+        range: { start: doc.positionAt(at), end: doc.positionAt(at + length) },
+        text: inserted,
+      };
+      doc = TextDocument.update(doc, [change], version);
+      await editing.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [change],
+      });
+      const edited = await editing.published(uri, version);
+      await fresh.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'c', version, text: doc.getText() },
+      });
+      const expected = await fresh.published(uri, version);
+      await fresh.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      assert.deepEqual(edited, expected, `version ${version}`);
+      compared += edited.length;
+    }
+    assert.ok(compared > 0, 'the versions had findings to compare');
+  });
 });

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { Finding } from 'writev-lint';
 import { CAnalyzer } from 'writev-lint/out/analyzer/c/analyzeC';
 import { FunctionMemo, type MemoUse } from 'writev-lint/out/analyzer/c/memo';
+import { sameEnds } from 'writev-lint/out/analyzer/c/textChanges';
 import { CParser, loadCLanguage } from 'writev-lint/out/analyzer/c/parser';
 import { DEFAULT_SETTINGS } from 'writev-lint';
 
@@ -85,6 +86,71 @@ describe('function memo', () => {
     assert.equal(memo.use().entries, 1);
     memo.forget('file:///b.c');
     assert.equal(memo.use().entries, 0);
+  });
+});
+
+describe('function memo by place', () => {
+  const uri = 'file:///tmp/placed.c';
+  const before = 'int a(void) { return 1; }\nint b(void) { return 2; }\nint c(void) { return 3; }\n';
+  // The second definition retyped: the first stands before the change, the third after it.
+  const after = before.replace('return 2;', 'return 22;');
+  const change = {
+    ...sameEnds(before, after),
+    length: after.length,
+    delta: after.length - before.length,
+  };
+  const starts = (text: string) => [...text.matchAll(/^int/gm)].map((m) => m.index);
+  const ends = (text: string) => [...text.matchAll(/\n/g)].map((m) => m.index + 1);
+  const analyse = (memo: FunctionMemo<string>, text: string, computed: string[], lead = '') => {
+    const found = starts(text).map((start, k) => {
+      const key = lead + text.slice(start, ends(text)[k]);
+      return memo.get('c', key, () => (computed.push(key), key.toUpperCase()), { start, lead });
+    });
+    memo.end();
+    return found;
+  };
+
+  it('finds the entries of the definitions before and after the change by place', () => {
+    const memo = new FunctionMemo<string>();
+    memo.begin(uri);
+    const first: string[] = [];
+    analyse(memo, before, first);
+    assert.equal(first.length, 3);
+    memo.begin(uri, change);
+    const second: string[] = [];
+    const found = analyse(memo, after, second);
+    assert.deepEqual(second, ['int b(void) { return 22; }\n'], 'only the changed definition is read');
+    assert.deepEqual(
+      found,
+      after
+        .trimEnd()
+        .toUpperCase()
+        .split('\n')
+        .map((l) => `${l}\n`),
+    );
+  });
+
+  it('reads a definition at an unchanged place again when its lead differs', () => {
+    const memo = new FunctionMemo<string>();
+    memo.begin(uri);
+    analyse(memo, before, [], 'quiet\n');
+    memo.begin(uri, change);
+    const computed: string[] = [];
+    const found = analyse(memo, after, computed, 'loud\n');
+    assert.equal(computed.length, 3, 'no entry under another lead is taken');
+    assert.ok(found.every((f) => f.startsWith('LOUD\n')));
+  });
+
+  it('takes nothing by place from an entry the memo no longer holds', () => {
+    const memo = new FunctionMemo<string>();
+    memo.begin(uri);
+    analyse(memo, before, []);
+    // Another context empties the memo; the places of the analysis before point at dropped entries.
+    memo.get('other', 'x', () => 'x');
+    memo.begin(uri, change);
+    const computed: string[] = [];
+    analyse(memo, after, computed);
+    assert.equal(computed.length, 3);
   });
 });
 

@@ -106,7 +106,9 @@ export class Analyzer {
    * unknown file types, and text {@link skipReason} refuses.
    */
   analyze(path: string, text: string, settings: AnalyzerSettings, options: AnalyzeOptions = {}): Finding[] {
-    return this.inspect(path, text, settings, options).findings;
+    // Only the findings are wanted: the whole-file scans for the index's other facts are not made
+    // (each was a pass over the text at every keystroke in the editor).
+    return this.inspect(path, text, settings, { ...options, onlyChained: true }).findings;
   }
 
   /** Like {@link Analyzer.analyze}, and also the wrappers the file defines, from the same parse. */

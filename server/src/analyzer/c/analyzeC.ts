@@ -81,6 +81,7 @@ import { settingWrapper } from './wrappers';
 import { descriptorMacros, type CContext, type CWrapper } from './writes';
 import { callSiteWriters } from './callSiteWriters';
 import { KeptFacts } from './keptFacts';
+import { TextChanges } from './textChanges';
 import { mayHoldWrites } from './fewWrites';
 import { streamPairArrays } from './pairArrays';
 import { statusConstants } from './statusConstants';
@@ -190,6 +191,8 @@ export class CAnalyzer {
     assumed: string[];
   }>();
   private readonly keptFacts = new KeptFacts();
+  /** The kept documents' texts as last analysed: the memos find unchanged functions by position. */
+  private readonly textChanges = new TextChanges();
 
   constructor(private readonly parser: CParser) {}
 
@@ -764,7 +767,9 @@ export class CAnalyzer {
         (n) => base.pure.has(n) || pureElsewhere.has(n) || declared.includes(n),
       );
       for (const n of declared) ownPure.add(n);
-      const calledNames = new Set(functions.flatMap((f) => f.calls));
+      // Each name once, in the order the calls stand (flatMap built an array of every call first).
+      const calledNames = new Set<string>();
+      for (const f of functions) for (const c of f.calls) calledNames.add(c);
       const learntPure = [
         ...ownPure,
         ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
@@ -842,13 +847,13 @@ export class CAnalyzer {
       // A function's findings depend on which of the names it calls do no output: the answers for
       // every name the file's functions call (read from the facts: naming each target function
       // walked its syntax tree, a tenth of an edit's analysis in a file of many).
+      // Each called name asked once (both lists are sorted into the key).
       const asked = new Set<string>();
       const elsewhereDefined = new Set<string>();
-      for (const f of functions)
-        for (const c of f.calls) {
-          if (quiet(c)) asked.add(c);
-          if (definedElsewhere.has(c)) elsewhereDefined.add(c);
-        }
+      for (const c of calledNames) {
+        if (quiet(c)) asked.add(c);
+        if (definedElsewhere.has(c)) elsewhereDefined.add(c);
+      }
       const context = JSON.stringify([
         [...asked].sort(),
         [...elsewhereDefined].sort(),
@@ -884,16 +889,21 @@ export class CAnalyzer {
         expansion ? expander.fingerprint() : '',
       ]);
       for (const { fn, end } of targetBodies) {
-        const found = this.findingMemo.get(context, text.slice(fn.startIndex, end), () => {
-          asking = new Set();
-          assuming = new Set();
-          const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
-          return {
-            findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
-            loud: [...asking],
-            assumed: [...assuming],
-          };
-        });
+        const found = this.findingMemo.get(
+          context,
+          text.slice(fn.startIndex, end),
+          () => {
+            asking = new Set();
+            assuming = new Set();
+            const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
+            return {
+              findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
+              loud: [...asking],
+              assumed: [...assuming],
+            };
+          },
+          { start: fn.startIndex },
+        );
         for (const name of found.loud) loud.add(name);
         for (const name of found.assumed) assumed.add(name);
         for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
@@ -950,8 +960,9 @@ export class CAnalyzer {
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).
-    this.findingMemo.begin(key);
-    this.wrapperMemo.begin(key);
+    const change = this.textChanges.next(key, text);
+    this.findingMemo.begin(key, change);
+    this.wrapperMemo.begin(key, change);
     try {
       return this.withTree(text, settings, key, analyse);
     } finally {
@@ -1071,6 +1082,7 @@ export class CAnalyzer {
     this.findingMemo.forget(key);
     this.wrapperMemo.forget(key);
     this.keptFacts.forget(key);
+    this.textChanges.forget(key);
   }
 
   /** What the function memos hold: the findings memo, then each wrapper round's. */

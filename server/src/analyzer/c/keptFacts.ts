@@ -6,6 +6,10 @@
 // facts are taken from there. Compared by position, not looked up by text: hashing each definition's
 // text to find it again cost about as much as reading it.
 import { cFunctionFacts, definitionStart, readDefinition, type CFunctionFact } from './functionFacts';
+import { sameEnds } from './textChanges';
+
+/** How two versions of a text agree: the length of their common start and of their common end. */
+type Same = ReturnType<typeof sameEnds>;
 
 /** One definition's reading in a version of a document. */
 interface Reading {
@@ -52,38 +56,6 @@ export class KeptFacts {
   forget(key: string): void {
     this.versions.delete(key);
   }
-}
-
-/** How two versions of a text agree: the length of their common start and of their common end. */
-interface Same {
-  readonly prefix: number;
-  readonly suffix: number;
-}
-
-/** Characters compared at once by {@link sameEnds}. */
-const BLOCK = 1024;
-
-/** The common start and end of `a` and `b`, not overlapping in the shorter of the two. */
-function sameEnds(a: string, b: string): Same {
-  // Whole blocks first, compared as strings (the engine compares those in bulk), then character by
-  // character in the block that differs: comparing every character in a loop cost more than the
-  // readings it spared.
-  const shorter = Math.min(a.length, b.length);
-  let prefix = 0;
-  while (prefix + BLOCK <= shorter && a.slice(prefix, prefix + BLOCK) === b.slice(prefix, prefix + BLOCK))
-    prefix += BLOCK;
-  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
-  const room = shorter - prefix;
-  let suffix = 0;
-  while (
-    suffix + BLOCK <= room &&
-    a.slice(a.length - suffix - BLOCK, a.length - suffix) ===
-      b.slice(b.length - suffix - BLOCK, b.length - suffix)
-  )
-    suffix += BLOCK;
-  while (suffix < room && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix))
-    suffix++;
-  return { prefix, suffix };
 }
 
 /**

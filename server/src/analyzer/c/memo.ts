@@ -6,7 +6,13 @@
 // per keystroke, so the memo is bounded in bytes (least recently used entries go first), and an entry
 // is kept for the documents that used it in their latest analyses only: an edited function's old
 // text is dropped at the document's next analysis but one, and a closed document's entries at once.
+//
+// Found by position first: an entry a document's analysis before used for a function that lies wholly
+// before or after the edit (see textChanges.ts) is its entry now, without the text hashed and compared
+// (each of a 4,000-line file's functions looked up by text at every keystroke, in the findings memo and
+// in each round of the wrappers', was a tenth of an edit's analysis).
 import type { Finding, Span } from '../model';
+import { earlierOffset, type TextChange } from './textChanges';
 
 /** The finding with every offset moved by `delta`. */
 export function shiftFinding(f: Finding, delta: number): Finding {
@@ -59,6 +65,33 @@ interface Entry<T> {
   readonly owners: Set<string>;
 }
 
+/**
+ * Where a key stands in the document being analysed: the key is `lead` (default empty) followed by
+ * the document's text from `start` on.
+ */
+export interface Place {
+  readonly start: number;
+  readonly lead?: string;
+}
+
+/** The entry an analysis used for the key at a place (see {@link Place}), by the place's start. */
+interface Placed<T> {
+  readonly entry: Entry<T>;
+  readonly lead: string;
+}
+
+/** A document's use of the memo. */
+interface OwnerUse<T> {
+  /** The keys its latest analysis used, and those the one before used. */
+  current: Set<string>;
+  previous: Set<string>;
+  /** The entries its latest analysis used by place, and those the one before used. */
+  placing: Map<number, Placed<T>>;
+  placed: Map<number, Placed<T>>;
+  /** How the text being analysed differs from the one analysed before (see FunctionMemo.begin). */
+  change: TextChange | undefined;
+}
+
 /** What a memo holds, by its own count. */
 export interface MemoUse {
   readonly entries: number;
@@ -78,8 +111,8 @@ export class FunctionMemo<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private context = '';
   private bytes = 0;
-  /** Per document: the keys its latest analysis used, and those the one before used. */
-  private readonly owners = new Map<string, { current: Set<string>; previous: Set<string> }>();
+  /** Per document: what its latest analyses used. */
+  private readonly owners = new Map<string, OwnerUse<T>>();
   /** The document being analysed, between {@link FunctionMemo.begin} and {@link FunctionMemo.end}. */
   private active: string | undefined;
 
@@ -88,13 +121,17 @@ export class FunctionMemo<T> {
   /**
    * The cached result for `text` under `context`, computing and storing it when missing. Between
    * {@link FunctionMemo.begin} and {@link FunctionMemo.end} the entry is kept for that document.
+   * `place`: where `text` stands in the document (see {@link Place}), so that an unchanged function
+   * finds its entry by position.
    */
-  get(context: string, text: string, compute: () => T): T {
+  get(context: string, text: string, compute: () => T, place?: Place): T {
     if (context !== this.context) this.clear();
     // An equal context's latest string is kept too: the calls of the same analysis pass that very
     // string, then found equal by reference rather than character by character.
     this.context = context;
-    let entry = this.entries.get(text);
+    const owner = this.active;
+    const use = owner === undefined ? undefined : this.ownerOf(owner);
+    let entry = (use && place && this.placedEntry(use, text, place)) || this.entries.get(text);
     if (entry) {
       // Most recently used last: eviction takes from the front. Under the stored key: `text` may be a
       // slice of the document, which would keep the whole document's text (see detached).
@@ -109,24 +146,44 @@ export class FunctionMemo<T> {
       this.bytes += entry.bytes;
       this.evict();
     }
-    const owner = this.active;
-    if (owner !== undefined) {
+    if (owner !== undefined && use) {
       entry.owners.add(owner);
-      this.ownerOf(owner).current.add(entry.key);
+      use.current.add(entry.key);
+      if (place) use.placing.set(place.start, { entry, lead: place.lead ?? '' });
     }
     return entry.value;
+  }
+
+  /**
+   * The entry the analysis before used at the same place as `text` now, when the place lies wholly
+   * before or after the change (its text is the same characters, the entry's key), under the same
+   * lead, and the entry is still held.
+   */
+  private placedEntry(use: OwnerUse<T>, text: string, place: Place): Entry<T> | undefined {
+    if (!use.change) return undefined;
+    const lead = place.lead ?? '';
+    const before = earlierOffset(use.change, place.start, place.start + text.length - lead.length);
+    const placed = before === undefined ? undefined : use.placed.get(before);
+    if (!placed || placed.lead !== lead || placed.entry.key.length !== text.length) return undefined;
+    // The key kept is the very string stored: found by reference, its hash known.
+    return this.entries.get(placed.entry.key) === placed.entry ? placed.entry : undefined;
   }
 
   /**
    * Starts a new analysis of document `owner`: the entries only its analysis before the last one
    * used (an edited function's old text) are dropped. Two analyses are kept, not one, so that an
    * analysis of the same version again, or an undo, still finds what the last one computed.
+   * `change`: how the text now analysed differs from the one the document's analysis before read
+   * (see textChanges.ts); without it, entries are found by text only.
    */
-  begin(owner: string): void {
+  begin(owner: string, change?: TextChange): void {
     const use = this.ownerOf(owner);
     for (const key of use.previous) if (!use.current.has(key)) this.release(key, owner);
     use.previous = use.current;
     use.current = new Set();
+    use.placed = use.placing;
+    use.placing = new Map();
+    use.change = change;
     this.active = owner;
   }
 
@@ -160,10 +217,16 @@ export class FunctionMemo<T> {
     };
   }
 
-  private ownerOf(owner: string): { current: Set<string>; previous: Set<string> } {
+  private ownerOf(owner: string): OwnerUse<T> {
     let use = this.owners.get(owner);
     if (!use) {
-      use = { current: new Set(), previous: new Set() };
+      use = {
+        current: new Set(),
+        previous: new Set(),
+        placing: new Map(),
+        placed: new Map(),
+        change: undefined,
+      };
       this.owners.set(owner, use);
     }
     return use;

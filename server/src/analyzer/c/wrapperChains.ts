@@ -4,7 +4,8 @@
 // a fixed depth, and a cycle (f forwards to g, g to f) never resolves: neither is known first.
 import { maySendOneIovec } from './iovecHelpers';
 import type { Node } from 'web-tree-sitter';
-import { FunctionMemo, type MemoUse } from './memo';
+import { FunctionMemo, type MemoUse, type Place } from './memo';
+import type { TextChange } from './textChanges';
 import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
@@ -60,16 +61,25 @@ export class WrapperMemo {
     () => new FunctionMemo<HelperReading>(),
   );
 
-  /** The cached result for `text` in round `depth` under `context`, computing it when missing. */
-  get(depth: number, context: string, text: string, compute: () => HelperReading): HelperReading {
+  /**
+   * The cached result for `text` in round `depth` under `context`, computing it when missing; `place`
+   * as in {@link FunctionMemo.get}.
+   */
+  get(
+    depth: number,
+    context: string,
+    text: string,
+    compute: () => HelperReading,
+    place?: Place,
+  ): HelperReading {
     const round = this.rounds[depth];
     if (!round) throw new RangeError(`wrapper round ${depth} is past the deepest (${MAX_WRAPPER_DEPTH - 1})`);
-    return round.get(context, text, compute);
+    return round.get(context, text, compute, place);
   }
 
   /** See {@link FunctionMemo.begin}. */
-  begin(owner: string): void {
-    for (const round of this.rounds) round.begin(owner);
+  begin(owner: string, change?: TextChange): void {
+    for (const round of this.rounds) round.begin(owner, change);
   }
 
   /** See {@link FunctionMemo.end}. */
@@ -167,8 +177,12 @@ export function fileWrappers(
       // The answers about its calls are part of the entry's key, not of the context: functions whose
       // answers differ would otherwise empty the memo for each other, and a file's helpers read in
       // each round of its partial parse, then once more with the tree's facts, would be read anew.
-      const source = `${quietCalls(text, answers)}\n${base.text.slice(fn.startIndex, end)}`;
-      const reading = memo.get(depth, context, source, () => readHelper(fn, ctx));
+      const lead = `${quietCalls(text, answers)}\n`;
+      const source = `${lead}${base.text.slice(fn.startIndex, end)}`;
+      const reading = memo.get(depth, context, source, () => readHelper(fn, ctx), {
+        start: fn.startIndex,
+        lead,
+      });
       for (const name of reading.loud) loud.add(name);
       const w = reading.wrapper;
       if (!w) continue;

@@ -1,0 +1,74 @@
+// How an open document's text differs from its version analysed before: the common start and the
+// common end. A stretch of text wholly within either is the same characters as in that version (the
+// common end moved by the change of length), so what was computed from it there holds here: the
+// function facts (keptFacts.ts) and the per-function memos (memo.ts) reuse it by position instead of
+// reading or hashing the text again.
+
+/** How a text differs from the version before it: see {@link sameEnds}. */
+export interface TextChange {
+  /** The length of the common start. */
+  readonly prefix: number;
+  /** The length of the common end (not overlapping the common start in the shorter text). */
+  readonly suffix: number;
+  /** The new text's length. */
+  readonly length: number;
+  /** The new text's length less the old one's: what an offset in the common end moved by. */
+  readonly delta: number;
+}
+
+/** Characters compared at once by {@link sameEnds}. */
+const BLOCK = 1024;
+
+/** The common start and end of `a` and `b`, not overlapping in the shorter of the two. */
+export function sameEnds(a: string, b: string): { prefix: number; suffix: number } {
+  // Whole blocks first, compared as strings (the engine compares those in bulk), then character by
+  // character in the block that differs: comparing every character in a loop cost more than the
+  // readings it spared.
+  const shorter = Math.min(a.length, b.length);
+  let prefix = 0;
+  while (prefix + BLOCK <= shorter && a.slice(prefix, prefix + BLOCK) === b.slice(prefix, prefix + BLOCK))
+    prefix += BLOCK;
+  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  const room = shorter - prefix;
+  let suffix = 0;
+  while (
+    suffix + BLOCK <= room &&
+    a.slice(a.length - suffix - BLOCK, a.length - suffix) ===
+      b.slice(b.length - suffix - BLOCK, b.length - suffix)
+  )
+    suffix += BLOCK;
+  while (suffix < room && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix))
+    suffix++;
+  return { prefix, suffix };
+}
+
+/**
+ * The offset in the version before of the stretch `[start, end)` of the new text, when the stretch
+ * lies wholly within the common start or the common end; undefined when it touches the change.
+ */
+export function earlierOffset(change: TextChange, start: number, end: number): number | undefined {
+  if (end <= change.prefix) return start;
+  if (start >= change.length - change.suffix) return start - change.delta;
+  return undefined;
+}
+
+/** The texts of kept documents as last analysed, each compared with the next. */
+export class TextChanges {
+  private readonly last = new Map<string, string>();
+
+  /**
+   * How `text`, the version of document `key` being analysed, differs from the one analysed before
+   * (undefined for the first); `text` is kept for the next.
+   */
+  next(key: string, text: string): TextChange | undefined {
+    const before = this.last.get(key);
+    this.last.set(key, text);
+    if (before === undefined) return undefined;
+    return { ...sameEnds(before, text), length: text.length, delta: text.length - before.length };
+  }
+
+  /** Drops what is kept for document `key` (it was closed). */
+  forget(key: string): void {
+    this.last.delete(key);
+  }
+}
