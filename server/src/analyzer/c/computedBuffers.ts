@@ -11,6 +11,7 @@
 // state from call to call. The write's own failure path is no part of what a call sends:
 // there the helper may report the failure as it likes (`fprintf(stderr, "write: %s", strerror(errno));
 // exit(1);`), as a plain write's caller does.
+import { releasesLocalAfter } from './releasedLocals';
 import type { Node } from 'web-tree-sitter';
 import { callArgs, declaredName, functionName, identifiers, withoutCasts } from './syntax';
 import { settledVariable } from './settledGlobals';
@@ -113,6 +114,8 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   for (const call of body.descendantsOfType('call_expression')) {
     if (!call || call.equals(write) || facts.failing?.(call) || allocated.has(call.id) || skipped(call))
       continue;
+    // Its memory released once the bytes left (see releasedLocals.ts).
+    if (allocated.size > 0 && releasesLocalAfter(call, local, write)) continue;
     const callee = call.childForFieldName('function');
     if (callee?.type !== 'identifier') return -1;
     if (facts.quietCall(callee.text)) continue;

@@ -78,7 +78,14 @@ import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
 import { waitAfterWrite } from './pacingWaits';
 import { literalMacro } from './literalMacros';
-import { constantArguments, constantNoFix, everyCall, offsetParameter } from './constantWriters';
+import {
+  constantArguments,
+  constantBytes,
+  constantNoFix,
+  everyCall,
+  offsetParameter,
+} from './constantWriters';
+import { settingWrite } from './settingWriters';
 import { terminatedString } from './terminatedStrings';
 
 /** Where the writer call inside a helper takes its descriptor, buffer and length, and its family. */
@@ -1073,7 +1080,10 @@ function helperOf(
   const format = formatIndex(fn);
   const variadic = format >= 0;
   // One parameter is enough for a helper of a fixed descriptor (`tty_puts(s)` writing to a global).
-  if (params.length < 1 || params.includes(undefined)) return refused('no-parameters', fn);
+  // Or none, for a helper writing bytes spelled out in it, as a setting says (see settingWriters.ts).
+  // (`(void)` reads as one parameter without a name.)
+  const setting = params.length <= 1 && params.every((p) => p === undefined) ? settingWrite(fn) : undefined;
+  if (!setting && (params.length < 1 || params.includes(undefined))) return refused('no-parameters', fn);
   let writer: { call: Node; slots: WriterSlots } | undefined;
   // Other calls that may do I/O (a debug trace, an error message): harmless unless they are given the
   // descriptor, which is then written by more than the one call.
@@ -1302,6 +1312,14 @@ function helperOf(
     const object = param < 0 && pace === undefined ? sentAggregate(bufArg, body, params) : undefined;
     if (object !== undefined) buf = { local: object, addressed: true };
     else {
+      // The one call of a helper of no parameters, writing bytes spelled out (see settingWriters.ts).
+      if (param < 0 && setting && sameCall(setting, call) && io.length === 0 && constantBytes(bufArg, lenArg))
+        return opaqueWriter(
+          { name, exported, fd, buf: -1, family: slots.family, arity: 0 },
+          constantNoFix(name),
+          slots,
+          false,
+        );
       if (param < 0) return refused('buffer-source', bufArg);
       if (pace !== undefined) return refused('pace-conflict', call);
       // An output buffer that appends its other arguments and sends what it holds (bufferingHelpers.ts).
