@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { CWriteFunction } from '../catalogue';
 import { resumedFrom } from './resumedSpellings';
+import { armGroup, danglingElse, endsInOpenIf, inDirectiveArm, strayElse } from './elifElses';
 import { cursorStart } from './sessionCursors';
 import { callArgs, withoutCasts } from './syntax';
 
@@ -38,7 +39,14 @@ export function sessionAlternative(
   const buf = spelled(args[slots.buf]);
   const len = slots.len === undefined ? undefined : spelled(args[slots.len]);
   const fd = slots.fd === undefined ? undefined : spelled(args[slots.fd]);
-  const alike = !!buf && given.includes(buf) && (len === undefined || given.includes(len));
+  // A cast changes neither the bytes nor their count (`SSL_write(ssl, buf, len)` against `send(sock,
+  // buf, (size_t)len, 0)`): each side is compared without its casts too.
+  const uncast = (n: Node | undefined) => n && spelled(withoutCasts(n));
+  const bareBuf = uncast(args[slots.buf]);
+  const bareLen = slots.len === undefined ? undefined : uncast(args[slots.len]);
+  const alike =
+    (!!buf && given.includes(buf) && (len === undefined || given.includes(len))) ||
+    (!!bareBuf && bare.includes(bareBuf) && (bareLen === undefined || bare.includes(bareLen)));
   // A write-in-full loop in the plain arm sends the session's buffer and count from where it got to
   // (see resumedSpellings.ts).
   const from =
@@ -53,18 +61,17 @@ export function sessionAlternative(
 
 /**
  * True when `other` is in the arm of an `if` whose `else` is cut off by `#endif` (the last thing in its
- * `#if`/`#ifdef` group), and `write` is in the statement right after that `#endif`: the `else` arm when
- * the group is compiled, the only path when it is not.
+ * `#if`/`#ifdef` group, or in one of its `#elif`/`#else` arms: see elifElses.ts), and `write` is in the
+ * statement right after that `#endif`: the `else` arm when the group is compiled, the only path when it
+ * is not.
  */
 function splitElse(other: Node, write: Node): boolean {
   for (let at = other.parent; at; at = at.parent) {
     if (at.type !== 'if_statement') continue;
     const arm = at.childForFieldName('consequence');
     if (at.childForFieldName('alternative') || !arm || other.startIndex < arm.startIndex) return false;
-    const dangling = at.nextSibling;
-    const group = at.parent;
-    if (dangling?.type !== 'ERROR' || dangling.text.trim() !== 'else') return false;
-    if (group?.type !== 'preproc_ifdef' && group?.type !== 'preproc_if') return false;
+    const group = armGroup(at);
+    if (!danglingElse(at) || !group) return false;
     // A comment after `#endif` (`#endif /* WITH_SSL */`) is no statement: the `else` arm is the one after it.
     let next = group.nextNamedSibling;
     while (next?.type === 'comment') next = next.nextNamedSibling;
@@ -82,12 +89,10 @@ export function onlySplitElses(node: Node): boolean {
   if (node.isMissing) return false;
   if (node.type === 'ERROR') {
     const before = node.previousNamedSibling;
-    return (
-      node.text.trim() === 'else' &&
-      before?.type === 'if_statement' &&
-      !before.childForFieldName('alternative') &&
-      (node.parent?.type === 'preproc_ifdef' || node.parent?.type === 'preproc_if')
-    );
+    const open =
+      (before?.type === 'if_statement' && !before.childForFieldName('alternative')) ||
+      (!!before && endsInOpenIf(before));
+    return strayElse(node) && open && inDirectiveArm(node.parent);
   }
   return node.children.every((child) => !child || onlySplitElses(child));
 }

@@ -27,6 +27,7 @@ import { refused } from './helperRefusals';
 import { writesOnlyInSomeConfigurations } from './configuredWrites';
 import { libraryQuiet } from './functionFacts';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
+import { codeLength } from './commentedLength';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
   const bare = node ? unwrap(node) : undefined;
@@ -192,7 +193,7 @@ function wrapperCalls(wrappers: ReadonlyMap<string, CWrapper>, text: string, mos
   return seen;
 }
 
-/** Bodies longer than this (characters) are not read as a project's write helper. */
+/** Bodies longer than this (characters, comments left out) are not read as a project's write helper. */
 const HELPER_TEXT_LIMIT = 3000;
 
 /** Patterns of {@link namesTwice}, by the names they find. */
@@ -286,7 +287,8 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
     // Two under `#if`/`#else`, in the arms of an `if`/`else` or `?:`, or in two cases of a `switch`
     // (see caseAlternatives.ts) may be alternatives of one write: the body's reading tells.
-    if (text.length > HELPER_TEXT_LIMIT) return refused('too-long', body);
+    if (text.length > HELPER_TEXT_LIMIT && codeLength(text) > HELPER_TEXT_LIMIT)
+      return refused('too-long', body);
     if (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text))
       return refused('names-two-writes', body);
     return (
