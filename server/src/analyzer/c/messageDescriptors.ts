@@ -29,6 +29,8 @@ import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
 import { pointerOpenedTargets } from './pointerOpeners';
 import { returnedOpening } from './returnedOpenings';
+import { localTypeSocket } from './localSocketTypes';
+import { acceptedFrom } from './acceptedSockets';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
 import { terminalRequest } from './consoleRequests';
 
@@ -231,8 +233,9 @@ export function messageReturning(
     if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) continue;
     const own = descriptorsIn(text, undefined, devices).targets;
     const values = [...text.matchAll(RETURNED)].map((m) => canonical(m[1] ?? ''));
-    // The opening call may be the returned value itself (see returnedOpenings.ts).
-    const message = (v: string) => own.has(v) || returnedOpening(v, devices);
+    // The opening call may be the returned value itself (see returnedOpenings.ts), its type a local
+    // (see localSocketTypes.ts).
+    const message = (v: string) => own.has(v) || returnedOpening(v, devices) || localTypeSocket(v, text);
     if (values.some(message) && values.every((v) => message(v) || SENTINEL.test(v))) found.add(name);
   }
   return found;
@@ -306,6 +309,9 @@ function descriptorsIn(
     if (arrays.size > 0)
       for (const m of text.matchAll(STORED_END)) if (arrays.has(canonical(m[2]!))) add(m[1]!, m.index);
   }
+  // A connection accepted on a listener of those kinds (see acceptedSockets.ts).
+  if (targets.size > 0 && text.includes('accept'))
+    for (const c of acceptedFrom(assignedCalls(text), (l) => targets.has(l))) add(c.target, c.index);
   return { targets, members, arrays, keys, ...(devices.size > 0 && { devices }) };
 }
 
@@ -434,6 +440,14 @@ export function messagesIn(
   if (found.elsewhere && found.elsewhere.size > 0 && fileText !== undefined) {
     const more = elsewhereTargets(found.elsewhere, fnText, fileText, ownStream);
     if (more.size > 0) result = { ...result, targets: new Set([...result.targets, ...more]) };
+  }
+  // A connection the function accepts on a listener it sees as a message socket, its own or another
+  // file's global or member (see acceptedSockets.ts).
+  if (fnText.includes('accept')) {
+    const seen = result;
+    const accepted = acceptedFrom(assignedCalls(fnText), (l) => isMessageDescriptor(l, seen));
+    if (accepted.length > 0)
+      result = { ...result, targets: new Set([...result.targets, ...accepted.map((c) => canonical(c.target))]) };
   }
   return result;
 }
