@@ -27,7 +27,7 @@ import {
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
-import { pointerOpenedTargets } from './pointerOpeners';
+import { pairFilledArrays, pointerOpenedTargets } from './pointerOpeners';
 import { returnedOpening } from './returnedOpenings';
 import { localTypeSocket } from './localSocketTypes';
 import { acceptedFrom } from './acceptedSockets';
@@ -287,6 +287,16 @@ function descriptorsIn(
       if (returning.has(callee) || typedMessageCall(callee, args, returning)) add(target, index);
     // A variable handed by address to an opener storing a message socket there (see pointerOpeners.ts).
     for (const { target, index } of pointerOpenedTargets(text, returning)) add(target, index);
+    // An array handed to an opener filling it with a message socketpair (see pointerOpeners.ts).
+    for (const { target, index } of pairFilledArrays(text, returning)) {
+      const a = canonical(target);
+      arrays.add(a);
+      const mem = member(a);
+      if (mem) {
+        members.add(mem);
+        key(a, mem, index);
+      }
+    }
     // A call of one written to directly (`write(conn_fd(), ...)`): the call is the descriptor.
     for (const name of returning)
       if (/^\w+$/.test(name) && new RegExp(`\\b${name}\\s*\\(\\s*\\)`).test(text)) targets.add(`${name}()`);
@@ -424,6 +434,12 @@ export function messagesIn(
     const mine = descriptorsIn(fnText, found.returning, found.devices).targets;
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
+  }
+  // A local array another function of the file filled (by a socketpair or an opener filling its
+  // parameter) is that function's, not this one's of the same name.
+  if ([...found.arrays].some((a) => declared.has(a))) {
+    const mine = descriptorsIn(fnText, found.returning, found.devices).arrays;
+    result = { ...result, arrays: new Set([...found.arrays].filter((a) => mine.has(a) || !declared.has(a))) };
   }
   if (found.globals?.size || found.globalArrays?.size) {
     // Another file's variable, unless the function's own of that name hides it.
