@@ -27,7 +27,12 @@ export function localTypeSocket(value: string, fnText: string): boolean {
   const body = fnText.slice(open);
   // A parameter of that name is the caller's choice (typedSockets.ts reads it at each call).
   if (new RegExp(`\\b${type}\\b`).test(head)) return false;
-  if (!new RegExp(`^[ \\t]*(?:(?:const|unsigned|signed|register)\\s+)*(?:int|long|short)\\s+(?:[^;=]*,\\s*)?${type}\\b`, 'm').test(body))
+  if (
+    !new RegExp(
+      `^[ \\t]*(?:(?:const|unsigned|signed|register)\\s+)*(?:int|long|short)\\s+(?:[^;=]*,\\s*)?${type}\\b`,
+      'm',
+    ).test(body)
+  )
     return false;
   const values = [...body.matchAll(new RegExp(`\\b${type}\\s*=(?!=)\\s*([^;]+);`, 'g'))].map((m) => m[1]!);
   return values.length > 0 && values.every((v) => MESSAGE_TYPE.test(v) && !/\bSOCK_STREAM\b/.test(v));

@@ -463,7 +463,10 @@ export function messagesIn(
     const seen = result;
     const accepted = acceptedFrom(assignedCalls(fnText), (l) => isMessageDescriptor(l, seen));
     if (accepted.length > 0)
-      result = { ...result, targets: new Set([...result.targets, ...accepted.map((c) => canonical(c.target))]) };
+      result = {
+        ...result,
+        targets: new Set([...result.targets, ...accepted.map((c) => canonical(c.target))]),
+      };
   }
   return result;
 }

@@ -106,7 +106,10 @@ export function pairFillingOpeners(bodies: readonly { fn: Node; text: string }[]
  * The arrays `text` hands to an opener of `keys` (see {@link pairFillingOpeners}) by name
  * (`pair_open(chan)`, `pair_open(c->sv)`), with the offset of the call: each holds message sockets.
  */
-export function pairFilledArrays(text: string, keys: ReadonlySet<string>): { target: string; index: number }[] {
+export function pairFilledArrays(
+  text: string,
+  keys: ReadonlySet<string>,
+): { target: string; index: number }[] {
   const found: { target: string; index: number }[] = [];
   for (const key of keys) {
     const at = key.indexOf(FILLS);
@@ -115,7 +118,7 @@ export function pairFilledArrays(text: string, keys: ReadonlySet<string>): { tar
     const position = Number(key.slice(at + FILLS.length));
     for (const m of text.matchAll(new RegExp(`\\b${callee}\\s*\\(`, 'g'))) {
       const arg = topLevelArguments(text.slice(m.index + m[0].length))[position];
-      const target = /^\s*([A-Za-z_][\w.>\-]*)\s*$/.exec(arg ?? '')?.[1];
+      const target = /^\s*([A-Za-z_][\w.>-]*)\s*$/.exec(arg ?? '')?.[1];
       if (target) found.push({ target, index: m.index });
     }
   }
