@@ -91,7 +91,6 @@ export function interestingParts(
   let pattern = callOf(names);
   // An accessor returning a descriptor the file opens names no opener (see messageAccessors.ts).
   const accessor = opener.test(text) ? accessorReturn(text) : undefined;
-  const pairs = text.includes('socketpair');
   // A helper writing with a function it is given names no write function (see wrapperChains.ts).
   const through = mayWriteThroughParameter(text);
   // Nor does a helper that sends one iovec with sendmsg() (see iovecHelpers.ts).
@@ -104,8 +103,6 @@ export function interestingParts(
     if (answer === undefined) {
       answer =
         (opener.test(part) && /\breturn\b/.test(part)) ||
-        // A function filling an array parameter with a socketpair (see pointerOpeners.ts).
-        (pairs && /\bsocketpair\s*\(/.test(part)) ||
         (accessor?.test(part) ?? false) ||
         (through && mayWriteThroughParameter(part)) ||
         (iovec && maySendOneIovec(part));
