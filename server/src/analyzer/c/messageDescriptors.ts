@@ -27,8 +27,10 @@ import {
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
 import { openerName, typedMessageCall } from './typedSockets';
-import { pointerOpenedTargets } from './pointerOpeners';
+import { pairFilledArrays, pointerOpenedTargets } from './pointerOpeners';
 import { returnedOpening } from './returnedOpenings';
+import { localTypeSocket } from './localSocketTypes';
+import { acceptedFrom } from './acceptedSockets';
 import { namesDevice, NO_DEVICES } from './deviceMacros';
 import { terminalRequest } from './consoleRequests';
 
@@ -231,8 +233,9 @@ export function messageReturning(
     if (!foundAt(text, ['socket', 'open', 'ioctl'], DESCRIPTOR_CALL)) continue;
     const own = descriptorsIn(text, undefined, devices).targets;
     const values = [...text.matchAll(RETURNED)].map((m) => canonical(m[1] ?? ''));
-    // The opening call may be the returned value itself (see returnedOpenings.ts).
-    const message = (v: string) => own.has(v) || returnedOpening(v, devices);
+    // The opening call may be the returned value itself (see returnedOpenings.ts), its type a local
+    // (see localSocketTypes.ts).
+    const message = (v: string) => own.has(v) || returnedOpening(v, devices) || localTypeSocket(v, text);
     if (values.some(message) && values.every((v) => message(v) || SENTINEL.test(v))) found.add(name);
   }
   return found;
@@ -284,6 +287,16 @@ function descriptorsIn(
       if (returning.has(callee) || typedMessageCall(callee, args, returning)) add(target, index);
     // A variable handed by address to an opener storing a message socket there (see pointerOpeners.ts).
     for (const { target, index } of pointerOpenedTargets(text, returning)) add(target, index);
+    // An array handed to an opener filling it with a message socketpair (see pointerOpeners.ts).
+    for (const { target, index } of pairFilledArrays(text, returning)) {
+      const a = canonical(target);
+      arrays.add(a);
+      const mem = member(a);
+      if (mem) {
+        members.add(mem);
+        key(a, mem, index);
+      }
+    }
     // A call of one written to directly (`write(conn_fd(), ...)`): the call is the descriptor.
     for (const name of returning)
       if (/^\w+$/.test(name) && new RegExp(`\\b${name}\\s*\\(\\s*\\)`).test(text)) targets.add(`${name}()`);
@@ -306,6 +319,9 @@ function descriptorsIn(
     if (arrays.size > 0)
       for (const m of text.matchAll(STORED_END)) if (arrays.has(canonical(m[2]!))) add(m[1]!, m.index);
   }
+  // A connection accepted on a listener of those kinds (see acceptedSockets.ts).
+  if (targets.size > 0 && text.includes('accept'))
+    for (const c of acceptedFrom(assignedCalls(text), (l) => targets.has(l))) add(c.target, c.index);
   return { targets, members, arrays, keys, ...(devices.size > 0 && { devices }) };
 }
 
@@ -419,6 +435,12 @@ export function messagesIn(
     const kept = (t: string) => mine.has(t) || !(declared.has(t) || (params.includes(t) && !keptParams));
     result = { ...found, targets: new Set([...found.targets].filter(kept)) };
   }
+  // A local array another function of the file filled (by a socketpair or an opener filling its
+  // parameter) is that function's, not this one's of the same name.
+  if ([...found.arrays].some((a) => declared.has(a))) {
+    const mine = descriptorsIn(fnText, found.returning, found.devices).arrays;
+    result = { ...result, arrays: new Set([...found.arrays].filter((a) => mine.has(a) || !declared.has(a))) };
+  }
   if (found.globals?.size || found.globalArrays?.size) {
     // Another file's variable, unless the function's own of that name hides it.
     const seen = (names: ReadonlySet<string> | undefined) => [...(names ?? [])].filter((n) => !own(n));
@@ -434,6 +456,17 @@ export function messagesIn(
   if (found.elsewhere && found.elsewhere.size > 0 && fileText !== undefined) {
     const more = elsewhereTargets(found.elsewhere, fnText, fileText, ownStream);
     if (more.size > 0) result = { ...result, targets: new Set([...result.targets, ...more]) };
+  }
+  // A connection the function accepts on a listener it sees as a message socket, its own or another
+  // file's global or member (see acceptedSockets.ts).
+  if (fnText.includes('accept')) {
+    const seen = result;
+    const accepted = acceptedFrom(assignedCalls(fnText), (l) => isMessageDescriptor(l, seen));
+    if (accepted.length > 0)
+      result = {
+        ...result,
+        targets: new Set([...result.targets, ...accepted.map((c) => canonical(c.target))]),
+      };
   }
   return result;
 }

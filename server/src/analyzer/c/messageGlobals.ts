@@ -49,11 +49,12 @@ function definesAtFileScope(text: string, name: string, withStatic: boolean): bo
 
 /**
  * A declaration of `name` in an indented line (a function's local) or as a parameter: the file's
- * message socket at that name may be the local's, not the global's.
+ * message socket at that name may be the local's, not the global's. A statement keyword is no type:
+ * `return log_fd;` in the opener that sets the global and hands it back declares nothing.
  */
 function declaredInside(text: string, name: string): boolean {
   return new RegExp(
-    `^[ \\t]+(?:(?:const|unsigned|signed|volatile|register|struct|union|\\w+)\\s+\\**\\s*)+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)?[=;,]|[(,]\\s*(?:const\\s+)?\\w+\\s*\\**\\s*${name}\\s*(?:\\[\\s*\\w*\\s*\\]\\s*)?[,)]`,
+    `^[ \\t]+(?:(?!(?:return|else|case|goto|do|sizeof)\\b)(?:const|unsigned|signed|volatile|register|struct|union|\\w+)\\s+\\**\\s*)+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)?[=;,]|[(,]\\s*(?:const\\s+)?\\w+\\s*\\**\\s*${name}\\s*(?:\\[\\s*\\w*\\s*\\]\\s*)?[,)]`,
     'm',
   ).test(text);
 }

@@ -74,3 +74,53 @@ export function pointerOpenedTargets(
   }
   return found;
 }
+
+/** What separates an opener's name from the position of the array parameter a socketpair fills. */
+const FILLS = '#[';
+
+/** `socketpair(domain, type, protocol, name)`: the arguments before the array, and the array. */
+const PAIR_FILLED = /\bsocketpair\s*\(([^;]{0,300}?),\s*([A-Za-z_]\w*)\s*\)/g;
+
+/**
+ * The keys (`name#[position`) of the functions among `bodies` that fill an array parameter with a
+ * socketpair keeping message boundaries (`int pair_open(int sv[2]) { return socketpair(AF_UNIX,
+ * SOCK_SEQPACKET, 0, sv); }`) and with no stream pair: the caller's array (`pair_open(chan)`) then
+ * holds two message sockets, as it would had the caller made the pair itself.
+ */
+export function pairFillingOpeners(bodies: readonly { fn: Node; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const { name, params, text } of socketDefinitions(bodies)) {
+    if (!text.includes('socketpair')) continue;
+    const filled = new Map<number, boolean>();
+    for (const m of text.matchAll(PAIR_FILLED)) {
+      const at = params.indexOf(m[2]);
+      if (at < 0) continue;
+      filled.set(at, (filled.get(at) ?? true) && messageArgs(m[1]!));
+    }
+    for (const [at, message] of filled) if (message) found.push(`${name}${FILLS}${at}`);
+  }
+  return found;
+}
+
+/**
+ * The arrays `text` hands to an opener of `keys` (see {@link pairFillingOpeners}) by name
+ * (`pair_open(chan)`, `pair_open(c->sv)`), with the offset of the call: each holds message sockets.
+ */
+export function pairFilledArrays(
+  text: string,
+  keys: ReadonlySet<string>,
+): { target: string; index: number }[] {
+  const found: { target: string; index: number }[] = [];
+  for (const key of keys) {
+    const at = key.indexOf(FILLS);
+    if (at < 0) continue;
+    const callee = openerName(key);
+    const position = Number(key.slice(at + FILLS.length));
+    for (const m of text.matchAll(new RegExp(`\\b${callee}\\s*\\(`, 'g'))) {
+      const arg = topLevelArguments(text.slice(m.index + m[0].length))[position];
+      const target = /^\s*([A-Za-z_][\w.>-]*)\s*$/.exec(arg ?? '')?.[1];
+      if (target) found.push({ target, index: m.index });
+    }
+  }
+  return found;
+}

@@ -10,7 +10,7 @@ import type { Node } from 'web-tree-sitter';
 import { deviceOpeners, messageAccessors } from './messageAccessors';
 import { messageReturning } from './messageDescriptors';
 import { openerName, typedSocketOpeners } from './typedSockets';
-import { pointerSocketOpeners } from './pointerOpeners';
+import { pairFillingOpeners, pointerSocketOpeners } from './pointerOpeners';
 import { streamReturning } from './origins';
 import { NO_DEVICES } from './deviceMacros';
 import { functionName } from './syntax';
@@ -43,7 +43,8 @@ function callOf(names: Iterable<string>): RegExp {
  * calls none defines no function {@link returnedKinds} finds.
  */
 export function mayReturnDescriptor(text: string, openers: ReadonlySet<string>): boolean {
-  return openerPattern(openers).test(text);
+  // A socketpair fills an array parameter (see pointerOpeners.ts) rather than returning.
+  return openerPattern(openers).test(text) || /\bsocketpair\s*\(/.test(text);
 }
 
 /** True when a call of `name` opens a descriptor of either kind (`openers`: see {@link returnedKinds}). */
@@ -51,7 +52,7 @@ export function isOpener(name: string, openers: ReadonlySet<string>): boolean {
   return openers.has(name) || OPENER_NAME.test(name);
 }
 
-const OPENER_NAME = /^(?:socket|open\w*|ioctl)$/;
+const OPENER_NAME = /^(?:socket|socketpair|open\w*|ioctl)$/;
 
 /** A call of an opener of either kind (`openers`: see {@link returnedKinds}), also through a line continuation. */
 export function openerPattern(openers: ReadonlySet<string>): RegExp {
@@ -94,6 +95,8 @@ export function returnedKinds(
   for (const key of typedSocketOpeners(bodies.filter((b) => b.text.includes('socket')))) message.add(key);
   // Openers storing a message socket through a pointer parameter, keyed by it (see pointerOpeners.ts).
   for (const key of pointerSocketOpeners(bodies.filter((b) => b.text.includes('socket')))) message.add(key);
+  // Openers filling an array parameter with a message socketpair, keyed by it (see pointerOpeners.ts).
+  for (const key of pairFillingOpeners(bodies.filter((b) => b.text.includes('socketpair')))) message.add(key);
   const deviceOpening = [...stream].some((n) => message.has(n)) ? deviceOpeners(bodies) : new Set<string>();
   for (const name of stream)
     if (message.has(name)) {
