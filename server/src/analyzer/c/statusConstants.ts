@@ -5,6 +5,7 @@
 // with the number: `!= ST_OK` is `!= 0`, the bare status test of a helper that is 0 on success.
 
 import { lineMatches } from './lineMatches';
+import { uncast } from './castConstants';
 
 /**
  * `#define NAME value` with an integer value (in parentheses or not), on one line (sticky: see
@@ -12,6 +13,15 @@ import { lineMatches } from './lineMatches';
  */
 const OBJECT_DEFINE =
   /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(-?[ \t]*\d+)[uUlL]*[ \t]*\)?[ \t]*(?:\/[*/].*)?$/my;
+
+/**
+ * `#define NAME value` whose value casts an integer to an integer type (`((size_t)-1)`: see
+ * castConstants.ts), on one line (sticky).
+ */
+const CAST_DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+(\([^\n/]*\))[ \t]*(?:\/[*/].*)?$/my;
+
+/** A `)` before `-1`, as a cast of -1 (or of `(-1)`) is spelled. */
+const CAST_MINUS_ONE = /\)[ \t]*\(?[ \t]*-[ \t]*1\b/;
 
 /** An enum's member list: `enum [tag] { ... }`. */
 const ENUM_BODY = /\benum\b[^{;()]*\{([^{}]*)\}/g;
@@ -44,6 +54,12 @@ export function statusConstants(text: string): ReadonlyMap<string, number> {
   if (text.includes('define'))
     for (const m of lineMatches(text, 'define', OBJECT_DEFINE))
       give(m[1]!, Number(m[2]!.replace(/\s+/g, '')));
+  // Only -1 is a status value a cast is put on (`(size_t)-1`): the file must spell a cast of it.
+  if (text.includes('define') && CAST_MINUS_ONE.test(text))
+    for (const m of lineMatches(text, 'define', CAST_DEFINE)) {
+      const value = uncast(m[2]!);
+      if (value !== m[2]! && !value.includes('(')) give(m[1]!, Number(value));
+    }
   if (text.includes('enum'))
     for (const m of text.matchAll(ENUM_BODY)) {
       let next: number | undefined = 0;
@@ -81,7 +97,7 @@ let lastConstants: { text: string; found: ReadonlyMap<string, number> } = { text
  */
 export function codeText(text: string, codes: ReadonlyMap<string, number> | undefined): string {
   const value = codes?.get(text);
-  return value === undefined ? text : String(value);
+  return value === undefined ? uncast(text) : String(value);
 }
 
 /** An upper-case name compared with (`!= ST_OK`), returned (`return ST_OK`) or assigned (`= ST_OK`). */

@@ -40,6 +40,7 @@ import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
 import { bufferAliases, objectPointers } from './bufferAliases';
 import { elseChainStep } from './elseChains';
+import { checkedElseStep } from './checkedElses';
 import { partialSwitch } from './openSwitches';
 import { cappedSlices } from './cappedSlices';
 import { caseArms, switchCases } from './switchCases';
@@ -195,6 +196,13 @@ class FunctionReader {
         returnStep(stmt, this.ctx);
       if (write) return write;
     }
+    // `if (write(fd, b, n) < 0) return -1; else sent += n;`: the else arm is the write's success path.
+    const checked = checkedElseStep(stmt, this.ctx, {
+      arm: (statements) => this.arm(statements),
+      block: (statements) => void this.block(statements),
+      body: (node) => this.body(node),
+    });
+    if (checked) return checked;
     if (stmt.type === 'while_statement') {
       const write = retriedStep(stmt, this.ctx);
       if (write) return write;

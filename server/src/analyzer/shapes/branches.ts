@@ -266,7 +266,7 @@ export function through(
         armSent.add(sentNames(s));
         for (const n of s.reads) armRead.add(n);
       } else if (s.kind === 'other') {
-        if (!armComputes(s, names, locals, armSent, outer)) return undefined;
+        if (!armComputes(s, names, locals, armSent, outer, target)) return undefined;
         changed.push(...s.writes.filter((n) => !arm.declares.includes(n)));
       } else if (
         s.kind === 'branch' &&
@@ -276,7 +276,7 @@ export function through(
         // A branch in the arm that only computes (`if (len == 0) data = &len;` before the arm's
         // write), tested without effects: its statements are judged as the arm's own would be.
         const inner = s.arms.flatMap((a) => a.steps as readonly OtherStep[]);
-        if (!inner.every((c) => armComputes(c, names, locals, armSent, outer))) return undefined;
+        if (!inner.every((c) => armComputes(c, names, locals, armSent, outer, target))) return undefined;
         changed.push(...inner.flatMap((c) => c.writes).filter((n) => !arm.declares.includes(n)));
       } else if (s.kind === 'branch') {
         // Leaving inside the arm is harmless only while the arm has written nothing of the run.
@@ -312,7 +312,9 @@ export function through(
  * print prints elsewhere when the descriptor is the function's own (`const char *l = stamp();` before
  * writes to a file the function opened), and one given no memory to fill (`ioctl(fd, GET, &arg)` may
  * fill what `arg` points to) only computes what the arm's writes send. `outer`: of the names it
- * changes, those that are not the arm's own yet.
+ * changes, those that are not the arm's own yet. `target`: the descriptor's canonical text, when
+ * assigning another member of its struct (`c->sent += n` next to writes to `c->fd`) is no change of it,
+ * as between straight-line writes.
  */
 function armComputes(
   s: OtherStep,
@@ -320,8 +322,9 @@ function armComputes(
   locals: ReadonlySet<string>,
   sent: NameLookup,
   outer: (names: readonly string[]) => readonly string[],
+  target?: string,
 ): boolean {
-  if (!quiet(s, names, locals)) return false;
+  if (!quiet(s, names, locals, target)) return false;
   if (s.output && (!ownTarget(names, locals) || (s.mutated ?? s.writes).length > 0)) return false;
   if (meets(outer(s.writes), sent)) return false;
   return !(s.frees && meets(s.frees, sent));
