@@ -277,6 +277,15 @@ function descriptorsIn(
       key(t, m, at);
     }
   };
+  const addArray = (array: string, at: number) => {
+    const a = canonical(array);
+    arrays.add(a);
+    const m = member(a);
+    if (m) {
+      members.add(m);
+      key(a, m, at);
+    }
+  };
   if (foundAt(text, ['socket', 'open'], OPENING_CALL)) {
     const hints = addrinfoStreams(text);
     for (const { target, callee, args, index } of assignedCalls(text))
@@ -288,15 +297,7 @@ function descriptorsIn(
     // A variable handed by address to an opener storing a message socket there (see pointerOpeners.ts).
     for (const { target, index } of pointerOpenedTargets(text, returning)) add(target, index);
     // An array handed to an opener filling it with a message socketpair (see pointerOpeners.ts).
-    for (const { target, index } of pairFilledArrays(text, returning)) {
-      const a = canonical(target);
-      arrays.add(a);
-      const mem = member(a);
-      if (mem) {
-        members.add(mem);
-        key(a, mem, index);
-      }
-    }
+    for (const { target, index } of pairFilledArrays(text, returning)) addArray(target, index);
     // A call of one written to directly (`write(conn_fd(), ...)`): the call is the descriptor.
     for (const name of returning)
       if (/^\w+$/.test(name) && new RegExp(`\\b${name}\\s*\\(\\s*\\)`).test(text)) targets.add(`${name}()`);
@@ -305,15 +306,7 @@ function descriptorsIn(
   if (text.includes('socketpair')) {
     for (const m of text.matchAll(SOCKETPAIR)) {
       const [, head, array] = m as unknown as [string, string, string];
-      if (MESSAGE_SOCKET.test(head)) {
-        const a = canonical(array);
-        arrays.add(a);
-        const mem = member(a);
-        if (mem) {
-          members.add(mem);
-          key(a, mem, m.index);
-        }
-      }
+      if (MESSAGE_SOCKET.test(head)) addArray(array, m.index);
     }
     // An end of such a pair stored away (`d->peer = sv[0]`) is a message descriptor where it is kept.
     if (arrays.size > 0)

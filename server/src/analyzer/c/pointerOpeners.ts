@@ -60,15 +60,28 @@ export function pointerOpenedTargets(
   text: string,
   keys: ReadonlySet<string>,
 ): { target: string; index: number }[] {
+  return keyedArguments(text, keys, AT, /^\s*&\s*([A-Za-z_][\w.>\-[\]]*)\s*$/);
+}
+
+/**
+ * The arguments `text` passes to the openers of `keys` (`name` + `separator` + position) at each key's
+ * position and matching `argument` (its first group is the target), with the offset of the call.
+ */
+function keyedArguments(
+  text: string,
+  keys: ReadonlySet<string>,
+  separator: string,
+  argument: RegExp,
+): { target: string; index: number }[] {
   const found: { target: string; index: number }[] = [];
   for (const key of keys) {
-    const at = key.indexOf(AT);
+    const at = key.indexOf(separator);
     if (at < 0) continue;
     const callee = openerName(key);
-    const position = Number(key.slice(at + AT.length));
+    const position = Number(key.slice(at + separator.length));
     for (const m of text.matchAll(new RegExp(`\\b${callee}\\s*\\(`, 'g'))) {
       const arg = topLevelArguments(text.slice(m.index + m[0].length))[position];
-      const target = /^\s*&\s*([A-Za-z_][\w.>\-[\]]*)\s*$/.exec(arg ?? '')?.[1];
+      const target = argument.exec(arg ?? '')?.[1];
       if (target) found.push({ target, index: m.index });
     }
   }
@@ -110,17 +123,5 @@ export function pairFilledArrays(
   text: string,
   keys: ReadonlySet<string>,
 ): { target: string; index: number }[] {
-  const found: { target: string; index: number }[] = [];
-  for (const key of keys) {
-    const at = key.indexOf(FILLS);
-    if (at < 0) continue;
-    const callee = openerName(key);
-    const position = Number(key.slice(at + FILLS.length));
-    for (const m of text.matchAll(new RegExp(`\\b${callee}\\s*\\(`, 'g'))) {
-      const arg = topLevelArguments(text.slice(m.index + m[0].length))[position];
-      const target = /^\s*([A-Za-z_][\w.>-]*)\s*$/.exec(arg ?? '')?.[1];
-      if (target) found.push({ target, index: m.index });
-    }
-  }
-  return found;
+  return keyedArguments(text, keys, FILLS, /^\s*([A-Za-z_][\w.>-]*)\s*$/);
 }
