@@ -159,8 +159,14 @@ export function cFunctionFacts(text: string, read: DefinitionReader = readDefini
   return markedWeak(clean, all);
 }
 
-/** `#define name(params) body`, the body running on over `\`-continued lines. */
-const FUNCTION_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\[\s\S])*)/gm;
+/**
+ * `#define name(params) body`, the body running on over `\`-continued lines. The parameters are names,
+ * the last of them may be variadic (`...`, `args...`): a list holding anything else (a `(`, half typed
+ * in the editor) defines no function-like macro for the preprocessor, and its words are no names to
+ * look for in the body.
+ */
+const FUNCTION_MACRO =
+  /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([ \t]*(?:(?:[A-Za-z_]\w*[ \t]*,[ \t]*)*(?:[A-Za-z_]\w*[ \t]*(?:\.\.\.)?|\.\.\.)[ \t]*)?)\)((?:[^\n\\]|\\[\s\S])*)/gm;
 
 /** {@link FUNCTION_MACRO} read where a line starts (sticky). */
 const FUNCTION_MACRO_HERE = new RegExp(FUNCTION_MACRO.source, 'my');

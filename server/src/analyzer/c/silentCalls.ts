@@ -142,7 +142,11 @@ function sourceMacros(source: string): Map<string, Definition | undefined> {
     c.startsWith('"') ? `"${' '.repeat(c.length - 2)}"` : blankedKeepingLines(c),
   );
   for (const m of functionMacros(clean)) {
-    const params = m[2]!.split(',').map((p) => p.trim());
+    // A variadic parameter is `__VA_ARGS__` in the body, or the name before its `...`.
+    const params = m[2]!.split(',').map((p) => {
+      const name = p.trim();
+      return name === '...' ? '__VA_ARGS__' : name.replace(/\s*\.\.\.$/, '');
+    });
     const body = m[3]!.replace(/\\\r?\n/g, ' ');
     own.set(m[1]!, own.has(m[1]!) ? undefined : { params, body: `{${body}}` });
   }
