@@ -116,3 +116,31 @@ export function changedLinesFree(
     !characters.test(after.slice(start, change.afterEnd))
   );
 }
+
+/**
+ * `pass` (a function of a text that reads and changes each line on its own, keeping its length:
+ * blanking words of a line) made to work on the lines a text's change touched: the result for the
+ * text before is kept, and only the changed lines go through `pass` again. An edited document's
+ * analysis blanks the whole text at every keystroke. Equal to `pass(text)` for every text.
+ */
+export function lineByLine(pass: (text: string) => string): (text: string) => string {
+  // The text passed last, what the pass made of it, and whether that was the text itself.
+  let last: { readonly text: string; readonly out: string; readonly same: boolean } | undefined;
+  return (text) => {
+    if (last?.text === text) return last.out;
+    const change = last && changedLines(last.text, text);
+    let out: string;
+    if (!last || !change) out = pass(text);
+    else {
+      const lines = text.slice(change.start, change.afterEnd);
+      const passed = pass(lines);
+      // Nothing changed, before or now: the text itself, not a copy pieced together.
+      out =
+        last.same && passed === lines
+          ? text
+          : last.out.slice(0, change.start) + passed + last.out.slice(change.beforeEnd);
+    }
+    last = { text, out, same: out === text };
+    return out;
+  };
+}
