@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pureFunctions, type CFunctionFact } from 'writev-lint/out/analyzer/c/functionFacts';
 import { changedLines, changedLinesFree, lineByLine } from 'writev-lint/out/analyzer/c/textChanges';
 import { FIXTURES } from './helpers';
 
@@ -192,5 +193,46 @@ describe('changed lines', () => {
     assert.equal(upper('ax\nbx\ncx\n'), 'aX\nbX\ncX\n');
     assert.equal(passed, 'bx');
     assert.equal(upper('ax\nbx\ncx\n'), 'aX\nbX\ncX\n');
+  });
+});
+
+describe('pure functions', () => {
+  /** The rounds over every function until none changes: the greatest fixed point, read plainly. */
+  function byRounds(facts: readonly CFunctionFact[], known: (name: string) => boolean): Set<string> {
+    const own = new Set(facts.map((f) => f.name));
+    const pure = new Set(facts.filter((f) => f.readsOnly).map((f) => f.name));
+    for (const f of facts) if (!f.readsOnly) pure.delete(f.name);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const f of facts) {
+        if (pure.has(f.name) && f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) {
+          pure.delete(f.name);
+          changed = true;
+        }
+      }
+    }
+    return pure;
+  }
+
+  it('are those the rounds to a fixed point find, in random call graphs', () => {
+    let seed = 3;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let graph = 0; graph < 300; graph++) {
+      // Names defined once or twice, calling each other, known library names and unknown ones.
+      const names = Array.from({ length: 1 + random(12) }, (_, k) => `f${k}`);
+      const callees = [...names, 'lib_pure', 'lib_other'];
+      const facts: CFunctionFact[] = Array.from({ length: names.length + random(3) }, (_, k) => ({
+        name: names[k % names.length]!,
+        exported: false,
+        calls: Array.from({ length: random(4) }, () => callees[random(callees.length)]!),
+        opaque: false,
+        ...(random(5) > 0 && { readsOnly: true as const }),
+      }));
+      const known = (name: string) => name === 'lib_pure';
+      assert.deepEqual([...pureFunctions(facts, known)], [...byRounds(facts, known)], `graph ${graph}`);
+    }
   });
 });

@@ -543,14 +543,22 @@ export function pureFunctions(
   const own = new Set(facts.map((f) => f.name));
   const pure = new Set(facts.filter((f) => f.readsOnly).map((f) => f.name));
   for (const f of facts) if (!f.readsOnly) pure.delete(f.name);
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const f of facts) {
+  // The names found impure, whose callers are looked at again; and each own name's callers. One
+  // look at each function, then at the callers of each name that leaves (the rounds over every
+  // function until none changed were a visible part of an edit's analysis, twice per keystroke).
+  const gone: string[] = [];
+  const callers = new Map<string, CFunctionFact[]>();
+  for (const f of facts) {
+    if (!pure.has(f.name)) continue;
+    for (const c of f.calls) if (own.has(c)) (callers.get(c) ?? callers.set(c, []).get(c)!).push(f);
+    if (f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) pure.delete(f.name);
+  }
+  for (const name of own) if (!pure.has(name)) gone.push(name);
+  while (gone.length > 0) {
+    for (const f of callers.get(gone.pop()!) ?? []) {
       if (!pure.has(f.name)) continue;
-      if (f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) {
-        pure.delete(f.name);
-        changed = true;
-      }
+      pure.delete(f.name);
+      gone.push(f.name);
     }
   }
   return pure;
