@@ -103,8 +103,12 @@ type SilentCalls = typeof import('writev-lint/out/analyzer/c/silentCalls');
 
 describe('whole-text passes after edits', () => {
   it('blank the text as a fresh blanking does (head words, declaration macros)', () => {
-    const editing = freshCopy<Parser>('writev-lint/out/analyzer/c/parser', ['writev-lint/out/analyzer/c/headWords']);
-    const reading = freshCopy<Parser>('writev-lint/out/analyzer/c/parser', ['writev-lint/out/analyzer/c/headWords']);
+    const editing = freshCopy<Parser>('writev-lint/out/analyzer/c/parser', [
+      'writev-lint/out/analyzer/c/headWords',
+    ]);
+    const reading = freshCopy<Parser>('writev-lint/out/analyzer/c/parser', [
+      'writev-lint/out/analyzer/c/headWords',
+    ]);
     const pattern = /\b(?:UNUSED|NORETURN|MAYBE_UNUSED)\b/g;
     const compared = checkEdits(
       'blankMacros',
@@ -202,7 +206,7 @@ describe('pure functions', () => {
     const own = new Set(facts.map((f) => f.name));
     const pure = new Set(facts.filter((f) => f.readsOnly).map((f) => f.name));
     for (const f of facts) if (!f.readsOnly) pure.delete(f.name);
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const f of facts) {
         if (pure.has(f.name) && f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) {

@@ -294,7 +294,12 @@ export function definitionReading(
 }
 
 /** {@link readDefinition}; `stop.at` is set where the search back for the head's start stopped. */
-function readHead(clean: string, open: number, close: number, stop: { at: number }): CFunctionFact | undefined {
+function readHead(
+  clean: string,
+  open: number,
+  close: number,
+  stop: { at: number },
+): CFunctionFact | undefined {
   const limit = Math.max(0, open - HEAD_REACH);
   let i = open - 1;
   while (i >= limit && isSpace(clean.charCodeAt(i))) i--;

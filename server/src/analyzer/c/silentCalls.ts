@@ -120,7 +120,9 @@ function editedClean(last: typeof lastFile, text: string): string | undefined {
   // holds a line end.
   const inComment = start > 0 && last.clean.charCodeAt(start - 1) !== 10;
   const lines = text.slice(start, afterEnd);
-  return last.clean.slice(0, start) + (inComment ? ' '.repeat(lines.length) : lines) + last.clean.slice(beforeEnd);
+  return (
+    last.clean.slice(0, start) + (inComment ? ' '.repeat(lines.length) : lines) + last.clean.slice(beforeEnd)
+  );
 }
 
 /** The function-like macros of the last file asked about (see {@link macrosOf}). */
@@ -172,7 +174,9 @@ function keptMacros(
 ): { found: Map<string, Definition | undefined> } | undefined {
   if (last?.found === undefined) return undefined;
   const change = changedLines(last.text, text);
-  return change && changedLinesFree(last.text, text, change, NOISE_OR_DIRECTIVE) ? { found: last.found } : undefined;
+  return change && changedLinesFree(last.text, text, change, NOISE_OR_DIRECTIVE)
+    ? { found: last.found }
+    : undefined;
 }
 
 /** The function-like macros one text defines, by name: undefined for a name defined twice. */

@@ -109,7 +109,10 @@ export function changedLinesFree(
   characters: RegExp,
 ): boolean {
   const { start } = change;
-  if (start >= 2 && (before[start - 2] === '\\' || (before[start - 2] === '\r' && before[start - 3] === '\\')))
+  if (
+    start >= 2 &&
+    (before[start - 2] === '\\' || (before[start - 2] === '\r' && before[start - 3] === '\\'))
+  )
     return false;
   return (
     !characters.test(before.slice(start, change.beforeEnd)) &&
