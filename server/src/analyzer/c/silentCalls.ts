@@ -115,9 +115,8 @@ function editedClean(last: typeof lastFile, text: string): string | undefined {
   const change = changedLines(last.text, text);
   if (!change || !changedLinesFree(last.text, text, change, NOISE_OR_DIRECTIVE)) return undefined;
   const { start, beforeEnd, afterEnd } = change;
-  // Inside a comment the lines' first character is, and so is the line end before them (blanked,
-  // the comment going on over it): a comment cannot end or start in them. No literal or `//` comment
-  // holds a line end.
+  // Lines inside a comment have the line end before them blanked too (the comment runs on over it),
+  // and a comment can neither start nor end in them; no literal or `//` comment holds a line end.
   const inComment = start > 0 && last.clean.charCodeAt(start - 1) !== 10;
   const lines = text.slice(start, afterEnd);
   return (
