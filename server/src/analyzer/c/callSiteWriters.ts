@@ -8,6 +8,7 @@
 // a name defined anywhere the analyzer reads is never inferred.
 import type { CWrapper } from '../wrapper';
 import { declaredHandle } from './handleTypes';
+import { changedLines } from './textChanges';
 
 /**
  * A word of a helper's name that says it writes its arguments out: `puts`, `print`, `printf`, or a
@@ -256,6 +257,61 @@ function isWord(code: number): boolean {
   );
 }
 
+/** A call of a name holding a writer word: the name, where it starts, and where its `(` stands. */
+interface VerbCall {
+  readonly name: string;
+  readonly start: number;
+  readonly open: number;
+}
+
+/**
+ * The calls of names holding a writer word ({@link VERB}) on the lines from `from` to `to`: a name
+ * and the blanks before its `(` never leave their line, and no match of the search does, so what a
+ * line holds is found from that line alone.
+ */
+function verbCalls(text: string, from: number, to: number): VerbCall[] {
+  const found: VerbCall[] = [];
+  VERB.lastIndex = from;
+  for (let m = VERB.exec(text); m && m.index < to; m = VERB.exec(text)) {
+    let start = m.index;
+    while (start > 0 && isWord(text.charCodeAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && isWord(text.charCodeAt(end))) end++;
+    let k = end;
+    while (text[k] === ' ' || text[k] === '\t') k++;
+    if (text[k] === '(') found.push({ name: text.slice(start, end), start, open: k });
+    // Past the name: a name holding two writer words (`send_write`) is one call.
+    VERB.lastIndex = Math.max(VERB.lastIndex, end);
+  }
+  return found;
+}
+
+/**
+ * The calls of the text searched last, for the next version of it: an edited document's analysis
+ * searched the whole text again at every keystroke. Only the changed lines are searched again (see
+ * {@link verbCalls}); the calls on the lines after them move with the change of length.
+ */
+let lastCalls: { readonly text: string; readonly calls: readonly VerbCall[] } | undefined;
+
+/** {@link verbCalls} of the whole `text`, from those of the text searched before where it can. */
+function allVerbCalls(text: string): readonly VerbCall[] {
+  const last = lastCalls;
+  if (last?.text === text) return last.calls;
+  const change = last && changedLines(last.text, text);
+  let calls: VerbCall[];
+  if (!last || !change) calls = verbCalls(text, 0, text.length);
+  else {
+    const { start, beforeEnd, afterEnd } = change;
+    const delta = afterEnd - beforeEnd;
+    calls = last.calls.filter((c) => c.start < start);
+    calls.push(...verbCalls(text, start, afterEnd));
+    for (const c of last.calls)
+      if (c.start > beforeEnd) calls.push({ name: c.name, start: c.start + delta, open: c.open + delta });
+  }
+  lastCalls = { text, calls };
+  return calls;
+}
+
 /**
  * The names called in `text` that hold a writer word and read as writers (see {@link writerName}),
  * each with where its calls start (the name) and their `(`.
@@ -263,21 +319,11 @@ function isWord(code: number): boolean {
 function candidates(text: string, known: (name: string) => boolean): Map<string, [number, number][]> {
   const found = new Map<string, [number, number][]>();
   const rejected = new Set<string>();
-  for (const m of text.matchAll(VERB)) {
-    let start = m.index;
-    while (start > 0 && isWord(text.charCodeAt(start - 1))) start--;
-    let end = m.index + m[0].length;
-    while (end < text.length && isWord(text.charCodeAt(end))) end++;
-    let k = end;
-    while (text[k] === ' ' || text[k] === '\t') k++;
-    if (text[k] !== '(') continue;
-    const name = text.slice(start, end);
+  for (const { name, start, open } of allVerbCalls(text)) {
     if (rejected.has(name)) continue;
     const calls = found.get(name);
-    // A name holding two writer words (`send_write`) is met twice at one call.
-    if (calls) {
-      if (calls[calls.length - 1]![1] !== k) calls.push([start, k]);
-    } else if (writerNameOnce(name) && !known(name)) found.set(name, [[start, k]]);
+    if (calls) calls.push([start, open]);
+    else if (writerNameOnce(name) && !known(name)) found.set(name, [[start, open]]);
     else rejected.add(name);
   }
   return found;

@@ -277,6 +277,35 @@ export function definitionStart(open: number): number {
 
 /** The function whose body is `clean[open..close]`, if the text before `open` is a definition's head. */
 export function readDefinition(clean: string, open: number, close: number): CFunctionFact | undefined {
+  return definitionReading(clean, open, close).fact;
+}
+
+/**
+ * {@link readDefinition}'s answer, with where the text it read starts: it read `clean[from..close]`
+ * and nothing else, and the answer depends on nothing else but where `open` stands in that stretch.
+ * Mostly the end of the statement or definition before the head, a few lines back: an edit of the
+ * function before leaves the reading of this one as it was ({@link definitionStart} is the bound of
+ * every reading, a thousand characters back).
+ */
+export function definitionReading(
+  clean: string,
+  open: number,
+  close: number,
+): { fact: CFunctionFact | undefined; from: number } {
+  const stop = { at: -1 };
+  const fact = readHead(clean, open, close, stop);
+  // The head's search back stopped at `stop.at` (the `;`, brace or directive before it, whose
+  // character before was read when it was a `#`), or ran to its reach, or was never made.
+  return { fact, from: stop.at >= 0 ? Math.max(0, stop.at - 1) : definitionStart(open) };
+}
+
+/** {@link readDefinition}; `stop.at` is set where the search back for the head's start stopped. */
+function readHead(
+  clean: string,
+  open: number,
+  close: number,
+  stop: { at: number },
+): CFunctionFact | undefined {
   const limit = Math.max(0, open - HEAD_REACH);
   let i = open - 1;
   while (i >= limit && isSpace(clean.charCodeAt(i))) i--;
@@ -316,6 +345,7 @@ export function readDefinition(clean: string, open: number, close: number): CFun
       break;
     k--;
   }
+  if (k >= limit) stop.at = k;
   const qualifiers = clean.slice(k + 1, j + 1);
   // A type before the name (`int `, `char *`): a macro call at file level (`FOO(x) {`) or an
   // initialiser (`= {`) is no definition.
@@ -524,14 +554,22 @@ export function pureFunctions(
   const own = new Set(facts.map((f) => f.name));
   const pure = new Set(facts.filter((f) => f.readsOnly).map((f) => f.name));
   for (const f of facts) if (!f.readsOnly) pure.delete(f.name);
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const f of facts) {
+  // The names found impure, whose callers are looked at again; and each own name's callers. One
+  // look at each function, then at the callers of each name that leaves (the rounds over every
+  // function until none changed were a visible part of an edit's analysis, twice per keystroke).
+  const gone: string[] = [];
+  const callers = new Map<string, CFunctionFact[]>();
+  for (const f of facts) {
+    if (!pure.has(f.name)) continue;
+    for (const c of f.calls) if (own.has(c)) (callers.get(c) ?? callers.set(c, []).get(c)!).push(f);
+    if (f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) pure.delete(f.name);
+  }
+  for (const name of own) if (!pure.has(name)) gone.push(name);
+  while (gone.length > 0) {
+    for (const f of callers.get(gone.pop()!) ?? []) {
       if (!pure.has(f.name)) continue;
-      if (f.calls.some((c) => (own.has(c) ? !pure.has(c) : !known(c)))) {
-        pure.delete(f.name);
-        changed = true;
-      }
+      pure.delete(f.name);
+      gone.push(f.name);
     }
   }
   return pure;

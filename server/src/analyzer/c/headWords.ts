@@ -15,6 +15,7 @@
 // candidate type names the last stays, as a type name stands right before the declarator. A macro call
 // standing on its own in the head (`FORMAT_ATTR(printf, 2, 3)` on the line above) is blanked too.
 import { blankedRanges } from './comments';
+import { changedLines } from './textChanges';
 
 /** C's keywords (and GCC's spellings) that may stand in a declaration's specifiers. */
 const SPECIFIERS: ReadonlySet<string> = new Set(
@@ -241,31 +242,120 @@ function parameterStray(text: string, from: number, to: number): [number, number
 const HEAD_END = /\)[ \t]*(?:\r?\n[ \t]*)?\{/g;
 
 /**
+ * One {@link HEAD_END} match: where its `)` stands, the stretch of text its reading reads (`from` to
+ * `to`), and the ranges that reading blanks.
+ */
+interface Head {
+  readonly at: number;
+  readonly from: number;
+  readonly to: number;
+  readonly cuts: readonly (readonly [number, number])[];
+}
+
+/**
+ * How far past a match's end its reading may look (the `((` test after the parameter list's `(`,
+ * which stands before the match).
+ */
+const LOOK_AHEAD = 40;
+
+/**
+ * The reading of the match `m` of {@link HEAD_END}. Every search it makes back from the `)` stops at
+ * a `;` or a brace (or sooner): it reads nothing before the line holding the last of those before the
+ * match, which is where its stretch starts.
+ */
+function readHead(text: string, m: RegExpExecArray): Head {
+  let last = m.index - 1;
+  while (last >= 0) {
+    const c = text.charCodeAt(last);
+    if (c === 59 || c === 123 || c === 125) break; // ; { }
+    last--;
+  }
+  const from = last < 0 ? 0 : text.lastIndexOf('\n', last) + 1;
+  return { at: m.index, from, to: m.index + m[0].length + LOOK_AHEAD, cuts: headCuts(text, m) };
+}
+
+/** The ranges to blank in the head whose parameter list's `)` the match `m` found (none: empty). */
+function headCuts(text: string, m: RegExpExecArray): (readonly [number, number])[] {
+  const open = opening(text, m.index);
+  if (open <= 0) return [];
+  const before = wordBefore(text, open);
+  if (!before) return [];
+  const nameStart = before.start;
+  const name = text.slice(before.start, before.end);
+  if (isKeyword(name) || OWN_CALLS.has(name) || /^\(\s*\(/.test(text.slice(open, open + 40))) return [];
+  const tokens = prefixTokens(text, nameStart);
+  if (!tokens || tokens.length === 0) return [];
+  // At the margin: the head's first token opens its line.
+  const first = tokens[0]!.start;
+  if (first > 0 && text[first - 1] !== '\n') return [];
+  const stray = strayTokens(tokens);
+  if (!stray) return [];
+  const parameters = strayParameterWords(text, open, closing(text, open, m.index + 1));
+  return [...stray.map((t): [number, number] => [t.start, t.end]), ...parameters];
+}
+
+/** The readings of the {@link HEAD_END} matches in `text` whose `)` stands from `from` to before `to`. */
+function readHeads(text: string, from: number, to: number): Head[] {
+  const heads: Head[] = [];
+  HEAD_END.lastIndex = from;
+  for (let m = HEAD_END.exec(text); m && m.index < to; m = HEAD_END.exec(text)) heads.push(readHead(text, m));
+  return heads;
+}
+
+/**
+ * The readings of the text analysed last, for the next version of it: an edited document's analysis
+ * blanks the whole text again at every keystroke, and reading every head of a large file was half
+ * of that blanking.
+ */
+let lastHeads: { readonly text: string; readonly heads: readonly Head[] } | undefined;
+
+/**
+ * The readings of every match in `text`, those of `last` reused where their stretch lies wholly
+ * before or after the lines an edit changed (the same characters, so the same reading, moved by
+ * the change of length after it). The others are read again, and so is every match whose `)` stands
+ * from the line before the changed lines to the first `;` or brace after them: a match beyond that
+ * reads from that `;` or brace on, a line after the change.
+ */
+function headsOf(text: string, last: typeof lastHeads): readonly Head[] {
+  const change = last && changedLines(last.text, text);
+  if (!last || !change) return last?.text === text ? last.heads : readHeads(text, 0, text.length);
+  const { start, beforeEnd, afterEnd } = change;
+  const delta = afterEnd - beforeEnd;
+  // A match ending in the changed lines starts on them or on the line before (it spans two at most).
+  let lo = start === 0 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+  for (const h of last.heads) if (h.to > start && h.from < beforeEnd) lo = Math.min(lo, h.at);
+  let hi = afterEnd;
+  while (hi < text.length) {
+    const c = text.charCodeAt(hi);
+    if (c === 59 || c === 123 || c === 125) break;
+    hi++;
+  }
+  const heads: Head[] = [];
+  for (const h of last.heads) if (h.at < lo) heads.push(h);
+  heads.push(...readHeads(text, lo, hi));
+  for (const h of last.heads) {
+    const at = h.at + delta;
+    if (at < hi) continue;
+    heads.push({
+      at,
+      from: h.from + delta,
+      to: h.to + delta,
+      cuts: h.cuts.map(([s, e]): [number, number] => [s + delta, e + delta]),
+    });
+  }
+  return heads;
+}
+
+/**
  * `text` with the stray words of each definition's head blanked (see the file comment): heads that
  * start at the margin, as a definition at file scope does, whose name is followed by its parameter
  * list and body. Offsets and lines stay those of `text`.
  */
 export function blankHeadWords(text: string): string {
-  const cuts: [number, number][] = [];
-  for (const m of text.matchAll(HEAD_END)) {
-    const open = opening(text, m.index);
-    if (open <= 0) continue;
-    const before = wordBefore(text, open);
-    if (!before) continue;
-    const nameStart = before.start;
-    const name = text.slice(before.start, before.end);
-    if (isKeyword(name) || OWN_CALLS.has(name) || /^\(\s*\(/.test(text.slice(open, open + 40))) continue;
-    const tokens = prefixTokens(text, nameStart);
-    if (!tokens || tokens.length === 0) continue;
-    // At the margin: the head's first token opens its line.
-    const first = tokens[0]!.start;
-    if (first > 0 && text[first - 1] !== '\n') continue;
-    const stray = strayTokens(tokens);
-    if (!stray) continue;
-    const parameters = strayParameterWords(text, open, closing(text, open, m.index + 1));
-    if (stray.length === 0 && parameters.length === 0) continue;
-    cuts.push(...stray.map((t): [number, number] => [t.start, t.end]), ...parameters);
-  }
+  const heads = headsOf(text, lastHeads);
+  lastHeads = { text, heads };
+  const cuts: (readonly [number, number])[] = [];
+  for (const h of heads) cuts.push(...h.cuts);
   return cuts.length === 0
     ? text
     : blankedRanges(

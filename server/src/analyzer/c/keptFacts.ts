@@ -1,11 +1,11 @@
 // The function facts of documents open in an editor, read again only where the text changed. Each
 // keystroke analyses the whole file again, and reading every definition's calls and parameters was
 // a large part of that, though a keystroke changes one function. A definition's facts depend only on
-// the stretch of text they are read from (see definitionStart): one that lies wholly before the
+// the stretch of text they are read from (see definitionReading): one that lies wholly before the
 // edit, or wholly after it, reads the same characters as in the document's previous version, and its
 // facts are taken from there. Compared by position, not looked up by text: hashing each definition's
 // text to find it again cost about as much as reading it.
-import { cFunctionFacts, definitionStart, readDefinition, type CFunctionFact } from './functionFacts';
+import { cFunctionFacts, definitionReading, type CFunctionFact } from './functionFacts';
 import { sameEnds } from './textChanges';
 
 /** How two versions of a text agree: the length of their common start and of their common end. */
@@ -13,7 +13,7 @@ type Same = ReturnType<typeof sameEnds>;
 
 /** One definition's reading in a version of a document. */
 interface Reading {
-  /** Where the text read starts (see definitionStart) and where the body's `}` stands. */
+  /** Where the text read starts (see definitionReading) and where the body's `}` stands. */
   readonly from: number;
   readonly close: number;
   /** What was read: undefined when the text there is no definition. */
@@ -40,11 +40,10 @@ export class KeptFacts {
     let kept: { clean: string; same: Same | undefined } | undefined;
     const facts = cFunctionFacts(text, (clean, open, close) => {
       kept ??= { clean, same: last && sameEnds(last.clean, clean) };
-      const from = definitionStart(open);
-      const earlier = last && kept.same && earlierReading(last, kept.same, clean.length, from, open, close);
-      const fact = earlier ? earlier.fact : readDefinition(clean, open, close);
-      readings.set(open, { from, close, fact });
-      return fact;
+      const earlier = last && kept.same && earlierReading(last, kept.same, clean.length, open, close);
+      const reading = earlier ?? { close, ...definitionReading(clean, open, close) };
+      readings.set(open, reading);
+      return reading.fact;
     });
     // A text without definitions keeps nothing to reuse.
     if (kept) this.versions.set(key, { clean: kept.clean, readings });
@@ -59,23 +58,26 @@ export class KeptFacts {
 }
 
 /**
- * The reading of `last` over the same characters as the one for the body `clean[open..close]` reads
- * (`clean[from..close)`, of length `length`), at the same offsets: within the common start, or within
- * the common end (moved by the change of length). Undefined when the stretch touches the change or
- * the last version read no body there.
+ * The reading of `last` for the body `clean[open..close]` (of a text of `length`) over the same
+ * characters (`from` to `close`, see definitionReading), at the same offsets: within the common
+ * start, or within the common end (moved by the change of length). Undefined when the stretch touches
+ * the change or the last version read no body there.
  */
 function earlierReading(
   last: Version,
   same: Same,
   length: number,
-  from: number,
   open: number,
   close: number,
 ): Reading | undefined {
-  let moved: number;
-  if (close <= same.prefix) moved = 0;
-  else if (from >= length - same.suffix) moved = length - last.clean.length;
-  else return undefined;
+  // Within the common start: everything before the body's end is the same.
+  if (close <= same.prefix) {
+    const reading = last.readings.get(open);
+    return reading?.close === close ? reading : undefined;
+  }
+  const moved = length - last.clean.length;
   const reading = last.readings.get(open - moved);
-  return reading && reading.from === from - moved && reading.close === close - moved ? reading : undefined;
+  return reading && reading.close === close - moved && reading.from + moved >= length - same.suffix
+    ? { ...reading, from: reading.from + moved, close }
+    : undefined;
 }

@@ -24,6 +24,7 @@ import { blankAttributeGroups } from './attributeGroups';
 import { blankHeadWords } from './headWords';
 import { blankHeadConditionals } from './headConditionals';
 import { blankInnerConditionals } from './innerConditionals';
+import { lineByLine } from './textChanges';
 
 const { Parser } = TreeSitter;
 
@@ -102,12 +103,18 @@ const DECLARATION_MACRO =
  * `text` with each word {@link DECLARATION_MACRO} finds blanked (spaces of the same length), so the
  * grammar reads the declaration behind it; the words C itself puts there stay.
  */
-function blankDeclarationMacros(text: string): string {
+function blankDeclarationMacrosOf(text: string): string {
   if (!/[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*[=;,[]/.test(text)) return text;
   return text.replace(DECLARATION_MACRO, (match, lead: string, word: string) =>
     DECLARATION_KEYWORDS.has(word) ? match : lead + ' '.repeat(word.length),
   );
 }
+
+/**
+ * {@link blankDeclarationMacrosOf}, line by line: neither {@link DECLARATION_MACRO} nor its first test
+ * reads past a line's end, so only the lines an edit changed are searched again (see lineByLine).
+ */
+const blankDeclarationMacros = lineByLine(blankDeclarationMacrosOf);
 
 /** Words that end a statement's start or name a construct: never an attribute macro before a name. */
 const NOT_ATTRIBUTES: ReadonlySet<string> = new Set(

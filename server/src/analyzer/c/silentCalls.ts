@@ -10,6 +10,7 @@ import { ioName, libraryWaits } from '../catalogue';
 import { functionMacros } from './functionFacts';
 import { blankedKeepingLines } from './comments';
 import { parameterName } from './parameterName';
+import { changedLines, changedLinesFree } from './textChanges';
 
 /** Comments, string and character literals, blanked (same length) before reading a body. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
@@ -84,7 +85,7 @@ let lastFile: { text: string; clean?: string; found: Map<string, Definition | un
 
 /** {@link definition} in `text` (blanked once), remembered for the last text asked about. */
 function definitionsOf(text: string): (name: string) => Definition | undefined {
-  if (lastFile?.text !== text) lastFile = { text, found: new Map() };
+  if (lastFile?.text !== text) lastFile = { text, clean: editedClean(lastFile, text), found: new Map() };
   const file = lastFile;
   return (name) => {
     if (file.found.has(name)) return file.found.get(name);
@@ -95,6 +96,32 @@ function definitionsOf(text: string): (name: string) => Definition | undefined {
     file.found.set(name, def);
     return def;
   };
+}
+
+/**
+ * What a comment, a literal or a directive could start or end in: an edit of lines holding none of
+ * these (see changedLinesFree) leaves every such construct of the text where it was.
+ */
+const NOISE_OR_DIRECTIVE = /[/*"'#\\]/;
+
+/**
+ * `text` blanked as {@link definitionsOf} blanks it, from the blanked text of the version `last` held
+ * (an edited document's analysis asks again at every keystroke): only the changed lines are new, when
+ * they neither open nor close a comment or a literal: they are then wholly inside one comment, blanked,
+ * or outside any, as the lines they replace were. Undefined when the whole text must be blanked anew.
+ */
+function editedClean(last: typeof lastFile, text: string): string | undefined {
+  if (last?.clean === undefined) return undefined;
+  const change = changedLines(last.text, text);
+  if (!change || !changedLinesFree(last.text, text, change, NOISE_OR_DIRECTIVE)) return undefined;
+  const { start, beforeEnd, afterEnd } = change;
+  // Lines inside a comment have the line end before them blanked too (the comment runs on over it),
+  // and a comment can neither start nor end in them; no literal or `//` comment holds a line end.
+  const inComment = start > 0 && last.clean.charCodeAt(start - 1) !== 10;
+  const lines = text.slice(start, afterEnd);
+  return (
+    last.clean.slice(0, start) + (inComment ? ' '.repeat(lines.length) : lines) + last.clean.slice(beforeEnd)
+  );
 }
 
 /** The function-like macros of the last file asked about (see {@link macrosOf}). */
@@ -116,7 +143,7 @@ const HEADER_MACROS = 32;
 function macrosOf(text: string, included: string | undefined): (name: string) => Definition | undefined {
   // Asked again for every reading of the same file's helpers, with the same headers: cleaning the
   // headers' text each time cost as much as a pass over it.
-  if (lastMacros?.text !== text) lastMacros = { text };
+  if (lastMacros?.text !== text) lastMacros = { text, ...keptMacros(lastMacros, text) };
   const memo = lastMacros;
   let headers: Map<string, Definition | undefined> | undefined;
   return (name) => {
@@ -132,6 +159,23 @@ function macrosOf(text: string, included: string | undefined): (name: string) =>
     }
     return headers.get(name);
   };
+}
+
+/**
+ * The macros `last` found, when `text` differs from its text only in lines that hold no directive, no
+ * continuation, and neither open nor close a comment or a literal (see changedLinesFree): the lines of
+ * every definition, and what blanking them found, are the same. An edit's analysis in the editor finds
+ * the file's macros again at every keystroke, and blanking the whole text for them was most of it.
+ */
+function keptMacros(
+  last: typeof lastMacros,
+  text: string,
+): { found: Map<string, Definition | undefined> } | undefined {
+  if (last?.found === undefined) return undefined;
+  const change = changedLines(last.text, text);
+  return change && changedLinesFree(last.text, text, change, NOISE_OR_DIRECTIVE)
+    ? { found: last.found }
+    : undefined;
 }
 
 /** The function-like macros one text defines, by name: undefined for a name defined twice. */

@@ -72,3 +72,78 @@ export class TextChanges {
     this.last.delete(key);
   }
 }
+
+/**
+ * The whole lines an edit touched: `[start, beforeEnd)` of the version before and `[start, afterEnd)`
+ * of the new one (each end before its line's `\n`, or at the text's end), what lies before `start`
+ * and from each end on being the same characters in both. Undefined when the texts are equal.
+ */
+export interface LineChange {
+  readonly start: number;
+  readonly beforeEnd: number;
+  readonly afterEnd: number;
+}
+
+/** The lines `before` and `after` differ in (see {@link LineChange}); undefined when they are equal. */
+export function changedLines(before: string, after: string): LineChange | undefined {
+  if (before === after) return undefined;
+  const { prefix, suffix } = sameEnds(before, after);
+  const start = before.lastIndexOf('\n', prefix - 1) + 1;
+  // From the first character of the common end (or the text's end) on to the end of its line: that
+  // line's end is common text, so both versions end their last changed line there.
+  const newline = after.indexOf('\n', after.length - suffix);
+  const afterEnd = newline < 0 ? after.length : newline;
+  return { start, beforeEnd: afterEnd - (after.length - before.length), afterEnd };
+}
+
+/**
+ * Whether the changed lines of `change` (see {@link LineChange}) hold none of `characters` in either
+ * version, and the line before them does not end in a `\` (which would continue it onto them). With
+ * `characters` holding `/ * " ' # \`, such an edit neither opens nor closes a comment, a literal or a
+ * directive: what a reading of those found in the rest of the text still holds.
+ */
+export function changedLinesFree(
+  before: string,
+  after: string,
+  change: LineChange,
+  characters: RegExp,
+): boolean {
+  const { start } = change;
+  if (
+    start >= 2 &&
+    (before[start - 2] === '\\' || (before[start - 2] === '\r' && before[start - 3] === '\\'))
+  )
+    return false;
+  return (
+    !characters.test(before.slice(start, change.beforeEnd)) &&
+    !characters.test(after.slice(start, change.afterEnd))
+  );
+}
+
+/**
+ * `pass` (a function of a text that reads and changes each line on its own, keeping its length:
+ * blanking words of a line) made to work on the lines a text's change touched: the result for the
+ * text before is kept, and only the changed lines go through `pass` again. An edited document's
+ * analysis blanks the whole text at every keystroke. Equal to `pass(text)` for every text.
+ */
+export function lineByLine(pass: (text: string) => string): (text: string) => string {
+  // The text passed last, what the pass made of it, and whether that was the text itself.
+  let last: { readonly text: string; readonly out: string; readonly same: boolean } | undefined;
+  return (text) => {
+    if (last?.text === text) return last.out;
+    const change = last && changedLines(last.text, text);
+    let out: string;
+    if (!last || !change) out = pass(text);
+    else {
+      const lines = text.slice(change.start, change.afterEnd);
+      const passed = pass(lines);
+      // Nothing changed, before or now: the text itself, not a copy pieced together.
+      out =
+        last.same && passed === lines
+          ? text
+          : last.out.slice(0, change.start) + passed + last.out.slice(change.beforeEnd);
+    }
+    last = { text, out, same: out === text };
+    return out;
+  };
+}

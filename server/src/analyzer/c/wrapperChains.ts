@@ -5,7 +5,7 @@
 import { maySendOneIovec } from './iovecHelpers';
 import type { Node } from 'web-tree-sitter';
 import { FunctionMemo, type MemoUse, type Place } from './memo';
-import type { TextChange } from './textChanges';
+import { earlierOffset, type TextChange } from './textChanges';
 import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
@@ -77,19 +77,45 @@ export class WrapperMemo {
     return round.get(context, text, compute, place);
   }
 
+  /** Per document: the names its bodies call (see {@link WrapperMemo.calledNames}). */
+  private readonly called = new Map<string, PlacedNames>();
+  /** The names of the document being analysed, between {@link WrapperMemo.begin} and `end`. */
+  private calling: PlacedNames | undefined;
+
   /** See {@link FunctionMemo.begin}. */
   begin(owner: string, change?: TextChange): void {
     for (const round of this.rounds) round.begin(owner, change);
+    const before = this.called.get(owner);
+    this.calling = { placing: new Map(), placed: before?.placing ?? new Map(), change };
+    this.called.set(owner, this.calling);
   }
 
   /** See {@link FunctionMemo.end}. */
   end(): void {
     for (const round of this.rounds) round.end();
+    this.calling = undefined;
   }
 
   /** See {@link FunctionMemo.forget}. */
   forget(owner: string): void {
     for (const round of this.rounds) round.forget(owner);
+    this.called.delete(owner);
+  }
+
+  /**
+   * The names `text` calls (`name(`), each once, in the order they first stand: `text` is a body
+   * standing at `start` in the document being analysed. A body wholly before or after the edit has
+   * the names the analysis before found at its place (the same characters: see textChanges.ts); each
+   * of a large file's bodies searched again at every keystroke, only to be found unchanged, was a
+   * visible part of an edit's analysis. Outside an analysis begun, searched.
+   */
+  calledNames(text: string, start: number): readonly string[] {
+    const use = this.calling;
+    const before = use?.change && earlierOffset(use.change, start, start + text.length);
+    const kept = before === undefined ? undefined : use!.placed.get(before);
+    const names = kept && kept.length === text.length ? kept.names : callNames(text);
+    use?.placing.set(start, { length: text.length, names });
+    return names;
   }
 
   /** What each round holds. */
@@ -177,7 +203,7 @@ export function fileWrappers(
       // The answers about its calls are part of the entry's key, not of the context: functions whose
       // answers differ would otherwise empty the memo for each other, and a file's helpers read in
       // each round of its partial parse, then once more with the tree's facts, would be read anew.
-      const lead = `${quietCalls(text, answers)}\n`;
+      const lead = `${quietCalls(memo.calledNames(text, start), answers)}\n`;
       const source = `${lead}${base.text.slice(fn.startIndex, end)}`;
       const reading = memo.get(depth, context, source, () => readHelper(fn, ctx), {
         start: fn.startIndex,
@@ -227,10 +253,24 @@ export function fileWrappers(
  * code around it, so a cached reading is reused only under the same answers. `answers` gives each
  * name's marks (see {@link callMarks}).
  */
-function quietCalls(text: string, answers: (name: string) => readonly string[]): string {
+function quietCalls(called: readonly string[], answers: (name: string) => readonly string[]): string {
   const names = new Set<string>();
-  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) for (const mark of answers(m[1]!)) names.add(mark);
+  for (const name of called) for (const mark of answers(name)) names.add(mark);
   return [...names].sort().join(',');
+}
+
+/** The names `text` calls, each once, in the order they first stand (see WrapperMemo.calledNames). */
+function callNames(text: string): string[] {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) names.add(m[1]!);
+  return [...names];
+}
+
+/** The names a document's bodies call by where each body starts: this analysis's, the one before. */
+interface PlacedNames {
+  readonly placing: Map<number, { readonly length: number; readonly names: readonly string[] }>;
+  readonly placed: ReadonlyMap<number, { readonly length: number; readonly names: readonly string[] }>;
+  readonly change: TextChange | undefined;
 }
 
 /**
