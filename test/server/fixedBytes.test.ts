@@ -34,6 +34,7 @@ const IDIOMS = [
   'bare-blocks',
   'stored-descriptors',
   'pipe-ends',
+  'member-confined-calls',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

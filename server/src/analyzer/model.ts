@@ -276,6 +276,11 @@ export interface OtherStep {
    * only through such assignments: a descriptor at another member (`ctx->out`) stays the same.
    */
   readonly members?: readonly string[];
+  /**
+   * What its calls are handed, canonical: member paths (`c->key`, `c->ctx`) for names handed only
+   * through members, and names handed whole (`c`). Absent: a front end that does not say, or no call.
+   */
+  readonly handed?: readonly string[];
 }
 
 /** A statement in a block, as the shape finders see it. */

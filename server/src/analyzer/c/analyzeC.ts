@@ -1,5 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
+import { memberParameterLookup } from './memberParameters';
 import { writingOrChecking } from './checkMacros';
 import { declaredPureFunctions } from './declaredPure';
 import {
@@ -801,6 +802,7 @@ export class CAnalyzer {
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
+        memberParams: memberParameterLookup(functions),
         unread,
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
@@ -859,6 +861,8 @@ export class CAnalyzer {
         [...elsewhereDefined].sort(),
         // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
         functions.flatMap((f) => (f.readOnly ? [[f.name, ...f.readOnly]] : [])),
+        // And what they reach of their pointer parameters (see memberParameters.ts).
+        functions.flatMap((f) => (f.memberParams ? [[f.name, f.memberParams]] : [])),
         settings,
         [...wrappers.values()],
         [...macros.values()],

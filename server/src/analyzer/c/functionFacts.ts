@@ -19,6 +19,7 @@ import { conditionalDefines } from './conditionalDefines';
 import { parameterName } from './parameterName';
 import { returnsStatic } from './staticReturns';
 import { markedWeak } from './weakDefinitions';
+import { memberParameters } from './memberParameters';
 import { aliasedAssignments } from './pointerAliases';
 import { writableWait, writableWaitCall } from './writableWaits';
 
@@ -38,6 +39,12 @@ export interface CFunctionFact {
    * value, and pointers to `const` (see {@link readOnlyParameters}).
    */
   readonly readOnly?: readonly number[];
+  /**
+   * The pointer parameters its body reaches only through members (`p->mac[i] ^= x`), by index, with
+   * the members it names (see memberParameters.ts): a call handed an object there changes no other
+   * part of it.
+   */
+  readonly memberParams?: readonly (readonly [number, readonly string[]])[];
   /**
    * Its body is short and assigns and increments nothing (an accessor: `return l->fd;`): with pure
    * calls only, calling it twice gives the same value and changes nothing (see pureFunctions).
@@ -353,6 +360,9 @@ function readHead(
   const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
   const paramList = clean.slice(i + 1, end0(clean, i));
   const readOnly = readOnlyParameters(paramList);
+  const memberParams = paramList.includes('*')
+    ? memberParameters(paramList, clean.slice(open + 1, close))
+    : [];
   const readsOnly = close - open < ACCESSOR_LENGTH && !opaque && !MUTATION.test(clean.slice(open + 1, close));
   const exported = !/\bstatic\b/.test(qualifiers);
   const returnsCall = exported ? returnedCall(clean, open, close) : undefined;
@@ -374,6 +384,7 @@ function readHead(
     ...(repeated.length > 0 && { repeated }),
     opaque,
     ...(readOnly.length > 0 && { readOnly }),
+    ...(memberParams.length > 0 && { memberParams }),
     ...(readsOnly && { readsOnly }),
     ...(returnsCall !== undefined && { returnsCall }),
     ...(staticResult && { returnsStatic: true as const }),

@@ -460,9 +460,18 @@ class FunctionReader {
     members?: { paths: Set<string>; whole: Set<string> },
     found: readonly (Node | null)[] = node.descendantsOfType(CHANGE_KINDS),
     reached?: { paths: Set<string>; whole: Set<string> },
+    given?: { paths: Set<string>; whole: Set<string> },
   ): void {
     // `p = p->next` rebinds p; `p->len = 0`, `&buf` and call arguments may change what p points at.
-    const add = (n: Node | null, contents: boolean, assigned = false, handed = false): void => {
+    // `confined`: a call handed `&c->ctx` whose body reaches that parameter only through members
+    // changes that member of c, not the rest of c (see memberParameters.ts).
+    const add = (
+      n: Node | null,
+      contents: boolean,
+      assigned = false,
+      handed = false,
+      confined = false,
+    ): void => {
       const root = n ? rootName(n) : undefined;
       // `(char *)(buf + off)`: a pointer into buf (see offsetBases.ts).
       if (!root) {
@@ -492,7 +501,7 @@ class FunctionReader {
         else reached?.whole.add(root);
       }
       // `ctx->count = 0` changes one member; anything else may change any part of the variable.
-      const path = assigned && n ? memberPath(n) : undefined;
+      const path = (assigned || confined) && n ? memberPath(confined ? addressed(n) : n) : undefined;
       if (path) members?.paths.add(path);
       else members?.whole.add(root);
     };
@@ -506,7 +515,10 @@ class FunctionReader {
           add(n.childForFieldName('argument'), false, true);
           break;
         case 'pointer_expression':
-          if (n.child(0)?.type === '&') add(n.childForFieldName('argument'), true);
+          // `&c->ctx` handed to a call whose body reaches that parameter through members only is the
+          // call's to judge (below), not an address that may let anything change c.
+          if (n.child(0)?.type === '&' && !this.confinedArgument(n))
+            add(n.childForFieldName('argument'), true);
           break;
         case 'init_declarator':
           add(n.childForFieldName('declarator'), false);
@@ -529,9 +541,34 @@ class FunctionReader {
             reached?.whole.add(global);
             members?.whole.add(global);
           }
-          const given = C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args;
-          given.forEach((arg, k) => {
+          // What the call is handed, as member paths where it is handed members only (see
+          // memberParameters.ts): a call handed `c->key` or `&c->ctx` is not handed the descriptor at
+          // `c->fd`, nor is one handed `c` whose body reaches that parameter only through other members.
+          const confined = name ? this.ctx.memberParams?.(name) : undefined;
+          if (given) args.forEach((arg, k) => handedParts(arg, confined?.get(k), given));
+          const changing = C_FIRST_ARGUMENT_FILLERS.test(name ?? '') ? args.slice(0, 1) : args;
+          changing.forEach((arg, k) => {
             const value = unwrap(arg);
+            const touched = confined?.get(k);
+            if (touched && value.type === 'identifier') {
+              // The body changes these members of what it is handed, and nothing else of it.
+              into.add(value.text);
+              mutated?.add(value.text);
+              // What the pointer was copied from or reaches is changed as a whole, as before.
+              for (const source of [
+                ...(this.pointsInto.get(value.text) ?? []),
+                ...(this.reaches.get(value.text) ?? []),
+              ]) {
+                into.add(source);
+                mutated?.add(source);
+                reached?.whole.add(source);
+              }
+              for (const m of touched) {
+                reached?.paths.add(`${value.text}->${m}`);
+                members?.paths.add(`${value.text}->${m}`);
+              }
+              return;
+            }
             // `crc(buf, n)` cannot change n: C passes it by value; nor buf, when crc takes a `const` pointer.
             if (
               readOnly?.has(k) ||
@@ -539,12 +576,26 @@ class FunctionReader {
                 (this.scalars.has(value.text) || this.readOnlyPointers.has(value.text)))
             )
               return;
-            add(value, true, false, true);
+            add(value, true, false, true, touched !== undefined);
           });
           break;
         }
       }
     }
+  }
+
+  /**
+   * True when `arg` is an argument of a call whose body reaches that parameter only through members
+   * (see memberParameters.ts).
+   */
+  private confinedArgument(arg: Node): boolean {
+    const list = arg.parent;
+    const call = list?.type === 'argument_list' ? list.parent : null;
+    const name = call?.type === 'call_expression' ? calleeName(call) : undefined;
+    const confined = name ? this.ctx.memberParams?.(name) : undefined;
+    if (!confined || !list) return false;
+    const index = namedKids(list).findIndex((k) => k.equals(arg));
+    return confined.has(index);
   }
 
   /** An expression statement or declaration that is not a write: what it reads and may change. */
@@ -567,7 +618,8 @@ class FunctionReader {
     const reached = { paths: new Set<string>(), whole: new Set<string>() };
     // One list serves the three questions below, read from the function's one search (see SubtreeIndex).
     const found = this.changes.within(stmt);
-    this.changed(stmt, writes, callees, mutated, members, found, reached);
+    const given = { paths: new Set<string>(), whole: new Set<string>() };
+    this.changed(stmt, writes, callees, mutated, members, found, reached, given);
     if (stmt.type === 'declaration') {
       for (const d of stmt.childrenForFieldName('declarator')) {
         const name = declaredName(d);
@@ -618,6 +670,7 @@ class FunctionReader {
       members: memberOnly.length > 0 ? memberOnly : undefined,
       ...(mutatedPaths.length > 0 && { mutatedPaths }),
       ...(frees.length > 0 && { frees }),
+      ...(callees.length > 0 && { handed: handedList(given) }),
     };
   }
 }
@@ -676,6 +729,35 @@ function addressed(node: Node): Node {
   const arg =
     at.type === 'pointer_expression' && at.child(0)?.type === '&' ? at.childForFieldName('argument') : null;
   return arg ? unwrap(arg) : at;
+}
+
+/**
+ * Adds what a call argument hands the callee to `given`: the member path of `c->key` or `&c->ctx`; for
+ * a name whose parameter the callee reaches only through `touched` members, those members' paths; for
+ * anything else, every name in it, whole.
+ */
+function handedParts(
+  arg: Node,
+  touched: readonly string[] | undefined,
+  given: { paths: Set<string>; whole: Set<string> },
+): void {
+  const at = addressed(arg);
+  const path = memberPath(at);
+  if (path) {
+    given.paths.add(path);
+    return;
+  }
+  if (at.type === 'identifier' && touched) {
+    for (const m of touched) given.paths.add(`${at.text}->${m}`);
+    return;
+  }
+  for (const n of identifiers(at)) given.whole.add(n);
+}
+
+/** The paths and whole names a statement's calls are handed (see OtherStep.handed), sorted. */
+function handedList(given: { paths: Set<string>; whole: Set<string> }): string[] {
+  const paths = [...given.paths].filter((p) => !given.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
+  return [...paths, ...given.whole].sort();
 }
 
 function memberPath(node: Node): string | undefined {

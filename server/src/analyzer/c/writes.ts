@@ -131,6 +131,11 @@ export interface CContext {
    */
   readonly readOnly?: (callee: string) => ReadonlySet<number> | undefined;
   /**
+   * The pointer parameters of a called function its body reaches only through members, by index, with
+   * those members (see memberParameters.ts), where its definition is known.
+   */
+  readonly memberParams?: (callee: string) => ReadonlyMap<number, readonly string[]> | undefined;
+  /**
    * Names the file and the headers it includes give the value 0 or -1 (`ST_OK`, `RET_FAIL`: see
    * statusConstants.ts), with the value: a check or a return of one reads as the number. Absent: none.
    */

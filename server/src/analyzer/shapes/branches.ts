@@ -84,7 +84,7 @@ export function quiet(
       own.length > 0 &&
       own.every((n) => memberChanged(step, n)) &&
       !(step.members ?? []).some((p) => overlaps(p, target));
-    if (!memberOnly) return false;
+    if (!memberOnly && !handedAside(step, readsDescriptor, locals, target)) return false;
   }
   if (meets(step.writes, names)) {
     const changed = step.writes.filter((n) => names.has(n));
@@ -97,6 +97,29 @@ export function quiet(
   }
   // A call that may print could write to the same descriptor unless it is the function's own.
   return !step.output || ownTarget(names, locals);
+}
+
+/**
+ * True when the calls of a statement that reads the descriptor's struct are handed none of it but
+ * other members (`encode(body, n, c->key)`, `mac_update(c, ...)` of a body that reaches only `c->mac`:
+ * see memberParameters.ts), every call is known to do no output, and it changes only such members: no
+ * call is given the descriptor, so the statement does no I/O on it. Only for a local struct, as
+ * reading a global one is.
+ */
+function handedAside(
+  step: OtherStep,
+  readsDescriptor: readonly string[],
+  locals: ReadonlySet<string>,
+  target: string | undefined,
+): boolean {
+  // Only calls known to do no output: another member may hold a stream over the same socket (a TLS
+  // session, a FILE opened on it), and a call that may print could write through it.
+  if (target === undefined || step.handed === undefined || step.output !== false) return false;
+  const handed = step.handed;
+  if (!readsDescriptor.every((n) => locals.has(n) && !handed.includes(n))) return false;
+  if (handed.some((p) => overlaps(p, target))) return false;
+  const own = step.writes.filter((n) => readsDescriptor.includes(n));
+  return own.every((n) => memberChanged(step, n)) && !(step.members ?? []).some((p) => overlaps(p, target));
 }
 
 /** True when the statement changes `name` only by assigning members of it. */

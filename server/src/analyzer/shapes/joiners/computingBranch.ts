@@ -2,7 +2,9 @@
 // too) is, for a run, one statement like `flags |= RO;`: it reads its tests and what its arms read,
 // and changes what its arms change. Folded into that statement, the joiners judge it as they judge any
 // statement between writes (a later write sending what it computed joins without a fix; otherwise a
-// fix moves the `if` after the gathered write, as it moves any statement).
+// fix moves the `if` after the gathered write, as it moves any statement). What its statements change
+// only through members (`if (c->crypt) encode(&c->ctx, body, n);` changes `c->ctx`, not `c->fd`) and
+// what their calls are handed stay so in the merged statement, as each statement's would.
 import type { BranchStep, OtherStep } from '../../model';
 import type { Joiner, Rules } from './joiner';
 
@@ -10,8 +12,8 @@ import type { Joiner, Rules } from './joiner';
  * The statement a branch is when its tests only read, or do what a statement between writes may (the
  * front end's `testEffects`: a call that fills a buffer), and its arms hold only statements a run may
  * cross (no write, loop, exit or I/O) and such branches; undefined otherwise, and when the front end
- * does not say what the tests read. Member paths are left out: the merged statement takes every name
- * it changes as changed whole.
+ * does not say what the tests read. A name some statement changes other than through members is
+ * changed whole in the merged statement; one every statement changes only through members keeps them.
  */
 function computation(branch: BranchStep): OtherStep | undefined {
   const effects = branch.partial?.opaque ? branch.partial.testEffects : [];
@@ -26,6 +28,10 @@ function computation(branch: BranchStep): OtherStep | undefined {
   // those calls would say with `output: false`: a front end that does not say keeps it unknown.
   let quiet = true;
   let setsGlobal = false;
+  const members = new Paths();
+  const mutatedPaths = new Paths();
+  // What the calls are handed, while every statement that calls says.
+  let handed: Set<string> | undefined = new Set();
   // The tests run first, then one arm: their effects (a call that fills a buffer) count as the arms'.
   const statements = [...effects, ...branch.arms.flatMap((arm) => arm.steps)];
   for (const step of statements) {
@@ -41,7 +47,15 @@ function computation(branch: BranchStep): OtherStep | undefined {
     output ||= !!s.output;
     if (s.calls.length > 0 && s.output !== false) quiet = false;
     setsGlobal ||= !!s.setsGlobal;
+    members.add(s.writes, s.members);
+    if (s.mutated) mutatedPaths.add(s.mutated, s.mutatedPaths);
+    if (s.calls.length > 0) {
+      if (s.handed && handed) for (const p of s.handed) handed.add(p);
+      else handed = undefined;
+    }
   }
+  const memberList = members.list();
+  const mutatedList = mutated && mutatedPaths.list();
   return {
     kind: 'other',
     span: branch.span,
@@ -53,7 +67,30 @@ function computation(branch: BranchStep): OtherStep | undefined {
     ...(output ? { output } : calls.size > 0 && quiet && { output: false }),
     ...(setsGlobal && { setsGlobal }),
     ...(frees.size > 0 && { frees: [...frees] }),
+    ...(memberList.length > 0 && { members: memberList }),
+    ...(mutatedList && mutatedList.length > 0 && { mutatedPaths: mutatedList }),
+    ...(handed && calls.size > 0 && { handed: [...handed].sort() }),
   };
+}
+
+/** Member paths of names changed through members only, gathered over statements (see computation). */
+class Paths {
+  private readonly paths = new Set<string>();
+  private readonly whole = new Set<string>();
+
+  /** A statement changing `names`, of which those with paths in `paths` only through them. */
+  add(names: readonly string[], paths: readonly string[] | undefined): void {
+    for (const n of names) {
+      const own = (paths ?? []).filter((p) => p.startsWith(`${n}.`) || p.startsWith(`${n}->`));
+      if (own.length === 0) this.whole.add(n);
+      for (const p of own) this.paths.add(p);
+    }
+  }
+
+  /** The paths of names no statement changed whole. */
+  list(): string[] {
+    return [...this.paths].filter((p) => !this.whole.has(/^\w+/.exec(p)?.[0] ?? '')).sort();
+  }
 }
 
 const RULES: Rules = {

@@ -21,6 +21,7 @@ export const crossing: Joiner = {
     'other.reads',
     'other.writes',
     'other.members',
+    'other.handed',
     'other.output',
     'run.names',
     'run.locals',

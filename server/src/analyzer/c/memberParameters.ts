@@ -1,0 +1,100 @@
+// A call between two writes is often handed the object that holds the written descriptor: a running
+// checksum or a sequence number kept per connection (`mac_update(c, body, n)` between writes to
+// `c->fd`), or a cipher state kept in one of its members (`encrypt(&c->ctx, body, n)`). Handed the
+// whole object, such a call may change any part of it, the descriptor included, unless its body shows
+// otherwise: a body that reaches its parameter only through members (`p->mac[i] ^= x; p->seq++;`)
+// touches those members and nothing else of the object, whatever they are called. The body is read from
+// the text alone, as the fact base reads bodies: a parameter that appears once without a member after it
+// (handed on whole, copied into another pointer, stepped, indexed, taken the address of, named in a
+// macro) may reach anything, and the call is read as before.
+
+/** Comments, string and character literals: blanked before reading a body. */
+const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
+
+/** Splits a parameter list at its top-level commas. */
+function parameters(list: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let k = 0; k <= list.length; k++) {
+    const c = list.charCodeAt(k);
+    if (c === 40 || c === 91) depth++;
+    else if (c === 41 || c === 93) depth--;
+    else if ((c === 44 && depth === 0) || k === list.length) {
+      found.push(list.slice(start, k).trim());
+      start = k + 1;
+    }
+  }
+  return found;
+}
+
+/** The name a parameter declares: `struct conn *c` is `c`; none for `void`, `...` or a function pointer. */
+function declaredName(param: string): string | undefined {
+  if (param === '' || param === 'void' || param === '...' || /[([]/.test(param)) return undefined;
+  // One pointer to a struct or a typedef'd object: the shape whose members a body reaches.
+  if ((param.match(/\*/g) ?? []).length !== 1) return undefined;
+  return /([A-Za-z_]\w*)\s*$/.exec(param)?.[1];
+}
+
+/**
+ * For a definition's parameter list (`list`, between its parentheses) and body (`body`, between its
+ * braces): each pointer parameter the body reaches only through members (every use of its name is
+ * `name->member`), with the members it names, sorted. A parameter used any other way is left out:
+ * nothing is known of what a call handed it may change. Touching stands for changing: a member the
+ * body only reads is listed too, which can only make a caller's run end sooner.
+ */
+export function memberParameters(list: string, body: string): [number, string[]][] {
+  const clean = body.replace(NOISE, (m) => ' '.repeat(m.length));
+  const found: [number, string[]][] = [];
+  parameters(list).forEach((param, index) => {
+    const name = declaredName(param);
+    if (!name) return;
+    const uses = new RegExp(`(^|[^\\w])${name}\\b(\\s*->\\s*([A-Za-z_]\\w*))?`, 'g');
+    const members = new Set<string>();
+    let bare = false;
+    for (let m = uses.exec(clean); m; m = uses.exec(clean)) {
+      // `x.name` or `y->name` is another object's member of that spelling, not the parameter.
+      const before = clean.slice(0, m.index + m[1]!.length).trimEnd();
+      if (before.endsWith('.') || before.endsWith('->')) continue;
+      if (m[3] === undefined) {
+        bare = true;
+        break;
+      }
+      members.add(m[3]);
+    }
+    if (!bare && members.size > 0) found.push([index, [...members].sort()]);
+  });
+  return found;
+}
+
+/**
+ * The members each of a file's functions may change through each parameter it reaches only through
+ * members, by name and index (see {@link memberParameters}). A name defined twice (under `#if`
+ * alternatives) keeps a parameter only where both definitions read it so, with the members of both.
+ */
+export function memberParameterLookup(
+  facts: readonly {
+    readonly name: string;
+    readonly memberParams?: readonly (readonly [number, readonly string[]])[];
+  }[],
+): (callee: string) => ReadonlyMap<number, readonly string[]> | undefined {
+  const byName = new Map<string, Map<number, readonly string[]>>();
+  for (const f of facts) {
+    const mine = new Map<number, readonly string[]>(f.memberParams ?? []);
+    const before = byName.get(f.name);
+    if (!before) {
+      byName.set(f.name, mine);
+      continue;
+    }
+    const both = new Map<number, readonly string[]>();
+    for (const [k, members] of before) {
+      const other = mine.get(k);
+      if (other) both.set(k, [...new Set([...members, ...other])].sort());
+    }
+    byName.set(f.name, both);
+  }
+  return (callee) => {
+    const found = byName.get(callee);
+    return found && found.size > 0 ? found : undefined;
+  };
+}
