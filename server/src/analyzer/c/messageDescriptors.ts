@@ -26,7 +26,7 @@ import {
   type StructKey,
 } from './memberStructs';
 import { addrinfoStreams, isStreamSocketCall } from './socketTypes';
-import { openerName, typedMessageCall } from './typedSockets';
+import { openerName, typedMessageCall, typedStreamCall } from './typedSockets';
 import { pairFilledArrays, pointerOpenedTargets } from './pointerOpeners';
 import { returnedOpening } from './returnedOpenings';
 import { localTypeSocket } from './localSocketTypes';
@@ -293,7 +293,11 @@ function descriptorsIn(
   }
   if (returning && [...returning].some((name) => text.includes(openerName(name)))) {
     for (const { target, callee, args, index } of assignedCalls(text))
-      if (returning.has(callee) || typedMessageCall(callee, args, returning)) add(target, index);
+      if (
+        (returning.has(callee) && !typedStreamCall(callee, args, returning)) ||
+        typedMessageCall(callee, args, returning)
+      )
+        add(target, index);
     // A variable handed by address to an opener storing a message socket there (see pointerOpeners.ts).
     for (const { target, index } of pointerOpenedTargets(text, returning)) add(target, index);
     // An array handed to an opener filling it with a message socketpair (see pointerOpeners.ts).

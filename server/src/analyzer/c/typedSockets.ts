@@ -82,6 +82,26 @@ export function typedMessageCall(callee: string, args: string, keys: ReadonlySet
   return false;
 }
 
+/**
+ * Whether a call of `callee` with arguments `args` (their text) asks one of `keys`' openers (see
+ * {@link typedSocketOpeners}) for a byte stream: the argument at the key's position spells
+ * `SOCK_STREAM` (flags may be or'ed in) and no argument names a message kind. Such an opener is also
+ * a function returning a message descriptor by its plain name when it names the socket before
+ * returning it (`l = socket(AF_UNIX, type, 0); ... return l;`: a type the call leaves to a variable may
+ * be a datagram's), which would make the stream its caller asked for one of them; the call says
+ * otherwise.
+ */
+export function typedStreamCall(callee: string, args: string, keys: ReadonlySet<string>): boolean {
+  for (const key of keys) {
+    if (openerName(key) !== callee || key === callee) continue;
+    const position = Number(key.slice(callee.length + AT.length));
+    const arg = topLevelArguments(args)[position];
+    // No other argument may name a message kind either (a family, a protocol).
+    if (arg !== undefined && /\bSOCK_STREAM\b/.test(arg) && !MESSAGE_SOCKET.test(args)) return true;
+  }
+  return false;
+}
+
 /** The arguments of a call's text after its `(`, split at the commas of its own level. */
 export function topLevelArguments(args: string): string[] {
   const found: string[] = [];
