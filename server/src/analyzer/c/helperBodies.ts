@@ -77,6 +77,8 @@ import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
 import { waitAfterWrite } from './pacingWaits';
+import { testsFormattedLength } from './formattedLengthTests';
+import { assumingAsCalled, configuredPacing, pacedAssumption } from './configuredPacing';
 import { literalMacro } from './literalMacros';
 import {
   constantArguments,
@@ -990,12 +992,16 @@ function isVariadic(fn: Node): boolean {
   return !!list && namedKids(list).some((p) => p.type === 'variadic_parameter');
 }
 
-/** True when `call` runs only where a test inside `body` says (an arm of an `if`, `?:` or `switch`). */
-function underTest(call: Node, body: Node): boolean {
+/**
+ * True when `call` runs only where a test inside `body` says (an arm of an `if`, `?:` or `switch`), but
+ * an `if` whose condition `asked` accepts (a test that asks nothing of the program's state).
+ */
+function underTest(call: Node, body: Node, asked?: (test: Node) => boolean): boolean {
   for (let at = call.parent, child: Node = call; at && at.id !== body.id; child = at, at = at.parent) {
     if (at.type === 'switch_statement' || at.type === 'case_statement') return true;
     if (at.type !== 'if_statement' && at.type !== 'conditional_expression') continue;
     const test = at.childForFieldName('condition');
+    if (test && at.type === 'if_statement' && asked?.(test)) continue;
     if (!test || child.startIndex < test.startIndex || child.endIndex > test.endIndex) return true;
   }
   return false;
@@ -1030,7 +1036,7 @@ export function writeHelperOf(
   ctx: CContext,
 ): CWrapper | undefined {
   const whole = helperOf(fn, name, exported, ctx);
-  if (whole) return whole;
+  if (whole) return assumingAsCalled(whole, fn, ctx.wrappers);
   // Read again without the arms a constant argument rules out (see selectedBranches.ts).
   const body = fn.childForFieldName('body');
   if (!body) return undefined;
@@ -1045,7 +1051,18 @@ export function writeHelperOf(
   const selected = selectedBody(body, params, noisy, changedIn(bodyFacts(body)));
   if (selected) {
     const helper = helperOf(fn, name, exported, ctx, selected.skipped);
-    return helper && { ...helper, select: selected.select };
+    return helper && assumingAsCalled({ ...helper, select: selected.select }, fn, ctx.wrappers);
+  }
+  // Read again as the configuration whose rate is off (see configuredPacing.ts).
+  const pacing = configuredPacing(body, params);
+  const unpacedHelper = pacing && helperOf(fn, name, exported, ctx, pacing.skipped);
+  if (pacing && unpacedHelper) {
+    const assumes = pacedAssumption(name, pacing);
+    return {
+      ...unpacedHelper,
+      assumes,
+      noFix: unpacedHelper.noFix ? `${unpacedHelper.noFix}; ${assumes}` : assumes,
+    };
   }
   // Read again as the arm of the mode in which it writes through (see modeArms.ts).
   const skipped = modeArmSkips(body, params, [ctx.text, ctx.included], ctx.quiet);
@@ -1057,12 +1074,17 @@ export function writeHelperOf(
       if (helper) break;
     }
   return (
-    helper && {
-      ...helper,
-      noFix:
-        helper.noFix ??
-        `${name}() writes to the descriptor only in one mode; in the other it keeps the bytes or sends them another way`,
-    }
+    helper &&
+    assumingAsCalled(
+      {
+        ...helper,
+        noFix:
+          helper.noFix ??
+          `${name}() writes to the descriptor only in one mode; in the other it keeps the bytes or sends them another way`,
+      },
+      fn,
+      ctx.wrappers,
+    )
   );
 }
 
@@ -1413,7 +1435,16 @@ function helperOf(
     // logger's) writes none or one time a call, as its state says: no helper of one write. So does
     // a variadic one whose descriptor is its own (`if (mask & fileMask) write(logFd, ...)`): a logger
     // that its caller names no destination to.
-    if ((!isVariadic(fn) || !('param' in fd)) && underTest(call, body)) return refused('formatter', call);
+    // A test of the length the formatting gave is no such state (see formattedLengthTests.ts).
+    const length =
+      lenArg && withoutCasts(lenArg).type === 'identifier' ? withoutCasts(lenArg).text : undefined;
+    const formatting = [params[format], params[format + 1]].filter((p): p is string => p !== undefined);
+    const lengthTest = (test: Node) =>
+      length !== undefined &&
+      !params.includes(length) &&
+      testsFormattedLength(test, length, body, formatting);
+    if ((!isVariadic(fn) || !('param' in fd)) && underTest(call, body, lengthTest))
+      return refused('formatter', call);
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts)))
       return refused('loop-not-advancing', call);
     return {
