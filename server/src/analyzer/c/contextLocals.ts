@@ -3,7 +3,9 @@
 // buf + done, len - done)`. The local is a copy of that fixed name, set once and never moved, so the
 // helper writes where `CC->sock` would: the same socket at every call, as a helper naming the global
 // itself does. A local set from a call (`s = open_session()`, a new connection each time) is no copy of
-// a name and is left alone.
+// a name and is left alone. So is a local holding the descriptor member of such a name itself (`int
+// sock = conn->sockout;`, where `conn` is the thread's connection a macro declared out of sight): it
+// names the socket `conn->sockout` names, at every call.
 import type { Node } from 'web-tree-sitter';
 import type { WrapperTarget } from '../wrapper';
 import { withoutCasts } from './syntax';
@@ -13,8 +15,9 @@ import { withoutCasts } from './syntax';
  * one value) is a plain identifier, casts aside, that `source` (how the helper reading read `init`) takes
  * for a fixed descriptor (a global or a macro, no parameter, no local of the body). The target is spelled
  * as the fixed name with the member (`CC->sock`) and lists the local among its names, so that a call
- * handed the local is handed the descriptor. Undefined for anything else, and for the local itself
- * (`member` empty). Does not modify the tree.
+ * handed the local is handed the descriptor. With `member` empty, the local itself is the descriptor:
+ * `init` must then be members of such a name, nothing computed (`conn->sockout`). Undefined for
+ * anything else. Does not modify the tree.
  */
 export function sharedContextMember(
   local: string,
@@ -22,7 +25,21 @@ export function sharedContextMember(
   source: WrapperTarget | undefined,
   member: string,
 ): WrapperTarget | undefined {
-  if (!source || !('text' in source) || member === '') return undefined;
+  if (!source || !('text' in source)) return undefined;
+  if (member === '')
+    return memberOfName(init) ? { text: source.text, names: [...source.names, local] } : undefined;
   if (withoutCasts(init).type !== 'identifier') return undefined;
   return { text: `${source.text}${member}`, names: [...source.names, local] };
+}
+
+/** Whether `init` is members down to a plain name, casts aside, nothing computed (`conn->sockout`). */
+function memberOfName(init: Node): boolean {
+  let at = withoutCasts(init);
+  if (at.type !== 'field_expression') return false;
+  while (at.type === 'field_expression') {
+    const arg = at.childForFieldName('argument');
+    if (!arg) return false;
+    at = withoutCasts(arg);
+  }
+  return at.type === 'identifier';
 }
