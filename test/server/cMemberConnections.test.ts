@@ -16,7 +16,7 @@ describe('calls through a member whose implementations write to the thread conne
     const f = found[0]!;
     assert.equal(f.fix, undefined);
     assert.match(f.message, /^2 syscalls to conn /);
-    assert.match(f.message, /function pointer send/);
+    assert.match(f.message, /function pointer mc_out/);
     const start = text.indexOf('\nint mc_send_reply(');
     assert.ok(f.span.start > start && f.span.start < text.indexOf('\n}', start));
   });
