@@ -23,7 +23,7 @@ describe('write helpers paced only under a configured rate', () => {
     const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
     const lines = found.map((f) => lineOf(f.span.start));
     assert.deepEqual(
-      lines.map((l) => text.split('\n')[l - 1]!.trim().split('(')[0]),
+      lines.map((l) => text.split('\n')[l - 1]!.trim().split(/[\s(]/)[0]),
       ['cp_printf', 'if'],
     );
     // The front keeps its own reason for having no fix, and inherits the assumption.
