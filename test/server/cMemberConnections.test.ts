@@ -1,7 +1,8 @@
 // A function-pointer member whose implementations take no descriptor and find the thread's
 // connection for themselves (c/memberWriters.ts, c/contextLocals.ts): a call through it writes to that
 // connection, so two calls in one function are a run, and a read between two is a turn. The fixture's
-// markers say where each run is found (cShapes.test.ts); here, what a user reads.
+// markers say where each run is found (cShapes.test.ts); here, what a user reads. The connection may
+// also come from an accessor of no parameters returning the thread's state (c/sharedStateAccessors.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeFixture, fixture } from './helpers';
@@ -26,5 +27,15 @@ describe('calls through a member whose implementations write to the thread conne
     const found = await analyzeFixture(NAME);
     const start = text.indexOf('\nint mc_handshake(');
     assert.ok(!found.some((f) => f.span.start > start && f.span.start < text.indexOf('\n}', start)));
+  });
+
+  it('reads an accessor of no parameters returning the thread state as one fixed connection', async () => {
+    const name = 'c/accessor-connections.c';
+    const text = fixture(name);
+    const found = await analyzeFixture(name);
+    assert.equal(found.length, 1);
+    assert.match(found[0]!.message, /^2 syscalls to ac_current\(\) /);
+    const start = text.indexOf('\nint ac_greet(');
+    assert.ok(found[0]!.span.start > start && found[0]!.span.start < text.indexOf('\n}', start));
   });
 });

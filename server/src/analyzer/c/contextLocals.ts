@@ -16,16 +16,35 @@ import { withoutCasts } from './syntax';
  * for a fixed descriptor (a global or a macro, no parameter, no local of the body). The target is spelled
  * as the fixed name with the member (`CC->sock`) and lists the local among its names, so that a call
  * handed the local is handed the descriptor. With `member` empty, the local itself is the descriptor:
- * `init` must then be members of such a name, nothing computed (`conn->sockout`). Undefined for
- * anything else. Does not modify the tree.
+ * `init` must then be members of such a name, nothing computed (`conn->sockout`). `init` may also be
+ * a call of no arguments to a function `pure` holds (`conn = get_conn();`, see
+ * sharedStateAccessors.ts), named then as `get_conn()` with the member. Undefined for anything else.
+ * Does not modify the tree.
  */
 export function sharedContextMember(
   local: string,
   init: Node,
   source: WrapperTarget | undefined,
   member: string,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   if (!source || !('text' in source)) return undefined;
+  // `conn = get_conn();`: an accessor of no arguments that the fact base finds pure hands back the
+  // same object at every call, the program's or the thread's (see sharedStateAccessors.ts).
+  const call = withoutCasts(init);
+  if (call.type === 'call_expression') {
+    const callee = call.childForFieldName('function');
+    const args = call.childForFieldName('arguments');
+    if (
+      !callee ||
+      callee.type !== 'identifier' ||
+      !args ||
+      args.namedChildCount > 0 ||
+      !pure?.has(callee.text)
+    )
+      return undefined;
+    return member === '' ? undefined : { text: `${callee.text}()${member}`, names: [callee.text, local] };
+  }
   if (member === '')
     return memberOfName(init) ? { text: source.text, names: [...source.names, local] } : undefined;
   if (withoutCasts(init).type !== 'identifier') return undefined;

@@ -682,6 +682,7 @@ function targetOf(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
   body?: Node,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   const b = withoutCasts(node);
   if (b.type === 'identifier') {
@@ -690,7 +691,7 @@ function targetOf(
     // `int fd = c->fd;` (or `fd = c->fd;` after a bare declaration) kept as it was: the descriptor of
     // the argument's member.
     if (facts.initial.has(b.text) || facts.copied.has(b.text))
-      return privateMember(b.text, '', params, facts);
+      return privateMember(b.text, '', params, facts, pure);
   }
   // `*sock`: the descriptor the parameter points at, as long as the body only reads it (see keepsPointee).
   if (b.type === 'pointer_expression' && b.childForFieldName('operator')?.text === '*')
@@ -704,7 +705,7 @@ function targetOf(
     // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
     // member of a parameter.
     if ([...names].some((n) => facts.initial.has(n) || facts.copied.has(n)))
-      return b.type === 'field_expression' ? viaLocal(b, params, facts) : undefined;
+      return b.type === 'field_expression' ? viaLocal(b, params, facts, pure) : undefined;
     // A local of the body (`fd = stream_fd(open_stream(path))`, opened anew each call) is no fixed
     // descriptor: two calls write to two descriptors. A `static` one keeps its value across calls.
     if ([...names].some((n) => declaresLocal(body, n))) return undefined;
@@ -739,6 +740,7 @@ function viaLocal(
   b: Node,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   let at = b;
   while (at.type === 'field_expression') {
@@ -747,7 +749,7 @@ function viaLocal(
     at = withoutCasts(arg);
   }
   if (at.type !== 'identifier') return undefined;
-  return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts);
+  return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts, pure);
 }
 
 /**
@@ -762,6 +764,7 @@ function privateMember(
   member: string,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   // Declared bare and given its value by its one change (`pp = peer->priv;`, C89 style), or initialised.
   const init = facts.initial.get(local) ?? facts.copied.get(local);
@@ -771,11 +774,11 @@ function privateMember(
   if (!init || moved.some((s) => s.has(local))) return undefined;
   // One value only: the initializer (a second declaration of the name in another scope is another local).
   if ((facts.values.get(local) ?? []).length !== 1) return undefined;
-  const source = targetOf(init, params, facts);
+  const source = targetOf(init, params, facts, undefined, pure);
   // `int sock = *(int *) s;`: the pointee of a parameter (see pointeeLocals.ts).
   const pointee = pointeeLocal(source, member);
   if (pointee) return pointee;
-  const shared = sharedContextMember(local, init, source, member);
+  const shared = sharedContextMember(local, init, source, member, pure);
   if (shared) return shared;
   if (!source || !('param' in source) || !source.member) return undefined;
   return { param: source.param, member: `${source.member}${member}` };
@@ -1190,7 +1193,7 @@ function helperOf(
   const args = callArgs(call);
   const facts = bodyFacts(body);
   const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
-  const fd = memberOf(fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed, slots.member);
+  const fd = memberOf(fdArg ? targetOf(fdArg, params, facts, body, ctx.pure) : slots.fixed, slots.member);
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return refused('descriptor', fdArg ?? call);
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx))

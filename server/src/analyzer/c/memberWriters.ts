@@ -175,10 +175,11 @@ export function memberWriters(
 }
 
 /**
- * The object a fixed descriptor is a member of (`conn` of `conn->sockout`, of `conn.tls->session`), or
- * the plain name a fixed descriptor is (`out_fd`); undefined for anything computed (a call, an index).
+ * The object a fixed descriptor is a member of (`conn` of `conn->sockout`, of `conn.tls->session`;
+ * `get_conn()` of `get_conn()->fd`, an accessor's), or the plain name a fixed descriptor is (`out_fd`);
+ * undefined for anything else computed (a call given arguments, an index).
  */
 function fixedObject(text: string): string | undefined {
-  const m = /^\s*([A-Za-z_]\w*)\s*((?:(?:->|\.)\s*[A-Za-z_]\w*\s*)*)$/.exec(text);
-  return m ? m[1] : undefined;
+  const m = /^\s*([A-Za-z_]\w*(?:\s*\(\s*\))?)\s*((?:(?:->|\.)\s*[A-Za-z_]\w*\s*)*)$/.exec(text);
+  return m ? m[1]!.replace(/\s+/g, '') : undefined;
 }
