@@ -16,7 +16,7 @@ export const THREAD_LOCAL_GETTERS: readonly string[] = [
 
 /** A local declared with an initializer at a statement's start (`struct t *p = f(k);`, `int n = 0;`). */
 const INITIALIZED_LOCAL =
-  /(^|[;{}])\s*(?:const\s+|volatile\s+)*(?:struct\s+|union\s+|enum\s+)?[A-Za-z_]\w*(?:\s+|\s*\*+\s*)(?:const\s+)?\**\s*[A-Za-z_]\w*\s*=(?!=)/g;
+  /(^|[;{}])\s*(?:const\s+|volatile\s+)*(?:struct\s+|union\s+|enum\s+)?(?!(?:return|else|case|goto|do)\b)[A-Za-z_]\w*(?:\s+|\s*\*+\s*)(?:const\s+)?\**\s*[A-Za-z_]\w*\s*=(?!=)/g;
 
 /**
  * Whether a function whose parameter list is `paramList` and whose body is `body` (comments and literals
