@@ -1,6 +1,7 @@
 // The one place that knows which functions write, in C and in TypeScript/JavaScript, and what each one's
 // gathered counterpart is. Users extend it through settings (see settings.ts).
 import { PRESETS, presetsOf, type Preset } from './presets';
+import { THREAD_LOCAL_GETTERS } from './c/sharedStateAccessors';
 import type { AnalyzerSettings, WrapperSetting, WriteFunctionSetting } from './settings';
 
 /** A C function that writes one buffer (or, if `gathered`, an iovec array) to a descriptor. */
@@ -249,6 +250,8 @@ export const C_PURE_FUNCTIONS: ReadonlySet<string> = new Set([
   'max',
   'MSB',
   'fileno',
+  // Thread-local storage's getters: the same value twice in one thread (see c/sharedStateAccessors.ts).
+  ...THREAD_LOCAL_GETTERS,
   // Accessors that read a lock file's or temporary file's descriptor out of its struct.
   'get_lock_file_fd',
   'get_tempfile_fd',

@@ -134,6 +134,12 @@ export interface CWrapper extends Wrapper {
    */
   readonly pace?: number;
   /**
+   * C: the configuration its reading assumes (see c/configuredPacing.ts): it paces its writes under a
+   * test of configured state, and is read as the other arm makes it, one write a call. Said in the
+   * message of every finding it takes part in, with no fix; helpers calling it inherit it.
+   */
+  readonly assumes?: string;
+  /**
    * C: the test on a parameter that decides whether the helper does other I/O besides its write (`if
    * (do_write) write(...) else read(...)`, `if (offset >= 0) lseek(...)`): a call is its one write only
    * when it passes a constant under which that test takes the quiet arm.

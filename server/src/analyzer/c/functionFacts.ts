@@ -5,6 +5,7 @@
 // must cost about as little as one search of the text: no parse. What the text does not show plainly
 // (a K&R definition, a call through a pointer, a body cut short by a `}` in column 0 of a string) leaves
 // the function unknown or opaque, never quiet by mistake.
+import { sharedStateReader } from './sharedStateAccessors';
 import {
   C_LIBRARY_QUIET,
   C_PURE_FUNCTIONS,
@@ -360,10 +361,13 @@ function readHead(
   const { calls, repeated, opaque } = callsIn(clean, open + 1, close);
   const paramList = clean.slice(i + 1, end0(clean, i));
   const readOnly = readOnlyParameters(paramList);
-  const memberParams = paramList.includes('*')
-    ? memberParameters(paramList, clean.slice(open + 1, close))
-    : [];
-  const readsOnly = close - open < ACCESSOR_LENGTH && !opaque && !MUTATION.test(clean.slice(open + 1, close));
+  // An accessor of no parameters may name its steps in initialized locals (see sharedStateAccessors.ts).
+  const inner = clean.slice(open + 1, close);
+  const memberParams = paramList.includes('*') ? memberParameters(paramList, inner) : [];
+  const readsOnly =
+    close - open < ACCESSOR_LENGTH &&
+    !opaque &&
+    (!MUTATION.test(inner) || sharedStateReader(paramList, inner, MUTATION));
   const exported = !/\bstatic\b/.test(qualifiers);
   const returnsCall = exported ? returnedCall(clean, open, close) : undefined;
   const staticResult = returnsStatic(clean, open, close);

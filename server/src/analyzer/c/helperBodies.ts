@@ -77,6 +77,8 @@ import { readsOwnHeader } from './selfSizedRecords';
 import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
 import { waitAfterWrite } from './pacingWaits';
+import { testsFormattedLength } from './formattedLengthTests';
+import { assumingAsCalled, configuredPacing, pacedAssumption } from './configuredPacing';
 import { literalMacro } from './literalMacros';
 import {
   constantArguments,
@@ -680,6 +682,7 @@ function targetOf(
   params: readonly (string | undefined)[],
   facts: BodyFacts,
   body?: Node,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   const b = withoutCasts(node);
   if (b.type === 'identifier') {
@@ -688,7 +691,7 @@ function targetOf(
     // `int fd = c->fd;` (or `fd = c->fd;` after a bare declaration) kept as it was: the descriptor of
     // the argument's member.
     if (facts.initial.has(b.text) || facts.copied.has(b.text))
-      return privateMember(b.text, '', params, facts);
+      return privateMember(b.text, '', params, facts, pure);
   }
   // `*sock`: the descriptor the parameter points at, as long as the body only reads it (see keepsPointee).
   if (b.type === 'pointer_expression' && b.childForFieldName('operator')?.text === '*')
@@ -702,7 +705,7 @@ function targetOf(
     // A fixed descriptor (a global, stdout): no local may stand in it, unless the local stands for a
     // member of a parameter.
     if ([...names].some((n) => facts.initial.has(n) || facts.copied.has(n)))
-      return b.type === 'field_expression' ? viaLocal(b, params, facts) : undefined;
+      return b.type === 'field_expression' ? viaLocal(b, params, facts, pure) : undefined;
     // A local of the body (`fd = stream_fd(open_stream(path))`, opened anew each call) is no fixed
     // descriptor: two calls write to two descriptors. A `static` one keeps its value across calls.
     if ([...names].some((n) => declaresLocal(body, n))) return undefined;
@@ -737,6 +740,7 @@ function viaLocal(
   b: Node,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   let at = b;
   while (at.type === 'field_expression') {
@@ -745,7 +749,7 @@ function viaLocal(
     at = withoutCasts(arg);
   }
   if (at.type !== 'identifier') return undefined;
-  return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts);
+  return privateMember(at.text, b.text.slice(at.text.length).replace(/\s+/g, ''), params, facts, pure);
 }
 
 /**
@@ -760,6 +764,7 @@ function privateMember(
   member: string,
   params: readonly (string | undefined)[],
   facts: BodyFacts,
+  pure?: ReadonlySet<string>,
 ): WrapperTarget | undefined {
   // Declared bare and given its value by its one change (`pp = peer->priv;`, C89 style), or initialised.
   const init = facts.initial.get(local) ?? facts.copied.get(local);
@@ -769,11 +774,11 @@ function privateMember(
   if (!init || moved.some((s) => s.has(local))) return undefined;
   // One value only: the initializer (a second declaration of the name in another scope is another local).
   if ((facts.values.get(local) ?? []).length !== 1) return undefined;
-  const source = targetOf(init, params, facts);
+  const source = targetOf(init, params, facts, undefined, pure);
   // `int sock = *(int *) s;`: the pointee of a parameter (see pointeeLocals.ts).
   const pointee = pointeeLocal(source, member);
   if (pointee) return pointee;
-  const shared = sharedContextMember(local, init, source, member);
+  const shared = sharedContextMember(local, init, source, member, pure);
   if (shared) return shared;
   if (!source || !('param' in source) || !source.member) return undefined;
   return { param: source.param, member: `${source.member}${member}` };
@@ -990,12 +995,16 @@ function isVariadic(fn: Node): boolean {
   return !!list && namedKids(list).some((p) => p.type === 'variadic_parameter');
 }
 
-/** True when `call` runs only where a test inside `body` says (an arm of an `if`, `?:` or `switch`). */
-function underTest(call: Node, body: Node): boolean {
+/**
+ * True when `call` runs only where a test inside `body` says (an arm of an `if`, `?:` or `switch`), but
+ * an `if` whose condition `asked` accepts (a test that asks nothing of the program's state).
+ */
+function underTest(call: Node, body: Node, asked?: (test: Node) => boolean): boolean {
   for (let at = call.parent, child: Node = call; at && at.id !== body.id; child = at, at = at.parent) {
     if (at.type === 'switch_statement' || at.type === 'case_statement') return true;
     if (at.type !== 'if_statement' && at.type !== 'conditional_expression') continue;
     const test = at.childForFieldName('condition');
+    if (test && at.type === 'if_statement' && asked?.(test)) continue;
     if (!test || child.startIndex < test.startIndex || child.endIndex > test.endIndex) return true;
   }
   return false;
@@ -1030,7 +1039,7 @@ export function writeHelperOf(
   ctx: CContext,
 ): CWrapper | undefined {
   const whole = helperOf(fn, name, exported, ctx);
-  if (whole) return whole;
+  if (whole) return assumingAsCalled(whole, fn, ctx.wrappers);
   // Read again without the arms a constant argument rules out (see selectedBranches.ts).
   const body = fn.childForFieldName('body');
   if (!body) return undefined;
@@ -1045,7 +1054,18 @@ export function writeHelperOf(
   const selected = selectedBody(body, params, noisy, changedIn(bodyFacts(body)));
   if (selected) {
     const helper = helperOf(fn, name, exported, ctx, selected.skipped);
-    return helper && { ...helper, select: selected.select };
+    return helper && assumingAsCalled({ ...helper, select: selected.select }, fn, ctx.wrappers);
+  }
+  // Read again as the configuration whose rate is off (see configuredPacing.ts).
+  const pacing = configuredPacing(body, params);
+  const unpacedHelper = pacing && helperOf(fn, name, exported, ctx, pacing.skipped);
+  if (pacing && unpacedHelper) {
+    const assumes = pacedAssumption(name, pacing);
+    return {
+      ...unpacedHelper,
+      assumes,
+      noFix: unpacedHelper.noFix ? `${unpacedHelper.noFix}; ${assumes}` : assumes,
+    };
   }
   // Read again as the arm of the mode in which it writes through (see modeArms.ts).
   const skipped = modeArmSkips(body, params, [ctx.text, ctx.included], ctx.quiet);
@@ -1057,12 +1077,17 @@ export function writeHelperOf(
       if (helper) break;
     }
   return (
-    helper && {
-      ...helper,
-      noFix:
-        helper.noFix ??
-        `${name}() writes to the descriptor only in one mode; in the other it keeps the bytes or sends them another way`,
-    }
+    helper &&
+    assumingAsCalled(
+      {
+        ...helper,
+        noFix:
+          helper.noFix ??
+          `${name}() writes to the descriptor only in one mode; in the other it keeps the bytes or sends them another way`,
+      },
+      fn,
+      ctx.wrappers,
+    )
   );
 }
 
@@ -1168,7 +1193,7 @@ function helperOf(
   const args = callArgs(call);
   const facts = bodyFacts(body);
   const fdArg = slots.fd === undefined ? undefined : args[slots.fd];
-  const fd = memberOf(fdArg ? targetOf(fdArg, params, facts, body) : slots.fixed, slots.member);
+  const fd = memberOf(fdArg ? targetOf(fdArg, params, facts, body, ctx.pure) : slots.fixed, slots.member);
   const bufArg = args[slots.buf];
   if (!fd || !bufArg) return refused('descriptor', fdArg ?? call);
   if ('param' in fd && fd.deref && !keepsPointee(body, params[fd.param]!, call, ctx))
@@ -1413,7 +1438,16 @@ function helperOf(
     // logger's) writes none or one time a call, as its state says: no helper of one write. So does
     // a variadic one whose descriptor is its own (`if (mask & fileMask) write(logFd, ...)`): a logger
     // that its caller names no destination to.
-    if ((!isVariadic(fn) || !('param' in fd)) && underTest(call, body)) return refused('formatter', call);
+    // A test of the length the formatting gave is no such state (see formattedLengthTests.ts).
+    const length =
+      lenArg && withoutCasts(lenArg).type === 'identifier' ? withoutCasts(lenArg).text : undefined;
+    const formatting = [params[format], params[format + 1]].filter((p): p is string => p !== undefined);
+    const lengthTest = (test: Node) =>
+      length !== undefined &&
+      !params.includes(length) &&
+      testsFormattedLength(test, length, body, formatting);
+    if ((!isVariadic(fn) || !('param' in fd)) && underTest(call, body, lengthTest))
+      return refused('formatter', call);
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts)))
       return refused('loop-not-advancing', call);
     return {

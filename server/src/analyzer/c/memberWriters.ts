@@ -9,7 +9,10 @@
 // whose effect the analyzer cannot read (a TLS record writer, a pointer handed to a setter) is taken as
 // another writer of the same call, as the corpus's labels take such members: one write per call. The
 // object stands for the descriptor, whose kind the code does not show, and no fix can call the
-// pointer's gathered twin, since it has none.
+// pointer's gathered twin, since it has none. Implementations that take no descriptor and all write to
+// one fixed connection (`conn->sockout`, the thread's connection a macro or a global names; or its
+// TLS session, `conn->session`) make a member whose calls write to that object, as a parameter's
+// members stand for it above: two calls in one function write to the same connection.
 import { C_WRITE_FUNCTIONS } from '../catalogue';
 import type { CWrapper } from '../wrapper';
 import { libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
@@ -133,15 +136,18 @@ export function memberWriters(
     ];
     if (writers.length === 0) continue;
     const first = writers[0]!;
-    if (!('param' in first.fd) || first.buf < 0 || first.syscalls !== undefined || first.formats) continue;
-    const fdParam = first.fd.param;
+    if (first.buf < 0 || first.syscalls !== undefined || first.formats) continue;
+    const fd = first.fd;
+    // A descriptor no argument names: the connection each implementation finds for itself, the same
+    // object for all of them (see the file comment); never a file's own static, another in each file.
+    if ('text' in fd && (fd.fileStatic || fixedObject(fd.text) === undefined)) continue;
+    const sameTarget = (t: CWrapper['fd']) =>
+      'param' in fd
+        ? 'param' in t && t.param === fd.param && !t.element && !t.deref && !t.accessor
+        : 'text' in t && !t.fileStatic && fixedObject(t.text) === fixedObject(fd.text);
     const same = writers.every(
       (w) =>
-        'param' in w.fd &&
-        w.fd.param === fdParam &&
-        !w.fd.element &&
-        !w.fd.deref &&
-        !w.fd.accessor &&
+        sameTarget(w.fd) &&
         w.buf === first.buf &&
         w.len === first.len &&
         w.syscalls === undefined &&
@@ -155,7 +161,8 @@ export function memberWriters(
     found.push({
       name: memberCallee(member),
       exported: false,
-      fd: { param: fdParam },
+      fd:
+        'param' in fd ? { param: fd.param } : { text: fixedObject(fd.text)!, names: [fixedObject(fd.text)!] },
       buf: first.buf,
       ...(first.len !== undefined && { len: first.len }),
       family: '',
@@ -165,4 +172,14 @@ export function memberWriters(
     });
   }
   return found;
+}
+
+/**
+ * The object a fixed descriptor is a member of (`conn` of `conn->sockout`, of `conn.tls->session`;
+ * `get_conn()` of `get_conn()->fd`, an accessor's), or the plain name a fixed descriptor is (`out_fd`);
+ * undefined for anything else computed (a call given arguments, an index).
+ */
+function fixedObject(text: string): string | undefined {
+  const m = /^\s*([A-Za-z_]\w*(?:\s*\(\s*\))?)\s*((?:(?:->|\.)\s*[A-Za-z_]\w*\s*)*)$/.exec(text);
+  return m ? m[1]!.replace(/\s+/g, '') : undefined;
 }
