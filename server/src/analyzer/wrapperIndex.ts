@@ -153,6 +153,14 @@ export class WrapperIndex {
   private headerIncludes: Map<string, readonly string[]> | undefined;
   /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
   private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
+  /**
+   * {@link cIncludedDefines}'s answers by the headers they come from (their paths, in order): the
+   * files of a tree include the same few sets of headers, whose definitions were gathered into a new
+   * list of thousands for each file, and each file's analysis then read that list anew. The one list
+   * lets the analysis read it once (see includedDefinesReading in analyzeC.ts). Reset with
+   * {@link resolved}.
+   */
+  private definesByHeaders: Map<string, readonly string[]> | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -226,6 +234,7 @@ export class WrapperIndex {
     this.resolved = undefined;
     this.headerIncludes = undefined;
     this.lastIncluded = undefined;
+    this.definesByHeaders = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
     this.defined = undefined;
@@ -256,6 +265,7 @@ export class WrapperIndex {
       this.resolved = undefined;
       this.headerIncludes = undefined;
       this.lastIncluded = undefined;
+    this.definesByHeaders = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
@@ -904,9 +914,17 @@ export class WrapperIndex {
    * The function-like macro definitions of the headers `path` includes (`includes`, its project includes
    * as written) and of the headers those include, nearer headers first (see cWrappersFor).
    */
-  cIncludedDefines(path: string, includes: readonly string[]): string[] {
+  cIncludedDefines(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderMacroNames().size === 0) return [];
-    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.defines ?? []);
+    const headers = this.includedHeaders(path, includes);
+    const key = headers.join('\0');
+    const byHeaders = (this.definesByHeaders ??= new Map());
+    let defines = byHeaders.get(key);
+    if (!defines) {
+      defines = headers.flatMap((h) => this.files.get(h)?.defines ?? []);
+      byHeaders.set(key, defines);
+    }
+    return defines;
   }
 
   /** The headers `path` includes, and those they include as far as the index knows, nearest first. */
