@@ -114,6 +114,12 @@ export interface FileWrappers {
 /** No name. */
 const NO_NAMES: ReadonlySet<string> = new Set();
 
+/**
+ * How many lists of the included headers' definitions, codes and devices the index keeps (see
+ * WrapperIndex.gathered): a tree's files include far fewer sets of headers.
+ */
+const GATHERED_KEPT = 1024;
+
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
 
@@ -154,13 +160,13 @@ export class WrapperIndex {
   /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
   private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
   /**
-   * {@link cIncludedDefines}'s answers by the headers they come from (their paths, in order): the
-   * files of a tree include the same few sets of headers, whose definitions were gathered into a new
-   * list of thousands for each file, and each file's analysis then read that list anew. The one list
-   * lets the analysis read it once (see includedDefinesReading in analyzeC.ts). Reset with
-   * {@link resolved}.
+   * What {@link gathered} gathered from the headers a file includes, by what it gathered and those
+   * headers' paths (in order): the files of a tree include the same few sets of headers, whose macro
+   * definitions and codes were gathered into a new list of thousands for each file, and each file's
+   * analysis then read that list anew. One list lets the analysis read it once (see
+   * includedDefinesReading in analyzeC.ts). Reset with {@link resolved}.
    */
-  private definesByHeaders: Map<string, readonly string[]> | undefined;
+  private gatheredByHeaders: Map<string, readonly unknown[]> | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -234,7 +240,7 @@ export class WrapperIndex {
     this.resolved = undefined;
     this.headerIncludes = undefined;
     this.lastIncluded = undefined;
-    this.definesByHeaders = undefined;
+    this.gatheredByHeaders = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
     this.defined = undefined;
@@ -265,7 +271,7 @@ export class WrapperIndex {
       this.resolved = undefined;
       this.headerIncludes = undefined;
       this.lastIncluded = undefined;
-    this.definesByHeaders = undefined;
+    this.gatheredByHeaders = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
@@ -837,9 +843,9 @@ export class WrapperIndex {
    * The device macros (see FileWrappers.deviceDefines) of the headers `path` includes (`includes`, as
    * written), and of those they include, as far as the index knows.
    */
-  cIncludedDevices(path: string, includes: readonly string[]): string[] {
+  cIncludedDevices(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
-    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.deviceDefines ?? []);
+    return this.gathered('devices', this.includedHeaders(path, includes), (h) => this.files.get(h)?.deviceDefines);
   }
 
   /** The names of the function-like macros some header defines: a statement of one may need them. */
@@ -903,11 +909,9 @@ export class WrapperIndex {
    * The named status codes of the headers `path` includes (`includes`, as written) and of the headers
    * those include; a name a nearer header gives comes last, so that it stands in a map made of them.
    */
-  cIncludedCodes(path: string, includes: readonly string[]): (readonly [string, number])[] {
+  cIncludedCodes(path: string, includes: readonly string[]): readonly (readonly [string, number])[] {
     if (includes.length === 0 || this.cHeaderCodeNames().size === 0) return [];
-    return this.includedHeaders(path, includes)
-      .reverse()
-      .flatMap((h) => this.files.get(h)?.codes ?? []);
+    return this.gathered('codes', this.includedHeaders(path, includes).reverse(), (h) => this.files.get(h)?.codes);
   }
 
   /**
@@ -916,15 +920,29 @@ export class WrapperIndex {
    */
   cIncludedDefines(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderMacroNames().size === 0) return [];
-    const headers = this.includedHeaders(path, includes);
-    const key = headers.join('\0');
-    const byHeaders = (this.definesByHeaders ??= new Map());
-    let defines = byHeaders.get(key);
-    if (!defines) {
-      defines = headers.flatMap((h) => this.files.get(h)?.defines ?? []);
-      byHeaders.set(key, defines);
+    return this.gathered('defines', this.includedHeaders(path, includes), (h) => this.files.get(h)?.defines);
+  }
+
+  /**
+   * The lists `of` gives each of `headers` (none: empty), one after the other, as one list kept by
+   * `kind` and the headers (see {@link gatheredByHeaders}): the same list for every file that includes
+   * the same headers. Not to be modified.
+   */
+  private gathered<T>(
+    kind: string,
+    headers: readonly string[],
+    of: (header: string) => readonly T[] | undefined,
+  ): readonly T[] {
+    const key = `${kind}\0${headers.join('\0')}`;
+    const kept = (this.gatheredByHeaders ??= new Map());
+    let list = kept.get(key) as readonly T[] | undefined;
+    if (!list) {
+      // Bounded, as the index of a long editing session is asked for ever new sets of headers.
+      if (kept.size >= GATHERED_KEPT) kept.clear();
+      list = headers.flatMap((h) => of(h) ?? []);
+      kept.set(key, list);
     }
-    return defines;
+    return list;
   }
 
   /** The headers `path` includes, and those they include as far as the index knows, nearest first. */
