@@ -230,8 +230,8 @@ describe('aliasedAssignments', () => {
 describe('functionLikeDefines', () => {
   const searched = (text: string) =>
     text.includes('define')
-      ? [...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(?:[^\n\\]|\\[\s\S])*/gm)].map((m) =>
-          m[0].trim(),
+      ? [...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(?:[^\n\\]|\\[\s\S])*/gm)].map(
+          (m) => m[0].trim(),
         )
       : [];
   const texts = [
@@ -261,7 +261,8 @@ describe('functionLikeDefines', () => {
     ),
   ];
   it('finds the definitions a search from every line finds', () => {
-    for (const text of texts) assert.deepEqual(functionLikeDefines(text), searched(text), JSON.stringify(text));
+    for (const text of texts)
+      assert.deepEqual(functionLikeDefines(text), searched(text), JSON.stringify(text));
   });
 });
 

@@ -271,7 +271,7 @@ export class WrapperIndex {
       this.resolved = undefined;
       this.headerIncludes = undefined;
       this.lastIncluded = undefined;
-    this.gatheredByHeaders = undefined;
+      this.gatheredByHeaders = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
@@ -845,7 +845,11 @@ export class WrapperIndex {
    */
   cIncludedDevices(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
-    return this.gathered('devices', this.includedHeaders(path, includes), (h) => this.files.get(h)?.deviceDefines);
+    return this.gathered(
+      'devices',
+      this.includedHeaders(path, includes),
+      (h) => this.files.get(h)?.deviceDefines,
+    );
   }
 
   /** The names of the function-like macros some header defines: a statement of one may need them. */
@@ -911,7 +915,11 @@ export class WrapperIndex {
    */
   cIncludedCodes(path: string, includes: readonly string[]): readonly (readonly [string, number])[] {
     if (includes.length === 0 || this.cHeaderCodeNames().size === 0) return [];
-    return this.gathered('codes', this.includedHeaders(path, includes).reverse(), (h) => this.files.get(h)?.codes);
+    return this.gathered(
+      'codes',
+      this.includedHeaders(path, includes).reverse(),
+      (h) => this.files.get(h)?.codes,
+    );
   }
 
   /**
