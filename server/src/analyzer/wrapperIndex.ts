@@ -158,7 +158,8 @@ export class WrapperIndex {
   /** Each header's includes as {@link resolved} finds them, in order. Reset with {@link resolved}. */
   private headerIncludes: Map<string, readonly string[]> | undefined;
   /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
-  private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
+  private lastIncluded:
+    { path: string; includes: readonly string[]; found: string[]; key?: string } | undefined;
   /**
    * What {@link gathered} gathered from the headers a file includes, by what it gathered and those
    * headers' paths (in order): the files of a tree include the same few sets of headers, whose macro
@@ -166,7 +167,7 @@ export class WrapperIndex {
    * analysis then read that list anew. One list lets the analysis read it once (see
    * includedDefinesReading in analyzeC.ts). Reset with {@link resolved}.
    */
-  private gatheredByHeaders: Map<string, readonly unknown[]> | undefined;
+  private gatheredByHeaders: Map<string, Map<string, readonly unknown[]>> | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -845,11 +846,7 @@ export class WrapperIndex {
    */
   cIncludedDevices(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
-    return this.gathered(
-      'devices',
-      this.includedHeaders(path, includes),
-      (h) => this.files.get(h)?.deviceDefines,
-    );
+    return this.gathered('devices', path, includes, (h) => this.files.get(h)?.deviceDefines);
   }
 
   /** The names of the function-like macros some header defines: a statement of one may need them. */
@@ -915,11 +912,7 @@ export class WrapperIndex {
    */
   cIncludedCodes(path: string, includes: readonly string[]): readonly (readonly [string, number])[] {
     if (includes.length === 0 || this.cHeaderCodeNames().size === 0) return [];
-    return this.gathered(
-      'codes',
-      this.includedHeaders(path, includes).reverse(),
-      (h) => this.files.get(h)?.codes,
-    );
+    return this.gathered('codes', path, includes, (h) => this.files.get(h)?.codes, true);
   }
 
   /**
@@ -928,26 +921,35 @@ export class WrapperIndex {
    */
   cIncludedDefines(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderMacroNames().size === 0) return [];
-    return this.gathered('defines', this.includedHeaders(path, includes), (h) => this.files.get(h)?.defines);
+    return this.gathered('defines', path, includes, (h) => this.files.get(h)?.defines);
   }
 
   /**
-   * The lists `of` gives each of `headers` (none: empty), one after the other, as one list kept by
-   * `kind` and the headers (see {@link gatheredByHeaders}): the same list for every file that includes
-   * the same headers. Not to be modified.
+   * The lists `of` gives each header `path` includes (see {@link includedHeaders}; `farthestFirst`:
+   * in the reverse order), one after the other, as one list kept by `kind` and the headers (see
+   * {@link gatheredByHeaders}): the same list for every file that includes the same headers. Not to be
+   * modified.
    */
   private gathered<T>(
     kind: string,
-    headers: readonly string[],
+    path: string,
+    includes: readonly string[],
     of: (header: string) => readonly T[] | undefined,
+    farthestFirst = false,
   ): readonly T[] {
-    const key = `${kind}\0${headers.join('\0')}`;
-    const kept = (this.gatheredByHeaders ??= new Map());
+    const headers = this.includedHeaders(path, includes);
+    // One key for the file's three lists: the headers' paths, joined once (includedHeaders has just
+    // made the answer it keeps that of `path`).
+    const last = this.lastIncluded!;
+    const key = (last.key ??= headers.join('\0'));
+    const byKind = (this.gatheredByHeaders ??= new Map<string, Map<string, readonly unknown[]>>());
+    let kept = byKind.get(kind);
+    if (!kept) byKind.set(kind, (kept = new Map<string, readonly unknown[]>()));
     let list = kept.get(key) as readonly T[] | undefined;
     if (!list) {
       // Bounded, as the index of a long editing session is asked for ever new sets of headers.
       if (kept.size >= GATHERED_KEPT) kept.clear();
-      list = headers.flatMap((h) => of(h) ?? []);
+      list = (farthestFirst ? headers.reverse() : headers).flatMap((h) => of(h) ?? []);
       kept.set(key, list);
     }
     return list;
