@@ -1118,7 +1118,7 @@ function includedMacroFacts(included: string | undefined, own: ReadonlySet<strin
 /** {@link includedMacroFacts}'s last headers' texts and their facts (which no reader changes). */
 const includedFacts = new Map<string, readonly CFunctionFact[]>();
 
-/** How many headers' texts {@link includedFacts} and {@link includedReadings} keep. */
+/** How many headers' texts {@link includedFacts} keeps. */
 const INCLUDED_KEPT = 16;
 
 /** What a file's analysis reads of its included headers' macro definitions (see {@link includedDefinesReading}). */
