@@ -120,6 +120,11 @@ const NO_NAMES: ReadonlySet<string> = new Set();
  */
 const GATHERED_KEPT = 1024;
 
+/** What WrapperIndex.gathered gathers, each kept apart: macro definitions, status codes, device macros. */
+const GATHERED_DEFINES = 0;
+const GATHERED_CODES = 1;
+const GATHERED_DEVICES = 2;
+
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
 
@@ -167,7 +172,7 @@ export class WrapperIndex {
    * analysis then read that list anew. One list lets the analysis read it once (see
    * includedDefinesReading in analyzeC.ts). Reset with {@link resolved}.
    */
-  private gatheredByHeaders: Map<string, Map<string, readonly unknown[]>> | undefined;
+  private gatheredByHeaders: Map<number, Map<string, readonly unknown[]>> | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -846,7 +851,7 @@ export class WrapperIndex {
    */
   cIncludedDevices(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
-    return this.gathered('devices', path, includes, (h) => this.files.get(h)?.deviceDefines);
+    return this.gathered(GATHERED_DEVICES, path, includes, (h) => this.files.get(h)?.deviceDefines);
   }
 
   /** The names of the function-like macros some header defines: a statement of one may need them. */
@@ -912,7 +917,7 @@ export class WrapperIndex {
    */
   cIncludedCodes(path: string, includes: readonly string[]): readonly (readonly [string, number])[] {
     if (includes.length === 0 || this.cHeaderCodeNames().size === 0) return [];
-    return this.gathered('codes', path, includes, (h) => this.files.get(h)?.codes, true);
+    return this.gathered(GATHERED_CODES, path, includes, (h) => this.files.get(h)?.codes, true);
   }
 
   /**
@@ -921,7 +926,7 @@ export class WrapperIndex {
    */
   cIncludedDefines(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderMacroNames().size === 0) return [];
-    return this.gathered('defines', path, includes, (h) => this.files.get(h)?.defines);
+    return this.gathered(GATHERED_DEFINES, path, includes, (h) => this.files.get(h)?.defines);
   }
 
   /**
@@ -931,7 +936,7 @@ export class WrapperIndex {
    * modified.
    */
   private gathered<T>(
-    kind: string,
+    kind: number,
     path: string,
     includes: readonly string[],
     of: (header: string) => readonly T[] | undefined,
@@ -942,7 +947,7 @@ export class WrapperIndex {
     // made the answer it keeps that of `path`).
     const last = this.lastIncluded!;
     const key = (last.key ??= headers.join('\0'));
-    const byKind = (this.gatheredByHeaders ??= new Map<string, Map<string, readonly unknown[]>>());
+    const byKind = (this.gatheredByHeaders ??= new Map<number, Map<string, readonly unknown[]>>());
     let kept = byKind.get(kind);
     if (!kept) byKind.set(kind, (kept = new Map<string, readonly unknown[]>()));
     let list = kept.get(key) as readonly T[] | undefined;
