@@ -1,8 +1,10 @@
 // Searches of a file's text made cheaper answer as the patterns they stand for: a parameter's declared
 // name read back from its end, file-level array declarations tried only at lines that can hold one,
 // a kept text's called names standing before a pass's search for calls of its words, the pointers
-// into file-scope objects searched for only where a `*` or a declarator spells them, and conditional
-// directives searched for at the lines holding a `#` once a word to blank is found. Texts made to
+// into file-scope objects searched for only where a `*` or a declarator spells them (and their
+// declarations only from the line starts before a spelling), function-like definitions tried only at
+// the lines holding `define`, and conditional directives searched for at the lines holding a `#` once
+// a word to blank is found. Texts made to
 // catch where the two could part (array bounds, digits, other white space, other line ends, `$`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -13,6 +15,7 @@ import type { CFunctionFact } from 'writev-lint/out/analyzer/c/functionFacts';
 import { aliasedAssignments } from 'writev-lint/out/analyzer/c/pointerAliases';
 import { blankOutsideConditions } from 'writev-lint/out/analyzer/c/conditionWords';
 import { callPattern } from 'writev-lint/out/cli/secondPass';
+import { functionLikeDefines } from 'writev-lint/out/analyzer/headerIncludes';
 
 /** Every string of up to `length` pieces of `alphabet`, in a fixed pseudo-random sample of `count`. */
 function samples(alphabet: readonly string[], length: number, count: number): string[] {
@@ -196,6 +199,9 @@ describe('aliasedAssignments', () => {
         'x = *p;\n',
         '*outp = 0;\n',
         '\r\n',
+        '\r',
+        '\u2028',
+        'char buf[2];\r',
         '*',
         ' ',
         ';',
@@ -218,6 +224,45 @@ describe('aliasedAssignments', () => {
       for (const objects of searchedTargets(text, names).values()) for (const o of objects) expected.add(o);
       assert.deepEqual([...(got!.assigns ?? [])].sort(), [...expected].sort(), JSON.stringify(clean));
     }
+  });
+});
+
+describe('functionLikeDefines', () => {
+  const searched = (text: string) =>
+    text.includes('define')
+      ? [...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(?:[^\n\\]|\\[\s\S])*/gm)].map(
+          (m) => m[0].trim(),
+        )
+      : [];
+  const texts = [
+    '#define F(a) write(1, a, 2)\n# define G() \\\n  x\n#define H 1\n',
+    '  #\tdefine W(x) send(x) /* define */\n',
+    ...samples(
+      [
+        '#define F(a) ',
+        '# define G() x',
+        '#define H 1',
+        'define',
+        '#',
+        '\\\n',
+        '\\\r\n',
+        '\n',
+        '\r',
+        '\u2028',
+        ' ',
+        '\t',
+        'x',
+        '(',
+        ')',
+        'f(a',
+      ],
+      12,
+      20000,
+    ),
+  ];
+  it('finds the definitions a search from every line finds', () => {
+    for (const text of texts)
+      assert.deepEqual(functionLikeDefines(text), searched(text), JSON.stringify(text));
   });
 });
 

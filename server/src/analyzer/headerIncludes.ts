@@ -73,8 +73,11 @@ function sharedPrefix(a: string, b: string): number {
   return lastSep;
 }
 
-/** `#define name(params) body` at the start of a line, the body running on over `\`-continued lines. */
-const FUNCTION_LIKE_DEFINE = /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(?:[^\n\\]|\\[\s\S])*/gm;
+/**
+ * `#define name(params) body` at the start of a line, the body running on over `\`-continued lines;
+ * read where a line holding `define` starts (sticky: see lineMatches).
+ */
+const FUNCTION_LIKE_DEFINE = /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(?:[^\n\\]|\\[\s\S])*/my;
 
 /**
  * The function-like macro definitions of a header, each as written (one `#define` with its continued
@@ -82,8 +85,10 @@ const FUNCTION_LIKE_DEFINE = /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\([^)\n]*\)(
  * one of them. An includer reads a statement of one of these names as it reads its own macros'.
  */
 export function functionLikeDefines(text: string): string[] {
+  // Only the lines holding `define` are tried: a search from every line of every file was a visible
+  // part of reading a tree's headers (and of each file's analysis).
   if (!text.includes('define')) return [];
-  return [...text.matchAll(FUNCTION_LIKE_DEFINE)].map((m) => m[0].trim());
+  return lineMatches(text, 'define', FUNCTION_LIKE_DEFINE).map((m) => m[0].trim());
 }
 
 /** The name a definition of {@link functionLikeDefines} defines. */

@@ -114,6 +114,17 @@ export interface FileWrappers {
 /** No name. */
 const NO_NAMES: ReadonlySet<string> = new Set();
 
+/**
+ * How many lists of the included headers' definitions, codes and devices the index keeps (see
+ * WrapperIndex.gathered): a tree's files include far fewer sets of headers.
+ */
+const GATHERED_KEPT = 1024;
+
+/** What WrapperIndex.gathered gathers, each kept apart: macro definitions, status codes, device macros. */
+const GATHERED_DEFINES = 0;
+const GATHERED_CODES = 1;
+const GATHERED_DEVICES = 2;
+
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
 
@@ -152,7 +163,16 @@ export class WrapperIndex {
   /** Each header's includes as {@link resolved} finds them, in order. Reset with {@link resolved}. */
   private headerIncludes: Map<string, readonly string[]> | undefined;
   /** The last {@link includedHeaders} answer: a file's analysis asks it for its wrappers, macros and codes. */
-  private lastIncluded: { path: string; includes: readonly string[]; found: string[] } | undefined;
+  private lastIncluded:
+    { path: string; includes: readonly string[]; found: string[]; key?: string } | undefined;
+  /**
+   * What {@link gathered} gathered from the headers a file includes, by what it gathered and those
+   * headers' paths (in order): the files of a tree include the same few sets of headers, whose macro
+   * definitions and codes were gathered into a new list of thousands for each file, and each file's
+   * analysis then read that list anew. One list lets the analysis read it once (see
+   * includedDefinesReading in analyzeC.ts). Reset with {@link resolved}.
+   */
+  private gatheredByHeaders: Map<number, Map<string, readonly unknown[]>> | undefined;
   private quiet: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetQuiet}: the answer worked out elsewhere (the CLI's main thread). */
   private preset: ReadonlySet<string> | undefined;
@@ -226,6 +246,7 @@ export class WrapperIndex {
     this.resolved = undefined;
     this.headerIncludes = undefined;
     this.lastIncluded = undefined;
+    this.gatheredByHeaders = undefined;
     this.overridden = undefined;
     this.quiet = undefined;
     this.defined = undefined;
@@ -256,6 +277,7 @@ export class WrapperIndex {
       this.resolved = undefined;
       this.headerIncludes = undefined;
       this.lastIncluded = undefined;
+      this.gatheredByHeaders = undefined;
       this.overridden = undefined;
       this.quiet = undefined;
       this.defined = undefined;
@@ -827,9 +849,9 @@ export class WrapperIndex {
    * The device macros (see FileWrappers.deviceDefines) of the headers `path` includes (`includes`, as
    * written), and of those they include, as far as the index knows.
    */
-  cIncludedDevices(path: string, includes: readonly string[]): string[] {
+  cIncludedDevices(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderDevices().size === 0) return [];
-    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.deviceDefines ?? []);
+    return this.gathered(GATHERED_DEVICES, path, includes, (h) => this.files.get(h)?.deviceDefines);
   }
 
   /** The names of the function-like macros some header defines: a statement of one may need them. */
@@ -893,20 +915,49 @@ export class WrapperIndex {
    * The named status codes of the headers `path` includes (`includes`, as written) and of the headers
    * those include; a name a nearer header gives comes last, so that it stands in a map made of them.
    */
-  cIncludedCodes(path: string, includes: readonly string[]): (readonly [string, number])[] {
+  cIncludedCodes(path: string, includes: readonly string[]): readonly (readonly [string, number])[] {
     if (includes.length === 0 || this.cHeaderCodeNames().size === 0) return [];
-    return this.includedHeaders(path, includes)
-      .reverse()
-      .flatMap((h) => this.files.get(h)?.codes ?? []);
+    return this.gathered(GATHERED_CODES, path, includes, (h) => this.files.get(h)?.codes, true);
   }
 
   /**
    * The function-like macro definitions of the headers `path` includes (`includes`, its project includes
    * as written) and of the headers those include, nearer headers first (see cWrappersFor).
    */
-  cIncludedDefines(path: string, includes: readonly string[]): string[] {
+  cIncludedDefines(path: string, includes: readonly string[]): readonly string[] {
     if (includes.length === 0 || this.cHeaderMacroNames().size === 0) return [];
-    return this.includedHeaders(path, includes).flatMap((h) => this.files.get(h)?.defines ?? []);
+    return this.gathered(GATHERED_DEFINES, path, includes, (h) => this.files.get(h)?.defines);
+  }
+
+  /**
+   * The lists `of` gives each header `path` includes (see {@link includedHeaders}; `farthestFirst`:
+   * in the reverse order), one after the other, as one list kept by `kind` and the headers (see
+   * {@link gatheredByHeaders}): the same list for every file that includes the same headers. Not to be
+   * modified.
+   */
+  private gathered<T>(
+    kind: number,
+    path: string,
+    includes: readonly string[],
+    of: (header: string) => readonly T[] | undefined,
+    farthestFirst = false,
+  ): readonly T[] {
+    const headers = this.includedHeaders(path, includes);
+    // One key for the file's three lists: the headers' paths, joined once (includedHeaders has just
+    // made the answer it keeps that of `path`).
+    const last = this.lastIncluded!;
+    const key = (last.key ??= headers.join('\0'));
+    const byKind = (this.gatheredByHeaders ??= new Map<number, Map<string, readonly unknown[]>>());
+    let kept = byKind.get(kind);
+    if (!kept) byKind.set(kind, (kept = new Map<string, readonly unknown[]>()));
+    let list = kept.get(key) as readonly T[] | undefined;
+    if (!list) {
+      // Bounded, as the index of a long editing session is asked for ever new sets of headers.
+      if (kept.size >= GATHERED_KEPT) kept.clear();
+      list = (farthestFirst ? headers.reverse() : headers).flatMap((h) => of(h) ?? []);
+      kept.set(key, list);
+    }
+    return list;
   }
 
   /** The headers `path` includes, and those they include as far as the index knows, nearest first. */

@@ -576,18 +576,11 @@ export class CAnalyzer {
     // macro is read as that write instead). The expansion reads them all (a name defined twice it
     // does not expand, as with the file's own): a use of a header's `SEND(fd, x)` is its write.
     const writes = this.writerPattern(settings, external, undefined, true);
-    const writing = new Set(includedDefines.filter((d) => writes.test(d)).map(definedName));
-    const quietDefines =
-      writing.size > 0 ? includedDefines.filter((d) => !writing.has(definedName(d))) : includedDefines;
-    const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
-    const expandable = writing.size > 0 ? includedDefines.join('\n') : included;
-    const headerMacros =
-      writing.size > 0
-        ? definedMacros(
-            includedDefines.filter((d) => writing.has(definedName(d))),
-            cWriteFunctions(settings),
-          )
-        : undefined;
+    const { writing, included, expandable, headerMacros } = includedDefinesReading(
+      includedDefines,
+      writes,
+      settings,
+    );
     // The headers' macros and the file's own over another file's helper (or a setting's): a helper of
     // this file calling one writes through that helper (see helperMacros.ts). Only where some macro of
     // a header, or the file's text, calls a writer can one be.
@@ -1116,12 +1109,71 @@ function sameRun(a: Finding, b: Finding): boolean {
 function includedMacroFacts(included: string | undefined, own: ReadonlySet<string>): CFunctionFact[] {
   if (included === undefined) return [];
   // Files that include the same headers have the same text of their definitions: read once for all.
-  if (lastIncluded?.text !== included) lastIncluded = { text: included, facts: cFunctionFacts(included) };
-  return lastIncluded.facts.filter((f) => !own.has(f.name));
+  // A tree's files take turns with a few sets of headers (a folder's own, another's), so the last
+  // few texts are kept, not the last one only.
+  let facts = includedFacts.get(included);
+  if (!facts) {
+    if (includedFacts.size >= INCLUDED_KEPT) includedFacts.clear();
+    includedFacts.set(included, (facts = cFunctionFacts(included)));
+  }
+  return facts.filter((f) => !own.has(f.name));
 }
 
-/** {@link includedMacroFacts}'s last headers' text and its facts (which no reader changes). */
-let lastIncluded: { text: string; facts: readonly CFunctionFact[] } | undefined;
+/** {@link includedMacroFacts}'s last headers' texts and their facts (which no reader changes). */
+const includedFacts = new Map<string, readonly CFunctionFact[]>();
+
+/** How many headers' texts {@link includedFacts} keeps. */
+const INCLUDED_KEPT = 16;
+
+/** What a file's analysis reads of its included headers' macro definitions (see {@link includedDefinesReading}). */
+interface IncludedDefinesReading {
+  /** The names one of whose definitions calls a writer (`writes`). */
+  readonly writing: ReadonlySet<string>;
+  /** The other definitions, as one text (CContext.included); undefined when there are none. */
+  readonly included: string | undefined;
+  /** Every definition, as one text, for the macro expansion. */
+  readonly expandable: string | undefined;
+  /** The writing names' macros, when they have one definition each (see definedMacros). */
+  readonly headerMacros: ReadonlyMap<string, CMacro> | undefined;
+}
+
+/**
+ * The included headers' definitions `defines` read against `writes` (the loose writer pattern) and
+ * the write functions of `settings`. Kept by the list itself: the tree's index gives every file that
+ * includes the same headers the same list (WrapperIndex.cIncludedDefines), and reading a list of
+ * thousands of definitions again for each of its files was a visible part of a tree's analysis.
+ */
+function includedDefinesReading(
+  defines: readonly string[],
+  writes: RegExp,
+  settings: AnalyzerSettings,
+): IncludedDefinesReading {
+  const kept = includedReadings.get(defines);
+  if (kept && kept.writes === writes.source && kept.settings === settings) return kept.reading;
+  const writing = new Set(defines.filter((d) => writes.test(d)).map(definedName));
+  const quietDefines = writing.size > 0 ? defines.filter((d) => !writing.has(definedName(d))) : defines;
+  const included = quietDefines.length > 0 ? quietDefines.join('\n') : undefined;
+  const reading: IncludedDefinesReading = {
+    writing,
+    included,
+    expandable: writing.size > 0 ? defines.join('\n') : included,
+    headerMacros:
+      writing.size > 0
+        ? definedMacros(
+            defines.filter((d) => writing.has(definedName(d))),
+            cWriteFunctions(settings),
+          )
+        : undefined,
+  };
+  includedReadings.set(defines, { writes: writes.source, settings, reading });
+  return reading;
+}
+
+/** {@link includedDefinesReading}'s answers, by the list read (a list no file holds is let go). */
+const includedReadings = new WeakMap<
+  readonly string[],
+  { writes: string; settings: AnalyzerSettings; reading: IncludedDefinesReading }
+>();
 
 /** The functions whose result is a byte stream: the catalogue's, the user's, other files' (see returnedKinds.ts). */
 function streamOpeners(settings: AnalyzerSettings, others: ReturnedKinds): Set<string> {

@@ -370,11 +370,19 @@ function propagate(
 class Union {
   private only: ReadonlySet<string> | undefined;
   private union: Set<string> | undefined;
+  /**
+   * The sets copied into {@link union} so far: the callees of a component often share one large set
+   * (what an exit or logging helper changes), and each was copied again, adding no name.
+   */
+  private copied: Set<ReadonlySet<string>> | undefined;
 
   add(part: ReadonlySet<string>): void {
     if (part.size === 0 || part === this.only) return;
     if (this.only === undefined) this.only = part;
     else {
+      // A set given again adds no name, nor changes the order of those there.
+      if (this.copied?.has(part)) return;
+      (this.copied ??= new Set()).add(part);
       this.union ??= new Set(this.only);
       for (const n of part) this.union.add(n);
     }

@@ -114,9 +114,35 @@ const STARRED = /\*\s*(\w+)\s*[=;]/y;
 /** Whether `clean` declares `name` at file scope: at a line's start (`char outbuf[512];`, `= {`). */
 function fileScopeObject(clean: string, name: string): boolean {
   if (!declaratorSpelled(clean, name)) return false;
-  return new RegExp(`^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)*[;=,]`, 'm').test(
-    clean,
+  const declaration = new RegExp(
+    `^${QUALIFIERS}[A-Za-z_]\\w*[\\s*]+${name}\\s*(?:\\[[^\\]\\n]*\\]\\s*)*[;=,]`,
+    'my',
   );
+  // The pattern is tried only at the line starts it can match from, as its search from every line
+  // would find it: a match runs from its line's start over words, white space and `*`s to an
+  // occurrence of `name`, so each occurrence is walked back from over those characters, trying each
+  // line start met, no further than the occurrence before (whose walk tried what lies beyond). A name
+  // the test asks about stands in most lines of a file (`NULL`), and the search from every line start
+  // cost a large file milliseconds each time.
+  let before = -1;
+  for (let at = clean.indexOf(name); at >= 0; before = at, at = clean.indexOf(name, at + 1)) {
+    for (let p = at; ; p--) {
+      if (p === 0 || isLineTerminator(clean.charCodeAt(p - 1))) {
+        declaration.lastIndex = p;
+        if (declaration.test(clean)) return true;
+      }
+      if (p - 1 <= before || !HEAD_CHARACTER.test(clean[p - 1]!)) break;
+    }
+  }
+  return false;
+}
+
+/** A character between a file-scope declaration's line start and its name: a word's, white space, a `*`. */
+const HEAD_CHARACTER = /[\w\s*]/;
+
+/** Whether a character code ends a line for a multiline pattern's `^` (`\n`, `\r`, U+2028, U+2029). */
+function isLineTerminator(code: number): boolean {
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
 }
 
 /**

@@ -47,7 +47,9 @@ function isHeadCharacter(c: number): boolean {
  */
 export function fileArrayDeclarations(clean: string): string[] {
   // Lines end at other terminators too for `^`; such text is rare, and searched as the pattern would.
-  if (/[\r\u2028\u2029]/.test(clean)) return [...clean.matchAll(FILE_ARRAY)].map((m) => m[0]);
+  // Asked with indexOf rather than a character class: a search for one character is many times faster.
+  if (clean.includes('\r') || clean.includes('\u2028') || clean.includes('\u2029'))
+    return [...clean.matchAll(FILE_ARRAY)].map((m) => m[0]);
   const found: string[] = [];
   for (let line = 0; line < clean.length;) {
     const next = clean.indexOf('\n', line);
