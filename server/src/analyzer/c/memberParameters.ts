@@ -54,8 +54,11 @@ export function memberParameters(list: string, body: string): [number, string[]]
     let bare = false;
     for (let m = uses.exec(clean); m; m = uses.exec(clean)) {
       // `x.name` or `y->name` is another object's member of that spelling, not the parameter.
-      const before = clean.slice(0, m.index + m[1]!.length).trimEnd();
-      if (before.endsWith('.') || before.endsWith('->')) continue;
+      // What the name follows, white space skipped: a member of that name (`x.fd`, `x->fd`) is no use.
+      // Looked back from the name rather than by copying the text before it, once a use.
+      let k = m.index + m[1]!.length;
+      while (k > 0 && /\s/.test(clean[k - 1]!)) k--;
+      if (clean[k - 1] === '.' || (clean[k - 1] === '>' && clean[k - 2] === '-')) continue;
       if (m[3] === undefined) {
         bare = true;
         break;
