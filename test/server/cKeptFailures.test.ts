@@ -2,18 +2,12 @@
 // value) and the loops that only look like one write per item: what the findings say and offer.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Finding } from 'writev-lint';
-import { analyzeFixture, fixture } from './helpers';
+import { analyzeFixture, fixture, inFunction } from './helpers';
 
 const NAME = 'c/kept-failures.c';
 const LOOPS = 'c/rewritten-loops.c';
 
 /** The findings that start inside function `fn` of `text`. */
-function inFunction(found: readonly Finding[], text: string, fn: string): Finding[] {
-  const start = text.indexOf(`${fn}(`);
-  const end = text.indexOf('\n}', start);
-  return found.filter((f) => f.span.start > start && f.span.end <= end);
-}
 
 describe('C kept results in other shapes', () => {
   it('joins writes whose failures are only counted, without a fix, and says why', async () => {

@@ -2,18 +2,11 @@
 // reported where it is used, with the fix left to the body that every use shares.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Finding } from 'writev-lint';
-import { analyzeFixture, fixture } from './helpers';
+import { analyzeFixture, fixture, inFunction } from './helpers';
 
 const NAME = 'c/macro-bodies.c';
 
 /** The findings inside the definition of function `fn` of the fixture. */
-function inFunction(found: readonly Finding[], text: string, fn: string): Finding[] {
-  const start = text.search(new RegExp(`^\\w[^\\n]*\\b${fn}\\(`, 'm'));
-  const end = text.indexOf('\n}', start);
-  assert.ok(start >= 0 && end > start, fn);
-  return found.filter((f) => f.span.start > start && f.span.end <= end);
-}
 
 describe('C macros whose body is several writes', () => {
   it('reports each use at the use, without a fix, naming the body and how many uses it serves', async () => {

@@ -3,17 +3,11 @@
 // is read or handed on before the next write.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Finding } from 'writev-lint';
-import { analyzeFixture, fixture } from './helpers';
+import { analyzeFixture, fixture, inFunction } from './helpers';
 
 const NAME = 'c/stored-tests.c';
 
 /** The finding inside function `fn` of the fixture, if any. */
-function inFunction(found: readonly Finding[], text: string, fn: string): Finding | undefined {
-  const start = text.indexOf(`${fn}(`);
-  const end = text.indexOf('\n}', start);
-  return found.find((f) => f.span.start > start && f.span.end <= end);
-}
 
 describe('C writes whose test is kept', () => {
   it('joins the write to the writes after it, saying why there is no fix', async () => {
@@ -23,7 +17,7 @@ describe('C writes whose test is kept', () => {
       ['stored_then_key', 'ok'],
       ['declared', 'sent'],
     ] as const) {
-      const f = inFunction(found, text, fn);
+      const f = inFunction(found, text, fn)[0];
       assert.equal(f?.syscalls, 2, fn);
       assert.equal(f?.fix, undefined, fn);
       assert.match(f?.message ?? '', new RegExp(`whether write\\(\\) succeeded is kept in ${name}`), fn);
@@ -41,6 +35,6 @@ describe('C writes whose test is kept', () => {
       'leaves_on_success',
       'count_leaves_on_success',
     ])
-      assert.equal(inFunction(found, text, fn), undefined, fn);
+      assert.equal(inFunction(found, text, fn)[0], undefined, fn);
   });
 });

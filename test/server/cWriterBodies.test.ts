@@ -4,22 +4,16 @@
 // makes the loop around it two writes).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, type Finding } from 'writev-lint';
-import { analyzeFixture, analyzer, fixture } from './helpers';
+import { DEFAULT_SETTINGS } from 'writev-lint';
+import { analyzeFixture, analyzer, fixture, inFunction } from './helpers';
 
 const NAME = 'c/writer-bodies.c';
-
-function inFunction(found: readonly Finding[], text: string, fn: string): Finding | undefined {
-  const start = text.indexOf(`\n${fn}(`) >= 0 ? text.indexOf(`\n${fn}(`) : text.indexOf(` ${fn}(`);
-  const end = text.indexOf('\n}', start);
-  return found.find((f) => f.span.start > start && f.span.start < end);
-}
 
 describe('write helpers read from their bodies', () => {
   it('says why a message built in a local array has no fix', async () => {
     const text = fixture(NAME);
     const found = await analyzeFixture(NAME);
-    const token = inFunction(found, text, 'wb_token_text');
+    const token = inFunction(found, text, 'wb_token_text')[0];
     assert.equal(token?.fix, undefined);
     assert.match(
       token?.message ?? '',
@@ -30,13 +24,13 @@ describe('write helpers read from their bodies', () => {
   it('names the table element a helper indexed by its parameter writes to, and fixes the direct spelling', async () => {
     const text = fixture(NAME);
     const found = await analyzeFixture(NAME);
-    const ask = inFunction(found, text, 'wb_ask');
+    const ask = inFunction(found, text, 'wb_ask')[0];
     assert.match(ask?.message ?? '', /^3 syscalls to wb_ends\[WB_PARENT\] /);
     assert.equal(ask?.severity, 'warning');
-    const tell = inFunction(found, text, 'wb_tell');
+    const tell = inFunction(found, text, 'wb_tell')[0];
     assert.equal(tell?.code, 'adjacent-writes');
     assert.ok(tell?.fix, 'an element of a stream socketpair array is a stream: the run is fixed');
-    assert.equal(inFunction(found, text, 'wb_tell_dgram'), undefined);
+    assert.equal(inFunction(found, text, 'wb_tell_dgram')[0], undefined);
   });
 
   it('reads a wait helper again once its body writes', async () => {
@@ -44,7 +38,7 @@ describe('write helpers read from their bodies', () => {
     const key = 'writer-bodies-edit.c';
     const text = fixture(NAME);
     const greets = (t: string) =>
-      inFunction(a.analyze(key, t, DEFAULT_SETTINGS, { key }), t, 'wb_greet') !== undefined;
+      inFunction(a.analyze(key, t, DEFAULT_SETTINGS, { key }), t, 'wb_greet')[0] !== undefined;
     assert.equal(greets(text), true);
     const writing = text.replace(
       '\tfor (;;) {\n\t\ttv.tv_sec',

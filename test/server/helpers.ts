@@ -80,6 +80,19 @@ function sharedIndex(dir: string, settings: AnalyzerSettings): Promise<WrapperIn
 
 const sharedIndexes = new Map<string, Promise<WrapperIndex>>();
 
+/**
+ * The findings that start inside the body of the function `fn` defined in `text` (its definition: a
+ * line at the margin naming `fn(` whose parameter list is followed by `{`; the body ends at the next `}`
+ * at the margin). Fails the test when `text` defines no such function.
+ */
+export function inFunction(found: readonly Finding[], text: string, fn: string): Finding[] {
+  const head = new RegExp(`^\\w[^\\n;]*\\b${fn}\\([^;{]*\\)\\s*\\{`, 'm').exec(text);
+  if (!head) throw new Error(`the fixture defines no function ${fn}`);
+  const start = head.index;
+  const end = text.indexOf('\n}', start);
+  return found.filter((f) => f.span.start > start && f.span.start < end);
+}
+
 /** An expected finding: `expect: <code> <syscalls>` in a comment on the line where it starts. */
 export interface Expectation {
   readonly line: number;

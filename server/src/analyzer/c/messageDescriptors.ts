@@ -268,24 +268,18 @@ function descriptorsIn(
   // The struct is looked for in what precedes the assignment: its function's parameters and locals.
   const key = (t: string, m: string, at: number) =>
     keys.add(memberFactKey(m, structOfTarget(t, text.slice(0, at), text)));
-  const add = (target: string, at = 0) => {
+  // A target (a variable, or an array of two ends) kept in `into`, and the member it names, if any.
+  const keep = (into: Set<string>, target: string, at: number) => {
     const t = canonical(target);
-    targets.add(t);
+    into.add(t);
     const m = member(t);
     if (m) {
       members.add(m);
       key(t, m, at);
     }
   };
-  const addArray = (array: string, at: number) => {
-    const a = canonical(array);
-    arrays.add(a);
-    const m = member(a);
-    if (m) {
-      members.add(m);
-      key(a, m, at);
-    }
-  };
+  const add = (target: string, at = 0) => keep(targets, target, at);
+  const addArray = (array: string, at: number) => keep(arrays, array, at);
   if (foundAt(text, ['socket', 'open'], OPENING_CALL)) {
     const hints = addrinfoStreams(text);
     for (const { target, callee, args, index } of assignedCalls(text))
