@@ -32,6 +32,7 @@ import { mayWriteThroughParameter } from './wrapperChains';
 import { maySendOneIovec } from './iovecHelpers';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
+import { BlankedTexts } from './blankedTexts';
 import { joinAdjacentMacros } from './adjacentMacros';
 import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { definedMacros, fileMacros, type CMacro } from './macros';
@@ -192,6 +193,8 @@ export class CAnalyzer {
     assumed: string[];
   }>();
   private readonly keptFacts = new KeptFacts();
+  /** A batch run's blanked texts, for a later pass over the same text (see blankedTexts.ts). */
+  private readonly blankedTexts = new BlankedTexts();
   /** The kept documents' texts as last analysed: the memos find unchanged functions by position. */
   private readonly textChanges = new TextChanges();
 
@@ -338,7 +341,9 @@ export class CAnalyzer {
     unread?: (name: string) => boolean,
     overHelpers: readonly CWrapper[] = [],
   ): T {
-    const blanked = this.blanked(text, settings);
+    const blanked = this.blankedTexts.get(text, settings.attributeMacros.join(','), () =>
+      this.blanked(text, settings),
+    );
     const parsed = interestingParts(text, blanked, this.parser, {
       settings,
       settingWrappers: wanted,

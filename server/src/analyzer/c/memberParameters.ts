@@ -11,6 +11,14 @@
 /** Comments, string and character literals: blanked before reading a body. */
 const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
 
+/** What follows a parameter's name when it reaches a member (`->member`; group 1: the member). */
+const MEMBER_AFTER = /\s*->\s*([A-Za-z_]\w*)/y;
+
+/** Whether the UTF-16 code `c` continues a word as `\w` reads one (`[A-Za-z0-9_]`); NaN past the end does not. */
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
 /** Splits a parameter list at its top-level commas. */
 function parameters(list: string): string[] {
   const found: string[] = [];
@@ -49,21 +57,30 @@ export function memberParameters(list: string, body: string): [number, string[]]
   parameters(list).forEach((param, index) => {
     const name = declaredName(param);
     if (!name) return;
-    const uses = new RegExp(`(^|[^\\w])${name}\\b(\\s*->\\s*([A-Za-z_]\\w*))?`, 'g');
     const members = new Set<string>();
     let bare = false;
-    for (let m = uses.exec(clean); m; m = uses.exec(clean)) {
+    // Each whole-word use of the name, found by the name itself: a pattern led by `(^|\W)` was tried
+    // at every character of every body, a visible part of reading a tree's function facts.
+    for (let at = clean.indexOf(name); at !== -1; at = clean.indexOf(name, at)) {
+      const end = at + name.length;
+      if ((at > 0 && isWordCode(clean.charCodeAt(at - 1))) || isWordCode(clean.charCodeAt(end))) {
+        at = end;
+        continue;
+      }
+      MEMBER_AFTER.lastIndex = end;
+      const member = MEMBER_AFTER.exec(clean);
+      at = member ? MEMBER_AFTER.lastIndex : end;
       // `x.name` or `y->name` is another object's member of that spelling, not the parameter.
       // What the name follows, white space skipped: a member of that name (`x.fd`, `x->fd`) is no use.
       // Looked back from the name rather than by copying the text before it, once a use.
-      let k = m.index + m[1]!.length;
+      let k = end - name.length;
       while (k > 0 && /\s/.test(clean[k - 1]!)) k--;
       if (clean[k - 1] === '.' || (clean[k - 1] === '>' && clean[k - 2] === '-')) continue;
-      if (m[3] === undefined) {
+      if (!member) {
         bare = true;
         break;
       }
-      members.add(m[3]);
+      members.add(member[1]!);
     }
     if (!bare && members.size > 0) found.push([index, [...members].sort()]);
   });
