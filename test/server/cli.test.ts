@@ -342,6 +342,7 @@ describe('writev-lint', () => {
         'expanded-macros.c:86',
         'failing-computed.c:28',
         'failing-computed.c:49',
+        'failure-chains.c:13',
         'falling-cases.c:33',
         'falling-cases.c:57',
         'falling-cases.c:75',
