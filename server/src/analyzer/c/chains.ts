@@ -10,6 +10,7 @@ import { assumedCalls } from '../shapes/assumptions';
 import { throughCountCasts } from './castCounts';
 import { COMMA_PRELUDE, preludeEffects, preludeReads, withPrelude } from './commaPreludes';
 import { keptFailure } from './keptFailures';
+import { leavingFailureChain } from './failureChains';
 import { accumulating, accumulationAfter, statusSays, zeroSucceeds } from './accumulations';
 import { reportedOnly } from './reportedCounts';
 import { storedTestIn, storedTestReason, testsSuccess } from './storedTests';
@@ -674,6 +675,15 @@ export function resultChecked(
     if (kept) {
       failureSets.push(...kept);
       last = j;
+      continue;
+    }
+    // `if (n < 0) return -1; else if (n != len) return -1;`: one check split by its messages.
+    if (
+      check?.childForFieldName('alternative') &&
+      leavingFailureChain(check, result, stored?.kind, ctx, (body) => leaves(body, ctx, write.targetNames))
+    ) {
+      last = j;
+      leaving = true;
       continue;
     }
     const cond = check?.type === 'if_statement' ? check.childForFieldName('condition') : null;
