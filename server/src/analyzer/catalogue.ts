@@ -767,10 +767,13 @@ const C_LIBRARY_EFFECTS =
 /**
  * C library functions that wait (for time to pass, output to drain, a signal, a child, a descriptor):
  * a program that waits between two writes splits them on purpose (a device's pacing, a test of a
- * peer's timeout), even on a descriptor no other code writes to.
+ * peer's timeout), even on a descriptor no other code writes to. A change of a terminal's settings
+ * (`tcsetattr`, `tcflush`, `tcflow`, `tcsendbreak`) splits them as surely: the terminal reads the bytes
+ * written before and after under different modes (echo, raw, line editing), and the descriptor it names
+ * (`pty`) may be another name of the written one (`xpty`).
  */
 const C_LIBRARY_WAITS =
-  /^(sleep|usleep|nanosleep|clock_nanosleep|tcdrain|pause|sched_yield|p?poll|p?select|epoll_p?wait|sigsuspend|sigwait\w*|sigtimedwait|wait|waitpid|waitid|wait3|wait4)$/;
+  /^(sleep|usleep|nanosleep|clock_nanosleep|tcdrain|tcsetattr|tcflush|tcflow|tcsendbreak|pause|sched_yield|p?poll|p?select|epoll_p?wait|sigsuspend|sigwait\w*|sigtimedwait|wait|waitpid|waitid|wait3|wait4)$/;
 
 /** True when `name` is a library function that waits (see {@link C_LIBRARY_WAITS}). */
 export function libraryWaits(name: string): boolean {
