@@ -175,6 +175,7 @@ export class Analyzer {
         index?.cIncludedDevices(path, includes),
         index?.cAssignsFor(path),
         options.index?.cOpaqueFor(path),
+        index?.cMemberParamsFor(path),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };

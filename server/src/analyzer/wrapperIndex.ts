@@ -6,6 +6,7 @@ import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
 import { treeWaiting, treeWritableWaits } from './c/waitingHelpers';
 import { treeAssignments } from './c/assignedGlobals';
+import { memberParameterMap, type MemberParameterMap } from './c/memberParameters';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
@@ -207,6 +208,9 @@ export class WrapperIndex {
   private statics: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetStatics}. */
   private presetStaticNames: ReadonlySet<string> | undefined;
+  private memberParams: MemberParameterMap | undefined;
+  /** Set by {@link WrapperIndex.presetMemberParams}. */
+  private presetMemberParamMap: MemberParameterMap | undefined;
   /** The weak definitions other files replace, by file (see weakDefinitions.ts). */
   private replaced: ReadonlyMap<string, ReadonlySet<string>> | undefined;
   /** Set by {@link WrapperIndex.presetReplaced}. */
@@ -259,6 +263,7 @@ export class WrapperIndex {
     this.waiters = undefined;
     this.assigns = undefined;
     this.statics = undefined;
+    this.memberParams = undefined;
     this.replaced = undefined;
     this.linked = undefined;
   }
@@ -289,8 +294,8 @@ export class WrapperIndex {
       this.readers = undefined;
       this.waiters = undefined;
       this.assigns = undefined;
-      this.assigns = undefined;
       this.statics = undefined;
+      this.memberParams = undefined;
       this.replaced = undefined;
       this.linked = undefined;
     }
@@ -475,6 +480,34 @@ export class WrapperIndex {
       ),
     );
     return this.assigns;
+  }
+
+  /**
+   * Uses `params` (by function, each parameter's index and members) as what the tree's functions reach
+   * of their pointer parameters (see cMemberParamsFor), instead of reading the files' facts.
+   */
+  presetMemberParams(
+    params: readonly (readonly [string, readonly (readonly [number, readonly string[]])[]])[],
+  ): void {
+    this.presetMemberParamMap = new Map(params.map(([name, list]) => [name, new Map(list)]));
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that reach pointer
+   * parameters only through members, by name: each such parameter's index and the members its body
+   * names (see memberParameters.ts). A call of one handed the object that holds a written descriptor
+   * changes those members only. A name two files define keeps what both definitions say. `_path` reads
+   * its own definitions itself.
+   */
+  cMemberParamsFor(_path: string): MemberParameterMap {
+    if (this.presetMemberParamMap) return this.presetMemberParamMap;
+    this.memberParams ??= memberParameterMap(
+      [...this.live()].flatMap(([file, w]) => {
+        const shared = w.functions?.length ? this.cShared(file) : false;
+        return (w.functions ?? []).filter((f) => shared || f.exported);
+      }),
+    );
+    return this.memberParams;
   }
 
   /** Uses `names` as the tree's opaque definitions, instead of reading the files' facts. */
@@ -1129,6 +1162,13 @@ export class WrapperIndex {
           .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
       });
       facts.push({ statics: [...this.cStaticFor(path)].sort() });
+      facts.push({
+        memberParams: [...this.cMemberParamsFor(path)]
+          .map(([name, params]) => [name, ...params])
+          .sort((a, b) =>
+            (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+          ),
+      });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });

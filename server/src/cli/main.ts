@@ -267,6 +267,7 @@ export async function lint(
         waiters: facts.waiters,
         assigns: facts.assigns,
         statics: facts.statics,
+        memberParams: facts.memberParams,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.

@@ -1,6 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { memberParameterLookup } from './memberParameters';
+import { memberParameterLookup, type MemberParameterMap } from './memberParameters';
 import { writingOrChecking } from './checkMacros';
 import { declaredPureFunctions } from './declaredPure';
 import {
@@ -94,6 +94,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** No function changes anything beyond its arguments (see assignedGlobals.ts). */
 const NO_ASSIGNS: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+const NO_MEMBER_PARAMS: MemberParameterMap = new Map();
 
 /** No named status codes. */
 const NO_CODES: ReadonlyMap<string, number> = new Map();
@@ -511,6 +512,7 @@ export class CAnalyzer {
     includedDevices: readonly string[] = [],
     assignsElsewhere: ReadonlyMap<string, ReadonlySet<string>> = NO_ASSIGNS,
     opaqueElsewhere: ReadonlySet<string> = NO_NAMES,
+    memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -795,7 +797,7 @@ export class CAnalyzer {
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
-        memberParams: memberParameterLookup(functions),
+        memberParams: memberParameterLookup(functions, memberParamsElsewhere),
         unread,
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
@@ -854,8 +856,13 @@ export class CAnalyzer {
         [...elsewhereDefined].sort(),
         // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
         functions.flatMap((f) => (f.readOnly ? [[f.name, ...f.readOnly]] : [])),
-        // And what they reach of their pointer parameters (see memberParameters.ts).
+        // And what they reach of their pointer parameters (see memberParameters.ts), other files'
+        // functions' too where the file calls them.
         functions.flatMap((f) => (f.memberParams ? [[f.name, f.memberParams]] : [])),
+        [...calledNames]
+          .filter((c) => !own.has(c) && memberParamsElsewhere.has(c))
+          .sort()
+          .map((c) => [c, ...memberParamsElsewhere.get(c)!]),
         settings,
         [...wrappers.values()],
         [...macros.values()],
