@@ -739,7 +739,8 @@ describe('writev-lint', () => {
     // c-headermacrochains/, c-treeshadows/, c-treewritablewaits/, c-treeshadowedhelpers/,
     // c-treepointeropeners/, c-treeopaquecalls/, c-treeassigningmacros/, c-treeconfiguredhelpers/,
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
-    // c-treemodelisteners/ and c-treememberparams/.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 797);
+    // c-treemodelisteners/, c-treememberparams/ and c-treeexterndatagrams/ (c-treeseqpacketmembers/
+    // finds none).
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 798);
   });
 });

@@ -95,6 +95,11 @@ export interface FileWrappers {
    */
   readonly deviceDefines?: readonly string[];
   /**
+   * A C header's declarations of global objects of a struct or a type name, and its typedefs of tagged
+   * structs, one a line (see headerObjects.ts): an includer's `state.fd` is a member of that struct.
+   */
+  readonly objects?: readonly string[];
+  /**
    * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
    * statusConstants): an includer reads a test or a return of one as the number.
    */
@@ -125,6 +130,7 @@ const GATHERED_KEPT = 1024;
 const GATHERED_DEFINES = 0;
 const GATHERED_CODES = 1;
 const GATHERED_DEVICES = 2;
+const GATHERED_OBJECTS = 3;
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
@@ -147,6 +153,8 @@ export class WrapperIndex {
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
   private headerDevices: Set<string> | undefined;
+  /** Whether some header declares a global object; reset with {@link headerDevices}. */
+  private headerObjectsKnown: boolean | undefined;
   /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
   private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
@@ -231,6 +239,7 @@ export class WrapperIndex {
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
       !wrappers.deviceDefines?.length &&
+      !wrappers.objects?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
     ) {
@@ -244,6 +253,7 @@ export class WrapperIndex {
     this.headerNames = undefined;
     this.headerMacros = undefined;
     this.headerDevices = undefined;
+    this.headerObjectsKnown = undefined;
     this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
@@ -277,6 +287,7 @@ export class WrapperIndex {
       this.headerNames = undefined;
       this.headerMacros = undefined;
       this.headerDevices = undefined;
+      this.headerObjectsKnown = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
@@ -887,6 +898,23 @@ export class WrapperIndex {
     return this.gathered(GATHERED_DEVICES, path, includes, (h) => this.files.get(h)?.deviceDefines);
   }
 
+  /** Whether some header declares a global object (see FileWrappers.objects). */
+  cHeaderObjectsKnown(): boolean {
+    this.headerObjectsKnown ??= [...this.files].some(
+      ([file, w]) => !!w.objects?.length && this.cShared(file),
+    );
+    return this.headerObjectsKnown;
+  }
+
+  /**
+   * The object declarations (see FileWrappers.objects) of the headers `path` includes (`includes`, as
+   * written), and of those they include, as far as the index knows, nearer headers first.
+   */
+  cIncludedObjects(path: string, includes: readonly string[]): readonly string[] {
+    if (includes.length === 0 || !this.cHeaderObjectsKnown()) return [];
+    return this.gathered(GATHERED_OBJECTS, path, includes, (h) => this.files.get(h)?.objects);
+  }
+
   /** The names of the function-like macros some header defines: a statement of one may need them. */
   cHeaderMacroNames(): ReadonlySet<string> {
     if (!this.headerMacros) {
@@ -1194,6 +1222,13 @@ export class WrapperIndex {
         devices: [...this.files]
           .filter(([file, w]) => this.cShared(file) && w.deviceDefines?.length)
           .map(([file, w]) => [file, w.deviceDefines])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
+      });
+      // Every header's object declarations, for the same reason.
+      facts.push({
+        objects: [...this.files]
+          .filter(([file, w]) => this.cShared(file) && w.objects?.length)
+          .map(([file, w]) => [file, w.objects])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.

@@ -513,6 +513,7 @@ export class CAnalyzer {
     assignsElsewhere: ReadonlyMap<string, ReadonlySet<string>> = NO_ASSIGNS,
     opaqueElsewhere: ReadonlySet<string> = NO_NAMES,
     memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
+    includedObjects: readonly string[] = [],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -816,7 +817,7 @@ export class CAnalyzer {
       // And variables another file defines and opens as message descriptors (see messageGlobals.ts).
       const globals = globalsElsewhere(membersElsewhere, text, known.values());
       const streams = read.messages
-        ? { ...read, messages: withGlobals(withMembers(read.messages, named), globals) }
+        ? { ...read, messages: withGlobals(withMembers(read.messages, named, includedObjects), globals) }
         : read;
       readingObserver()?.file?.({ ctx, streams });
       const findings: Finding[] = [];
@@ -1201,6 +1202,7 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     arrays: list(m.arrays),
     keys: list(m.keys),
     elsewhere: list(m.elsewhere),
+    declarations: list(m.declarations),
     globals: list(m.globals),
     globalArrays: list(m.globalArrays),
     returning: list(m.returning),
