@@ -465,6 +465,8 @@ describe('writev-lint', () => {
         'member-confined-calls.c:90',
         'member-confined-calls.c:101',
         'member-confined-calls.c:113',
+        'member-connection-writers.c:38',
+        'member-connection-writers.c:114',
         'member-connections.c:102',
         'member-forwarders.c:37',
         'member-forwarders.c:43',
@@ -740,7 +742,7 @@ describe('writev-lint', () => {
     // c-treepointeropeners/, c-treeopaquecalls/, c-treeassigningmacros/, c-treeconfiguredhelpers/,
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
     // c-treemodelisteners/, c-treememberparams/ and c-treeexterndatagrams/ (c-treeseqpacketmembers/
-    // finds none).
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 798);
+    // finds none). c/member-connection-writers.c adds two of its own.
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 800);
   });
 });
