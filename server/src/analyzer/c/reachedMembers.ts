@@ -17,13 +17,9 @@ import { memberCalleeOf, type CWrapper } from './writes';
  * arguments that are plain names. Empty for most functions: no helper writes to a member.
  */
 export function reachedMembers(body: Node, wrappers: ReadonlyMap<string, CWrapper>): string[] {
-  let any = false;
-  for (const w of wrappers.values())
-    if ('param' in w.fd && w.fd.member?.startsWith('->')) {
-      any = true;
-      break;
-    }
-  if (!any) return [];
+  const called = memberHelperCalls(wrappers);
+  // Most functions call none of them: their text says so without a walk of their syntax.
+  if (!called || !called.test(body.text)) return [];
   const found = new Set<string>();
   for (const call of body.descendantsOfType('call_expression')) {
     if (!call) continue;
@@ -36,4 +32,20 @@ export function reachedMembers(body: Node, wrappers: ReadonlyMap<string, CWrappe
     if (value?.type === 'identifier') found.add(`${value.text}${w.fd.member.replace(/\s+/g, '')}`);
   }
   return [...found];
+}
+
+/** {@link memberHelperCalls}' answers, by the wrappers asked about (one map per file's analysis). */
+const callPatterns = new WeakMap<ReadonlyMap<string, CWrapper>, RegExp | null>();
+
+/** What finds a call of one of `wrappers` writing to a member of a parameter; null for none. */
+function memberHelperCalls(wrappers: ReadonlyMap<string, CWrapper>): RegExp | null {
+  let pattern = callPatterns.get(wrappers);
+  if (pattern !== undefined) return pattern;
+  const names: string[] = [];
+  for (const w of wrappers.values())
+    if ('param' in w.fd && w.fd.member?.startsWith('->')) names.push(w.name.replace(/^->/, ''));
+  const plain = names.filter((n) => /^\w+$/.test(n));
+  pattern = plain.length > 0 ? new RegExp(`\\b(?:${plain.join('|')})\\s*\\(`) : null;
+  callPatterns.set(wrappers, pattern);
+  return pattern;
 }
