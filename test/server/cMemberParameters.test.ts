@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS } from 'writev-lint';
+import { cFunctionFacts } from 'writev-lint/out/analyzer/c/functionFacts';
 import { memberParameterLookup, memberParameters } from 'writev-lint/out/analyzer/c/memberParameters';
 import { analyzer, FIXTURES } from './helpers';
 
@@ -14,8 +15,15 @@ describe('parameters reached through members only', () => {
       memberParameters('struct conn *c, const unsigned char *p, size_t n', 'c->seq++; c->mac[0] ^= p[0];'),
       [[0, ['mac', 'seq']]],
     );
-    // Spaces around the arrow, comments and strings aside.
-    assert.deepEqual(memberParameters('struct x *x', 'x -> state = 1; /* x */ f("x");'), [[0, ['state']]]);
+    // Spaces around the arrow; comments and strings come blanked, as the fact base blanks a file.
+    assert.deepEqual(memberParameters('struct x *x', 'x -> state = 1;   f(   );'), [[0, ['state']]]);
+  });
+
+  it('reads a definition’s body with its comments and literals blanked, as the fact base reads a file', () => {
+    const [fact] = cFunctionFacts(
+      'void f(struct conn *p, int n)\n{\n\tp->seq = n; /* p */ g("p", \'p\');\n}\n',
+    );
+    assert.deepEqual(fact?.memberParams, [[0, ['seq']]]);
   });
 
   it('leaves out a parameter used any other way', () => {

@@ -1,6 +1,7 @@
 // The analyzer's front door: pick the language from the path, refuse what is not source text, and run
 // the language's front end with the workspace's wrappers. No LSP here: the server, the CLI and the
 // tests all use this.
+import { headerObjects } from './c/headerObjects';
 import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
 import { languageOf } from './languageOf';
@@ -139,7 +140,8 @@ export class Analyzer {
         index?.cHeaderWrapperNames().size ||
         index?.cHeaderMacroNames().size ||
         index?.cHeaderCodeNames().size ||
-        index?.cHeaderDevices().size
+        index?.cHeaderDevices().size ||
+        index?.cHeaderObjectsKnown()
           ? projectIncludes(text)
           : [];
       const {
@@ -175,6 +177,8 @@ export class Analyzer {
         index?.cIncludedDevices(path, includes),
         index?.cAssignsFor(path),
         options.index?.cOpaqueFor(path),
+        index?.cMemberParamsFor(path),
+        index?.cIncludedObjects(path, includes),
       );
       if (options.onlyChained)
         return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
@@ -306,9 +310,10 @@ export class Analyzer {
 /** The fields of {@link Analyzer.textFacts} after a header's includes, as {@link Analyzer.inspect} gives them. */
 function textOnly(
   read: FileWrappers,
-): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'codes' | 'codeUses'> {
+): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'objects' | 'codes' | 'codeUses'> {
   return {
     ...(read.defines && { defines: read.defines }),
+    ...(read.objects && { objects: read.objects }),
     ...(read.deviceDefines && { deviceDefines: read.deviceDefines }),
     ...(read.codes && { codes: read.codes }),
     ...(read.codeUses && { codeUses: read.codeUses }),
@@ -346,14 +351,22 @@ function includedFiles(path: string, text: string): { sources?: string[] } {
 }
 
 /**
- * A header's function-like macro definitions and the object-like ones naming a device's path, for its
- * includers (see FileWrappers.defines and FileWrappers.deviceDefines).
+ * A header's function-like macro definitions, the object-like ones naming a device's path, and its
+ * declarations of global objects, for its includers (see FileWrappers.defines, deviceDefines, objects).
  */
-function headerDefines(path: string, text: string): { defines?: string[]; deviceDefines?: string[] } {
+function headerDefines(
+  path: string,
+  text: string,
+): { defines?: string[]; deviceDefines?: string[]; objects?: string[] } {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
   const devices = deviceMacros(text);
-  return { ...(defines.length > 0 && { defines }), ...(devices.length > 0 && { deviceDefines: devices }) };
+  const objects = headerObjects(text);
+  return {
+    ...(defines.length > 0 && { defines }),
+    ...(devices.length > 0 && { deviceDefines: devices }),
+    ...(objects.length > 0 && { objects }),
+  };
 }
 
 /** The index's fields for the exported functions a C file shows to return a descriptor of a known kind. */

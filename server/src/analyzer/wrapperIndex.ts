@@ -6,6 +6,7 @@ import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
 import { treeWaiting, treeWritableWaits } from './c/waitingHelpers';
 import { treeAssignments } from './c/assignedGlobals';
+import { memberParameterMap, type MemberParameterMap } from './c/memberParameters';
 import { staticSenders } from './c/staticSenders';
 import { replacedDefinitions } from './c/weakDefinitions';
 import { libraryQuiet } from './c/functionFacts';
@@ -94,6 +95,11 @@ export interface FileWrappers {
    */
   readonly deviceDefines?: readonly string[];
   /**
+   * A C header's declarations of global objects of a struct or a type name, and its typedefs of tagged
+   * structs, one a line (see headerObjects.ts): an includer's `state.fd` is a member of that struct.
+   */
+  readonly objects?: readonly string[];
+  /**
    * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
    * statusConstants): an includer reads a test or a return of one as the number.
    */
@@ -124,6 +130,7 @@ const GATHERED_KEPT = 1024;
 const GATHERED_DEFINES = 0;
 const GATHERED_CODES = 1;
 const GATHERED_DEVICES = 2;
+const GATHERED_OBJECTS = 3;
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
@@ -146,6 +153,8 @@ export class WrapperIndex {
   /** The names of the function-like macros headers define; reset with {@link byHeader}. */
   private headerMacros: Set<string> | undefined;
   private headerDevices: Set<string> | undefined;
+  /** Whether some header declares a global object; reset with {@link headerDevices}. */
+  private headerObjectsKnown: boolean | undefined;
   /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
   private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
@@ -207,6 +216,9 @@ export class WrapperIndex {
   private statics: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetStatics}. */
   private presetStaticNames: ReadonlySet<string> | undefined;
+  private memberParams: MemberParameterMap | undefined;
+  /** Set by {@link WrapperIndex.presetMemberParams}. */
+  private presetMemberParamMap: MemberParameterMap | undefined;
   /** The weak definitions other files replace, by file (see weakDefinitions.ts). */
   private replaced: ReadonlyMap<string, ReadonlySet<string>> | undefined;
   /** Set by {@link WrapperIndex.presetReplaced}. */
@@ -227,6 +239,7 @@ export class WrapperIndex {
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
       !wrappers.deviceDefines?.length &&
+      !wrappers.objects?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
     ) {
@@ -240,6 +253,7 @@ export class WrapperIndex {
     this.headerNames = undefined;
     this.headerMacros = undefined;
     this.headerDevices = undefined;
+    this.headerObjectsKnown = undefined;
     this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
@@ -259,6 +273,7 @@ export class WrapperIndex {
     this.waiters = undefined;
     this.assigns = undefined;
     this.statics = undefined;
+    this.memberParams = undefined;
     this.replaced = undefined;
     this.linked = undefined;
   }
@@ -272,6 +287,7 @@ export class WrapperIndex {
       this.headerNames = undefined;
       this.headerMacros = undefined;
       this.headerDevices = undefined;
+      this.headerObjectsKnown = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
@@ -289,8 +305,8 @@ export class WrapperIndex {
       this.readers = undefined;
       this.waiters = undefined;
       this.assigns = undefined;
-      this.assigns = undefined;
       this.statics = undefined;
+      this.memberParams = undefined;
       this.replaced = undefined;
       this.linked = undefined;
     }
@@ -475,6 +491,34 @@ export class WrapperIndex {
       ),
     );
     return this.assigns;
+  }
+
+  /**
+   * Uses `params` (by function, each parameter's index and members) as what the tree's functions reach
+   * of their pointer parameters (see cMemberParamsFor), instead of reading the files' facts.
+   */
+  presetMemberParams(
+    params: readonly (readonly [string, readonly (readonly [number, readonly string[]])[]])[],
+  ): void {
+    this.presetMemberParamMap = new Map(params.map(([name, list]) => [name, new Map(list)]));
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that reach pointer
+   * parameters only through members, by name: each such parameter's index and the members its body
+   * names (see memberParameters.ts). A call of one handed the object that holds a written descriptor
+   * changes those members only. A name two files define keeps what both definitions say. `_path` reads
+   * its own definitions itself.
+   */
+  cMemberParamsFor(_path: string): MemberParameterMap {
+    if (this.presetMemberParamMap) return this.presetMemberParamMap;
+    this.memberParams ??= memberParameterMap(
+      [...this.live()].flatMap(([file, w]) => {
+        const shared = w.functions?.length ? this.cShared(file) : false;
+        return (w.functions ?? []).filter((f) => shared || f.exported);
+      }),
+    );
+    return this.memberParams;
   }
 
   /** Uses `names` as the tree's opaque definitions, instead of reading the files' facts. */
@@ -854,6 +898,23 @@ export class WrapperIndex {
     return this.gathered(GATHERED_DEVICES, path, includes, (h) => this.files.get(h)?.deviceDefines);
   }
 
+  /** Whether some header declares a global object (see FileWrappers.objects). */
+  cHeaderObjectsKnown(): boolean {
+    this.headerObjectsKnown ??= [...this.files].some(
+      ([file, w]) => !!w.objects?.length && this.cShared(file),
+    );
+    return this.headerObjectsKnown;
+  }
+
+  /**
+   * The object declarations (see FileWrappers.objects) of the headers `path` includes (`includes`, as
+   * written), and of those they include, as far as the index knows, nearer headers first.
+   */
+  cIncludedObjects(path: string, includes: readonly string[]): readonly string[] {
+    if (includes.length === 0 || !this.cHeaderObjectsKnown()) return [];
+    return this.gathered(GATHERED_OBJECTS, path, includes, (h) => this.files.get(h)?.objects);
+  }
+
   /** The names of the function-like macros some header defines: a statement of one may need them. */
   cHeaderMacroNames(): ReadonlySet<string> {
     if (!this.headerMacros) {
@@ -1129,6 +1190,13 @@ export class WrapperIndex {
           .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
       });
       facts.push({ statics: [...this.cStaticFor(path)].sort() });
+      facts.push({
+        memberParams: [...this.cMemberParamsFor(path)]
+          .map(([name, params]) => [name, ...params])
+          .sort((a, b) =>
+            (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+          ),
+      });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });
@@ -1154,6 +1222,13 @@ export class WrapperIndex {
         devices: [...this.files]
           .filter(([file, w]) => this.cShared(file) && w.deviceDefines?.length)
           .map(([file, w]) => [file, w.deviceDefines])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
+      });
+      // Every header's object declarations, for the same reason.
+      facts.push({
+        objects: [...this.files]
+          .filter(([file, w]) => this.cShared(file) && w.objects?.length)
+          .map(([file, w]) => [file, w.objects])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.

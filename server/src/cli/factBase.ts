@@ -4,6 +4,7 @@
 // alone, took such a call for one that may print).
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE, cWriteFunctions, ioName } from '../analyzer/catalogue';
 import { libraryQuiet, quietFunctions, type CFunctionFact } from '../analyzer/c/functionFacts';
+import type { MemberParameterMap } from '../analyzer/c/memberParameters';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
 
@@ -29,6 +30,8 @@ export interface FactBasePass {
   readonly assigns: [string, string[]][];
   /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
   readonly statics: string[];
+  /** Functions other files can call that reach pointer parameters only through members (memberParameters.ts). */
+  readonly memberParams: MemberParamList;
   /** Weak definitions other files replace, by file (see WrapperIndex.cReplaced). */
   readonly replaced: [string, string[]][];
 }
@@ -125,6 +128,7 @@ export function factBasePass(
   for (const [path] of replaced) redo.add(path);
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
   const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
+  const memberParams = confinedCalls(writing, base.cMemberParamsFor(''), redo);
   const waiters = [...base.cWaitersFor('')];
   const assigns = assignLists(base);
   const quiet = base.cQuietFor('');
@@ -141,6 +145,7 @@ export function factBasePass(
       waiters,
       assigns,
       statics,
+      memberParams,
       replaced,
     };
   for (const [path, wrappers, twice] of writing) {
@@ -174,6 +179,7 @@ export function factBasePass(
     waiters,
     assigns,
     statics,
+    memberParams,
     replaced,
   };
 }
@@ -202,6 +208,38 @@ function overwrittenCalls(
         }
   }
   return [...asked].sort();
+}
+
+/** What the tree's functions reach of their pointer parameters, as the jobs carry it (see presetMemberParams). */
+export type MemberParamList = [string, [number, readonly string[]][]][];
+
+function memberParamList(params: MemberParameterMap): MemberParamList {
+  return [...params].map(([name, list]) => [name, [...list]]);
+}
+
+/**
+ * Of `params` (what the tree's functions reach of their pointer parameters), those of functions
+ * another file calls where some function of it writes twice; that file is read again (`redo`) knowing
+ * the call changes only those members of what it is handed.
+ */
+function confinedCalls(
+  writing: readonly (readonly [string, FileWrappers, readonly CFunctionFact[]])[],
+  params: MemberParameterMap,
+  redo: Set<string>,
+): MemberParamList {
+  if (params.size === 0) return [];
+  const asked = new Map<string, ReadonlyMap<number, readonly string[]>>();
+  for (const [path, wrappers, twice] of writing) {
+    const own = new Set((wrappers.functions ?? []).map((f) => f.name));
+    for (const f of twice)
+      for (const c of f.calls) {
+        const found = own.has(c) ? undefined : params.get(c);
+        if (!found) continue;
+        asked.set(c, found);
+        redo.add(path);
+      }
+  }
+  return memberParamList(asked);
 }
 
 /**
@@ -270,6 +308,7 @@ export interface ToldFacts {
   readonly waiters: string[];
   readonly assigns: [string, string[]][];
   readonly statics: string[];
+  readonly memberParams: MemberParamList;
   readonly replaced: [string, string[]][];
 }
 
@@ -293,6 +332,7 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
     waiters: [...base.cWaitersFor('')],
     assigns: assignLists(base),
     statics: [...base.cStaticFor('')],
+    memberParams: memberParamList(base.cMemberParamsFor('')),
     replaced: base.cReplaced(),
   };
 }

@@ -110,6 +110,11 @@ export interface LintJob {
   readonly assigns?: readonly (readonly [string, readonly string[]])[];
   /** Second pass: the tree's C functions returning static storage (see staticReturns.ts). */
   readonly statics?: readonly string[];
+  /**
+   * Second pass: the tree's C functions other files can call that reach pointer parameters only
+   * through members, with each such parameter's index and members (see memberParameters.ts).
+   */
+  readonly memberParams?: readonly (readonly [string, readonly (readonly [number, readonly string[]])[]])[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
   /** Second pass: the exported functions of the tree returning a known kind of descriptor (returnedKinds.ts). */
@@ -203,6 +208,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.waiters) index.presetWaiters(job.waiters);
   if (job.assigns) index.presetAssigns(job.assigns);
   if (job.statics) index.presetStatics(job.statics);
+  if (job.memberParams) index.presetMemberParams(job.memberParams);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
   if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);

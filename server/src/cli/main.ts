@@ -171,6 +171,7 @@ export async function lint(
               w.includes?.length ||
               w.sources?.length ||
               w.deviceDefines?.length ||
+              w.objects?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
             ? [[r.path, w] as [string, FileWrappers]]
@@ -212,6 +213,7 @@ export async function lint(
             ...(w.sources && { sources: w.sources }),
             ...(w.defines && { defines: w.defines }),
             ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
+            ...(w.objects && { objects: w.objects }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
           },
@@ -267,6 +269,7 @@ export async function lint(
         waiters: facts.waiters,
         assigns: facts.assigns,
         statics: facts.statics,
+        memberParams: facts.memberParams,
         messageMembers,
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
@@ -332,6 +335,7 @@ async function toldPass(
         ...(w.includes && { includes: w.includes }),
         ...(w.defines && { defines: w.defines }),
         ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
+        ...(w.objects && { objects: w.objects }),
         ...(w.codes && { codes: w.codes }),
       },
     ]);
@@ -346,7 +350,13 @@ async function toldPass(
 function carriedHeader(path: string, w: FileWrappers): boolean {
   return (
     isHeader(path) &&
-    !!(w.includes?.length || w.defines?.length || w.deviceDefines?.length || w.codes?.length)
+    !!(
+      w.includes?.length ||
+      w.defines?.length ||
+      w.deviceDefines?.length ||
+      w.objects?.length ||
+      w.codes?.length
+    )
   );
 }
 

@@ -1,6 +1,6 @@
 // The C front end's entry: parse (incrementally when keyed), find wrappers, read blocks, find shapes,
 // build fixes.
-import { memberParameterLookup } from './memberParameters';
+import { memberParameterLookup, type MemberParameterMap } from './memberParameters';
 import { writingOrChecking } from './checkMacros';
 import { declaredPureFunctions } from './declaredPure';
 import {
@@ -95,6 +95,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** No function changes anything beyond its arguments (see assignedGlobals.ts). */
 const NO_ASSIGNS: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+const NO_MEMBER_PARAMS: MemberParameterMap = new Map();
 
 /** No named status codes. */
 const NO_CODES: ReadonlyMap<string, number> = new Map();
@@ -516,6 +517,8 @@ export class CAnalyzer {
     includedDevices: readonly string[] = [],
     assignsElsewhere: ReadonlyMap<string, ReadonlySet<string>> = NO_ASSIGNS,
     opaqueElsewhere: ReadonlySet<string> = NO_NAMES,
+    memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
+    includedObjects: readonly string[] = [],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -800,7 +803,7 @@ export class CAnalyzer {
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
         plainWrites: plainWritePattern(base),
         readOnly: readOnlyLookup(functions),
-        memberParams: memberParameterLookup(functions),
+        memberParams: memberParameterLookup(functions, memberParamsElsewhere),
         unread,
         staticReturns: withSenders(statics, senders),
         ...(senders.size > 0 && { staticSenders: senders }),
@@ -819,7 +822,7 @@ export class CAnalyzer {
       // And variables another file defines and opens as message descriptors (see messageGlobals.ts).
       const globals = globalsElsewhere(membersElsewhere, text, known.values());
       const streams = read.messages
-        ? { ...read, messages: withGlobals(withMembers(read.messages, named), globals) }
+        ? { ...read, messages: withGlobals(withMembers(read.messages, named, includedObjects), globals) }
         : read;
       readingObserver()?.file?.({ ctx, streams });
       const findings: Finding[] = [];
@@ -859,8 +862,13 @@ export class CAnalyzer {
         [...elsewhereDefined].sort(),
         // What the file's own functions leave unchanged of their arguments (a `const` dropped changes it).
         functions.flatMap((f) => (f.readOnly ? [[f.name, ...f.readOnly]] : [])),
-        // And what they reach of their pointer parameters (see memberParameters.ts).
+        // And what they reach of their pointer parameters (see memberParameters.ts), other files'
+        // functions' too where the file calls them.
         functions.flatMap((f) => (f.memberParams ? [[f.name, f.memberParams]] : [])),
+        [...calledNames]
+          .filter((c) => !own.has(c) && memberParamsElsewhere.has(c))
+          .sort()
+          .map((c) => [c, ...memberParamsElsewhere.get(c)!]),
         settings,
         [...wrappers.values()],
         [...macros.values()],
@@ -1199,6 +1207,7 @@ function messagesKey(m: MessageDescriptors | undefined): Record<keyof MessageDes
     arrays: list(m.arrays),
     keys: list(m.keys),
     elsewhere: list(m.elsewhere),
+    declarations: list(m.declarations),
     globals: list(m.globals),
     globalArrays: list(m.globalArrays),
     returning: list(m.returning),

@@ -17,7 +17,7 @@ import {
 import { assignedNames } from './assignedGlobals';
 import { assignsOnlyArguments, handedNames } from './assigningMacros';
 import { conditionalDefines } from './conditionalDefines';
-import { parameterName } from './parameterName';
+import { parameterDeclarations, parameterName } from './parameterName';
 import { returnsStatic } from './staticReturns';
 import { markedWeak } from './weakDefinitions';
 import { memberParameters } from './memberParameters';
@@ -461,18 +461,7 @@ const SCALAR_WORD =
  */
 export function readOnlyParameters(text: string): number[] {
   const found: number[] = [];
-  const params: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let k = 0; k <= text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 40 || c === 91) depth++;
-    else if (c === 41 || c === 93) depth--;
-    else if ((c === 44 && depth === 0) || k === text.length) {
-      params.push(text.slice(start, k).trim());
-      start = k + 1;
-    }
-  }
+  const params = parameterDeclarations(text);
   params.forEach((param, index) => {
     if (/[([]/.test(param) || param === '...' || param === 'void') return;
     const stars = countOf(param, '*');

@@ -6,10 +6,9 @@
 // touches those members and nothing else of the object, whatever they are called. The body is read from
 // the text alone, as the fact base reads bodies: a parameter that appears once without a member after it
 // (handed on whole, copied into another pointer, stepped, indexed, taken the address of, named in a
-// macro) may reach anything, and the call is read as before.
-
-/** Comments, string and character literals: blanked before reading a body. */
-const NOISE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
+// macro) may reach anything, and the call is read as before. The fact is the callee's own, whichever
+// file calls it: the fact base carries it to callers in other files (WrapperIndex.cMemberParamsFor).
+import { parameterDeclarations } from './parameterName';
 
 /** What follows a parameter's name when it reaches a member (`->member`; group 1: the member). */
 const MEMBER_AFTER = /\s*->\s*([A-Za-z_]\w*)/y;
@@ -17,23 +16,6 @@ const MEMBER_AFTER = /\s*->\s*([A-Za-z_]\w*)/y;
 /** Whether the UTF-16 code `c` continues a word as `\w` reads one (`[A-Za-z0-9_]`); NaN past the end does not. */
 function isWordCode(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
-/** Splits a parameter list at its top-level commas. */
-function parameters(list: string): string[] {
-  const found: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let k = 0; k <= list.length; k++) {
-    const c = list.charCodeAt(k);
-    if (c === 40 || c === 91) depth++;
-    else if (c === 41 || c === 93) depth--;
-    else if ((c === 44 && depth === 0) || k === list.length) {
-      found.push(list.slice(start, k).trim());
-      start = k + 1;
-    }
-  }
-  return found;
 }
 
 /** The name a parameter declares: `struct conn *c` is `c`; none for `void`, `...` or a function pointer. */
@@ -46,36 +28,35 @@ function declaredName(param: string): string | undefined {
 
 /**
  * For a definition's parameter list (`list`, between its parentheses) and body (`body`, between its
- * braces): each pointer parameter the body reaches only through members (every use of its name is
- * `name->member`), with the members it names, sorted. A parameter used any other way is left out:
+ * braces, its comments and literals already blanked, as cFunctionFacts blanks a file's text): each
+ * pointer parameter the body reaches only through members (every use of its name is `name->member`), with the members it names, sorted. A parameter used any other way is left out:
  * nothing is known of what a call handed it may change. Touching stands for changing: a member the
  * body only reads is listed too, which can only make a caller's run end sooner.
  */
 export function memberParameters(list: string, body: string): [number, string[]][] {
-  const clean = body.replace(NOISE, (m) => ' '.repeat(m.length));
   const found: [number, string[]][] = [];
-  parameters(list).forEach((param, index) => {
+  parameterDeclarations(list).forEach((param, index) => {
     const name = declaredName(param);
     if (!name) return;
     const members = new Set<string>();
     let bare = false;
     // Each whole-word use of the name, found by the name itself: a pattern led by `(^|\W)` was tried
     // at every character of every body, a visible part of reading a tree's function facts.
-    for (let at = clean.indexOf(name); at !== -1; at = clean.indexOf(name, at)) {
+    for (let at = body.indexOf(name); at !== -1; at = body.indexOf(name, at)) {
       const end = at + name.length;
-      if ((at > 0 && isWordCode(clean.charCodeAt(at - 1))) || isWordCode(clean.charCodeAt(end))) {
+      if ((at > 0 && isWordCode(body.charCodeAt(at - 1))) || isWordCode(body.charCodeAt(end))) {
         at = end;
         continue;
       }
       MEMBER_AFTER.lastIndex = end;
-      const member = MEMBER_AFTER.exec(clean);
+      const member = MEMBER_AFTER.exec(body);
       at = member ? MEMBER_AFTER.lastIndex : end;
       // `x.name` or `y->name` is another object's member of that spelling, not the parameter.
       // What the name follows, white space skipped: a member of that name (`x.fd`, `x->fd`) is no use.
       // Looked back from the name rather than by copying the text before it, once a use.
       let k = end - name.length;
-      while (k > 0 && /\s/.test(clean[k - 1]!)) k--;
-      if (clean[k - 1] === '.' || (clean[k - 1] === '>' && clean[k - 2] === '-')) continue;
+      while (k > 0 && /\s/.test(body[k - 1]!)) k--;
+      if (body[k - 1] === '.' || (body[k - 1] === '>' && body[k - 2] === '-')) continue;
       if (!member) {
         bare = true;
         break;
@@ -87,17 +68,21 @@ export function memberParameters(list: string, body: string): [number, string[]]
   return found;
 }
 
+/** What a call may change of what it is handed, by callee name: parameter index to members. */
+export type MemberParameterMap = ReadonlyMap<string, ReadonlyMap<number, readonly string[]>>;
+
 /**
- * The members each of a file's functions may change through each parameter it reaches only through
- * members, by name and index (see {@link memberParameters}). A name defined twice (under `#if`
- * alternatives) keeps a parameter only where both definitions read it so, with the members of both.
+ * The members each function of `facts` may change through each parameter it reaches only through
+ * members, by name and index (see {@link memberParameters}); names with none are left out. A name
+ * defined twice (under `#if` alternatives, or exported by two files of a tree) keeps a parameter only
+ * where both definitions read it so, with the members of both. Does not modify `facts`.
  */
-export function memberParameterLookup(
-  facts: readonly {
+export function memberParameterMap(
+  facts: Iterable<{
     readonly name: string;
     readonly memberParams?: readonly (readonly [number, readonly string[]])[];
-  }[],
-): (callee: string) => ReadonlyMap<number, readonly string[]> | undefined {
+  }>,
+): Map<string, ReadonlyMap<number, readonly string[]>> {
   const byName = new Map<string, Map<number, readonly string[]>>();
   for (const f of facts) {
     const mine = new Map<number, readonly string[]>(f.memberParams ?? []);
@@ -113,8 +98,24 @@ export function memberParameterLookup(
     }
     byName.set(f.name, both);
   }
-  return (callee) => {
-    const found = byName.get(callee);
-    return found && found.size > 0 ? found : undefined;
-  };
+  for (const [name, found] of byName) if (found.size === 0) byName.delete(name);
+  return byName;
+}
+
+/**
+ * The members each of a file's functions (`facts`) may change through each parameter it reaches only
+ * through members (see {@link memberParameterMap}); a name the file does not define is answered from
+ * `elsewhere`, what the other files of its tree define (see WrapperIndex.cMemberParamsFor).
+ */
+export function memberParameterLookup(
+  facts: readonly {
+    readonly name: string;
+    readonly memberParams?: readonly (readonly [number, readonly string[]])[];
+  }[],
+  elsewhere?: MemberParameterMap,
+): (callee: string) => ReadonlyMap<number, readonly string[]> | undefined {
+  const own = memberParameterMap(facts);
+  if (!elsewhere || elsewhere.size === 0) return (callee) => own.get(callee);
+  const defined = new Set(facts.map((f) => f.name));
+  return (callee) => (defined.has(callee) ? own.get(callee) : elsewhere.get(callee));
 }

@@ -123,16 +123,23 @@ export function declaredStruct(
 /**
  * The struct of the member expression `target` (canonical text: `p->fd`, `c.fd`, `cs[i].fd`) in the
  * text `scope` (what precedes its use: the function's text, or the file up to the use), with `file`'s
- * typedefs; undefined for chains and undeclared objects.
+ * typedefs; undefined for chains and undeclared objects. `headers`: the declarations the file's
+ * headers carry (see headerObjects.ts), read for an object neither `scope` nor `file` declares.
  */
-export function structOfTarget(target: string, scope: string, file: string): StructKey | undefined {
+export function structOfTarget(
+  target: string,
+  scope: string,
+  file: string,
+  headers?: string,
+): StructKey | undefined {
   const m = /^([A-Za-z_]\w*)(?:\[[^\]]*\])?(?:->|\.)\w+$/.exec(target);
   if (!m) return undefined;
   const typedefs = typedefTags(file);
-  return (
+  const own =
     declaredStruct(m[1]!, scope, typedefs) ??
-    (scope === file ? undefined : declaredStruct(m[1]!, file, typedefs))
-  );
+    (scope === file ? undefined : declaredStruct(m[1]!, file, typedefs));
+  if (own || !headers) return own;
+  return declaredStruct(m[1]!, headers, new Map([...typedefTags(headers), ...typedefs]));
 }
 
 /**

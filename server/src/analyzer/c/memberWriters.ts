@@ -12,7 +12,10 @@
 // pointer's gathered twin, since it has none. Implementations that take no descriptor and all write to
 // one fixed connection (`conn->sockout`, the thread's connection a macro or a global names; or its
 // TLS session, `conn->session`) make a member whose calls write to that object, as a parameter's
-// members stand for it above: two calls in one function write to the same connection.
+// members stand for it above: two calls in one function write to the same connection. Implementations
+// that all write to one member of the connection they are handed (`write(c->fd, ...)` in each) make a
+// member whose calls write to that member of the argument: `con->send(con, b, n)` writes to
+// `con->fd`, a byte stream or a datagram socket as the caller's code shows it.
 import { C_WRITE_FUNCTIONS } from '../catalogue';
 import type { CWrapper } from '../wrapper';
 import { libraryQuiet, quietFunctions, type CFunctionFact } from './functionFacts';
@@ -43,6 +46,14 @@ export type Implementations = ReadonlyMap<string, readonly CWrapper[] | null>;
 
 const ASSIGNED = /(?:->|\.)\s*([A-Za-z_]\w*)\s*=\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*[,;}]/g;
 
+/**
+ * A choice of two stored in a member (`c->send = tls ? tls_send : plain_send;`): either may be called
+ * through it, so both are its implementations. Read apart from {@link ASSIGNED}, which takes the
+ * condition's first name for a value and would leave the other implementation out of the member's.
+ */
+const CHOSEN =
+  /(?:->|\.)\s*([A-Za-z_]\w*)\s*=[^=;?{}][^;?{}]*\?\s*&?\s*([A-Za-z_]\w*)\s*:\s*&?\s*([A-Za-z_]\w*)\s*[,;)}]/g;
+
 /** Values stored in a member that are no function: a member cleared. */
 const NO_FUNCTION = new Set(['NULL', 'nullptr']);
 
@@ -56,13 +67,18 @@ let last: { text: string; assigned: ReadonlyMap<string, ReadonlySet<string>> } |
 function assignments(text: string): ReadonlyMap<string, ReadonlySet<string>> {
   if (last?.text === text) return last.assigned;
   const assigned = new Map<string, Set<string>>();
-  for (const m of text.matchAll(ASSIGNED)) {
-    const [, member, fn] = m as unknown as [string, string, string];
-    if (NO_FUNCTION.has(fn)) continue;
+  const add = (member: string, fn: string) => {
+    if (NO_FUNCTION.has(fn)) return;
     let set = assigned.get(member);
     if (!set) assigned.set(member, (set = new Set()));
     set.add(fn);
-  }
+  };
+  for (const m of text.matchAll(ASSIGNED)) add(m[1]!, m[2]!);
+  if (text.includes('?'))
+    for (const m of text.matchAll(CHOSEN)) {
+      add(m[1]!, m[2]!);
+      add(m[1]!, m[3]!);
+    }
   last = { text, assigned };
   return assigned;
 }
@@ -158,11 +174,20 @@ export function memberWriters(
         w.mode === undefined,
     );
     if (!same) continue;
+    // Every implementation writes to one member of the connection it is handed (`c->fd` of `c`): a
+    // call writes to that member of its argument, whose kind the caller's file may show (a datagram
+    // socket stored there keeps the call's writes apart). Members that differ leave the object.
+    const through =
+      'param' in fd && writers.every((w) => 'param' in w.fd && w.fd.member === fd.member)
+        ? fd.member
+        : undefined;
     found.push({
       name: memberCallee(member),
       exported: false,
       fd:
-        'param' in fd ? { param: fd.param } : { text: fixedObject(fd.text)!, names: [fixedObject(fd.text)!] },
+        'param' in fd
+          ? { param: fd.param, ...(through !== undefined && { member: through }) }
+          : { text: fixedObject(fd.text)!, names: [fixedObject(fd.text)!] },
       buf: first.buf,
       ...(first.len !== undefined && { len: first.len }),
       family: '',

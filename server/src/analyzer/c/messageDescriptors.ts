@@ -157,6 +157,11 @@ export interface MessageDescriptors {
   /** Member facts of other files (keys), resolved per function by {@link messagesIn}. */
   readonly elsewhere?: ReadonlySet<string>;
   /**
+   * The object declarations the file's headers carry (see headerObjects.ts), by which {@link elsewhere}
+   * resolves a global the file declares nowhere itself.
+   */
+  readonly declarations?: ReadonlySet<string>;
+  /**
    * Variables another file defines and opens as message descriptors, which this file names and does not
    * define (see messageGlobals.ts): message descriptors where no local or parameter of the name hides them.
    */
@@ -215,6 +220,7 @@ export function withReturning(
   return {
     ...descriptorsIn(text, returning, devices),
     ...(found.elsewhere && { elsewhere: found.elsewhere }),
+    ...(found.declarations && { declarations: found.declarations }),
     returning,
   };
 }
@@ -445,7 +451,8 @@ export function messagesIn(
     if (otherStructs.size > 0) result = { ...result, otherStructs };
   }
   if (found.elsewhere && found.elsewhere.size > 0 && fileText !== undefined) {
-    const more = elsewhereTargets(found.elsewhere, fnText, fileText, ownStream);
+    const headers = found.declarations && [...found.declarations].join('\n');
+    const more = elsewhereTargets(found.elsewhere, fnText, fileText, ownStream, headers);
     if (more.size > 0) result = { ...result, targets: new Set([...result.targets, ...more]) };
   }
   // A connection the function accepts on a listener it sees as a message socket, its own or another
@@ -469,12 +476,15 @@ export function messagesIn(
  * file that names the struct at all (a file that cannot see a struct cannot hold one of its members).
  * The file's own assignment of a byte stream to the member of that struct (`ownStream`) takes
  * precedence over a fact whose struct is unknown or only seen; not over one proven the same struct.
+ * `headers`: the declarations the file's headers carry (see headerObjects.ts), which tell the struct of
+ * a global the file declares nowhere itself.
  */
 export function elsewhereTargets(
   keys: ReadonlySet<string>,
   fnText: string,
   fileText: string,
   ownStream: (member: string, struct: StructKey | undefined) => boolean = () => false,
+  headers?: string,
 ): Set<string> {
   const byMember = new Map<string, (StructKey | undefined)[]>();
   for (const k of keys) {
@@ -484,7 +494,7 @@ export function elsewhereTargets(
   const found = new Set<string>();
   for (const e of memberExpressions(fnText, new Set(byMember.keys()))) {
     const m = member(e)!;
-    const struct = structOfTarget(e, fnText, fileText);
+    const struct = structOfTarget(e, fnText, fileText, headers);
     const facts = byMember.get(m) ?? [];
     if (struct && facts.some((f) => f && sameStruct(f, struct))) {
       found.add(e);
@@ -527,10 +537,17 @@ export function messageMembers(text: string): string[] {
   return [...(messageDescriptors(text).keys ?? [])].sort();
 }
 
-/** `found` with the member facts other files hold (`elsewhere`, keys) to resolve per function. */
-export function withMembers(found: MessageDescriptors, elsewhere: ReadonlySet<string>): MessageDescriptors {
+/**
+ * `found` with the member facts other files hold (`elsewhere`, keys) to resolve per function, and the
+ * object declarations of the file's headers (`declarations`) to resolve them by.
+ */
+export function withMembers(
+  found: MessageDescriptors,
+  elsewhere: ReadonlySet<string>,
+  declarations: readonly string[] = [],
+): MessageDescriptors {
   if (elsewhere.size === 0) return found;
-  return { ...found, elsewhere };
+  return { ...found, elsewhere, ...(declarations.length > 0 && { declarations: new Set(declarations) }) };
 }
 
 /** `found` with other files' global variables and arrays this file names (see messageGlobals.ts). */

@@ -2,6 +2,28 @@
 // read from its text alone. Every definition of every file of a tree has its parameter list read so,
 // and a search anchored at the end (`...$`) tried each character of the declaration as a start: most
 // declarations have no `[`, and their name is the last word, found by looking back from the end.
+// A list is cut into its declarations at its top-level commas alone: `void (*fn)(int, int)` and
+// `char v[N, M]` (a macro's bounds) are one declaration each.
+
+/**
+ * The declarations of a parameter list (`list`: the text between a definition's parentheses), cut at
+ * its commas outside parentheses and brackets, each trimmed; `['']` for an empty list.
+ */
+export function parameterDeclarations(list: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let k = 0; k <= list.length; k++) {
+    const c = list.charCodeAt(k);
+    if (c === 40 || c === 91) depth++;
+    else if (c === 41 || c === 93) depth--;
+    else if ((c === 44 && depth === 0) || k === list.length) {
+      found.push(list.slice(start, k).trim());
+      start = k + 1;
+    }
+  }
+  return found;
+}
 
 /** The name before any array bounds at the end of a declaration, as a search finds it. */
 export const DECLARED_NAME = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$/;

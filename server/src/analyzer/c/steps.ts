@@ -35,6 +35,7 @@ import { shadowsOf } from './shadowedGlobals';
 import { deadStatement } from './deadCode';
 import { definingDirectiveStep } from './definingDirectives';
 import { gatedStep } from './gatedWrites';
+import { reachedMembers } from './reachedMembers';
 import { successBranch, successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
@@ -838,13 +839,14 @@ function streamsOf(
   file: FileStreams,
   messages: MessageDescriptors | undefined,
   wrappers: ReadonlyMap<string, CWrapper> = new Map(),
+  scanned: string = fn.text,
 ): ReadonlySet<string> {
   const streams = functionStreams(fn, declared, file, locals);
   const body = fn.childForFieldName('body');
   // A member the file also shows to keep message boundaries (a datagram socket or a device request
   // at that member name, of the same struct where both are known) stays a message descriptor, as it
   // was before its streams were read.
-  for (const t of memberStreamTargets(file.members, fn.text, text))
+  for (const t of memberStreamTargets(file.members, scanned, text))
     if (!messages || !isMessageDescriptor(t, messages)) streams.add(t);
   if (file.pairArrays && file.pairArrays.size > 0 && body)
     for (const t of helperElements(body, wrappers, file.pairArrays)) streams.add(t);
@@ -881,11 +883,14 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     for (const name of parameterNames(fn)) if (name) declared.delete(name);
     const name = functionName(fn);
     const params = parameterNames(fn).filter((n): n is string => !!n);
+    // With the members its helper calls write to, which its text does not spell (reachedMembers.ts).
+    const reached = reachedMembers(body, ctx.wrappers);
+    const scanned = reached.length > 0 ? `${fn.text}\n${reached.join(';\n')};` : fn.text;
     const messages =
       file.messages &&
       messagesIn(
         file.messages,
-        fn.text,
+        scanned,
         declared,
         params,
         () => !name || usedInFile(ctx.text, name),
@@ -900,7 +905,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
         : file.messages;
     ctx = {
       ...ctx,
-      streams: streamsOf(fn, ctx.text, declared, locals, file, fileMessages, ctx.wrappers),
+      streams: streamsOf(fn, ctx.text, declared, locals, file, fileMessages, ctx.wrappers, scanned),
       messages,
     };
   }
