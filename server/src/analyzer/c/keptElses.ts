@@ -7,7 +7,8 @@
 //
 // The kept result is then a result the run's later writes may overwrite and the code after the if may
 // read (a function returning the last count): a gathered call would leave the total there, so the run
-// is reported without a fix, as every run through a checked else is.
+// is reported without a fix, as every run through a checked else is. A success arm that reads the
+// result (`total += n`) counts with what a gathered call would change: that if/else is left as it was.
 import type { Node } from 'web-tree-sitter';
 import type { BranchStep } from '../model';
 import { keptIn } from './chains';
@@ -59,6 +60,8 @@ export function keptElseStep(
       : SUCCESS_CHECKS.has(check.kind);
   const success = succeeds ? then : otherwise;
   const failure = succeeds ? otherwise : then;
+  // A success arm that counts with the result (`total += n`) reads what a gathered call would change.
+  if (readsKept(success, held.result)) return undefined;
   const step = keptResultStep(write, kept, held.call, held.result, keptResult(write.callee, held.result));
   reader.block(reader.body(failure));
   const lead = {
@@ -74,4 +77,17 @@ export function keptElseStep(
     arms: [{ steps: [lead, ...arm.steps], declares: arm.declares }],
     tests: [...identifiers(cond)],
   };
+}
+
+/** True when `node` reads `name` anywhere but as the target of a plain assignment (`n = ...`). */
+function readsKept(node: Node, name: string): boolean {
+  return node.descendantsOfType('identifier').some((id) => {
+    if (id?.text !== name) return false;
+    const parent = id.parent;
+    const assigned =
+      parent?.type === 'assignment_expression' &&
+      parent.childForFieldName('left')?.id === id.id &&
+      parent.childForFieldName('operator')?.text === '=';
+    return !assigned;
+  });
 }
