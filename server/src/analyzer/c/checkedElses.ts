@@ -12,7 +12,7 @@
 // gathered call would have to keep both arms around the whole vector, so the run is reported without a
 // fix.
 import type { Node } from 'web-tree-sitter';
-import type { Arm, BranchStep } from '../model';
+import type { Arm, BranchStep, WriteStep } from '../model';
 import { identifiers } from './syntax';
 import { callWrite, checkOf, SUCCESS_CHECKS, writeStep, type CContext } from './writes';
 
@@ -21,8 +21,11 @@ const NO_FIX =
 
 /** How a caller reads the statements of an arm (its steps, and the blocks nested in them). */
 export interface ArmReader {
-  /** Reads `statements` as an arm of a branch. */
-  readonly arm: (statements: readonly Node[]) => Arm;
+  /**
+   * Reads `statements` as an arm of a branch; with `lead`, the arm's own block starts with that write
+   * (the test's, which runs right before the arm), so the runs within the arm open at it.
+   */
+  readonly arm: (statements: readonly Node[], lead?: WriteStep) => Arm;
   /** Reads `statements` as a block of their own, for the runs inside them. */
   readonly block: (statements: readonly Node[]) => void;
   /** The statements of a body: a `{ }` block's, or the single statement. */
@@ -58,7 +61,6 @@ export function checkedElseStep(stmt: Node, ctx: CContext, reader: ArmReader): B
   const step = writeStep(stmt, check.call, ctx);
   if (!step) return undefined;
   reader.block(reader.body(failure));
-  const arm = reader.arm(reader.body(success));
   const end = succeeds ? cond.endIndex : then.endIndex;
   const lead = {
     ...step,
@@ -66,6 +68,8 @@ export function checkedElseStep(stmt: Node, ctx: CContext, reader: ArmReader): B
     template: undefined,
     noFix: step.noFix ?? NO_FIX,
   };
+  // The success arm's runs open at the test's write: no block holds both but the arm's own.
+  const arm = reader.arm(reader.body(success), lead);
   return {
     kind: 'branch',
     span: { start: stmt.startIndex, end: stmt.endIndex },

@@ -41,7 +41,8 @@ import { successStatusStep } from './successStatus';
 import { constPointeesOf } from './constPointees';
 import { bufferAliases, objectPointers } from './bufferAliases';
 import { elseChainStep } from './elseChains';
-import { checkedElseStep } from './checkedElses';
+import { checkedElseStep, type ArmReader } from './checkedElses';
+import { keptElseStep } from './keptElses';
 import { partialSwitch } from './openSwitches';
 import { cappedSlices } from './cappedSlices';
 import { caseArms, switchCases } from './switchCases';
@@ -103,15 +104,21 @@ class FunctionReader {
   /** Reads a statement list no label enters into one block. */
   private segment(statements: readonly Node[]): Step[] {
     // A braced body is a block of its own already: its runs are one pass's, and none crosses it.
-    const steps = statements.map((stmt, i) =>
-      i > 0 && governsNext(statements[i - 1]!) && stmt.type !== 'compound_statement'
-        ? this.barrier(stmt)
-        : leaving(this.step(stmt), this.ctx),
-    );
+    // `n = write(...); if (n != len) A; else B;`: the if/else is the step of both (see keptElses.ts),
+    // and the statement that keeps the result an empty step before it.
+    const keptBefore = new Set<number>();
+    const steps = statements.map((stmt, i) => {
+      if (i > 0 && governsNext(statements[i - 1]!) && stmt.type !== 'compound_statement')
+        return this.barrier(stmt);
+      const kept = i > 0 ? keptElseStep(statements[i - 1]!, stmt, this.ctx, this.armReader()) : undefined;
+      if (kept) keptBefore.add(i - 1);
+      return kept ?? leaving(this.step(stmt), this.ctx);
+    });
+    for (const k of keptBefore) steps[k] = commentStep(this.span(statements[k]!));
     // `ret = write(...);` and the checks of ret after it are one write; the checks become empty steps
     // (the steps stay one per statement, as loops read them).
     for (let i = 0; i < statements.length; i++) {
-      if (steps[i]?.kind === 'write') continue;
+      if (steps[i]?.kind === 'write' || keptBefore.has(i)) continue;
       // `n = write(...); n += write(...); if (n != la + lb)`: the writes summed are one step.
       const checked =
         summedWrites(statements, i, this.ctx) ??
@@ -198,11 +205,7 @@ class FunctionReader {
       if (write) return write;
     }
     // `if (write(fd, b, n) < 0) return -1; else sent += n;`: the else arm is the write's success path.
-    const checked = checkedElseStep(stmt, this.ctx, {
-      arm: (statements) => this.arm(statements),
-      block: (statements) => void this.block(statements),
-      body: (node) => this.body(node),
-    });
+    const checked = checkedElseStep(stmt, this.ctx, this.armReader());
     if (checked) return checked;
     if (stmt.type === 'while_statement') {
       const write = retriedStep(stmt, this.ctx);
@@ -254,6 +257,18 @@ class FunctionReader {
         this.nested(stmt);
         return this.barrier(stmt);
     }
+  }
+
+  /** How the readers of a checked write's else (checkedElses.ts, keptElses.ts) read its arms. */
+  private armReader(): ArmReader {
+    return {
+      arm: (statements, lead) => {
+        if (lead && statements[0]) this.leads.set(statements[0].id, lead);
+        return this.arm(statements);
+      },
+      block: (statements) => void this.block(statements),
+      body: (node) => this.body(node),
+    };
   }
 
   /** Reads the `{ }` blocks anywhere under a statement the analyzer treats as opaque. */

@@ -262,9 +262,11 @@ const CONSTANT_CHECKS: Readonly<Record<string, string>> = {
 function callIn(
   node: Node,
   commas = false,
+  kept?: KeptCall,
 ): { call: Node; assigned?: Node; prelude?: readonly Node[] } | undefined {
   const n = checkedValue(node);
   if (n.type === 'call_expression') return { call: n };
+  if (kept && n.type === 'identifier' && n.text === kept.name) return { call: kept.call };
   const parts = commas ? commaParts(n) : undefined;
   if (parts) {
     const last = callIn(parts.value);
@@ -335,16 +337,30 @@ function doubleNegated(node: Node): Node | undefined {
   return once && negated(once);
 }
 
+/** A call's result kept in a variable (`n = write(...);`), which a later test reads by its name. */
+export interface KeptCall {
+  readonly name: string;
+  readonly call: Node;
+}
+
 /**
  * Reads `test` as a check of a call's result, if it is one: `call < 0`, `call <= 0`, `call == -1`,
  * `call != len`, `call == len`, `call >= 0`, `call != -1`, `call > 0`, each also written the other way
  * round (`len != call`), and the bare `call` (`truthy`: a non-zero result is the error) or `!call`
  * (`falsy`). The call may keep its result in a variable inside the test (`(n = call) != len`). A name
  * `codes` gives the value 0 or -1 compares as that number (`!= ST_OK` is `!= 0`: see statusConstants.ts).
+ * With `kept`, the variable the call's result was kept in stands for the call (`n != len` after `n =
+ * write(...);`): the check returned names that call.
  */
-export function checkOf(test: Node, codes?: ReadonlyMap<string, number>, commas = false): Check | undefined {
+export function checkOf(
+  test: Node,
+  codes?: ReadonlyMap<string, number>,
+  commas = false,
+  kept?: KeptCall,
+): Check | undefined {
   const t = hinted(test);
   if (t.type === 'call_expression') return { call: t, kind: 'truthy' };
+  if (kept && t.type === 'identifier' && t.text === kept.name) return { call: kept.call, kind: 'truthy' };
   // `if ((ret = put(...)))`: the kept result as the truth value, the test `ret != 0`.
   if (t.type === 'assignment_expression' || (commas && t.type === 'comma_expression')) {
     const kept = callIn(t, commas);
@@ -353,6 +369,8 @@ export function checkOf(test: Node, codes?: ReadonlyMap<string, number>, commas 
   if (t.type === 'unary_expression' && t.childForFieldName('operator')?.text === '!') {
     const arg = t.childForFieldName('argument');
     const call = arg ? hinted(arg) : undefined;
+    if (kept && call?.type === 'identifier' && call.text === kept.name)
+      return { call: kept.call, kind: 'falsy' };
     return call?.type === 'call_expression' ? { call, kind: 'falsy' } : undefined;
   }
   if (t.type !== 'binary_expression') return undefined;
@@ -361,11 +379,11 @@ export function checkOf(test: Node, codes?: ReadonlyMap<string, number>, commas 
   let right = t.childForFieldName('right');
   if (!left || !right) return undefined;
   const swapped = SWAPPED[op];
-  if (!callIn(left, commas) && callIn(right, commas) && swapped) {
+  if (!callIn(left, commas, kept) && callIn(right, commas, kept) && swapped) {
     [left, right] = [right, left];
     op = swapped;
   }
-  const found = callIn(left, commas);
+  const found = callIn(left, commas, kept);
   if (!found) return undefined;
   const { call, assigned, prelude } = found;
   const r = codeText(right.text.replace(/\s+/g, ''), codes);
