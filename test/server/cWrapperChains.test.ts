@@ -80,6 +80,25 @@ describe('C wrapper chains', () => {
     assert.equal(runPage(fixed, 'after'), before);
   });
 
+  it('a writer of a header and a payload opening with a guard that leaves is no frame, one that computes first is', async () => {
+    const a = await analyzer();
+    const framing = (first: string) =>
+      '#include <unistd.h>\n' +
+      'static int checksum(size_t n) { return n > 4096; }\n' +
+      `static void send_frame(int fd, const char *hdr, const char *buf, size_t n)\n{\n\t${first}\n` +
+      '\twrite(fd, hdr, 4);\n\twrite(fd, buf, n);\n}\n';
+    const frames = (first: string) =>
+      a
+        .wrappers('/w/frame.c', framing(first), DEFAULT_SETTINGS)
+        .c.filter((w) => w.name === 'send_frame')
+        .map((w) => w.syscalls);
+    // The guard's answer is the reading's: a guard that calls something is read, and is no frame either.
+    assert.deepEqual(frames('if (n > 4096) return;'), []);
+    assert.deepEqual(frames('if (n > 4096) { n = 0; return; }'), []);
+    assert.deepEqual(frames('if (checksum(n)) return;'), []);
+    assert.deepEqual(frames('if (n > 4096) n = 4096;'), [2]);
+  });
+
   it('stops following a chain deeper than its limit', async () => {
     const found = (await analyzer()).analyze('/w/deep.c', chain(6), DEFAULT_SETTINGS);
     assert.deepEqual(found, []);

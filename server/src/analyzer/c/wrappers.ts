@@ -28,6 +28,7 @@ import { writesOnlyInSomeConfigurations } from './configuredWrites';
 import { libraryQuiet } from './functionFacts';
 import { statementCall, writeStep, type CContext, type CWrapper } from './writes';
 import { codeLength } from './commentedLength';
+import { leavingGuard } from './leavingGuards';
 
 function paramIndex(node: Node | undefined, params: readonly (string | undefined)[]): number {
   const bare = node ? unwrap(node) : undefined;
@@ -103,6 +104,9 @@ function framingWrapper(fn: Node, name: string, ctx: CContext): CWrapper | undef
   const text = ctx.text.slice(block.startIndex, block.endIndex);
   const single = singleWrites(ctx);
   if (writeNames(ctx, text, 2) + wrapperCalls(single, text, 2) < 2) return undefined;
+  // A body opening with a guard that leaves is no frame, and reading it whole to find that was most
+  // of an edited writer's reading as a helper, at every keystroke.
+  if (leavingGuard(statements[0])) return undefined;
   // A plain write() to a parameter is read as a stream's here; whether it is one is the caller's
   // question, asked of the frame's `messages` below.
   const params = parameterNames(fn);
