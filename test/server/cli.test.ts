@@ -631,6 +631,7 @@ describe('writev-lint', () => {
         'taken-arm-writes.c:25',
         'tallied-counts.c:25',
         'tallied-counts.c:49',
+        'terminal-modes.c:20',
         'terminated-strings.c:15',
         'tested-choices.c:11',
         'tls-writes.c:10',
