@@ -299,7 +299,6 @@ describe('writev-lint', () => {
         'copied-counts.c:29',
         'copied-member-locals.c:31',
         'counted-retries.c:42',
-        'dangling-else-groups.c:18',
         'dead-groups.c:31',
         'declared-pure.c:49',
         'declared-pure.c:56',
@@ -749,6 +748,6 @@ describe('writev-lint', () => {
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
     // c-treemodelisteners/, c-treememberparams/ and c-treeexterndatagrams/ (c-treeseqpacketmembers/
     // finds none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 806);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 805);
   });
 });

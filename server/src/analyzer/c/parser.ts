@@ -170,13 +170,11 @@ function blankDefinitionMacros(text: string): string {
 }
 
 /**
- * A line ending in `=` or in `else` right before an `#endif`: a conditional group that holds only the
- * start of a statement (`#ifdef DEBUG` / `int n =` / `#endif` / `write(fd, buf, len);`), or an if/else
- * whose `else` takes the statement after the group (`#ifdef HAVE_Z` / `if (z) send_z(c, b, n); else` /
- * `#endif` / `send(c, b, n);`, a feature's path tried first), which the grammar cannot close: it then
- * reads the statement after it, and the statement around both, as broken.
+ * A line ending in `=` right before an `#endif`: a conditional group that holds only the start of a
+ * statement (`#ifdef DEBUG` / `int n =` / `#endif` / `write(fd, buf, len);`), which the grammar cannot
+ * close, and then reads the statement after it into the broken one.
  */
-const UNFINISHED_END = /(?:=|\belse)[ \t]*\r?\n[ \t]*#[ \t]*endif\b/g;
+const UNFINISHED_END = /=[ \t]*\r?\n[ \t]*#[ \t]*endif\b/g;
 
 /**
  * `text` with each conditional group {@link UNFINISHED_END} finds blanked, directives included (spaces,
