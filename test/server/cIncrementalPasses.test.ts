@@ -176,6 +176,8 @@ describe('changed lines', () => {
     assert.equal(changedLines(before, before), undefined);
     // An edit at the very end, with no line end after it.
     assert.deepEqual(changedLines('a\nb', 'a\nbc'), { start: 2, beforeEnd: 3, afterEnd: 4 });
+    // An edit at the very start of a text that opens with a line end: the first line is changed.
+    assert.deepEqual(changedLines('\n\nx\n', 'w();\n\nx\n'), { start: 0, beforeEnd: 0, afterEnd: 4 });
   });
 
   it('hold no comment, literal or directive character, and continue no line before', () => {

@@ -88,7 +88,9 @@ export interface LineChange {
 export function changedLines(before: string, after: string): LineChange | undefined {
   if (before === after) return undefined;
   const { prefix, suffix } = sameEnds(before, after);
-  const start = before.lastIndexOf('\n', prefix - 1) + 1;
+  // From the start of the line the first difference is on; `lastIndexOf` reads a negative index as 0,
+  // so with no common start a text opening with a newline would look changed from its second line.
+  const start = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
   // From the first character of the common end (or the text's end) on to the end of its line: that
   // line's end is common text, so both versions end their last changed line there.
   const newline = after.indexOf('\n', after.length - suffix);
