@@ -6,7 +6,7 @@
 /**
  * How many characters of text {@link BlankedTexts} keeps the blanked forms of at most (each as long as
  * its text, which the map holds too): 32 MiB of UTF-16 in all, more than a large tree's files that
- * call a writer (t400's are 5 million characters).
+ * call a writer (a 400,000-line tree's are about 5 million).
  */
 const KEPT_CHARACTERS = 8 * 1024 * 1024;
 

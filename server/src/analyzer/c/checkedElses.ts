@@ -14,7 +14,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Arm, BranchStep, WriteStep } from '../model';
 import { identifiers } from './syntax';
-import { callWrite, checkOf, SUCCESS_CHECKS, writeStep, type CContext } from './writes';
+import { callWrite, checkOf, SUCCESS_CHECKS, writeStep, type CallWrite, type CContext } from './writes';
 
 const NO_FIX =
   "the write's test has an else arm that runs on its success: a gathered call would have to keep both arms around every write";
@@ -48,32 +48,57 @@ export function checkedElseStep(stmt: Node, ctx: CContext, reader: ArmReader): B
   if (!check) return undefined;
   const write = callWrite(check.call, ctx);
   if (!write) return undefined;
-  // Which arm runs where the write succeeded, as the callee's results say (successBodies.ts reads a
-  // status helper's test the same way); a truth test of a helper returning non-zero on success is read
-  // only that way round.
-  const succeeds = write.truthyOnSuccess
-    ? check.kind === 'truthy'
-    : write.zeroOnSuccess
-      ? check.kind === 'falsy'
-      : SUCCESS_CHECKS.has(check.kind);
-  const success = succeeds ? then : otherwise;
-  const failure = succeeds ? otherwise : then;
+  const { succeeds, success, failure } = armsBySuccess(write, check.kind, then, otherwise);
   const step = writeStep(stmt, check.call, ctx);
   if (!step) return undefined;
-  reader.block(reader.body(failure));
-  const end = succeeds ? cond.endIndex : then.endIndex;
   const lead = {
     ...step,
-    span: { start: stmt.startIndex, end },
+    span: { start: stmt.startIndex, end: succeeds ? cond.endIndex : then.endIndex },
     template: undefined,
     noFix: step.noFix ?? NO_FIX,
   };
+  return successBranch(stmt, stmt, lead, success, failure, reader);
+}
+
+/**
+ * Which arm of `if (<test>) then; else otherwise;` runs where the tested write succeeded, as the
+ * callee's results say (successBodies.ts reads a status helper's test the same way): a truth test of a
+ * helper returning non-zero on success is read only that way round.
+ */
+export function armsBySuccess(
+  write: Pick<CallWrite, 'truthyOnSuccess' | 'zeroOnSuccess'>,
+  kind: string,
+  then: Node,
+  otherwise: Node,
+): { readonly succeeds: boolean; readonly success: Node; readonly failure: Node } {
+  const succeeds = write.truthyOnSuccess
+    ? kind === 'truthy'
+    : write.zeroOnSuccess
+      ? kind === 'falsy'
+      : SUCCESS_CHECKS.has(kind);
+  return { succeeds, success: succeeds ? then : otherwise, failure: succeeds ? otherwise : then };
+}
+
+/**
+ * The branch a checked write with an else reads as (see the file comment): `lead`, the write as the
+ * step spanning its test, followed by the steps of `success`, the one arm; `failure` is read as a block
+ * of its own. The branch spans `from` (the write's statement) to the end of `ifElse`.
+ */
+export function successBranch(
+  from: Node,
+  ifElse: Node,
+  lead: WriteStep,
+  success: Node,
+  failure: Node,
+  reader: ArmReader,
+): BranchStep {
+  reader.block(reader.body(failure));
   // The success arm's runs open at the test's write: no block holds both but the arm's own.
   const arm = reader.arm(reader.body(success), lead);
   return {
     kind: 'branch',
-    span: { start: stmt.startIndex, end: stmt.endIndex },
+    span: { start: from.startIndex, end: ifElse.endIndex },
     arms: [{ steps: [lead, ...arm.steps], declares: arm.declares }],
-    tests: [...identifiers(cond)],
+    tests: [...identifiers(ifElse.childForFieldName('condition') ?? ifElse)],
   };
 }

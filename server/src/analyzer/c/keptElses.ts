@@ -12,17 +12,9 @@
 import type { Node } from 'web-tree-sitter';
 import type { BranchStep } from '../model';
 import { keptIn } from './chains';
-import type { ArmReader } from './checkedElses';
+import { armsBySuccess, successBranch, type ArmReader } from './checkedElses';
 import { identifiers } from './syntax';
-import {
-  callWrite,
-  checkOf,
-  keptResult,
-  keptResultStep,
-  readsOnly,
-  SUCCESS_CHECKS,
-  type CContext,
-} from './writes';
+import { callWrite, checkOf, keptResult, keptResultStep, readsOnly, type CContext } from './writes';
 
 const NO_FIX =
   "the write's result is tested by an if with an else arm that runs on its success: a gathered call would have to keep both arms around every write";
@@ -52,31 +44,17 @@ export function keptElseStep(
   if (!write || write.own || write.targetNames.includes(held.result)) return undefined;
   const check = checkOf(cond, ctx.codes, false, { name: held.result, call: held.call });
   if (check?.call.id !== held.call.id || check.assigned) return undefined;
-  // Which arm runs where the write succeeded, as checkedElses.ts reads the test of the call itself.
-  const succeeds = write.truthyOnSuccess
-    ? check.kind === 'truthy'
-    : write.zeroOnSuccess
-      ? check.kind === 'falsy'
-      : SUCCESS_CHECKS.has(check.kind);
-  const success = succeeds ? then : otherwise;
-  const failure = succeeds ? otherwise : then;
+  const { succeeds, success, failure } = armsBySuccess(write, check.kind, then, otherwise);
   // A success arm that counts with the result (`total += n`) reads what a gathered call would change.
   if (readsKept(success, held.result)) return undefined;
   const step = keptResultStep(write, kept, held.call, held.result, keptResult(write.callee, held.result));
-  reader.block(reader.body(failure));
   const lead = {
     ...step,
     span: { start: kept.startIndex, end: succeeds ? cond.endIndex : then.endIndex },
     template: undefined,
     noFix: write.noFix ?? NO_FIX,
   };
-  const arm = reader.arm(reader.body(success), lead);
-  return {
-    kind: 'branch',
-    span: { start: kept.startIndex, end: stmt.endIndex },
-    arms: [{ steps: [lead, ...arm.steps], declares: arm.declares }],
-    tests: [...identifiers(cond)],
-  };
+  return successBranch(kept, stmt, lead, success, failure, reader);
 }
 
 /** True when `node` reads `name` anywhere but as the target of a plain assignment (`n = ...`). */
