@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The analyzer's score on a blind batch (test/server/blind/README.md): projects nobody on the team read
-// before labelling them. `node scripts/blind-score.js --trees DIR [--misses] [--labels FILE]` (after
-// `npm run build`). Each project's checkout DIR/<name> (its `.writev-commit` must name the labelled
-// commit) is linted as a user lints it: `writev-lint --format json --exit-zero .` run from the project's
-// root, with the config lookup on and no settings given. Its sequence findings are judged against the
-// labels by the corpus's rules (server/src/bench/corpusScore.ts `judge`); the script prints found/positives
-// and flagged/negatives per project and per class, and with --misses each missed run, each flagged
-// negative and each finding in a labelled file that touches no label.
+// before labelling them. `node scripts/blind-score.js --trees DIR [--batch N] [--misses] [--labels FILE]`
+// (after `npm run build`; `--batch N` scores the projects of one draw, labels.json's `batch`; without it,
+// all, with a line per batch). Each project's checkout DIR/<name> (its `.writev-commit` must name the
+// labelled commit) is linted as a user lints it: `writev-lint --format json --exit-zero .` run from the
+// project's root, with the config lookup on and no settings given. Its sequence findings are judged
+// against the labels by the corpus's rules (server/src/bench/corpusScore.ts `judge`); the script prints
+// found/positives and flagged/negatives per project and per class, and with --misses each missed run,
+// each flagged negative and each finding in a labelled file that touches no label.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -103,12 +104,18 @@ function main() {
       trees: { type: 'string' },
       labels: { type: 'string', default: path.join(root, 'test', 'server', 'blind', 'labels.json') },
       misses: { type: 'boolean', default: false },
+      batch: { type: 'string' },
     },
   });
   if (!values.trees)
-    throw new Error('usage: node scripts/blind-score.js --trees DIR [--misses] [--labels FILE]');
+    throw new Error('usage: node scripts/blind-score.js --trees DIR [--batch N] [--misses] [--labels FILE]');
   const { judge } = require(path.join(root, 'server', 'out', 'bench', 'corpusScore.js'));
-  const labels = JSON.parse(fs.readFileSync(values.labels, 'utf8'));
+  const all = JSON.parse(fs.readFileSync(values.labels, 'utf8'));
+  const labels =
+    values.batch === undefined
+      ? all
+      : { ...all, projects: all.projects.filter((p) => String(p.batch) === values.batch) };
+  if (labels.projects.length === 0) throw new Error(`no project of batch ${values.batch}`);
   const runsByProject = new Map();
   for (const project of labels.projects) {
     const tree = path.join(values.trees, project.name);
@@ -126,6 +133,20 @@ function main() {
   console.log(
     `blind: found ${t.found}/${t.positives} (${pct(t.found, t.positives)}), negatives flagged ${t.flagged}/${t.negatives}`,
   );
+  const batches = [...new Set(labels.projects.map((p) => p.batch))].sort();
+  if (batches.length > 1)
+    console.log(
+      `by batch: ${batches
+        .map((b) => {
+          const r = scoreBlind(
+            { ...labels, projects: labels.projects.filter((p) => p.batch === b) },
+            runsByProject,
+            judge,
+          ).total;
+          return `${b} ${r.found}/${r.positives} (${pct(r.found, r.positives)}), ${r.flagged}/${r.negatives} flagged`;
+        })
+        .join('; ')}`,
+    );
   console.log(
     `by project: ${score.byProject
       .map(

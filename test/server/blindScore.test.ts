@@ -20,7 +20,7 @@ interface Site {
   reason: string;
 }
 interface Labels {
-  projects: { name: string; repository: string; commit: string; files: string[] }[];
+  projects: { name: string; repository: string; commit: string; files: string[]; batch: number }[];
   sites: Site[];
 }
 interface Run {
@@ -54,9 +54,17 @@ const { scoreBlind } = require(join(REPO, 'scripts', 'blind-score.js')) as {
   };
 };
 
-test('the blind labels keep the corpus rules: known projects and files, ascending lines, a positive of two writes or more, a class and a reason', () => {
+test('the blind labels keep the corpus rules: eight projects in each batch, known projects and files, ascending lines, a positive of two writes or more, a class and a reason', () => {
   const files = new Map(labels.projects.map((p) => [p.name, new Set(p.files)]));
-  assert.equal(labels.projects.length, 8);
+  const batches = new Map<number, number>();
+  for (const p of labels.projects) batches.set(p.batch, (batches.get(p.batch) ?? 0) + 1);
+  assert.deepEqual(
+    [...batches],
+    [
+      [1, 8],
+      [2, 8],
+    ],
+  );
   for (const p of labels.projects) assert.match(p.commit, /^[0-9a-f]{40}$/, p.name);
   for (const s of labels.sites) {
     const where = `${s.project}/${s.file}:${s.lines.join(',')}`;
