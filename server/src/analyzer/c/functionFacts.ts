@@ -23,6 +23,7 @@ import { markedWeak } from './weakDefinitions';
 import { memberParameters } from './memberParameters';
 import { aliasedAssignments } from './pointerAliases';
 import { writableWait, writableWaitCall } from './writableWaits';
+import { makesTerminalRequest } from './terminalRequests';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -82,6 +83,11 @@ export interface CFunctionFact {
    * (see writableWaits.ts): its select() or poll() is no pacing wait and no output.
    */
   readonly awaitsWritable?: number;
+  /**
+   * It calls `ioctl()` with a request that changes a terminal's settings (see terminalRequests.ts): that
+   * call waits as tcsetattr() does (see waitingFunctions.ts).
+   */
+  readonly setsTerminal?: true;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -263,6 +269,7 @@ function macroBodyFact(name: string, paramList: string, body: string): MacroBody
     ...(repeated.length > 0 && { repeated }),
     opaque: through && !(upper && !opaque && assignsOnlyArguments(name, params, body, calls)),
     ...(readsOnly && { readsOnly }),
+    ...(calls.includes('ioctl') && makesTerminalRequest(body) && { setsTerminal: true as const }),
   };
   if (macroBodyFacts.size >= MACRO_BODY_FACTS) macroBodyFacts.clear();
   macroBodyFacts.set(key, fact);
@@ -394,6 +401,7 @@ function readHead(
     ...(staticResult && { returnsStatic: true as const }),
     ...(assigns.length > 0 && { assigns }),
     ...(awaitsWritable !== undefined && { awaitsWritable }),
+    ...(calls.includes('ioctl') && makesTerminalRequest(body) && { setsTerminal: true as const }),
   };
 }
 
