@@ -748,8 +748,8 @@ describe('writev-lint', () => {
     // c-headermacrochains/, c-treeshadows/, c-treewritablewaits/, c-treeshadowedhelpers/,
     // c-treepointeropeners/, c-treeopaquecalls/, c-treeassigningmacros/, c-treeconfiguredhelpers/,
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
-    // c-treemodelisteners/, c-treememberparams/, c-treeexterndatagrams/, c-treeterminalrequests/ and
-    // c-treepuremacros/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 811);
+    // c-treemodelisteners/, c-treememberparams/, c-treeexterndatagrams/, c-treeterminalrequests/,
+    // c-treepuremacros/ and c-treepuremembers/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds two of its own.
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 812);
   });
 });

@@ -775,10 +775,16 @@ export class CAnalyzer {
       // Each name once, in the order the calls stand (flatMap built an array of every call first).
       const calledNames = new Set<string>();
       for (const f of functions) for (const c of f.calls) calledNames.add(c);
-      // Of the headers' macros, those the file calls (the headers of a tree define thousands).
+      // Of the headers' macros, those the file calls (the headers of a tree define thousands); of the
+      // members the tree stores only pure getters in, those the file names (see pureMembers.ts).
       const learntPure = [
         ...[...ownPure].filter((n) => own.has(n) || !readNames.has(n) || calledNames.has(n)),
-        ...[...pureElsewhere].filter((n) => !readNames.has(n) && calledNames.has(n) && !base.pure.has(n)),
+        ...[...pureElsewhere].filter(
+          (n) =>
+            !readNames.has(n) &&
+            (calledNames.has(n) || (n.startsWith('->') && text.includes(n.slice(2)))) &&
+            !base.pure.has(n),
+        ),
       ].sort();
       // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
       const statics = staticReturningWith(functions, own, staticElsewhere);
