@@ -221,10 +221,14 @@ export class Analyzer {
     if (languageOf(path) !== 'c' || !this.enabled(path, settings) || skipReason(text, maxLength))
       return { c: [], ts: [] };
     const includes = isHeader(path) ? projectIncludes(text) : [];
+    const functions = cFunctionFacts(text);
     return {
       c: [],
       ts: [],
-      functions: cFunctionFacts(text),
+      functions,
+      // What it stores in members, for the getters through them (see pureMembers.ts); which of those
+      // functions write is the analysis's to say.
+      ...storedFunctions(text, functions, []),
       ...declaredPure(path, text),
       ...(includes.length > 0 && { includes }),
       ...includedFiles(path, text),

@@ -775,6 +775,23 @@ const C_LIBRARY_EFFECTS =
 const C_LIBRARY_WAITS =
   /^(sleep|usleep|nanosleep|clock_nanosleep|tcdrain|tcsetattr|tcflush|tcflow|tcsendbreak|pause|sched_yield|p?poll|p?select|epoll_p?wait|sigsuspend|sigwait\w*|sigtimedwait|wait|waitpid|waitid|wait3|wait4)$/;
 
+/**
+ * The `ioctl()` requests that change a terminal's settings, as the functions of C_LIBRARY_WAITS do
+ * (those functions make these requests): the termios settings (Linux's `TCSETS*`, `TCSETS*2`, System
+ * V's `TCSETA*`, the BSDs' `TIOCSETA*`), the old sgtty modes, special characters and local mode word
+ * (`TIOCSETP`, `TIOCSETN`, `TIOCSETC`, `TIOCSLTC`, `TIOCLSET`, `TIOCLBIS`, `TIOCLBIC`), the line
+ * discipline (`TIOCSETD`), a flush (`TCFLSH`, `TIOCFLUSH`), flow control (`TCXONC`, `TIOCSTOP`,
+ * `TIOCSTART`) and breaks (`TCSBRK`, which tcdrain() also makes, `TCSBRKP`, `TIOCSBRK`, `TIOCCBRK`).
+ * Other requests (`FIONREAD`, `FIONBIO`, `TIOCGWINSZ`) read or set what the bytes written do not depend on.
+ */
+const C_TERMINAL_REQUESTS =
+  /^(TCSETS[WF]?2?|TCSETA[WF]?|TIOCSETA[WF]?|TIOCSET[PNCD]|TIOCSLTC|TIOCL(?:SET|BIS|BIC)|TCFLSH|TIOCFLUSH|TCXONC|TIOCSTOP|TIOCSTART|TCSBRKP?|TIOC[SC]BRK)$/;
+
+/** True when `name` is an `ioctl()` request that changes a terminal's settings (see {@link C_TERMINAL_REQUESTS}). */
+export function terminalRequest(name: string): boolean {
+  return C_TERMINAL_REQUESTS.test(name);
+}
+
 /** True when `name` is a library function that waits (see {@link C_LIBRARY_WAITS}). */
 export function libraryWaits(name: string): boolean {
   return C_LIBRARY_WAITS.test(name);

@@ -20,6 +20,7 @@ import { includedSources, isShared } from './sourceIncludes';
 import { languageOf } from './languageOf';
 import { moduleKey, type CWrapper, type TsWrapper } from './wrapper';
 import type { Implementations, MemberFunction } from './c/memberWriters';
+import { pureMembers } from './c/pureMembers';
 import { MemberImplementations } from './memberImplementations';
 
 /** What one file contributes to the fact base: the wrappers it defines, and what its C functions call. */
@@ -716,11 +717,14 @@ export class WrapperIndex {
     }
     const nodes: Node[] = [];
     const exported = new Map<string, Node | null>();
+    // Each file's own definitions, for the functions it stores in members (see pureMembers.ts).
+    const owns: [readonly MemberFunction[], ReadonlyMap<string, Node>][] = [];
     // Declared pure by an attribute, in any file: pure whatever its body calls (see declaredPure.ts).
     const declared = new Set<string>();
     for (const wrappers of this.files.values()) for (const n of wrappers.declaredPure ?? []) declared.add(n);
     for (const [file, wrappers] of this.live()) {
       const own = new Map<string, Node>();
+      if (wrappers.memberFunctions?.length) owns.push([wrappers.memberFunctions, own]);
       // A header's `static inline` functions are every includer's: visible as an exported one is.
       const header = this.cShared(file);
       for (const fact of wrappers.functions ?? []) {
@@ -759,6 +763,15 @@ export class WrapperIndex {
     const pure = new Set<string>();
     for (const [name, node] of exported) if (node?.pure) pure.add(name);
     for (const name of declared) pure.add(name);
+    // The members every function stored in is pure: a call through one is (see pureMembers.ts).
+    if (owns.length > 0) {
+      const stored = owns.map(([functions, own]) => ({
+        functions,
+        pure: (fn: string, isOwn: boolean) =>
+          declared.has(fn) || (isOwn ? own.get(fn)?.pure === true : pure.has(fn)),
+      }));
+      for (const member of pureMembers(stored)) pure.add(member);
+    }
     return pure;
   }
 

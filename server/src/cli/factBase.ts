@@ -133,6 +133,7 @@ export function factBasePass(
   const assigns = assignLists(base);
   const quiet = base.cQuietFor('');
   const pure = base.cPureFor('');
+  const gettersThroughMembers = [...pure].some((n) => n.startsWith('->'));
   if (quiet.size === 0 && pure.size === 0)
     return {
       quiet: [],
@@ -157,7 +158,9 @@ export function factBasePass(
     const accessor = twice.some((f) =>
       f.calls.some((c) => pure.has(c) && !own.has(c) && !C_PURE_FUNCTIONS.has(c)),
     );
-    if (accessor) redo.add(path);
+    // Or a getter through a member that holds only pure functions (see pureMembers.ts), which a call
+    // through a pointer may be.
+    if (accessor || (gettersThroughMembers && twice.some((f) => f.opaque))) redo.add(path);
   }
   // A helper's reading told that another file's function may do output (a count of its buffer,
   // `write(2, s, str_len(s))`, a statistics counter after the write): the first pass knew no body of

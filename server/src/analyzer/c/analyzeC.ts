@@ -762,19 +762,29 @@ export class CAnalyzer {
       };
       // Pure calls (the same value twice, nothing changed): the library's, the file's own accessors
       // and other files' (a descriptor spelled `lock_fd(&lk)` in each write is one descriptor),
-      // and the functions this file declares `const` or `pure` (see declaredPure.ts).
+      // and the functions this file declares `const` or `pure` (see declaredPure.ts). The macros of
+      // the headers it includes are read as its own (`#define ustrlen(s) strlen((char *)(s))` is as
+      // pure as strlen), as they are for what does no output: a name two headers of the tree define
+      // otherwise is the one this file's includes give it.
       const declared = declaredPureFunctions(text);
       const ownPure = pureFunctions(
-        functions,
+        readFacts,
         (n) => base.pure.has(n) || pureElsewhere.has(n) || declared.includes(n),
       );
       for (const n of declared) ownPure.add(n);
       // Each name once, in the order the calls stand (flatMap built an array of every call first).
       const calledNames = new Set<string>();
       for (const f of functions) for (const c of f.calls) calledNames.add(c);
+      // Of the headers' macros, those the file calls (the headers of a tree define thousands); of the
+      // members the tree stores only pure getters in, those the file names (see pureMembers.ts).
       const learntPure = [
-        ...ownPure,
-        ...[...pureElsewhere].filter((n) => !own.has(n) && calledNames.has(n) && !base.pure.has(n)),
+        ...[...ownPure].filter((n) => own.has(n) || !readNames.has(n) || calledNames.has(n)),
+        ...[...pureElsewhere].filter(
+          (n) =>
+            !readNames.has(n) &&
+            (calledNames.has(n) || (n.startsWith('->') && text.includes(n.slice(2)))) &&
+            !base.pure.has(n),
+        ),
       ].sort();
       // The file's own helpers that send such storage count as such functions (see staticSenders.ts).
       const statics = staticReturningWith(functions, own, staticElsewhere);

@@ -9,7 +9,7 @@
 // configuration sends when). The findings keep the severity the run's descriptor gives: the default
 // configuration is the one the assumption names.
 import type { Node } from 'web-tree-sitter';
-import { libraryWaits } from '../catalogue';
+import { waitingCall } from './terminalRequests';
 import type { CWrapper } from '../wrapper';
 import { calleeName, calls, declaredName, withoutCasts } from './syntax';
 
@@ -59,9 +59,9 @@ function settingTest(
   return member;
 }
 
-/** Whether `arm` waits (a library wait, see catalogue's libraryWaits) anywhere in it. */
+/** Whether `arm` waits (a library wait or a terminal's change, see terminalRequests.ts) anywhere in it. */
 function waits(arm: Node): boolean {
-  return calls(arm).some((c) => libraryWaits(calleeName(c) ?? ''));
+  return calls(arm).some(waitingCall);
 }
 
 /** The names `body` declares (its locals, at any depth). */

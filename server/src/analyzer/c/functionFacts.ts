@@ -23,6 +23,7 @@ import { markedWeak } from './weakDefinitions';
 import { memberParameters } from './memberParameters';
 import { aliasedAssignments } from './pointerAliases';
 import { writableWait, writableWaitCall } from './writableWaits';
+import { makesTerminalRequest } from './terminalRequests';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -82,6 +83,11 @@ export interface CFunctionFact {
    * (see writableWaits.ts): its select() or poll() is no pacing wait and no output.
    */
   readonly awaitsWritable?: number;
+  /**
+   * It calls `ioctl()` with a request that changes a terminal's settings (see terminalRequests.ts): that
+   * call waits as tcsetattr() does (see waitingFunctions.ts).
+   */
+  readonly setsTerminal?: true;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -263,6 +269,7 @@ function macroBodyFact(name: string, paramList: string, body: string): MacroBody
     ...(repeated.length > 0 && { repeated }),
     opaque: through && !(upper && !opaque && assignsOnlyArguments(name, params, body, calls)),
     ...(readsOnly && { readsOnly }),
+    ...(calls.includes('ioctl') && makesTerminalRequest(body) && { setsTerminal: true as const }),
   };
   if (macroBodyFacts.size >= MACRO_BODY_FACTS) macroBodyFacts.clear();
   macroBodyFacts.set(key, fact);
@@ -354,7 +361,7 @@ function readHead(
     k--;
   }
   if (k >= limit) stop.at = k;
-  const qualifiers = clean.slice(k + 1, j + 1);
+  const qualifiers = withoutTrailingAttributes(clean.slice(k + 1, j + 1));
   // A type before the name (`int `, `char *`): a macro call at file level (`FOO(x) {`) or an
   // initialiser (`= {`) is no definition.
   if (!/[\w*]\s*$/.test(qualifiers) || /=\s*$/.test(qualifiers)) return undefined;
@@ -394,8 +401,46 @@ function readHead(
     ...(staticResult && { returnsStatic: true as const }),
     ...(assigns.length > 0 && { assigns }),
     ...(awaitsWritable !== undefined && { awaitsWritable }),
+    ...(calls.includes('ioctl') && makesTerminalRequest(body) && { setsTerminal: true as const }),
   };
 }
+
+/**
+ * A definition's specifiers (`qualifiers`, the head's text before the name) without the attributes
+ * written after its type: `static int ATTR_NONNULL(1) name(...)`, `void __attribute__((cold)) name(...)`.
+ * Such an attribute is a compiler's attribute specifier (`__attribute__`, `__declspec`) or an
+ * upper-case macro called there, which a project's header defines as one (or as nothing, for another
+ * compiler): the name after it is still the function's. The specifiers as they stand when they end in
+ * anything else, or when nothing is left before the attributes (`FOO(x) name(...)`, a macro's use at file
+ * level, is no definition this reads).
+ */
+function withoutTrailingAttributes(qualifiers: string): string {
+  let rest = qualifiers;
+  for (;;) {
+    let end = rest.length - 1;
+    while (end >= 0 && isSpace(rest.charCodeAt(end))) end--;
+    if (rest[end] !== ')') return rest;
+    let depth = 0;
+    let open = end;
+    for (; open >= 0; open--) {
+      const c = rest.charCodeAt(open);
+      if (c === 41) depth++;
+      else if (c === 40 && --depth === 0) break;
+    }
+    if (open < 0) return qualifiers;
+    let start = open - 1;
+    while (start >= 0 && isSpace(rest.charCodeAt(start))) start--;
+    const wordEnd = start + 1;
+    while (start >= 0 && isWord(rest.charCodeAt(start))) start--;
+    const word = rest.slice(start + 1, wordEnd);
+    if (!ATTRIBUTE_WORD.test(word)) return qualifiers;
+    rest = rest.slice(0, start + 1);
+    if (!/\S/.test(rest)) return qualifiers;
+  }
+}
+
+/** An attribute specifier's keyword, or an upper-case macro's name (a letter in it: not `_`). */
+const ATTRIBUTE_WORD = /^(?:__attribute(?:__)?|__declspec|_*[A-Z][A-Z0-9_]*)$/;
 
 /**
  * The function every `return` of the body `clean[open..close]` gives the value of, failure values

@@ -8,7 +8,7 @@
 // write's failure path and one the fact base finds quiet are no such turn. A descriptor given as a
 // parameter is checked where it is handed on (helperBodies.ts `given`).
 import type { Node } from 'web-tree-sitter';
-import { libraryWaits } from '../catalogue';
+import { waitingCall } from './terminalRequests';
 import { callArgs, calleeName, calls } from './syntax';
 
 /**
@@ -34,6 +34,6 @@ export function globalDescriptorCall(
     if (opts.retry && inside(c, opts.retry)) return false;
     const name = calleeName(c);
     if (name === undefined || opts.quiet(name) || opts.failing(c)) return false;
-    return libraryWaits(name) || opts.reads(name) || callArgs(c).length === 0;
+    return waitingCall(c) || opts.reads(name) || callArgs(c).length === 0;
   });
 }

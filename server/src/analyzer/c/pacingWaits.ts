@@ -5,8 +5,7 @@
 // write's failure path (`poll()` for EAGAIN), or inside a loop around the write (a write-in-full loop
 // polling until the rest can go), only completes the one write.
 import type { Node } from 'web-tree-sitter';
-import { libraryWaits } from '../catalogue';
-import { calleeName } from './syntax';
+import { waitingCall } from './terminalRequests';
 
 /**
  * The first call among `all` (a helper body's calls, in source order) after `write` that is a library
@@ -20,8 +19,7 @@ export function waitAfterWrite(
 ): Node | undefined {
   return all.find((c) => {
     if (c.startIndex < write.endIndex) return false;
-    const callee = calleeName(c);
-    return callee !== undefined && libraryWaits(callee) && !failing(c) && !retrying(c, write);
+    return waitingCall(c) && !failing(c) && !retrying(c, write);
   });
 }
 

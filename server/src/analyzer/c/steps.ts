@@ -2,7 +2,8 @@
 // understand becomes a barrier, so a broken or macro-heavy statement ends a run instead of hiding a
 // dependency; the rest of the function, and the rest of the file, are still read.
 import type { Node } from 'web-tree-sitter';
-import { C_FIRST_ARGUMENT_FILLERS, freesFirstArgument, digestName, ioName, libraryWaits } from '../catalogue';
+import { C_FIRST_ARGUMENT_FILLERS, freesFirstArgument, digestName, ioName } from '../catalogue';
+import { waitingCall } from './terminalRequests';
 import type { Arm, Block, OtherStep, Step, WriteStep } from '../model';
 import { indentAt } from '../positions';
 import { barrierStep, commentStep, ifChainArms, summaryStep } from '../stepRules';
@@ -653,8 +654,9 @@ class FunctionReader {
         this.ctx.functions.has(name) ||
         this.ctx.wrappers.has(name) ||
         this.ctx.macros?.has(name) ||
-        // Waiting between two writes splits them on purpose, whatever the descriptor.
-        libraryWaits(name) ||
+        // Waiting between two writes splits them on purpose, whatever the descriptor, and so does a
+        // change of a terminal's settings by ioctl() (see terminalRequests.ts).
+        waitingCall(call) ||
         this.ctx.waits?.(name) ||
         // A wait for a descriptor to take output: for another descriptor than the written one, a wait
         // like any other; handed the written one, a call given the descriptor, which ends the run too.

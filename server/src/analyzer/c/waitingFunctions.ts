@@ -10,7 +10,8 @@ import type { CFunctionFact } from './functionFacts';
 
 /**
  * The functions of `facts` that only wait: each calls no function through a pointer, calls a library
- * wait (`usleep`, `nanosleep`, `poll`; see libraryWaits) or another function of `facts` that only
+ * wait (`usleep`, `nanosleep`, `poll`; see libraryWaits; an `ioctl()` changing a terminal's settings,
+ * see CFunctionFact.setsTerminal) or another function of `facts` that only
  * waits, and whose every other call `quiet` says does no output. Read to a least fixed point (a
  * function calling itself and nothing that waits does not wait). `elsewhere`: the names other files
  * define that only wait, asked of names `facts` does not define. Does not modify `facts`.
@@ -27,8 +28,13 @@ export function waitingFunctions(
   const only = (f: CFunctionFact) => {
     // Waiting for the descriptor to take output only bounds how long its write may block.
     if (f.awaitsWritable !== undefined) return false;
+    // Its `ioctl()` changes a terminal's settings, as tcsetattr() does (see terminalRequests.ts).
     const waits = (c: string) =>
-      c !== f.name && (libraryWaits(c) || waiting.has(c) || (!byName.has(c) && elsewhere(c)));
+      c !== f.name &&
+      (libraryWaits(c) ||
+        (c === 'ioctl' && f.setsTerminal === true) ||
+        waiting.has(c) ||
+        (!byName.has(c) && elsewhere(c)));
     return !f.opaque && f.calls.some(waits) && f.calls.every((c) => waits(c) || (c !== f.name && quiet(c)));
   };
   for (let changed = true; changed;) {

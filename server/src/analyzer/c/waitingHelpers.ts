@@ -36,7 +36,7 @@ export function treeWaiting(
     let waits = false;
     for (const f of facts)
       for (const c of f.calls) {
-        if (libraryWaits(c)) waits = true;
+        if (libraryWaits(c) || (c === 'ioctl' && f.setsTerminal)) waits = true;
         // A library wait's name too: a tree may define one, and found it changes what is quiet.
         if (!own.has(c)) called.add(c);
       }

@@ -36,6 +36,7 @@ import { selectsBranch } from './selectedBranches';
 import { codeText } from './statusConstants';
 import { argumentTest } from './macroStatements';
 import { messageScatter } from './messageScatters';
+import { memberCallName } from './pureMembers';
 
 export type { CWrapper } from '../wrapper';
 
@@ -509,7 +510,11 @@ const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
  * {@link descriptorAccessor}: `get_fd()` of nothing may hand back another descriptor each time).
  */
 export function pureTest(name: string | undefined, pure: ReadonlySet<string>, call?: Node): boolean {
-  if (name === undefined) return false;
+  if (name === undefined) {
+    // A getter through a member the tree stores only pure functions in (see pureMembers.ts).
+    const member = call && pure.size > 0 ? memberCallName(call) : undefined;
+    return member !== undefined && pure.has(member);
+  }
   if (pure.has(name) || MACRO_NAME.test(name)) return true;
   return !!call && descriptorAccessor(name) && callArgs(call).length > 0;
 }
