@@ -19,7 +19,7 @@ function lineOf(text: string, offset: number): number {
 }
 
 describe('macros that open or close a brace', () => {
-  it('are the definitions whose braces do not pair up, and those written over one', () => {
+  it('are the definitions whose braces do not pair up, those written over one, and statement words', () => {
     const header = [
       '#define OPEN(n) static int n(int fd) { \\',
       '\tint r = 0;',
@@ -28,11 +28,14 @@ describe('macros that open or close a brace', () => {
       '#define INIT { 0, 0 }',
       "#define BRACE_CHAR(c) ((c) == '{')",
       '#define MAX(a, b) ((a) > (b) ? (a) : (b))',
+      '#define CODESTART /* statements follow */',
+      '#define DEF_RET int r = 0',
     ].join('\n');
     assert.deepEqual(bracingDefines(header), [
       '#define OPEN(n) static int n(int fd) { \\\n\tint r = 0;',
       '#define CLOSE return r; }',
       '#define OPEN_CMD(v) OPEN(cmd_##v)',
+      '#define CODESTART /* statements follow */',
     ]);
   });
 
@@ -101,7 +104,7 @@ describe('C definitions made by a header’s macros', () => {
     const found = await assertBatchFindsMarkers(TREE);
     assert.deepEqual(
       found.map((f) => `${f.line} ${f.fixable}`),
-      ['25 true', '32 true', '42 false'],
+      ['26 true', '33 true', '43 false'],
     );
   });
 });

@@ -10,7 +10,10 @@
 // nothing to rewrite. What a macro is comes from its definition, in the file or in a header the file
 // includes (carried by the fact base, see FileWrappers.bracing), whatever its name: no name is known
 // beforehand. A name defined twice (`#ifdef` alternatives), or a use whose expansion cannot be read,
-// leaves the file as written, as do uses whose braces do not pair up with the file's own.
+// leaves the file as written, as do uses whose braces do not pair up with the file's own. The same
+// header's statement macros (`#define CODESTART_ACTION` with an empty body, or whole statements) are
+// expanded too where one stands alone on its line, as such bodies use them: the grammar cannot read a
+// lone word before the next statement, and the compiler sees nothing there.
 import type { Finding } from '../model';
 import { blankedKeepingLines, braceBalance, LITERALS_AND_COMMENTS } from './comments';
 import { lineMatches } from './lineMatches';
@@ -38,6 +41,8 @@ interface Definition {
   readonly variadic: boolean;
   /** The body, comments taken out and continuation lines joined. */
   readonly body: string;
+  /** A statement macro (see statementWord): expanded only where a use stands alone on its line. */
+  readonly word?: true;
 }
 
 /** A definition as the sticky {@link DEFINE} matched it: its name, parameter list and body. */
@@ -92,12 +97,21 @@ export function bracingDefines(text: string): string[] {
         grew = true;
       }
   }
-  return all.filter((d) => bracing.has(d.name)).map((d) => d.define);
+  // And the header's statement macros (`#define CODESTART_ACTION /* nothing */`), which a body made by
+  // its bracing macros may use alone on a line, with no `;` after them: the grammar cannot read such a
+  // word before the next statement, and the compiler sees only its expansion.
+  return all.filter((d) => bracing.has(d.name) || statementWord(d.params, d.body)).map((d) => d.define);
+}
+
+/** An object-like macro whose body is nothing or whole statements (`x = 0;`): a use stands alone. */
+function statementWord(params: string | undefined, body: string): boolean {
+  return params === undefined && (body === '' || body.endsWith(';')) && braceBalance(body) === 0;
 }
 
 /** The definition `params` (as written, with its parentheses, or undefined) and `body` make; null if unreadable. */
 function definitionOf(params: string | undefined, body: string): Definition | null {
-  if (params === undefined) return { variadic: false, body };
+  if (params === undefined)
+    return { variadic: false, body, ...(statementWord(params, body) && { word: true }) };
   const names = params
     .slice(1, -1)
     .split(',')
@@ -291,6 +305,7 @@ export function expandBracingMacros(text: string, included: readonly string[]): 
     // A name defined twice over: which definition the build reads the file does not say.
     if (!d) return undefined;
     let end = m.index + name.length;
+    if (d.word && !aloneOnLine(code, m.index, end)) continue;
     let args: string[] | undefined;
     if (d.params !== undefined) {
       const open = /^\s*\(/.exec(code.slice(end, end + 200));
@@ -307,7 +322,7 @@ export function expandBracingMacros(text: string, included: readonly string[]): 
     if (expansion === undefined) return undefined;
     uses.push({ start: m.index, end, name, expansion, balance: braceBalance(expansion) });
   }
-  if (uses.length === 0) return undefined;
+  if (!uses.some((u) => u.balance !== 0)) return undefined;
   // The uses open what they close, or what the file's own braces leave open or closed.
   const opened = uses.reduce((sum, u) => sum + u.balance, 0);
   if (opened !== 0 && opened + braceBalance(code) !== 0) return undefined;
@@ -356,4 +371,11 @@ function closingParen(code: string, open: number): number | undefined {
     else if (c === ')' && --depth === 0) return i;
   }
   return undefined;
+}
+
+/** Whether `code[start..end)` is all its line holds but blanks. */
+function aloneOnLine(code: string, start: number, end: number): boolean {
+  const from = code.lastIndexOf('\n', start - 1) + 1;
+  const to = code.indexOf('\n', end);
+  return code.slice(from, start).trim() === '' && code.slice(end, to < 0 ? code.length : to).trim() === '';
 }
