@@ -72,6 +72,28 @@ describe('macros that open or close a brace', () => {
     assert.equal(expandBracingMacros(unpaired, []), undefined);
   });
 
+  it('expand a statement word alone on its line only, and none defined twice over', () => {
+    const header = [
+      '#define OPEN(n) static int n(int fd) {',
+      '#define CLOSE return 0; }',
+      '#define START /* statements follow */',
+      '#ifdef TRACE',
+      '#define MARK trace();',
+      '#else',
+      '#define MARK',
+      '#endif',
+    ].join('\n');
+    const text = ['OPEN(a)', 'START', 'MARK', '\tSTART write(fd, "a", 1);', 'CLOSE'].join('\n');
+    const copy = expandBracingMacros(text, bracingDefines(header));
+    assert.ok(copy);
+    assert.deepEqual(copy.text.split('\n').slice(1), [
+      '',
+      'MARK',
+      '\tSTART write(fd, "a", 1);',
+      'return 0; }',
+    ]);
+  });
+
   it('report a run inside a definition a file’s own macros write, at the writes’ lines', async () => {
     const text = [
       '#include <unistd.h>',

@@ -43,6 +43,8 @@ interface Definition {
   readonly body: string;
   /** A statement macro (see statementWord): expanded only where a use stands alone on its line. */
   readonly word?: true;
+  /** A statement word defined twice over: never expanded (see addDefinitions). */
+  readonly unknown?: true;
 }
 
 /** A definition as the sticky {@link DEFINE} matched it: its name, parameter list and body. */
@@ -126,19 +128,29 @@ function definitionOf(params: string | undefined, body: string): Definition | nu
 /** The definitions read from a header list (the fact base hands the same list to each includer). */
 const readIncluded = new WeakMap<readonly string[], Map<string, Definition | null>>();
 
+/** A statement word defined twice over: left as written, as a word no rule reads. */
+const UNKNOWN_WORD: Definition = { variadic: false, body: '', word: true, unknown: true };
+
 /**
  * `into` with the definitions of `written` added where `into` has no definition of that name; a name
- * `written` defines twice over, differently, is null (which one a build compiles the code does not say).
+ * `written` defines twice over, differently, is null (which one a build compiles the code does not say),
+ * or for a statement word, {@link UNKNOWN_WORD}.
  */
 function addDefinitions(into: Map<string, Definition | null>, written: readonly Written[]): void {
   const mine = new Map<string, string>();
+  const added = new Set<string>();
   for (const d of written) {
     const key = `${d.params ?? ''}${d.body}`;
     const before = mine.get(d.name);
     if (before === undefined) {
       mine.set(d.name, key);
-      if (!into.has(d.name)) into.set(d.name, definitionOf(d.params, d.body));
-    } else if (before !== key && into.get(d.name) !== undefined) into.set(d.name, null);
+      if (into.has(d.name)) continue;
+      into.set(d.name, definitionOf(d.params, d.body));
+      added.add(d.name);
+    } else if (before !== key && added.has(d.name)) {
+      const was = into.get(d.name);
+      into.set(d.name, was?.word && statementWord(d.params, d.body) ? UNKNOWN_WORD : null);
+    }
   }
 }
 
@@ -183,7 +195,7 @@ class Expander {
     let out = '';
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
-      if (outer.has(token) || !this.definitions.has(token)) {
+      if (outer.has(token) || !this.definitions.has(token) || this.definitions.get(token)?.unknown) {
         out += token;
         continue;
       }
@@ -305,7 +317,7 @@ export function expandBracingMacros(text: string, included: readonly string[]): 
     // A name defined twice over: which definition the build reads the file does not say.
     if (!d) return undefined;
     let end = m.index + name.length;
-    if (d.word && !aloneOnLine(code, m.index, end)) continue;
+    if (d.unknown || (d.word && !aloneOnLine(code, m.index, end))) continue;
     let args: string[] | undefined;
     if (d.params !== undefined) {
       const open = /^\s*\(/.exec(code.slice(end, end + 200));
