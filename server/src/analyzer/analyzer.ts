@@ -2,6 +2,7 @@
 // the language's front end with the workspace's wrappers. No LSP here: the server, the CLI and the
 // tests all use this.
 import { headerObjects } from './c/headerObjects';
+import { bracingDefines, expandBracingMacros } from './c/bracingMacros';
 import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
 import { languageOf } from './languageOf';
@@ -141,9 +142,14 @@ export class Analyzer {
         index?.cHeaderMacroNames().size ||
         index?.cHeaderCodeNames().size ||
         index?.cHeaderDevices().size ||
-        index?.cHeaderObjectsKnown()
+        index?.cHeaderObjectsKnown() ||
+        index?.cHeaderBracingKnown()
           ? projectIncludes(text)
           : [];
+      // Definitions whose head or end a macro writes are read as the compiler reads them: the file's
+      // uses of such macros expanded, and the findings mapped back (see bracingMacros.ts). The text as
+      // written is what the fact base reads, in every pass alike.
+      const braced = expandBracingMacros(text, index?.cIncludedBracing(path, includes) ?? []);
       const {
         findings,
         wrappers,
@@ -155,7 +161,7 @@ export class Analyzer {
         noWriteCall,
         noKindAsked,
       } = this.c.analyze(
-        text,
+        braced?.text ?? text,
         settings,
         options.key,
         index?.cWrappersFor(path, includes),
@@ -171,7 +177,7 @@ export class Analyzer {
         index?.cImplementationsFor(path),
         index?.cReadersFor(path),
         index?.cStaticFor(path),
-        read?.functions?.slice(),
+        braced ? undefined : read?.functions?.slice(),
         index?.cReplacedFor(path),
         index?.cWaitersFor(path),
         index?.cIncludedDevices(path, includes),
@@ -180,22 +186,24 @@ export class Analyzer {
         index?.cMemberParamsFor(path),
         index?.cIncludedObjects(path, includes),
       );
+      const mapped = braced ? findings.map((f) => braced.mapFinding(f)) : findings;
       if (options.onlyChained)
-        return { findings: inFileLineEndings(suppress(findings), text), wrappers: { c: wrappers, ts: [] } };
+        return { findings: inFileLineEndings(suppress(mapped), text), wrappers: { c: wrappers, ts: [] } };
       const members = [...messageMembers(text), ...messageGlobals(text)];
+      const written = braced ? (read?.functions ?? cFunctionFacts(text)) : functions;
       return {
-        findings: inFileLineEndings(suppress(findings), text),
+        findings: inFileLineEndings(suppress(mapped), text),
         wrappers: {
           c: wrappers,
           ts: [],
-          functions,
+          functions: written,
           loud,
           helperLoud,
           ...(inferred.length > 0 && { inferred }),
           ...(noWriteCall && { noWriteCall }),
           ...(noKindAsked && { noKindAsked }),
           ...(members.length > 0 && { messageMembers: members }),
-          ...storedFunctions(text, functions, wrappers),
+          ...storedFunctions(text, written, wrappers),
           ...returnedFacts(returned),
           ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
           ...(isHeader(path) && includes.length > 0 && { includes }),
@@ -314,10 +322,11 @@ export class Analyzer {
 /** The fields of {@link Analyzer.textFacts} after a header's includes, as {@link Analyzer.inspect} gives them. */
 function textOnly(
   read: FileWrappers,
-): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'objects' | 'codes' | 'codeUses'> {
+): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'objects' | 'bracing' | 'codes' | 'codeUses'> {
   return {
     ...(read.defines && { defines: read.defines }),
     ...(read.objects && { objects: read.objects }),
+    ...(read.bracing && { bracing: read.bracing }),
     ...(read.deviceDefines && { deviceDefines: read.deviceDefines }),
     ...(read.codes && { codes: read.codes }),
     ...(read.codeUses && { codeUses: read.codeUses }),
@@ -355,21 +364,24 @@ function includedFiles(path: string, text: string): { sources?: string[] } {
 }
 
 /**
- * A header's function-like macro definitions, the object-like ones naming a device's path, and its
- * declarations of global objects, for its includers (see FileWrappers.defines, deviceDefines, objects).
+ * A header's function-like macro definitions, the object-like ones naming a device's path, its
+ * declarations of global objects and its macros that open or close a brace, for its includers (see
+ * FileWrappers.defines, deviceDefines, objects, bracing).
  */
 function headerDefines(
   path: string,
   text: string,
-): { defines?: string[]; deviceDefines?: string[]; objects?: string[] } {
+): { defines?: string[]; deviceDefines?: string[]; objects?: string[]; bracing?: string[] } {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
   const devices = deviceMacros(text);
   const objects = headerObjects(text);
+  const bracing = bracingDefines(text);
   return {
     ...(defines.length > 0 && { defines }),
     ...(devices.length > 0 && { deviceDefines: devices }),
     ...(objects.length > 0 && { objects }),
+    ...(bracing.length > 0 && { bracing }),
   };
 }
 

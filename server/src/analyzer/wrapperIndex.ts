@@ -101,6 +101,11 @@ export interface FileWrappers {
    */
   readonly objects?: readonly string[];
   /**
+   * A C header's macros whose expansion opens or closes a brace, as written (see bracingMacros.ts): an
+   * includer's `BEGIN_ACTION(name)` ... `END_ACTION` is the definition they expand to.
+   */
+  readonly bracing?: readonly string[];
+  /**
    * A C header's named status codes: the names it gives the value 0 or -1, with the value (see
    * statusConstants): an includer reads a test or a return of one as the number.
    */
@@ -132,6 +137,7 @@ const GATHERED_DEFINES = 0;
 const GATHERED_CODES = 1;
 const GATHERED_DEVICES = 2;
 const GATHERED_OBJECTS = 3;
+const GATHERED_BRACING = 4;
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
@@ -156,6 +162,8 @@ export class WrapperIndex {
   private headerDevices: Set<string> | undefined;
   /** Whether some header declares a global object; reset with {@link headerDevices}. */
   private headerObjectsKnown: boolean | undefined;
+  /** Whether some header defines a bracing macro; reset with {@link headerDevices}. */
+  private headerBracingKnown: boolean | undefined;
   /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
   private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
@@ -241,6 +249,7 @@ export class WrapperIndex {
       !wrappers.defines?.length &&
       !wrappers.deviceDefines?.length &&
       !wrappers.objects?.length &&
+      !wrappers.bracing?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
     ) {
@@ -255,6 +264,7 @@ export class WrapperIndex {
     this.headerMacros = undefined;
     this.headerDevices = undefined;
     this.headerObjectsKnown = undefined;
+    this.headerBracingKnown = undefined;
     this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
@@ -289,6 +299,7 @@ export class WrapperIndex {
       this.headerMacros = undefined;
       this.headerDevices = undefined;
       this.headerObjectsKnown = undefined;
+      this.headerBracingKnown = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
@@ -928,6 +939,24 @@ export class WrapperIndex {
     return this.gathered(GATHERED_OBJECTS, path, includes, (h) => this.files.get(h)?.objects);
   }
 
+  /** Whether some header defines a macro that opens or closes a brace (see FileWrappers.bracing). */
+  cHeaderBracingKnown(): boolean {
+    this.headerBracingKnown ??= [...this.files].some(
+      ([file, w]) => !!w.bracing?.length && this.cShared(file),
+    );
+    return this.headerBracingKnown;
+  }
+
+  /**
+   * The bracing macros (see FileWrappers.bracing) of the headers `path` includes (`includes`, as
+   * written), and of those they include, as far as the index knows, nearer headers first. The same list
+   * for every file that includes the same headers.
+   */
+  cIncludedBracing(path: string, includes: readonly string[]): readonly string[] {
+    if (includes.length === 0 || !this.cHeaderBracingKnown()) return [];
+    return this.gathered(GATHERED_BRACING, path, includes, (h) => this.files.get(h)?.bracing);
+  }
+
   /** The names of the function-like macros some header defines: a statement of one may need them. */
   cHeaderMacroNames(): ReadonlySet<string> {
     if (!this.headerMacros) {
@@ -1242,6 +1271,13 @@ export class WrapperIndex {
         objects: [...this.files]
           .filter(([file, w]) => this.cShared(file) && w.objects?.length)
           .map(([file, w]) => [file, w.objects])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
+      });
+      // Every header's bracing macros, for the same reason.
+      facts.push({
+        bracing: [...this.files]
+          .filter(([file, w]) => this.cShared(file) && w.bracing?.length)
+          .map(([file, w]) => [file, w.bracing])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's macro definitions too, for the same reason.

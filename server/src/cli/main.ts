@@ -172,6 +172,7 @@ export async function lint(
               w.sources?.length ||
               w.deviceDefines?.length ||
               w.objects?.length ||
+              w.bracing?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
             ? [[r.path, w] as [string, FileWrappers]]
@@ -214,6 +215,7 @@ export async function lint(
             ...(w.defines && { defines: w.defines }),
             ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
             ...(w.objects && { objects: w.objects }),
+            ...(w.bracing && { bracing: w.bracing }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
           },
@@ -336,6 +338,7 @@ async function toldPass(
         ...(w.defines && { defines: w.defines }),
         ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
         ...(w.objects && { objects: w.objects }),
+        ...(w.bracing && { bracing: w.bracing }),
         ...(w.codes && { codes: w.codes }),
       },
     ]);
@@ -355,6 +358,7 @@ function carriedHeader(path: string, w: FileWrappers): boolean {
       w.defines?.length ||
       w.deviceDefines?.length ||
       w.objects?.length ||
+      w.bracing?.length ||
       w.codes?.length
     )
   );

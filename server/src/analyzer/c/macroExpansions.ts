@@ -260,7 +260,7 @@ function isNameStart(c: number): boolean {
 }
 
 /** One use replaced: its span in the original text, and in the expanded copy. */
-interface Region {
+export interface Region {
   readonly from: Span;
   readonly to: Span;
   /** The macro used. */
@@ -413,7 +413,7 @@ function markSteps(steps: readonly Step[], regions: readonly Region[]): void {
 }
 
 /** `f` read in the expanded copy, at its places in the original text (see the file comment). */
-function mapFinding(f: Finding, regions: readonly Region[]): Finding {
+export function mapFinding(f: Finding, regions: readonly Region[]): Finding {
   const at = (offset: number, side: 'start' | 'end'): number => {
     let delta = 0;
     for (const r of regions) {
