@@ -586,13 +586,28 @@ function testUse(stmt: Node, name: string, ctx: CContext, descriptor: string): b
       return body.every((s) => testUse(s, name, ctx, descriptor));
     });
   }
-  if (stmt.type === 'return_statement') return readsOnly(stmt, ctx.pure);
+  if (stmt.type === 'return_statement') return readsOnly(stmt, ctx.pure) || testedBeforeLast(stmt, name, ctx);
   if (assertion(stmt, name, ctx)) return true;
   const kept = keptIn(stmt);
   if (kept?.result === name && !identifiers(kept.call).has(name)) return true;
   const expr = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
   const value = expr ? unwrap(expr) : undefined;
   return expr?.type === 'cast_expression' && value?.type === 'identifier' && value.text === name;
+}
+
+/**
+ * `return failed || put(fd, b, n);` (or `&&`): `name` read only in the terms before the last, which only
+ * read; the last may call anything (a write, see returnedWrites.ts). The function returns the truth of
+ * the chain, never the count.
+ */
+function testedBeforeLast(stmt: Node, name: string, ctx: CContext): boolean {
+  const value = stmt.namedChild(0);
+  const bare = value ? unwrap(value) : undefined;
+  const op = bare?.type === 'binary_expression' ? bare.childForFieldName('operator')?.text : undefined;
+  if (!bare || (op !== '||' && op !== '&&')) return false;
+  const before = terms(bare, op);
+  const last = before.pop();
+  return !!last && !identifiers(last).has(name) && before.every((t) => readsOnly(t, ctx.pure));
 }
 
 /**
