@@ -23,7 +23,9 @@ import {
   callsInArguments,
   callWrite,
   checkOf,
+  failureTest,
   keptResult,
+  returnedConstant,
   SUCCESS_CHECKS,
   type Check,
   hasEffects,
@@ -778,9 +780,20 @@ export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (!write || write.own) return undefined;
   if (check?.len && !sameLength(check.len.text, write.checkLen)) return undefined;
   const { checkLen: _len, own: _own, fixable, ...rest } = write;
+  // What the function returns where the write failed: the chosen constant, or the comparison's falsity.
+  const failed = check ? failureTest(check.kind, write) : undefined;
+  const failureReturn =
+    failed === undefined
+      ? undefined
+      : bare.type === 'conditional_expression'
+        ? returnedConstant(bare.childForFieldName(failed ? 'consequence' : 'alternative'))
+        : failed
+          ? '1'
+          : '0';
   return {
     kind: 'write',
     ...rest,
+    ...(failureReturn !== undefined && { failureReturn }),
     span: { start: stmt.startIndex, end: stmt.endIndex },
     template:
       fixable && check
