@@ -35,6 +35,7 @@ const IDIOMS = [
   'stored-descriptors',
   'pipe-ends',
   'member-confined-calls',
+  'returned-writes',
 ];
 
 /** Builds `source` with the support library and the idiom's driver; returns the executable. */

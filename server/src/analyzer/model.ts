@@ -97,6 +97,13 @@ export interface WriteStep {
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
   /**
+   * The constant the statement returns where its write fails, its test of the write being all that
+   * decides (`if (write(...) != n) return -1;` gives `-1`, `return write(...) == n ? 0 : -1;` gives `-1`,
+   * `return write(...) == n;` gives `0`), whitespace removed. Writes whose failures all return one
+   * constant, the last returning its own outcome, fail the same way as one gathered call returning it.
+   */
+  readonly failureReturn?: string;
+  /**
    * The write runs only when the variable named here says the write before it succeeded
    * (`if (ret != -1) ret = write(...)`): right after a write that kept its result there, the test is
    * that run's own failure check, not a condition of its own. Also in `condition` and `reads`, for

@@ -23,7 +23,9 @@ import {
   callsInArguments,
   callWrite,
   checkOf,
+  failureTest,
   keptResult,
+  returnedConstant,
   SUCCESS_CHECKS,
   type Check,
   hasEffects,
@@ -586,13 +588,28 @@ function testUse(stmt: Node, name: string, ctx: CContext, descriptor: string): b
       return body.every((s) => testUse(s, name, ctx, descriptor));
     });
   }
-  if (stmt.type === 'return_statement') return readsOnly(stmt, ctx.pure);
+  if (stmt.type === 'return_statement') return readsOnly(stmt, ctx.pure) || testedBeforeLast(stmt, name, ctx);
   if (assertion(stmt, name, ctx)) return true;
   const kept = keptIn(stmt);
   if (kept?.result === name && !identifiers(kept.call).has(name)) return true;
   const expr = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
   const value = expr ? unwrap(expr) : undefined;
   return expr?.type === 'cast_expression' && value?.type === 'identifier' && value.text === name;
+}
+
+/**
+ * `return failed || put(fd, b, n);` (or `&&`): `name` read only in the terms before the last, which only
+ * read; the last may call anything (a write, see returnedWrites.ts). The function returns the truth of
+ * the chain, never the count.
+ */
+function testedBeforeLast(stmt: Node, name: string, ctx: CContext): boolean {
+  const value = stmt.namedChild(0);
+  const bare = value ? unwrap(value) : undefined;
+  const op = bare?.type === 'binary_expression' ? bare.childForFieldName('operator')?.text : undefined;
+  if (!bare || (op !== '||' && op !== '&&')) return false;
+  const before = terms(bare, op);
+  const last = before.pop();
+  return !!last && !identifiers(last).has(name) && before.every((t) => readsOnly(t, ctx.pure));
 }
 
 /**
@@ -763,9 +780,20 @@ export function returnStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   if (!write || write.own) return undefined;
   if (check?.len && !sameLength(check.len.text, write.checkLen)) return undefined;
   const { checkLen: _len, own: _own, fixable, ...rest } = write;
+  // What the function returns where the write failed: the chosen constant, or the comparison's falsity.
+  const failed = check ? failureTest(check.kind, write) : undefined;
+  const failureReturn =
+    failed === undefined
+      ? undefined
+      : bare.type === 'conditional_expression'
+        ? returnedConstant(bare.childForFieldName(failed ? 'consequence' : 'alternative'))
+        : failed
+          ? '1'
+          : '0';
   return {
     kind: 'write',
     ...rest,
+    ...(failureReturn !== undefined && { failureReturn }),
     span: { start: stmt.startIndex, end: stmt.endIndex },
     template:
       fixable && check

@@ -36,6 +36,7 @@ import { shadowsOf } from './shadowedGlobals';
 import { deadStatement } from './deadCode';
 import { definingDirectiveStep } from './definingDirectives';
 import { gatedStep } from './gatedWrites';
+import { returnedStep } from './returnedWrites';
 import { reachedMembers } from './reachedMembers';
 import { successBranch, successLead } from './successBodies';
 import { successStatusStep } from './successStatus';
@@ -199,10 +200,12 @@ class FunctionReader {
     if (stmt.type === 'if_statement' || stmt.type === 'return_statement') {
       const write =
         chainStep(stmt, this.ctx) ??
-        conditionalStep(stmt, this.ctx, this.locals) ??
+        // Before conditionalStep: `if (wr > 0) write(...)` right after `wr = write(...)` is gated on it.
         gatedStep(stmt, this.ctx) ??
+        conditionalStep(stmt, this.ctx, this.locals) ??
         elseChainStep(stmt, this.ctx) ??
-        returnStep(stmt, this.ctx);
+        returnStep(stmt, this.ctx) ??
+        returnedStep(stmt, this.ctx);
       if (write) return write;
     }
     // `if (write(fd, b, n) < 0) return -1; else sent += n;`: the else arm is the write's success path.

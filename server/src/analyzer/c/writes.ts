@@ -929,14 +929,48 @@ export function writeStep(
   const assigned = check?.assigned?.text;
   if (assigned && write.targetNames.includes(assigned)) return undefined;
   if (assignedTruth(check, write)) return undefined;
+  const failureReturn = assigned ? undefined : failureHandlerReturn(stmt, check, write);
   return {
     kind: 'write',
     span: { start: stmt.startIndex, end: stmt.endIndex },
     ...rest,
+    ...(failureReturn !== undefined && { failureReturn }),
     template: fixable ? (own ?? site) : undefined,
     ...(assigned && { assigns: [assigned], noFix: write.noFix ?? keptResult(write.callee, assigned) }),
     ...(macro && { noFix: write.noFix ?? macro }),
   };
+}
+
+/**
+ * Whether a check of kind `kind` (see {@link Check}) holds where `write` failed (true) or where it
+ * succeeded (false); undefined when the call's result does not say (a count tested for its truth).
+ */
+export function failureTest(
+  kind: string,
+  write: Pick<CallWrite, 'zeroOnSuccess' | 'truthyOnSuccess'>,
+): boolean | undefined {
+  if (kind === 'truthy' || kind === 'falsy') {
+    if (write.zeroOnSuccess) return kind === 'truthy';
+    if (write.truthyOnSuccess) return kind === 'falsy';
+    return undefined;
+  }
+  return !SUCCESS_CHECKS.has(kind);
+}
+
+/** A constant a function returns as its outcome (`-1`, `0`, `EXIT_FAILURE`), whitespace removed. */
+export function returnedConstant(node: Node | null | undefined): string | undefined {
+  const text = node ? unwrap(node).text.replace(/\s+/g, '') : '';
+  return /^(?:-?\d+|[A-Z][A-Z0-9_]*)$/.test(text) ? text : undefined;
+}
+
+/** `if (<failure test>) return <constant>;`: the constant (see WriteStep's failureReturn). */
+function failureHandlerReturn(stmt: Node, check: Check | undefined, write: CallWrite): string | undefined {
+  if (stmt.type !== 'if_statement' || !check || stmt.childForFieldName('alternative')) return undefined;
+  if (failureTest(check.kind, write) !== true) return undefined;
+  const body = stmt.childForFieldName('consequence');
+  const kids = body?.type === 'compound_statement' ? namedKids(body) : body ? [body] : [];
+  const only = kids.length === 1 ? kids[0] : undefined;
+  return only?.type === 'return_statement' ? returnedConstant(only.namedChild(0)) : undefined;
 }
 
 /**

@@ -61,6 +61,8 @@ function plan(writes: readonly WriteStep[]): Plan {
     }
   }
   if (oneCall(writes)) return { family: lead.family, template: lead.template as Template };
+  const returned = returnedOutcome(writes);
+  if (returned) return returned;
   const checked = writes.filter((w) => !isBare(w.template as Template));
   const bare = writes.filter((w) => isBare(w.template as Template));
   const family = strictest(writes.map((w) => w.family));
@@ -77,6 +79,21 @@ function plan(writes: readonly WriteStep[]): Plan {
     return { reason: `${bare[0]!.callee}() ignores its result where ${checked[0]!.callee}() checks it` };
   }
   return { family, template: (checked[0] ?? lead).template as Template };
+}
+
+/**
+ * Writes whose failures each return one constant, the last returning its own outcome, that constant
+ * where it fails (`if (write(fd, a, n) != n) return 0; return write(fd, b, m) == m;`): the gathered
+ * call takes the last one's statement, and returns that constant wherever any of the writes failed, as
+ * the function did, and the last one's success value where all went out.
+ */
+function returnedOutcome(writes: readonly WriteStep[]): Plan | undefined {
+  const last = writes[writes.length - 1];
+  if (writes.length < 2 || !last?.leaves || last.failureReturn === undefined) return undefined;
+  if (writes.some((w) => w.failureReturn !== last.failureReturn || w.condition !== undefined))
+    return undefined;
+  const family = strictest(writes.map((w) => w.family));
+  return family ? { family, template: last.template as Template } : undefined;
 }
 
 /** The fix for a run, or why there is none (always one of the two). */
