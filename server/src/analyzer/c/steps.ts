@@ -880,7 +880,8 @@ export const PLAIN_WRITE = /\b(write|send|sendto)\s*\(/;
  */
 export function plainWritePattern(ctx: Pick<CContext, 'functions' | 'wrappers' | 'macros'>): RegExp {
   const names = ['write', 'send', 'sendto'];
-  for (const w of ctx.wrappers.values()) if (w.messages) names.push(w.name);
+  // A helper writing with the function it is given may be handed a plain write (see passedWriters.ts).
+  for (const w of ctx.wrappers.values()) if (w.messages || w.mode !== undefined) names.push(w.name);
   for (const m of ctx.macros?.values() ?? []) if (ctx.functions.get(m.callee)?.messages) names.push(m.name);
   return names.length === 3 ? PLAIN_WRITE : new RegExp(`\\b(${names.join('|')})\\s*\\(`);
 }
