@@ -58,6 +58,7 @@ import { canonicalJson } from '../canonicalJson';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { boundContext, boundWriters } from './boundWriters';
 import { waitingFunctions } from './waitingFunctions';
 import { writableWaitIndex } from './waitingHelpers';
 import { readingFunctions } from './awaitedReplies';
@@ -729,8 +730,11 @@ export class CAnalyzer {
         const several = macro && (macro.body || (wrappers.get(macro.callee)?.syscalls ?? 1) > 1);
         return several ? 2 : (w?.syscalls ?? 1);
       };
+      // Function-pointer parameters every call of the file binds to one write helper (boundWriters.ts).
+      const bound = boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined));
       const targetBodies = bodies.filter(
         (b) =>
+          bound.has(b.fn.id) ||
           expands?.test(b.text) ||
           ((writing.test(b.text) || called?.test(b.text)) &&
             mayHoldWrites(text.slice(b.fn.startIndex, b.end), writerCalls, syscalls)),
@@ -831,7 +835,14 @@ export class CAnalyzer {
       if (key === undefined) {
         // Through shiftFinding as the memo's are, so that both have the same shape.
         for (const { fn } of targetBodies)
-          for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
+          for (const f of this.functionFindings(
+            fn,
+            boundContext(ctx, bound.get(fn.id)),
+            settings,
+            streams,
+            onLimit,
+            expansion,
+          ))
             findings.push(shiftFinding(f, 0));
         // The file's own functions returning a message descriptor may lose that answer when other
         // files' functions show one of them to return a stream too (returnedKinds leaves a name
@@ -897,6 +908,8 @@ export class CAnalyzer {
           .map((c) => [c, ...sortedNames(assigns(c)!)]),
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
+        // What every call binds a function's pointer parameters to (see boundWriters.ts).
+        [...bound.values()].flatMap((list) => list.map((b) => [b.param, b.writer.noFix])),
       ]);
       for (const { fn, end } of targetBodies) {
         const found = this.findingMemo.get(
@@ -905,7 +918,14 @@ export class CAnalyzer {
           () => {
             asking = new Set();
             assuming = new Set();
-            const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
+            const reported = this.functionFindings(
+              fn,
+              boundContext(ctx, bound.get(fn.id)),
+              settings,
+              streams,
+              onLimit,
+              expansion,
+            );
             return {
               findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
               loud: [...asking],
