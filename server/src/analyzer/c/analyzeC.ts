@@ -59,6 +59,7 @@ import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { boundContext, boundWriters } from './boundWriters';
+import { messageParameters } from './messageParameters';
 import { waitingFunctions } from './waitingFunctions';
 import { writableWaitIndex } from './waitingHelpers';
 import { readingFunctions } from './awaitedReplies';
@@ -274,10 +275,12 @@ export class CAnalyzer {
       devices,
     );
     const redirected = messageRedirects(text, messages);
+    const handed = messageParameters(bodies, messages, text, plainWrites);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
       messages,
+      ...(handed.size > 0 && { messageParameters: handed }),
       members: memberStreams(text, functions, devices),
       pairArrays: streamPairArrays(text),
       ...(redirected.size > 0 && { redirected }),
@@ -891,6 +894,7 @@ export class CAnalyzer {
         [...(streams.redirected ?? [])],
         [...(streams.devices ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
+        [...(streams.messageParameters ?? [])].map(([fn, params]) => [fn, ...params]),
         messagesKey(streams.messages),
         !!streams.hints,
         learntPure,

@@ -902,7 +902,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     // With the members its helper calls write to, which its text does not spell (reachedMembers.ts).
     const reached = reachedMembers(body, ctx.wrappers);
     const scanned = reached.length > 0 ? `${fn.text}\n${reached.join(';\n')};` : fn.text;
-    const messages =
+    let messages =
       file.messages &&
       messagesIn(
         file.messages,
@@ -913,6 +913,9 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
         ctx.text,
         ownStreamMember(file.members),
       );
+    // A parameter some caller of the file hands a message socket is one here (see messageParameters.ts).
+    const handed = name !== undefined ? file.messageParameters?.get(name) : undefined;
+    if (messages && handed) messages = { ...messages, targets: new Set([...messages.targets, ...handed]) };
     // The file's own stream assignments decide over other files' member facts (messagesIn adds those
     // to the function's targets): only the struct exemptions are taken from the function's reading.
     const fileMessages =
