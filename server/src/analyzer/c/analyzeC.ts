@@ -58,6 +58,8 @@ import { canonicalJson } from '../canonicalJson';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
+import { boundContext, boundWriters } from './boundWriters';
+import { messageParameters } from './messageParameters';
 import { waitingFunctions } from './waitingFunctions';
 import { writableWaitIndex } from './waitingHelpers';
 import { readingFunctions } from './awaitedReplies';
@@ -273,10 +275,12 @@ export class CAnalyzer {
       devices,
     );
     const redirected = messageRedirects(text, messages);
+    const handed = messageParameters(bodies, messages, text, plainWrites);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
       messages,
+      ...(handed.size > 0 && { messageParameters: handed }),
       members: memberStreams(text, functions, devices),
       pairArrays: streamPairArrays(text),
       ...(redirected.size > 0 && { redirected }),
@@ -729,8 +733,11 @@ export class CAnalyzer {
         const several = macro && (macro.body || (wrappers.get(macro.callee)?.syscalls ?? 1) > 1);
         return several ? 2 : (w?.syscalls ?? 1);
       };
+      // Function-pointer parameters every call of the file binds to one write helper (boundWriters.ts).
+      const bound = boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined));
       const targetBodies = bodies.filter(
         (b) =>
+          bound.has(b.fn.id) ||
           expands?.test(b.text) ||
           ((writing.test(b.text) || called?.test(b.text)) &&
             mayHoldWrites(text.slice(b.fn.startIndex, b.end), writerCalls, syscalls)),
@@ -841,7 +848,14 @@ export class CAnalyzer {
       if (key === undefined) {
         // Through shiftFinding as the memo's are, so that both have the same shape.
         for (const { fn } of targetBodies)
-          for (const f of this.functionFindings(fn, ctx, settings, streams, onLimit, expansion))
+          for (const f of this.functionFindings(
+            fn,
+            boundContext(ctx, bound.get(fn.id)),
+            settings,
+            streams,
+            onLimit,
+            expansion,
+          ))
             findings.push(shiftFinding(f, 0));
         // The file's own functions returning a message descriptor may lose that answer when other
         // files' functions show one of them to return a stream too (returnedKinds leaves a name
@@ -890,6 +904,7 @@ export class CAnalyzer {
         [...(streams.redirected ?? [])],
         [...(streams.devices ?? [])],
         [...(streams.parameters ?? [])].map(([fn, params]) => [fn, ...params]),
+        [...(streams.messageParameters ?? [])].map(([fn, params]) => [fn, ...params]),
         messagesKey(streams.messages),
         !!streams.hints,
         learntPure,
@@ -907,6 +922,8 @@ export class CAnalyzer {
           .map((c) => [c, ...sortedNames(assigns(c)!)]),
         // A use of a macro is read as its expansion.
         expansion ? expander.fingerprint() : '',
+        // What every call binds a function's pointer parameters to (see boundWriters.ts).
+        [...bound.values()].flatMap((list) => list.map((b) => [b.param, b.writer.noFix])),
       ]);
       for (const { fn, end } of targetBodies) {
         const found = this.findingMemo.get(
@@ -915,7 +932,14 @@ export class CAnalyzer {
           () => {
             asking = new Set();
             assuming = new Set();
-            const reported = this.functionFindings(fn, ctx, settings, streams, onLimit, expansion);
+            const reported = this.functionFindings(
+              fn,
+              boundContext(ctx, bound.get(fn.id)),
+              settings,
+              streams,
+              onLimit,
+              expansion,
+            );
             return {
               findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
               loud: [...asking],

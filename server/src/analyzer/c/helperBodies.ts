@@ -55,7 +55,7 @@ import { resendsShortWrite } from './shortWriteResends';
 import { resendsShrinkingCount } from './shrinkingResends';
 import { sentAggregate } from './addressedObjects';
 import { fillsHeldBuffer } from './bufferingHelpers';
-import { writerMode } from './callSiteWriters';
+import { passedWriter } from './passedWriters';
 import { locksOnly } from './lockCalls';
 import { peeksOnly } from './peerPeeks';
 import { refusesBefore } from './refusalPaths';
@@ -174,7 +174,12 @@ function writerSlotsOrWhy(
       ...(expanded.messages && { messages: true }),
     };
   }
-  const w = ctx.wrappers.get(callee);
+  const named = ctx.wrappers.get(callee);
+  // A helper writing with the function it is given writes through what the call hands it: handed a
+  // reader (`atomicio(read, fd, buf, n)` in a `read_or_err()`), it reads, as at a call site (see
+  // writes.ts), so a helper around it is no write helper either (see passedWriters.ts).
+  const w = named && passedWriter(named, callArgs(call), ctx.wrappers);
+  if (named && !w) return 'not-writer-mode';
   const format = !!w?.formats && !w.object;
   if (!w || w.buf < 0) return 'not-a-writer';
   if ((w.syscalls ?? 1) > 1) return 'several-writes';
@@ -191,10 +196,6 @@ function writerSlotsOrWhy(
   const pace = paceArg && !zeroConstant(paceArg) ? forwarded : undefined;
   if ((w.pace !== undefined && !paceArg) || (pace !== undefined && pace < 0)) return 'pace';
   if (w.select && !selectsBranch(callArgs(call)[w.select.param], w.select)) return 'not-selected';
-  // A helper that writes with the function it is given, handed a reader (`atomicio(read, fd, buf, n)`
-  // in a `read_or_err()`), reads: as at a call site (see writes.ts), no write, so a helper around it
-  // is no write helper either.
-  if (w.mode !== undefined && !writerMode(callArgs(call)[w.mode]?.text ?? '')) return 'not-writer-mode';
   const messages = {
     ...(w.messages && { messages: true as const }),
     ...((w.object || spelled) && { object: true as const }),

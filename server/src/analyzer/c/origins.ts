@@ -36,6 +36,11 @@ export interface FileStreams {
   readonly parameters?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Descriptors the file shows to keep message boundaries. */
   readonly messages?: MessageDescriptors;
+  /**
+   * Parameters of the file's static functions that some call in the file hands a message socket, by
+   * function name (see messageParameters.ts).
+   */
+  readonly messageParameters?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The file's addrinfo hints ask for stream sockets only (see addrinfoStreams). */
   readonly hints?: boolean;
   /** Members the file assigns byte streams only, keyed by their struct (see memberStreams). */

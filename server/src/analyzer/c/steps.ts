@@ -885,7 +885,8 @@ export const PLAIN_WRITE = /\b(write|send|sendto)\s*\(/;
  */
 export function plainWritePattern(ctx: Pick<CContext, 'functions' | 'wrappers' | 'macros'>): RegExp {
   const names = ['write', 'send', 'sendto'];
-  for (const w of ctx.wrappers.values()) if (w.messages) names.push(w.name);
+  // A helper writing with the function it is given may be handed a plain write (see passedWriters.ts).
+  for (const w of ctx.wrappers.values()) if (w.messages || w.mode !== undefined) names.push(w.name);
   for (const m of ctx.macros?.values() ?? []) if (ctx.functions.get(m.callee)?.messages) names.push(m.name);
   return names.length === 3 ? PLAIN_WRITE : new RegExp(`\\b(${names.join('|')})\\s*\\(`);
 }
@@ -906,7 +907,7 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
     // With the members its helper calls write to, which its text does not spell (reachedMembers.ts).
     const reached = reachedMembers(body, ctx.wrappers);
     const scanned = reached.length > 0 ? `${fn.text}\n${reached.join(';\n')};` : fn.text;
-    const messages =
+    let messages =
       file.messages &&
       messagesIn(
         file.messages,
@@ -917,6 +918,9 @@ export function readFunction(fn: Node, ctx: CContext, file?: FileStreams): Block
         ctx.text,
         ownStreamMember(file.members),
       );
+    // A parameter some caller of the file hands a message socket is one here (see messageParameters.ts).
+    const handed = name !== undefined ? file.messageParameters?.get(name) : undefined;
+    if (messages && handed) messages = { ...messages, targets: new Set([...messages.targets, ...handed]) };
     // The file's own stream assignments decide over other files' member facts (messagesIn adds those
     // to the function's targets): only the struct exemptions are taken from the function's reading.
     const fileMessages =

@@ -9,7 +9,7 @@ import { earlierOffset, type TextChange } from './textChanges';
 import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
-import { functionDeclarator } from './syntax';
+import { functionDeclarator, parameterNames } from './syntax';
 import { silentParameters } from './silentCalls';
 import { onlySplitElses } from './sessionAlternatives';
 import { libraryQuiet } from './functionFacts';
@@ -334,21 +334,61 @@ export function bodiesOf(functions: readonly Node[], text: string): FunctionBody
  * of the time spent on the file's definitions that call no writer, at every keystroke).
  */
 function pointerHead(fn: Node, start: number, text: string): boolean {
-  return text.slice(fn.startIndex, start).includes('(*') && writesThroughParameter(fn, text);
+  const head = text.slice(fn.startIndex, start);
+  return (
+    (head.includes('(*') || callsHeadName(head, text.slice(start, fn.endIndex))) &&
+    writesThroughParameter(fn, text)
+  );
 }
 
-/** A function-pointer parameter (`ssize_t (*f)(int, void *, size_t)`) in a declarator's text. */
-const POINTER_PARAMETER = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(/g;
+/** A call of three arguments, the count perhaps a call itself (`strlen(s)`, `sizeof(h)`): its callee. */
+const THREE_ARGUMENT_CALL =
+  /(?<![\w.>])([A-Za-z_]\w*)\s*\)?\s*\([^,();{}]+,[^,;{}]+,(?:[^,();{}]|\([^()]*\))+\)/g;
 
-/** A pointer to a function taking a descriptor first: the first look's sign of a mode-taking writer. */
-const DESCRIPTOR_FUNCTION_POINTER = /\(\s*\*\s*[A-Za-z_]\w*\s*\)\s*\(\s*int\b/;
+/**
+ * True when `inside` calls, with three arguments, a name `head` declares as a parameter (`out` of
+ * `pw_out_fn out`): a function pointer whose type a typedef names, which no `(*` in the head shows.
+ */
+function callsHeadName(head: string, inside: string): boolean {
+  for (const m of inside.matchAll(THREE_ARGUMENT_CALL)) {
+    const name = m[1]!;
+    if (head.includes(name) && new RegExp(`[\\s*]${name}\\s*[,)]`).test(head)) return true;
+  }
+  return false;
+}
+
+/**
+ * A pointer to a function of three parameters (`(*f)(int, void *, size_t)`, or a context first:
+ * `(*out)(void *, const char *, size_t)`): the first look's sign of a helper writing with the
+ * function it is given (see passedWriters.ts).
+ */
+const DESCRIPTOR_FUNCTION_POINTER =
+  /\(\s*\*\s*[A-Za-z_]\w*\s*\)\s*\((?:[^(),;{}]|\([^()]*\))+,(?:[^(),;{}]|\([^()]*\))+,(?:[^(),;{}]|\([^()]*\))+\)/;
+
+/**
+ * A parameter declared with a typedef'd function-pointer type and called with three arguments in
+ * the same text (`int put(pw_out_fn out, int fd, const char *s) { return out(fd, s, strlen(s)); }`):
+ * the first look's sign of such a helper when no `(*` shows it.
+ */
+function callsTypedParameter(text: string): boolean {
+  const seen = new Set<string>();
+  for (const m of text.matchAll(THREE_ARGUMENT_CALL)) {
+    const name = m[1]!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    // Declared as a parameter: after a type word, before `,` or `)` (most callees never stand so).
+    if (!text.includes(`${name},`) && !text.includes(`${name})`)) continue;
+    if (new RegExp(`\\w[\\s*]+${name}\\s*[,)]`).test(text)) return true;
+  }
+  return false;
+}
 
 /** True when `text` may define a helper that writes through a function it is given (the first look). */
 export function mayWriteThroughParameter(text: string): boolean {
   // The first look and the choice of parts ask it of the same whole file in turn: the last answer is
   // kept, as the search reads the whole text.
   if (text === lastLook.text) return lastLook.answer;
-  const answer = text.includes('(*') && DESCRIPTOR_FUNCTION_POINTER.test(text);
+  const answer = (text.includes('(*') && DESCRIPTOR_FUNCTION_POINTER.test(text)) || callsTypedParameter(text);
   lastLook = { text, answer };
   return answer;
 }
@@ -359,16 +399,17 @@ let lastLook = { text: '', answer: false };
 /**
  * True when `fn` takes a function pointer and its body calls it with three arguments, as a write
  * (`(f)(fd, s + pos, n - pos)`): a helper that writes with what its caller gives it (see
- * helperBodies.ts, `mode`), which names no write function the first look could see.
+ * helperBodies.ts, `mode`), which names no write function the first look could see. The pointer's
+ * type may be spelled in the head (`(*f)(...)`) or be a typedef's (`pw_out_fn out`).
  */
 export function writesThroughParameter(fn: Node, text: string): boolean {
   const body = fn.childForFieldName('body');
   if (!body) return false;
-  const head = text.slice(fn.startIndex, body.startIndex);
-  if (!head.includes('(*')) return false;
   const inside = text.slice(body.startIndex, body.endIndex);
-  for (const m of head.matchAll(POINTER_PARAMETER)) {
-    const called = new RegExp(`[(*\\s]${m[1]}\\s*\\)?\\s*\\([^,()]+,[^,]+,[^,()]+\\)`);
+  for (const name of parameterNames(fn)) {
+    if (!name || !inside.includes(name)) continue;
+    // The count may be a call (`strlen(s)`, `sizeof(h)`): one level of parentheses in it.
+    const called = new RegExp(`[(*\\s]${name}\\s*\\)?\\s*\\([^,()]+,[^,]+,(?:[^,()]|\\([^()]*\\))+\\)`);
     if (called.test(inside)) return true;
   }
   return false;

@@ -30,7 +30,7 @@ import {
   namedKids,
   unwrap,
 } from './syntax';
-import { writerMode } from './callSiteWriters';
+import { passedWriter } from './passedWriters';
 import { zeroConstant } from './pacedLoops';
 import { selectsBranch } from './selectedBranches';
 import { codeText } from './statusConstants';
@@ -683,10 +683,10 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
   if (!name) return 'no-name';
   const macro = ctx.macros?.get(name);
   const fn = ctx.functions.get(name);
-  const wrapper = ctx.wrappers.get(name);
+  const named = ctx.wrappers.get(name);
   // Most calls are to none of these: asking about their arguments first searched each argument's
   // subtree across the parser's wasm boundary (3,200 of busybox's 11,600 searches).
-  if (!macro && !fn && !wrapper) return 'not-a-writer';
+  if (!macro && !fn && !named) return 'not-a-writer';
   // One search of the argument list finds the calls of every argument.
   const list = call.childForFieldName('arguments');
   const args = list ? namedKids(list) : [];
@@ -740,8 +740,10 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
       ...(argumentCalls && { argumentCalls }),
     };
   }
-  if (!wrapper || args.length < wrapper.arity) return 'arity';
-  if (wrapper.mode !== undefined && !writerMode(args[wrapper.mode]?.text ?? '')) return 'not-writer-mode';
+  if (!named || args.length < named.arity) return 'arity';
+  // A helper writing with the function it is given writes through what the call hands it (passedWriters.ts).
+  const wrapper = passedWriter(named, args, ctx.wrappers);
+  if (!wrapper) return 'not-writer-mode';
   // A paced helper given a pause other than 0 spreads its bytes out on purpose: no write to join.
   if (wrapper.pace !== undefined && !zeroConstant(args[wrapper.pace])) return 'paced';
   // A helper that reads or seeks unless given the right constant: only such calls are its one write.
