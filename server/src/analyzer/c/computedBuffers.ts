@@ -16,6 +16,7 @@ import type { Node } from 'web-tree-sitter';
 import { callArgs, declaredName, functionName, identifiers, withoutCasts } from './syntax';
 import { settledVariable } from './settledGlobals';
 import { formatText } from './translatedText';
+import { countedLength } from './countedLengths';
 
 /** What the rule needs of the helper around the write (see helperBodies.ts). */
 export interface ComputedBufferFacts {
@@ -97,14 +98,16 @@ export function computedFromParams(local: string, facts: ComputedBufferFacts): n
   // An array of the file whose bytes never change: any count of them the call computes is its own.
   const fixedBytes = array === 0 && facts.text !== undefined && unchangedArray(local, facts.text);
   if ((array !== 1 && !fixedBytes) || params.includes(local)) return -1;
-  // The length says the message is what the body built: a fixed size, the text's own length, or the
-  // length of what the body copied in and constants (`len + 2` of a copied line and its CRLF).
+  // The length says the message is what the body built: a fixed size, the text's own length, the
+  // length of what the body copied in and constants (`len + 2` of a copied line and its CRLF), or a
+  // count it kept of the bytes it stored (countedLengths.ts).
   if (
     !fixedBytes &&
     lenArg &&
     !fixedLength(lenArg, local, type) &&
     !ownLength(lenArg, local, body) &&
-    !copiedLength(lenArg, local, body, params)
+    !copiedLength(lenArg, local, body, params) &&
+    !countedLength(lenArg, local, body)
   )
     return -1;
   // Calls that never return, and the arm that handles a failed allocation (`if (!tmp) { ... }`): what

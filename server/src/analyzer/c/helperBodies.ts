@@ -78,6 +78,7 @@ import { handedRecord } from './handedRecords';
 import { accessorTarget } from './accessorTargets';
 import { waitAfterWrite } from './pacingWaits';
 import { testsFormattedLength } from './formattedLengthTests';
+import { countedLength, testsCount } from './countedLengths';
 import { assumingAsCalled, configuredPacing, pacedAssumption } from './configuredPacing';
 import { literalMacro } from './literalMacros';
 import {
@@ -1443,10 +1444,16 @@ function helperOf(
     const length =
       lenArg && withoutCasts(lenArg).type === 'identifier' ? withoutCasts(lenArg).text : undefined;
     const formatting = [params[format], params[format + 1]].filter((p): p is string => p !== undefined);
+    // So is a test of a count the body kept of the bytes it built (see countedLengths.ts), where the
+    // building does no I/O: a byte read from elsewhere (a file, a reply) is I/O between two calls' writes.
+    const counted =
+      !!lenArg &&
+      countedLength(lenArg, buf.local, body) &&
+      all.every((c) => c.equals(call) || quietCall(calleeName(c) ?? '') || failurePath(c, call, ctx));
     const lengthTest = (test: Node) =>
       length !== undefined &&
       !params.includes(length) &&
-      testsFormattedLength(test, length, body, formatting);
+      (testsFormattedLength(test, length, body, formatting) || (counted && testsCount(test, length)));
     if ((!isVariadic(fn) || !('param' in fd)) && underTest(call, body, lengthTest))
       return refused('formatter', call);
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts)))
