@@ -334,6 +334,9 @@ describe('writev-lint', () => {
         'excluded-tests.c:58',
         'exit-arm-writes.c:16',
         'exit-arm-writes.c:30',
+        'exit-arms.c:19',
+        'exit-arms.c:39',
+        'exit-arms.c:56',
         'exiting-formatters.c:91',
         'exiting-formatters.c:101',
         'exiting-releases.c:43',
@@ -748,6 +751,6 @@ describe('writev-lint', () => {
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
     // c-treemodelisteners/, c-treememberparams/ and c-treeexterndatagrams/ (c-treeseqpacketmembers/
     // finds none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 805);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 808);
   });
 });
