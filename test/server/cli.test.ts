@@ -338,6 +338,9 @@ describe('writev-lint', () => {
         'excluded-tests.c:58',
         'exit-arm-writes.c:16',
         'exit-arm-writes.c:30',
+        'exit-arms.c:19',
+        'exit-arms.c:39',
+        'exit-arms.c:56',
         'exiting-formatters.c:91',
         'exiting-formatters.c:101',
         'exiting-releases.c:43',
@@ -763,6 +766,6 @@ describe('writev-lint', () => {
     // c-treemodelisteners/, c-treememberparams/, c-treeexterndatagrams/, c-treeterminalrequests/,
     // c-treepuremacros/, c-treepuremembers/ and c-treebracingmacros/ (c-treeseqpacketmembers/ finds
     // none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 835);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 838);
   });
 });

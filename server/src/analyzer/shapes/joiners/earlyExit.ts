@@ -7,9 +7,11 @@
 // (`put(tag); if (!table) { put(zero); return 1; } put(count);`): where the test holds, the run is the
 // writes before it and the body's; where it fails, the writes before it and those after. Each path
 // makes as many syscalls as its own writes, so the body's writes count only what they add to the
-// longer path.
+// longer path. What the body does after its last write, and a pointer it re-points, are no reason to
+// stop (see ../exitArms.ts).
 import type { BranchStep, WriteStep } from '../../model';
-import { meets, through } from '../branches';
+import { meets } from '../branches';
+import { exitArmWrites } from '../exitArms';
 import { armsMaySendComputed } from './computed';
 import { callsOut, end, type BranchVerdict, type Joiner, type RunSoFar } from './joiner';
 
@@ -41,18 +43,12 @@ function unsafe(reads: readonly string[], run: RunSoFar): BranchVerdict | undefi
 }
 
 /**
- * The writes of an early exit's body that writes before it leaves: only writes to the run's
- * descriptor and computations, as a branch passed through holds (see `through`).
+ * The writes of an early exit's body that writes before it leaves (see ../exitArms.ts), when they may
+ * send what a statement before the branch computed.
  */
 function bodyWrites(step: BranchStep, run: RunSoFar): WriteStep[] | undefined {
-  const arm = step.arms[0];
-  const steps = arm?.steps.filter((s) => !(s.kind === 'other' && s.comment)) ?? [];
-  const leave = steps[steps.length - 1];
-  if (!arm || leave?.kind !== 'other' || !leave.barrier || run.lead.stream) return undefined;
-  const body: BranchStep = { ...step, arms: [{ ...arm, steps: steps.slice(0, -1) }] };
-  const passage = through(body, run.lead.target, run.names, run.locals, run.sent, false, run.budget);
-  if (!passage || !armsMaySendComputed(passage.writes, run)) return undefined;
-  return passage.writes;
+  const writes = exitArmWrites(step, run);
+  return writes && armsMaySendComputed(writes, run) ? writes : undefined;
 }
 
 /** `writes` with the body's writes counting only the syscalls they add to the longer path. */
@@ -83,6 +79,11 @@ export const earlyExit: Joiner = {
     'write.condition',
     'write.noFix',
     'write.syscalls',
+    'write.pieces',
+    'write.formatted',
+    'write.assigns',
+    'other.mutated',
+    'other.frees',
     'run.head',
     'run.writes',
     'run.locals',
