@@ -555,15 +555,16 @@ describe('writev-lint', () => {
         'returned-outcomes.c:41',
         'returned-outcomes.c:49',
         'returned-outcomes.c:59',
-        'returned-writes.c:33',
-        'returned-writes.c:42',
-        'returned-writes.c:51',
-        'returned-writes.c:57',
-        'returned-writes.c:63',
-        'returned-writes.c:69',
-        'returned-writes.c:77',
+        'returned-writes.c:34',
+        'returned-writes.c:43',
+        'returned-writes.c:53',
+        'returned-writes.c:61',
+        'returned-writes.c:67',
+        'returned-writes.c:73',
+        'returned-writes.c:79',
         'returned-writes.c:87',
-        'returned-writes.c:122',
+        'returned-writes.c:97',
+        'returned-writes.c:132',
         'rewritten-loops.c:54',
         'rewritten-loops.c:103',
         'selected-branches.c:51',
@@ -755,6 +756,6 @@ describe('writev-lint', () => {
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
     // c-treemodelisteners/, c-treememberparams/ and c-treeexterndatagrams/ (c-treeseqpacketmembers/
     // finds none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 816);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 817);
   });
 });
