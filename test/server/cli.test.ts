@@ -563,15 +563,16 @@ describe('writev-lint', () => {
         'returned-outcomes.c:41',
         'returned-outcomes.c:49',
         'returned-outcomes.c:59',
-        'returned-writes.c:33',
-        'returned-writes.c:42',
-        'returned-writes.c:51',
-        'returned-writes.c:57',
-        'returned-writes.c:63',
-        'returned-writes.c:69',
-        'returned-writes.c:77',
+        'returned-writes.c:34',
+        'returned-writes.c:43',
+        'returned-writes.c:53',
+        'returned-writes.c:61',
+        'returned-writes.c:67',
+        'returned-writes.c:73',
+        'returned-writes.c:79',
         'returned-writes.c:87',
-        'returned-writes.c:122',
+        'returned-writes.c:97',
+        'returned-writes.c:132',
         'rewritten-loops.c:54',
         'rewritten-loops.c:103',
         'selected-branches.c:51',
@@ -766,6 +767,6 @@ describe('writev-lint', () => {
     // c-treemodelisteners/, c-treememberparams/, c-treeexterndatagrams/, c-treeterminalrequests/,
     // c-treepuremacros/, c-treepuremembers/ and c-treebracingmacros/ (c-treeseqpacketmembers/ finds
     // none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 838);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 839);
   });
 });

@@ -708,6 +708,9 @@ export function resultChecked(
     if (!identifiers(cond).has(result) || !readsOnly(cond, ctx.pure)) break;
     // `if (n == len) return 0;`: what follows runs only when the write failed.
     if (testsSuccess(cond, result, stored?.kind)) break;
+    // `if (rc == 0) ...`, `if (!rc) ...` of a helper returning 0 on success: its success as it spells it.
+    const spelled = counted && checkOf(cond, ctx.codes, false, { name: result, call });
+    if (spelled && !spelled.assigned && failureTest(spelled.kind, write) === false) break;
     if (!leaves(check.childForFieldName('consequence'), ctx, write.targetNames)) break;
     last = j;
     leaving = true;
