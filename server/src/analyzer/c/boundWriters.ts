@@ -78,7 +78,8 @@ function boundAs(param: string, fn: string, writer: CWrapper): CWrapper {
   return {
     ...writer,
     name: param,
-    noFix: `${param} is ${writer.name}() at every call of ${fn}(), and ${writer.name}() has no gathered twin to call instead`,
+    // What keeps the helper from a fix is said too: an assumption about it among others.
+    noFix: `${param} is ${writer.name}() at every call of ${fn}(): ${writer.noFix ?? `the gathered call would bypass ${param}`}`,
   };
 }
 

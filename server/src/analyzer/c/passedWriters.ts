@@ -50,7 +50,8 @@ function composedWriter(helper: CWrapper, passed: CWrapper): CWrapper | undefine
   return {
     ...rest,
     fd,
-    noFix: `${helper.name}() writes with the function it is given (${passed.name}()), and neither has a gathered twin to call instead`,
+    // What keeps the passed writer from a fix is said too: an assumption about it among others.
+    noFix: `${helper.name}() writes with the function it is given (${passed.name}()), and has no gathered twin to call instead${passed.noFix ? `; ${passed.noFix}` : ''}`,
     ...(messages && { messages: true }),
     ...(assumes !== undefined && { assumes }),
   };
