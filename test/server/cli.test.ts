@@ -608,6 +608,7 @@ describe('writev-lint', () => {
         'split-headers.c:75',
         'split-headers.c:91',
         'split-macro-uses.c:12',
+        'standard-prints.c:99',
         'standing-retries.c:41',
         'standing-retries.c:47',
         'static-returns.c:64',
@@ -767,6 +768,6 @@ describe('writev-lint', () => {
     // c-treemodelisteners/, c-treememberparams/, c-treeexterndatagrams/, c-treeterminalrequests/,
     // c-treepuremacros/, c-treepuremembers/ and c-treebracingmacros/ (c-treeseqpacketmembers/ finds
     // none). c/member-connection-writers.c adds two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 839);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 843);
   });
 });

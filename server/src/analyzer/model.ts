@@ -267,6 +267,12 @@ export interface OtherStep {
    * reach (stdout, stderr, a global) stops here.
    */
   readonly output?: boolean;
+  /**
+   * Set when its only output is a print to stdout, stderr or the system log (see
+   * c/standardPrints.ts): the descriptors such a print cannot reach. The step is a barrier, which a
+   * run to one of those descriptors alone may cross (see quiet() in shapes/branches.ts).
+   */
+  readonly printsApart?: ReadonlySet<string>;
   /** Assigns a variable that is not the function's own: the writes' error paths may report it. */
   readonly setsGlobal?: boolean;
   /** Names whose memory the statement releases (`free(buf)`): a write that sent it ends its run. */

@@ -65,6 +65,7 @@ import { labelledStatement, labelSegments } from './labelledStatements';
 import { bareBlockStatements } from './bareBlocks';
 import { governsNext } from './governedStatements';
 import { SubtreeIndex } from './subtreeIndex';
+import { apartFromPrints as apartFromPrintsOf, standardPrint } from './standardPrints';
 import { readingObserver } from './readings';
 import { withStaticCalls } from './staticReturns';
 import { hasEffects, readsOnly, statementCall, writeStep, type CContext, type CWrapper } from './writes';
@@ -161,6 +162,13 @@ class FunctionReader {
 
   private barrier(node: Node): OtherStep {
     return barrierStep(this.span(node));
+  }
+
+  /** The function's streams a standard print cannot reach, found once (see standardPrints.ts). */
+  private apart: ReadonlySet<string> | undefined;
+
+  private apartFromPrints(): ReadonlySet<string> {
+    return (this.apart ??= apartFromPrintsOf(this.ctx.streams));
   }
 
   /** The statements of a body: the children of a `{ }` block, or the single statement itself. */
@@ -646,9 +654,16 @@ class FunctionReader {
         if (name) writes.add(name);
       }
     }
+    // Calls that print only to a standard stream: not a barrier, but output a run may cross only to a
+    // descriptor they cannot reach (see standardPrints.ts).
+    const prints = new Set<string>();
     for (const call of found) {
       if (call.type !== 'call_expression') continue;
       const name = calleeName(call);
+      if (name && standardPrint(call)) {
+        prints.add(name);
+        continue;
+      }
       // An unnamed callee (a function pointer), a known writer or anything named like I/O: unsure.
       if (
         !name ||
@@ -674,8 +689,9 @@ class FunctionReader {
       const name = root ? rootName(root) : undefined;
       return a.childForFieldName('operator')?.text === '=' && name !== undefined && !this.locals.has(name);
     });
+    const loud = callees.filter((name) => !this.ctx.quiet(name));
     const summary = summaryStep(this.span(stmt), identifiers(stmt), writes, callees, {
-      output: callees.some((name) => !this.ctx.quiet(name)),
+      output: loud.length > 0,
       setsGlobal,
     });
     const memberOnly = [...members.paths].filter((p) => !members.whole.has(/^\w+/.exec(p)?.[0] ?? ''));
@@ -687,6 +703,10 @@ class FunctionReader {
     });
     return {
       ...summary,
+      // Still a barrier to every shape but a run to a descriptor the prints cannot reach (quiet()).
+      ...(prints.size > 0 && { barrier: true }),
+      ...(prints.size > 0 &&
+        loud.every((name) => prints.has(name)) && { printsApart: this.apartFromPrints() }),
       mutated: [...mutated],
       members: memberOnly.length > 0 ? memberOnly : undefined,
       ...(mutatedPaths.length > 0 && { mutatedPaths }),

@@ -71,7 +71,9 @@ export function quiet(
   locals: ReadonlySet<string>,
   target?: string,
 ): boolean {
-  if (step.barrier || step.setsGlobal) return false;
+  // A print to a standard stream is a barrier but to a run to a descriptor it cannot reach.
+  const printsApart = step.printsApart !== undefined && target !== undefined && step.printsApart.has(target);
+  if ((step.barrier && !printsApart) || step.setsGlobal) return false;
   // Reading a local descriptor (or the struct it is a member of: `if (conn->flags & F) n |= F;`) does
   // no I/O by itself; a call given it may (`lseek(fd, ...)`, `setsockopt(fd, ...)`), and a global one
   // is shared state the function's other paths may depend on.
@@ -95,6 +97,9 @@ export function quiet(
     )
       return false;
   }
+  // A print to a standard stream cannot reach a descriptor shown to be another stream; any other may
+  // be fd 1 or 2 (see c/standardPrints.ts).
+  if (step.printsApart) return printsApart;
   // A call that may print could write to the same descriptor unless it is the function's own.
   return !step.output || ownTarget(names, locals);
 }

@@ -23,6 +23,7 @@ export const crossing: Joiner = {
     'other.members',
     'other.handed',
     'other.output',
+    'other.printsApart',
     'run.names',
     'run.locals',
     'run.lead',

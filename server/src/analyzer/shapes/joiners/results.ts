@@ -5,7 +5,7 @@
 // before any of them; a read after the run's last write is left to the finding, which then has no fix.
 import type { OtherStep, Step } from '../../model';
 import { meets, type NameLookup } from '../branches';
-import { end, type Joiner, type Rules } from './joiner';
+import { end, type Joiner, type Rules, type RunSoFar } from './joiner';
 
 const DEPENDS = end('results', "the write sends an earlier write's result");
 const READ = end('results', "a statement between uses an earlier write's result");
@@ -35,11 +35,35 @@ function reads(step: Step, results: NameLookup): boolean {
   }
 }
 
+/** This joiner's memory of a run: a print between showed an earlier write's result. */
+const SHOWN = {};
+
+const SHOWN_WHY =
+  "a print to a standard stream between shows an earlier write's result, which a gathered call would not give it";
+
+/**
+ * A statement that only prints to a standard stream the written descriptor cannot be (see
+ * c/standardPrints.ts): showing a result changes nothing the writes depend on, but the gathered call
+ * would give the print another count, so the run goes on without a fix.
+ */
+function shows(step: OtherStep, run: RunSoFar): boolean {
+  return step.printsApart !== undefined && step.printsApart.has(run.lead.target);
+}
+
 const RULES: Rules = {
   write: (step, run) =>
-    meets(step.reads, run.results) || meets(step.targetNames, run.results) ? DEPENDS : step,
+    meets(step.reads, run.results) || meets(step.targetNames, run.results)
+      ? DEPENDS
+      : run.recalled(SHOWN)
+        ? { ...step, noFix: step.noFix ?? SHOWN_WHY }
+        : step,
   // A result its own checks tested is the whole length past them: summing it reads no partial count.
-  cross: (step, run) => (!discards(step) && meets(step.reads, run.untested) ? READ : undefined),
+  cross: (step, run) => {
+    if (discards(step) || !meets(step.reads, run.untested)) return undefined;
+    if (!shows(step, run)) return READ;
+    run.memory(SHOWN, () => true);
+    return undefined;
+  },
   branch: (step, run) => (reads(step, run.untested) ? TESTED : undefined),
 };
 
@@ -54,10 +78,13 @@ export const results: Joiner = {
     'other.writes',
     'other.calls',
     'other.barrier',
+    'other.printsApart',
     'branch.tests',
     'branch.arms',
     'run.results',
     'run.untested',
+    'run.lead',
+    'write.noFix',
   ],
   rules: RULES,
 };
