@@ -15,7 +15,7 @@ import type { WriteStep } from '../model';
 import { returnStep } from './chains';
 import { statusGate } from './gatedWrites';
 import { identifiers, namedKids, unwrap } from './syntax';
-import { callWrite, checkOf, readsOnly, sameLength, type CContext } from './writes';
+import { callWrite, checkOf, readsOnly, sameLength, stepFields, type CContext } from './writes';
 
 const TESTED =
   'the last write is returned under a test: a gathered call would have to stand in that return, with the writes before it';
@@ -92,18 +92,9 @@ function joinedReturn(stmt: Node, ctx: CContext): WriteStep | undefined {
   const tested = before.map((t) => t.text).join(` ${op} `);
   const reads = new Set(write.reads);
   for (const t of before) identifiers(t, reads);
-  const {
-    checkLen: _len,
-    own: _own,
-    fixable: _fixable,
-    truthyOnSuccess: _truthy,
-    zeroOnSuccess: _zero,
-    wroteCode: _wrote,
-    ...rest
-  } = write;
   return {
     kind: 'write',
-    ...rest,
+    ...stepFields(write),
     span: { start: stmt.startIndex, end: stmt.endIndex },
     calls: [{ start: check.call.startIndex, end: check.call.endIndex }],
     condition: op === '&&' ? `(${tested})` : `!(${tested})`,

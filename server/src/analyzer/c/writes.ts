@@ -180,6 +180,22 @@ export type CallWrite = Omit<WriteStep, 'kind' | 'span' | 'template'> & {
   readonly wroteCode?: boolean;
 };
 
+/** What a step keeps of `write`: all but the fields that only describe the call itself. */
+export function stepFields(
+  write: CallWrite,
+): Omit<CallWrite, 'checkLen' | 'own' | 'fixable' | 'truthyOnSuccess' | 'zeroOnSuccess' | 'wroteCode'> {
+  const {
+    checkLen: _len,
+    own: _own,
+    fixable: _fixable,
+    truthyOnSuccess: _truthy,
+    zeroOnSuccess: _zero,
+    wroteCode: _wrote,
+    ...rest
+  } = write;
+  return rest;
+}
+
 /**
  * The step of a write whose result `assigned` keeps and whose test a gathered call would change: the
  * statement `stmt` around `call`, no fix (`reason`, unless the write has a reason of its own), and
@@ -192,18 +208,9 @@ export function keptResultStep(
   assigned: string,
   reason: string,
 ): WriteStep {
-  const {
-    checkLen: _len,
-    own: _own,
-    fixable: _fixable,
-    truthyOnSuccess: _truthy,
-    zeroOnSuccess: _zero,
-    wroteCode: _wrote,
-    ...rest
-  } = write;
   return {
     kind: 'write',
-    ...rest,
+    ...stepFields(write),
     span: { start: stmt.startIndex, end: stmt.endIndex },
     calls: [{ start: call.startIndex, end: call.endIndex }],
     noFix: write.noFix ?? reason,
