@@ -843,20 +843,14 @@ export class CAnalyzer {
         : read;
       readingObserver()?.file?.({ ctx, streams });
       const findings: Finding[] = [];
+      // One function's findings, with what its calls bind its pointer parameters to.
+      const findingsOf = (fn: Node): Finding[] =>
+        this.functionFindings(fn, boundContext(ctx, bound.get(fn.id)), settings, streams, onLimit, expansion);
       // A batch run (no key) reads each function once: a memo there only copied every function's
       // text and findings, as its context changes with every file.
       if (key === undefined) {
         // Through shiftFinding as the memo's are, so that both have the same shape.
-        for (const { fn } of targetBodies)
-          for (const f of this.functionFindings(
-            fn,
-            boundContext(ctx, bound.get(fn.id)),
-            settings,
-            streams,
-            onLimit,
-            expansion,
-          ))
-            findings.push(shiftFinding(f, 0));
+        for (const { fn } of targetBodies) for (const f of findingsOf(fn)) findings.push(shiftFinding(f, 0));
         // The file's own functions returning a message descriptor may lose that answer when other
         // files' functions show one of them to return a stream too (returnedKinds leaves a name
         // found both ways out of both): the file's messages are then read anew.
@@ -932,14 +926,7 @@ export class CAnalyzer {
           () => {
             asking = new Set();
             assuming = new Set();
-            const reported = this.functionFindings(
-              fn,
-              boundContext(ctx, bound.get(fn.id)),
-              settings,
-              streams,
-              onLimit,
-              expansion,
-            );
+            const reported = findingsOf(fn);
             return {
               findings: reported.map((f) => shiftFinding(f, -fn.startIndex)),
               loud: [...asking],
