@@ -770,7 +770,7 @@ export class CAnalyzer {
       // Pure calls (the same value twice, nothing changed): the library's, the file's own accessors
       // and other files' (a descriptor spelled `lock_fd(&lk)` in each write is one descriptor),
       // and the functions this file declares `const` or `pure` (see declaredPure.ts). The macros of
-      // the headers it includes are read as its own (`#define ustrlen(s) strlen((char *)(s))` is as
+      // the headers it includes are read as its own (`#define text_len(s) strlen((char *)(s))` is as
       // pure as strlen), as they are for what does no output: a name two headers of the tree define
       // otherwise is the one this file's includes give it.
       const declared = declaredPureFunctions(text);
