@@ -14,7 +14,12 @@ import { PLAIN_WRITE } from './steps';
 import { accessorReturn } from './messageAccessors';
 import { openerPattern } from './returnedKinds';
 import { functionName } from './syntax';
-import { bodiesOf, mayWriteThroughParameter, type FunctionBody } from './wrapperChains';
+import {
+  bodiesOf,
+  mayWriteThroughParameter,
+  partMayWriteThroughParameter,
+  type FunctionBody,
+} from './wrapperChains';
 import { maySendOneIovec } from './iovecHelpers';
 import type { CWrapper } from './writes';
 
@@ -104,7 +109,7 @@ export function interestingParts(
       answer =
         (opener.test(part) && /\breturn\b/.test(part)) ||
         (accessor?.test(part) ?? false) ||
-        (through && mayWriteThroughParameter(part)) ||
+        (through && partMayWriteThroughParameter(part)) ||
         (iovec && maySendOneIovec(part));
       always.set(index, answer);
     }

@@ -144,6 +144,9 @@ export function fileWrappers(
   const loud = new Set<string>();
   const done = new Set<Node['id']>();
   const wrappers = new Map(base.wrappers);
+  // A helper writing through a function it is given shows in the file's text first (the bodies'
+  // heads are read only where it does).
+  const through = mayWriteThroughParameter(base.text);
   let pattern: RegExp | undefined = first;
   let context = memoKey;
   // What the file's functions named like I/O write nothing to (a wait), read once per file.
@@ -196,7 +199,7 @@ export function fileWrappers(
       // errors in many functions made the larger part of reading a file's helpers.
       if (
         done.has(fn.id) ||
-        !(pattern.test(text) || pointerHead(fn, start, base.text) || maySendOneIovec(text)) ||
+        !(pattern.test(text) || (through && pointerHead(fn, start, base.text)) || maySendOneIovec(text)) ||
         misread(fn)
       )
         continue;
@@ -359,42 +362,55 @@ function callsHeadName(head: string, inside: string): boolean {
 
 /**
  * A pointer to a function of three parameters (`(*f)(int, void *, size_t)`, or a context first:
- * `(*out)(void *, const char *, size_t)`): the first look's sign of a helper writing with the
- * function it is given (see passedWriters.ts).
+ * `(*out)(void *, const char *, size_t)`), its name captured: the first look's sign of a helper writing
+ * with the function it is given (see passedWriters.ts).
  */
 const DESCRIPTOR_FUNCTION_POINTER =
-  /\(\s*\*\s*[A-Za-z_]\w*\s*\)\s*\((?:[^(),;{}]|\([^()]*\))+,(?:[^(),;{}]|\([^()]*\))+,(?:[^(),;{}]|\([^()]*\))+\)/;
+  /\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\((?:[^(),;{}]|\([^()]*\))+,(?:[^(),;{}]|\([^()]*\))+,(?:[^(),;{}]|\([^()]*\))+\)/g;
 
 /**
- * A parameter declared with a typedef'd function-pointer type and called with three arguments in
- * the same text (`int put(pw_out_fn out, int fd, const char *s) { return out(fd, s, strlen(s)); }`):
- * the first look's sign of such a helper when no `(*` shows it.
+ * A parameter of one type word (`pw_out_fn out`, `const out_fn *out`), its name captured: how a
+ * parameter whose function-pointer type a typedef names is declared.
  */
-function callsTypedParameter(text: string): boolean {
-  const seen = new Set<string>();
-  for (const m of text.matchAll(THREE_ARGUMENT_CALL)) {
-    const name = m[1]!;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    // Declared as a parameter: after a type word, before `,` or `)` (most callees never stand so).
-    if (!text.includes(`${name},`) && !text.includes(`${name})`)) continue;
-    if (new RegExp(`\\w[\\s*]+${name}\\s*[,)]`).test(text)) return true;
-  }
+const ONE_WORD_PARAMETER = /[(,]\s*(?:const\s+)?[A-Za-z_]\w*[\s*]+([A-Za-z_]\w*)\s*[,)]/g;
+
+/**
+ * True when `text` may define a helper that writes through a function it is given (the first look):
+ * a name called with three arguments that is either declared as a pointer to a function of three
+ * parameters and called besides (the declaration reads as a call too), or declared as a parameter of
+ * one type word (a typedef'd pointer: `int put(pw_out_fn out, int fd, const char *s) { return out(fd,
+ * s, strlen(s)); }`). Each search reads the text once: a name-by-name search of the whole file was a
+ * cost every file of a tree paid.
+ */
+function looksWritingThroughParameter(text: string): boolean {
+  const called = new Map<string, number>();
+  for (const m of text.matchAll(THREE_ARGUMENT_CALL)) called.set(m[1]!, (called.get(m[1]!) ?? 0) + 1);
+  if (called.size === 0) return false;
+  if (text.includes('(*'))
+    for (const m of text.matchAll(DESCRIPTOR_FUNCTION_POINTER))
+      if ((called.get(m[1]!) ?? 0) >= 2) return true;
+  for (const m of text.matchAll(ONE_WORD_PARAMETER)) if (called.has(m[1]!)) return true;
   return false;
 }
 
-/** True when `text` may define a helper that writes through a function it is given (the first look). */
+/**
+ * {@link looksWritingThroughParameter} of a whole file: the first look, the choice of parts and the
+ * reading of its helpers ask it of the same text in turn, so the last answer is kept.
+ */
 export function mayWriteThroughParameter(text: string): boolean {
-  // The first look and the choice of parts ask it of the same whole file in turn: the last answer is
-  // kept, as the search reads the whole text.
   if (text === lastLook.text) return lastLook.answer;
-  const answer = (text.includes('(*') && DESCRIPTOR_FUNCTION_POINTER.test(text)) || callsTypedParameter(text);
+  const answer = looksWritingThroughParameter(text);
   lastLook = { text, answer };
   return answer;
 }
 
 /** The last text {@link mayWriteThroughParameter} was asked about, and its answer. */
 let lastLook = { text: '', answer: false };
+
+/** {@link looksWritingThroughParameter} of one part of a file (a definition), not kept. */
+export function partMayWriteThroughParameter(part: string): boolean {
+  return looksWritingThroughParameter(part);
+}
 
 /**
  * True when `fn` takes a function pointer and its body calls it with three arguments, as a write
