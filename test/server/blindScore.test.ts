@@ -63,6 +63,7 @@ test('the blind labels keep the corpus rules: eight projects in each batch, know
     [
       [1, 8],
       [2, 8],
+      [3, 8],
     ],
   );
   for (const p of labels.projects) assert.match(p.commit, /^[0-9a-f]{40}$/, p.name);
