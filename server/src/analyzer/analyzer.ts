@@ -203,7 +203,7 @@ export class Analyzer {
           ...(noWriteCall && { noWriteCall }),
           ...(noKindAsked && { noKindAsked }),
           ...(members.length > 0 && { messageMembers: members }),
-          ...storedFunctions(text, written, wrappers),
+          ...storedFunctions(text, written, wrappers, read),
           ...returnedFacts(returned),
           ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
           ...(isHeader(path) && includes.length > 0 && { includes }),
@@ -346,13 +346,23 @@ function namedCodes(path: string, text: string): { codes?: [string, number][]; c
   return uses.length > 0 ? { codeUses: uses } : {};
 }
 
-/** The names a C file stores in struct members, for the index (see FileWrappers.memberFunctions). */
+/**
+ * The names a C file stores in struct members, for the index (see FileWrappers.memberFunctions);
+ * `told`: the facts a first pass read of the same text, whose stored names are not searched for again.
+ */
 function storedFunctions(
   text: string,
   functions: readonly CFunctionFact[],
   wrappers: readonly CWrapper[],
+  told?: FileWrappers,
 ): Pick<FileWrappers, 'memberFunctions'> {
-  const stored = memberFunctions(text, functions, new Set(wrappers.map((w) => w.name)));
+  // A first pass that read the text's functions searched it for stored names (textFacts).
+  const stored = memberFunctions(
+    text,
+    functions,
+    new Set(wrappers.map((w) => w.name)),
+    told?.functions ? (told.memberFunctions ?? []) : undefined,
+  );
   return stored.length > 0 ? { memberFunctions: stored } : {};
 }
 
