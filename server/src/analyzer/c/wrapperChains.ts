@@ -10,6 +10,7 @@ import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
 import { functionDeclarator, parameterNames } from './syntax';
+import { parameterDeclarations, parameterName } from './parameterName';
 import { silentParameters } from './silentCalls';
 import { onlySplitElses } from './sessionAlternatives';
 import { callsWithThreeArguments, libraryQuiet } from './functionFacts';
@@ -332,23 +333,36 @@ export function bodiesOf(functions: readonly Node[], text: string): FunctionBody
  * {@link writesThroughParameter} for a definition whose body starts at `start`: its head is read
  * first, as that function does, here without asking the syntax tree for the body again (that was most
  * of the time spent on the file's definitions that call no writer, at every keystroke). Only a head
- * declaring a function pointer, or naming a word the body calls, can declare a parameter it calls.
+ * declaring a function pointer, or a parameter the body calls, can declare one it calls with three
+ * arguments.
  */
 function pointerHead(fn: Node, start: number, text: string): boolean {
   const head = text.slice(fn.startIndex, start);
   return (
-    (head.includes('(*') || callsHeadWord(head, text.slice(start, fn.endIndex))) &&
+    (head.includes('(*') || callsHeadName(head, text.slice(start, fn.endIndex))) &&
     writesThroughParameter(fn, text)
   );
 }
 
 /**
- * True when `inside` calls a word of `head` (`out(` of `pw_out_fn out`): a parameter whose
+ * True when `inside` calls a parameter `head` declares (`out(` of `pw_out_fn out`): a parameter whose
  * function-pointer type a typedef names, which no `(*` in the head shows, may be called there.
  */
-function callsHeadWord(head: string, inside: string): boolean {
-  for (const [word] of head.matchAll(/[A-Za-z_]\w*/g))
-    if (inside.includes(word) && new RegExp(`(?<![\\w.>])${word}\\s*\\)?\\s*\\(`).test(inside)) return true;
+function callsHeadName(head: string, inside: string): boolean {
+  // The parameter list: the head's last parenthesised group (an attribute macro may stand before).
+  const close = head.lastIndexOf(')');
+  let open = close;
+  for (let depth = 0; open >= 0; open--) {
+    const c = head.charCodeAt(open);
+    if (c === 41) depth++;
+    else if (c === 40 && --depth === 0) break;
+  }
+  if (open < 0) return false;
+  for (const declaration of parameterDeclarations(head.slice(open + 1, close))) {
+    const name = parameterName(declaration);
+    if (name && inside.includes(name) && new RegExp(`(?<![\\w.>])${name}\\s*\\)?\\s*\\(`).test(inside))
+      return true;
+  }
   return false;
 }
 
