@@ -7,8 +7,15 @@
 // parser.ts `functions`), and its callers are outside that part.
 import { codeOnly, functionSpans } from './settledGlobals';
 
-/** The files read last, and the answer by function name. */
-let lastFile: { readonly text: string; readonly answers: Map<string, boolean> } | undefined;
+/** The file read last: its code (comments and literals blanked), function bodies, answers by name. */
+let lastFile:
+  | {
+      readonly text: string;
+      code?: string;
+      spans?: ReturnType<typeof functionSpans>;
+      readonly answers: Map<string, boolean>;
+    }
+  | undefined;
 
 /**
  * True when the C file `text` defines `name` as a `static` function and every call of it in the file
@@ -19,13 +26,17 @@ export function resultDiscarded(text: string, name: string): boolean {
   if (lastFile?.text !== text) lastFile = { text, answers: new Map() };
   const known = lastFile.answers.get(name);
   if (known !== undefined) return known;
-  const answer = !text.includes(name) ? false : discardedIn(codeOnly(text), name);
+  let answer = false;
+  if (text.includes(name)) {
+    lastFile.code ??= codeOnly(text);
+    lastFile.spans ??= functionSpans(lastFile.code);
+    answer = discardedIn(lastFile.code, lastFile.spans, name);
+  }
   lastFile.answers.set(name, answer);
   return answer;
 }
 
-function discardedIn(code: string, name: string): boolean {
-  const spans = functionSpans(code);
+function discardedIn(code: string, spans: ReturnType<typeof functionSpans>, name: string): boolean {
   // The definition: the name at file scope, its parameter list, then the body's brace (the spans'
   // own names are not used: a function-like macro defined just before may be read as the name).
   const definition = [...code.matchAll(new RegExp(`(?<![\\w.>])${name}\\s*\\(`, 'g'))].find((m) => {
