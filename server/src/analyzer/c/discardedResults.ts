@@ -58,7 +58,14 @@ function discardedIn(code: string, spans: ReturnType<typeof functionSpans>, name
     const after = code.slice(at + name.length);
     if (!/^\s*\(/.test(after)) return false;
     const span = spanAt(at);
-    if (!span) continue; // the definition's head or a prototype
+    if (!span) {
+      // The definition's head or a prototype; anything else outside a body (a macro's definition, an
+      // initialiser) may hand the result on.
+      const close = closingParen(after);
+      if (close < 0 || !/^\s*[{;,]/.test(after.slice(close + 1)) || /^[ \t]*#/m.test(lineOf(code, at)))
+        return false;
+      continue;
+    }
     // Inside parentheses (a `for` header's condition) a `;` before the call ends no statement.
     if (openParens(code.slice(span.from, at)) > 0) return false;
     if (!statementStart(code.slice(0, at).replace(/\(\s*void\s*\)\s*$/, ''))) return false;
@@ -84,6 +91,13 @@ function statementStart(before: string): boolean {
     else if (t[i] === '(' && --depth === 0) return /\b(?:if|while|for)\s*$/.test(t.slice(0, i));
   }
   return false;
+}
+
+/** The line of `code` holding offset `at`. */
+function lineOf(code: string, at: number): string {
+  const start = code.lastIndexOf('\n', at - 1) + 1;
+  const end = code.indexOf('\n', at);
+  return code.slice(start, end < 0 ? code.length : end);
 }
 
 /** How many parentheses `text` opens and does not close. */
