@@ -5,6 +5,10 @@
 // short or failed write, when the tally was already no count of what arrived, and only in a message.
 // The finding says so and has no fix (the gathered call's count must be added to the tally by hand).
 //
+// A local tally the function returns is as unread when no caller reads the result: a `static` function
+// whose every call in the file stands as a statement of its own (discardedResults.ts), as in
+// `len += write(fd, host, n); ... return len;` for a prompt that callers only draw.
+//
 // The tally is a local of the function, read from its syntax tree, or a variable of the file, read
 // from the file's text (a function may come from a parse of part of the file, see parser.ts
 // `functions`, and the declarations and the other functions are outside it): declared at file scope,
@@ -12,9 +16,10 @@
 import type { Node } from 'web-tree-sitter';
 import type { WriteStep } from '../model';
 import { accumulating } from './accumulations';
+import { resultDiscarded } from './discardedResults';
 import { reportCall } from './keptFailures';
 import { codeOnly, functionSpans } from './settledGlobals';
-import { calleeName, callArgs, identifiers, unwrap } from './syntax';
+import { calleeName, callArgs, functionName, identifiers, unwrap } from './syntax';
 import { callWrite, keptResultStep, type CContext } from './writes';
 
 /** The function definition around `node`, if any. */
@@ -53,10 +58,27 @@ function reported(use: Node): boolean {
   return false;
 }
 
-/** True when `name` is a local of `fn`'s body used only as its declaration, tallies and reports. */
-function localTally(body: Node, name: string): boolean {
+/** True when `use` is returned: `return n;`, or the first term of `return n + ...;`. */
+function returned(use: Node): boolean {
+  const parent = use.parent;
+  if (parent?.type === 'return_statement') return true;
+  return (
+    parent?.type === 'binary_expression' &&
+    parent.childForFieldName('operator')?.text === '+' &&
+    parent.childForFieldName('left')?.id === use.id &&
+    parent.parent?.type === 'return_statement'
+  );
+}
+
+/**
+ * How a local of `fn`'s body is used: `reported` when only as its declaration, tallies and reports,
+ * `returned` when also returned (see the file's comment), undefined when anything else reads it.
+ */
+function localTally(body: Node, name: string): 'reported' | 'returned' | undefined {
   const uses = body.descendantsOfType('identifier').filter((n) => n.text === name);
-  return uses.every((use) => declares(use) || tallies(use) || reported(use));
+  const others = uses.filter((use) => !declares(use) && !tallies(use) && !reported(use));
+  if (others.length === 0) return 'reported';
+  return others.every(returned) ? 'returned' : undefined;
 }
 
 /** Words that may stand before a name without declaring it (`return n;`). */
@@ -177,15 +199,23 @@ export function talliedStep(stmt: Node, ctx: CContext): WriteStep | undefined {
   const write = callWrite(call, ctx);
   if (!write || write.own || write.syscalls !== undefined || write.targetNames.includes(found.name))
     return undefined;
-  const body = enclosingFunction(stmt)?.childForFieldName('body');
-  if (!body) return undefined;
+  const fn = enclosingFunction(stmt);
+  const body = fn?.childForFieldName('body');
+  if (!fn || !body) return undefined;
   const local = body.descendantsOfType('identifier').some((n) => n.text === found.name && declares(n));
-  if (local ? !localTally(body, found.name) : !fileTally(ctx.text, found.name)) return undefined;
+  const use = local ? localTally(body, found.name) : fileTally(ctx.text, found.name) ? 'reported' : undefined;
+  if (!use) return undefined;
+  if (use === 'returned') {
+    const name = functionName(fn);
+    if (!name || !resultDiscarded(ctx.text, name)) return undefined;
+  }
+  const reader =
+    use === 'reported' ? 'only a report reads' : `${functionName(fn)}() returns to callers that drop it`;
   return keptResultStep(
     write,
     stmt,
     call,
     found.name,
-    `the counts are tallied in ${found.name}, which only a report reads: a gathered call's count must be added to it once`,
+    `the counts are tallied in ${found.name}, which ${reader}: a gathered call's count must be added to it once`,
   );
 }
