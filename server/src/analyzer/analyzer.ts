@@ -2,6 +2,7 @@
 // the language's front end with the workspace's wrappers. No LSP here: the server, the CLI and the
 // tests all use this.
 import { headerObjects } from './c/headerObjects';
+import { constantNames } from './c/constantNames';
 import { bracingDefines, expandBracingMacros } from './c/bracingMacros';
 import { CAnalyzer } from './c/analyzeC';
 import { CParser, loadCLanguage } from './c/parser';
@@ -143,6 +144,7 @@ export class Analyzer {
         index?.cHeaderCodeNames().size ||
         index?.cHeaderDevices().size ||
         index?.cHeaderObjectsKnown() ||
+        index?.cHeaderConstantsKnown() ||
         index?.cHeaderBracingKnown()
           ? projectIncludes(text)
           : [];
@@ -185,6 +187,7 @@ export class Analyzer {
         options.index?.cOpaqueFor(path),
         index?.cMemberParamsFor(path),
         index?.cIncludedObjects(path, includes),
+        index?.cIncludedConstants(path, includes),
       );
       const mapped = braced ? findings.map((f) => braced.mapFinding(f)) : findings;
       if (options.onlyChained)
@@ -322,10 +325,14 @@ export class Analyzer {
 /** The fields of {@link Analyzer.textFacts} after a header's includes, as {@link Analyzer.inspect} gives them. */
 function textOnly(
   read: FileWrappers,
-): Pick<FileWrappers, 'defines' | 'deviceDefines' | 'objects' | 'bracing' | 'codes' | 'codeUses'> {
+): Pick<
+  FileWrappers,
+  'defines' | 'deviceDefines' | 'objects' | 'constants' | 'bracing' | 'codes' | 'codeUses'
+> {
   return {
     ...(read.defines && { defines: read.defines }),
     ...(read.objects && { objects: read.objects }),
+    ...(read.constants && { constants: read.constants }),
     ...(read.bracing && { bracing: read.bracing }),
     ...(read.deviceDefines && { deviceDefines: read.deviceDefines }),
     ...(read.codes && { codes: read.codes }),
@@ -375,22 +382,30 @@ function includedFiles(path: string, text: string): { sources?: string[] } {
 
 /**
  * A header's function-like macro definitions, the object-like ones naming a device's path, its
- * declarations of global objects and its macros that open or close a brace, for its includers (see
- * FileWrappers.defines, deviceDefines, objects, bracing).
+ * declarations of global objects, its constants and its macros that open or close a brace, for its
+ * includers (see FileWrappers.defines, deviceDefines, objects, constants, bracing).
  */
 function headerDefines(
   path: string,
   text: string,
-): { defines?: string[]; deviceDefines?: string[]; objects?: string[]; bracing?: string[] } {
+): {
+  defines?: string[];
+  deviceDefines?: string[];
+  objects?: string[];
+  constants?: string[];
+  bracing?: string[];
+} {
   if (!isHeader(path)) return {};
   const defines = functionLikeDefines(text);
   const devices = deviceMacros(text);
   const objects = headerObjects(text);
+  const constants = [...constantNames(text)];
   const bracing = bracingDefines(text);
   return {
     ...(defines.length > 0 && { defines }),
     ...(devices.length > 0 && { deviceDefines: devices }),
     ...(objects.length > 0 && { objects }),
+    ...(constants.length > 0 && { constants }),
     ...(bracing.length > 0 && { bracing }),
   };
 }

@@ -101,6 +101,12 @@ export interface FileWrappers {
    */
   readonly objects?: readonly string[];
   /**
+   * A C header's names of constants no statement can change: enum members, macros of constant
+   * expressions, `const` objects (see constantNames.ts). An includer's test comparing with one reads
+   * no state.
+   */
+  readonly constants?: readonly string[];
+  /**
    * A C header's macros whose expansion opens or closes a brace, as written (see bracingMacros.ts): an
    * includer's `BEGIN_ACTION(name)` ... `END_ACTION` is the definition they expand to.
    */
@@ -138,6 +144,7 @@ const GATHERED_CODES = 1;
 const GATHERED_DEVICES = 2;
 const GATHERED_OBJECTS = 3;
 const GATHERED_BRACING = 4;
+const GATHERED_CONSTANTS = 5;
 
 /** Facts digests by the file set they were computed for, per state of an index (see factsDigest). */
 const digestMemo = new WeakMap<ReadonlyMap<string, CWrapper>, Map<string, string>>();
@@ -164,6 +171,8 @@ export class WrapperIndex {
   private headerObjectsKnown: boolean | undefined;
   /** Whether some header defines a bracing macro; reset with {@link headerDevices}. */
   private headerBracingKnown: boolean | undefined;
+  /** Whether some header defines a constant; reset with {@link headerDevices}. */
+  private headerConstantsKnown: boolean | undefined;
   /** The header macros whose bodies call each name, by the name; reset with {@link headerMacros}. */
   private macroCallers: Map<string, string[]> | undefined;
   /** The names headers give a status code's value; reset with {@link headerMacros}. */
@@ -249,6 +258,7 @@ export class WrapperIndex {
       !wrappers.defines?.length &&
       !wrappers.deviceDefines?.length &&
       !wrappers.objects?.length &&
+      !wrappers.constants?.length &&
       !wrappers.bracing?.length &&
       !wrappers.codes?.length &&
       !wrappers.memberFunctions?.length
@@ -265,6 +275,7 @@ export class WrapperIndex {
     this.headerDevices = undefined;
     this.headerObjectsKnown = undefined;
     this.headerBracingKnown = undefined;
+    this.headerConstantsKnown = undefined;
     this.macroCallers = undefined;
     this.headerCodes = undefined;
     this.headerPaths = undefined;
@@ -300,6 +311,7 @@ export class WrapperIndex {
       this.headerDevices = undefined;
       this.headerObjectsKnown = undefined;
       this.headerBracingKnown = undefined;
+      this.headerConstantsKnown = undefined;
       this.headerCodes = undefined;
       this.headerPaths = undefined;
       this.resolved = undefined;
@@ -922,6 +934,23 @@ export class WrapperIndex {
     return this.gathered(GATHERED_DEVICES, path, includes, (h) => this.files.get(h)?.deviceDefines);
   }
 
+  /** Whether some header defines a constant (see FileWrappers.constants). */
+  cHeaderConstantsKnown(): boolean {
+    this.headerConstantsKnown ??= [...this.files].some(
+      ([file, w]) => !!w.constants?.length && this.cShared(file),
+    );
+    return this.headerConstantsKnown;
+  }
+
+  /**
+   * The constants (see FileWrappers.constants) of the headers `path` includes (`includes`, as written)
+   * and of the headers those include.
+   */
+  cIncludedConstants(path: string, includes: readonly string[]): readonly string[] {
+    if (includes.length === 0 || !this.cHeaderConstantsKnown()) return [];
+    return this.gathered(GATHERED_CONSTANTS, path, includes, (h) => this.files.get(h)?.constants);
+  }
+
   /** Whether some header declares a global object (see FileWrappers.objects). */
   cHeaderObjectsKnown(): boolean {
     this.headerObjectsKnown ??= [...this.files].some(
@@ -1271,6 +1300,13 @@ export class WrapperIndex {
         objects: [...this.files]
           .filter(([file, w]) => this.cShared(file) && w.objects?.length)
           .map(([file, w]) => [file, w.objects])
+          .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
+      });
+      // Every header's constants, for the same reason.
+      facts.push({
+        constants: [...this.files]
+          .filter(([file, w]) => this.cShared(file) && w.constants?.length)
+          .map(([file, w]) => [file, w.constants])
           .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
       });
       // Every header's bracing macros, for the same reason.

@@ -172,6 +172,7 @@ export async function lint(
               w.sources?.length ||
               w.deviceDefines?.length ||
               w.objects?.length ||
+              w.constants?.length ||
               w.bracing?.length ||
               w.codes?.length ||
               w.memberFunctions?.length)
@@ -215,6 +216,7 @@ export async function lint(
             ...(w.defines && { defines: w.defines }),
             ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
             ...(w.objects && { objects: w.objects }),
+            ...(w.constants && { constants: w.constants }),
             ...(w.bracing && { bracing: w.bracing }),
             ...(w.codes && { codes: w.codes }),
             ...(stored && { memberFunctions: stored }),
@@ -338,6 +340,7 @@ async function toldPass(
         ...(w.defines && { defines: w.defines }),
         ...(w.deviceDefines && { deviceDefines: w.deviceDefines }),
         ...(w.objects && { objects: w.objects }),
+        ...(w.constants && { constants: w.constants }),
         ...(w.bracing && { bracing: w.bracing }),
         ...(w.codes && { codes: w.codes }),
       },
@@ -358,6 +361,7 @@ function carriedHeader(path: string, w: FileWrappers): boolean {
       w.defines?.length ||
       w.deviceDefines?.length ||
       w.objects?.length ||
+      w.constants?.length ||
       w.bracing?.length ||
       w.codes?.length
     )

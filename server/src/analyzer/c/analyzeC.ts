@@ -33,6 +33,7 @@ import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
 import { BlankedTexts } from './blankedTexts';
 import { joinAdjacentMacros } from './adjacentMacros';
+import { constantNames } from './constantNames';
 import { FunctionMemo, shiftFinding, type MemoUse } from './memo';
 import { definedMacros, fileMacros, type CMacro } from './macros';
 import { expandFunction, MacroExpander } from './macroExpansions';
@@ -524,6 +525,7 @@ export class CAnalyzer {
     opaqueElsewhere: ReadonlySet<string> = NO_NAMES,
     memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
     includedObjects: readonly string[] = [],
+    includedConstants: readonly string[] = [],
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -820,6 +822,8 @@ export class CAnalyzer {
       // Whether some write's descriptor was not shown a byte stream by the file's streams (see
       // FileWrappers.noKindAsked).
       let kindAsked = false;
+      // The constants a test may compare with, the file's and its headers' (read at the first ask).
+      let constants: ReadonlySet<string> | undefined;
       const ctx = {
         ...base,
         pure: learntPure.length > 0 ? new Set([...base.pure, ...learntPure]) : base.pure,
@@ -835,6 +839,7 @@ export class CAnalyzer {
         kindAsked: () => {
           kindAsked = true;
         },
+        constant: (name: string) => (constants ??= fileConstants(text, includedConstants)).has(name),
       };
       const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others, devices);
       // Members another file assigns a message descriptor, as far as this file names them.
@@ -913,6 +918,8 @@ export class CAnalyzer {
         included ?? '',
         // A check of a named code reads its value.
         [...codes],
+        // An early exit's test reads what is not a constant (see constantNames.ts).
+        [...(constants ??= fileConstants(text, includedConstants))].sort(),
         [...waiting],
         // What the calls change (see assignedGlobals.ts).
         [...calledNames]
@@ -1207,6 +1214,14 @@ function includedDefinesReading(
   };
   includedReadings.set(defines, { writes: writes.source, settings, reading });
   return reading;
+}
+
+/** The constants `text` defines (see constantNames.ts), with those its headers define (`included`). */
+function fileConstants(text: string, included: readonly string[]): ReadonlySet<string> {
+  if (included.length === 0) return constantNames(text);
+  const known = new Set(included);
+  for (const name of constantNames(text, known)) known.add(name);
+  return known;
 }
 
 /** {@link includedDefinesReading}'s answers, by the list read (a list no file holds is let go). */

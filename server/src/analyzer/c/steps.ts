@@ -351,10 +351,21 @@ class FunctionReader {
         opaque: !pure || undefined,
         testEffects: effects,
         exhaustive: exhaustive || undefined,
-        exit: exit ? { reads: [...identifiers(cond)] } : undefined,
-        exitLast: exitLast ? { reads: [...identifiers(cond)] } : undefined,
+        exit: exit ? { reads: this.variables(cond) } : undefined,
+        exitLast: exitLast ? { reads: this.variables(cond) } : undefined,
       },
     };
+  }
+
+  /**
+   * The names `cond` reads, but for constants no statement can change (`KIND_LAST` in `kind ==
+   * KIND_LAST`: see constantNames.ts) the function does not declare a name of its own over: an early
+   * exit's test that compares with one reads only what its other names hold.
+   */
+  private variables(cond: Node): string[] {
+    const names = [...identifiers(cond)];
+    const constant = this.ctx.constant;
+    return constant ? names.filter((n) => this.locals.has(n) || !constant(n)) : names;
   }
 
   /**

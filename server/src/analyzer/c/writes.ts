@@ -142,6 +142,12 @@ export interface CContext {
    */
   readonly codes?: ReadonlyMap<string, number>;
   /**
+   * Whether the file or a header it includes defines `name` as a constant no statement can change (an
+   * enum member, a macro of a constant expression, a `const` object: see constantNames.ts). Absent:
+   * none known.
+   */
+  readonly constant?: (name: string) => boolean;
+  /**
    * What the tree's other files store in struct members (see memberWriters.ts): a call through a
    * member all of whose implementations in view are write helpers is a write. Absent: none known.
    */
