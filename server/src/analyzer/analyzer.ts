@@ -14,6 +14,7 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { fileHandedMessages } from './c/handedMessages';
 import { messageGlobals } from './c/messageGlobals';
 import { memberFunctions } from './c/memberWriters';
 import { cFunctionFacts, type CFunctionFact } from './c/functionFacts';
@@ -185,6 +186,7 @@ export class Analyzer {
         options.index?.cOpaqueFor(path),
         index?.cMemberParamsFor(path),
         index?.cIncludedObjects(path, includes),
+        index?.cMessageHandedFor(path),
       );
       const mapped = braced ? findings.map((f) => braced.mapFinding(f)) : findings;
       if (options.onlyChained)
@@ -203,6 +205,7 @@ export class Analyzer {
           ...(noWriteCall && { noWriteCall }),
           ...(noKindAsked && { noKindAsked }),
           ...(members.length > 0 && { messageMembers: members }),
+          ...handedFacts(text, written),
           ...storedFunctions(text, written, wrappers),
           ...returnedFacts(returned),
           ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
@@ -257,6 +260,7 @@ export class Analyzer {
         ts: [],
         functions,
         ...(members.length > 0 && { messageMembers: members }),
+        ...handedFacts(text, functions),
         ...storedFunctions(text, functions, wrappers),
         ...returnedFacts(returned),
         ...declaredPure(path, text),
@@ -403,4 +407,10 @@ function returnedFacts(
 function declaredPure(path: string, text: string): { declaredPure?: string[] } {
   const names = declaredPureFunctions(text, !isHeader(path));
   return names.length > 0 ? { declaredPure: names } : {};
+}
+
+/** The calls of `text` handing another file's function a message socket, for the fact base. */
+function handedFacts(text: string, functions: readonly CFunctionFact[]): Pick<FileWrappers, 'messageHanded'> {
+  const handed = fileHandedMessages(text, functions);
+  return handed.length > 0 ? { messageHanded: handed } : {};
 }

@@ -14,6 +14,7 @@ import { opaqueDefinitions } from './c/opaqueDefinitions';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
+import { handedByName, type HandedMessage, type HandedMessages } from './c/handedMessages';
 import { dirname } from 'node:path';
 import { definedCalls, definedName, isHeader, resolveInclude } from './headerIncludes';
 import { includedSources, isShared } from './sourceIncludes';
@@ -71,6 +72,11 @@ export interface FileWrappers {
   readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /**
+   * C: the functions the file calls handing a datagram or SOCK_SEQPACKET socket it opened, with the
+   * argument's index (see handedMessages.ts): that parameter of the function is a message descriptor.
+   */
+  readonly messageHanded?: readonly HandedMessage[];
   /** C: the file's exported functions that return a byte-stream descriptor (see returnedKinds.ts). */
   readonly returnsStream?: readonly string[];
   /** C: the file's exported functions that return a datagram, raw or device descriptor. */
@@ -206,6 +212,9 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetMessageMembers}. */
   private presetMembers: ReadonlySet<string> | undefined;
   private members: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetMessageHanded}. */
+  private presetHanded: HandedMessages | undefined;
+  private handed: HandedMessages | undefined;
   private returned: ReturnedKinds | undefined;
   /** Set by {@link WrapperIndex.presetReturned}. */
   private presetReturnedKinds: ReturnedKinds | undefined;
@@ -244,6 +253,7 @@ export class WrapperIndex {
       !wrappers.functions?.length &&
       !wrappers.returnsStream?.length &&
       !wrappers.returnsMessage?.length &&
+      !wrappers.messageHanded?.length &&
       !wrappers.includes?.length &&
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
@@ -278,6 +288,7 @@ export class WrapperIndex {
     this.opaque = undefined;
     this.pure = undefined;
     this.members = undefined;
+    this.handed = undefined;
     this.returned = undefined;
     this.implementations = undefined;
     this.readers = undefined;
@@ -312,6 +323,7 @@ export class WrapperIndex {
       this.opaque = undefined;
       this.pure = undefined;
       this.members = undefined;
+      this.handed = undefined;
       this.returned = undefined;
       this.implementations = undefined;
       this.readers = undefined;
@@ -652,6 +664,22 @@ export class WrapperIndex {
       this.members = found;
     }
     return this.members;
+  }
+
+  /** Uses `handed` as the tree's calls handing a message socket, instead of reading the files' facts. */
+  presetMessageHanded(handed: readonly HandedMessage[]): void {
+    this.presetHanded = handedByName(handed);
+  }
+
+  /**
+   * The parameters, by function name and index, that some call in the workspace hands a datagram or
+   * SOCK_SEQPACKET socket (see handedMessages.ts). The file `path`'s own calls are not left out: its
+   * reading adds them anyway, and one answer for every file keeps {@link factsDigest} the same for all.
+   */
+  cMessageHandedFor(_path: string): HandedMessages {
+    if (this.presetHanded) return this.presetHanded;
+    this.handed ??= handedByName([...this.files.values()].flatMap((w) => w.messageHanded ?? []));
+    return this.handed;
   }
 
   /** Uses `kinds` as the tree's functions returning a known kind of descriptor, instead of reading the files'. */
@@ -1240,6 +1268,13 @@ export class WrapperIndex {
           ),
       });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
+      facts.push({
+        messageHanded: [...this.cMessageHandedFor(path)]
+          .map(([name, indexes]) => [name, ...[...indexes].sort((a, b) => a - b)])
+          .sort((a, b) =>
+            (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+          ),
+      });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });
       facts.push({ overridden: [...this.cOverriddenFor(path)].sort() });

@@ -8,6 +8,7 @@ import type { Finding, FixSafety } from '../analyzer/model';
 import { LineIndex, type Position } from '../analyzer/positions';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
+import type { HandedMessage } from '../analyzer/c/handedMessages';
 import type { CWrapper } from '../analyzer/wrapper';
 import {
   DEFAULT_MAX_FILE_BYTES,
@@ -117,6 +118,8 @@ export interface LintJob {
   readonly memberParams?: readonly (readonly [string, readonly (readonly [number, readonly string[]])[]])[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /** Second pass: the calls some file makes handing a message socket (see handedMessages.ts). */
+  readonly messageHanded?: readonly HandedMessage[];
   /** Second pass: the exported functions of the tree returning a known kind of descriptor (returnedKinds.ts). */
   readonly returned?: { readonly stream: readonly string[]; readonly message: readonly string[] };
   /** Second pass: exported C functions two files or more define, with those files (exportedDefiners). */
@@ -210,6 +213,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.statics) index.presetStatics(job.statics);
   if (job.memberParams) index.presetMemberParams(job.memberParams);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
+  if (job.messageHanded) index.presetMessageHanded(job.messageHanded);
   if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);
   if (job.overridden) index.presetOverridden(job.overridden);

@@ -25,6 +25,7 @@ import { formatStatistics } from './statistics';
 import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
 import { factBasePass, toldFacts, type ToldFacts } from './factBase';
+import type { HandedMessage } from '../analyzer/c/handedMessages';
 import { languageOf } from '../analyzer/languageOf';
 import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
@@ -168,6 +169,7 @@ export async function lint(
               w.functions?.length ||
               w.returnsStream?.length ||
               w.returnsMessage?.length ||
+              w.messageHanded?.length ||
               w.includes?.length ||
               w.sources?.length ||
               w.deviceDefines?.length ||
@@ -243,6 +245,8 @@ export async function lint(
     // Functions other files show to return a known kind of descriptor: a file whose first pass wrote to
     // a descriptor of unknown kind may have called one (see returnedKinds.ts).
     const returned = treeReturned(all);
+    // Calls handing another file's function a message socket (see handedMessages.ts).
+    const messageHanded = all.flatMap(([, w]) => w.messageHanded ?? []);
     // The first-pass findings of every file, the cache's unchanged ones too: an unchanged file whose
     // facts from other files changed is read again only when its findings ask about them (the second
     // pass leaves out an unchanged file whose facts are unchanged whatever the list says).
@@ -252,6 +256,7 @@ export async function lint(
       ...(cached?.stale ?? []),
       ...askedMembers(firstFindings, membersOf),
       ...askedKinds(firstFindings, returned),
+      ...handedDefiners(firstFindings, all, messageHanded),
     ];
     if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
@@ -273,6 +278,7 @@ export async function lint(
         statics: facts.statics,
         memberParams: facts.memberParams,
         messageMembers,
+        ...(messageHanded.length > 0 && { messageHanded }),
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
@@ -467,6 +473,24 @@ function askedKinds(
   return first
     .filter((r) => r.findings.some((f) => f.code === 'adjacent-writes-unknown-fd'))
     .map((r) => r.path);
+}
+
+/**
+ * The files of `first` with findings that define, visible to other files, a function some file of
+ * `all` hands a message socket (`handed`): the second pass reads them with those parameters as message
+ * descriptors, whose writes its first pass may have found a run of.
+ */
+function handedDefiners(
+  first: readonly FileResult[],
+  all: readonly (readonly [string, FileWrappers])[],
+  handed: readonly HandedMessage[],
+): string[] {
+  if (handed.length === 0) return [];
+  const names = new Set(handed.map(([name]) => name));
+  const found = new Set(first.filter((r) => r.findings.length > 0).map((r) => r.path));
+  return all
+    .filter(([path, w]) => found.has(path) && w.functions?.some((f) => f.exported && names.has(f.name)))
+    .map(([path]) => path);
 }
 
 /**

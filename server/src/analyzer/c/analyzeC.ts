@@ -60,6 +60,7 @@ import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { boundContext, boundWriters } from './boundWriters';
 import { messageParameters } from './messageParameters';
+import { fileHandedMessages, NO_HANDED, withHanded, type HandedMessages } from './handedMessages';
 import { waitingFunctions } from './waitingFunctions';
 import { writableWaitIndex } from './waitingHelpers';
 import { readingFunctions } from './awaitedReplies';
@@ -257,6 +258,7 @@ export class CAnalyzer {
     returned: ReturnedKinds,
     others: ReturnedKinds,
     devices: ReadonlySet<string>,
+    handedHere: HandedMessages = NO_HANDED,
   ): FileStreams {
     const functions = new Set([...openers, ...returned.stream]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
@@ -275,7 +277,7 @@ export class CAnalyzer {
       devices,
     );
     const redirected = messageRedirects(text, messages);
-    const handed = messageParameters(bodies, messages, text, plainWrites);
+    const handed = messageParameters(bodies, messages, text, plainWrites, handedHere);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
@@ -523,6 +525,7 @@ export class CAnalyzer {
     opaqueElsewhere: ReadonlySet<string> = NO_NAMES,
     memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
     includedObjects: readonly string[] = [],
+    handedElsewhere: HandedMessages = NO_HANDED,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -831,7 +834,18 @@ export class CAnalyzer {
           kindAsked = true;
         },
       };
-      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others, devices);
+      // The parameters callers anywhere hand a message socket, this file's calls too (handedMessages.ts).
+      const handedHere = withHanded(handedElsewhere, fileHandedMessages(text, functions));
+      const read = this.fileStreams(
+        text,
+        bodies,
+        ctx.plainWrites,
+        openers,
+        returned,
+        others,
+        devices,
+        handedHere,
+      );
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set(
         [...membersElsewhere].filter((m) => !isGlobalFact(m) && text.includes(m.replace(/@.*/, ''))),

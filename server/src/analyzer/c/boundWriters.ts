@@ -110,7 +110,7 @@ function givenAt(name: string, index: number, text: string, head: number, body: 
 }
 
 /** The top-level argument texts of a call whose list opens just before `from`, or undefined if unclosed. */
-function argumentTexts(text: string, from: number): string[] | undefined {
+export function argumentTexts(text: string, from: number): string[] | undefined {
   const args: string[] = [];
   let depth = 0;
   let start = from;
