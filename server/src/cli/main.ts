@@ -26,6 +26,7 @@ import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
 import { factBasePass, toldFacts, type ToldFacts } from './factBase';
 import type { HandedMessage } from '../analyzer/c/handedMessages';
+import { takersByName, treeBound, type HandedWriter } from '../analyzer/c/handedWriters';
 import { languageOf } from '../analyzer/languageOf';
 import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
@@ -247,6 +248,9 @@ export async function lint(
     const returned = treeReturned(all);
     // Calls handing another file's function a message socket (see handedMessages.ts).
     const messageHanded = all.flatMap(([, w]) => w.messageHanded ?? []);
+    // Writers every call in the tree hands a taker (see handedWriters.ts): only a told first pass
+    // read every file knowing the takers.
+    const bound = told ? boundList(all) : [];
     // The first-pass findings of every file, the cache's unchanged ones too: an unchanged file whose
     // facts from other files changed is read again only when its findings ask about them (the second
     // pass leaves out an unchanged file whose facts are unchanged whatever the list says).
@@ -257,6 +261,7 @@ export async function lint(
       ...askedMembers(firstFindings, membersOf),
       ...askedKinds(firstFindings, returned),
       ...handedDefiners(firstFindings, all, messageHanded),
+      ...takingDefiners(all, bound),
     ];
     if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
@@ -279,6 +284,7 @@ export async function lint(
         memberParams: facts.memberParams,
         messageMembers,
         ...(messageHanded.length > 0 && { messageHanded }),
+        ...(bound.length > 0 && { treeBound: bound }),
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
@@ -348,7 +354,13 @@ async function toldPass(
         ...(w.codes && { codes: w.codes }),
       },
     ]);
-  return { facts, job: { told: true, index: headers, ...facts }, functions };
+  // The takers of a writer, whose mentions the first pass reads in every file (see handedWriters.ts).
+  const writerTakers = all.flatMap(([, w]) => w.writerTakers ?? []);
+  return {
+    facts,
+    job: { told: true, index: headers, ...facts, ...(writerTakers.length > 0 && { writerTakers }) },
+    functions,
+  };
 }
 
 /**
@@ -491,6 +503,25 @@ function handedDefiners(
   return all
     .filter(([path, w]) => found.has(path) && w.functions?.some((f) => f.exported && names.has(f.name)))
     .map(([path]) => path);
+}
+
+/** What every call in the tree binds takers' parameters to, as the files of `all` tell it. */
+function boundList(all: readonly (readonly [string, FileWrappers])[]): HandedWriter[] {
+  const takers = takersByName(all.flatMap(([, w]) => w.writerTakers ?? []));
+  if (takers.size === 0) return [];
+  return [...treeBound(all.map(([, w]) => w), takers)].flatMap(([name, byIndex]) =>
+    [...byIndex].map(([index, helper]) => [name, index, helper] as const),
+  );
+}
+
+/** The files of `all` defining a taker `bound` binds: the second pass reads them with it bound. */
+function takingDefiners(
+  all: readonly (readonly [string, FileWrappers])[],
+  bound: readonly HandedWriter[],
+): string[] {
+  if (bound.length === 0) return [];
+  const names = new Set(bound.map(([name]) => name));
+  return all.filter(([, w]) => w.writerTakers?.some(([name]) => names.has(name))).map(([path]) => path);
 }
 
 /**

@@ -60,6 +60,7 @@ import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { boundContext, boundWriters } from './boundWriters';
 import { messageParameters } from './messageParameters';
+import { NO_TREE_BOUND, type TreeBound } from './handedWriters';
 import { fileHandedMessages, NO_HANDED, withHanded, type HandedMessages } from './handedMessages';
 import { waitingFunctions } from './waitingFunctions';
 import { writableWaitIndex } from './waitingHelpers';
@@ -526,6 +527,7 @@ export class CAnalyzer {
     memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
     includedObjects: readonly string[] = [],
     handedElsewhere: HandedMessages = NO_HANDED,
+    boundElsewhere: TreeBound = NO_TREE_BOUND,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -737,7 +739,7 @@ export class CAnalyzer {
         return several ? 2 : (w?.syscalls ?? 1);
       };
       // Function-pointer parameters every call of the file binds to one write helper (boundWriters.ts).
-      const bound = boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined));
+      const bound = boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined), boundElsewhere);
       const targetBodies = bodies.filter(
         (b) =>
           bound.has(b.fn.id) ||

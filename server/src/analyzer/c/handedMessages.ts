@@ -68,7 +68,7 @@ export function handedMessages(text: string, statics: ReadonlySet<string>): Hand
 }
 
 /** The `{` and `}` of each brace pair at depth 0 of `clean` (a text without comments and literals). */
-function topLevelBodies(clean: string): [number, number][] {
+export function topLevelBodies(clean: string): [number, number][] {
   const bodies: [number, number][] = [];
   let depth = 0;
   let open = -1;
