@@ -352,8 +352,8 @@ export class WrapperIndex {
       this.pure = undefined;
       this.members = undefined;
       this.handed = undefined;
-    this.takers = undefined;
-    this.bound = undefined;
+      this.takers = undefined;
+      this.bound = undefined;
       this.returned = undefined;
       this.implementations = undefined;
       this.readers = undefined;
@@ -730,7 +730,8 @@ export class WrapperIndex {
   /** Uses `bound` (name, index, helper) as what the tree binds takers' parameters to. */
   presetTreeBound(bound: readonly HandedWriter[]): void {
     const byName = new Map<string, Map<number, string>>();
-    for (const [name, index, helper] of bound) byName.set(name, (byName.get(name) ?? new Map()).set(index, helper));
+    for (const [name, index, helper] of bound)
+      byName.set(name, (byName.get(name) ?? new Map<number, string>()).set(index, helper));
     this.presetBound = byName;
   }
 
@@ -1333,7 +1334,9 @@ export class WrapperIndex {
       facts.push({
         treeBound: [...this.cTreeBoundFor(path)]
           .map(([name, byIndex]) => [name, ...[...byIndex].sort(([a], [b]) => a - b).flat()])
-          .sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0)),
+          .sort((a, b) =>
+            (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+          ),
       });
       facts.push({
         messageHanded: [...this.cMessageHandedFor(path)]

@@ -247,7 +247,7 @@ export async function lint(
     // a descriptor of unknown kind may have called one (see returnedKinds.ts).
     const returned = treeReturned(all);
     // Calls handing another file's function a message socket (see handedMessages.ts).
-    const messageHanded = all.flatMap(([, w]) => w.messageHanded ?? []);
+    const messageHanded = treeHanded(all);
     // Writers every call in the tree hands a taker (see handedWriters.ts): only a told first pass
     // read every file knowing the takers.
     const bound = told ? boundList(all) : [];
@@ -505,13 +505,30 @@ function handedDefiners(
     .map(([path]) => path);
 }
 
+/**
+ * The calls the files of `all` tell they hand a message socket (see handedMessages.ts), of the
+ * functions some file of `all` defines visible to others: the library's calls (`close(s)`) are no
+ * parameter of the tree's.
+ */
+function treeHanded(all: readonly (readonly [string, FileWrappers])[]): HandedMessage[] {
+  const handed = all.flatMap(([, w]) => w.messageHanded ?? []);
+  if (handed.length === 0) return handed;
+  const defined = new Set(
+    all.flatMap(([, w]) => (w.functions ?? []).filter((f) => f.exported).map((f) => f.name)),
+  );
+  return handed.filter(([name]) => defined.has(name));
+}
+
 /** What every call in the tree binds takers' parameters to, as the files of `all` tell it. */
 function boundList(all: readonly (readonly [string, FileWrappers])[]): HandedWriter[] {
   const takers = takersByName(all.flatMap(([, w]) => w.writerTakers ?? []));
   if (takers.size === 0) return [];
-  return [...treeBound(all.map(([, w]) => w), takers)].flatMap(([name, byIndex]) =>
-    [...byIndex].map(([index, helper]) => [name, index, helper] as const),
-  );
+  return [
+    ...treeBound(
+      all.map(([, w]) => w),
+      takers,
+    ),
+  ].flatMap(([name, byIndex]) => [...byIndex].map(([index, helper]) => [name, index, helper] as const));
 }
 
 /** The files of `all` defining a taker `bound` binds: the second pass reads them with it bound. */

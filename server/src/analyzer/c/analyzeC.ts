@@ -739,7 +739,13 @@ export class CAnalyzer {
         return several ? 2 : (w?.syscalls ?? 1);
       };
       // Function-pointer parameters every call of the file binds to one write helper (boundWriters.ts).
-      const bound = boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined), boundElsewhere);
+      const bound = boundWriters(
+        bodies,
+        text,
+        wrappers,
+        cWriteFunctionsFor(settings, redefined),
+        boundElsewhere,
+      );
       const targetBodies = bodies.filter(
         (b) =>
           bound.has(b.fn.id) ||

@@ -37,8 +37,9 @@ const LIBRARY_WRITES: ReadonlySet<string> = new Set(C_WRITE_FUNCTIONS.map((f) =>
 /**
  * The calls of `text`'s functions that hand a descriptor the function opened as a message socket
  * (see messageDescriptors.ts) to a function the file does not define `static` (`statics`), each
- * function and index once, sorted. Library calls (`sendto(s, ...)`, `close(s)`) are left out. Empty
- * unless the text names a message socket type.
+ * function and index once, sorted. The library's write functions (`sendto(s, ...)`) and quiet ones are
+ * left out; its other calls (`close(s)`) are the fact base's to drop, which knows the tree's
+ * definitions. Empty unless the text names a message socket type.
  */
 export function handedMessages(text: string, statics: ReadonlySet<string>): HandedMessage[] {
   if (!MESSAGE_SOCKET.test(text)) return [];

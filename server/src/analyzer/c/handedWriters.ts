@@ -61,7 +61,8 @@ export function writerTakers(text: string): WriterTaker[] {
     // The head's name is the last word before a `(` at depth 0 of the head (a typedef's or an
     // attribute's parentheses come before it).
     for (let m = shape.exec(head); m; m = shape.exec(head)) last = m;
-    if (!last || /\bstatic\b/.test(head.slice(0, last.index)) || /[;=]/.test(head.slice(last.index))) continue;
+    if (!last || /\bstatic\b/.test(head.slice(0, last.index)) || /[;=]/.test(head.slice(last.index)))
+      continue;
     const params = argumentTexts(head, last.index + last[0].length);
     if (!params) continue;
     const inside = clean.slice(open, close + 1);
