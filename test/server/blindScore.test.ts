@@ -63,6 +63,7 @@ test('the blind labels keep the corpus rules: eight projects in each batch, know
     [
       [1, 8],
       [2, 8],
+      [3, 8],
     ],
   );
   for (const p of labels.projects) assert.match(p.commit, /^[0-9a-f]{40}$/, p.name);
@@ -79,11 +80,16 @@ test('the blind labels keep the corpus rules: eight projects in each batch, know
   }
 });
 
-test('draw.txt records the seeded order of pool.txt that draw.js prints', () => {
+test('draw.txt records the seeded orders of pool.txt and pool2.txt that draw.js prints', () => {
   const out = spawnSync(process.execPath, [join(BLIND, 'draw.js')], { encoding: 'utf8' });
   assert.equal(out.status, 0, out.stderr);
   const recorded = readFileSync(join(BLIND, 'draw.txt'), 'utf8');
   assert.ok(recorded.startsWith(out.stdout), 'draw.txt opens with the output of draw.js');
+  const second = spawnSync(process.execPath, [join(BLIND, 'draw.js'), '--pool', 'pool2.txt', '51'], {
+    encoding: 'utf8',
+  });
+  assert.equal(second.status, 0, second.stderr);
+  assert.ok(recorded.includes(second.stdout), 'draw.txt holds the seed-51 order of pool2.txt');
   const taken = [...recorded.matchAll(/ TAKEN as (\S+) +([0-9a-f]{40})/g)].map((m) => [m[1], m[2]]);
   assert.deepEqual(
     taken,

@@ -59,7 +59,7 @@ void serve(void)
   });
 
   it('finds the takers other files see, by the parameter they call with three arguments', () => {
-    assert.deepEqual(writerTakers(TAKER), [['put_pair', 0]]);
+    assert.deepEqual(writerTakers(TAKER, cFunctionFacts(TAKER)), [['put_pair', 0]]);
   });
 
   it('tells what each mention of a taker hands it, a prototype being none and a stored address nothing', () => {

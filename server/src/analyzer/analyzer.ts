@@ -208,8 +208,8 @@ export class Analyzer {
           ...(noKindAsked && { noKindAsked }),
           ...(members.length > 0 && { messageMembers: members }),
           ...handedFacts(text, written),
-          ...writerFacts(text, index?.cWriterTakersFor(path)),
-          ...storedFunctions(text, written, wrappers),
+          ...writerFacts(text, written, index?.cWriterTakersFor(path)),
+          ...storedFunctions(text, written, wrappers, read),
           ...returnedFacts(returned),
           ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
           ...(isHeader(path) && includes.length > 0 && { includes }),
@@ -244,7 +244,7 @@ export class Analyzer {
       // functions write is the analysis's to say.
       ...storedFunctions(text, functions, []),
       ...declaredPure(path, text),
-      ...writerFacts(text),
+      ...writerFacts(text, functions),
       ...(includes.length > 0 && { includes }),
       ...includedFiles(path, text),
       ...headerDefines(path, text),
@@ -265,7 +265,7 @@ export class Analyzer {
         functions,
         ...(members.length > 0 && { messageMembers: members }),
         ...handedFacts(text, functions),
-        ...writerFacts(text),
+        ...writerFacts(text, functions),
         ...storedFunctions(text, functions, wrappers),
         ...returnedFacts(returned),
         ...declaredPure(path, text),
@@ -355,13 +355,23 @@ function namedCodes(path: string, text: string): { codes?: [string, number][]; c
   return uses.length > 0 ? { codeUses: uses } : {};
 }
 
-/** The names a C file stores in struct members, for the index (see FileWrappers.memberFunctions). */
+/**
+ * The names a C file stores in struct members, for the index (see FileWrappers.memberFunctions);
+ * `told`: the facts a first pass read of the same text, whose stored names are not searched for again.
+ */
 function storedFunctions(
   text: string,
   functions: readonly CFunctionFact[],
   wrappers: readonly CWrapper[],
+  told?: FileWrappers,
 ): Pick<FileWrappers, 'memberFunctions'> {
-  const stored = memberFunctions(text, functions, new Set(wrappers.map((w) => w.name)));
+  // A first pass that read the text's functions searched it for stored names (textFacts).
+  const stored = memberFunctions(
+    text,
+    functions,
+    new Set(wrappers.map((w) => w.name)),
+    told?.functions ? (told.memberFunctions ?? []) : undefined,
+  );
   return stored.length > 0 ? { memberFunctions: stored } : {};
 }
 
@@ -426,9 +436,10 @@ function handedFacts(text: string, functions: readonly CFunctionFact[]): Pick<Fi
  */
 function writerFacts(
   text: string,
+  functions: readonly CFunctionFact[],
   takers?: ReadonlyMap<string, ReadonlySet<number>>,
 ): Pick<FileWrappers, 'writerTakers' | 'writersHanded'> {
-  const own = writerTakers(text);
+  const own = writerTakers(text, functions);
   const known = own.length > 0 ? withTakers(takers, own) : takers;
   const handed = known && known.size > 0 ? handedWriters(text, known) : [];
   return {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The blind batch's draw: a seeded shuffle (mulberry32, seed 50) of pool.txt, printed one repository a
 // line after the pool's sha256. Anyone can run it again and get the same order; draw.txt records it with
-// what was taken and what was skipped (README.md). `node test/server/blind/draw.js [seed]`
+// what was taken and what was skipped (README.md). `node test/server/blind/draw.js [seed]`, or for another
+// pool of this folder `node test/server/blind/draw.js --pool pool2.txt 51`.
 'use strict';
 const crypto = require('node:crypto');
 const { readFileSync } = require('node:fs');
@@ -19,8 +20,13 @@ function mulberry32(seed) {
   };
 }
 
-const seed = Number(process.argv[2] ?? 50);
-const text = readFileSync(path.join(__dirname, 'pool.txt'));
+const args = process.argv.slice(2);
+const poolAt = args.indexOf('--pool');
+// The pool file is named relative to this folder; the first pool stays the default so the recorded
+// first draw reproduces with no arguments.
+const poolName = poolAt === -1 ? 'pool.txt' : args.splice(poolAt, 2)[1];
+const seed = Number(args[0] ?? 50);
+const text = readFileSync(path.join(__dirname, poolName));
 const pool = text
   .toString('utf8')
   .split('\n')
@@ -34,7 +40,7 @@ for (let i = order.length - 1; i > 0; i--) {
   [order[i], order[j]] = [order[j], order[i]];
 }
 console.log(
-  `pool.txt sha256 ${crypto.createHash('sha256').update(text).digest('hex')} (${pool.length} repositories)`,
+  `${poolName} sha256 ${crypto.createHash('sha256').update(text).digest('hex')} (${pool.length} repositories)`,
 );
 console.log(`seed ${seed}`);
 order.forEach((repo, i) => console.log(`${String(i + 1).padStart(2)} ${repo}`));

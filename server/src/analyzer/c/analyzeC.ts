@@ -28,7 +28,6 @@ import { findLoopWrites } from '../shapes/loops';
 import { Budget, BudgetExceeded } from '../shapes/budget';
 import { withoutNested } from '../shapes/nestedFindings';
 import { findRuns } from '../shapes/sequences';
-import { mayWriteThroughParameter } from './wrapperChains';
 import { maySendOneIovec } from './iovecHelpers';
 import type { AnalyzerSettings } from '../settings';
 import { blankMacros, macroPattern, type CParser } from './parser';
@@ -58,7 +57,7 @@ import { canonicalJson } from '../canonicalJson';
 import { plainWritePattern, readFunction } from './steps';
 import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
-import { boundContext, boundWriters } from './boundWriters';
+import { boundContext, boundWriters, type BoundWriter } from './boundWriters';
 import { messageParameters } from './messageParameters';
 import { NO_TREE_BOUND, type TreeBound } from './handedWriters';
 import { fileHandedMessages, NO_HANDED, withHanded, type HandedMessages } from './handedMessages';
@@ -348,6 +347,7 @@ export class CAnalyzer {
     readsReply?: (name: string) => boolean,
     unread?: (name: string) => boolean,
     overHelpers: readonly CWrapper[] = [],
+    throughParameter = false,
   ): T {
     const blanked = this.blankedTexts.get(text, settings.attributeMacros.join(','), () =>
       this.blanked(text, settings),
@@ -356,6 +356,7 @@ export class CAnalyzer {
       settings,
       settingWrappers: wanted,
       openers,
+      throughParameter,
       ...(implementations.size > 0 && { members: implementedMembers(implementations) }),
       ...(headerWriters && headerWriters.size > 0 && { headerWriters }),
       wrappersOf: (bodies, macros) =>
@@ -552,6 +553,8 @@ export class CAnalyzer {
     // gets every definition, the weak one marked.
     const functions =
       replaced.size > 0 ? allFunctions.filter((f) => !(f.weak && replaced.has(f.name))) : allFunctions;
+    // A helper writing through a function it is given names no write function (see wrapperChains.ts).
+    const throughParameter = allFunctions.some((f) => f.callsParameterWithThree);
     const own = new Set(functions.map((f) => f.name));
     const others = othersReturned(returnedElsewhere, own);
     // The macros naming a device's path, the file's own and its headers' (see deviceMacros.ts).
@@ -632,7 +635,7 @@ export class CAnalyzer {
       !callsWriter() &&
       !usesWriting?.test(text) &&
       !memberCalls?.test(text) &&
-      !mayWriteThroughParameter(text) &&
+      !throughParameter &&
       !maySendOneIovec(text)
     )
       return { ...nothingFound(), noWriteCall: true };
@@ -671,7 +674,7 @@ export class CAnalyzer {
         !this.writerPattern(settings, known, macros).test(text) &&
         !usesWriting?.test(text) &&
         !memberCalls?.test(text) &&
-        !mayWriteThroughParameter(text) &&
+        !throughParameter &&
         !maySendOneIovec(text)
       ) {
         const returned = opens
@@ -739,13 +742,9 @@ export class CAnalyzer {
         return several ? 2 : (w?.syscalls ?? 1);
       };
       // Function-pointer parameters every call of the file binds to one write helper (boundWriters.ts).
-      const bound = boundWriters(
-        bodies,
-        text,
-        wrappers,
-        cWriteFunctionsFor(settings, redefined),
-        boundElsewhere,
-      );
+      const bound = throughParameter
+        ? boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined), boundElsewhere)
+        : new Map<Node['id'], BoundWriter[]>();
       const targetBodies = bodies.filter(
         (b) =>
           bound.has(b.fn.id) ||
@@ -1010,6 +1009,7 @@ export class CAnalyzer {
         readsReply,
         helperUnread,
         overHelpers,
+        throughParameter,
       );
     }
     // The memos keep what this document's latest analyses used, until it is closed (forget).

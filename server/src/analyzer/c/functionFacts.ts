@@ -88,6 +88,11 @@ export interface CFunctionFact {
    * call waits as tcsetattr() does (see waitingFunctions.ts).
    */
   readonly setsTerminal?: true;
+  /**
+   * It calls one of its parameters with three arguments (`out(fd, s, n)`, `(*f)(fd, s, n)`): a helper
+   * that may write through a function it is given (see wrapperChains.ts, passedWriters.ts).
+   */
+  readonly callsParameterWithThree?: true;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -402,7 +407,36 @@ function readHead(
     ...(assigns.length > 0 && { assigns }),
     ...(awaitsWritable !== undefined && { awaitsWritable }),
     ...(calls.includes('ioctl') && makesTerminalRequest(body) && { setsTerminal: true as const }),
+    ...(callsParameterWithThree(paramList, body, calls) && {
+      callsParameterWithThree: true as const,
+    }),
   };
+}
+
+/** A pointer to a function declared in a parameter list (`int (*out)(int, ...)`): its name. */
+const POINTER_PARAMETER = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(/g;
+
+/**
+ * Whether `body` calls one of the parameters `paramList` declares with three arguments: a name both
+ * declared there and called (`calls`), or a function pointer it declares (called `f(...)`, `(f)(...)`
+ * or `(*f)(...)`, which read as no call of a name).
+ */
+function callsParameterWithThree(paramList: string, body: string, calls: readonly string[]): boolean {
+  const pointers = paramList.includes('(*')
+    ? [...paramList.matchAll(POINTER_PARAMETER)].map((m) => m[1]!)
+    : [];
+  const called = calls.filter((name) => paramList.includes(name));
+  if (pointers.length === 0 && called.length === 0) return false;
+  const declared = new Set([...parameterDeclarations(paramList).map(parameterName), ...pointers]);
+  return [...called, ...pointers].some((name) => declared.has(name) && callsWithThreeArguments(name, body));
+}
+
+/**
+ * Whether `body` calls `name` with three arguments (`name(fd, s, n)`, `(*name)(fd, s, n)`), the count
+ * perhaps a call itself (`strlen(s)`, `sizeof(h)`: one level of parentheses in it).
+ */
+export function callsWithThreeArguments(name: string, body: string): boolean {
+  return new RegExp(`[(*\\s]${name}\\s*\\)?\\s*\\([^,()]+,[^,]+,(?:[^,()]|\\([^()]*\\))+\\)`).test(body);
 }
 
 /**

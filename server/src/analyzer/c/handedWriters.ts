@@ -5,13 +5,11 @@
 // the parameter is a call of that helper, as boundWriters.ts finds for a file's `static` one. The
 // helper's file tells the fact base which of its functions take such a parameter (a "taker"); every
 // file naming a taker tells what it hands it; the fact base binds a parameter only when every file
-// whose functions call the taker told, all alike. Read from the text alone: only a file the first look
-// of wrapperChains.ts finds taking a function it calls with three arguments can define a taker, and
-// only a file whose text names a taker is searched for its calls.
+// whose functions call the taker told, all alike. Read from the text alone: only a file whose function
+// facts show a definition calling a parameter with three arguments can define a taker, and only a
+// file whose text names a taker is searched for its calls.
 import { argumentTexts, calledThrice } from './boundWriters';
-import { topLevelBodies } from './handedMessages';
 import { parameterName } from './parameterName';
-import { mayWriteThroughParameter } from './wrapperChains';
 import type { CFunctionFact } from './functionFacts';
 
 /** A taker's parameter that it calls with three arguments: the function, and the parameter's index. */
@@ -45,33 +43,54 @@ function cleaned(text: string): string {
 
 /**
  * The parameters of `text`'s functions that are not `static` which their bodies call with three
- * arguments (`out(fd, buf, n)`, as a write helper's), sorted. Empty for a file the first look finds
- * no such function in.
+ * arguments (`out(fd, buf, n)`, as a write helper's), sorted by name. Only the functions whose facts
+ * (`functions`, the file's) say they call a parameter so are looked for: most files define none.
  */
-export function writerTakers(text: string): WriterTaker[] {
-  if (!mayWriteThroughParameter(text)) return [];
+export function writerTakers(text: string, functions: readonly CFunctionFact[]): WriterTaker[] {
+  const names = functions.filter((f) => f.exported && f.callsParameterWithThree).map((f) => f.name);
+  if (names.length === 0) return [];
   const clean = cleaned(text);
   const found: WriterTaker[] = [];
-  let previous = 0;
-  for (const [open, close] of topLevelBodies(clean)) {
-    const head = clean.slice(previous, open);
-    previous = close + 1;
-    const shape = /\b([A-Za-z_]\w*)\s*\(/g;
-    let last: RegExpExecArray | undefined;
-    // The head's name is the last word before a `(` at depth 0 of the head (a typedef's or an
-    // attribute's parentheses come before it).
-    for (let m = shape.exec(head); m; m = shape.exec(head)) last = m;
-    if (!last || /\bstatic\b/.test(head.slice(0, last.index)) || /[;=]/.test(head.slice(last.index)))
-      continue;
-    const params = argumentTexts(head, last.index + last[0].length);
-    if (!params) continue;
-    const inside = clean.slice(open, close + 1);
-    params.forEach((p, index) => {
-      const name = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)/.exec(p)?.[1] ?? parameterName(p.trim());
-      if (name && calledThrice(name, inside)) found.push([last[1] as string, index]);
-    });
+  for (const name of [...new Set(names)].sort()) {
+    for (const m of clean.matchAll(new RegExp(`\\b${name}\\s*\\(`, 'g'))) {
+      const params = argumentTexts(clean, m.index + m[0].length);
+      if (!params) continue;
+      // A definition: its parameter list's `)` is followed by its body's `{`.
+      const close = closingParen(clean, m.index + m[0].length);
+      const open = close === undefined ? -1 : clean.slice(close + 1).search(/\S/) + close + 1;
+      if (close === undefined || clean[open] !== '{') continue;
+      const end = matchingBrace(clean, open);
+      const inside = clean.slice(open, end);
+      params.forEach((p, index) => {
+        const param = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)/.exec(p)?.[1] ?? parameterName(p.trim());
+        if (param && calledThrice(param, inside)) found.push([name, index]);
+      });
+      break;
+    }
   }
   return found;
+}
+
+/** The index of the `)` closing the list that opens just before `from`, or undefined. */
+function closingParen(text: string, from: number): number | undefined {
+  let depth = 0;
+  for (let i = from; i < text.length && i < from + 4096; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')' && depth-- === 0) return i;
+  }
+  return undefined;
+}
+
+/** The index just past the `}` closing the brace at `open` (or the text's end). */
+function matchingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i + 1;
+  }
+  return text.length;
 }
 
 /**

@@ -93,8 +93,9 @@ export function memberFunctions(
   text: string,
   facts: readonly CFunctionFact[],
   writers: ReadonlySet<string>,
+  told?: readonly MemberFunction[],
 ): MemberFunction[] {
-  const assigned = assignments(text);
+  const assigned = told ? toldAssignments(told) : assignments(text);
   if (assigned.size === 0) return [];
   const defined = new Map(facts.map((f) => [f.name, f]));
   let quiet: ReadonlySet<string> | undefined;
@@ -116,6 +117,20 @@ export function memberFunctions(
       });
     }
   return found;
+}
+
+/**
+ * The members and functions an earlier reading of the same text found stored ({@link memberFunctions}
+ * lists every one): the fact base's first pass has searched the text for them already.
+ */
+function toldAssignments(told: readonly MemberFunction[]): ReadonlyMap<string, ReadonlySet<string>> {
+  const assigned = new Map<string, Set<string>>();
+  for (const { member, fn } of told) {
+    let set = assigned.get(member);
+    if (!set) assigned.set(member, (set = new Set()));
+    set.add(fn);
+  }
+  return assigned;
 }
 
 const WRITE_FUNCTIONS: ReadonlySet<string> = new Set(C_WRITE_FUNCTIONS.map((f) => f.name));

@@ -14,12 +14,7 @@ import { PLAIN_WRITE } from './steps';
 import { accessorReturn } from './messageAccessors';
 import { openerPattern } from './returnedKinds';
 import { functionName } from './syntax';
-import {
-  bodiesOf,
-  mayWriteThroughParameter,
-  partMayWriteThroughParameter,
-  type FunctionBody,
-} from './wrapperChains';
+import { bodiesOf, mayWriteThroughParameter, type FunctionBody } from './wrapperChains';
 import { maySendOneIovec } from './iovecHelpers';
 import type { CWrapper } from './writes';
 
@@ -41,6 +36,11 @@ export interface Interest {
    * that calls one, or another opener, and returns is parsed for what it returns (see returnedKinds.ts).
    */
   readonly openers: ReadonlySet<string>;
+  /**
+   * Some function of the file calls a parameter with three arguments (see
+   * CFunctionFact.callsParameterWithThree): a part defining one may write through what it is given.
+   */
+  readonly throughParameter: boolean;
   /** Members other files store write helpers in (`->m`): a part calling through one may write. */
   readonly members?: readonly string[];
   /** The file's own wrappers among `bodies`, with the file's `macros` known. */
@@ -97,7 +97,7 @@ export function interestingParts(
   // An accessor returning a descriptor the file opens names no opener (see messageAccessors.ts).
   const accessor = opener.test(text) ? accessorReturn(text) : undefined;
   // A helper writing with a function it is given names no write function (see wrapperChains.ts).
-  const through = mayWriteThroughParameter(text);
+  const through = interest.throughParameter;
   // Nor does a helper that sends one iovec with sendmsg() (see iovecHelpers.ts).
   const iovec = maySendOneIovec(text);
   // What makes a part wanted whatever the names of interest, by part: each round asks again of every
@@ -109,7 +109,7 @@ export function interestingParts(
       answer =
         (opener.test(part) && /\breturn\b/.test(part)) ||
         (accessor?.test(part) ?? false) ||
-        (through && partMayWriteThroughParameter(part)) ||
+        (through && mayWriteThroughParameter(part)) ||
         (iovec && maySendOneIovec(part));
       always.set(index, answer);
     }

@@ -10,9 +10,10 @@ import { wrapperOf } from './wrappers';
 import type { CContext, CWrapper } from './writes';
 import { memberWriters } from './memberWriters';
 import { functionDeclarator, parameterNames } from './syntax';
+import { parameterDeclarations, parameterName } from './parameterName';
 import { silentParameters } from './silentCalls';
 import { onlySplitElses } from './sessionAlternatives';
-import { libraryQuiet } from './functionFacts';
+import { callsWithThreeArguments, libraryQuiet } from './functionFacts';
 import { ioName } from '../catalogue';
 
 /**
@@ -144,9 +145,6 @@ export function fileWrappers(
   const loud = new Set<string>();
   const done = new Set<Node['id']>();
   const wrappers = new Map(base.wrappers);
-  // A helper writing through a function it is given shows in the file's text first (the bodies'
-  // heads are read only where it does).
-  const through = mayWriteThroughParameter(base.text);
   let pattern: RegExp | undefined = first;
   let context = memoKey;
   // What the file's functions named like I/O write nothing to (a wait), read once per file.
@@ -199,7 +197,7 @@ export function fileWrappers(
       // errors in many functions made the larger part of reading a file's helpers.
       if (
         done.has(fn.id) ||
-        !(pattern.test(text) || (through && pointerHead(fn, start, base.text)) || maySendOneIovec(text)) ||
+        !(pattern.test(text) || pointerHead(fn, start, base.text) || maySendOneIovec(text)) ||
         misread(fn)
       )
         continue;
@@ -334,7 +332,9 @@ export function bodiesOf(functions: readonly Node[], text: string): FunctionBody
 /**
  * {@link writesThroughParameter} for a definition whose body starts at `start`: its head is read
  * first, as that function does, here without asking the syntax tree for the body again (that was most
- * of the time spent on the file's definitions that call no writer, at every keystroke).
+ * of the time spent on the file's definitions that call no writer, at every keystroke). Only a head
+ * declaring a function pointer, or a parameter the body calls, can declare one it calls with three
+ * arguments.
  */
 function pointerHead(fn: Node, start: number, text: string): boolean {
   const head = text.slice(fn.startIndex, start);
@@ -344,21 +344,31 @@ function pointerHead(fn: Node, start: number, text: string): boolean {
   );
 }
 
-/** A call of three arguments, the count perhaps a call itself (`strlen(s)`, `sizeof(h)`): its callee. */
-const THREE_ARGUMENT_CALL =
-  /(?<![\w.>])([A-Za-z_]\w*)\s*\)?\s*\([^,();{}]+,[^,;{}]+,(?:[^,();{}]|\([^()]*\))+\)/g;
-
 /**
- * True when `inside` calls, with three arguments, a name `head` declares as a parameter (`out` of
- * `pw_out_fn out`): a function pointer whose type a typedef names, which no `(*` in the head shows.
+ * True when `inside` calls a parameter `head` declares (`out(` of `pw_out_fn out`): a parameter whose
+ * function-pointer type a typedef names, which no `(*` in the head shows, may be called there.
  */
 function callsHeadName(head: string, inside: string): boolean {
-  for (const m of inside.matchAll(THREE_ARGUMENT_CALL)) {
-    const name = m[1]!;
-    if (head.includes(name) && new RegExp(`[\\s*]${name}\\s*[,)]`).test(head)) return true;
+  // The parameter list: the head's last parenthesised group (an attribute macro may stand before).
+  const close = head.lastIndexOf(')');
+  let open = close;
+  for (let depth = 0; open >= 0; open--) {
+    const c = head.charCodeAt(open);
+    if (c === 41) depth++;
+    else if (c === 40 && --depth === 0) break;
+  }
+  if (open < 0) return false;
+  for (const declaration of parameterDeclarations(head.slice(open + 1, close))) {
+    const name = parameterName(declaration);
+    if (name && inside.includes(name) && new RegExp(`(?<![\\w.>])${name}\\s*\\)?\\s*\\(`).test(inside))
+      return true;
   }
   return false;
 }
+
+/** A call of three arguments, the count perhaps a call itself (`strlen(s)`, `sizeof(h)`): its callee. */
+const THREE_ARGUMENT_CALL =
+  /(?<![\w.>])([A-Za-z_]\w*)\s*\)?\s*\([^,();{}]+,[^,;{}]+,(?:[^,();{}]|\([^()]*\))+\)/g;
 
 /**
  * A pointer to a function of three parameters (`(*f)(int, void *, size_t)`, or a context first:
@@ -375,14 +385,14 @@ const DESCRIPTOR_FUNCTION_POINTER =
 const ONE_WORD_PARAMETER = /[(,]\s*(?:const\s+)?[A-Za-z_]\w*[\s*]+([A-Za-z_]\w*)\s*[,)]/g;
 
 /**
- * True when `text` may define a helper that writes through a function it is given (the first look):
- * a name called with three arguments that is either declared as a pointer to a function of three
- * parameters and called besides (the declaration reads as a call too), or declared as a parameter of
- * one type word (a typedef'd pointer: `int put(pw_out_fn out, int fd, const char *s) { return out(fd,
- * s, strlen(s)); }`). Each search reads the text once: a name-by-name search of the whole file was a
- * cost every file of a tree paid.
+ * True when `text` (a file, or one definition of it) may define a helper that writes through a
+ * function it is given: a name called with three arguments that is either declared as a pointer to a
+ * function of three parameters and called besides (the declaration reads as a call too), or declared
+ * as a parameter of one type word (a typedef'd pointer: `int put(pw_out_fn out, int fd, const char *s)
+ * { return out(fd, s, strlen(s)); }`). Each search reads the text once. The file's first look asks
+ * the file's facts instead (CFunctionFact.callsParameterWithThree), read in the pass every file pays.
  */
-function looksWritingThroughParameter(text: string): boolean {
+export function mayWriteThroughParameter(text: string): boolean {
   const called = new Map<string, number>();
   for (const m of text.matchAll(THREE_ARGUMENT_CALL)) called.set(m[1]!, (called.get(m[1]!) ?? 0) + 1);
   if (called.size === 0) return false;
@@ -391,25 +401,6 @@ function looksWritingThroughParameter(text: string): boolean {
       if ((called.get(m[1]!) ?? 0) >= 2) return true;
   for (const m of text.matchAll(ONE_WORD_PARAMETER)) if (called.has(m[1]!)) return true;
   return false;
-}
-
-/**
- * {@link looksWritingThroughParameter} of a whole file: the first look, the choice of parts and the
- * reading of its helpers ask it of the same text in turn, so the last answer is kept.
- */
-export function mayWriteThroughParameter(text: string): boolean {
-  if (text === lastLook.text) return lastLook.answer;
-  const answer = looksWritingThroughParameter(text);
-  lastLook = { text, answer };
-  return answer;
-}
-
-/** The last text {@link mayWriteThroughParameter} was asked about, and its answer. */
-let lastLook = { text: '', answer: false };
-
-/** {@link looksWritingThroughParameter} of one part of a file (a definition), not kept. */
-export function partMayWriteThroughParameter(part: string): boolean {
-  return looksWritingThroughParameter(part);
 }
 
 /**
@@ -424,9 +415,7 @@ export function writesThroughParameter(fn: Node, text: string): boolean {
   const inside = text.slice(body.startIndex, body.endIndex);
   for (const name of parameterNames(fn)) {
     if (!name || !inside.includes(name)) continue;
-    // The count may be a call (`strlen(s)`, `sizeof(h)`): one level of parentheses in it.
-    const called = new RegExp(`[(*\\s]${name}\\s*\\)?\\s*\\([^,()]+,[^,]+,(?:[^,()]|\\([^()]*\\))+\\)`);
-    if (called.test(inside)) return true;
+    if (callsWithThreeArguments(name, inside)) return true;
   }
   return false;
 }
