@@ -23,11 +23,21 @@ export function treeText(path: string): string {
   return fixture(relative(FIXTURES, path));
 }
 
-/** The index the language server keeps for a tree: every file read alone. */
+/**
+ * The index the language server keeps for a tree: every file read alone, then the files calling a
+ * function that takes the writer it is handed read again with the index (see Folders.index).
+ */
 export async function treeIndex(tree: string): Promise<WrapperIndex> {
   const a = await analyzer();
   const index = new WrapperIndex();
   for (const path of treeFiles(tree)) index.set(path, a.wrappers(path, treeText(path), DEFAULT_SETTINGS));
+  const takers = index.cWriterTakersFor('');
+  if (takers.size > 0)
+    for (const [path, w] of [...index.entries()])
+      if (w.functions?.some((f) => f.calls.some((c) => takers.has(c)))) {
+        const read = a.inspect(path, treeText(path), DEFAULT_SETTINGS, { index }).wrappers;
+        index.set(path, { ...read, loud: undefined, helperLoud: undefined, inferred: undefined });
+      }
   return index;
 }
 

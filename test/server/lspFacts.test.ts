@@ -71,6 +71,42 @@ async function openCaller(server: TestServer, dir: string): Promise<() => number
   return () => server.diagnostics.get(caller)?.diagnostics.length;
 }
 
+/** A reply helper writing twice to the descriptor its caller hands it. */
+const REPLY = `#include <string.h>
+#include <unistd.h>
+
+int reply(int fd, const char *code, const char *text)
+{
+\tif (write(fd, code, strlen(code)) < 0)
+\t\treturn -1;
+\treturn write(fd, text, strlen(text)) < 0 ? -1 : 0;
+}
+`;
+
+/** Its caller before: a descriptor of unknown kind. */
+const REPLYING = `int reply(int fd, const char *code, const char *text);
+
+int answer(int conn)
+{
+\treturn reply(conn, "200 ", "ok");
+}
+`;
+
+/** Its caller after: a datagram socket it opened, where each write is one datagram. */
+const DATAGRAM_REPLYING = `#include <sys/socket.h>
+#include <netinet/in.h>
+
+int reply(int fd, const char *code, const char *text);
+
+int answer(int conn)
+{
+\tint s = socket(AF_INET, SOCK_DGRAM, 0);
+
+\t(void)conn;
+\treturn reply(s, "200 ", "ok");
+}
+`;
+
 describe('the language server: facts from other files', () => {
   it('saving a file that makes a helper write re-diagnoses its callers open in other files', async () => {
     const dir = tree();
@@ -111,6 +147,33 @@ describe('the language server: facts from other files', () => {
       });
       await server.until('the caller re-diagnosed with the helper writing', () =>
         findings() === 1 ? true : undefined,
+      );
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('a caller changed outside the editor to hand a datagram socket re-diagnoses the helper open in another file', async () => {
+    const dir = mkdtempSync(join(work, 'handed-'));
+    writeFileSync(join(dir, 'reply.c'), REPLY);
+    writeFileSync(join(dir, 'answer.c'), REPLYING);
+    const server = await TestServer.start(dir, { workspace: { workspaceFolders: true } });
+    try {
+      const reply = `file://${join(dir, 'reply.c')}`;
+      await server.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: reply, languageId: 'c', version: 1, text: REPLY },
+      });
+      await server.published(reply, 1);
+      const findings = () => server.diagnostics.get(reply)?.diagnostics.length;
+      await server.until('reply() diagnosed: its caller hands it a descriptor of unknown kind', () =>
+        findings() === 1 ? true : undefined,
+      );
+      writeFileSync(join(dir, 'answer.c'), DATAGRAM_REPLYING);
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: `file://${join(dir, 'answer.c')}`, type: 2 }],
+      });
+      await server.until('reply() re-diagnosed quiet: a caller hands it a datagram socket', () =>
+        findings() === 0 ? true : undefined,
       );
     } finally {
       assert.equal(await server.stop(), 0);

@@ -15,6 +15,8 @@ import type * as TsImports from './ts/imports';
 import { applyEdits, fixAllEdits, inFileLineEndings } from './edits';
 import type { FileWrappers, WrapperIndex } from './wrapperIndex';
 import { messageMembers } from './c/messageDescriptors';
+import { fileHandedMessages } from './c/handedMessages';
+import { handedWriters, writerTakers } from './c/handedWriters';
 import { messageGlobals } from './c/messageGlobals';
 import { memberFunctions } from './c/memberWriters';
 import { cFunctionFacts, type CFunctionFact } from './c/functionFacts';
@@ -188,6 +190,8 @@ export class Analyzer {
         index?.cMemberParamsFor(path),
         index?.cIncludedObjects(path, includes),
         index?.cIncludedConstants(path, includes),
+        index?.cMessageHandedFor(path),
+        index?.cTreeBoundFor(path),
       );
       const mapped = braced ? findings.map((f) => braced.mapFinding(f)) : findings;
       if (options.onlyChained)
@@ -206,6 +210,8 @@ export class Analyzer {
           ...(noWriteCall && { noWriteCall }),
           ...(noKindAsked && { noKindAsked }),
           ...(members.length > 0 && { messageMembers: members }),
+          ...handedFacts(text, written),
+          ...writerFacts(text, written, index?.cWriterTakersFor(path)),
           ...storedFunctions(text, written, wrappers, read),
           ...returnedFacts(returned),
           ...(read ? read.declaredPure && { declaredPure: read.declaredPure } : declaredPure(path, text)),
@@ -241,6 +247,7 @@ export class Analyzer {
       // functions write is the analysis's to say.
       ...storedFunctions(text, functions, []),
       ...declaredPure(path, text),
+      ...writerFacts(text, functions),
       ...(includes.length > 0 && { includes }),
       ...includedFiles(path, text),
       ...headerDefines(path, text),
@@ -260,6 +267,8 @@ export class Analyzer {
         ts: [],
         functions,
         ...(members.length > 0 && { messageMembers: members }),
+        ...handedFacts(text, functions),
+        ...writerFacts(text, functions),
         ...storedFunctions(text, functions, wrappers),
         ...returnedFacts(returned),
         ...declaredPure(path, text),
@@ -428,4 +437,38 @@ function returnedFacts(
 function declaredPure(path: string, text: string): { declaredPure?: string[] } {
   const names = declaredPureFunctions(text, !isHeader(path));
   return names.length > 0 ? { declaredPure: names } : {};
+}
+
+/** The calls of `text` handing another file's function a message socket, for the fact base. */
+function handedFacts(text: string, functions: readonly CFunctionFact[]): Pick<FileWrappers, 'messageHanded'> {
+  const handed = fileHandedMessages(text, functions);
+  return handed.length > 0 ? { messageHanded: handed } : {};
+}
+
+/**
+ * The file's takers of a writer (see handedWriters.ts), and what its mentions of those and of
+ * `takers` (the tree's, as far as known) hand them, for the fact base.
+ */
+function writerFacts(
+  text: string,
+  functions: readonly CFunctionFact[],
+  takers?: ReadonlyMap<string, ReadonlySet<number>>,
+): Pick<FileWrappers, 'writerTakers' | 'writersHanded'> {
+  const own = writerTakers(text, functions);
+  const known = own.length > 0 ? withTakers(takers, own) : takers;
+  const handed = known && known.size > 0 ? handedWriters(text, known) : [];
+  return {
+    ...(own.length > 0 && { writerTakers: own }),
+    ...(handed.length > 0 && { writersHanded: handed }),
+  };
+}
+
+/** `takers` with a file's `own`. */
+function withTakers(
+  takers: ReadonlyMap<string, ReadonlySet<number>> | undefined,
+  own: readonly (readonly [string, number])[],
+): ReadonlyMap<string, ReadonlySet<number>> {
+  const byName = new Map([...(takers ?? [])].map(([name, set]) => [name, new Set(set)]));
+  for (const [name, index] of own) byName.set(name, (byName.get(name) ?? new Set<number>()).add(index));
+  return byName;
 }

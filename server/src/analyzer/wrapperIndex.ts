@@ -14,6 +14,15 @@ import { opaqueDefinitions } from './c/opaqueDefinitions';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
+import { handedByName, type HandedMessage, type HandedMessages } from './c/handedMessages';
+import {
+  takersByName,
+  treeBound,
+  type HandedWriter,
+  type TreeBound,
+  type WriterTaker,
+  type WriterTakers,
+} from './c/handedWriters';
 import { dirname } from 'node:path';
 import { definedCalls, definedName, isHeader, resolveInclude } from './headerIncludes';
 import { includedSources, isShared } from './sourceIncludes';
@@ -71,6 +80,21 @@ export interface FileWrappers {
   readonly declaredPure?: readonly string[];
   /** C: the member names the file assigns a datagram, raw or device descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /**
+   * C: the functions the file calls handing a datagram or SOCK_SEQPACKET socket it opened, with the
+   * argument's index (see handedMessages.ts): that parameter of the function is a message descriptor.
+   */
+  readonly messageHanded?: readonly HandedMessage[];
+  /**
+   * C: the file's functions other files see that take a function they call with three arguments, as a
+   * write, by its parameter's index (see handedWriters.ts).
+   */
+  readonly writerTakers?: readonly WriterTaker[];
+  /**
+   * C: what each mention of another file's taker (see writerTakers) in the file hands it there, as
+   * far as the file was read knowing the takers (see handedWriters.ts).
+   */
+  readonly writersHanded?: readonly HandedWriter[];
   /** C: the file's exported functions that return a byte-stream descriptor (see returnedKinds.ts). */
   readonly returnsStream?: readonly string[];
   /** C: the file's exported functions that return a datagram, raw or device descriptor. */
@@ -215,6 +239,15 @@ export class WrapperIndex {
   /** Set by {@link WrapperIndex.presetMessageMembers}. */
   private presetMembers: ReadonlySet<string> | undefined;
   private members: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetMessageHanded}. */
+  private presetHanded: HandedMessages | undefined;
+  private handed: HandedMessages | undefined;
+  /** Set by {@link WrapperIndex.presetWriterTakers}. */
+  private presetTakers: WriterTakers | undefined;
+  private takers: WriterTakers | undefined;
+  /** Set by {@link WrapperIndex.presetTreeBound}. */
+  private presetBound: TreeBound | undefined;
+  private bound: TreeBound | undefined;
   private returned: ReturnedKinds | undefined;
   /** Set by {@link WrapperIndex.presetReturned}. */
   private presetReturnedKinds: ReturnedKinds | undefined;
@@ -253,6 +286,9 @@ export class WrapperIndex {
       !wrappers.functions?.length &&
       !wrappers.returnsStream?.length &&
       !wrappers.returnsMessage?.length &&
+      !wrappers.messageHanded?.length &&
+      !wrappers.writerTakers?.length &&
+      !wrappers.writersHanded?.length &&
       !wrappers.includes?.length &&
       !wrappers.sources?.length &&
       !wrappers.defines?.length &&
@@ -289,6 +325,9 @@ export class WrapperIndex {
     this.opaque = undefined;
     this.pure = undefined;
     this.members = undefined;
+    this.handed = undefined;
+    this.takers = undefined;
+    this.bound = undefined;
     this.returned = undefined;
     this.implementations = undefined;
     this.readers = undefined;
@@ -324,6 +363,9 @@ export class WrapperIndex {
       this.opaque = undefined;
       this.pure = undefined;
       this.members = undefined;
+      this.handed = undefined;
+      this.takers = undefined;
+      this.bound = undefined;
       this.returned = undefined;
       this.implementations = undefined;
       this.readers = undefined;
@@ -664,6 +706,55 @@ export class WrapperIndex {
       this.members = found;
     }
     return this.members;
+  }
+
+  /** Uses `handed` as the tree's calls handing a message socket, instead of reading the files' facts. */
+  presetMessageHanded(handed: readonly HandedMessage[]): void {
+    this.presetHanded = handedByName(handed);
+  }
+
+  /**
+   * The parameters, by function name and index, that some call in the workspace hands a datagram or
+   * SOCK_SEQPACKET socket (see handedMessages.ts). The file `path`'s own calls are not left out: its
+   * reading adds them anyway, and one answer for every file keeps {@link factsDigest} the same for all.
+   */
+  cMessageHandedFor(_path: string): HandedMessages {
+    if (this.presetHanded) return this.presetHanded;
+    this.handed ??= handedByName([...this.files.values()].flatMap((w) => w.messageHanded ?? []));
+    return this.handed;
+  }
+
+  /** Uses `takers` as the tree's takers of writers, instead of reading the files' facts. */
+  presetWriterTakers(takers: readonly WriterTaker[]): void {
+    this.presetTakers = takersByName(takers);
+  }
+
+  /**
+   * The functions of the workspace other files see that take a function they write with, by name,
+   * with the indexes of those parameters (see handedWriters.ts).
+   */
+  cWriterTakersFor(_path: string): WriterTakers {
+    if (this.presetTakers) return this.presetTakers;
+    this.takers ??= takersByName([...this.files.values()].flatMap((w) => w.writerTakers ?? []));
+    return this.takers;
+  }
+
+  /** Uses `bound` (name, index, helper) as what the tree binds takers' parameters to. */
+  presetTreeBound(bound: readonly HandedWriter[]): void {
+    const byName = new Map<string, Map<number, string>>();
+    for (const [name, index, helper] of bound)
+      byName.set(name, (byName.get(name) ?? new Map<number, string>()).set(index, helper));
+    this.presetBound = byName;
+  }
+
+  /**
+   * The takers' parameters (see {@link cWriterTakersFor}) every call in the workspace binds to one
+   * helper, by name and index (see handedWriters.ts): one answer for every file.
+   */
+  cTreeBoundFor(_path: string): TreeBound {
+    if (this.presetBound) return this.presetBound;
+    this.bound ??= treeBound(this.files.values(), this.cWriterTakersFor(''));
+    return this.bound;
   }
 
   /** Uses `kinds` as the tree's functions returning a known kind of descriptor, instead of reading the files'. */
@@ -1269,6 +1360,20 @@ export class WrapperIndex {
           ),
       });
       facts.push({ messageMembers: [...this.cMessageMembersFor(path)].sort() });
+      facts.push({
+        treeBound: [...this.cTreeBoundFor(path)]
+          .map(([name, byIndex]) => [name, ...[...byIndex].sort(([a], [b]) => a - b).flat()])
+          .sort((a, b) =>
+            (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+          ),
+      });
+      facts.push({
+        messageHanded: [...this.cMessageHandedFor(path)]
+          .map(([name, indexes]) => [name, ...[...indexes].sort((a, b) => a - b)])
+          .sort((a, b) =>
+            (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+          ),
+      });
       const returned = this.cReturnedFor(path);
       facts.push({ returned: [[...returned.stream].sort(), [...returned.message].sort()] });
       facts.push({ overridden: [...this.cOverriddenFor(path)].sort() });

@@ -8,6 +8,8 @@ import type { Finding, FixSafety } from '../analyzer/model';
 import { LineIndex, type Position } from '../analyzer/positions';
 import type { AnalyzerSettings } from '../analyzer/settings';
 import { WrapperIndex, type FileWrappers } from '../analyzer/wrapperIndex';
+import type { HandedMessage } from '../analyzer/c/handedMessages';
+import type { HandedWriter, WriterTaker } from '../analyzer/c/handedWriters';
 import type { CWrapper } from '../analyzer/wrapper';
 import {
   DEFAULT_MAX_FILE_BYTES,
@@ -117,6 +119,12 @@ export interface LintJob {
   readonly memberParams?: readonly (readonly [string, readonly (readonly [number, readonly string[]])[]])[];
   /** Second pass: the member names some file assigns a message descriptor (see messageMembers). */
   readonly messageMembers?: readonly string[];
+  /** Second pass: the calls some file makes handing a message socket (see handedMessages.ts). */
+  readonly messageHanded?: readonly HandedMessage[];
+  /** First pass told the facts: the tree's takers of a writer (see handedWriters.ts). */
+  readonly writerTakers?: readonly WriterTaker[];
+  /** Second pass: what every call in the tree binds takers' parameters to (see handedWriters.ts). */
+  readonly treeBound?: readonly HandedWriter[];
   /** Second pass: the exported functions of the tree returning a known kind of descriptor (returnedKinds.ts). */
   readonly returned?: { readonly stream: readonly string[]; readonly message: readonly string[] };
   /** Second pass: exported C functions two files or more define, with those files (exportedDefiners). */
@@ -210,6 +218,9 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.statics) index.presetStatics(job.statics);
   if (job.memberParams) index.presetMemberParams(job.memberParams);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
+  if (job.messageHanded) index.presetMessageHanded(job.messageHanded);
+  if (job.writerTakers) index.presetWriterTakers(job.writerTakers);
+  if (job.treeBound) index.presetTreeBound(job.treeBound);
   if (job.returned) index.presetReturned(job.returned);
   if (job.definers) index.presetDefiners(job.definers);
   if (job.overridden) index.presetOverridden(job.overridden);

@@ -25,6 +25,8 @@ import { formatStatistics } from './statistics';
 import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
 import { factBasePass, toldFacts, type ToldFacts } from './factBase';
+import type { HandedMessage } from '../analyzer/c/handedMessages';
+import { takersByName, treeBound, type HandedWriter } from '../analyzer/c/handedWriters';
 import { languageOf } from '../analyzer/languageOf';
 import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
@@ -168,6 +170,7 @@ export async function lint(
               w.functions?.length ||
               w.returnsStream?.length ||
               w.returnsMessage?.length ||
+              w.messageHanded?.length ||
               w.includes?.length ||
               w.sources?.length ||
               w.deviceDefines?.length ||
@@ -245,6 +248,11 @@ export async function lint(
     // Functions other files show to return a known kind of descriptor: a file whose first pass wrote to
     // a descriptor of unknown kind may have called one (see returnedKinds.ts).
     const returned = treeReturned(all);
+    // Calls handing another file's function a message socket (see handedMessages.ts).
+    const messageHanded = treeHanded(all);
+    // Writers every call in the tree hands a taker (see handedWriters.ts): only a told first pass
+    // read every file knowing the takers.
+    const bound = told ? boundList(all) : [];
     // The first-pass findings of every file, the cache's unchanged ones too: an unchanged file whose
     // facts from other files changed is read again only when its findings ask about them (the second
     // pass leaves out an unchanged file whose facts are unchanged whatever the list says).
@@ -254,6 +262,8 @@ export async function lint(
       ...(cached?.stale ?? []),
       ...askedMembers(firstFindings, membersOf),
       ...askedKinds(firstFindings, returned),
+      ...handedDefiners(firstFindings, all, messageHanded),
+      ...takingDefiners(all, bound),
     ];
     if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
@@ -275,6 +285,8 @@ export async function lint(
         statics: facts.statics,
         memberParams: facts.memberParams,
         messageMembers,
+        ...(messageHanded.length > 0 && { messageHanded }),
+        ...(bound.length > 0 && { treeBound: bound }),
         returned,
         // Of the function facts the index leaves out: which exported names two files define.
         definers: exportedDefiners(all),
@@ -345,7 +357,13 @@ async function toldPass(
         ...(w.codes && { codes: w.codes }),
       },
     ]);
-  return { facts, job: { told: true, index: headers, ...facts }, functions };
+  // The takers of a writer, whose mentions the first pass reads in every file (see handedWriters.ts).
+  const writerTakers = all.flatMap(([, w]) => w.writerTakers ?? []);
+  return {
+    facts,
+    job: { told: true, index: headers, ...facts, ...(writerTakers.length > 0 && { writerTakers }) },
+    functions,
+  };
 }
 
 /**
@@ -471,6 +489,60 @@ function askedKinds(
   return first
     .filter((r) => r.findings.some((f) => f.code === 'adjacent-writes-unknown-fd'))
     .map((r) => r.path);
+}
+
+/**
+ * The files of `first` with findings that define, visible to other files, a function some file of
+ * `all` hands a message socket (`handed`): the second pass reads them with those parameters as message
+ * descriptors, whose writes its first pass may have found a run of.
+ */
+function handedDefiners(
+  first: readonly FileResult[],
+  all: readonly (readonly [string, FileWrappers])[],
+  handed: readonly HandedMessage[],
+): string[] {
+  if (handed.length === 0) return [];
+  const names = new Set(handed.map(([name]) => name));
+  const found = new Set(first.filter((r) => r.findings.length > 0).map((r) => r.path));
+  return all
+    .filter(([path, w]) => found.has(path) && w.functions?.some((f) => f.exported && names.has(f.name)))
+    .map(([path]) => path);
+}
+
+/**
+ * The calls the files of `all` tell they hand a message socket (see handedMessages.ts), of the
+ * functions some file of `all` defines visible to others: the library's calls (`close(s)`) are no
+ * parameter of the tree's.
+ */
+function treeHanded(all: readonly (readonly [string, FileWrappers])[]): HandedMessage[] {
+  const handed = all.flatMap(([, w]) => w.messageHanded ?? []);
+  if (handed.length === 0) return handed;
+  const defined = new Set(
+    all.flatMap(([, w]) => (w.functions ?? []).filter((f) => f.exported).map((f) => f.name)),
+  );
+  return handed.filter(([name]) => defined.has(name));
+}
+
+/** What every call in the tree binds takers' parameters to, as the files of `all` tell it. */
+function boundList(all: readonly (readonly [string, FileWrappers])[]): HandedWriter[] {
+  const takers = takersByName(all.flatMap(([, w]) => w.writerTakers ?? []));
+  if (takers.size === 0) return [];
+  return [
+    ...treeBound(
+      all.map(([, w]) => w),
+      takers,
+    ),
+  ].flatMap(([name, byIndex]) => [...byIndex].map(([index, helper]) => [name, index, helper] as const));
+}
+
+/** The files of `all` defining a taker `bound` binds: the second pass reads them with it bound. */
+function takingDefiners(
+  all: readonly (readonly [string, FileWrappers])[],
+  bound: readonly HandedWriter[],
+): string[] {
+  if (bound.length === 0) return [];
+  const names = new Set(bound.map(([name]) => name));
+  return all.filter(([, w]) => w.writerTakers?.some(([name]) => names.has(name))).map(([path]) => path);
 }
 
 /**

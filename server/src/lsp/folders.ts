@@ -42,7 +42,14 @@ function changedWrappers(
     new Map((w?.c ?? []).filter((x) => x.exported || shared).map((x) => [x.name, canonicalJson(x)]));
   const a = exported(before);
   const b = exported(after);
-  return [...new Set([...a.keys(), ...b.keys()])].filter((name) => a.get(name) !== b.get(name));
+  // A function that came to take the writer it is handed (see handedWriters.ts): its callers tell the
+  // index what they hand it only when read knowing it.
+  const takers = (w: FileWrappers | undefined) => new Set((w?.writerTakers ?? []).map(([name]) => name));
+  const was = takers(before);
+  const taking = [...takers(after)].filter((name) => !was.has(name));
+  return [...new Set([...a.keys(), ...b.keys(), ...taking])].filter(
+    (name) => a.get(name) !== b.get(name) || taking.includes(name),
+  );
 }
 
 /** A workspace folder: its root path and the wrappers its files define. */
@@ -162,7 +169,10 @@ export class Folders {
           ? (w.defines ?? []).filter((d) => writes.test(d.slice(d.indexOf(')') + 1))).map(definedName)
           : [],
       );
-      await this.chain(folder, [...exported, ...writingMacros], run);
+      // And the callers of a function taking the writer it is handed: they tell what they hand it only
+      // when read knowing it (see handedWriters.ts).
+      const takers = [...folder.index.cWriterTakersFor('').keys()];
+      await this.chain(folder, [...exported, ...writingMacros, ...takers], run);
     }
     if (folder.indexing === run) folder.indexing = undefined;
     this.log(

@@ -60,6 +60,8 @@ import { readingObserver } from './readings';
 import { bodiesOf, fileWrappers, WrapperMemo, type FunctionBody } from './wrapperChains';
 import { boundContext, boundWriters, type BoundWriter } from './boundWriters';
 import { messageParameters } from './messageParameters';
+import { NO_TREE_BOUND, type TreeBound } from './handedWriters';
+import { fileHandedMessages, NO_HANDED, withHanded, type HandedMessages } from './handedMessages';
 import { waitingFunctions } from './waitingFunctions';
 import { writableWaitIndex } from './waitingHelpers';
 import { readingFunctions } from './awaitedReplies';
@@ -257,6 +259,7 @@ export class CAnalyzer {
     returned: ReturnedKinds,
     others: ReturnedKinds,
     devices: ReadonlySet<string>,
+    handedHere: HandedMessages = NO_HANDED,
   ): FileStreams {
     const functions = new Set([...openers, ...returned.stream]);
     if (!plainWrites.test(text)) return { functions, globals: new Set() };
@@ -275,7 +278,7 @@ export class CAnalyzer {
       devices,
     );
     const redirected = messageRedirects(text, messages);
-    const handed = messageParameters(bodies, messages, text, plainWrites);
+    const handed = messageParameters(bodies, messages, text, plainWrites, handedHere);
     return {
       ...file,
       parameters: streamParameters(bodies, file, text, plainWrites),
@@ -526,6 +529,8 @@ export class CAnalyzer {
     memberParamsElsewhere: MemberParameterMap = NO_MEMBER_PARAMS,
     includedObjects: readonly string[] = [],
     includedConstants: readonly string[] = [],
+    handedElsewhere: HandedMessages = NO_HANDED,
+    boundElsewhere: TreeBound = NO_TREE_BOUND,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -740,7 +745,7 @@ export class CAnalyzer {
       };
       // Function-pointer parameters every call of the file binds to one write helper (boundWriters.ts).
       const bound = throughParameter
-        ? boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined))
+        ? boundWriters(bodies, text, wrappers, cWriteFunctionsFor(settings, redefined), boundElsewhere)
         : new Map<Node['id'], BoundWriter[]>();
       const targetBodies = bodies.filter(
         (b) =>
@@ -841,7 +846,18 @@ export class CAnalyzer {
         },
         constant: (name: string) => (constants ??= fileConstants(text, includedConstants)).has(name),
       };
-      const read = this.fileStreams(text, bodies, ctx.plainWrites, openers, returned, others, devices);
+      // The parameters callers anywhere hand a message socket, this file's calls too (handedMessages.ts).
+      const handedHere = withHanded(handedElsewhere, fileHandedMessages(text, functions));
+      const read = this.fileStreams(
+        text,
+        bodies,
+        ctx.plainWrites,
+        openers,
+        returned,
+        others,
+        devices,
+        handedHere,
+      );
       // Members another file assigns a message descriptor, as far as this file names them.
       const named = new Set(
         [...membersElsewhere].filter((m) => !isGlobalFact(m) && text.includes(m.replace(/@.*/, ''))),

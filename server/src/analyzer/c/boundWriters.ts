@@ -10,6 +10,7 @@ import { isStaticDefinition } from './origins';
 import { functionName, parameterNames } from './syntax';
 import { mayWriteThroughParameter } from './wrapperChains';
 import type { CContext, CWrapper } from './writes';
+import { NO_TREE_BOUND, type TreeBound } from './handedWriters';
 
 /** What a bound parameter is: the helper every call hands it, named as the parameter. */
 export interface BoundWriter {
@@ -22,13 +23,15 @@ export interface BoundWriter {
  * binds to one write helper of `wrappers`, by the definition's node id. Only `static` definitions
  * (no caller elsewhere) whose name `text` never mentions but to call it or declare it, with calls of
  * the parameter taking three arguments (`out(fd, buf, n)`, as a write helper's). Reads the text, not
- * the syntax tree: callers may lie in parts of the file a partial parse left out.
+ * the syntax tree: callers may lie in parts of the file a partial parse left out. A definition other
+ * files see is bound where `tree` says every call in the tree binds it (see handedWriters.ts).
  */
 export function boundWriters(
   bodies: readonly { readonly fn: Node; readonly text: string }[],
   text: string,
   wrappers: ReadonlyMap<string, CWrapper>,
   library: ReadonlyMap<string, unknown>,
+  tree: TreeBound = NO_TREE_BOUND,
 ): Map<Node['id'], BoundWriter[]> {
   const bound = new Map<Node['id'], BoundWriter[]>();
   // No function of the file takes a function it calls with three arguments: nothing to bind.
@@ -36,11 +39,14 @@ export function boundWriters(
   for (const { fn, text: inside } of bodies) {
     const name = functionName(fn);
     const body = fn.childForFieldName('body');
-    if (!name || !body || !isStaticDefinition(fn)) continue;
+    if (!name || !body) continue;
+    const own = isStaticDefinition(fn);
+    const told = own ? undefined : tree.get(name);
+    if (!own && !told) continue;
     const found: BoundWriter[] = [];
     parameterNames(fn).forEach((param, index) => {
       if (!param || wrappers.has(param) || library.has(param) || !calledThrice(param, inside)) return;
-      const given = givenAt(name, index, text, fn.startIndex, body.startIndex);
+      const given = told ? told.get(index) : givenAt(name, index, text, fn.startIndex, body.startIndex);
       const writer = given && wrappers.get(given);
       if (writer && plainWriter(writer)) found.push({ param, writer: boundAs(param, name, writer) });
     });
@@ -50,7 +56,7 @@ export function boundWriters(
 }
 
 /** True when `inside` calls `param` with three arguments, the count perhaps a call (`strlen(s)`). */
-function calledThrice(param: string, inside: string): boolean {
+export function calledThrice(param: string, inside: string): boolean {
   if (!inside.includes(param)) return false;
   return new RegExp(`[(*\\s]${param}\\s*\\)?\\s*\\([^,()]+,[^,]+,(?:[^,()]|\\([^()]*\\))+\\)`).test(inside);
 }
@@ -110,7 +116,7 @@ function givenAt(name: string, index: number, text: string, head: number, body: 
 }
 
 /** The top-level argument texts of a call whose list opens just before `from`, or undefined if unclosed. */
-function argumentTexts(text: string, from: number): string[] | undefined {
+export function argumentTexts(text: string, from: number): string[] | undefined {
   const args: string[] = [];
   let depth = 0;
   let start = from;

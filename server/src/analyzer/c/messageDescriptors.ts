@@ -261,6 +261,14 @@ const lastFiles: {
 }[] = [];
 const KEPT_FILES = 2;
 
+/**
+ * The message descriptors one function's text `fnText` opens itself (see the file comment), read apart
+ * from the rest of its file: a local of the name in another function is another descriptor.
+ */
+export function functionMessageDescriptors(fnText: string): MessageDescriptors {
+  return descriptorsIn(fnText);
+}
+
 /** The message descriptors `text` shows (see the file comment). */
 function descriptorsIn(
   text: string,

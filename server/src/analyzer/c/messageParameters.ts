@@ -3,8 +3,11 @@
 // hands it a descriptor that keeps message boundaries (a datagram or SOCK_SEQPACKET socket it opened,
 // a connection accepted on such a listener, an end of a message socketpair), each write of the
 // function may be one message there, and its writes are not one byte stream to gather. Its stream
-// twin (every caller handing a stream) is streamParameters' (origins.ts).
+// twin (every caller handing a stream) is streamParameters' (origins.ts). A function of the file
+// visible to others is told by the fact base which of its parameters a caller anywhere in the tree
+// hands a message socket (see handedMessages.ts), and hands them on to its static callees alike.
 import type { Node } from 'web-tree-sitter';
+import { NO_HANDED, type HandedMessages } from './handedMessages';
 import { isMessageDescriptor, messagesIn, type MessageDescriptors } from './messageDescriptors';
 import { isStaticDefinition } from './origins';
 import { callArgs, calleeName, canonicalTarget, declaredName, functionName, parameterNames } from './syntax';
@@ -15,15 +18,20 @@ import { callArgs, calleeName, canonicalTarget, declaredName, functionName, para
  * descriptors) shows its caller to hold as a message socket, by function name. A caller's own
  * message parameters count too, until nothing more is learnt. Functions whose name the text uses
  * otherwise than to call it (its address stored) are left out: they are called from anywhere.
+ * `handed`: the parameters, by index, that calls anywhere in the tree hand a message socket (see
+ * handedMessages.ts), taken for the file's functions that are not `static`.
  */
 export function messageParameters(
   bodies: readonly { readonly fn: Node; readonly text: string }[],
   found: MessageDescriptors,
   text: string,
   plainWrite: RegExp,
+  handed: HandedMessages = NO_HANDED,
 ): Map<string, Set<string>> {
-  const result = new Map<string, Set<string>>();
-  if (found.targets.size === 0 && found.arrays.size === 0 && found.members.size === 0) return result;
+  const result =
+    handed.size > 0 ? exportedHanded(bodies, handed, plainWrite) : new Map<string, Set<string>>();
+  if (found.targets.size === 0 && found.arrays.size === 0 && found.members.size === 0 && result.size === 0)
+    return result;
   const candidates = bodies.filter((b) => plainWrite.test(b.text) && isStaticDefinition(b.fn));
   if (candidates.length === 0) return result;
   // What each caller holds as a message socket, read once.
@@ -84,4 +92,25 @@ function declaredIn(fn: Node): Set<string> {
       if (name) names.add(name);
     }
   return names;
+}
+
+/**
+ * The parameters of `bodies`' functions that are not `static` (and make a plain write) which `handed`
+ * says some call in the tree hands a message socket, by function name.
+ */
+function exportedHanded(
+  bodies: readonly { readonly fn: Node; readonly text: string }[],
+  handed: HandedMessages,
+  plainWrite: RegExp,
+): Map<string, Set<string>> {
+  const result = new Map<string, Set<string>>();
+  for (const { fn, text } of bodies) {
+    const name = functionName(fn);
+    const indexes = name !== undefined ? handed.get(name) : undefined;
+    if (!name || !indexes || isStaticDefinition(fn) || !plainWrite.test(text)) continue;
+    const params = parameterNames(fn);
+    const set = new Set([...indexes].flatMap((i) => (params[i] ? [params[i]] : [])));
+    if (set.size > 0) result.set(name, set);
+  }
+  return result;
 }
