@@ -14,9 +14,9 @@ import { opaqueDefinitions } from './c/opaqueDefinitions';
 import { C_PURE_FUNCTIONS, C_TREE_OVERRIDABLE } from './catalogue';
 import type { CFunctionFact } from './c/functionFacts';
 import type { ReturnedKinds } from './c/returnedKinds';
-import { handedByName, type HandedMessage, type HandedMessages } from './c/handedMessages';
+import { type HandedMessage, type HandedMessages } from './c/handedMessages';
+import { indexesByName } from './c/parameterIndexes';
 import {
-  takersByName,
   treeBound,
   type HandedWriter,
   type TreeBound,
@@ -710,7 +710,7 @@ export class WrapperIndex {
 
   /** Uses `handed` as the tree's calls handing a message socket, instead of reading the files' facts. */
   presetMessageHanded(handed: readonly HandedMessage[]): void {
-    this.presetHanded = handedByName(handed);
+    this.presetHanded = indexesByName(handed);
   }
 
   /**
@@ -720,13 +720,13 @@ export class WrapperIndex {
    */
   cMessageHandedFor(_path: string): HandedMessages {
     if (this.presetHanded) return this.presetHanded;
-    this.handed ??= handedByName([...this.files.values()].flatMap((w) => w.messageHanded ?? []));
+    this.handed ??= indexesByName([...this.files.values()].flatMap((w) => w.messageHanded ?? []));
     return this.handed;
   }
 
   /** Uses `takers` as the tree's takers of writers, instead of reading the files' facts. */
   presetWriterTakers(takers: readonly WriterTaker[]): void {
-    this.presetTakers = takersByName(takers);
+    this.presetTakers = indexesByName(takers);
   }
 
   /**
@@ -735,7 +735,7 @@ export class WrapperIndex {
    */
   cWriterTakersFor(_path: string): WriterTakers {
     if (this.presetTakers) return this.presetTakers;
-    this.takers ??= takersByName([...this.files.values()].flatMap((w) => w.writerTakers ?? []));
+    this.takers ??= indexesByName([...this.files.values()].flatMap((w) => w.writerTakers ?? []));
     return this.takers;
   }
 

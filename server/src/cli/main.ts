@@ -26,7 +26,8 @@ import { diffOutput, fixableLine } from './fixReport';
 import { writeAtomically } from './writeAtomically';
 import { factBasePass, toldFacts, type ToldFacts } from './factBase';
 import type { HandedMessage } from '../analyzer/c/handedMessages';
-import { takersByName, treeBound, type HandedWriter } from '../analyzer/c/handedWriters';
+import { treeBound, type HandedWriter } from '../analyzer/c/handedWriters';
+import { indexesByName } from '../analyzer/c/parameterIndexes';
 import { languageOf } from '../analyzer/languageOf';
 import { membersStoring, treeMemberFacts } from './memberFacts';
 import type { FileResult, LintJob } from './lintFile';
@@ -525,7 +526,7 @@ function treeHanded(all: readonly (readonly [string, FileWrappers])[]): HandedMe
 
 /** What every call in the tree binds takers' parameters to, as the files of `all` tell it. */
 function boundList(all: readonly (readonly [string, FileWrappers])[]): HandedWriter[] {
-  const takers = takersByName(all.flatMap(([, w]) => w.writerTakers ?? []));
+  const takers = indexesByName(all.flatMap(([, w]) => w.writerTakers ?? []));
   if (takers.size === 0) return [];
   return [
     ...treeBound(

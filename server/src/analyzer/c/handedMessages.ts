@@ -12,9 +12,10 @@ import { libraryQuiet } from './functionFacts';
 import { functionMessageDescriptors, isMessageDescriptor, MESSAGE_SOCKET } from './messageDescriptors';
 import { canonicalTarget } from './syntax';
 import type { CFunctionFact } from './functionFacts';
+import { type ParameterIndex, indexesByName } from './parameterIndexes';
 
 /** A call handing a message descriptor: the function called, and the argument's index. */
-export type HandedMessage = readonly [name: string, index: number];
+export type HandedMessage = ParameterIndex;
 
 /** The callers' messages by function: the indexes of its parameters some call hands a message socket. */
 export type HandedMessages = ReadonlyMap<string, ReadonlySet<number>>;
@@ -94,23 +95,5 @@ export function fileHandedMessages(text: string, functions: readonly CFunctionFa
 
 /** `elsewhere` (the tree's answer) with a file's own `handed` calls added. */
 export function withHanded(elsewhere: HandedMessages, handed: readonly HandedMessage[]): HandedMessages {
-  if (handed.length === 0) return elsewhere;
-  const byName = new Map([...elsewhere].map(([name, set]) => [name, new Set(set)]));
-  for (const [name, index] of handed) {
-    const set = byName.get(name) ?? new Set<number>();
-    set.add(index);
-    byName.set(name, set);
-  }
-  return byName;
-}
-
-/** `handed` (every file's {@link handedMessages}) by function name. */
-export function handedByName(handed: Iterable<HandedMessage>): Map<string, Set<number>> {
-  const byName = new Map<string, Set<number>>();
-  for (const [name, index] of handed) {
-    const set = byName.get(name) ?? new Set<number>();
-    set.add(index);
-    byName.set(name, set);
-  }
-  return byName;
+  return handed.length === 0 ? elsewhere : indexesByName(handed, elsewhere);
 }

@@ -11,9 +11,10 @@
 import { argumentTexts, calledThrice } from './boundWriters';
 import { parameterName } from './parameterName';
 import type { CFunctionFact } from './functionFacts';
+import type { ParameterIndex } from './parameterIndexes';
 
 /** A taker's parameter that it calls with three arguments: the function, and the parameter's index. */
-export type WriterTaker = readonly [name: string, index: number];
+export type WriterTaker = ParameterIndex;
 
 /**
  * What one mention of a taker hands it at a taker's parameter: the name of the function handed, or ''
@@ -122,17 +123,6 @@ export function handedWriters(text: string, takers: WriterTakers): HandedWriter[
     }
   }
   return found;
-}
-
-/** `takers` (every file's {@link writerTakers}) by name. */
-export function takersByName(takers: Iterable<WriterTaker>): Map<string, Set<number>> {
-  const byName = new Map<string, Set<number>>();
-  for (const [name, index] of takers) {
-    const set = byName.get(name) ?? new Set<number>();
-    set.add(index);
-    byName.set(name, set);
-  }
-  return byName;
 }
 
 /**
