@@ -147,6 +147,14 @@ export function fileWrappers(
   const wrappers = new Map(base.wrappers);
   let pattern: RegExp | undefined = first;
   let context = memoKey;
+  // Whether a body's head declares a parameter it calls as a writer does not change from round to
+  // round: read once per body.
+  const through = new Map<Node['id'], boolean>();
+  const throughHead = (fn: Node, start: number) => {
+    let answer = through.get(fn.id);
+    if (answer === undefined) through.set(fn.id, (answer = pointerHead(fn, start, base.text)));
+    return answer;
+  };
   // What the file's functions named like I/O write nothing to (a wait), read once per file.
   const silent =
     base.silent ??
@@ -197,7 +205,7 @@ export function fileWrappers(
       // errors in many functions made the larger part of reading a file's helpers.
       if (
         done.has(fn.id) ||
-        !(pattern.test(text) || pointerHead(fn, start, base.text) || maySendOneIovec(text)) ||
+        !(pattern.test(text) || throughHead(fn, start) || maySendOneIovec(text)) ||
         misread(fn)
       )
         continue;
