@@ -61,23 +61,7 @@ function step(value: Node, body: Node): boolean {
  * increment (`n++`, `++n`) or an addition of constants and locals (`n += k`).
  */
 function countsUp(name: string, body: Node): boolean {
-  if (!declaresLocal(name, body)) return false;
-  const values = valuesOf(name, body);
-  let started = false;
-  for (const a of values) {
-    if (a.type === 'update_expression') {
-      if (!a.text.includes('++')) return false;
-      continue;
-    }
-    const op = a.type === 'init_declarator' ? '=' : (a.child(1)?.text ?? '');
-    const value = a.childForFieldName(a.type === 'init_declarator' ? 'value' : 'right');
-    if (!value) return false;
-    if (op === '=') {
-      if (bare(value).type !== 'number_literal') return false;
-      started = true;
-    } else if (op !== '+=' || !step(value, body)) return false;
-  }
-  return started;
+  return onlyGrowsFrom(name, body, (value) => bare(value).type === 'number_literal');
 }
 
 /**
@@ -85,9 +69,17 @@ function countsUp(name: string, body: Node): boolean {
  * only moves forward from there (`q++`, `q += k`).
  */
 function cursorInto(cursor: string, array: string, body: Node): boolean {
-  if (!declaresLocal(cursor, body)) return false;
+  return onlyGrowsFrom(cursor, body, (value) => bare(value).text === array);
+}
+
+/**
+ * True when the local `name` is set only to a start (`starts`: a plain assignment's value, at least
+ * one) and otherwise only grows: an increment (`++`) or an addition of constants and locals (`+=`).
+ */
+function onlyGrowsFrom(name: string, body: Node, starts: (value: Node) => boolean): boolean {
+  if (!declaresLocal(name, body)) return false;
   let started = false;
-  for (const a of valuesOf(cursor, body)) {
+  for (const a of valuesOf(name, body)) {
     if (a.type === 'update_expression') {
       if (!a.text.includes('++')) return false;
       continue;
@@ -96,7 +88,7 @@ function cursorInto(cursor: string, array: string, body: Node): boolean {
     const value = a.childForFieldName(a.type === 'init_declarator' ? 'value' : 'right');
     if (!value) return false;
     if (op === '=') {
-      if (bare(value).text !== array) return false;
+      if (!starts(value)) return false;
       started = true;
     } else if (op !== '+=' || !step(value, body)) return false;
   }
