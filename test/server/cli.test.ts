@@ -773,9 +773,9 @@ describe('writev-lint', () => {
     // c-treepointeropeners/, c-treeopaquecalls/, c-treeassigningmacros/, c-treeconfiguredhelpers/,
     // c-treepointeraliases/, c-treedatagramhelpers/, c-treepacedhelpers/, c-treemessagelisteners/,
     // c-treemodelisteners/, c-treememberparams/, c-treeexterndatagrams/, c-treeterminalrequests/,
-    // c-treepuremacros/, c-treepuremembers/, c-treebracingmacros/, c-treepassedwriters/, c-treeconstants/
-    // and c-treehandedparams/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds
+    // c-treepuremacros/, c-treepuremembers/, c-treebracingmacros/, c-treepassedwriters/, c-treeconstants/,
+    // c-treehandedparams/ and c-treeleaving/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds
     // two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 854);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 857);
   });
 });

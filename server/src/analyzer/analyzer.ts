@@ -192,6 +192,7 @@ export class Analyzer {
         index?.cIncludedConstants(path, includes),
         index?.cMessageHandedFor(path),
         index?.cTreeBoundFor(path),
+        index?.cLeavingFor(path),
       );
       const mapped = braced ? findings.map((f) => braced.mapFinding(f)) : findings;
       if (options.onlyChained)

@@ -5,6 +5,7 @@ import type * as Crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson';
 import { treeReaders } from './c/awaitedReplies';
 import { treeWaiting, treeWritableWaits } from './c/waitingHelpers';
+import { treeLeaving } from './c/leavingFunctions';
 import { treeAssignments } from './c/assignedGlobals';
 import { memberParameterMap, type MemberParameterMap } from './c/memberParameters';
 import { staticSenders } from './c/staticSenders';
@@ -264,6 +265,9 @@ export class WrapperIndex {
   private presetAssignMap: ReadonlyMap<string, ReadonlySet<string>> | undefined;
   /** Set by {@link WrapperIndex.presetWaiters}. */
   private presetWaiterNames: ReadonlySet<string> | undefined;
+  private leaving: ReadonlySet<string> | undefined;
+  /** Set by {@link WrapperIndex.presetLeaving}. */
+  private presetLeavingNames: ReadonlySet<string> | undefined;
   private statics: ReadonlySet<string> | undefined;
   /** Set by {@link WrapperIndex.presetStatics}. */
   private presetStaticNames: ReadonlySet<string> | undefined;
@@ -334,6 +338,7 @@ export class WrapperIndex {
     this.waiters = undefined;
     this.assigns = undefined;
     this.statics = undefined;
+    this.leaving = undefined;
     this.memberParams = undefined;
     this.replaced = undefined;
     this.linked = undefined;
@@ -372,6 +377,7 @@ export class WrapperIndex {
       this.waiters = undefined;
       this.assigns = undefined;
       this.statics = undefined;
+      this.leaving = undefined;
       this.memberParams = undefined;
       this.replaced = undefined;
       this.linked = undefined;
@@ -477,6 +483,26 @@ export class WrapperIndex {
       this.statics = found;
     }
     return this.statics;
+  }
+
+  /** Uses `names` as the tree's functions that never return, instead of reading the files' facts. */
+  presetLeaving(names: readonly string[]): void {
+    this.presetLeavingNames = new Set(names);
+  }
+
+  /**
+   * The C functions other files can call (a header's, another file's exported one) that never return
+   * (see leavingFunctions.ts): a call of one between two writes ends their run. `_path` reads its own
+   * definitions itself (a file's own definition of a name is what its calls reach).
+   */
+  cLeavingFor(_path: string): ReadonlySet<string> {
+    if (this.presetLeavingNames) return this.presetLeavingNames;
+    this.leaving ??= treeLeaving(
+      [...this.live()].flatMap(([file, w]) =>
+        w.functions?.length ? [[w.functions, this.cShared(file)] as const] : [],
+      ),
+    );
+    return this.leaving;
   }
 
   /** Uses `names` as the tree's functions that read, instead of reading the files' facts. */
@@ -1352,6 +1378,7 @@ export class WrapperIndex {
           .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
       });
       facts.push({ statics: [...this.cStaticFor(path)].sort() });
+      facts.push({ leaving: [...this.cLeavingFor(path)].sort() });
       facts.push({
         memberParams: [...this.cMemberParamsFor(path)]
           .map(([name, params]) => [name, ...params])

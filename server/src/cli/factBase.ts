@@ -30,6 +30,8 @@ export interface FactBasePass {
   readonly assigns: [string, string[]][];
   /** Functions returning static storage, called by another file's function that writes (staticReturns.ts). */
   readonly statics: string[];
+  /** Functions other files can call that never return (see leavingFunctions.ts). */
+  readonly leaving: string[];
   /** Functions other files can call that reach pointer parameters only through members (memberParameters.ts). */
   readonly memberParams: MemberParamList;
   /** Weak definitions other files replace, by file (see WrapperIndex.cReplaced). */
@@ -127,7 +129,10 @@ export function factBasePass(
   const replaced = base.cReplaced();
   for (const [path] of replaced) redo.add(path);
   const readers = awaitingHelpers(index, writers, base.cReadersFor(''), redo);
-  const statics = overwrittenCalls(writing, base.cStaticFor(''), redo);
+  const statics = askedCalls(writing, base.cStaticFor(''), redo);
+  // A function of another file that never returns, called where the file writes: the first pass took
+  // its call for one that returns (see leavingFunctions.ts).
+  const leaving = askedCalls(writing, base.cLeavingFor(''), redo);
   const memberParams = confinedCalls(writing, base.cMemberParamsFor(''), redo);
   const waiters = [...base.cWaitersFor('')];
   const assigns = assignLists(base);
@@ -146,6 +151,7 @@ export function factBasePass(
       waiters,
       assigns,
       statics,
+      leaving,
       memberParams,
       replaced,
     };
@@ -182,22 +188,23 @@ export function factBasePass(
     waiters,
     assigns,
     statics,
+    leaving,
     memberParams,
     replaced,
   };
 }
 
 /**
- * Of `statics` (the tree's functions returning static storage), those another file calls where some
- * function of it writes twice; that file is read again (`redo`) knowing a later call overwrites an
- * earlier result.
+ * Of `names` (functions of the tree a fact is known of: returning static storage, never returning),
+ * those another file calls where some function of it writes twice; that file is read again (`redo`)
+ * knowing the fact (a later call overwrites an earlier result; a call does not come back).
  */
-function overwrittenCalls(
+function askedCalls(
   writing: readonly (readonly [string, FileWrappers, readonly CFunctionFact[]])[],
-  statics: ReadonlySet<string>,
+  names: ReadonlySet<string>,
   redo: Set<string>,
 ): string[] {
-  if (statics.size === 0) return [];
+  if (names.size === 0) return [];
   const asked = new Set<string>();
   for (const [path, wrappers] of writing) {
     const functions = wrappers.functions ?? [];
@@ -205,7 +212,7 @@ function overwrittenCalls(
     // Any function of the file, its macros too: `#define put_o(c) put(fmt_o(c))` is used where it writes.
     for (const f of functions)
       for (const c of f.calls)
-        if (statics.has(c) && !own.has(c)) {
+        if (names.has(c) && !own.has(c)) {
           asked.add(c);
           redo.add(path);
         }
@@ -311,6 +318,7 @@ export interface ToldFacts {
   readonly waiters: string[];
   readonly assigns: [string, string[]][];
   readonly statics: string[];
+  readonly leaving: string[];
   readonly memberParams: MemberParamList;
   readonly replaced: [string, string[]][];
 }
@@ -335,6 +343,7 @@ export function toldFacts(index: readonly (readonly [string, FileWrappers])[]): 
     waiters: [...base.cWaitersFor('')],
     assigns: assignLists(base),
     statics: [...base.cStaticFor('')],
+    leaving: [...base.cLeavingFor('')],
     memberParams: memberParamList(base.cMemberParamsFor('')),
     replaced: base.cReplaced(),
   };

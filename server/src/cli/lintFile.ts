@@ -112,6 +112,8 @@ export interface LintJob {
   readonly assigns?: readonly (readonly [string, readonly string[]])[];
   /** Second pass: the tree's C functions returning static storage (see staticReturns.ts). */
   readonly statics?: readonly string[];
+  /** Second pass: the tree's C functions other files can call that never return (see leavingFunctions.ts). */
+  readonly leaving?: readonly string[];
   /**
    * Second pass: the tree's C functions other files can call that reach pointer parameters only
    * through members, with each such parameter's index and members (see memberParameters.ts).
@@ -216,6 +218,7 @@ export function indexOfJob(job: LintJob): WrapperIndex | undefined {
   if (job.waiters) index.presetWaiters(job.waiters);
   if (job.assigns) index.presetAssigns(job.assigns);
   if (job.statics) index.presetStatics(job.statics);
+  if (job.leaving) index.presetLeaving(job.leaving);
   if (job.memberParams) index.presetMemberParams(job.memberParams);
   if (job.messageMembers) index.presetMessageMembers(job.messageMembers);
   if (job.messageHanded) index.presetMessageHanded(job.messageHanded);

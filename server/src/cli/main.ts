@@ -284,6 +284,7 @@ export async function lint(
         waiters: facts.waiters,
         assigns: facts.assigns,
         statics: facts.statics,
+        leaving: facts.leaving,
         memberParams: facts.memberParams,
         messageMembers,
         ...(messageHanded.length > 0 && { messageHanded }),

@@ -227,11 +227,13 @@ export class CAnalyzer {
     included?: string,
     codes: ReadonlyMap<string, number> = NO_CODES,
     implementations: Implementations = NO_IMPLEMENTATIONS,
+    leaving: ReadonlySet<string> = NO_NAMES,
   ): CContext {
     const named = cQuietFunction(settings);
     return {
       text,
       ...(included !== undefined && { included }),
+      ...(leaving.size > 0 && { leaving }),
       ...(codes.size > 0 && { codes }),
       ...(implementations.size > 0 && { implementations }),
       functions: respelledWriters(text, cWriteFunctionsFor(settings, redefined)),
@@ -531,6 +533,7 @@ export class CAnalyzer {
     includedConstants: readonly string[] = [],
     handedElsewhere: HandedMessages = NO_HANDED,
     boundElsewhere: TreeBound = NO_TREE_BOUND,
+    leavingElsewhere: ReadonlySet<string> = NO_NAMES,
   ): {
     findings: Finding[];
     wrappers: CWrapper[];
@@ -770,6 +773,7 @@ export class CAnalyzer {
         included,
         codes,
         implementations,
+        leavingElsewhere,
       );
       // A name no file defines and no table knows (see CContext.unread); a body elsewhere overrules.
       const unread = (name: string) => {

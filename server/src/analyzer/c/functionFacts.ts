@@ -24,6 +24,7 @@ import { memberParameters } from './memberParameters';
 import { aliasedAssignments } from './pointerAliases';
 import { writableWait, writableWaitCall } from './writableWaits';
 import { makesTerminalRequest } from './terminalRequests';
+import { endingCall } from './leavingFunctions';
 
 /** What one function definition of a file calls. */
 export interface CFunctionFact {
@@ -93,6 +94,11 @@ export interface CFunctionFact {
    * that may write through a function it is given (see wrapperChains.ts, passedWriters.ts).
    */
   readonly callsParameterWithThree?: true;
+  /**
+   * Its body holds no `return` and its last statement is a call of this name (`_exit(1);`, `die();`):
+   * when that call never returns, neither does this function (see leavingFunctions.ts).
+   */
+  readonly endsIn?: string;
 }
 
 /** Bodies longer than this are not read for {@link CFunctionFact.readsOnly}: accessors are short. */
@@ -390,6 +396,7 @@ function readHead(
     // What it hands an upper-case call, which may be a macro assigning it (see assigningMacros.ts).
     handedNames(body, calls),
   );
+  const endsIn = endingCall(body);
   const awaitsWritable = calls.some(writableWaitCall)
     ? writableWait(clean.slice(i + 1, end0(clean, i)), clean.slice(open + 1, close))
     : undefined;
@@ -410,6 +417,7 @@ function readHead(
     ...(callsParameterWithThree(paramList, body, calls) && {
       callsParameterWithThree: true as const,
     }),
+    ...(endsIn !== undefined && { endsIn }),
   };
 }
 

@@ -14,10 +14,19 @@ const LIBRARY = /^(?:_?exit|_Exit|quick_exit|abort|err|errx|verr|verrx|longjmp|s
 /** How deep a chain of helpers (`die` calling `vdie` calling `exit`) is followed. */
 const MAX_DEPTH = 3;
 
-/** What a call that never returns is looked up in: the file's text and its included macros. */
+/**
+ * What a call that never returns is looked up in: the file's text and its included macros, then the
+ * functions of other files the tree shows to leave (see leavingFunctions.ts).
+ */
 export interface NoReturnSources {
   readonly text: string;
   readonly included?: string;
+  readonly leaving?: ReadonlySet<string>;
+}
+
+/** True for the C library's calls that never return. */
+export function libraryNeverReturns(name: string): boolean {
+  return LIBRARY.test(name);
 }
 
 /**
@@ -46,31 +55,39 @@ export function openTrailingBlocks(stmts: readonly Node[]): Node[] {
  * True when a statement calling `name` never returns: a library call that never does; a statement
  * macro every definition of which ends in one (or in `return` or `goto`, which leave as well); a
  * function of the file whose body holds no `return` and ends in one, or that the file declares
- * `noreturn` (`__attribute__((noreturn))`, `_Noreturn`, a `NORETURN` macro). Read from the text: the
- * helper's definition need not be among the functions parsed.
+ * `noreturn` (`__attribute__((noreturn))`, `_Noreturn`, a `NORETURN` macro); a function the file does
+ * not define that the tree shows to leave (`sources.leaving`). Read from the text: the helper's
+ * definition need not be among the functions parsed.
  */
 export function neverReturns(name: string, sources: NoReturnSources, depth = 0): boolean {
   if (LIBRARY.test(name)) return true;
   if (depth >= MAX_DEPTH || !/^[A-Za-z_]\w*$/.test(name)) return false;
   const bodies = macroBodies(name, sources.text, sources.included);
   if (bodies) return bodies.every((body) => bodyLeaves(body, sources, depth + 1));
-  const memo = memoFor(sources.text);
+  const memo = memoFor(sources);
   const known = memo.get(name);
   if (known !== undefined) return known;
   // A helper calling itself (or a cycle) is taken not to leave while it is being read.
   memo.set(name, false);
-  const answer = declaredNoReturn(name, sources.text) || definedToLeave(name, sources, depth);
+  const answer =
+    declaredNoReturn(name, sources.text) ||
+    (definedToLeave(name, sources, depth) ?? sources.leaving?.has(name) ?? false);
   memo.set(name, answer);
   return answer;
 }
 
-/** The answers for the last text read (each failure path of a file asks again). */
+/**
+ * The answers for the last text read (each failure path of a file asks again), with the tree's leaving
+ * functions it was read with: a first pass not told them answers otherwise.
+ */
 let memoText: string | undefined;
+let memoLeaving: ReadonlySet<string> | undefined;
 let memoAnswers = new Map<string, boolean>();
 
-function memoFor(text: string): Map<string, boolean> {
-  if (memoText !== text) {
-    memoText = text;
+function memoFor(sources: NoReturnSources): Map<string, boolean> {
+  if (memoText !== sources.text || memoLeaving !== sources.leaving) {
+    memoText = sources.text;
+    memoLeaving = sources.leaving;
     memoAnswers = new Map();
   }
   return memoAnswers;
@@ -104,17 +121,20 @@ function withoutDirectives(text: string): string {
   return text.replace(/^[ \t]*#(?:[^\n]*\\\n)*[^\n]*/gm, '');
 }
 
-/** True when the file defines `name` with a body that holds no `return` and ends in a call that never returns. */
-function definedToLeave(name: string, sources: NoReturnSources, depth: number): boolean {
+/**
+ * Whether the file's definition of `name` has a body that holds no `return` and ends in a call that never
+ * returns; undefined when the file defines no `name` (or its body cannot be read).
+ */
+function definedToLeave(name: string, sources: NoReturnSources, depth: number): boolean | undefined {
   const { text } = sources;
   // The definition's line starts with its type or its name (a call in a test, `if (die(x)) {`, does not).
   const header = new RegExp(`^(?:[A-Za-z_][^\\n;{}#=()]*[\\s*])?${name}\\s*\\([^;{}]*\\)\\s*\\{`, 'm').exec(
     text,
   );
-  if (!header) return false;
+  if (!header) return undefined;
   const open = header.index + header[0].length - 1;
   const body = blockAt(text, open);
-  if (body === undefined) return false;
+  if (body === undefined) return undefined;
   const code = withoutComments(body);
   if (/\breturn\b/.test(code)) return false;
   return bodyLeaves(code, sources, depth + 1, false);

@@ -59,6 +59,11 @@ export interface CContext {
    * statement of one of them is read as a statement of the file's own macro (see macroStatements.ts).
    */
   readonly included?: string;
+  /**
+   * Functions other files define that never return (see leavingFunctions.ts): a write through one, or a
+   * failure path calling one, leaves as `exit()` does.
+   */
+  readonly leaving?: ReadonlySet<string>;
   readonly functions: ReadonlyMap<string, CWriteFunction>;
   readonly wrappers: ReadonlyMap<string, CWrapper>;
   readonly pure: ReadonlySet<string>;
