@@ -12,6 +12,7 @@ import { isGlobalFact, namesGlobalFact } from '../analyzer/c/messageGlobals';
 import { openerName } from '../analyzer/c/typedSockets';
 import { includedSources, isShared } from '../analyzer/sourceIncludes';
 import { canonicalJson } from '../analyzer/canonicalJson';
+import { cWriteFunctions, settingWrappers } from '../analyzer/catalogue';
 import { ConfigLookup } from '../config/configFile';
 import { parseArgs, USAGE, UsageError, type CliOptions, type Format } from './args';
 import { collect } from './collect';
@@ -264,7 +265,7 @@ export async function lint(
       ...askedMembers(firstFindings, membersOf),
       ...askedKinds(firstFindings, returned),
       ...handedDefiners(firstFindings, all, messageHanded),
-      ...takingDefiners(all, bound),
+      ...takingDefiners(all, bound, [...groups.keys()]),
     ];
     if (names.length > 0 || options.fix || redo.length > 0) {
       // Second pass: files that call a wrapper defined elsewhere, or a function the fact base found
@@ -537,13 +538,33 @@ function boundList(all: readonly (readonly [string, FileWrappers])[]): HandedWri
   ].flatMap(([name, byIndex]) => [...byIndex].map(([index, helper]) => [name, index, helper] as const));
 }
 
-/** The files of `all` defining a taker `bound` binds: the second pass reads them with it bound. */
+/**
+ * The files of `all` defining a taker `bound` binds to something that may be a write helper: the second
+ * pass reads them with it bound. A parameter is bound only to a helper the taker's file knows as a
+ * wrapper (see boundWriters.ts), and every such helper is named somewhere in the tree's facts: a
+ * function or macro some file defines, a wrapper some file reads, a helper some file reads from its
+ * calls, or one the catalogue or the settings (`settings`, each group's) know. A name none of them holds
+ * (a caller's own function-pointer parameter handed on, as a checksum's inner loop hands its step
+ * function) binds nothing, and its file's first-pass result stands.
+ */
 function takingDefiners(
   all: readonly (readonly [string, FileWrappers])[],
   bound: readonly HandedWriter[],
+  settings: readonly AnalyzerSettings[],
 ): string[] {
   if (bound.length === 0) return [];
-  const names = new Set(bound.map(([name]) => name));
+  const known = new Set<string>();
+  for (const s of settings) {
+    for (const name of cWriteFunctions(s).keys()) known.add(name);
+    for (const w of settingWrappers(s)) known.add(w.name);
+  }
+  for (const [, w] of all) {
+    for (const f of w.functions ?? []) known.add(f.name);
+    for (const x of w.c) known.add(x.name);
+    for (const name of w.inferred ?? []) known.add(name);
+  }
+  const names = new Set(bound.filter(([, , helper]) => known.has(helper)).map(([name]) => name));
+  if (names.size === 0) return [];
   return all.filter(([, w]) => w.writerTakers?.some(([name]) => names.has(name))).map(([path]) => path);
 }
 

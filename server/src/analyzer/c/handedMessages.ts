@@ -90,8 +90,20 @@ export function topLevelBodies(clean: string): [number, number][] {
  */
 export function fileHandedMessages(text: string, functions: readonly CFunctionFact[]): HandedMessage[] {
   if (!functions.some((f) => f.calls.some((c) => c === 'socket' || c === 'socketpair'))) return [];
-  return handedMessages(text, new Set(functions.filter((f) => !f.exported).map((f) => f.name)));
+  if (lastHanded?.text === text && lastHanded.functions === functions) return lastHanded.handed;
+  const handed = handedMessages(text, new Set(functions.filter((f) => !f.exported).map((f) => f.name)));
+  lastHanded = { text, functions, handed };
+  return handed;
 }
+
+/**
+ * The answer for the text and facts asked last: a file's analysis asks it for its findings, then again
+ * of the same text and facts for the fact base, and each answer read every body of the file. Shared:
+ * not to be modified.
+ */
+let lastHanded:
+  | { readonly text: string; readonly functions: readonly CFunctionFact[]; readonly handed: HandedMessage[] }
+  | undefined;
 
 /** `elsewhere` (the tree's answer) with a file's own `handed` calls added. */
 export function withHanded(elsewhere: HandedMessages, handed: readonly HandedMessage[]): HandedMessages {
