@@ -94,6 +94,12 @@ export interface WriteStep {
    * that reads one of these depends on how the writes before it fared.
    */
   readonly failureSets?: readonly string[];
+  /**
+   * What picks the path the write's helper takes (its connection's TLS session, or the descriptor):
+   * member paths (`c->secure`) or names, canonical. A statement changing one between two writes sends
+   * them by different paths: the run ends there (see shapes/joiners/choices.ts).
+   */
+  readonly chosenBy?: readonly string[];
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
   /**
