@@ -94,6 +94,14 @@ export interface WriteStep {
    * that reads one of these depends on how the writes before it fared.
    */
   readonly failureSets?: readonly string[];
+  /**
+   * What picks the path the write's helper takes (its connection's TLS session, or the descriptor):
+   * member paths (`c->secure`) or names, canonical. A statement changing one between two writes sends
+   * them by different paths: the run ends there (see shapes/joiners/choices.ts).
+   */
+  readonly chosenBy?: readonly string[];
+  /** Taken from a switch case's arm into a run around the switch: the test that arm runs under. */
+  readonly caseTest?: CaseTest;
   /** The statement leaves the function (`return write(...)`): no write can follow it on its path. */
   readonly leaves?: boolean;
   /**
@@ -206,6 +214,26 @@ export interface Arm {
   readonly steps: readonly Step[];
   /** Names declared inside the arm: a buffer declared there is gone after the branch. */
   readonly declares: readonly string[];
+  /** A switch case's arm: the values of the switch's subject that take it (see {@link CaseTest}). */
+  readonly test?: CaseTest;
+}
+
+/**
+ * The test a switch case's arm runs under: its subject equals one of `labels` (or, with `otherwise`,
+ * none of them: the `default` arm). Labels are canonical: an integer's decimal text when `values` or
+ * the literal gives one, the name as written otherwise.
+ */
+export interface CaseTest {
+  /** The switch's value, canonical (whitespace and outer parentheses removed). */
+  readonly subject: string;
+  /** The names `subject` reads: a statement changing one between two writes changes the test. */
+  readonly reads: readonly string[];
+  readonly labels: readonly string[];
+  readonly otherwise?: true;
+  /** Where the switch starts: the arms of one switch are alternatives of each other, not a sequence. */
+  readonly at: number;
+  /** The integer values the file gives constant names (enum members, `#define`s), to compare labels with other tests. */
+  readonly values: ReadonlyMap<string, number>;
 }
 
 /** A loop whose body may write once per iteration. */

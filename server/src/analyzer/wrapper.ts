@@ -145,6 +145,12 @@ export interface CWrapper extends Wrapper {
    * when it passes a constant under which that test takes the quiet arm.
    */
   readonly select?: BranchSelect;
+  /**
+   * C: what the helper's test of its parameters reads to pick between the connection's TLS session and
+   * its descriptor (a parameter, and its member path such as `->secure`, or `''` for all of it): a
+   * caller that changes it between two calls sends them by different paths (see sessionChoices.ts).
+   */
+  readonly chooses?: readonly { readonly param: number; readonly path: string }[];
 }
 
 /**

@@ -61,6 +61,7 @@ import { peeksOnly } from './peerPeeks';
 import { refusesBefore } from './refusalPaths';
 import { oppositeTwinGroups } from './twinConditionals';
 import { sealsRecords, sessionAlternative } from './sessionAlternatives';
+import { choicePaths, returningAlternative } from './sessionChoices';
 import { forwardedFlags } from './forwardedFlags';
 import { measuresItsBuffer } from './stringCursors';
 import { otherCase, uncastText } from './caseAlternatives';
@@ -1124,6 +1125,9 @@ function helperOf(
     return w?.formats && !w.object && w.buf >= 0 ? w.buf : undefined;
   };
   const all = calls(body).filter((c) => !skipped?.has(c.id));
+  // Two paths of which a call takes one: the arms of an if/else, or an `if` that returns and the code
+  // after it (see sessionChoices.ts).
+  const eitherPath = (a: Node, b: Node) => otherArm(a, b) || returningAlternative(a, b, body);
   // Under `#ifdef _WIN32 ... #else ... #endif`, the branch without the write is another platform's
   // code: the helper is read in the configuration its first write is compiled in.
   const first = all.find((c) => {
@@ -1156,13 +1160,13 @@ function helperOf(
     if (typeof slots !== 'string') {
       // The same write again (a retry once the descriptor is writable) is still the one write; so is
       // its alternative under `#ifdef` (`send(fd, p, n, MSG_NOSIGNAL)` or else `write(fd, p, n)`).
-      if (writer && !sameCall(writer.call, c) && !alternativeWrite(writer, { call: c, slots })) {
+      if (writer && !sameCall(writer.call, c) && !alternativeWrite(writer, { call: c, slots }, body)) {
         // A TLS library's write of the same bytes in the other arm (see sessionAlternatives.ts): the
         // descriptor's write is the helper's.
         const sealed = (n: Node) => sealsRecords(calleeName(n), ctx.functions);
-        if (sealed(c) && !sealed(writer.call) && sessionAlternative(c, writer.call, writer.slots, otherArm))
+        if (sealed(c) && !sealed(writer.call) && sessionAlternative(c, writer.call, writer.slots, eitherPath))
           sessions.push(c);
-        else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, otherArm)) {
+        else if (sealed(writer.call) && sessionAlternative(writer.call, c, slots, eitherPath)) {
           sessions.push(writer.call);
           writer = { call: c, slots };
         } else if (
@@ -1190,7 +1194,7 @@ function helperOf(
   // The same bytes sent through the connection's session instead, by a test (see sessionAlternatives.ts).
   // The helper's own write must be the descriptor's, not a session's.
   const plain = !sealsRecords(calleeName(call), ctx.functions);
-  for (const c of io) if (plain && sessionAlternative(c, call, slots, otherArm)) sessions.push(c);
+  for (const c of io) if (plain && sessionAlternative(c, call, slots, eitherPath)) sessions.push(c);
   if (sessions.length > 0) io.splice(0, io.length, ...io.filter((c) => !sessions.includes(c)));
   const args = callArgs(call);
   const facts = bodyFacts(body);
@@ -1533,6 +1537,8 @@ function helperOf(
           (buf.offset !== undefined && boundedBy(loop, buf.offset, len.count))));
     if (!advances || !counts) return refused('loop-not-advancing', loop);
   } else if (!single) return refused('offset-without-loop', call);
+  // What picks the session's path or the descriptor's: a caller changing it between calls sends them apart.
+  const choices = sessions.length > 0 ? choicePaths(sessions[0]!, call, params, body) : [];
   return {
     name,
     exported,
@@ -1550,6 +1556,7 @@ function helperOf(
         : ''),
     ...statuses,
     // A loop over short writes treats its descriptor as a byte stream; one write may be one message.
+    ...(choices.length > 0 && { chooses: choices }),
     ...((!loop || retry) && slots.messages && { messages: true }),
     // An element of a global table is whatever the file put there (a stream socketpair, a datagram
     // one): its calls are read as plain writes are, by the array's origin (see elementTargets.ts).
@@ -1618,12 +1625,13 @@ function conditionals(node: Node): [number, Node][] {
 
 /**
  * True when two writes are alternatives, only one of which runs (the groups of one `#if`/`#ifdef`, the
- * arms of one `if`/`else` or `?:`, or two cases of one `switch` that do not fall through: see
- * caseAlternatives.ts), and write the same descriptor, buffer and count (their texts, casts left out).
+ * arms of one `if`/`else` or `?:`, an `if` that returns and the code after it, or two cases of one
+ * `switch` that do not fall through: see caseAlternatives.ts), and write the same descriptor, buffer and count (their texts, casts left out).
  */
 function alternativeWrite(
   a: { call: Node; slots: WriterSlots },
   b: { call: Node; slots: WriterSlots },
+  body: Node,
 ): boolean {
   const slot = (w: typeof a, i: number | undefined) =>
     i === undefined ? '' : uncastText(callArgs(w.call)[i]);
@@ -1635,7 +1643,12 @@ function alternativeWrite(
   )
     return false;
   if (a.slots.member !== b.slots.member) return false;
-  return otherConfiguration(a.call, b.call) || otherArm(a.call, b.call) || otherCase(a.call, b.call);
+  return (
+    otherConfiguration(a.call, b.call) ||
+    otherArm(a.call, b.call) ||
+    otherCase(a.call, b.call) ||
+    returningAlternative(a.call, b.call, body)
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CWriteFunction } from '../catalogue';
 import { resumedFrom } from './resumedSpellings';
 import { armGroup, danglingElse, endsInOpenIf, inDirectiveArm, strayElse } from './elifElses';
 import { cursorStart } from './sessionCursors';
+import { samePeer } from './sessionChoices';
 import { callArgs, withoutCasts } from './syntax';
 
 /** Where a helper's write takes its buffer and count. */
@@ -56,6 +57,8 @@ export function sessionAlternative(
   const resumes = !!from && bare.includes(from.buf) && (from.len === undefined || bare.includes(from.len));
   if (!alike && !resumes) return false;
   if (fd !== undefined && given.includes(fd)) return false;
+  // The session must be the connection's own, not another peer's (see sessionChoices.ts).
+  if (fd !== undefined && !samePeer(other, fd)) return false;
   return exclusive(write, other) || splitElse(other, write);
 }
 

@@ -46,6 +46,22 @@ export function statusConstants(text: string): ReadonlyMap<string, number> {
   // A file's analysis asks, and then what it gives its includers (a header's codes, a source file's
   // uses of codes it does not define) asks again of the same text.
   if (text === lastConstants.text) return lastConstants.found;
+  const found = new Map<string, number>();
+  for (const [name, value] of integerConstants(text)) if (STATUS_VALUES.has(value)) found.set(name, value);
+  lastConstants = { text, found };
+  return found;
+}
+
+/** {@link statusConstants}'s last answer. */
+let lastConstants: { text: string; found: ReadonlyMap<string, number> } = { text: '', found: new Map() };
+
+/**
+ * The names `text` gives one integer value, with the value: object-like `#define`s of an integer (or
+ * of a cast of -1) and enum members (explicit, or counted from the member before, the first one 0). A
+ * name defined more than once with different values is left out. The text is read as written.
+ */
+export function integerConstants(text: string): ReadonlyMap<string, number> {
+  if (text === lastIntegers.text) return lastIntegers.found;
   const values = new Map<string, number | null>();
   const give = (name: string, value: number) => {
     const before = values.get(name);
@@ -83,13 +99,13 @@ export function statusConstants(text: string): ReadonlyMap<string, number> {
       }
     }
   const found = new Map<string, number>();
-  for (const [name, value] of values) if (value !== null && STATUS_VALUES.has(value)) found.set(name, value);
-  lastConstants = { text, found };
+  for (const [name, value] of values) if (value !== null) found.set(name, value);
+  lastIntegers = { text, found };
   return found;
 }
 
-/** {@link statusConstants}'s last answer. */
-let lastConstants: { text: string; found: ReadonlyMap<string, number> } = { text: '', found: new Map() };
+/** {@link integerConstants}'s last answer. */
+let lastIntegers: { text: string; found: ReadonlyMap<string, number> } = { text: '', found: new Map() };
 
 /**
  * `text` with a name `codes` knows replaced by its value (`ST_OK` gives `0`), or `text` itself:

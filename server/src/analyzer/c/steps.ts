@@ -47,6 +47,7 @@ import { checkedElseStep, type ArmReader } from './checkedElses';
 import { keptElseStep } from './keptElses';
 import { partialSwitch } from './openSwitches';
 import { cappedSlices } from './cappedSlices';
+import { withCaseTests } from './caseTests';
 import { caseArms, switchCases } from './switchCases';
 import { directiveCases } from './directiveCases';
 import { functionStreams, type FileStreams } from './origins';
@@ -420,13 +421,19 @@ class FunctionReader {
       }
       return this.barrier(stmt);
     }
-    const { arms, exhaustive, closed } = caseArms(
+    const {
+      arms: read,
+      exhaustive,
+      closed,
+    } = caseArms(
       cases,
       (n) => n.type === 'break_statement' || n.descendantsOfType('break_statement').length > 0,
       (statements) => this.arm(statements),
     );
     const value = stmt.childForFieldName('condition');
     if (stmt.hasError || !value) return this.barrier(stmt);
+    // Each arm's test, where the cases say it (caseTests.ts).
+    const arms = closed && body ? withCaseTests(cases, read, value, body, this.ctx.text) : read;
     if (closed && !exhaustive && arms.length > 0)
       return partialSwitch(this.span(stmt), arms, value, this.ctx.pure);
     if (!exhaustive || arms.length < 2) return this.barrier(stmt);

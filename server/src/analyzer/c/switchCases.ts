@@ -19,9 +19,11 @@ import { bareBlockStatements } from './bareBlocks';
 import { namedKids } from './syntax';
 
 /** One case as the reader sees it: whether it is `default`, and its statements after the label. */
-interface Case {
+export interface Case {
   readonly isDefault: boolean;
   readonly statements: Node[];
+  /** The label's value as written; absent for `default` and for labels under `#if`. */
+  readonly label?: string;
 }
 
 const DIRECTIVES = new Set(['preproc_if', 'preproc_ifdef', 'preproc_elif', 'preproc_else']);
@@ -52,6 +54,7 @@ export function switchCases(body: Node): readonly Case[] | undefined {
       cases.push({
         isDefault: !value,
         statements: opened(namedKids(kid).filter((n) => !value || !n.equals(value))),
+        ...(value && { label: value.text }),
       });
     } else if (DIRECTIVES.has(kid.type)) {
       // A label some configurations compile: another way into the statements that follow.

@@ -289,11 +289,16 @@ export function wrapperOf(fn: Node, outer: CContext): CWrapper | undefined {
   // reading every long function that writes as a candidate cost the whole-tree speed.
   const helper = () => {
     const text = ctx.text.slice(body.startIndex, body.endIndex);
-    // Two under `#if`/`#else`, in the arms of an `if`/`else` or `?:`, or in two cases of a `switch`
-    // (see caseAlternatives.ts) may be alternatives of one write: the body's reading tells.
+    // Two under `#if`/`#else`, in the arms of an `if`/`else` or `?:`, in two cases of a `switch` (see
+    // caseAlternatives.ts), or in an `if` that returns and after it (see sessionChoices.ts) may be
+    // alternatives of one write: the body's reading tells.
     if (text.length > HELPER_TEXT_LIMIT && codeLength(text) > HELPER_TEXT_LIMIT)
       return refused('too-long', body);
-    if (callsTwice(ctx, text) && !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text))
+    if (
+      callsTwice(ctx, text) &&
+      !/^[ \t]*#[ \t]*(?:else|elif)\b|\belse\b|\?|\bswitch\b/m.test(text) &&
+      !/\bif\b[^;]*\)\s*(?:\{[^{}]*)?\breturn\b/.test(text)
+    )
       return refused('names-two-writes', body);
     return (
       writeHelperOf(fn, name, !isStatic(fn, name), ctx) ??

@@ -37,6 +37,7 @@ import { codeText } from './statusConstants';
 import { argumentTest } from './macroStatements';
 import { messageScatter } from './messageScatters';
 import { memberCallName } from './pureMembers';
+import { chosenBy } from './sessionChoices';
 
 export type { CWrapper } from '../wrapper';
 
@@ -847,6 +848,7 @@ export function callWriteOrWhy(call: Node, ctx: CContext, loudArguments = false)
     ...(wrapper.wroteCode && { wroteCode: true }),
     ...(kind === 'unknown' && { assumed: true }),
     ...(wrapper.printf && frames === 1 && { formatted: true }),
+    ...(wrapper.chooses && { chosenBy: chosenBy(wrapper.chooses, args) }),
     syscalls: frames > 1 ? frames : undefined,
     noFix:
       wrapper.noFix ??

@@ -2,7 +2,7 @@
 // start a run that goes on after it, writes that open its arms end a run that came before it, and a
 // branch whose arms only write and compute is passed through. The writes then run only on some paths,
 // so they are reported without a fix: gathering them means filling the vector arm by arm, by hand.
-import type { BranchStep, OtherStep, Step, WriteStep } from '../model';
+import type { Arm, BranchStep, OtherStep, Step, WriteStep } from '../model';
 import type { Budget } from './budget';
 import { assumedCalls } from './assumptions';
 import { writesLaterInLine, writesTo } from './laterArmWrites';
@@ -140,13 +140,17 @@ function exhaustive(branch: BranchStep): boolean {
   return !branch.partial || !!branch.partial.exhaustive;
 }
 
-/** A write inside a branch, as a conditional member of a run around it (never fixed). */
-function guarded(write: WriteStep, branch: BranchStep, reason = STRADDLES): WriteStep {
+/**
+ * A write inside a branch, as a conditional member of a run around it (never fixed). From a switch
+ * case's `arm`, it keeps that arm's test (see c/caseTests.ts) when it has none of its own.
+ */
+function guarded(write: WriteStep, branch: BranchStep, reason = STRADDLES, arm?: Arm): WriteStep {
   const condition = exhaustive(branch) ? ONE_ARM : (branch.partial?.condition ?? ONE_ARM);
   const assumed = write.argumentCalls?.assumed;
   return {
     ...write,
     condition: write.condition ?? condition,
+    ...(arm?.test && !write.condition && !write.caseTest && { caseTest: arm.test }),
     noFix: reason,
     ...(assumed && assumed.length > 0 && !write.assumes && { assumes: assumedCalls(assumed) }),
   };
@@ -290,7 +294,7 @@ export function through(
         // hand (the finding has no fix); in an if/else, such buffers make each arm its own message.
         if (!joinable(s, target, exhaustive(branch) ? sentDeclared(s, arm.declares) : [], stream))
           return undefined;
-        writes.push(guarded(s, branch, ARMS));
+        writes.push(guarded(s, branch, ARMS, arm));
         armSent.add(sentNames(s));
         for (const n of s.reads) armRead.add(n);
       } else if (s.kind === 'other') {
@@ -406,14 +410,14 @@ function armTails(
     if (nested && nested.writes.every((w) => w.target === (target ?? nested.writes[0]!.target))) {
       target ??= nested.writes[0]!.target;
       after.unshift(...nested.after);
-      writes.push(...nested.writes.map((w) => guarded(w, branch)));
+      writes.push(...nested.writes.map((w) => guarded(w, branch, STRADDLES, arm)));
       arms.push(writes);
       continue;
     }
     for (let w = at(k); w?.kind === 'write'; w = at(--k)) {
       target ??= w.target;
       if (!joinable(w, target, ownBuffers ? arm.declares : []) || taken?.has(w.span.start)) break;
-      writes.unshift(guarded(w, branch));
+      writes.unshift(guarded(w, branch, STRADDLES, arm));
       // A write under a test of its own (`if (c != esc) write(fd, &esc, 1);`) ends the arm on some
       // paths only: it joins the writes after the branch, and nothing before it in the arm does.
       if (w.condition) break;
@@ -437,7 +441,7 @@ export function leading(
   // Tests that compute as they test run after the writes before the branch: they must be calm there.
   const tested = quietTestChanges(branch, (e) => calmBefore(e, names, sent, e.mutated ?? e.writes));
   if (!tested) return undefined;
-  const arms = branch.arms.map((arm) => armLeading(arm.steps, branch, target, names, sent, budget));
+  const arms = branch.arms.map((arm) => armLeading(arm, branch, target, names, sent, budget));
   // An arm that opens with no write (it computes, or does something else first) and writes nothing to
   // the descriptor later either leaves the writes before the branch alone on its path, as an `if`
   // without `else` does where its test fails: the run ends with the branch, so nothing of it comes
@@ -481,13 +485,14 @@ function calmBefore(
  * branch right after them, once such computations have been passed.
  */
 function armLeading(
-  body: readonly Step[],
+  arm: Arm,
   branch: BranchStep,
   target: string,
   names: ReadonlySet<string>,
   sent: NameLookup,
   budget?: Budget,
 ): WriteStep[] {
+  const body = arm.steps;
   const queued = new Names(sent);
   const calm = (s: Step) => {
     budget?.visit();
@@ -501,8 +506,8 @@ function armLeading(
     if (!joinable(w, target, [])) return writes;
     // A write under a test of its own (`if (magic_ok) write(...)`) opens the arm on some paths only:
     // it joins, and nothing after it in the arm does.
-    if (w.condition) return writes.length === 0 ? [guarded(w, branch)] : writes;
-    writes.push(guarded(w, branch));
+    if (w.condition) return writes.length === 0 ? [guarded(w, branch, STRADDLES, arm)] : writes;
+    writes.push(guarded(w, branch, STRADDLES, arm));
     queued.add(sentNames(w));
   }
   for (let s = body[k]; s && calm(s); s = body[++k]);

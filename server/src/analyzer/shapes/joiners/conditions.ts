@@ -10,6 +10,7 @@ import type { WriteStep } from '../../model';
 import { inArm, meets, ONE_ARM } from '../branches';
 import { end, type Joiner, type Rules, type RunSoFar } from './joiner';
 import { conditionSubjects, overlaps, type Subject } from './conditionSubjects';
+import { CASE_TESTS, impliedCases } from './caseImplications';
 
 const ALL_CONDITIONAL =
   'every write is under a test of its own; where none holds, a gathered call would still run';
@@ -88,8 +89,10 @@ function testedNames(memo: Tested, writes: readonly WriteStep[]): ReadonlySet<st
     memo.folded = 0;
   }
   for (; memo.folded < writes.length; memo.folded++) {
-    const condition = writes[memo.folded]!.condition;
-    if (condition) for (const n of conditionNames(condition)) memo.tested.add(n);
+    const write = writes[memo.folded]!;
+    if (write.condition) for (const n of conditionNames(write.condition)) memo.tested.add(n);
+    // A switch arm's test reads the switch's value (see caseImplications.ts).
+    for (const n of write.caseTest?.reads ?? []) memo.tested.add(n);
   }
   memo.last = writes[memo.folded - 1];
   return memo.tested;
@@ -138,7 +141,14 @@ const RULES: Rules = {
     // A head, or a branch passed through whose every arm writes, makes a syscall on every path: the
     // other writes add to some path (`if (more) say("."); if (ok) say("done"); else say("failed");`).
     const covered = run.head || run.everyPath;
-    if (!covered && writes.every((w) => w.condition) && !straddles && !independent && !same) return EXCLUSIVE;
+    if (!covered && writes.every((w) => w.condition) && !straddles && !independent && !same) {
+      // Tests of one value of which one implies the other, a switch's arms among them (caseImplications.ts).
+      const memo = writes.some((w) => w.caseTest) ? testedOf(run) : undefined;
+      const changed = (n: string) => !!memo?.changedAfter.has(n) || run.changedInArms.has(n);
+      if (memo && impliedCases(writes, changed))
+        return writes.map((w) => ({ ...w, noFix: w.noFix ?? CASE_TESTS }));
+      return EXCLUSIVE;
+    }
     if (independent && writes.every((w) => w.condition))
       return writes.map((w) => ({ ...w, noFix: w.noFix ?? ALL_CONDITIONAL }));
     return writes;
@@ -150,6 +160,7 @@ export const conditions: Joiner = {
   name: 'conditions',
   facts: [
     'write.condition',
+    'write.caseTest',
     'write.noFix',
     'write.pieces',
     'run.head',

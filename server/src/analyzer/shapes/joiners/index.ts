@@ -4,6 +4,7 @@
 import { address } from './address';
 import { argumentCalls } from './argumentCalls';
 import { chain } from './chain';
+import { choices } from './choices';
 import { computed } from './computed';
 import { computingBranch } from './computingBranch';
 import { computingLoop } from './computingLoop';
@@ -39,6 +40,7 @@ export const JOINERS: readonly Joiner[] = [
   distance,
   globals,
   frees,
+  choices,
   staticReturns,
   address,
   crossing,
