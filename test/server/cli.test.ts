@@ -394,6 +394,7 @@ describe('writev-lint', () => {
         'goto-loops.c:96',
         'handed-on-writers.c:64',
         'handed-records.c:99',
+        'handed-writer-helpers.c:33',
         'handle-types.c:23',
         'handle-types.c:32',
         'head-conditionals.c:25',
@@ -788,6 +789,6 @@ describe('writev-lint', () => {
     // c-treepuremacros/, c-treepuremembers/, c-treebracingmacros/, c-treepassedwriters/, c-treeconstants/,
     // c-treehandedparams/ and c-treeleaving/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds
     // two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 869);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 870);
   });
 });

@@ -235,6 +235,17 @@ function readsAnswer(name: string): boolean {
     .some((word) => /^(?:read|recv)(?!y|only|able|dir|link|me|er|s$)/i.test(word.replace(/^x(?=re)/i, '')));
 }
 
+/**
+ * True when `call` is handed, as a bare name (`put_one`, `&put_one`), a function that writes: a write
+ * function or a helper of the file or the tree.
+ */
+function handsWriter(call: Node, ctx: CContext): boolean {
+  return callArgs(call).some((arg) => {
+    const name = arg.type === 'pointer_expression' ? arg.childForFieldName('argument') : arg;
+    return name?.type === 'identifier' && (ctx.wrappers.has(name.text) || ctx.functions.has(name.text));
+  });
+}
+
 /** True when `call` is inside the consequence of an `if` whose test makes `write` (its failure path). */
 function handlesFailureOf(call: Node, write: Node): boolean {
   for (let at = call.parent; at; at = at.parent) {
@@ -1181,6 +1192,10 @@ function helperOf(
       writer ??= { call: c, slots };
     } else if (ctx.functions.has(callee) || ctx.wrappers.has(callee) || ctx.macros?.has(callee))
       return refused('writer-unfit', c, slots);
+    // A call handed a function that writes (`term_emit(attr, put_one)`, a terminal library writing an
+    // attribute's codes through the project's one-character writer) writes through it as often as it
+    // likes: no helper of one write.
+    else if (handsWriter(c, ctx)) return refused('writer-handed', c);
     else if (writer && releasesDescriptor(callee) && releasedOnFailure(c, callee, writer.call, ctx)) continue;
     // A guard that refuses the call before the write may close the descriptor (see refusalPaths.ts).
     else if (first && releasesDescriptor(callee) && refusesBefore(c, first, body)) continue;

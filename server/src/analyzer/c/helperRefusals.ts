@@ -7,7 +7,7 @@ import type { Node } from 'web-tree-sitter';
 /**
  * The test a body failed (see helperBodies.ts `helperOf` for each): its shape (`too-long`, `names-two-writes`,
  * `no-parameters`), its write call (`no-write`, `second-write`, `writer-unfit`, `pointer-call`,
- * `mode-call`), its descriptor (`descriptor`, `pointee-changed`, `descriptor-moved`,
+ * `mode-call`, `writer-handed`), its descriptor (`descriptor`, `pointee-changed`, `descriptor-moved`,
  * `descriptor-elsewhere`, `descriptor-given`), what it does after (`awaits-reply`, `global-io-after`), its buffer (`copies-buffer`, `buffer-loop`,
  * `buffer-source`, `buffering`, `buffer-holds-descriptor`, `object-changed`, `buffer-is-descriptor`,
  * `local-buffer`, `formatter`, `handed-on`, `format-handed-on`), its length (`length`,
@@ -23,6 +23,7 @@ export type HelperRefusal =
   | 'pointer-call'
   | 'second-write'
   | 'writer-unfit'
+  | 'writer-handed'
   | 'no-write'
   | 'descriptor'
   | 'pointee-changed'

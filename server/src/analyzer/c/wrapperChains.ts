@@ -42,6 +42,12 @@ function callPattern(names: readonly string[]): RegExp | undefined {
   return words.length > 0 ? new RegExp(`\\b(?:${words.join('|')})\\s*\\(`) : undefined;
 }
 
+/** One of `names` handed to a call as a bare argument (`emit(attr, put_one)`, `&put_one`). */
+function handedPattern(names: readonly string[]): RegExp | undefined {
+  const words = names.filter((n) => /^\w+$/.test(n));
+  return words.length > 0 ? new RegExp(`[(,]\\s*&?\\s*(?:${words.join('|')})\\s*[,)]`) : undefined;
+}
+
 /**
  * A function's reading as a helper: the wrapper it is (null: none), and the calls of its body the
  * reading asked about and was not told are quiet (see {@link fileWrappers}), by name.
@@ -146,6 +152,8 @@ export function fileWrappers(
   const done = new Set<Node['id']>();
   const wrappers = new Map(base.wrappers);
   let pattern: RegExp | undefined = first;
+  // After the first round, the bodies handing a helper found in the round before are read again too.
+  let handing: RegExp | undefined;
   let context = memoKey;
   // Whether a body's head declares a parameter it calls as a writer does not change from round to
   // round: read once per body.
@@ -205,7 +213,7 @@ export function fileWrappers(
       // errors in many functions made the larger part of reading a file's helpers.
       if (
         done.has(fn.id) ||
-        !(pattern.test(text) || throughHead(fn, start) || maySendOneIovec(text)) ||
+        !(pattern.test(text) || handing?.test(text) || throughHead(fn, start) || maySendOneIovec(text)) ||
         misread(fn)
       )
         continue;
@@ -227,9 +235,11 @@ export function fileWrappers(
     // A helper read in the same round as one it calls took that call for no write (`send_string()`
     // calling `send_token()` and `write_all()`): it is read again next round, the callee known.
     const found: CWrapper[] = [];
+    // So is one handing such a helper to a call (a terminal library writing through it): the reading
+    // with the helper known refuses it (see helperBodies.ts).
     for (const r of read) {
-      const others = callPattern(read.filter((o) => o !== r).map((o) => o.w.name.replace(/^->/, '')));
-      if (others?.test(r.text)) done.delete(r.fn.id);
+      const names = read.filter((o) => o !== r).map((o) => o.w.name.replace(/^->/, ''));
+      if (callPattern(names)?.test(r.text) || handedPattern(names)?.test(r.text)) done.delete(r.fn.id);
       else found.push(r.w);
     }
     for (const w of found) {
@@ -252,6 +262,7 @@ export function fileWrappers(
     // What the next round reads depends on what this one found.
     if (found.length > 0) context = `${context}\n${JSON.stringify(found)}`;
     pattern = callPattern(found.map((w) => w.name.replace(/^->/, '')));
+    handing = handedPattern(found.map((w) => w.name.replace(/^->/, '')));
   }
   return { own, loud: [...loud] };
 }
