@@ -392,6 +392,8 @@ describe('writev-lint', () => {
         'goto-loops.c:77',
         'goto-loops.c:90',
         'goto-loops.c:96',
+        'handed-formatters.c:49',
+        'handed-formatters.c:57',
         'handed-on-writers.c:64',
         'handed-records.c:99',
         'handle-types.c:23',
@@ -788,6 +790,6 @@ describe('writev-lint', () => {
     // c-treepuremacros/, c-treepuremembers/, c-treebracingmacros/, c-treepassedwriters/, c-treeconstants/,
     // c-treehandedparams/ and c-treeleaving/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds
     // two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 869);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 871);
   });
 });
