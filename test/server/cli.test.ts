@@ -622,6 +622,10 @@ describe('writev-lint', () => {
         'small-helpers.c:90',
         'small-helpers.c:135',
         'small-helpers.c:141',
+        'sole-arm-writes.c:20',
+        'sole-arm-writes.c:30',
+        'sole-arm-writes.c:41',
+        'sole-arm-writes.c:118',
         'spanned-members.c:31',
         'split-headers.c:16',
         'split-headers.c:31',
@@ -790,6 +794,6 @@ describe('writev-lint', () => {
     // c-treepuremacros/, c-treepuremembers/, c-treebracingmacros/, c-treepassedwriters/, c-treeconstants/,
     // c-treehandedparams/ and c-treeleaving/ (c-treeseqpacketmembers/ finds none). c/member-connection-writers.c adds
     // two of its own.
-    assert.equal(JSON.parse(threaded.stdout).findings.length, 871);
+    assert.equal(JSON.parse(threaded.stdout).findings.length, 875);
   });
 });
