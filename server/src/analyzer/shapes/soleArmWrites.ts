@@ -2,9 +2,9 @@
 // (another way to write the line's head, a helper making several writes): on the path through that arm
 // its write and the writes after the branch are adjacent (`if (stamped) stamp_line(fd, s); else put(fd,
 // s); put(fd, "\n");`), so it opens a run that goes on after the branch, filled by hand on that path, as
-// the writes ending a longer arm do. An other arm that only computes, changes memory or leaves is a
-// choice the run does not cross (the branch ends it, as computingElseArms and leavingArms fixtures
-// say), so the reading is kept to arms that are themselves output to the descriptor. An `if` without
+// the writes ending a longer arm do. An other arm that only computes, changes memory its caller sees,
+// or reports and leaves makes the branch a choice that ends the run, as elsewhere in the engine, so
+// the reading is kept to arms that are themselves output to the descriptor. An `if` without
 // `else` whose body is one write is a conditional write of its own (the model makes it one), so only a
 // chain ending in a plain `else` is read so (its tests may have effects: they run before the arm's
 // write, as for any arm's last writes).
