@@ -1206,6 +1206,9 @@ function helperOf(
   }
   if (!writer) return refused('no-write', body);
   const { call, slots } = writer;
+  // A helper writing with the function it is given writes only when its caller hands it a writer, what
+  // ever it makes of the bytes first (a formatter, an object it fills): every reading of it says so.
+  const moded = (w: CWrapper): CWrapper => (mode === undefined ? w : { ...w, mode });
   // The same bytes sent through the connection's session instead, by a test (see sessionAlternatives.ts).
   // The helper's own write must be the descriptor's, not a session's.
   const plain = !sealsRecords(calleeName(call), ctx.functions);
@@ -1360,11 +1363,13 @@ function helperOf(
     else {
       // The one call of a helper of no parameters, writing bytes spelled out (see settingWriters.ts).
       if (param < 0 && setting && sameCall(setting, call) && io.length === 0 && constantBytes(bufArg, lenArg))
-        return opaqueWriter(
-          { name, exported, fd, buf: -1, family: slots.family, arity: 0 },
-          constantNoFix(name),
-          slots,
-          false,
+        return moded(
+          opaqueWriter(
+            { name, exported, fd, buf: -1, family: slots.family, arity: 0 },
+            constantNoFix(name),
+            slots,
+            false,
+          ),
         );
       if (param < 0) return refused('buffer-source', bufArg);
       if (pace !== undefined) return refused('pace-conflict', call);
@@ -1437,17 +1442,19 @@ function helperOf(
           })
         : -1;
     if (from < 0) return refused('local-buffer', bufArg);
-    return opaqueWriter(
-      { name, exported, fd, buf: from, family: slots.family, arity: params.length },
-      `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
-      // A loop over short writes treats its descriptor as a byte stream, as a write-in-full helper does.
-      advancing ? { ...slots, messages: undefined } : slots,
-      statusCodes(
-        body,
-        (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes),
-        ctx.codes,
-        undefined,
-        counted(call, ctx),
+    return moded(
+      opaqueWriter(
+        { name, exported, fd, buf: from, family: slots.family, arity: params.length },
+        `${name}() writes bytes it computes from its arguments into ${'addressed' in buf ? 'an object' : 'an array'} of its own, which no iovec can point at`,
+        // A loop over short writes treats its descriptor as a byte stream, as a write-in-full helper does.
+        advancing ? { ...slots, messages: undefined } : slots,
+        statusCodes(
+          body,
+          (n) => zeroOnSuccessWith(ctx.wrappers.get(n), ctx.codes),
+          ctx.codes,
+          undefined,
+          counted(call, ctx),
+        ),
       ),
     );
   }
@@ -1477,7 +1484,7 @@ function helperOf(
       return refused('formatter', call);
     if (loop && !facts.grown.has(buf.local) && !(lenArg && loopShrinks(lenArg, facts)))
       return refused('loop-not-advancing', call);
-    return {
+    return moded({
       name,
       exported,
       fd,
@@ -1489,7 +1496,7 @@ function helperOf(
       printf: true,
       // Paced by a parameter (`usleep(d)` after each byte): calls given 0 are writes.
       ...(pace !== undefined && { pace }),
-    };
+    });
   }
   // `write_all(fd, (char *)pkt, packet_size(pkt))`: the object the parameter points at, sent whole.
   if (
@@ -1503,7 +1510,7 @@ function helperOf(
     objectLength(lenArg, buf.pointer, facts, quietCall) &&
     !fillsPointee(body, buf.pointer)
   )
-    return {
+    return moded({
       name,
       exported,
       fd,
@@ -1514,7 +1521,7 @@ function helperOf(
       formats: true,
       object: true,
       ...(slots.messages && { messages: true }),
-    };
+    });
   if (len === undefined) return refused('length', lenArg ?? call);
   if (len !== 'string' && len.param === buf.param) return refused('length-is-buffer', lenArg ?? call);
   // A clamp without a loop around it sends only the first chunk: a truncating write, not the buffer.

@@ -10,6 +10,7 @@ import { leavesOnly } from './leavingArms';
 import { nestedTail } from './nestedTails';
 import { quietTestChanges } from './quietTests';
 import { sentNames } from './sentBuffers';
+import { soleArmWrite } from './soleArmWrites';
 
 /** Anything that answers whether it holds a name: a set, or {@link Names}. */
 export interface NameLookup {
@@ -376,31 +377,40 @@ export function trailing(
   branch: BranchStep,
   taken?: ReadonlySet<number>,
 ): { writes: WriteStep[]; after: OtherStep[] } | undefined {
-  const fresh = taken && armTails(branch, false, taken);
+  const fresh = taken && armTails(branch, false, taken, taken);
   const kept = fresh?.arms.some((a) => a.length > 0) ? taken : undefined;
-  const loose = kept && fresh ? fresh : armTails(branch, false);
+  const loose = kept && fresh ? fresh : armTails(branch, false, undefined, taken);
   // In an if/else where two arms or more end in writes, writes of buffers that end with their arm are
   // a choice between messages. A buffer the body of an `if` declares (and frees), or the one arm of a
   // chain that writes at all, does not stop a hint that has no fix.
   const choice = exhaustive(branch) && loose.arms.filter((a) => a.length > 0).length > 1;
-  const { arms, after } = choice ? armTails(branch, true, kept) : loose;
+  const { arms, after } = choice ? armTails(branch, true, kept, taken) : loose;
   const writes = longestPath(arms);
   return writes && { writes, after };
 }
 
-/** Each arm's trailing writes (see {@link trailing}), with or without the arm's own buffers. */
+/**
+ * Each arm's trailing writes (see {@link trailing}), with or without the arm's own buffers. `sole`: the
+ * writes the run before took; an arm that is one write (see soleArmWrites.ts) it took opens no run.
+ */
 function armTails(
   branch: BranchStep,
   ownBuffers: boolean,
   taken?: ReadonlySet<number>,
+  sole?: ReadonlySet<number>,
 ): { arms: WriteStep[][]; after: OtherStep[] } {
   const arms: WriteStep[][] = [];
   const after: OtherStep[] = [];
   let target: string | undefined;
   for (const arm of branch.arms) {
     const body = arm.steps;
-    // An arm that is one write is a conditional write of its own (kept whole, or not at all).
-    if (body.filter((s) => !(s.kind === 'other' && s.comment)).length < 2) continue;
+    // An arm that is one write is a conditional write of its own (kept whole, or not at all), unless
+    // it is one arm of an if/else no run passes through (see soleArmWrites.ts).
+    if (
+      body.filter((s) => !(s.kind === 'other' && s.comment)).length < 2 &&
+      !soleArmWrite(branch, body, sole)
+    )
+      continue;
     let k = body.length - 1;
     const at = (i: number) => (i >= 0 ? body[i] : undefined);
     for (let s = at(k); s?.kind === 'other' && !s.barrier; s = at(--k)) after.unshift(s);
