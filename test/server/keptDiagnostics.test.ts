@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { Analyzer, DEFAULT_SETTINGS, LineIndex } from 'writev-lint';
 import { toDiagnostic } from 'writev-lint/out/lsp/convert';
 import { KeptDiagnostics } from 'writev-lint/out/lsp/keptDiagnostics';
+import { messageJson } from 'writev-lint/out/lsp/diagnosticsJson';
 
 /** `count` functions that each write a header and a payload to one descriptor (one finding each). */
 function source(count: number, eol = '\n'): string {
@@ -64,10 +65,22 @@ describe('kept diagnostics', () => {
           diagnostics,
           findings.map((f) => toDiagnostic(f, uri, lines)),
         );
+        // Each message's JSON, the kept diagnostics' texts reused, is what JSON.stringify gives.
+        const msg = {
+          jsonrpc: '2.0',
+          method: 'textDocument/publishDiagnostics',
+          params: { uri: `${uri}?"diagnostics":[]`, version: 3, diagnostics },
+        };
+        assert.equal(messageJson(msg), JSON.stringify(msg));
         for (const d of diagnostics) if (before.get(JSON.stringify(d)) === d) reused++;
         before = new Map(diagnostics.map((d) => [JSON.stringify(d), d]));
       }
       assert.ok(reused > 0, 'some diagnostics are kept from one analysis to the next');
+      const others = [
+        { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, diagnostics: [] } },
+        { jsonrpc: '2.0', id: 1, result: { diagnostics: [{ message: 'not a notification' }] } },
+      ];
+      for (const msg of others) assert.equal(messageJson(msg), JSON.stringify(msg));
       analyzer.forget(uri);
     }
   });
