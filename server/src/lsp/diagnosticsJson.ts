@@ -43,7 +43,7 @@ export const DIAGNOSTICS_JSON: ContentTypeEncoder = {
     try {
       return Promise.resolve(Buffer.from(messageJson(msg), options.charset));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   },
 };
