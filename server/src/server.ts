@@ -1,9 +1,15 @@
 // The language server's entry point (bundled to dist/server.js). The transport comes from the command
 // line, as vscode-languageclient passes it: `--stdio`, `--node-ipc` or `--socket=N`.
 import { format } from 'node:util';
-import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  ProposedFeatures,
+  StreamMessageWriter,
+  type Connection,
+} from 'vscode-languageserver/node';
 import { Analyzer } from './analyzer/analyzer';
 import { FrameFilter } from './lsp/framing';
+import { DIAGNOSTICS_JSON } from './lsp/diagnosticsJson';
 import { Session } from './lsp/session';
 
 /** Writes to stderr, which the editor keeps as the server's log even when the connection is gone. */
@@ -25,7 +31,14 @@ function connect(): Connection {
       made.console.error(message);
     }),
   );
-  const made = createConnection(ProposedFeatures.all, input, process.stdout);
+  // The diagnostics' JSON is kept from one message to the next (see diagnosticsJson.ts).
+  const output = new StreamMessageWriter(process.stdout, {
+    charset: 'utf-8',
+    contentTypeEncoder: DIAGNOSTICS_JSON,
+  });
+  // The input stays a stream, so that the library still ends the process when the editor closes it;
+  // it reads each side on its own (a stream, or a reader or writer), which its typings do not list.
+  const made = createConnection(ProposedFeatures.all, input, output as unknown as NodeJS.WritableStream);
   // stdout carries the protocol: what the process prints goes to the editor's log instead, as the
   // library does itself when it owns stdio.
   const toLog =

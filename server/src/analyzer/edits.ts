@@ -84,15 +84,18 @@ export function inFileLineEndings(findings: Finding[], text: string): Finding[] 
   if (!findings.some((f) => f.fix)) return findings;
   const eol = lineEndingOf(text);
   if (eol === '\n') return findings;
-  return findings.map((f) =>
-    f.fix
-      ? {
-          ...f,
-          fix: {
-            ...f.fix,
-            edits: f.fix.edits.map((e) => ({ ...e, newText: withLineEnding(e.newText, eol) })),
-          },
-        }
-      : f,
-  );
+  return findings.map((f) => {
+    if (!f.fix) return f;
+    // The object made last time for the same finding and line ending: a finding an edit left in place
+    // stays the same object (see CAnalyzer.placedFindings).
+    const last = inLineEndings.get(f);
+    if (last?.eol === eol) return last.finding;
+    const edits = f.fix.edits.map((e) => ({ ...e, newText: withLineEnding(e.newText, eol) }));
+    const finding = { ...f, fix: { ...f.fix, edits } };
+    inLineEndings.set(f, { eol, finding });
+    return finding;
+  });
 }
+
+/** {@link inFileLineEndings}'s last result for each finding, with the line ending it was given. */
+const inLineEndings = new WeakMap<Finding, { eol: string; finding: Finding }>();

@@ -1,6 +1,8 @@
 // Analysis results per open document version: computed once, shared by push diagnostics, pull
 // diagnostics and code actions.
+import type { Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { KeptDiagnostics } from './keptDiagnostics';
 import { URI } from './uri';
 import { LineIndex, type Analyzer, type AnalyzerSettings, type Finding, type WrapperIndex } from '../index';
 
@@ -10,11 +12,14 @@ export interface Analysis {
   readonly version: number;
   readonly findings: readonly Finding[];
   readonly lines: LineIndex;
+  /** The text analysed. */
+  readonly text: string;
 }
 
 /** Analyses documents, caching the result of each URI's latest version. */
 export class DocumentAnalyses {
   private readonly latest = new Map<string, Analysis>();
+  private readonly kept = new KeptDiagnostics();
 
   constructor(private readonly analyzer: Analyzer) {}
 
@@ -41,14 +46,20 @@ export class DocumentAnalyses {
         log(`writev: analysing ${path} failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
-    const analysis = { uri: doc.uri, version: doc.version, findings, lines: new LineIndex(text) };
+    const analysis = { uri: doc.uri, version: doc.version, findings, lines: new LineIndex(text), text };
     this.latest.set(doc.uri, analysis);
     return analysis;
+  }
+
+  /** The diagnostics of `analysis`'s findings (see keptDiagnostics.ts). */
+  diagnostics(analysis: Analysis): Diagnostic[] {
+    return this.kept.of(analysis.uri, analysis.text, analysis.findings, analysis.lines);
   }
 
   /** Drops a document's cached analysis (closed, or settings changed). */
   forget(uri: string): void {
     this.latest.delete(uri);
+    this.kept.forget(uri);
     this.analyzer.forget(uri);
   }
 

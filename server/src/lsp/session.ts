@@ -224,10 +224,7 @@ export class Session {
       for (const uri of batch) {
         const analysis = await this.analysis(uri);
         if (!analysis) continue;
-        const diagnostics = await this.measured(
-          uri,
-          analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
-        );
+        const diagnostics = await this.measured(uri, this.analyses.diagnostics(analysis));
         await this.connection.sendDiagnostics({ uri, version: analysis.version, diagnostics });
       }
     }
@@ -330,10 +327,7 @@ export class Session {
     return {
       kind: DocumentDiagnosticReportKind.Full,
       resultId,
-      items: await this.measured(
-        uri,
-        analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
-      ),
+      items: await this.measured(uri, this.analyses.diagnostics(analysis)),
     };
   }
 
@@ -415,12 +409,7 @@ export class Session {
         let diagnostics;
         if (open) {
           const analysis = await this.analysis(uri);
-          diagnostics = analysis
-            ? await this.measured(
-                uri,
-                analysis.findings.map((f) => toDiagnostic(f, uri, analysis.lines)),
-              )
-            : [];
+          diagnostics = analysis ? await this.measured(uri, this.analyses.diagnostics(analysis)) : [];
         } else {
           // Regular files only (a FIFO would never answer), decoded without losing a byte.
           const text = await readSourceFile(path).then(

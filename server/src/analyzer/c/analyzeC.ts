@@ -22,7 +22,7 @@ import { markedFileStatics } from './fileStatics';
 import { messageRedirects } from './messageRedirects';
 import type { Node } from 'web-tree-sitter';
 import { cFix, includeEdit } from '../fixes/cFix';
-import type { Block, Finding } from '../model';
+import type { Block, Finding, Fix, TextEdit } from '../model';
 import { loopFinding, sequenceFinding } from '../shapes/findings';
 import { findLoopWrites } from '../shapes/loops';
 import { Budget, BudgetExceeded } from '../shapes/budget';
@@ -202,6 +202,14 @@ export class CAnalyzer {
   private readonly blankedTexts = new BlankedTexts();
   /** The kept documents' texts as last analysed: the memos find unchanged functions by position. */
   private readonly textChanges = new TextChanges();
+  /**
+   * The findings last placed from each findings-memo value, by the value, and where: a function the
+   * edit left in place gets the very objects of the analysis before (which the language server's
+   * diagnostics are kept by), not a copy of each made again at every keystroke.
+   */
+  private readonly placed = new WeakMap<object, { start: number; findings: readonly Finding[] }>();
+  /** Each placed finding with a fix as last given the include its fix needs (see withInclude). */
+  private readonly included = new WeakMap<Finding, { include: TextEdit; finding: Finding }>();
 
   constructor(private readonly parser: CParser) {}
 
@@ -969,7 +977,7 @@ export class CAnalyzer {
         );
         for (const name of found.loud) loud.add(name);
         for (const name of found.assumed) assumed.add(name);
-        for (const f of found.findings) findings.push(shiftFinding(f, fn.startIndex));
+        for (const f of this.placedFindings(found, fn.startIndex)) findings.push(f);
       }
       return finish(
         findings,
@@ -986,7 +994,7 @@ export class CAnalyzer {
     ) => {
       const include = findings.some((f) => f.fix) ? includeEdit(text) : undefined;
       const withInclude = include
-        ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, edits: [include, ...f.fix.edits] } } : f))
+        ? findings.map((f) => (f.fix ? this.withInclude(f, f.fix, include) : f))
         : findings;
       return {
         findings: withInclude.sort((a, b) => a.span.start - b.span.start),
@@ -1033,6 +1041,36 @@ export class CAnalyzer {
       this.findingMemo.end();
       this.wrapperMemo.end();
     }
+  }
+
+  /**
+   * `found`'s findings (relative to their function) placed at `start`: those placed there last time
+   * when the memo gave the same value, else shifted anew (see {@link CAnalyzer.placed}).
+   */
+  private placedFindings(found: { findings: readonly Finding[] }, start: number): readonly Finding[] {
+    const last = this.placed.get(found);
+    if (last?.start === start) return last.findings;
+    const findings = found.findings.map((f) => shiftFinding(f, start));
+    this.placed.set(found, { start, findings });
+    return findings;
+  }
+
+  /**
+   * `f` (whose fix is `fix`) with `include` first among its fix's edits: the object made last time when
+   * the include is the same, so that a finding kept in place stays the same object (see `placed`).
+   */
+  private withInclude(f: Finding, fix: Fix, include: TextEdit): Finding {
+    const last = this.included.get(f);
+    if (
+      last &&
+      last.include.span.start === include.span.start &&
+      last.include.span.end === include.span.end &&
+      last.include.newText === include.newText
+    )
+      return last.finding;
+    const finding = { ...f, fix: { ...fix, edits: [include, ...fix.edits] } };
+    this.included.set(f, { include, finding });
+    return finding;
   }
 
   /** The findings of one function (absolute offsets). */
