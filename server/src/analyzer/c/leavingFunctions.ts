@@ -4,6 +4,7 @@
 // comes back. The calling file's text shows only the calls; the body, in the file that defines it,
 // shows that it leaves, and that is a fact of the tree (see noReturnCalls.ts for a file's own).
 import type { CFunctionFact } from './functionFacts';
+import { balanced } from './macroStatements';
 import { libraryNeverReturns } from './noReturnCalls';
 
 /** Words that open a statement like a call but are none (`while (0);` closing a `do`). */
@@ -28,18 +29,8 @@ export function endingCall(body: string): string | undefined {
     body.lastIndexOf('}', end),
   );
   const m = CALL_STATEMENT.exec(body.slice(start + 1, end));
-  if (!m || NOT_CALLS.has(m[1]!) || !balancedParentheses(m[2]!)) return undefined;
+  if (!m || NOT_CALLS.has(m[1]!) || !balanced(m[2]!)) return undefined;
   return m[1];
-}
-
-/** True when every `(` of `text` closes and no `)` closes more than it opened. */
-function balancedParentheses(text: string): boolean {
-  let depth = 0;
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    else if (ch === ')' && --depth < 0) return false;
-  }
-  return depth === 0;
 }
 
 /**
